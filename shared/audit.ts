@@ -1,0 +1,135 @@
+/**
+ * The security-event audit trail, write side. A change passes `auditItems(...)` into its own
+ * TransactWriteItems so the change and its event commit together; a refused request records its event
+ * with `recordEvent`, in a request of its own.
+ */
+import { TransactWriteCommand } from "@aws-sdk/lib-dynamodb";
+import type { Caller } from "./caller.js";
+import { db } from "./clients.js";
+import { config } from "./config.js";
+import { newId } from "./ids.js";
+import { eventKeys } from "./tables.js";
+import type { TxItem } from "./tx.js";
+
+/** Event types counted per minute for the alerts summary. */
+export const COUNTED_TYPES = ["unauthorized_institution_access", "rate_limit_exceeded", "token_validation_failure"] as const;
+export type CountedType = (typeof COUNTED_TYPES)[number];
+
+export type EventType =
+  | CountedType
+  | "institution_created"
+  | "institution_updated"
+  | "institution_deleted"
+  | "insufficient_privileges"
+  | "security_events_exported"
+  | "invitation_created"
+  | "invitation_revoked"
+  | "invitation_resent"
+  | "invitation_accepted"
+  | "cohort_created";
+
+export interface AuditEvent {
+  readonly type: EventType;
+  readonly details: Record<string, unknown>;
+}
+
+/** The stored shape of an event (plus the key attributes). */
+export interface StoredEvent {
+  id: string;
+  account_id: string;
+  event_type: EventType;
+  user_id: string | null;
+  user_email: string | null;
+  user_name: string | null;
+  ip_address: string;
+  details: Record<string, unknown>;
+  description: string;
+  created_at: string;
+}
+
+/** Counters outlive the one-hour alert window by a margin, then DynamoDB's TTL removes them. */
+const COUNTER_TTL_SECONDS = 3 * 60 * 60;
+
+/** Human-readable text, computed once at write time because events are immutable. */
+export function describe(type: EventType, details: Record<string, unknown>, actor: string): string {
+  const d = (k: string) => String(details[k] ?? "");
+  switch (type) {
+    case "institution_created":
+      return `${actor} created institution '${d("name")}'`;
+    case "institution_updated":
+      return `${actor} updated institution ${d("institution_id")} (${(details.changes as string[] | undefined)?.join(", ") ?? ""})`;
+    case "institution_deleted":
+      return `${actor} deleted institution '${d("institution_name")}'`;
+    case "insufficient_privileges":
+      return `${actor} lacked ${d("required_role")} for ${d("action")}`;
+    case "unauthorized_institution_access":
+      return `${actor} tried to access institution ${d("attempted_institution_id")} without access`;
+    case "rate_limit_exceeded":
+      return `${actor} exceeded the pending invitation limit (${d("limit")}) for ${d("email")}`;
+    case "security_events_exported":
+      return `${actor} exported ${d("event_count")} security events`;
+    case "token_validation_failure":
+      return `${actor} presented an invalid invitation token (${d("reason")})`;
+    case "invitation_created":
+      return `${actor} invited ${d("email")} as ${d("role")}`;
+    case "invitation_revoked":
+      return `${actor} revoked the invitation for ${d("email")}`;
+    case "invitation_resent":
+      return `${actor} resent the invitation for ${d("email")}`;
+    case "invitation_accepted":
+      return `${actor} accepted an invitation as ${d("role")}`;
+    case "cohort_created":
+      return `${actor} created cohort '${d("name")}'`;
+  }
+}
+
+/** Builds the stored event for `caller`; exported for tests and for the security-event readers. */
+export function buildEvent(caller: Caller, event: AuditEvent, now = new Date()): StoredEvent {
+  const createdAt = now.toISOString();
+  return {
+    id: newId(now.getTime()),
+    account_id: caller.accountId,
+    event_type: event.type,
+    user_id: caller.id,
+    user_email: caller.email || null,
+    user_name: caller.name,
+    ip_address: caller.ip,
+    details: event.details,
+    description: describe(event.type, event.details, caller.email || caller.id),
+    created_at: createdAt,
+  };
+}
+
+/** Transaction items that write `event` (and bump its alert counter): include them in the change's transaction. */
+export function auditItems(caller: Caller, event: AuditEvent, now = new Date()): TxItem[] {
+  const e = buildEvent(caller, event, now);
+  const a = e.account_id;
+  const user = e.user_id ?? "-";
+  const item = {
+    ...eventKeys.event(e.id),
+    ...e,
+    g_account: eventKeys.account(a),
+    g_account_user: eventKeys.accountUser(a, user),
+    g_account_type: eventKeys.accountType(a, e.event_type),
+    g_account_user_type: eventKeys.accountUserType(a, user, e.event_type),
+    created_key: eventKeys.createdKey(e.created_at, e.id),
+  };
+  const items: TxItem[] = [{ Put: { TableName: config.tables.events, Item: item, ConditionExpression: "attribute_not_exists(pk)" } }];
+  if ((COUNTED_TYPES as readonly string[]).includes(e.event_type)) {
+    items.push({
+      Update: {
+        TableName: config.tables.events,
+        Key: eventKeys.counter(a, e.created_at.slice(0, 16)),
+        UpdateExpression: "ADD #t :one SET #ttl = if_not_exists(#ttl, :ttl)",
+        ExpressionAttributeNames: { "#t": e.event_type, "#ttl": "ttl" },
+        ExpressionAttributeValues: { ":one": 1, ":ttl": Math.floor(now.getTime() / 1000) + COUNTER_TTL_SECONDS },
+      },
+    });
+  }
+  return items;
+}
+
+/** Records the event of a refused request (403/404/429/422 on accept), in a request of its own. */
+export async function recordEvent(caller: Caller, event: AuditEvent): Promise<void> {
+  await db.send(new TransactWriteCommand({ TransactItems: auditItems(caller, event) }));
+}

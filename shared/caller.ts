@@ -1,0 +1,59 @@
+/**
+ * The current user, built only from claims the JWT authorizer verified, never from the body or query.
+ */
+import type { APIGatewayProxyEventV2WithJWTAuthorizer } from "aws-lambda";
+
+export const SUPER_ADMIN_GROUP = "cohort_super_admin";
+
+export interface Caller {
+  readonly id: string;
+  readonly email: string;
+  readonly name: string | null;
+  readonly accountId: string;
+  /** Cohort-super-admin status: member of the `cohort_super_admin` group. */
+  readonly isCohortSuperAdmin: boolean;
+  readonly ip: string;
+}
+
+type Claims = Record<string, string | number | boolean | string[]>;
+
+/**
+ * API Gateway hands array claims to Lambda flattened to a string such as `[a b]`; direct invocations and
+ * some tools pass a real array or a JSON array. Accept all three.
+ */
+export function parseGroups(value: Claims[string] | undefined): string[] {
+  if (value === undefined) return [];
+  if (Array.isArray(value)) return value.map(String);
+  const text = String(value).trim();
+  if (text.startsWith("[") && text.includes('"')) {
+    try {
+      const parsed: unknown = JSON.parse(text);
+      if (Array.isArray(parsed)) return parsed.map(String);
+    } catch {
+      // fall through to the flattened form
+    }
+  }
+  return text
+    .replace(/^\[|\]$/g, "")
+    .split(/[\s,]+/)
+    .filter(Boolean);
+}
+
+/**
+ * Builds the caller from a verified event. A user without an `account_id` attribute acts in a personal
+ * account named after their user id, so that their institutions and events are still isolated.
+ */
+export function callerFrom(event: APIGatewayProxyEventV2WithJWTAuthorizer): Caller {
+  const claims = (event.requestContext.authorizer?.jwt?.claims ?? {}) as Claims;
+  const id = claims.sub;
+  if (typeof id !== "string" || id === "") throw new Error("Verified claims lack `sub`; is the JWT authorizer attached?");
+  const account = claims["custom:account_id"];
+  return {
+    id,
+    email: typeof claims.email === "string" ? claims.email.toLowerCase() : "",
+    name: typeof claims.name === "string" && claims.name !== "" ? claims.name : null,
+    accountId: typeof account === "string" && account !== "" ? account : `user:${id}`,
+    isCohortSuperAdmin: parseGroups(claims["cognito:groups"]).includes(SUPER_ADMIN_GROUP),
+    ip: event.requestContext.http?.sourceIp ?? "unknown",
+  };
+}

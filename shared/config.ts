@@ -1,0 +1,32 @@
+/**
+ * Configuration shared by every function, read and checked once at module load: a misconfigured
+ * deployment fails at its first cold start, loudly, instead of on some later request.
+ */
+function required(name: string): string {
+  const value = process.env[name];
+  if (!value) throw new Error(`Missing required environment variable ${name}`);
+  return value;
+}
+
+function positiveInt(name: string, fallback: number): number {
+  const raw = process.env[name];
+  if (raw === undefined || raw === "") return fallback;
+  const n = Number(raw);
+  if (!Number.isInteger(n) || n <= 0) throw new Error(`${name} must be a positive integer, got "${raw}"`);
+  return n;
+}
+
+export const config = {
+  region: process.env.AWS_REGION ?? "us-east-1",
+  tables: {
+    main: required("MAIN_TABLE"),
+    events: required("EVENTS_TABLE"),
+  },
+  /** Overrides for local services; unset in AWS. */
+  endpoints: {
+    dynamodb: process.env.DYNAMODB_ENDPOINT || undefined,
+    ses: process.env.SES_ENDPOINT || undefined,
+  },
+  invitationValidityDays: positiveInt("INVITATION_VALIDITY_DAYS", 7),
+  pendingInvitationLimit: positiveInt("PENDING_INVITATION_LIMIT", 3),
+} as const;

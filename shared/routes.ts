@@ -1,0 +1,110 @@
+/**
+ * The one route table. The CDK stack and the local gateway both read it, so the deployed API and the
+ * local one cannot drift. `handler` names `functions/<handler>.ts`; routes that share a handler share
+ * one Lambda function.
+ */
+export type HttpMethod = "GET" | "POST" | "PUT" | "PATCH" | "DELETE";
+
+/** What a handler may do to each table; CDK grants exactly this and nothing more. */
+export interface RouteAccess {
+  readonly main?: "read" | "write" | "readwrite";
+  readonly events?: "read" | "write" | "readwrite";
+  /** Sends mail through SES. */
+  readonly mail?: boolean;
+}
+
+export interface Route {
+  readonly method: HttpMethod;
+  /** API Gateway HTTP API path syntax: `{name}` is one path segment. */
+  readonly path: string;
+  readonly handler: string;
+  /** Who may call it, as the contract says; documentation for readers and the API document. */
+  readonly who: string;
+  readonly access: RouteAccess;
+}
+
+// Refused requests write their audit event, so nearly every route writes to the events table.
+const inst = "/api/v1/institutions";
+const inv = "/api/v1/admin/invitations";
+const sec = "/api/v1/admin/security_events";
+
+export const routes: readonly Route[] = [
+  { method: "GET", path: inst, handler: "institutions/list", who: "any authorized user", access: { main: "read" } },
+  { method: "POST", path: inst, handler: "institutions/create", who: "cohort super admin", access: { main: "readwrite", events: "write" } },
+  { method: "GET", path: `${inst}/{id}`, handler: "institutions/show", who: "user with access", access: { main: "read", events: "write" } },
+  {
+    method: "PATCH",
+    path: `${inst}/{id}`,
+    handler: "institutions/update",
+    who: "super admin of the institution",
+    access: { main: "readwrite", events: "write" },
+  },
+  {
+    method: "PUT",
+    path: `${inst}/{id}`,
+    handler: "institutions/update",
+    who: "super admin of the institution",
+    access: { main: "readwrite", events: "write" },
+  },
+  {
+    method: "DELETE",
+    path: `${inst}/{id}`,
+    handler: "institutions/delete",
+    who: "super admin of the institution",
+    access: { main: "readwrite", events: "write" },
+  },
+  {
+    method: "GET",
+    path: `${inst}/{id}/cohorts`,
+    handler: "cohorts/list",
+    who: "user with access",
+    access: { main: "read", events: "write" },
+  },
+  {
+    method: "POST",
+    path: `${inst}/{id}/cohorts`,
+    handler: "cohorts/create",
+    who: "super admin of the institution",
+    access: { main: "readwrite", events: "write" },
+  },
+  { method: "GET", path: inv, handler: "invitations/list", who: "user with access", access: { main: "read", events: "write" } },
+  {
+    method: "POST",
+    path: inv,
+    handler: "invitations/create",
+    who: "cohort super admin managing the institution",
+    access: { main: "readwrite", events: "write", mail: true },
+  },
+  {
+    method: "DELETE",
+    path: `${inv}/{id}`,
+    handler: "invitations/revoke",
+    who: "cohort super admin managing the institution",
+    access: { main: "readwrite", events: "write" },
+  },
+  {
+    method: "POST",
+    path: `${inv}/{id}/resend`,
+    handler: "invitations/resend",
+    who: "cohort super admin managing the institution",
+    access: { main: "readwrite", events: "write", mail: true },
+  },
+  {
+    method: "POST",
+    path: "/api/v1/invitations/accept",
+    handler: "invitations/accept",
+    who: "the invited e-mail's user",
+    access: { main: "readwrite", events: "write" },
+  },
+  { method: "GET", path: sec, handler: "security-events/list", who: "cohort super admin", access: { events: "read" } },
+  { method: "GET", path: `${sec}/export`, handler: "security-events/export", who: "cohort super admin", access: { events: "readwrite" } },
+  { method: "GET", path: `${sec}/alerts`, handler: "security-events/alerts", who: "cohort super admin", access: { events: "read" } },
+  { method: "GET", path: `${sec}/{id}`, handler: "security-events/show", who: "cohort super admin", access: { events: "read" } },
+];
+
+/** Distinct handlers with the union of their routes' access. */
+export function handlers(): Map<string, RouteAccess> {
+  const out = new Map<string, RouteAccess>();
+  for (const r of routes) out.set(r.handler, { ...out.get(r.handler), ...r.access });
+  return out;
+}
