@@ -1,18 +1,26 @@
 /**
  * One TransactWriteItems call, with conditional-check failures turned into a result the repositories can
- * read (which item's condition failed) instead of an exception.
+ * read (which item's condition failed, and that item as it was) instead of an exception.
  */
 import { TransactionCanceledException } from "@aws-sdk/client-dynamodb";
 import { TransactWriteCommand, type TransactWriteCommandInput } from "@aws-sdk/lib-dynamodb";
+import { unmarshall } from "@aws-sdk/util-dynamodb";
 import { db } from "./clients.js";
 
 export type TxItem = NonNullable<TransactWriteCommandInput["TransactItems"]>[number];
 
 export type TxResult =
   | { ok: true }
-  /** `failed[i]` is true when item i's condition failed; `conflict` when another transaction was in the way. */
-  | { ok: false; failed: boolean[]; conflict: boolean };
+  | {
+      ok: false;
+      /** `failed[i]`: item i's condition failed; `old[i]`: that item as stored, when it existed. */
+      failed: boolean[];
+      old: (Record<string, unknown> | undefined)[];
+      /** Another transaction held one of the items: the caller may retry. */
+      conflict: boolean;
+    };
 
+/** Runs the transaction; conditional failures and conflicts come back as `ok: false`, anything else throws. */
 export async function transact(items: TxItem[]): Promise<TxResult> {
   try {
     await db.send(new TransactWriteCommand({ TransactItems: items }));
@@ -23,6 +31,13 @@ export async function transact(items: TxItem[]): Promise<TxResult> {
     const failed = items.map((_, i) => reasons[i]?.Code === "ConditionalCheckFailed");
     const conflict = reasons.some((r) => r.Code === "TransactionConflict");
     if (!failed.includes(true) && !conflict) throw err;
-    return { ok: false, failed, conflict };
+    const old = items.map((_, i) => {
+      const item = reasons[i]?.Item;
+      return item ? unmarshall(item) : undefined;
+    });
+    return { ok: false, failed, old, conflict };
   }
 }
+
+/** Asks DynamoDB to return the stored item when this item's condition fails (see `TxResult.old`). */
+export const returnOldOnFailure = { ReturnValuesOnConditionCheckFailure: "ALL_OLD" } as const;

@@ -1,0 +1,67 @@
+/** Institution records as stored and the views the contract returns. */
+import type { Role } from "../roles.js";
+import { SETTINGS_DEFAULTS, type Settings } from "./schema.js";
+
+/** The institution item (without its keys). `members` mirrors the access records: user id → role. */
+export interface Institution {
+  id: string;
+  name: string;
+  registration_number: string | null;
+  address: string | null;
+  contact_email: string | null;
+  contact_phone: string | null;
+  settings: Settings;
+  account_id: string;
+  super_admin_id: string;
+  created_at: string;
+  updated_at: string;
+  /** Optimistic-concurrency version: every change to the item or its members bumps it. */
+  version: number;
+  members: Record<string, Role>;
+  cohort_count?: number;
+}
+
+/** What an access record carries of its institution, so listing needs no second read. */
+export interface InstitutionSummary {
+  id: string;
+  name: string;
+  registration_number: string | null;
+  contact_email: string | null;
+  super_admin_id: string;
+  created_at: string;
+}
+
+export const WRITABLE_FIELDS = ["name", "registration_number", "address", "contact_email", "contact_phone", "settings"] as const;
+
+/** The institution record of the contract: the stored fields, without keys and bookkeeping. */
+export function toRecord(i: Institution) {
+  return {
+    id: i.id,
+    name: i.name,
+    registration_number: i.registration_number,
+    address: i.address,
+    contact_email: i.contact_email,
+    contact_phone: i.contact_phone,
+    settings: i.settings,
+    account_id: i.account_id,
+    super_admin_id: i.super_admin_id,
+    created_at: i.created_at,
+    updated_at: i.updated_at,
+  };
+}
+
+export function toSummary(i: Institution): InstitutionSummary {
+  return {
+    id: i.id,
+    name: i.name,
+    registration_number: i.registration_number,
+    contact_email: i.contact_email,
+    super_admin_id: i.super_admin_id,
+    created_at: i.created_at,
+  };
+}
+
+/** Stored settings merged over the defaults. */
+export function effectiveSettings(settings: Settings): Required<Settings> {
+  return { ...SETTINGS_DEFAULTS, ...settings };
+}

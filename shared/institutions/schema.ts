@@ -1,0 +1,77 @@
+/**
+ * Input shapes for institutions and cohorts: the single source of what a client may send. `v.object`
+ * keeps only the listed keys, which is the whitelist: anything else (mass assignment, `__proto__`) is dropped.
+ * Messages are Rails-style full messages, as the contract's `{errors:[...]}` bodies show them.
+ */
+import * as v from "valibot";
+
+const SETTINGS_KEYS = ["allow_student_enrollment", "require_verification", "auto_finalize", "email_notifications"] as const;
+export type SettingsKey = (typeof SETTINGS_KEYS)[number];
+export type Settings = Partial<Record<SettingsKey, boolean>>;
+
+export const SETTINGS_DEFAULTS: Readonly<Required<Settings>> = {
+  allow_student_enrollment: true,
+  require_verification: true,
+  auto_finalize: false,
+  email_notifications: true,
+};
+
+const label = (key: string) => {
+  const words = key.replace(/_/g, " ");
+  return words.charAt(0).toUpperCase() + words.slice(1);
+};
+
+/** An optional text field: trimmed, empty means "clear it" (null), longer than `max` is refused. */
+const optionalText = (key: string, max: number, format?: RegExp) =>
+  v.optional(
+    v.nullable(
+      v.pipe(
+        v.string(`${label(key)} is invalid`),
+        v.trim(),
+        v.maxLength(max, `${label(key)} is too long (maximum is ${max} characters)`),
+        v.check((s: string) => s === "" || !format || format.test(s), `${label(key)} is invalid`),
+      ),
+    ),
+  );
+
+const EMAIL = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
+const PHONE = /^[0-9 +\-()]{5,32}$/;
+
+const settingsSchema = v.object(
+  Object.fromEntries(SETTINGS_KEYS.map((k) => [k, v.optional(v.boolean(`Settings ${k.replace(/_/g, " ")} must be true or false`))])) as {
+    [K in SettingsKey]: v.OptionalSchema<v.BooleanSchema<string>, undefined>;
+  },
+  "Settings is invalid",
+);
+
+/** Body of `institution` in create and update; every key optional here, `name` is required on create by `validateCreate`. */
+export const institutionInput = v.object({
+  name: v.optional(
+    v.nullable(
+      v.pipe(
+        v.string("Name is invalid"),
+        v.trim(),
+        v.nonEmpty("Name can't be blank"),
+        v.maxLength(255, "Name is too long (maximum is 255 characters)"),
+      ),
+    ),
+  ),
+  registration_number: optionalText("registration_number", 64),
+  address: optionalText("address", 1000),
+  contact_email: optionalText("contact_email", 254, EMAIL),
+  contact_phone: optionalText("contact_phone", 32, PHONE),
+  settings: v.optional(settingsSchema),
+});
+
+export type InstitutionInput = v.InferOutput<typeof institutionInput>;
+
+export const cohortInput = v.object({
+  name: v.pipe(
+    v.string("Name can't be blank"),
+    v.trim(),
+    v.nonEmpty("Name can't be blank"),
+    v.maxLength(255, "Name is too long (maximum is 255 characters)"),
+  ),
+});
+
+export type CohortInput = v.InferOutput<typeof cohortInput>;
