@@ -1,0 +1,88 @@
+import type { Context } from "aws-lambda";
+import { afterEach, describe, expect, it, vi } from "vitest";
+import { parseGroups } from "../../shared/caller.js";
+import { Forbidden, ServiceUnavailable, TooManyRequests, toResponse } from "../../shared/errors.js";
+import { type ApiEvent, api, MAX_BODY_BYTES, ok } from "../../shared/http.js";
+
+const context = { awsRequestId: "req-123" } as Context;
+
+function event(body?: string, claims: Record<string, unknown> = {}): ApiEvent {
+  return {
+    version: "2.0",
+    routeKey: "POST /x",
+    rawPath: "/x",
+    rawQueryString: "",
+    headers: {},
+    body,
+    isBase64Encoded: false,
+    requestContext: {
+      http: { method: "POST", path: "/x", protocol: "HTTP/1.1", sourceIp: "10.0.0.1", userAgent: "t" },
+      authorizer: { jwt: { claims: { sub: "u1", email: "U1@Example.com", "cognito:groups": "[cohort_super_admin]", ...claims }, scopes: [] } },
+    },
+  } as unknown as ApiEvent;
+}
+
+afterEach(() => vi.restoreAllMocks());
+
+describe("the middy stack", () => {
+  const echo = api(async ({ body, caller }) => ok({ body, caller }));
+
+  it("parses JSON whatever the content type and passes the verified caller", async () => {
+    const res = await echo(event('{"a":1}'), context);
+    expect(res.statusCode).toBe(200);
+    const parsed = JSON.parse(String(res.body));
+    expect(parsed.body).toEqual({ a: 1 });
+    expect(parsed.caller).toMatchObject({ id: "u1", email: "u1@example.com", isCohortSuperAdmin: true, accountId: "user:u1", ip: "10.0.0.1" });
+  });
+
+  it("answers 400 Malformed JSON body", async () => {
+    const res = await echo(event("{nope"), context);
+    expect(res.statusCode).toBe(400);
+    expect(JSON.parse(String(res.body))).toEqual({ error: "Malformed JSON body" });
+  });
+
+  it("answers 413 past 64 KiB, and accepts exactly 64 KiB", async () => {
+    const big = await echo(event(JSON.stringify({ a: "x".repeat(MAX_BODY_BYTES) })), context);
+    expect(big.statusCode).toBe(413);
+    expect(JSON.parse(String(big.body))).toEqual({ error: "Request body too large" });
+    const exact = `{"a":"${"x".repeat(MAX_BODY_BYTES - 8)}"}`;
+    expect(Buffer.byteLength(exact)).toBe(MAX_BODY_BYTES);
+    expect((await echo(event(exact), context)).statusCode).toBe(200);
+  });
+
+  it("answers 500 with a generic body and logs the details with the request id", async () => {
+    const spy = vi.spyOn(console, "error").mockImplementation(() => {});
+    const boom = api(async () => {
+      throw new Error("secret internals");
+    });
+    const res = await boom(event(), context);
+    expect(res.statusCode).toBe(500);
+    expect(res.body).toBe('{"error":"Internal server error"}');
+    const line = JSON.parse(String(spy.mock.calls[0]?.[0]));
+    expect(line).toMatchObject({ level: "error", requestId: "req-123", error: { message: "secret internals" } });
+  });
+});
+
+describe("error mapping", () => {
+  it("maps domain errors to their status, body and headers", () => {
+    expect(toResponse(new Forbidden("Super admin access required"))).toEqual({
+      status: 403,
+      headers: {},
+      body: { error: "Super admin access required" },
+    });
+    expect(toResponse(new TooManyRequests("slow down", 12.2)).headers).toEqual({ "Retry-After": "13" });
+    expect(toResponse(new ServiceUnavailable()).status).toBe(503);
+    const timeout = Object.assign(new Error("socket hang"), { name: "TimeoutError" });
+    expect(toResponse(timeout)).toMatchObject({ status: 503 });
+  });
+});
+
+describe("group claims", () => {
+  it("reads the flattened, JSON and array forms", () => {
+    expect(parseGroups("[cohort_super_admin other]")).toEqual(["cohort_super_admin", "other"]);
+    expect(parseGroups('["cohort_super_admin"]')).toEqual(["cohort_super_admin"]);
+    expect(parseGroups(["a", "b"])).toEqual(["a", "b"]);
+    expect(parseGroups("cohort_super_admin")).toEqual(["cohort_super_admin"]);
+    expect(parseGroups(undefined)).toEqual([]);
+  });
+});
