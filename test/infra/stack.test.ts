@@ -1,0 +1,284 @@
+/**
+ * Assertions on the synthesized CloudFormation template: the stack must carry the route table, the access
+ * rules and the table definitions of `shared/` exactly, and pass cdk-nag. Bundling is skipped (the
+ * `aws:cdk:bundling-stacks` context), so the real NodejsFunction constructs are synthesized in seconds.
+ */
+import { readFileSync } from "node:fs";
+import { App, type CfnResource } from "aws-cdk-lib";
+import { Match, Template } from "aws-cdk-lib/assertions";
+import { AwsSolutionsChecks } from "cdk-nag";
+import { describe, expect, it } from "vitest";
+import { InstitutionAdminStack } from "../../infra/stack.js";
+import { handlers, type RouteAccess, routes } from "../../shared/routes.js";
+import { eventsTable, mainTable, type TableDef } from "../../shared/tables.js";
+
+// biome-ignore lint/suspicious/noExplicitAny: CloudFormation JSON is untyped.
+type Json = any;
+
+const cdkJson = JSON.parse(readFileSync(new URL("../../cdk.json", import.meta.url), "utf8")) as { context: Record<string, unknown> };
+const app = new App({ context: { ...cdkJson.context, "aws:cdk:bundling-stacks": [] } });
+const stack = new InstitutionAdminStack(app, "TestStack", {
+  senderEmail: "sender@example.com",
+  appBaseUrl: "https://app.example.com",
+});
+const template = Template.fromStack(stack);
+const resources: Record<string, Json> = template.toJSON().Resources;
+
+const logicalId = (c: { node: { defaultChild?: unknown } }) => stack.getLogicalId(c.node.defaultChild as CfnResource);
+function fnOf(handler: string) {
+  const fn = stack.functions.get(handler);
+  if (!fn) throw new Error(`no function for ${handler}`);
+  return fn;
+}
+const ofType = (type: string) => Object.entries(resources).filter(([, r]) => r.Type === type);
+const mainId = logicalId(stack.mainTable);
+const eventsId = logicalId(stack.eventsTable);
+
+// What each access level must grant, stated here independently of the stack's own constant.
+const READ = ["dynamodb:BatchGetItem", "dynamodb:GetItem", "dynamodb:Query"];
+const WRITE = ["dynamodb:ConditionCheckItem", "dynamodb:DeleteItem", "dynamodb:PutItem", "dynamodb:UpdateItem"];
+const expectedActions = (level: RouteAccess["main"]): string[] =>
+  level === "read" ? READ : level === "write" ? WRITE : level === "readwrite" ? [...READ, ...WRITE].sort() : [];
+
+/** All statements of the policies attached to the function's role. */
+function statementsOf(handler: string): Json[] {
+  const roleId = stack.getLogicalId(fnOf(handler).role?.node.defaultChild as CfnResource);
+  return ofType("AWS::IAM::Policy")
+    .filter(([, p]) => p.Properties.Roles.some((r: Json) => r.Ref === roleId))
+    .flatMap(([, p]) => p.Properties.PolicyDocument.Statement);
+}
+
+const asList = <T>(v: T | T[]): T[] => (Array.isArray(v) ? v : [v]);
+
+/** DynamoDB actions granted per table logical id (a resource names its table through GetAtt). */
+function tableActions(handler: string): Record<string, string[]> {
+  const out: Record<string, Set<string>> = {};
+  for (const s of statementsOf(handler)) {
+    const actions = asList<string>(s.Action).filter((a) => a.startsWith("dynamodb:"));
+    if (actions.length === 0) continue;
+    for (const res of asList<Json>(s.Resource)) {
+      const text = JSON.stringify(res);
+      const table = [mainId, eventsId].find((id) => text.includes(`"${id}"`));
+      if (!table) throw new Error(`${handler}: DynamoDB grant on an unexpected resource ${text}`);
+      out[table] ??= new Set();
+      for (const a of actions) out[table].add(a);
+    }
+  }
+  return Object.fromEntries(Object.entries(out).map(([k, v]) => [k, [...v].sort()]));
+}
+
+describe("HTTP API", () => {
+  const routeResources = ofType("AWS::ApiGatewayV2::Route").map(([, r]) => r.Properties);
+  const [authorizerEntry] = ofType("AWS::ApiGatewayV2::Authorizer");
+
+  it("has exactly one route per route-table entry", () => {
+    const keys = routeResources.map((r) => r.RouteKey).sort();
+    expect(keys).toEqual(routes.map((r) => `${r.method} ${r.path}`).sort());
+  });
+
+  it("protects every route with the JWT authorizer", () => {
+    expect(authorizerEntry).toBeDefined();
+    const [authorizerId] = authorizerEntry ?? [];
+    for (const r of routeResources) {
+      expect(r.AuthorizationType, r.RouteKey).toBe("JWT");
+      expect(r.AuthorizerId, r.RouteKey).toEqual({ Ref: authorizerId });
+    }
+  });
+
+  it("verifies Cognito ID tokens: user-pool issuer, app-client audience, Authorization header", () => {
+    const props = authorizerEntry?.[1].Properties;
+    expect(props.AuthorizerType).toBe("JWT");
+    expect(props.IdentitySource).toEqual(["$request.header.Authorization"]);
+    expect(props.JwtConfiguration.Audience).toEqual([{ Ref: logicalId(stack.userPoolClient) }]);
+    const issuer = JSON.stringify(props.JwtConfiguration.Issuer);
+    expect(issuer).toContain("https://cognito-idp.");
+    expect(issuer).toContain(JSON.stringify({ Ref: logicalId(stack.userPool) }));
+  });
+
+  it("has an auto-deployed $default stage with access logging and throttling", () => {
+    template.hasResourceProperties("AWS::ApiGatewayV2::Stage", {
+      StageName: "$default",
+      AutoDeploy: true,
+      AccessLogSettings: { DestinationArn: { "Fn::GetAtt": [Match.anyValue(), "Arn"] }, Format: Match.anyValue() },
+      DefaultRouteSettings: { ThrottlingRateLimit: Match.anyValue(), ThrottlingBurstLimit: Match.anyValue() },
+    });
+  });
+
+  it("exports the API URL, user pool, client and table names", () => {
+    const outputs = Object.keys(template.toJSON().Outputs);
+    expect(outputs).toEqual(expect.arrayContaining(["ApiUrl", "UserPoolId", "UserPoolClientId", "MainTableName", "EventsTableName"]));
+  });
+});
+
+describe("functions", () => {
+  const fns = ofType("AWS::Lambda::Function");
+
+  it("has one function per distinct handler, arm64 on the newest Node.js runtime", () => {
+    expect(fns).toHaveLength(handlers().size);
+    expect(stack.functions.size).toBe(handlers().size);
+    for (const [handler, fn] of stack.functions) {
+      const props = resources[logicalId(fn)].Properties;
+      expect(props.Architectures, handler).toEqual(["arm64"]);
+      expect(props.Runtime, handler).toBe("nodejs24.x");
+      expect(props.Handler, handler).toBe("index.handler");
+    }
+  });
+
+  it("routes that share a handler share its function (PATCH and PUT of an institution)", () => {
+    const integrations = ofType("AWS::ApiGatewayV2::Integration").map(([, i]) => JSON.stringify(i.Properties.IntegrationUri));
+    const update = logicalId(fnOf("institutions/update"));
+    expect(integrations.filter((uri) => uri.includes(`"${update}"`))).toHaveLength(2);
+  });
+
+  it("passes the table names everywhere and the mail settings only to mail functions", () => {
+    for (const [handler, access] of handlers()) {
+      const env = resources[logicalId(fnOf(handler))].Properties.Environment.Variables;
+      expect(env.MAIN_TABLE, handler).toEqual({ Ref: mainId });
+      expect(env.EVENTS_TABLE, handler).toEqual({ Ref: eventsId });
+      expect(env.NODE_OPTIONS, handler).toBe("--enable-source-maps");
+      if (access.mail) {
+        expect(env.MAIL_FROM, handler).toBe("sender@example.com");
+        expect(env.APP_BASE_URL, handler).toBe("https://app.example.com");
+      } else {
+        expect(env.MAIL_FROM, handler).toBeUndefined();
+      }
+    }
+  });
+
+  it("logs each function to its own log group with a retention", () => {
+    for (const [handler, fn] of stack.functions) {
+      const logGroupRef = resources[logicalId(fn)].Properties.LoggingConfig.LogGroup.Ref;
+      expect(resources[logGroupRef].Properties.RetentionInDays, handler).toBe(30);
+    }
+  });
+});
+
+describe("least privilege", () => {
+  it("grants each function exactly the table actions its access implies", () => {
+    for (const [handler, access] of handlers()) {
+      const expected: Record<string, string[]> = {};
+      if (access.main) expected[mainId] = expectedActions(access.main);
+      if (access.events) expected[eventsId] = expectedActions(access.events);
+      expect(tableActions(handler), handler).toEqual(expected);
+    }
+  });
+
+  it("spot checks: read-only readers cannot write, institution listing never touches events", () => {
+    expect(tableActions("security-events/list")).toEqual({ [eventsId]: READ });
+    expect(tableActions("institutions/list")[eventsId]).toBeUndefined();
+    expect(tableActions("institutions/list")[mainId]).toEqual(READ);
+  });
+
+  it("lets readers query the events indexes by name, and never grants wildcards or Scan", () => {
+    const read = statementsOf("security-events/list").find((s) => s.Sid === "EventsRead");
+    const text = JSON.stringify(read?.Resource);
+    for (const index of eventsTable.indexes) expect(text).toContain(`/index/${index.name}`);
+    for (const handler of handlers().keys()) {
+      for (const s of statementsOf(handler)) {
+        const actions = asList<string>(s.Action);
+        expect(
+          actions.some((a) => a.includes("*") || a === "dynamodb:Scan"),
+          handler,
+        ).toBe(false);
+        expect(asList<Json>(s.Resource), handler).not.toContain("*");
+      }
+    }
+  });
+
+  it("gives ses:SendEmail only to mail routes, on the sender identity only", () => {
+    const senderId = ofType("AWS::SES::EmailIdentity").find(([, r]) => r.Properties.EmailIdentity === "sender@example.com")?.[0];
+    expect(senderId).toBeDefined();
+    for (const [handler, access] of handlers()) {
+      const ses = statementsOf(handler).filter((s) => asList<string>(s.Action).some((a) => a.startsWith("ses:")));
+      if (!access.mail) {
+        expect(ses, handler).toEqual([]);
+        continue;
+      }
+      expect(ses, handler).toHaveLength(1);
+      expect(ses[0].Action, handler).toBe("ses:SendEmail");
+      const resourcesText = asList<Json>(ses[0].Resource).map((r) => JSON.stringify(r));
+      expect(resourcesText, handler).toHaveLength(1);
+      expect(resourcesText[0], handler).toContain(`:identity/`);
+      expect(resourcesText[0], handler).toContain(`"${senderId}"`);
+    }
+    expect([...handlers()].filter(([, a]) => a.mail).length).toBeGreaterThan(0);
+  });
+});
+
+describe("tables", () => {
+  const expectTable = (id: string, def: TableDef) => {
+    const table = resources[id];
+    const props = table.Properties;
+    expect(props.KeySchema).toEqual([
+      { AttributeName: def.partitionKey, KeyType: "HASH" },
+      { AttributeName: def.sortKey, KeyType: "RANGE" },
+    ]);
+    expect(props.GlobalSecondaryIndexes ?? []).toEqual(
+      def.indexes.map((i) => ({
+        IndexName: i.name,
+        KeySchema: [
+          { AttributeName: i.partitionKey, KeyType: "HASH" },
+          { AttributeName: i.sortKey, KeyType: "RANGE" },
+        ],
+        Projection: { ProjectionType: "ALL" },
+      })),
+    );
+    for (const a of props.AttributeDefinitions) expect(a.AttributeType).toBe("S");
+    expect(props.BillingMode).toBe("PAY_PER_REQUEST");
+    expect(props.PointInTimeRecoverySpecification).toEqual({ PointInTimeRecoveryEnabled: true });
+    expect(props.DeletionProtectionEnabled).toBe(true);
+    expect(props.SSESpecification).toEqual({ SSEEnabled: true });
+    expect(table.DeletionPolicy).toBe("Retain");
+    expect(props.TimeToLiveSpecification).toEqual(def.ttlAttribute ? { AttributeName: def.ttlAttribute, Enabled: true } : undefined);
+  };
+
+  it("builds the main table from shared/tables.ts", () => expectTable(mainId, mainTable));
+  it("builds the events table, its GSIs and TTL from shared/tables.ts", () => expectTable(eventsId, eventsTable));
+  it("has no other tables", () => expect(ofType("AWS::DynamoDB::Table")).toHaveLength(2));
+});
+
+describe("Cognito", () => {
+  const pool = resources[logicalId(stack.userPool)].Properties;
+  const client = resources[logicalId(stack.userPoolClient)].Properties;
+
+  it("has no self sign-up and signs in with e-mail", () => {
+    expect(pool.AdminCreateUserConfig.AllowAdminCreateUserOnly).toBe(true);
+    expect(pool.UsernameAttributes).toEqual(["email"]);
+  });
+
+  it("has the custom account_id attribute, readable but not writable by the app client", () => {
+    expect(pool.Schema).toContainEqual(expect.objectContaining({ Name: "account_id", AttributeDataType: "String" }));
+    expect(client.ReadAttributes).toContain("custom:account_id");
+    expect(client.WriteAttributes).toBeDefined();
+    expect(client.WriteAttributes).not.toContain("custom:account_id");
+    expect(client.WriteAttributes).not.toContain("email");
+  });
+
+  it("has the cohort_super_admin group", () => {
+    template.hasResourceProperties("AWS::Cognito::UserPoolGroup", { GroupName: "cohort_super_admin" });
+  });
+});
+
+describe("sample events for sam local invoke", () => {
+  it("has one payload-2.0 event per handler, on one of its routes, with the claims the authorizer passes", () => {
+    for (const handler of handlers().keys()) {
+      const file = new URL(`../../infra/events/${handler.replace("/", "-")}.json`, import.meta.url);
+      const event = JSON.parse(readFileSync(file, "utf8"));
+      expect(event.version, handler).toBe("2.0");
+      const routeKeys = routes.filter((r) => r.handler === handler).map((r) => `${r.method} ${r.path}`);
+      expect(routeKeys, handler).toContain(event.routeKey);
+      expect(event.requestContext.routeKey, handler).toBe(event.routeKey);
+      expect(Object.keys(event.requestContext.authorizer.jwt.claims), handler).toEqual(
+        expect.arrayContaining(["sub", "email", "name", "cognito:groups", "custom:account_id"]),
+      );
+    }
+  });
+});
+
+describe("cdk-nag", () => {
+  it("reports no unacknowledged AwsSolutions findings", () => {
+    // cdk-nag 3 is a CDK validation plugin (no Annotations); validateScope runs the same rules `cdk synth` runs.
+    const report = new AwsSolutionsChecks().validateScope(app);
+    expect(report.violations.map((v) => `${v.ruleName}: ${v.violatingResources.map((r) => r.constructPath).join(", ")}`)).toEqual([]);
+  });
+});
