@@ -1,0 +1,76 @@
+/**
+ * The list's opaque page cursor: `<position>.<mac>`, both base64url. The position is only the last
+ * returned event's `created_key` (`<created_at>#<id>`); the MAC (HMAC-SHA256, 128 bits) binds it to the
+ * caller's account and the filters of the request that produced it.
+ *
+ * Isolation does not rest on the MAC: the repository rebuilds the ExclusiveStartKey from the caller's own
+ * index partition, so a cursor can only ever move the start inside the caller's own result set. The MAC
+ * makes a cursor from another account or another filter, or an edited one, a clear 400 instead of a
+ * silently different page. `CURSOR_SECRET` (optional) keys it; without it a fixed key is used, which lets
+ * someone who reads this source mint a cursor for their own account and filters — a position they could
+ * reach with `to` anyway.
+ */
+import { createHmac, timingSafeEqual } from "node:crypto";
+import { BadRequest } from "../errors.js";
+import { isId } from "../ids.js";
+import { messages } from "./schema.js";
+
+const KEY = process.env.CURSOR_SECRET || "institution-admin-api:security-events:cursor:v1";
+const MAC_BYTES = 16;
+const MAX_CURSOR_CHARS = 256;
+const CREATED_KEY = /^(\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z)#([^#]+)$/;
+
+/** What a cursor is valid for: the caller's account and every filter that shapes the result set. */
+export interface CursorScope {
+  readonly account: string;
+  readonly user_id?: string | undefined;
+  readonly event_type?: string | undefined;
+  readonly from?: string | undefined;
+  readonly to?: string | undefined;
+}
+
+function mac(scope: CursorScope, position: string): Buffer {
+  // JSON of a fixed-order array: no separator in a value can make two scopes collide.
+  const message = JSON.stringify([
+    1,
+    scope.account,
+    scope.user_id ?? null,
+    scope.event_type ?? null,
+    scope.from ?? null,
+    scope.to ?? null,
+    position,
+  ]);
+  return createHmac("sha256", KEY).update(message).digest().subarray(0, MAC_BYTES);
+}
+
+/** The cursor that continues after the event with `createdKey`, for this scope only. */
+export function signCursor(scope: CursorScope, createdKey: string): string {
+  return `${Buffer.from(createdKey, "utf8").toString("base64url")}.${mac(scope, createdKey).toString("base64url")}`;
+}
+
+/**
+ * The `created_key` a cursor continues after, if it was issued for exactly this scope; otherwise 400
+ * `Invalid cursor` (malformed, edited, or from another account or filter).
+ */
+export function verifyCursor(scope: CursorScope, cursor: string): string {
+  const invalid = () => new BadRequest(messages.cursor);
+  if (cursor.length > MAX_CURSOR_CHARS) throw invalid();
+  const [encoded, sig, ...extra] = cursor.split(".");
+  if (encoded === undefined || sig === undefined || extra.length > 0) throw invalid();
+  if (!/^[A-Za-z0-9_-]+$/.test(encoded) || !/^[A-Za-z0-9_-]+$/.test(sig)) throw invalid();
+  const position = Buffer.from(encoded, "base64url").toString("utf8");
+  const given = Buffer.from(sig, "base64url");
+  const expected = mac(scope, position);
+  if (given.length !== expected.length || !timingSafeEqual(given, expected)) throw invalid();
+  const m = CREATED_KEY.exec(position);
+  if (!m || !isId(m[2])) throw invalid();
+  // Inside the bounds by construction; checked so that even a leaked key cannot make DynamoDB refuse the start key.
+  const at = m[1] as string;
+  if ((scope.from !== undefined && at < scope.from) || (scope.to !== undefined && at > scope.to)) throw invalid();
+  return position;
+}
+
+/** The event id inside a `created_key`. */
+export function idOf(createdKey: string): string {
+  return createdKey.slice(createdKey.lastIndexOf("#") + 1);
+}
