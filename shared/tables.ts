@@ -100,6 +100,15 @@ export const keys = {
   invitation: (institutionId: string, invitationId: string): Key => ({ pk: `INST#${institutionId}`, sk: `INV#${invitationId}` }),
   invitationPrefix: "INV#",
   token: (tokenHash: string): Key => ({ pk: `TOKEN#${tokenHash}`, sk: "TOKEN" }),
+  /** Pending-limit slot `n` (< the limit) of one (institution, e-mail); held by at most one active invitation. */
+  invitationSlot: (institutionId: string, email: string, n: number): Key => ({
+    pk: `INST#${institutionId}`,
+    sk: `EMAIL#${email}#SLOT#${n}`,
+  }),
+  /** Marks an e-mail that has access to the institution (its member's user id), for the invitation checks. */
+  memberEmail: (institutionId: string, email: string): Key => ({ pk: `INST#${institutionId}`, sk: `EMAIL#${email}#MEMBER` }),
+  /** Sort-key prefix of every item of one e-mail in an institution: its slots and its member marker, one Query. */
+  emailPrefix: (email: string): string => `EMAIL#${email}#`,
 } as const;
 
 /** Item keys and index keys of the events table. */

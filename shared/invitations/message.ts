@@ -1,0 +1,58 @@
+/** The invitation e-mail. Names come from users, so the HTML part escapes everything it interpolates. */
+import type { Mail } from "../mail.js";
+import type { Role } from "../roles.js";
+
+const ROLE_LABELS: Record<Role, string> = { cohort_admin: "Cohort admin", cohort_super_admin: "Cohort super admin" };
+
+export interface InvitationMailInput {
+  to: string;
+  institutionName: string;
+  inviterName: string | null;
+  inviterEmail: string;
+  role: Role;
+  /** The full token: the one place it is ever written. */
+  token: string;
+  expiresAt: string;
+  appBaseUrl: string;
+}
+
+const escapeHtml = (s: string) =>
+  s.replace(/&/g, "&amp;").replace(/</g, "&lt;").replace(/>/g, "&gt;").replace(/"/g, "&quot;").replace(/'/g, "&#39;");
+
+/** The accept link of the contract: `<APP_BASE_URL>/invitations/accept?token=<token>`. */
+export function acceptLink(appBaseUrl: string, token: string): string {
+  return `${appBaseUrl}/invitations/accept?token=${encodeURIComponent(token)}`;
+}
+
+/** Builds the mail; the subject never holds the token (subjects end up in logs and mail previews). */
+export function invitationMail(input: InvitationMailInput): Mail {
+  const inviter = input.inviterName ? `${input.inviterName} (${input.inviterEmail})` : input.inviterEmail;
+  const role = ROLE_LABELS[input.role];
+  const link = acceptLink(input.appBaseUrl, input.token);
+  const expires = `${input.expiresAt.replace("T", " ").replace(/\.\d{3}Z$/, "")} UTC`;
+  const subject = `You are invited to administer ${input.institutionName}`.slice(0, 200);
+  const text = [
+    "Hello,",
+    "",
+    `${inviter} has invited you to join ${input.institutionName} as ${role}.`,
+    "",
+    "To accept the invitation, open this link while signed in with this e-mail address:",
+    link,
+    "",
+    `The invitation expires on ${expires}.`,
+    "If you did not expect this invitation, you can ignore this e-mail.",
+    "",
+  ].join("\n");
+  const html = [
+    "<!DOCTYPE html>",
+    '<html><body style="font-family: sans-serif">',
+    "<p>Hello,</p>",
+    `<p>${escapeHtml(inviter)} has invited you to join <strong>${escapeHtml(input.institutionName)}</strong> as ${escapeHtml(role)}.</p>`,
+    `<p><a href="${escapeHtml(link)}">Accept the invitation</a> while signed in with this e-mail address.</p>`,
+    `<p>Or open this address: ${escapeHtml(link)}</p>`,
+    `<p>The invitation expires on ${escapeHtml(expires)}.</p>`,
+    "<p>If you did not expect this invitation, you can ignore this e-mail.</p>",
+    "</body></html>",
+  ].join("\n");
+  return { to: input.to, subject, text, html };
+}

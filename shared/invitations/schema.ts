@@ -1,0 +1,61 @@
+/**
+ * Input shapes of the invitation endpoints. Each field is parsed on its own because the contract checks
+ * them at different points (institution → role → pending limit → e-mail); a value of the wrong type is
+ * treated like a missing one.
+ */
+import * as v from "valibot";
+import { messages } from "../errors.js";
+import { ROLES } from "../roles.js";
+
+export const EMAIL_INVALID = "Email is invalid";
+
+/**
+ * Deliberately stricter than RFC 5322: an ASCII local part and a plain DNS domain. The domain can hold no
+ * `#`, so an e-mail can never be a key prefix of another one (`EMAIL#<email>#...`), and nothing long or
+ * odd reaches a DynamoDB key.
+ */
+const EMAIL = /^[a-z0-9.!#$%&'*+/=?^_`{|}~-]+@[a-z0-9](?:[a-z0-9-]*[a-z0-9])?(?:\.[a-z0-9](?:[a-z0-9-]*[a-z0-9])?)+$/;
+
+/** Trimmed and lower-cased, then checked. */
+export const emailSchema = v.pipe(
+  v.string(EMAIL_INVALID),
+  v.trim(),
+  v.toLowerCase(),
+  v.maxLength(254, EMAIL_INVALID),
+  v.regex(EMAIL, EMAIL_INVALID),
+);
+
+export const roleSchema = v.picklist(ROLES, messages.invalidRole);
+
+/** 32 random bytes in base64url are exactly 43 characters; anything else cannot be a token we issued. */
+export const tokenSchema = v.pipe(v.string(), v.regex(/^[A-Za-z0-9_-]{43}$/));
+
+/** Body of accept. */
+export const acceptInput = v.object({ token: tokenSchema });
+
+/** The parameters an invitation endpoint may take, from the JSON body or the query (body first, as Rails merges them). */
+export interface InvitationParams {
+  institution_id?: string;
+  email?: unknown;
+  role?: unknown;
+}
+
+const isObject = (value: unknown): value is Record<string, unknown> => typeof value === "object" && value !== null && !Array.isArray(value);
+
+/** Picks the invitation parameters out of the body and the query; a non-string `institution_id` counts as absent. */
+export function invitationParams(query: Readonly<Record<string, string | undefined>>, body: unknown): InvitationParams {
+  const b = isObject(body) ? body : {};
+  const pick = (key: string): unknown => (b[key] !== undefined ? b[key] : query[key]);
+  const institutionId = pick("institution_id");
+  return {
+    ...(typeof institutionId === "string" && { institution_id: institutionId }),
+    email: pick("email"),
+    role: pick("role"),
+  };
+}
+
+/** The normalized e-mail, or undefined when it is missing or invalid. */
+export function parseEmail(value: unknown): string | undefined {
+  const result = v.safeParse(emailSchema, value);
+  return result.success ? result.output : undefined;
+}
