@@ -31,6 +31,7 @@ new InstitutionAdminStack(app, context("stackName") ?? "InstitutionAdminApi", {
   env: { account: process.env.CDK_DEFAULT_ACCOUNT, region: process.env.CDK_DEFAULT_REGION },
   senderEmail,
   appBaseUrl: appBaseUrl.replace(/\/+$/, ""),
+  importSenderIdentity: context("importSenderIdentity") === "true",
   sandboxRecipients: context("sandboxRecipients")
     ?.split(",")
     .map((s) => s.trim())

@@ -36,6 +36,8 @@ export interface InstitutionAdminStackProps extends StackProps {
   readonly senderEmail: string;
   /** Front-end origin: accept links point there and CORS allows it. */
   readonly appBaseUrl: string;
+  /** The sender's SES identity already exists in the account: reference it instead of creating it. */
+  readonly importSenderIdentity?: boolean;
   /**
    * While the SES account is in the sandbox, SES also authorizes the send against each recipient's
    * identity, so test recipients need an identity and a grant. Empty in production.
@@ -132,7 +134,10 @@ export class InstitutionAdminStack extends Stack {
     });
 
     // ---- Mail ----
-    const sender = new ses.EmailIdentity(this, "SenderIdentity", { identity: ses.Identity.email(props.senderEmail) });
+    // Created (SES mails a verification link) unless it already exists in the account, where creating fails.
+    const sender = props.importSenderIdentity
+      ? ses.EmailIdentity.fromEmailIdentityName(this, "SenderIdentity", props.senderEmail)
+      : new ses.EmailIdentity(this, "SenderIdentity", { identity: ses.Identity.email(props.senderEmail) });
     const sesResources = [sender.emailIdentityArn];
     (props.sandboxRecipients ?? []).forEach((address, i) => {
       const recipient = new ses.EmailIdentity(this, `SandboxRecipient${i}`, { identity: ses.Identity.email(address) });
