@@ -1,0 +1,191 @@
+/**
+ * The local Cognito: the user pool the stack needs, and ID tokens for any user on demand.
+ *
+ * cognito-local puts `email`, `custom:*` attributes and `cognito:groups` into its ID tokens, but not `name`
+ * (real Cognito does). A PreTokenGeneration trigger, served here over the Lambda Invoke API that
+ * cognito-local calls, adds it back.
+ */
+import { randomBytes } from "node:crypto";
+import { mkdirSync, writeFileSync } from "node:fs";
+import { createServer } from "node:http";
+import type { AddressInfo } from "node:net";
+import { join } from "node:path";
+import {
+  AdminAddUserToGroupCommand,
+  AdminCreateUserCommand,
+  AdminRemoveUserFromGroupCommand,
+  AdminSetUserPasswordCommand,
+  AdminUpdateUserAttributesCommand,
+  type AttributeType,
+  CognitoIdentityProviderClient,
+  CreateGroupCommand,
+  CreateUserPoolClientCommand,
+  CreateUserPoolCommand,
+  InitiateAuthCommand,
+  ListUserPoolClientsCommand,
+  ListUserPoolsCommand,
+  UsernameExistsException,
+} from "@aws-sdk/client-cognito-identity-provider";
+import { SUPER_ADMIN_GROUP } from "../../shared/caller.js";
+
+export const POOL_NAME = "institution-admin";
+export const CLIENT_NAME = "institution-admin-local";
+const TRIGGER_FUNCTION = "institution-admin-pre-token-generation";
+
+/** What talking to the local pool takes; a subset of the stack info. */
+export interface CognitoTarget {
+  readonly cognitoEndpoint: string;
+  readonly region: string;
+  readonly userPoolId: string;
+  readonly userPoolClientId: string;
+}
+
+export function cognitoClient(endpoint: string, region: string): CognitoIdentityProviderClient {
+  return new CognitoIdentityProviderClient({ endpoint, region, credentials: { accessKeyId: "local", secretAccessKey: "local" } });
+}
+
+/**
+ * Writes cognito-local's `.cognito/config.json` under `dataDir`: the issuer it signs tokens with and where
+ * the PreTokenGeneration trigger listens. cognito-local reads it at start, so call this before each start.
+ */
+export function writeCognitoConfig(dataDir: string, opts: { issuerDomain: string; triggerEndpoint: string }): void {
+  const dir = join(dataDir, ".cognito");
+  mkdirSync(dir, { recursive: true });
+  const config = {
+    TokenConfig: { IssuerDomain: opts.issuerDomain },
+    LambdaClient: { endpoint: opts.triggerEndpoint, region: "local", credentials: { accessKeyId: "local", secretAccessKey: "local" } },
+    TriggerFunctions: { PreTokenGeneration: TRIGGER_FUNCTION },
+  };
+  writeFileSync(join(dir, "config.json"), `${JSON.stringify(config, null, 2)}\n`);
+}
+
+/** The PreTokenGeneration "Lambda": a Lambda Invoke endpoint that adds the `name` attribute as a claim. */
+export async function startTokenTrigger(): Promise<{ endpoint: string; close(): Promise<void> }> {
+  const server = createServer((req, res) => {
+    const chunks: Buffer[] = [];
+    req.on("data", (c: Buffer) => chunks.push(c));
+    req.on("end", () => {
+      try {
+        if (req.method !== "POST" || !req.url?.includes(`/functions/${TRIGGER_FUNCTION}/invocations`)) {
+          res.writeHead(404).end();
+          return;
+        }
+        const event = JSON.parse(Buffer.concat(chunks).toString("utf8")) as { request?: { userAttributes?: Record<string, string> } };
+        const name = event.request?.userAttributes?.name;
+        const response = { claimsOverrideDetails: name ? { claimsToAddOrOverride: { name } } : {} };
+        res.writeHead(200, { "content-type": "application/json" }).end(JSON.stringify({ ...event, response }));
+      } catch (err) {
+        res.writeHead(200, { "content-type": "application/json", "x-amz-function-error": "Unhandled" });
+        res.end(JSON.stringify({ errorMessage: String(err) }));
+      }
+    });
+  });
+  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+  server.unref(); // the owner of the stack decides how long the process lives
+  const { port } = server.address() as AddressInfo;
+  return {
+    endpoint: `http://127.0.0.1:${port}`,
+    close: () => new Promise((resolve) => server.close(() => resolve())),
+  };
+}
+
+/**
+ * Finds the pool and app client by name, creating what is missing, so a persistent cognito-local keeps its
+ * users across runs. Pool: e-mail as user name, custom attribute `account_id`, group `cohort_super_admin`.
+ */
+export async function ensureUserPool(endpoint: string, region: string): Promise<{ userPoolId: string; userPoolClientId: string }> {
+  const cognito = cognitoClient(endpoint, region);
+  try {
+    const pools = await cognito.send(new ListUserPoolsCommand({ MaxResults: 60 }));
+    let userPoolId = pools.UserPools?.find((p) => p.Name === POOL_NAME)?.Id;
+    if (!userPoolId) {
+      const created = await cognito.send(
+        new CreateUserPoolCommand({
+          PoolName: POOL_NAME,
+          UsernameAttributes: ["email"],
+          AutoVerifiedAttributes: ["email"],
+          Schema: [{ Name: "account_id", AttributeDataType: "String", Mutable: true }],
+        }),
+      );
+      userPoolId = created.UserPool?.Id;
+      if (!userPoolId) throw new Error("cognito-local returned no user pool id");
+    }
+    try {
+      await cognito.send(new CreateGroupCommand({ UserPoolId: userPoolId, GroupName: SUPER_ADMIN_GROUP }));
+    } catch (err) {
+      if ((err as Error).name !== "GroupExistsException") throw err;
+    }
+    const clients = await cognito.send(new ListUserPoolClientsCommand({ UserPoolId: userPoolId, MaxResults: 60 }));
+    let userPoolClientId = clients.UserPoolClients?.find((c) => c.ClientName === CLIENT_NAME)?.ClientId;
+    if (!userPoolClientId) {
+      const created = await cognito.send(
+        new CreateUserPoolClientCommand({
+          UserPoolId: userPoolId,
+          ClientName: CLIENT_NAME,
+          GenerateSecret: false,
+          ExplicitAuthFlows: ["ALLOW_USER_PASSWORD_AUTH", "ALLOW_ADMIN_USER_PASSWORD_AUTH", "ALLOW_REFRESH_TOKEN_AUTH"],
+        }),
+      );
+      userPoolClientId = created.UserPoolClient?.ClientId;
+      if (!userPoolClientId) throw new Error("cognito-local returned no app client id");
+    }
+    return { userPoolId, userPoolClientId };
+  } finally {
+    cognito.destroy();
+  }
+}
+
+export interface TokenOptions {
+  /** Member of `cohort_super_admin` (true) or not (false, the default: membership is removed). */
+  readonly superAdmin?: boolean;
+  /** `custom:account_id`; default `defaultAccount(email)`. */
+  readonly account?: string;
+  /** `name`; when left out, a new user has none and an existing one keeps theirs. */
+  readonly name?: string;
+}
+
+/** The account a user gets when none is given: `acct-<e-mail domain>`, so colleagues share one. */
+export function defaultAccount(email: string): string {
+  const domain = email.slice(email.lastIndexOf("@") + 1).toLowerCase();
+  return `acct-${domain || "default"}`;
+}
+
+/**
+ * Creates or updates `email` in the local pool to match `opts`, signs in with USER_PASSWORD_AUTH and returns
+ * the ID token. Each call sets a new random password; the token is all a caller needs.
+ */
+export async function issueToken(target: CognitoTarget, email: string, opts: TokenOptions = {}): Promise<string> {
+  const username = email.trim().toLowerCase();
+  if (!/^[^@\s]+@[^@\s]+$/.test(username)) throw new Error(`not an e-mail address: "${email}"`);
+  const { userPoolId: UserPoolId, userPoolClientId: ClientId } = target;
+  const attributes: AttributeType[] = [{ Name: "custom:account_id", Value: opts.account ?? defaultAccount(username) }];
+  if (opts.name !== undefined) attributes.push({ Name: "name", Value: opts.name });
+  const cognito = cognitoClient(target.cognitoEndpoint, target.region);
+  try {
+    try {
+      await cognito.send(
+        new AdminCreateUserCommand({
+          UserPoolId,
+          Username: username,
+          MessageAction: "SUPPRESS",
+          UserAttributes: [{ Name: "email", Value: username }, { Name: "email_verified", Value: "true" }, ...attributes],
+        }),
+      );
+    } catch (err) {
+      if (!(err instanceof UsernameExistsException) && (err as Error).name !== "UsernameExistsException") throw err;
+      await cognito.send(new AdminUpdateUserAttributesCommand({ UserPoolId, Username: username, UserAttributes: attributes }));
+    }
+    const password = `${randomBytes(18).toString("base64url")}aA1!`;
+    await cognito.send(new AdminSetUserPasswordCommand({ UserPoolId, Username: username, Password: password, Permanent: true }));
+    const group = { UserPoolId, Username: username, GroupName: SUPER_ADMIN_GROUP };
+    await cognito.send(opts.superAdmin ? new AdminAddUserToGroupCommand(group) : new AdminRemoveUserFromGroupCommand(group));
+    const auth = await cognito.send(
+      new InitiateAuthCommand({ ClientId, AuthFlow: "USER_PASSWORD_AUTH", AuthParameters: { USERNAME: username, PASSWORD: password } }),
+    );
+    const token = auth.AuthenticationResult?.IdToken;
+    if (!token) throw new Error(`cognito-local returned no ID token for ${username} (challenge: ${auth.ChallengeName ?? "none"})`);
+    return token;
+  } finally {
+    cognito.destroy();
+  }
+}

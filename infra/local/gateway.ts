@@ -1,0 +1,450 @@
+/**
+ * A local stand-in for the API Gateway HTTP API: routes by `shared/routes.ts`, verifies the Cognito ID token
+ * as the JWT authorizer does, and invokes the same handlers with payload format 2.0 events.
+ *
+ * Run as a program (`node --import tsx infra/local/gateway.ts`, as stack.ts does) it reads its settings from
+ * the environment, which is also the handlers' environment: handlers are imported only on first use, after
+ * MAIN_TABLE & co. are in place, and a handler that is missing or broken fails only its own routes.
+ */
+import { randomBytes, randomUUID } from "node:crypto";
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http";
+import type { AddressInfo } from "node:net";
+import { join } from "node:path";
+import { fileURLToPath, pathToFileURL } from "node:url";
+import { JwtRsaVerifier } from "aws-jwt-verify";
+import type { JwtPayload } from "aws-jwt-verify/jwt-model";
+import type { APIGatewayProxyEventV2WithJWTAuthorizer, APIGatewayProxyStructuredResultV2, Context } from "aws-lambda";
+import { type Route, routes } from "../../shared/routes.js";
+
+/** API Gateway's request payload limit. */
+export const MAX_PAYLOAD_BYTES = 10 * 1024 * 1024;
+/** API Gateway's integration timeout. */
+const INTEGRATION_TIMEOUT_MS = 30_000;
+const FUNCTIONS_DIR = fileURLToPath(new URL("../../functions/", import.meta.url));
+
+// --- routing ---------------------------------------------------------------------------------------
+
+interface CompiledRoute {
+  readonly route: Route;
+  readonly routeKey: string;
+  /** A literal segment, or null for a `{name}` segment at that position. */
+  readonly segments: readonly (string | null)[];
+  readonly paramNames: readonly (string | undefined)[];
+}
+
+const compiled: readonly CompiledRoute[] = routes.map((route) => {
+  const parts = route.path.split("/").slice(1);
+  return {
+    route,
+    routeKey: `${route.method} ${route.path}`,
+    segments: parts.map((p) => (/^\{[^}]+\}$/.test(p) ? null : p)),
+    paramNames: parts.map((p) => /^\{([^}]+)\}$/.exec(p)?.[1]),
+  };
+});
+
+export interface RouteMatch {
+  readonly route: Route;
+  readonly routeKey: string;
+  readonly pathParameters: Record<string, string>;
+}
+
+function decodeSegment(s: string): string {
+  try {
+    return decodeURIComponent(s);
+  } catch {
+    return s;
+  }
+}
+
+/**
+ * The route for `method` and raw `path`, as API Gateway picks it: among routes whose every segment matches,
+ * the one with a literal segment where the others have a parameter, leftmost difference first.
+ * No route for the method, whatever other methods exist, is no match (API Gateway answers 404).
+ */
+export function matchRoute(method: string, path: string): RouteMatch | undefined {
+  const parts = path.split("/").slice(1);
+  let best: CompiledRoute | undefined;
+  for (const c of compiled) {
+    if (c.route.method !== method || c.segments.length !== parts.length) continue;
+    const matches = c.segments.every((seg, i) => (seg === null ? (parts[i] ?? "") !== "" : seg === parts[i]));
+    if (!matches) continue;
+    if (!best || moreSpecific(c, best)) best = c;
+  }
+  if (!best) return undefined;
+  const pathParameters: Record<string, string> = {};
+  best.paramNames.forEach((name, i) => {
+    if (name !== undefined) pathParameters[name] = decodeSegment(parts[i] ?? "");
+  });
+  return { route: best.route, routeKey: best.routeKey, pathParameters };
+}
+
+function moreSpecific(a: CompiledRoute, b: CompiledRoute): boolean {
+  for (let i = 0; i < a.segments.length; i++) {
+    const aLiteral = a.segments[i] !== null;
+    const bLiteral = b.segments[i] !== null;
+    if (aLiteral !== bLiteral) return aLiteral;
+  }
+  return false;
+}
+
+// --- authorization ---------------------------------------------------------------------------------
+
+/**
+ * Claims as API Gateway hands them to Lambda: every value a string, arrays flattened to `[a b]`
+ * (so `cognito:groups` ["a","b"] arrives as "[a b]", which shared/caller.ts `parseGroups` reads).
+ */
+export function flattenClaims(payload: Record<string, unknown>): Record<string, string> {
+  const out: Record<string, string> = {};
+  for (const [key, value] of Object.entries(payload)) {
+    if (value === undefined || value === null) continue;
+    if (Array.isArray(value)) out[key] = `[${value.map(String).join(" ")}]`;
+    else if (typeof value === "object") out[key] = JSON.stringify(value);
+    else out[key] = String(value);
+  }
+  return out;
+}
+
+export interface AuthConfig {
+  /** `iss` of the tokens: `<cognito-local issuer domain>/<pool id>`. */
+  readonly issuer: string;
+  /** The app client id. */
+  readonly audience: string;
+  /** Where the pool's JWKS is served (plain http, which aws-jwt-verify will not fetch itself). */
+  readonly jwksUrl: string;
+}
+
+type Verify = (token: string) => Promise<JwtPayload>;
+
+async function createVerifier(auth: AuthConfig): Promise<Verify> {
+  const verifier = JwtRsaVerifier.create({
+    issuer: auth.issuer,
+    audience: auth.audience,
+    jwksUri: auth.jwksUrl,
+    // The HTTP API is configured for ID tokens: they carry the e-mail, name and account claims.
+    customJwtCheck: ({ payload }) => {
+      if (payload.token_use !== "id") throw new Error("not an ID token");
+    },
+  });
+  let lastError: unknown;
+  for (let attempt = 0; attempt < 50; attempt++) {
+    try {
+      const res = await fetch(auth.jwksUrl, { signal: AbortSignal.timeout(2000) });
+      if (!res.ok) throw new Error(`GET ${auth.jwksUrl}: ${res.status}`);
+      verifier.cacheJwks((await res.json()) as Parameters<typeof verifier.cacheJwks>[0]);
+      return (token) => verifier.verify(token);
+    } catch (err) {
+      lastError = err;
+      await new Promise((r) => setTimeout(r, 200));
+    }
+  }
+  throw new Error(`cannot load the JWKS from ${auth.jwksUrl}: ${String(lastError)}`);
+}
+
+/** The token from `Authorization: Bearer <token>` (API Gateway also takes the bare token). */
+function bearer(header: string | undefined): string | undefined {
+  if (!header) return undefined;
+  const m = /^Bearer\s+(\S+)\s*$/i.exec(header.trim());
+  const token = m ? m[1] : header.trim();
+  return token && !/\s/.test(token) ? token : undefined;
+}
+
+// --- events ----------------------------------------------------------------------------------------
+
+const MONTHS = ["Jan", "Feb", "Mar", "Apr", "May", "Jun", "Jul", "Aug", "Sep", "Oct", "Nov", "Dec"];
+const pad = (n: number) => String(n).padStart(2, "0");
+
+/** API Gateway's `requestContext.time`, e.g. `12/Mar/2020:19:03:58 +0000`. */
+function clfTime(d: Date): string {
+  return `${pad(d.getUTCDate())}/${MONTHS[d.getUTCMonth()]}/${d.getUTCFullYear()}:${pad(d.getUTCHours())}:${pad(d.getUTCMinutes())}:${pad(d.getUTCSeconds())} +0000`;
+}
+
+const utf8 = new TextDecoder("utf-8", { fatal: true });
+
+export interface EventInput {
+  readonly req: IncomingMessage;
+  readonly match: RouteMatch;
+  readonly rawPath: string;
+  readonly rawQueryString: string;
+  readonly body: Buffer;
+  readonly claims: Record<string, string>;
+  readonly requestId: string;
+  readonly now: Date;
+}
+
+/** A payload format 2.0 event, as API Gateway builds it for a route with a JWT authorizer. */
+export function buildEvent(input: EventInput): APIGatewayProxyEventV2WithJWTAuthorizer {
+  const { req, match, rawPath, rawQueryString, body, now } = input;
+  const headers: Record<string, string> = {};
+  let cookies: string[] | undefined;
+  for (const [name, values] of Object.entries(req.headersDistinct)) {
+    if (!values) continue;
+    if (name === "cookie") cookies = values.flatMap((v) => v.split(/;\s*/)).filter(Boolean);
+    else headers[name] = values.join(",");
+  }
+  const query: Record<string, string> = {};
+  for (const [k, v] of new URLSearchParams(rawQueryString)) query[k] = k in query ? `${query[k]},${v}` : v;
+
+  const host = headers.host ?? "localhost";
+  const sourceIp = (req.socket.remoteAddress ?? "127.0.0.1").replace(/^::ffff:/, "");
+  let eventBody: string | undefined;
+  let isBase64Encoded = false;
+  if (body.length > 0) {
+    try {
+      eventBody = utf8.decode(body);
+    } catch {
+      eventBody = body.toString("base64");
+      isBase64Encoded = true;
+    }
+  }
+  return {
+    version: "2.0",
+    routeKey: match.routeKey,
+    rawPath,
+    rawQueryString,
+    ...(cookies && { cookies }),
+    headers,
+    ...(Object.keys(query).length > 0 && { queryStringParameters: query }),
+    ...(Object.keys(match.pathParameters).length > 0 && { pathParameters: match.pathParameters }),
+    requestContext: {
+      accountId: "123456789012",
+      apiId: "local",
+      authorizer: { jwt: { claims: input.claims, scopes: null as unknown as string[] } },
+      domainName: host,
+      domainPrefix: host.split(".")[0] ?? host,
+      http: {
+        method: match.route.method,
+        path: rawPath,
+        protocol: `HTTP/${req.httpVersion}`,
+        sourceIp,
+        userAgent: headers["user-agent"] ?? "",
+      },
+      requestId: input.requestId,
+      routeKey: match.routeKey,
+      stage: "$default",
+      time: clfTime(now),
+      timeEpoch: now.getTime(),
+    },
+    ...(eventBody !== undefined && { body: eventBody }),
+    isBase64Encoded,
+  };
+}
+
+/** A Lambda-like context; `deadline` is when the invocation times out. */
+export function lambdaContext(handler: string, region: string, deadline: number): Context {
+  const functionName = `institution-admin-${handler.replace(/\//g, "-")}`;
+  const day = new Date().toISOString().slice(0, 10).replace(/-/g, "/");
+  const unsupported = () => {
+    throw new Error("callback-style completion is not supported; return a promise");
+  };
+  return {
+    callbackWaitsForEmptyEventLoop: true,
+    functionName,
+    functionVersion: "$LATEST",
+    invokedFunctionArn: `arn:aws:lambda:${region}:123456789012:function:${functionName}`,
+    memoryLimitInMB: "512",
+    awsRequestId: randomUUID(),
+    logGroupName: `/aws/lambda/${functionName}`,
+    logStreamName: `${day}/[$LATEST]${randomBytes(16).toString("hex")}`,
+    getRemainingTimeInMillis: () => Math.max(0, deadline - Date.now()),
+    done: unsupported,
+    fail: unsupported,
+    succeed: unsupported,
+  };
+}
+
+// --- handlers --------------------------------------------------------------------------------------
+
+type LambdaHandler = (event: APIGatewayProxyEventV2WithJWTAuthorizer, context: Context) => Promise<unknown>;
+const loaded = new Map<string, Promise<LambdaHandler>>();
+
+/** Imports `functions/<name>.ts` on first use; a failed import is retried on the next request. */
+function loadHandler(name: string): Promise<LambdaHandler> {
+  let p = loaded.get(name);
+  if (!p) {
+    p = import(pathToFileURL(join(FUNCTIONS_DIR, `${name}.ts`)).href).then((mod: { handler?: unknown }) => {
+      if (typeof mod.handler !== "function") throw new Error(`functions/${name}.ts does not export a function \`handler\``);
+      return mod.handler as LambdaHandler;
+    });
+    p.catch(() => loaded.delete(name));
+    loaded.set(name, p);
+  }
+  return p;
+}
+
+// --- the server ------------------------------------------------------------------------------------
+
+export interface GatewayOptions {
+  readonly port: number;
+  readonly host?: string;
+  readonly auth: AuthConfig;
+  readonly region?: string;
+  /** One line per request; default stdout. */
+  readonly log?: (line: string) => void;
+}
+
+export interface Gateway {
+  readonly url: string;
+  readonly server: Server;
+  close(): Promise<void>;
+}
+
+interface Reply {
+  status: number;
+  headers: Record<string, string | string[]>;
+  body: Buffer;
+}
+
+const json = (status: number, message: string): Reply => ({
+  status,
+  headers: { "content-type": "application/json" },
+  body: Buffer.from(JSON.stringify({ message })),
+});
+
+/** The handler's result written as API Gateway does for format 2.0. */
+function toReply(result: unknown): Reply {
+  if (typeof result !== "object" || result === null || !("statusCode" in result)) {
+    // No statusCode: API Gateway takes the whole result as a JSON body with 200.
+    return { status: 200, headers: { "content-type": "application/json" }, body: Buffer.from(JSON.stringify(result ?? null)) };
+  }
+  const r = result as APIGatewayProxyStructuredResultV2;
+  const headers: Record<string, string | string[]> = {};
+  for (const [k, v] of Object.entries(r.headers ?? {})) headers[k.toLowerCase()] = String(v);
+  if (r.cookies?.length) headers["set-cookie"] = r.cookies;
+  const body = r.body === undefined ? Buffer.alloc(0) : Buffer.from(r.body, r.isBase64Encoded ? "base64" : "utf8");
+  return { status: r.statusCode ?? 200, headers, body };
+}
+
+function readBody(req: IncomingMessage): Promise<Buffer | "too-large"> {
+  return new Promise((resolve, reject) => {
+    const chunks: Buffer[] = [];
+    let size = 0;
+    let tooLarge = Number(req.headers["content-length"] ?? 0) > MAX_PAYLOAD_BYTES;
+    req.on("data", (chunk: Buffer) => {
+      size += chunk.length;
+      if (size > MAX_PAYLOAD_BYTES) tooLarge = true;
+      if (!tooLarge) chunks.push(chunk); // past the limit, drain and drop, so the client still reads the 413
+    });
+    req.on("end", () => resolve(tooLarge ? "too-large" : Buffer.concat(chunks)));
+    req.on("error", reject);
+  });
+}
+
+function withTimeout<T>(p: Promise<T>, ms: number): Promise<T | "timeout"> {
+  let timer: NodeJS.Timeout | undefined;
+  const timeout = new Promise<"timeout">((resolve) => {
+    timer = setTimeout(() => resolve("timeout"), ms);
+  });
+  return Promise.race([p, timeout]).finally(() => clearTimeout(timer));
+}
+
+export async function startGateway(opts: GatewayOptions): Promise<Gateway> {
+  const verify = await createVerifier(opts.auth);
+  const region = opts.region ?? process.env.AWS_REGION ?? "us-east-1";
+  const log = opts.log ?? ((line: string) => console.log(line));
+
+  async function handle(req: IncomingMessage, requestId: string): Promise<Reply> {
+    const url = req.url ?? "/";
+    const q = url.indexOf("?");
+    const rawPath = q < 0 ? url : url.slice(0, q);
+    const rawQueryString = q < 0 ? "" : url.slice(q + 1);
+    const match = matchRoute(req.method ?? "GET", rawPath);
+    const body = await readBody(req);
+    if (body === "too-large") return json(413, "Request Entity Too Large");
+    if (!match) return json(404, "Not Found");
+
+    const token = bearer(req.headers.authorization);
+    if (!token) return json(401, "Unauthorized");
+    let payload: JwtPayload;
+    try {
+      payload = await verify(token);
+    } catch {
+      return json(401, "Unauthorized");
+    }
+
+    let handler: LambdaHandler;
+    try {
+      handler = await loadHandler(match.route.handler);
+    } catch (err) {
+      console.error(`[gateway] ${match.routeKey}: cannot load handler functions/${match.route.handler}.ts: ${(err as Error).stack ?? err}`);
+      return json(500, "Internal Server Error");
+    }
+    const now = new Date();
+    const deadline = now.getTime() + INTEGRATION_TIMEOUT_MS;
+    const event = buildEvent({ req, match, rawPath, rawQueryString, body, claims: flattenClaims(payload), requestId, now });
+    try {
+      const result = await withTimeout(
+        Promise.resolve(handler(event, lambdaContext(match.route.handler, region, deadline))),
+        INTEGRATION_TIMEOUT_MS,
+      );
+      if (result === "timeout") {
+        console.error(`[gateway] ${match.routeKey}: handler timed out after ${INTEGRATION_TIMEOUT_MS} ms (request ${requestId})`);
+        return json(503, "Service Unavailable");
+      }
+      return toReply(result);
+    } catch (err) {
+      // An exception escaping the handler is a Lambda error: API Gateway answers 500 without details.
+      console.error(`[gateway] ${match.routeKey}: handler threw (request ${requestId}): ${(err as Error).stack ?? err}`);
+      return json(500, "Internal Server Error");
+    }
+  }
+
+  const server = createServer((req: IncomingMessage, res: ServerResponse) => {
+    const started = performance.now();
+    const requestId = randomBytes(12).toString("base64url");
+    handle(req, requestId)
+      .catch((err: unknown): Reply => {
+        console.error(`[gateway] ${req.method} ${req.url?.split("?")[0]}: ${(err as Error).stack ?? err}`);
+        return json(500, "Internal Server Error");
+      })
+      .then((reply) => {
+        res.writeHead(reply.status, { ...reply.headers, "content-length": reply.body.length, "apigw-requestid": requestId });
+        res.end(reply.body);
+        // Path only: no query string, headers or bodies in the log (tokens travel in them).
+        const ms = Math.round(performance.now() - started);
+        log(`${new Date().toISOString()} ${req.method} ${req.url?.split("?")[0]} ${reply.status} ${ms}ms`);
+      });
+  });
+  await new Promise<void>((resolve, reject) => {
+    server.once("error", reject);
+    server.listen(opts.port, opts.host ?? "127.0.0.1", resolve);
+  });
+  const { port } = server.address() as AddressInfo;
+  return {
+    url: `http://127.0.0.1:${port}`,
+    server,
+    close: () =>
+      new Promise((resolve) => {
+        server.close(() => resolve());
+        server.closeAllConnections();
+      }),
+  };
+}
+
+// --- as a program ----------------------------------------------------------------------------------
+
+function env(name: string): string {
+  const value = process.env[name];
+  if (!value) throw new Error(`gateway: missing environment variable ${name}`);
+  return value;
+}
+
+async function main(): Promise<void> {
+  // The handlers read these at import; fail here, once, rather than with a 500 on every route.
+  for (const name of ["MAIN_TABLE", "EVENTS_TABLE", "AWS_REGION"]) env(name);
+  const gateway = await startGateway({
+    port: Number(process.env.PORT ?? 3000),
+    host: process.env.GATEWAY_HOST ?? "127.0.0.1",
+    auth: { issuer: env("JWT_ISSUER"), audience: env("JWT_AUDIENCE"), jwksUrl: env("JWKS_URL") },
+  });
+  console.log(`[gateway] listening on ${gateway.url}`);
+  const stop = () => void gateway.close().then(() => process.exit(0));
+  process.on("SIGTERM", stop);
+  process.on("SIGINT", stop);
+}
+
+if (process.argv[1] && import.meta.url === pathToFileURL(process.argv[1]).href) {
+  main().catch((err: unknown) => {
+    console.error((err as Error).stack ?? err);
+    process.exit(1);
+  });
+}

@@ -1,0 +1,209 @@
+/**
+ * The whole API on this machine: DynamoDB Local, cognito-local, aws-ses-v2-local and the gateway, with the
+ * tables and the user pool in place. `npm start` and the test harness both start it through here.
+ */
+import { mkdirSync } from "node:fs";
+import { join } from "node:path";
+import { CreateTableCommand, DynamoDBClient, UpdateTimeToLiveCommand } from "@aws-sdk/client-dynamodb";
+import { createTableInput, eventsTable, mainTable, type TableDef } from "../../shared/tables.js";
+import { ensureUserPool, startTokenTrigger, writeCognitoConfig } from "./cognito.js";
+import { cognitoService, dynamodbService, freePort, gatewayService, ROOT, type Service, sesService } from "./services.js";
+
+/** Where `npm start` keeps its data, and the file that tells clients where it listens. */
+export const LOCAL_DIR = join(ROOT, ".local");
+export const STACK_FILE = join(LOCAL_DIR, "stack.json");
+
+/** What clients need to reach the stack; `npm start` writes it to `.local/stack.json`. */
+export interface StackInfo {
+  readonly apiUrl: string;
+  readonly region: string;
+  readonly userPoolId: string;
+  readonly userPoolClientId: string;
+  readonly cognitoEndpoint: string;
+  readonly dynamodbEndpoint: string;
+  readonly sesEndpoint: string;
+  readonly tables: { readonly main: string; readonly events: string };
+}
+
+export interface StackOptions {
+  /** cognito-local's data (`.cognito/` inside it), DynamoDB files when `persistent`, and `logs/`. */
+  readonly dataDir: string;
+  /** DynamoDB data on disk under `<dataDir>/dynamodb` (npm start) instead of in memory (tests). */
+  readonly persistent?: boolean;
+  /** Ports to use; a free one for each left out. */
+  readonly ports?: { readonly api?: number; readonly dynamodb?: number; readonly cognito?: number; readonly ses?: number };
+  readonly region?: string;
+  /** Tables are `<prefix>-main` and `<prefix>-events`. */
+  readonly tablePrefix?: string;
+  /** The gateway's request log on our stdout ("inherit") or in `<dataDir>/logs/gateway.log` ("file", default). */
+  readonly gatewayOutput?: "inherit" | "file";
+}
+
+/** A service that fault tests can take away and bring back on the same port. */
+export interface ControllableService {
+  readonly endpoint: string;
+  readonly running: boolean;
+  /** Stops the process (connections refused from then on). */
+  stop(): Promise<void>;
+  /** Starts it again on the same port; for DynamoDB also re-creates the tables (in memory they are gone). */
+  start(): Promise<void>;
+  /** Freezes the process (SIGSTOP): connections hang instead of being refused. Data is kept. */
+  pause(): void;
+  resume(): void;
+}
+
+export interface LocalStack extends StackInfo {
+  /** Stopping in-memory DynamoDB Local loses its data; `pause()` keeps it. */
+  readonly dynamodb: ControllableService;
+  /** Its mail store is in memory: a restart empties it. */
+  readonly ses: ControllableService;
+  readonly logDir: string;
+  info(): StackInfo;
+  stop(): Promise<void>;
+}
+
+const CREDENTIALS = { accessKeyId: "local", secretAccessKey: "local" };
+
+/** Creates both tables from shared/tables.ts; a table that exists already is left as it is. */
+export async function createTables(endpoint: string, region: string, tables: StackInfo["tables"]): Promise<void> {
+  const db = new DynamoDBClient({ endpoint, region, credentials: CREDENTIALS });
+  const create = async (def: TableDef, name: string) => {
+    try {
+      await db.send(new CreateTableCommand(createTableInput(def, name)));
+    } catch (err) {
+      if ((err as Error).name !== "ResourceInUseException") throw err;
+    }
+    if (def.ttlAttribute) {
+      try {
+        await db.send(
+          new UpdateTimeToLiveCommand({ TableName: name, TimeToLiveSpecification: { Enabled: true, AttributeName: def.ttlAttribute } }),
+        );
+      } catch (err) {
+        // Enabling it twice is a ValidationException ("already enabled"); anything else is real.
+        if ((err as Error).name !== "ValidationException") throw err;
+      }
+    }
+  };
+  try {
+    await Promise.all([create(mainTable, tables.main), create(eventsTable, tables.events)]);
+  } finally {
+    db.destroy();
+  }
+}
+
+function controllable(service: Service, endpoint: string, afterStart: () => Promise<void> = async () => {}): ControllableService {
+  return {
+    endpoint,
+    get running() {
+      return service.running;
+    },
+    stop: () => service.stop(),
+    start: async () => {
+      await service.start();
+      await afterStart();
+    },
+    pause: () => service.pause(),
+    resume: () => service.resume(),
+  };
+}
+
+/** Starts every service, creates what the API needs, then the gateway. On failure nothing is left running. */
+export async function startLocalStack(opts: StackOptions): Promise<LocalStack> {
+  const region = opts.region ?? "us-east-1";
+  const prefix = opts.tablePrefix ?? "institution-admin";
+  const tables = { main: `${prefix}-main`, events: `${prefix}-events` };
+  const logDir = join(opts.dataDir, "logs");
+  const cognitoDir = join(opts.dataDir, "cognito");
+  mkdirSync(logDir, { recursive: true });
+  mkdirSync(cognitoDir, { recursive: true });
+
+  const ports = {
+    api: opts.ports?.api ?? (await freePort()),
+    dynamodb: opts.ports?.dynamodb ?? (await freePort()),
+    cognito: opts.ports?.cognito ?? (await freePort()),
+    ses: opts.ports?.ses ?? (await freePort()),
+  };
+  const dynamodbEndpoint = `http://127.0.0.1:${ports.dynamodb}`;
+  const cognitoEndpoint = `http://127.0.0.1:${ports.cognito}`;
+  const sesEndpoint = `http://127.0.0.1:${ports.ses}`;
+  const apiUrl = `http://127.0.0.1:${ports.api}`;
+
+  const trigger = await startTokenTrigger();
+  writeCognitoConfig(cognitoDir, { issuerDomain: cognitoEndpoint, triggerEndpoint: trigger.endpoint });
+
+  const dynamodb = dynamodbService({
+    port: ports.dynamodb,
+    ...(opts.persistent && { dbPath: join(opts.dataDir, "dynamodb") }),
+    output: join(logDir, "dynamodb.log"),
+  });
+  const cognito = cognitoService({ port: ports.cognito, dataDir: cognitoDir, output: join(logDir, "cognito.log") });
+  const ses = sesService({ port: ports.ses, output: join(logDir, "ses.log") });
+  const started: Service[] = [];
+  let gateway: Service | undefined;
+
+  const stopAll = async () => {
+    await gateway?.stop();
+    await Promise.all(started.map((s) => s.stop()));
+    await trigger.close();
+  };
+
+  try {
+    // allSettled: when one fails, the others have still finished starting and get stopped below.
+    const results = await Promise.allSettled(
+      [dynamodb, cognito, ses].map(async (s) => {
+        await s.start();
+        started.push(s);
+      }),
+    );
+    const failed = results.find((r): r is PromiseRejectedResult => r.status === "rejected");
+    if (failed) throw failed.reason;
+
+    const [, pool] = await Promise.all([createTables(dynamodbEndpoint, region, tables), ensureUserPool(cognitoEndpoint, region)]);
+
+    gateway = gatewayService({
+      port: ports.api,
+      output: opts.gatewayOutput === "inherit" ? "inherit" : join(logDir, "gateway.log"),
+      env: {
+        // The handlers' environment, as the CDK stack sets it in AWS, plus the local endpoints.
+        MAIN_TABLE: tables.main,
+        EVENTS_TABLE: tables.events,
+        DYNAMODB_ENDPOINT: dynamodbEndpoint,
+        SES_ENDPOINT: sesEndpoint,
+        AWS_REGION: region,
+        AWS_ACCESS_KEY_ID: CREDENTIALS.accessKeyId,
+        AWS_SECRET_ACCESS_KEY: CREDENTIALS.secretAccessKey,
+        AWS_SESSION_TOKEN: "",
+        AWS_PROFILE: "",
+        MAIL_FROM: process.env.MAIL_FROM ?? "no-reply@institution-admin.local",
+        APP_BASE_URL: process.env.APP_BASE_URL ?? `http://localhost:${ports.api}`,
+        // The authorizer's settings.
+        JWT_ISSUER: `${cognitoEndpoint}/${pool.userPoolId}`,
+        JWT_AUDIENCE: pool.userPoolClientId,
+        JWKS_URL: `${cognitoEndpoint}/${pool.userPoolId}/.well-known/jwks.json`,
+      },
+    });
+    await gateway.start();
+
+    const info: StackInfo = {
+      apiUrl,
+      region,
+      userPoolId: pool.userPoolId,
+      userPoolClientId: pool.userPoolClientId,
+      cognitoEndpoint,
+      dynamodbEndpoint,
+      sesEndpoint,
+      tables,
+    };
+    return {
+      ...info,
+      dynamodb: controllable(dynamodb, dynamodbEndpoint, () => createTables(dynamodbEndpoint, region, tables)),
+      ses: controllable(ses, sesEndpoint),
+      logDir,
+      info: () => info,
+      stop: stopAll,
+    };
+  } catch (err) {
+    await stopAll();
+    throw err;
+  }
+}

@@ -1,0 +1,92 @@
+/**
+ * `npm start`: the whole API on this machine, data kept under `.local/`, until Ctrl-C.
+ *
+ * Ports: the API on $PORT (default 3000), DynamoDB Local on $DYNAMODB_PORT (default 8000), cognito-local on
+ * $COGNITO_PORT (default 9229), SES on $SES_PORT (default 8005). A port set explicitly must be free; a
+ * default that is taken is replaced by a free one. `.local/stack.json` says which were used.
+ */
+import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { killAllServicesNow, portIsFree, portOr } from "./services.js";
+import { LOCAL_DIR, type LocalStack, STACK_FILE, type StackInfo, startLocalStack } from "./stack.js";
+
+async function port(envName: string, fallback: number): Promise<number> {
+  const raw = process.env[envName];
+  if (raw === undefined || raw === "") return portOr(fallback);
+  const n = Number(raw);
+  if (!Number.isInteger(n) || n <= 0 || n > 65535) throw new Error(`${envName} must be a port number, got "${raw}"`);
+  if (!(await portIsFree(n))) throw new Error(`${envName}=${n}: that port is in use`);
+  return n;
+}
+
+/** A stack.json whose API still answers means another `npm start` owns `.local/`. */
+async function alreadyRunning(): Promise<string | undefined> {
+  if (!existsSync(STACK_FILE)) return undefined;
+  try {
+    const info = JSON.parse(readFileSync(STACK_FILE, "utf8")) as StackInfo;
+    await fetch(info.apiUrl, { signal: AbortSignal.timeout(1000) });
+    return info.apiUrl;
+  } catch {
+    return undefined;
+  }
+}
+
+async function main(): Promise<void> {
+  const running = await alreadyRunning();
+  if (running) throw new Error(`the local stack is already running at ${running} (see ${STACK_FILE}); stop it first`);
+  mkdirSync(LOCAL_DIR, { recursive: true });
+
+  const ports = {
+    api: await port("PORT", 3000),
+    dynamodb: await port("DYNAMODB_PORT", 8000),
+    cognito: await port("COGNITO_PORT", 9229),
+    ses: await port("SES_PORT", 8005),
+  };
+  console.log("Starting DynamoDB Local, cognito-local, aws-ses-v2-local and the gateway…");
+  let stack: LocalStack | undefined;
+  let stopping = 0;
+  const shutdown = async (signal: string) => {
+    if (stopping) {
+      // A second Ctrl-C forces the exit. One Ctrl-C can arrive twice at once (from the terminal and relayed by
+      // npm/tsx, which share our process group), so only a later one counts.
+      if (Date.now() - stopping < 2000) return;
+      killAllServicesNow();
+      process.exit(130);
+    }
+    stopping = Date.now();
+    console.log(`\n${signal}: stopping every local service…`);
+    rmSync(STACK_FILE, { force: true });
+    await stack?.stop();
+    console.log("Stopped.");
+    process.exit(0);
+  };
+  // Registered before starting, so Ctrl-C during start-up also stops what has started.
+  for (const sig of ["SIGINT", "SIGTERM", "SIGHUP"] as const) process.on(sig, () => void shutdown(sig));
+
+  stack = await startLocalStack({ dataDir: LOCAL_DIR, persistent: true, ports, gatewayOutput: "inherit" });
+  if (stopping) return;
+  writeFileSync(STACK_FILE, `${JSON.stringify(stack.info(), null, 2)}\n`);
+  // Keeps the process alive; the services are unref'd children.
+  setInterval(() => {}, 1 << 30);
+
+  console.log(`
+Institution Administration API — local stack (data in .local/, logs in ${stack.logDir})
+
+  API              ${stack.apiUrl}/api/v1/institutions
+  Cognito (local)  ${stack.cognitoEndpoint}  pool ${stack.userPoolId}, app client ${stack.userPoolClientId}
+  DynamoDB Local   ${stack.dynamodbEndpoint}  tables ${stack.tables.main}, ${stack.tables.events}
+  SES (local)      ${stack.sesEndpoint}  sent mail: open ${stack.sesEndpoint}/ in a browser, or GET ${stack.sesEndpoint}/store
+  Stack info       ${STACK_FILE}
+
+Get an ID token (-s keeps npm's banner out of stdout):
+  TOKEN=$(npm run -s token -- admin@example.com --super-admin --account acme --name "Ada Admin")
+  curl -H "Authorization: Bearer $TOKEN" ${stack.apiUrl}/api/v1/institutions
+
+Ctrl-C stops everything. Requests are logged below.
+`);
+}
+
+main().catch(async (err: unknown) => {
+  console.error(`npm start failed: ${err instanceof Error ? err.message : String(err)}`);
+  killAllServicesNow();
+  process.exit(1);
+});
