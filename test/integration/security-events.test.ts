@@ -1,0 +1,321 @@
+/**
+ * Security-event list and show over HTTP through the local gateway: ordering, cursor paging, each filter
+ * and their combinations, inclusive bounds, bad parameters, account isolation, and the 403 of all four
+ * endpoints. Events are seeded straight into DynamoDB in the shape `auditItems` writes, in an account of
+ * this file's own.
+ */
+import { beforeAll, describe, expect, it } from "vitest";
+import type { EventType } from "../../shared/audit.js";
+import type { Caller } from "../../shared/caller.js";
+import { newId } from "../../shared/ids.js";
+import { signCursor } from "../../shared/security-events/cursor.js";
+import { type Seed, seedEvents } from "../bench/events-growth.js";
+import { call, token, uniq, uniqEmail } from "../support/api.js";
+
+const SEC = "/api/v1/admin/security_events";
+
+interface Expected {
+  id: string;
+  event_type: EventType;
+  user_id: string;
+  created_at: string;
+}
+
+const TYPES: EventType[] = ["institution_created", "unauthorized_institution_access", "rate_limit_exceeded"];
+const BASE = Date.UTC(2024, 2, 1, 12, 0, 0);
+
+/** Newest first, ties by id (descending, as the index sorts `<created_at>#<id>`). */
+const order = (a: Expected, b: Expected) => (a.created_at === b.created_at ? (a.id < b.id ? 1 : -1) : a.created_at < b.created_at ? 1 : -1);
+
+function actor(account: string, id: string): Caller {
+  return { id, email: `${id}@example.com`, name: `User ${id}`, accountId: account, isCohortSuperAdmin: false, ip: "198.51.100.7" };
+}
+
+/** 25 events: one every 10 s, every fifth instant shared by two events (ties), two users, three types. */
+async function seedAccount(account: string): Promise<Expected[]> {
+  const seeds: Seed[] = [];
+  for (let i = 0; i < 25; i++) {
+    const slot = i - Math.floor(i / 5); // i = 5, 10, … share the instant of i − 1
+    const user = i % 2 ? "user-odd" : "user-even";
+    const type = TYPES[i % 3] as EventType;
+    seeds.push({
+      caller: actor(account, user),
+      event: {
+        type,
+        details: { institution_id: newId(), attempted_institution_id: "x", name: `N${i}`, email: "e@x.test", limit: 3, n: i },
+      },
+      at: new Date(BASE + slot * 10_000),
+    });
+  }
+  const ids = await seedEvents(seeds);
+  return seeds
+    .map((s, i) => ({ id: ids[i] as string, event_type: s.event.type, user_id: s.caller.id, created_at: s.at.toISOString() }))
+    .sort(order);
+}
+
+async function list(tok: string, query: Record<string, string | number | undefined> = {}) {
+  return call("GET", SEC, { token: tok, query });
+}
+
+/** Every page of a filtered listing, following `next_cursor`. */
+async function allPages(tok: string, query: Record<string, string | number | undefined>) {
+  const pages: { ids: string[]; meta: { count: number; limit: number; next_cursor: string | null } }[] = [];
+  let cursor: string | undefined;
+  for (let i = 0; i < 50; i++) {
+    const res = await list(tok, { ...query, cursor });
+    expect(res.status, JSON.stringify(res.body)).toBe(200);
+    pages.push({ ids: res.body.events.map((e: { id: string }) => e.id), meta: res.body.meta });
+    cursor = res.body.meta.next_cursor ?? undefined;
+    if (!cursor) break;
+  }
+  return pages;
+}
+
+describe("security events: list and show", () => {
+  const account = uniq("acct");
+  const other = uniq("acct");
+  let admin: string;
+  let plain: string;
+  let otherAdmin: string;
+  let events: Expected[];
+
+  beforeAll(async () => {
+    [admin, plain, otherAdmin, events] = await Promise.all([
+      token(uniqEmail("sec-admin"), { superAdmin: true, account }),
+      token(uniqEmail("sec-plain"), { account }),
+      token(uniqEmail("sec-other"), { superAdmin: true, account: other }),
+      seedAccount(account),
+    ]);
+  });
+
+  it("non-super-admin: 403 on all four endpoints, before any validation", async () => {
+    for (const [path, query] of [
+      [SEC, { limit: "0" }],
+      [`${SEC}/${events[0]?.id}`, {}],
+      [`${SEC}/export`, { from: "bad" }],
+      [`${SEC}/alerts`, {}],
+    ] as const) {
+      const res = await call("GET", path, { token: plain, query });
+      expect(res.status, path).toBe(403);
+      expect(res.body).toEqual({ error: "Super admin access required" });
+    }
+  });
+
+  it("lists the account's events newest first, ties by id, in the contract's shape", async () => {
+    const res = await list(admin, { limit: 200 });
+    expect(res.status).toBe(200);
+    expect(res.body.events.map((e: { id: string }) => e.id)).toEqual(events.map((e) => e.id));
+    expect(res.body.meta).toEqual({ count: 25, limit: 200, next_cursor: null });
+    const first = res.body.events[0];
+    expect(Object.keys(first).sort()).toEqual(["created_at", "description", "details", "event_type", "id", "ip_address", "user_email"]);
+    expect(first).toMatchObject({
+      id: events[0]?.id,
+      event_type: events[0]?.event_type,
+      user_email: `${events[0]?.user_id}@example.com`,
+      ip_address: "198.51.100.7",
+      created_at: events[0]?.created_at,
+    });
+    expect(typeof first.description).toBe("string");
+    expect(first.details).toMatchObject({ limit: 3 });
+  });
+
+  it("defaults to pages of 50", async () => {
+    const res = await list(admin);
+    expect(res.body.meta).toEqual({ count: 25, limit: 50, next_cursor: null });
+  });
+
+  it("pages through a cursor without overlap or loss (4 pages of 7)", async () => {
+    const pages = await allPages(admin, { limit: 7 });
+    expect(pages.map((p) => p.ids.length)).toEqual([7, 7, 7, 4]);
+    expect(pages.map((p) => p.meta.count)).toEqual([7, 7, 7, 4]);
+    expect(pages.every((p) => p.meta.limit === 7)).toBe(true);
+    expect(pages.flatMap((p) => p.ids)).toEqual(events.map((e) => e.id));
+    expect(pages.at(-1)?.meta.next_cursor).toBeNull();
+  });
+
+  it("an exactly full last page has no next cursor", async () => {
+    const pages = await allPages(admin, { limit: 5 });
+    expect(pages.map((p) => p.ids.length)).toEqual([5, 5, 5, 5, 5]);
+  });
+
+  const cases: [string, Record<string, string>, (e: Expected) => boolean][] = [
+    ["user_id", { user_id: "user-odd" }, (e) => e.user_id === "user-odd"],
+    ["event_type", { event_type: "rate_limit_exceeded" }, (e) => e.event_type === "rate_limit_exceeded"],
+    [
+      "user_id + event_type",
+      { user_id: "user-even", event_type: "institution_created" },
+      (e) => e.user_id === "user-even" && e.event_type === "institution_created",
+    ],
+    ["from", { from: new Date(BASE + 100_000).toISOString() }, (e) => e.created_at >= new Date(BASE + 100_000).toISOString()],
+    ["to", { to: new Date(BASE + 100_000).toISOString() }, (e) => e.created_at <= new Date(BASE + 100_000).toISOString()],
+    [
+      "from + to",
+      { from: new Date(BASE + 40_000).toISOString(), to: new Date(BASE + 150_000).toISOString() },
+      (e) => e.created_at >= new Date(BASE + 40_000).toISOString() && e.created_at <= new Date(BASE + 150_000).toISOString(),
+    ],
+    [
+      "everything",
+      {
+        user_id: "user-odd",
+        event_type: "unauthorized_institution_access",
+        from: new Date(BASE).toISOString(),
+        to: new Date(BASE + 190_000).toISOString(),
+      },
+      (e) =>
+        e.user_id === "user-odd" &&
+        e.event_type === "unauthorized_institution_access" &&
+        e.created_at <= new Date(BASE + 190_000).toISOString(),
+    ],
+    [
+      "event_type + from (offset form)",
+      { event_type: "institution_created", from: "2024-03-01T14:01:00+02:00" },
+      (e) => e.event_type === "institution_created" && e.created_at >= "2024-03-01T12:01:00.000Z",
+    ],
+  ];
+
+  it.each(cases)("filter %s: exactly the matching events, in order, also across pages", async (_, query, match) => {
+    const expected = events.filter(match).map((e) => e.id);
+    expect(expected.length).toBeGreaterThan(0);
+    expect(expected.length).toBeLessThan(events.length);
+    const one = await list(admin, { ...query, limit: 200 });
+    expect(one.body.events.map((e: { id: string }) => e.id)).toEqual(expected);
+    const paged = await allPages(admin, { ...query, limit: 2 });
+    expect(paged.flatMap((p) => p.ids)).toEqual(expected);
+  });
+
+  it("from and to are inclusive at exact timestamps, ties included", async () => {
+    // Slot 4 (BASE + 40 s) holds two events (ties); slot 8 (BASE + 80 s) too.
+    const from = new Date(BASE + 40_000).toISOString();
+    const to = new Date(BASE + 80_000).toISOString();
+    const expected = events.filter((e) => e.created_at >= from && e.created_at <= to);
+    expect(expected.filter((e) => e.created_at === from)).toHaveLength(2);
+    expect(expected.filter((e) => e.created_at === to)).toHaveLength(2);
+    const res = await list(admin, { from, to, limit: 200 });
+    expect(res.body.events.map((e: { id: string }) => e.id)).toEqual(expected.map((e) => e.id));
+    // from = to: exactly the events at that instant.
+    const at = await list(admin, { from: to, to });
+    expect(at.body.events.map((e: { id: string }) => e.id)).toEqual(expected.filter((e) => e.created_at === to).map((e) => e.id));
+    // One millisecond off either side leaves them out.
+    const inside = await list(admin, {
+      from: new Date(BASE + 40_001).toISOString(),
+      to: new Date(BASE + 79_999).toISOString(),
+      limit: 200,
+    });
+    expect(inside.body.events.map((e: { id: string }) => e.id)).toEqual(
+      expected.filter((e) => e.created_at !== from && e.created_at !== to).map((e) => e.id),
+    );
+  });
+
+  it("an event type no event has, or a user id with the key separator, is simply empty", async () => {
+    for (const query of [
+      { event_type: "no_such_type" },
+      { user_id: "user-odd#rate_limit_exceeded" },
+      { event_type: "x#institution_created" },
+    ]) {
+      const res = await list(admin, query);
+      expect(res.status).toBe(200);
+      expect(res.body).toEqual({ events: [], meta: { count: 0, limit: 50, next_cursor: null } });
+    }
+  });
+
+  it.each([
+    [{ limit: "0" }, "Invalid limit: must be an integer between 1 and 200"],
+    [{ limit: "201" }, "Invalid limit: must be an integer between 1 and 200"],
+    [{ limit: "ten" }, "Invalid limit: must be an integer between 1 and 200"],
+    [{ limit: "2.5" }, "Invalid limit: must be an integer between 1 and 200"],
+    [{ from: "yesterday" }, "Invalid from: must be an ISO 8601 timestamp"],
+    [{ from: "2024-02-30T00:00:00Z" }, "Invalid from: must be an ISO 8601 timestamp"],
+    [{ to: "12/01/2024" }, "Invalid to: must be an ISO 8601 timestamp"],
+    [{ from: "2024-03-02T00:00:00Z", to: "2024-03-01T00:00:00Z" }, "Invalid range: from must not be after to"],
+    [{ cursor: "garbage" }, "Invalid cursor"],
+    [{ cursor: "a.b" }, "Invalid cursor"],
+  ])("bad parameters %o → 400", async (query, error) => {
+    const res = await list(admin, query);
+    expect(res.status).toBe(400);
+    expect(res.body).toEqual({ error });
+  });
+
+  it("a cursor only works with the filters it came from", async () => {
+    const first = await list(admin, { limit: 3 });
+    const cursor = first.body.meta.next_cursor as string;
+    expect(cursor).toEqual(expect.any(String));
+    for (const query of [
+      { event_type: "institution_created" },
+      { user_id: "user-odd" },
+      { from: new Date(BASE).toISOString() },
+      { to: "2030-01-01T00:00:00Z" },
+    ]) {
+      const res = await list(admin, { ...query, cursor, limit: 3 });
+      expect(res.status, JSON.stringify(query)).toBe(400);
+      expect(res.body).toEqual({ error: "Invalid cursor" });
+    }
+    // A changed page size is fine: the cursor is a position, not a page number.
+    const next = await list(admin, { cursor, limit: 4 });
+    expect(next.body.events.map((e: { id: string }) => e.id)).toEqual(events.slice(3, 7).map((e) => e.id));
+  });
+
+  it("a tampered cursor is 400", async () => {
+    const cursor = (await list(admin, { limit: 3 })).body.meta.next_cursor as string;
+    const [pos, mac] = cursor.split(".") as [string, string];
+    const moved = Buffer.from(`${events[10]?.created_at}#${events[10]?.id}`).toString("base64url");
+    for (const bad of [`${moved}.${mac}`, `${pos}.${mac.slice(1)}`, `${pos}`, `${cursor}x`]) {
+      const res = await list(admin, { cursor: bad });
+      expect(res.status, bad).toBe(400);
+      expect(res.body).toEqual({ error: "Invalid cursor" });
+    }
+  });
+
+  it("show: the event with its user object", async () => {
+    const e = events[3] as Expected;
+    const res = await call("GET", `${SEC}/${e.id}`, { token: admin });
+    expect(res.status).toBe(200);
+    expect(res.body).toEqual({
+      id: e.id,
+      event_type: e.event_type,
+      user: { id: e.user_id, email: `${e.user_id}@example.com`, name: `User ${e.user_id}` },
+      ip_address: "198.51.100.7",
+      details: expect.objectContaining({ limit: 3 }),
+      created_at: e.created_at,
+      description: expect.any(String),
+    });
+  });
+
+  it("show: unknown and malformed ids are 404", async () => {
+    for (const id of [newId(), "not-an-id", "%20", "x".repeat(300)]) {
+      const res = await call("GET", `${SEC}/${id}`, { token: admin });
+      expect(res.status, id).toBe(404);
+      expect(res.body).toEqual({ error: "Security event not found" });
+    }
+  });
+
+  describe("account isolation: a super admin of another account", () => {
+    it("lists none of the events, whatever the filters", async () => {
+      for (const query of [{}, { user_id: "user-odd" }, { event_type: "rate_limit_exceeded" }, { from: "2000-01-01" }]) {
+        const res = await list(otherAdmin, { ...query, limit: 200 });
+        expect(res.status).toBe(200);
+        expect(res.body.events).toEqual([]);
+      }
+    });
+
+    it("gets 404 for each of them", async () => {
+      for (const e of events.slice(0, 5)) {
+        const res = await call("GET", `${SEC}/${e.id}`, { token: otherAdmin });
+        expect(res.status).toBe(404);
+        expect(res.body).toEqual({ error: "Security event not found" });
+      }
+    });
+
+    it("cannot use the account's cursor (400), nor forge one for it", async () => {
+      const cursor = (await list(admin, { limit: 3 })).body.meta.next_cursor as string;
+      const res = await list(otherAdmin, { cursor, limit: 3 });
+      expect(res.status).toBe(400);
+      expect(res.body).toEqual({ error: "Invalid cursor" });
+      // A cursor minted for the other account's own scope with A's position (possible only while no
+      // CURSOR_SECRET is set) still reads only the other account's partition: nothing of A.
+      const own = signCursor({ account: other }, `${events[2]?.created_at}#${events[2]?.id}`);
+      const forged = await list(otherAdmin, { cursor: own });
+      expect([200, 400]).toContain(forged.status);
+      if (forged.status === 200) expect(forged.body.events).toEqual([]);
+    });
+  });
+});
