@@ -24,11 +24,26 @@ export function csvLine(values: readonly (string | null | undefined)[]): string 
 
 export const CSV_HEADER = csvLine(CSV_COLUMNS);
 
-/** The export record of one event, in `CSV_COLUMNS` order; `details` as JSON text. */
+/** Objects with their keys sorted: DynamoDB keeps no order in a map, and the same event should always export alike. */
+const sortedKeys = (_key: string, value: unknown) =>
+  value !== null && typeof value === "object" && !Array.isArray(value)
+    ? Object.fromEntries(Object.entries(value).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)))
+    : value;
+
+/** The export record of one event, in `CSV_COLUMNS` order; `details` as JSON text with sorted keys. */
 export function eventLine(
   e: Pick<StoredEvent, "id" | "event_type" | "created_at" | "user_id" | "user_email" | "ip_address" | "description" | "details">,
 ): string {
-  return csvLine([e.id, e.event_type, e.created_at, e.user_id, e.user_email, e.ip_address, e.description, JSON.stringify(e.details ?? {})]);
+  return csvLine([
+    e.id,
+    e.event_type,
+    e.created_at,
+    e.user_id,
+    e.user_email,
+    e.ip_address,
+    e.description,
+    JSON.stringify(e.details ?? {}, sortedKeys),
+  ]);
 }
 
 /** `security_events_<YYYYMMDD_HHMMSS>.csv`, in UTC. */

@@ -180,7 +180,7 @@ describe("csv", () => {
     expect(csvCell("a=1")).toBe("a=1");
   });
 
-  it("writes an event in column order with details as JSON text", () => {
+  it("writes an event in column order with details as JSON text, keys sorted", () => {
     const line = eventLine({
       id: ID,
       event_type: "institution_created",
@@ -189,10 +189,10 @@ describe("csv", () => {
       user_email: null,
       ip_address: "10.0.0.1",
       description: "x created institution 'A, B'",
-      details: { name: "A, B", n: 1 },
+      details: { name: "A, B", n: 1, nested: { z: 1, a: [{ b: 1, a: 2 }] } },
     });
     expect(line).toBe(
-      `${ID},institution_created,2024-05-01T10:00:00.000Z,,,10.0.0.1,"x created institution 'A, B'","{""name"":""A, B"",""n"":1}"\r\n`,
+      `${ID},institution_created,2024-05-01T10:00:00.000Z,,,10.0.0.1,"x created institution 'A, B'","{""n"":1,""name"":""A, B"",""nested"":{""a"":[{""a"":2,""b"":1}],""z"":1}}"\r\n`,
     );
   });
 
