@@ -20,8 +20,19 @@ export type TxResult =
       conflict: boolean;
     };
 
-/** Runs the transaction; conditional failures and conflicts come back as `ok: false`, anything else throws. */
+/** A cancelled transaction applied nothing, so a conflict is retried as is, a few times, with jitter. */
+const CONFLICT_ATTEMPTS = 5;
+
+/** Runs the transaction; conditional failures (and conflicts that outlast the retries) come back as `ok: false`, anything else throws. */
 export async function transact(items: TxItem[]): Promise<TxResult> {
+  for (let attempt = 1; ; attempt++) {
+    const result = await attemptOnce(items);
+    if (result.ok || !result.conflict || result.failed.includes(true) || attempt >= CONFLICT_ATTEMPTS) return result;
+    await new Promise((r) => setTimeout(r, 5 + Math.random() * 20 * attempt));
+  }
+}
+
+async function attemptOnce(items: TxItem[]): Promise<TxResult> {
   try {
     await db.send(new TransactWriteCommand({ TransactItems: items }));
     return { ok: true };

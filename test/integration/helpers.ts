@@ -1,0 +1,50 @@
+/** Direct reads and writes for test setup and assertions (the API under test is always called over HTTP). */
+import { QueryCommand } from "@aws-sdk/lib-dynamodb";
+import type { StoredEvent } from "../../shared/audit.js";
+import { db } from "../../shared/clients.js";
+import { config } from "../../shared/config.js";
+import { getInstitution, grantAccessItems } from "../../shared/institutions/repository.js";
+import type { Role } from "../../shared/roles.js";
+import { eventKeys } from "../../shared/tables.js";
+import { transact } from "../../shared/tx.js";
+
+/** Claims of a token, unverified (the gateway verifies; tests only read). */
+export function claimsOf(token: string): Record<string, unknown> {
+  const payload = token.split(".")[1] ?? "";
+  return JSON.parse(Buffer.from(payload, "base64url").toString("utf8"));
+}
+
+export async function userIdOf(token: string): Promise<string> {
+  return String(claimsOf(token).sub);
+}
+
+function accountOf(token: string): string {
+  const claims = claimsOf(token);
+  return String(claims["custom:account_id"] ?? `user:${claims.sub}`);
+}
+
+/** Events the token's user caused, newest first. */
+export async function eventsOf(token: string): Promise<StoredEvent[]> {
+  const out = await db.send(
+    new QueryCommand({
+      TableName: config.tables.events,
+      IndexName: "by_account_user",
+      KeyConditionExpression: "g_account_user = :k",
+      ExpressionAttributeValues: { ":k": eventKeys.accountUser(accountOf(token), await userIdOf(token)) },
+      ScanIndexForward: false,
+    }),
+  );
+  return (out.Items ?? []) as StoredEvent[];
+}
+
+export async function lastEvent(token: string): Promise<StoredEvent | undefined> {
+  return (await eventsOf(token))[0];
+}
+
+/** Gives a user access to an institution the way an accepted invitation does. */
+export async function grantAccess(institutionId: string, userId: string, role: Role): Promise<void> {
+  const institution = await getInstitution(institutionId);
+  if (!institution) throw new Error(`no institution ${institutionId}`);
+  const result = await transact(grantAccessItems(institution, userId, role));
+  if (!result.ok) throw new Error("grantAccess failed");
+}

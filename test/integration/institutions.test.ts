@@ -1,0 +1,326 @@
+/**
+ * Institutions and cohorts over HTTP through the local gateway, with real tokens from the local Cognito
+ * and real DynamoDB Local: the authorization matrix, the contract's bodies, and the events written.
+ */
+import { beforeAll, describe, expect, it } from "vitest";
+import { call, token, uniq } from "../support/api.js";
+import { grantAccess, lastEvent, userIdOf } from "./helpers.js";
+
+const INST = "/api/v1/institutions";
+
+interface Actors {
+  owner: string;
+  admin: string;
+  sameAccount: string;
+  otherAccount: string;
+  noGroup: string;
+}
+
+async function actors(): Promise<Actors> {
+  const account = uniq("acct");
+  const [owner, admin, sameAccount, otherAccount, noGroup] = await Promise.all([
+    token(uniq("owner") + "@example.com", { superAdmin: true, account, name: "Olive Owner" }),
+    token(uniq("admin") + "@example.com", { superAdmin: true, account }),
+    token(uniq("same") + "@example.com", { superAdmin: true, account }),
+    token(uniq("other") + "@example.com", { superAdmin: true, account: uniq("acct") }),
+    token(uniq("plain") + "@example.com", { account }),
+  ]);
+  return { owner, admin, sameAccount, otherAccount, noGroup };
+}
+
+async function createInstitution(tok: string, institution: Record<string, unknown> = {}) {
+  const res = await call("POST", INST, { token: tok, body: { institution: { name: uniq("Inst"), ...institution } } });
+  expect(res.status).toBe(201);
+  return res.body.institution as Record<string, unknown> & { id: string; name: string };
+}
+
+describe("institutions: authorization matrix", () => {
+  let a: Actors;
+  let inst: { id: string; name: string };
+
+  beforeAll(async () => {
+    a = await actors();
+    inst = await createInstitution(a.owner, { registration_number: uniq("REG") });
+    await grantAccess(inst.id, await userIdOf(a.admin), "cohort_admin");
+  });
+
+  it("list: each user sees exactly the institutions they have access to, with their role", async () => {
+    const owner = await call("GET", INST, { token: a.owner });
+    expect(owner.status).toBe(200);
+    expect(owner.body.institutions).toContainEqual({
+      id: inst.id,
+      name: inst.name,
+      registration_number: expect.any(String),
+      contact_email: null,
+      role: "cohort_super_admin",
+      is_super_admin: true,
+      created_at: expect.stringMatching(/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z$/),
+    });
+    const admin = await call("GET", INST, { token: a.admin });
+    expect(admin.body.institutions).toEqual([expect.objectContaining({ id: inst.id, role: "cohort_admin", is_super_admin: false })]);
+    for (const tok of [a.sameAccount, a.otherAccount]) {
+      const res = await call("GET", INST, { token: tok });
+      expect(res.status).toBe(200);
+      expect(res.body).toEqual({ institutions: [] });
+    }
+    expect(await call("GET", INST)).toMatchObject({ status: 401, body: { message: "Unauthorized" } });
+  });
+
+  it("show: owner and admin get the record with role views; others get 404 and an event", async () => {
+    const owner = await call("GET", `${INST}/${inst.id}`, { token: a.owner });
+    expect(owner.status).toBe(200);
+    expect(owner.body).toEqual({
+      institution: expect.objectContaining({ id: inst.id, name: inst.name, settings: {}, super_admin_id: await userIdOf(a.owner) }),
+      role: "cohort_super_admin",
+      is_super_admin: true,
+      settings: { allow_student_enrollment: true, require_verification: true, auto_finalize: false, email_notifications: true },
+    });
+    expect(Object.keys(owner.body.institution).sort()).toEqual(
+      [
+        "id",
+        "name",
+        "registration_number",
+        "address",
+        "contact_email",
+        "contact_phone",
+        "settings",
+        "account_id",
+        "super_admin_id",
+        "created_at",
+        "updated_at",
+      ].sort(),
+    );
+    const admin = await call("GET", `${INST}/${inst.id}`, { token: a.admin });
+    expect(admin.status).toBe(200);
+    expect(admin.body).toMatchObject({ role: "cohort_admin", is_super_admin: false });
+
+    for (const tok of [a.sameAccount, a.otherAccount]) {
+      const res = await call("GET", `${INST}/${inst.id}`, { token: tok });
+      expect(res).toMatchObject({ status: 404, body: { error: "Institution not found or access denied" } });
+      expect(await lastEvent(tok)).toMatchObject({
+        event_type: "unauthorized_institution_access",
+        details: { attempted_institution_id: inst.id },
+      });
+    }
+    expect((await call("GET", `${INST}/${inst.id}`)).status).toBe(401);
+  });
+
+  it("update: only the institution's super admin; admin 403, others 404, each with its event", async () => {
+    const admin = await call("PATCH", `${INST}/${inst.id}`, { token: a.admin, body: { institution: { name: "Hijack" } } });
+    expect(admin).toMatchObject({ status: 403, body: { error: "Only super admins can update institutions" } });
+    expect(await lastEvent(a.admin)).toMatchObject({
+      event_type: "insufficient_privileges",
+      details: { action: "update_institution", required_role: "super_admin", institution_id: inst.id },
+    });
+    for (const tok of [a.sameAccount, a.otherAccount]) {
+      const res = await call("PUT", `${INST}/${inst.id}`, { token: tok, body: { institution: { name: "Hijack" } } });
+      expect(res).toMatchObject({ status: 404, body: { error: "Institution not found or access denied" } });
+      expect(await lastEvent(tok)).toMatchObject({ event_type: "unauthorized_institution_access" });
+    }
+    expect((await call("PATCH", `${INST}/${inst.id}`, { body: { institution: {} } })).status).toBe(401);
+
+    const owner = await call("PATCH", `${INST}/${inst.id}`, {
+      token: a.owner,
+      body: { institution: { contact_email: "Desk@Example.com", settings: { auto_finalize: true }, account_id: "evil" } },
+    });
+    expect(owner.status).toBe(200);
+    expect(owner.body).toMatchObject({
+      message: "Institution updated successfully",
+      institution: { contact_email: "desk@example.com", settings: { auto_finalize: true }, name: inst.name },
+    });
+    expect(owner.body.institution.account_id).not.toBe("evil");
+    expect(await lastEvent(a.owner)).toMatchObject({
+      event_type: "institution_updated",
+      details: { institution_id: inst.id, changes: ["contact_email", "settings"] },
+    });
+    // The summary on every access record follows the change.
+    const list = await call("GET", INST, { token: a.admin });
+    expect(list.body.institutions[0]).toMatchObject({ contact_email: "desk@example.com" });
+  });
+
+  it("cohorts: owner creates, admin lists, admin cannot create, outsiders get 404", async () => {
+    const created = await call("POST", `${INST}/${inst.id}/cohorts`, { token: a.owner, body: { cohort: { name: "2026" } } });
+    expect(created).toMatchObject({ status: 201, body: { cohort: { id: expect.any(String), name: "2026" } } });
+    expect(await lastEvent(a.owner)).toMatchObject({ event_type: "cohort_created", details: { institution_id: inst.id } });
+    const adminList = await call("GET", `${INST}/${inst.id}/cohorts`, { token: a.admin });
+    expect(adminList).toMatchObject({ status: 200, body: { cohorts: [{ id: created.body.cohort.id, name: "2026" }] } });
+    const adminCreate = await call("POST", `${INST}/${inst.id}/cohorts`, { token: a.admin, body: { cohort: { name: "x" } } });
+    expect(adminCreate.status).toBe(403);
+    expect(await lastEvent(a.admin)).toMatchObject({ event_type: "insufficient_privileges", details: { action: "create_cohort" } });
+    for (const tok of [a.sameAccount, a.otherAccount]) {
+      expect((await call("GET", `${INST}/${inst.id}/cohorts`, { token: tok })).status).toBe(404);
+      expect((await call("POST", `${INST}/${inst.id}/cohorts`, { token: tok, body: { cohort: { name: "x" } } })).status).toBe(404);
+    }
+    expect((await call("POST", `${INST}/${inst.id}/cohorts`, { token: a.owner, body: {} })).body).toEqual({
+      error: "param is missing or the value is empty: cohort",
+    });
+    expect((await call("POST", `${INST}/${inst.id}/cohorts`, { token: a.owner, body: { cohort: { name: " " } } })).body).toEqual({
+      errors: ["Name can't be blank"],
+    });
+  });
+
+  it("delete: refused while a cohort exists; admin 403, outsiders 404", async () => {
+    const admin = await call("DELETE", `${INST}/${inst.id}`, { token: a.admin });
+    expect(admin).toMatchObject({ status: 403, body: { error: "Only super admins can delete institutions" } });
+    expect(await lastEvent(a.admin)).toMatchObject({
+      event_type: "insufficient_privileges",
+      details: { action: "destroy_institution", required_role: "super_admin", institution_id: inst.id },
+    });
+    for (const tok of [a.sameAccount, a.otherAccount]) {
+      expect((await call("DELETE", `${INST}/${inst.id}`, { token: tok })).status).toBe(404);
+    }
+    expect((await call("DELETE", `${INST}/${inst.id}`)).status).toBe(401);
+    const refused = await call("DELETE", `${INST}/${inst.id}`, { token: a.owner });
+    expect(refused).toMatchObject({ status: 422, body: { error: "Cannot delete institution with existing cohorts" } });
+    expect((await call("GET", `${INST}/${inst.id}`, { token: a.owner })).status).toBe(200);
+  });
+
+  it("create: needs cohort-super-admin status", async () => {
+    const res = await call("POST", INST, { token: a.noGroup, body: { institution: { name: "Nope" } } });
+    expect(res).toMatchObject({ status: 403, body: { error: "Super admin access required" } });
+    const event = await lastEvent(a.noGroup);
+    expect(event).toMatchObject({
+      event_type: "insufficient_privileges",
+      details: { action: "create_institution", required_role: "cohort_super_admin" },
+    });
+    expect(event?.details).not.toHaveProperty("institution_id");
+    expect((await call("POST", INST, { body: { institution: { name: "x" } } })).status).toBe(401);
+  });
+});
+
+describe("institutions: create, update, delete to the contract", () => {
+  it("creates with the caller as super admin, ignores mass assignment, logs institution_created", async () => {
+    const account = uniq("acct");
+    const tok = await token(uniq("c") + "@example.com", { superAdmin: true, account });
+    const res = await call("POST", INST, {
+      token: tok,
+      body: {
+        institution: {
+          name: "  Northwind College ",
+          registration_number: "NW-1",
+          address: "1 Main St",
+          contact_email: "info@northwind.edu",
+          contact_phone: "+1 555 0100",
+          settings: { allow_student_enrollment: false, sudo: true },
+          id: "chosen",
+          account_id: "other",
+          super_admin_id: "someone",
+          created_at: "1999-01-01T00:00:00.000Z",
+        },
+      },
+    });
+    expect(res.status).toBe(201);
+    expect(res.body.message).toBe("Institution created successfully");
+    const i = res.body.institution;
+    expect(i).toMatchObject({
+      name: "Northwind College",
+      registration_number: "NW-1",
+      address: "1 Main St",
+      contact_email: "info@northwind.edu",
+      contact_phone: "+1 555 0100",
+      settings: { allow_student_enrollment: false },
+      account_id: account,
+      super_admin_id: await userIdOf(tok),
+    });
+    expect(i.id).not.toBe("chosen");
+    expect(i.created_at).not.toBe("1999-01-01T00:00:00.000Z");
+    expect(await lastEvent(tok)).toMatchObject({
+      event_type: "institution_created",
+      account_id: account,
+      details: { institution_id: i.id, name: "Northwind College" },
+    });
+    const show = await call("GET", `${INST}/${i.id}`, { token: tok });
+    expect(show.body.settings).toEqual({
+      allow_student_enrollment: false,
+      require_verification: true,
+      auto_finalize: false,
+      email_notifications: true,
+    });
+  });
+
+  it("answers 400 for a missing institution key, 422 for invalid fields, and writes nothing", async () => {
+    const tok = await token(uniq("v") + "@example.com", { superAdmin: true, account: uniq("acct") });
+    const missing = await call("POST", INST, { token: tok, body: { name: "x" } });
+    expect(missing).toMatchObject({ status: 400, body: { error: "param is missing or the value is empty: institution" } });
+    const invalid = await call("POST", INST, { token: tok, body: { institution: { contact_email: "nope", contact_phone: "x" } } });
+    expect(invalid).toMatchObject({
+      status: 422,
+      body: { errors: ["Name can't be blank", "Contact email is invalid", "Contact phone is invalid"] },
+    });
+    const malformed = await call("POST", INST, {
+      token: tok,
+      rawBody: '{"institution": {',
+      headers: { "content-type": "application/json" },
+    });
+    expect(malformed).toMatchObject({ status: 400, body: { error: "Malformed JSON body" } });
+    const huge = await call("POST", INST, { token: tok, body: { institution: { name: "x", address: "a".repeat(70_000) } } });
+    expect(huge).toMatchObject({ status: 413, body: { error: "Request body too large" } });
+    expect((await call("GET", INST, { token: tok })).body.institutions).toEqual([]);
+    expect(await lastEvent(tok)).toBeUndefined();
+  });
+
+  it("keeps registration numbers unique per account, case-insensitively, and frees them on change and delete", async () => {
+    const account = uniq("acct");
+    const tok = await token(uniq("r") + "@example.com", { superAdmin: true, account });
+    const other = await token(uniq("r") + "@example.com", { superAdmin: true, account: uniq("acct") });
+    const number = uniq("REG");
+    const first = await createInstitution(tok, { registration_number: number });
+    const dup = await call("POST", INST, { token: tok, body: { institution: { name: "Dup", registration_number: number.toLowerCase() } } });
+    expect(dup).toMatchObject({ status: 422, body: { errors: ["Registration number has already been taken"] } });
+    await createInstitution(other, { registration_number: number }); // another account may use it
+
+    const second = await createInstitution(tok, { registration_number: `${number}-B` });
+    const clash = await call("PATCH", `${INST}/${second.id}`, { token: tok, body: { institution: { registration_number: number } } });
+    expect(clash).toMatchObject({ status: 422, body: { errors: ["Registration number has already been taken"] } });
+
+    const moved = await call("PATCH", `${INST}/${first.id}`, { token: tok, body: { institution: { registration_number: `${number}-A` } } });
+    expect(moved.status).toBe(200);
+    expect(
+      (await call("PATCH", `${INST}/${second.id}`, { token: tok, body: { institution: { registration_number: number } } })).status,
+    ).toBe(200);
+
+    const deleted = await call("DELETE", `${INST}/${first.id}`, { token: tok });
+    expect(deleted).toMatchObject({ status: 200, body: { message: `Institution '${first.name}' deleted successfully` } });
+    expect(await lastEvent(tok)).toMatchObject({ event_type: "institution_deleted", details: { institution_name: first.name } });
+    expect((await call("GET", `${INST}/${first.id}`, { token: tok })).status).toBe(404);
+    expect((await call("GET", INST, { token: tok })).body.institutions.map((i: { id: string }) => i.id)).toEqual([second.id]);
+    await createInstitution(tok, { registration_number: `${number}-A` });
+  });
+
+  it("update validates after the role check and keeps the stored record on failure", async () => {
+    const tok = await token(uniq("u") + "@example.com", { superAdmin: true, account: uniq("acct") });
+    const inst = await createInstitution(tok, { name: "Stable" });
+    expect((await call("PATCH", `${INST}/${inst.id}`, { token: tok, body: {} })).status).toBe(400);
+    const bad = await call("PUT", `${INST}/${inst.id}`, { token: tok, body: { institution: { name: null, contact_email: "bad" } } });
+    expect(bad).toMatchObject({ status: 422, body: { errors: ["Name can't be blank"] } });
+    expect((await call("GET", `${INST}/${inst.id}`, { token: tok })).body.institution.name).toBe("Stable");
+    const put = await call("PUT", `${INST}/${inst.id}`, { token: tok, body: { institution: { address: "Elsewhere" } } });
+    expect(put.body.institution).toMatchObject({ name: "Stable", address: "Elsewhere" });
+  });
+
+  it("treats a malformed id like an unknown one", async () => {
+    const tok = await token(uniq("m") + "@example.com", { superAdmin: true, account: uniq("acct") });
+    for (const id of ["nope", "%20", "0".repeat(300)]) {
+      const res = await call("GET", `${INST}/${id}`, { token: tok });
+      expect(res).toMatchObject({ status: 404, body: { error: "Institution not found or access denied" } });
+    }
+    expect(await lastEvent(tok)).toMatchObject({
+      event_type: "unauthorized_institution_access",
+      details: { attempted_institution_id: "0".repeat(300) },
+    });
+  });
+
+  it("8 simultaneous creates with one registration number give exactly one 201", async () => {
+    const tok = await token(uniq("race") + "@example.com", { superAdmin: true, account: uniq("acct") });
+    const number = uniq("RACE");
+    const results = await Promise.all(
+      Array.from({ length: 8 }, (_, n) =>
+        call("POST", INST, { token: tok, body: { institution: { name: `Racer ${n}`, registration_number: number } } }),
+      ),
+    );
+    const statuses = results.map((r) => r.status).sort();
+    expect(statuses).toEqual([201, 422, 422, 422, 422, 422, 422, 422]);
+    const list = await call("GET", INST, { token: tok });
+    expect(list.body.institutions).toHaveLength(1);
+  });
+});

@@ -1,0 +1,53 @@
+/**
+ * The performance contract of the institution endpoints, counted at the SDK: show, list and create each
+ * make exactly one DynamoDB request; nothing makes a Scan.
+ */
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import type { Caller } from "../../shared/caller.js";
+import { dynamo } from "../../shared/clients.js";
+import { createInstitution, listInstitutions, showInstitution } from "../../shared/institutions/service.js";
+import { uniq } from "../support/api.js";
+
+const commands: string[] = [];
+const MIDDLEWARE = "count-requests";
+
+beforeAll(() => {
+  dynamo.middlewareStack.add(
+    (next, context) => async (args) => {
+      commands.push(String(context.commandName));
+      return next(args);
+    },
+    { step: "initialize", name: MIDDLEWARE },
+  );
+});
+afterAll(() => {
+  dynamo.middlewareStack.remove(MIDDLEWARE);
+});
+
+async function counted<T>(fn: () => Promise<T>): Promise<{ result: T; requests: string[] }> {
+  commands.length = 0;
+  const result = await fn();
+  return { result, requests: [...commands] };
+}
+
+describe("request budget", () => {
+  const caller: Caller = {
+    id: uniq("user"),
+    email: "budget@example.com",
+    name: "Budget",
+    accountId: uniq("acct"),
+    isCohortSuperAdmin: true,
+    ip: "127.0.0.1",
+  };
+
+  it("create is one transaction, show one read, list one query", async () => {
+    const create = await counted(() => createInstitution(caller, { institution: { name: "Budget U", registration_number: uniq("B") } }));
+    expect(create.requests).toEqual(["TransactWriteItemsCommand"]);
+    const show = await counted(() => showInstitution(caller, create.result.institution.id));
+    expect(show.requests).toEqual(["GetItemCommand"]);
+    expect(show.result.institution.id).toBe(create.result.institution.id);
+    const list = await counted(() => listInstitutions(caller));
+    expect(list.requests).toEqual(["QueryCommand"]);
+    expect(list.result.institutions).toHaveLength(1);
+  });
+});
