@@ -1,0 +1,156 @@
+/**
+ * The local gateway behaves as the HTTP API does in front of the handlers: routing by the route table,
+ * the JWT authorizer's 401 before any handler runs, 404 for unknown routes, and claims in the shape
+ * API Gateway passes them.
+ */
+import { createSign, generateKeyPairSync, type KeyObject } from "node:crypto";
+import { createRequire } from "node:module";
+import { describe, expect, it } from "vitest";
+import { flattenClaims, MAX_PAYLOAD_BYTES, matchRoute } from "../../infra/local/gateway.js";
+import { parseGroups } from "../../shared/caller.js";
+import { call, stack, token, uniq, uniqEmail } from "../support/api.js";
+
+const INST = "/api/v1/institutions";
+const UNAUTHORIZED = { status: 401, body: { message: "Unauthorized" } };
+
+/** cognito-local signs every pool's tokens with this key (kid "CognitoLocal"); we use it to forge near-valid ones. */
+const cognitoKey = (createRequire(import.meta.url)("cognito-local/lib/keys/cognitoLocal.private.json") as { pem: string }).pem;
+const otherKey = generateKeyPairSync("rsa", { modulusLength: 2048 }).privateKey;
+
+function sign(payload: Record<string, unknown>, key: string | KeyObject = cognitoKey, kid = "CognitoLocal"): string {
+  const b64 = (v: unknown) => Buffer.from(JSON.stringify(v)).toString("base64url");
+  const input = `${b64({ alg: "RS256", typ: "JWT", kid })}.${b64(payload)}`;
+  return `${input}.${createSign("RSA-SHA256").update(input).sign(key).toString("base64url")}`;
+}
+
+function claims(overrides: Record<string, unknown> = {}): Record<string, unknown> {
+  const now = Math.floor(Date.now() / 1000);
+  return {
+    sub: "5b1b3a0e-0000-4000-8000-000000000001",
+    email: uniqEmail("forged"),
+    token_use: "id",
+    "custom:account_id": "acct-forged",
+    iss: `${stack.cognitoEndpoint}/${stack.userPoolId}`,
+    aud: stack.userPoolClientId,
+    iat: now,
+    exp: now + 3600,
+    ...overrides,
+  };
+}
+
+describe("gateway: authorizer", () => {
+  it("a token carrying valid claims and cognito-local's signature passes (so the refusals below are about one flaw each)", async () => {
+    const res = await call("GET", INST, { token: sign(claims()) });
+    expect(res.status).toBe(200);
+  });
+
+  it("a real ID token from the local Cognito reaches the handler", async () => {
+    const res = await call("GET", INST, { token: await token(uniqEmail("reader"), { name: "Rita Reader" }) });
+    expect(res).toMatchObject({ status: 200, body: { institutions: [] } });
+    expect(res.headers["apigw-requestid"]).toBeTruthy();
+  });
+
+  it("real tokens carry email, name, custom:account_id and cognito:groups, and the handler sees them", async () => {
+    const account = uniq("acct");
+    const email = uniqEmail("admin");
+    const admin = await token(email, { superAdmin: true, account, name: "Ada Admin" });
+    const payload = JSON.parse(Buffer.from(admin.split(".")[1] ?? "", "base64url").toString("utf8"));
+    expect(payload).toMatchObject({
+      email,
+      name: "Ada Admin",
+      "custom:account_id": account,
+      "cognito:groups": ["cohort_super_admin"],
+      token_use: "id",
+    });
+
+    const plain = await token(uniqEmail("plain"), { account });
+    expect(JSON.parse(Buffer.from(plain.split(".")[1] ?? "", "base64url").toString("utf8"))).not.toHaveProperty("cognito:groups");
+    const body = { institution: { name: "Gateway Test U" } };
+    expect(await call("POST", INST, { token: admin, body })).toMatchObject({ status: 201, body: { institution: { account_id: account } } });
+    expect((await call("POST", INST, { token: plain, body })).status).toBe(403);
+  });
+
+  it("no Authorization header → 401", async () => {
+    expect(await call("GET", INST)).toMatchObject(UNAUTHORIZED);
+    expect(await call("GET", INST, { headers: { authorization: "Bearer" } })).toMatchObject(UNAUTHORIZED);
+  });
+
+  it("a garbage token → 401", async () => {
+    for (const t of ["garbage", "a.b.c", `${sign(claims()).slice(0, -10)}AAAAAAAAAA`]) {
+      expect(await call("GET", INST, { token: t })).toMatchObject(UNAUTHORIZED);
+    }
+  });
+
+  it("signed by another key, even under cognito-local's key id → 401", async () => {
+    expect(await call("GET", INST, { token: sign(claims(), otherKey) })).toMatchObject(UNAUTHORIZED);
+    expect(await call("GET", INST, { token: sign(claims(), otherKey, "some-other-kid") })).toMatchObject(UNAUTHORIZED);
+  });
+
+  it("wrong audience, wrong issuer, expired, not yet valid, or an access token → 401", async () => {
+    const now = Math.floor(Date.now() / 1000);
+    const flawed = [
+      { aud: "another-app-client" },
+      { iss: `${stack.cognitoEndpoint}/local_otherPool` },
+      { iss: `https://cognito-idp.us-east-1.amazonaws.com/${stack.userPoolId}` },
+      { iat: now - 7200, exp: now - 60 },
+      { nbf: now + 600 },
+      { token_use: "access" },
+    ];
+    for (const overrides of flawed) {
+      expect(
+        await call("POST", INST, { token: sign(claims(overrides)), body: { institution: { name: "x" } } }),
+        JSON.stringify(overrides),
+      ).toMatchObject(UNAUTHORIZED);
+    }
+  });
+});
+
+describe("gateway: routing", () => {
+  it("unknown routes and methods → 404 Not Found, whether or not a token is sent", async () => {
+    const tok = await token(uniqEmail("router"));
+    for (const [method, path] of [
+      ["GET", "/nope"],
+      ["GET", "/api/v1/institution"],
+      ["GET", `${INST}/`],
+      ["POST", `${INST}/abc`],
+      ["GET", `${INST}/abc/cohorts/def`],
+      ["PUT", "/api/v1/admin/security_events/export"],
+    ] as const) {
+      expect(await call(method, path), `${method} ${path}`).toMatchObject({ status: 404, body: { message: "Not Found" } });
+      expect(await call(method, path, { token: tok }), `${method} ${path}`).toMatchObject({ status: 404, body: { message: "Not Found" } });
+    }
+  });
+
+  it("a body over API Gateway's 10 MB limit → 413 before anything else", async () => {
+    const res = await call("POST", INST, { rawBody: new Uint8Array(MAX_PAYLOAD_BYTES + 1) });
+    expect(res).toMatchObject({ status: 413, body: { message: "Request Entity Too Large" } });
+  });
+});
+
+describe("gateway: unit", () => {
+  it("a literal segment wins over {id}, as in API Gateway", () => {
+    expect(matchRoute("GET", "/api/v1/admin/security_events/export")?.route.handler).toBe("security-events/export");
+    expect(matchRoute("GET", "/api/v1/admin/security_events/alerts")?.route.handler).toBe("security-events/alerts");
+    expect(matchRoute("GET", "/api/v1/admin/security_events/01ABC")).toMatchObject({
+      route: { handler: "security-events/show" },
+      routeKey: "GET /api/v1/admin/security_events/{id}",
+      pathParameters: { id: "01ABC" },
+    });
+    expect(matchRoute("POST", "/api/v1/admin/invitations/x%20y/resend")?.pathParameters).toEqual({ id: "x y" });
+    expect(matchRoute("PATCH", "/api/v1/institutions/1")?.route.handler).toBe(matchRoute("PUT", "/api/v1/institutions/1")?.route.handler);
+    expect(matchRoute("GET", "/api/v1/institutions//cohorts")).toBeUndefined();
+  });
+
+  it("claims are flattened as API Gateway does, and parseGroups reads cognito:groups back", () => {
+    const flat = flattenClaims({
+      sub: "u1",
+      email_verified: true,
+      exp: 1700000000,
+      "cognito:groups": ["cohort_super_admin", "other"],
+    });
+    expect(flat).toEqual({ sub: "u1", email_verified: "true", exp: "1700000000", "cognito:groups": "[cohort_super_admin other]" });
+    expect(parseGroups(flat["cognito:groups"])).toEqual(["cohort_super_admin", "other"]);
+    expect(parseGroups(flattenClaims({ g: ["cohort_super_admin"] }).g)).toEqual(["cohort_super_admin"]);
+    expect(parseGroups(flattenClaims({ g: [] }).g)).toEqual([]);
+  });
+});

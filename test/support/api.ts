@@ -1,0 +1,167 @@
+/**
+ * What integration tests use to talk to the local stack of the run (started once by global-setup.ts):
+ * tokens, HTTP calls through the gateway, sent mail, and the fault switches for DynamoDB and SES.
+ *
+ * Test files run in parallel on the one stack, so every test makes its own users and accounts with
+ * `uniq()` / `uniqEmail()` and never relies on a global count.
+ */
+import { randomBytes } from "node:crypto";
+import { inject } from "vitest";
+import { issueToken, type TokenOptions } from "../../infra/local/cognito.js";
+import type { TestStackInfo } from "./stack-info.js";
+
+export type { TokenOptions } from "../../infra/local/cognito.js";
+
+/** Endpoints, pool, tables, control URL and log directory of this run's stack. */
+export const stack: TestStackInfo = inject("stack");
+
+// --- identities --------------------------------------------------------------------------------------
+
+let counter = 0;
+
+/** A string unique in this run: `<label>-<random>`, lower-case after the label, e.g. `owner-k3x9f2a1b7`. */
+export function uniq(label = "t"): string {
+  counter++;
+  return `${label}-${randomBytes(5).toString("hex")}${counter.toString(36)}`;
+}
+
+/**
+ * A unique e-mail address. Without `domain` it gets a domain of its own, and with it (see `defaultAccount`)
+ * an account of its own; pass one domain to put several users in one default account.
+ */
+export function uniqEmail(label = "user", domain = `${uniq("d")}.test`): string {
+  return `${uniq(label)}@${domain}`;
+}
+
+const tokens = new Map<string, Promise<string>>();
+
+/**
+ * An ID token for `email` (created or updated in the local Cognito to match `opts`), cached per identity in
+ * this worker. `account` defaults to `acct-<e-mail domain>`; `superAdmin` to false.
+ */
+export function token(email: string, opts: TokenOptions = {}): Promise<string> {
+  const key = JSON.stringify([email.trim().toLowerCase(), opts.superAdmin ?? false, opts.account ?? null, opts.name ?? null]);
+  let t = tokens.get(key);
+  if (!t) {
+    t = issueToken(stack, email, opts);
+    t.catch(() => tokens.delete(key));
+    tokens.set(key, t);
+  }
+  return t;
+}
+
+// --- HTTP --------------------------------------------------------------------------------------------
+
+type QueryValue = string | number | boolean | undefined;
+
+export interface CallOptions {
+  /** Sent as `Authorization: Bearer <token>`. */
+  readonly token?: string;
+  /** Sent as JSON with `content-type: application/json`. */
+  readonly body?: unknown;
+  /** Sent exactly as given (no content type unless in `headers`): malformed JSON, oversized bodies. */
+  readonly rawBody?: string | Uint8Array;
+  /** Repeated keys for arrays; undefined values are left out. */
+  readonly query?: Readonly<Record<string, QueryValue | readonly QueryValue[]>>;
+  readonly headers?: Readonly<Record<string, string>>;
+}
+
+export interface CallResult {
+  readonly status: number;
+  /** Lower-cased names. */
+  readonly headers: Record<string, string>;
+  /** Parsed JSON when the response says JSON (and parses), else the text. */
+  // biome-ignore lint/suspicious/noExplicitAny: tests navigate response bodies without declaring each shape.
+  readonly body: any;
+  readonly text: string;
+}
+
+/** One request through the gateway, e.g. `call("GET", "/api/v1/institutions", { token })`. */
+export async function call(method: string, path: string, opts: CallOptions = {}): Promise<CallResult> {
+  const url = new URL(path, stack.apiUrl);
+  for (const [key, value] of Object.entries(opts.query ?? {})) {
+    for (const v of Array.isArray(value) ? value : [value]) if (v !== undefined) url.searchParams.append(key, String(v));
+  }
+  const headers: Record<string, string> = {};
+  if (opts.token !== undefined) headers.authorization = `Bearer ${opts.token}`;
+  let body: string | Uint8Array | undefined;
+  if (opts.rawBody !== undefined) body = opts.rawBody;
+  else if (opts.body !== undefined) {
+    body = JSON.stringify(opts.body);
+    headers["content-type"] = "application/json";
+  }
+  Object.assign(headers, opts.headers);
+  const res = await fetch(url, { method, headers, ...(body !== undefined && { body }) });
+  const text = await res.text();
+  const responseHeaders = Object.fromEntries(res.headers);
+  let parsed: unknown = text;
+  if (/\bjson\b/i.test(res.headers.get("content-type") ?? "")) {
+    try {
+      parsed = JSON.parse(text);
+    } catch {
+      // leave the text: a test may well be checking that the body is not JSON
+    }
+  }
+  return { status: res.status, headers: responseHeaders, body: parsed, text };
+}
+
+// --- mail --------------------------------------------------------------------------------------------
+
+/** A mail as aws-ses-v2-local's store (`GET /store`) keeps it. */
+export interface SentMail {
+  readonly messageId: string;
+  readonly from: string;
+  readonly destination: { readonly to: string[]; readonly cc: string[]; readonly bcc: string[] };
+  readonly subject: string;
+  readonly body: { readonly text?: string; readonly html?: string };
+  /** Unix seconds. */
+  readonly at: number;
+}
+
+/**
+ * Mail the local SES accepted, oldest first; with `to`, only mail addressed to it (case-insensitive,
+ * also as `Name <address>`). SES keeps mail in memory: a restart of it (fault tests) empties the store.
+ */
+export async function sentMail(to?: string): Promise<SentMail[]> {
+  const res = await fetch(`${stack.sesEndpoint}/store`);
+  if (!res.ok) throw new Error(`GET ${stack.sesEndpoint}/store: ${res.status}`);
+  const { emails } = (await res.json()) as { emails: SentMail[] };
+  if (to === undefined) return emails;
+  const want = to.trim().toLowerCase();
+  const address = (a: string) => (/<([^>]+)>/.exec(a)?.[1] ?? a).trim().toLowerCase();
+  return emails.filter((m) => [...m.destination.to, ...m.destination.cc, ...m.destination.bcc].some((a) => address(a) === want));
+}
+
+/** The invitation token of an accept link (`…/invitations/accept?token=<token>`) in a mail's text. */
+export function invitationTokenIn(mail: SentMail): string {
+  const m = /[?&]token=([A-Za-z0-9_-]+)/.exec(mail.body.text ?? mail.body.html ?? "");
+  if (!m?.[1]) throw new Error(`no accept link in mail "${mail.subject}"`);
+  return m[1];
+}
+
+// --- faults ------------------------------------------------------------------------------------------
+
+/**
+ * A local service the global-setup process can take away. Use only from files under `test/fault/`: they run
+ * with the stack to themselves (setup-env.ts), since every other file would fail meanwhile.
+ */
+export interface ServiceSwitch {
+  /** Stops the process: connections are refused. */
+  stop(): Promise<void>;
+  /** Starts it again on the same port (DynamoDB: with empty tables, as it runs in memory). */
+  start(): Promise<void>;
+  /** Freezes it (SIGSTOP): connections hang, data is kept. */
+  pause(): Promise<void>;
+  resume(): Promise<void>;
+}
+
+function serviceSwitch(name: "dynamodb" | "ses"): ServiceSwitch {
+  const send = async (action: string) => {
+    const res = await fetch(`${stack.controlUrl}/control/${name}/${action}`, { method: "POST" });
+    if (res.status !== 204) throw new Error(`${name} ${action} failed: ${res.status} ${await res.text()}`);
+  };
+  return { stop: () => send("stop"), start: () => send("start"), pause: () => send("pause"), resume: () => send("resume") };
+}
+
+export const dynamodb = serviceSwitch("dynamodb");
+export const ses = serviceSwitch("ses");

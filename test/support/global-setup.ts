@@ -1,0 +1,54 @@
+/**
+ * Starts the whole local stack once per test run, on free ports, with DynamoDB in memory and a fresh
+ * Cognito directory, and stops it after the last file. Its state and logs go to
+ * `.local/test-runs/<time>-<pid>/`; the five newest runs are kept for reading after a failure.
+ */
+import { mkdirSync, readdirSync, rmSync } from "node:fs";
+import { join } from "node:path";
+import type { TestProject } from "vitest/node";
+import { LOCAL_DIR, startLocalStack } from "../../infra/local/stack.js";
+import { startControlServer } from "./control.js";
+import "./stack-info.js";
+
+// The SDK's notice that its 2027 releases need Node 22 (engines says >=20) would repeat in every local process.
+process.env.AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED ??= "true";
+
+const RUNS_DIR = join(LOCAL_DIR, "test-runs");
+const KEEP_RUNS = 5;
+
+function alive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (err) {
+    return (err as NodeJS.ErrnoException).code === "EPERM";
+  }
+}
+
+/** Old run directories go, except those of runs still going (colleagues share the checkout). */
+function pruneRuns(): void {
+  const runs = readdirSync(RUNS_DIR)
+    .filter((d) => /^\d{8}-\d{6}-\d+$/.test(d))
+    .sort();
+  for (const dir of runs.slice(0, Math.max(0, runs.length - KEEP_RUNS))) {
+    const pid = Number(dir.split("-")[2]);
+    if (pid !== process.pid && !alive(pid)) rmSync(join(RUNS_DIR, dir), { recursive: true, force: true });
+  }
+}
+
+export default async function setup(project: TestProject): Promise<() => Promise<void>> {
+  mkdirSync(RUNS_DIR, { recursive: true });
+  pruneRuns();
+  const stamp = new Date().toISOString().replace(/\D/g, "").slice(0, 14);
+  const dataDir = join(RUNS_DIR, `${stamp.slice(0, 8)}-${stamp.slice(8)}-${process.pid}`);
+
+  const stack = await startLocalStack({ dataDir, persistent: false });
+  const control = await startControlServer(stack);
+  project.provide("stack", { ...stack.info(), controlUrl: control.url, logDir: stack.logDir });
+  console.log(`[local stack] API ${stack.apiUrl}; logs in ${stack.logDir}`);
+
+  return async () => {
+    await control.close();
+    await stack.stop();
+  };
+}

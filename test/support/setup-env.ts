@@ -1,0 +1,47 @@
+/**
+ * Runs in every test file before the file itself is imported:
+ * - points the shared modules at the local stack (shared/config.ts reads the environment at import, and
+ *   throws without MAIN_TABLE), so tests can also read and write DynamoDB directly. Overwritten, never
+ *   defaulted: a developer's shell pointing at a real AWS account must not leak into the tests;
+ * - holds the run's file lock for the duration of the file: shared for ordinary files, exclusive for files
+ *   under `test/fault/`, which stop and start services (see control.ts).
+ */
+import { afterAll, beforeAll, inject } from "vitest";
+import "./stack-info.js";
+
+const stack = inject("stack");
+
+Object.assign(process.env, {
+  MAIN_TABLE: stack.tables.main,
+  EVENTS_TABLE: stack.tables.events,
+  DYNAMODB_ENDPOINT: stack.dynamodbEndpoint,
+  SES_ENDPOINT: stack.sesEndpoint,
+  AWS_REGION: stack.region,
+  AWS_ACCESS_KEY_ID: "local",
+  AWS_SECRET_ACCESS_KEY: "local",
+  AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED: "true",
+});
+delete process.env.AWS_SESSION_TOKEN;
+delete process.env.AWS_PROFILE;
+
+/** Files that take services away need the stack to themselves. */
+export const EXCLUSIVE_FILES = /[\\/]test[\\/]fault[\\/]/;
+
+const LOCK_WAIT_MS = 15 * 60_000;
+let release: AbortController | undefined;
+
+// biome-ignore lint/correctness/noEmptyPattern: vitest insists on a destructuring pattern for the (unused) context.
+beforeAll(async ({}, suite) => {
+  const exclusive = EXCLUSIVE_FILES.test(suite.file.filepath);
+  release = new AbortController();
+  const res = await fetch(`${stack.controlUrl}/control/lock/${exclusive ? "exclusive" : "shared"}`, {
+    method: "POST",
+    signal: release.signal,
+  });
+  if (res.status !== 200) throw new Error(`test lock refused: ${res.status}`);
+  // The body stays open while we hold the lock; closing it releases.
+}, LOCK_WAIT_MS);
+
+afterAll(() => {
+  release?.abort();
+});
