@@ -10,7 +10,7 @@ import type { Role } from "../roles.js";
 import { parseRoot, submittedKeys } from "../validation.js";
 import { effectiveSettings, type Institution, toRecord, WRITABLE_FIELDS } from "./model.js";
 import * as repo from "./repository.js";
-import { cohortInput, type InstitutionInput, institutionInput } from "./schema.js";
+import { cohortInput, type InstitutionInput, institutionCreate, institutionInput } from "./schema.js";
 
 /** Optimistic writes retry this often when another writer changed the institution in between. */
 const MAX_ATTEMPTS = 4;
@@ -92,7 +92,7 @@ function apply(base: Institution, input: InstitutionInput): Institution {
     const value = nullIfBlank(input[f]);
     if (value !== undefined) next[f] = f === "contact_email" && value ? value.toLowerCase() : value;
   }
-  if (input.name !== undefined && input.name !== null) next.name = input.name;
+  if (input.name !== undefined) next.name = input.name;
   return next;
 }
 
@@ -105,8 +105,7 @@ export async function createInstitution(caller: Caller, body: unknown) {
     });
     throw new Forbidden(messages.superAdminRequired);
   }
-  const input = parseRoot(body, "institution", institutionInput);
-  if (input.name === undefined || input.name === null) throw new ValidationFailed(["Name can't be blank"]);
+  const input = parseRoot(body, "institution", institutionCreate);
   const now = new Date().toISOString();
   const institution = apply(
     {
@@ -140,7 +139,6 @@ export async function updateInstitution(caller: Caller, id: string | undefined, 
     const v = await requireVisible(caller, id);
     await requireSuperAdminOf(caller, v, "update_institution", messages.onlySuperAdminsUpdate);
     const input = parseRoot(body, "institution", institutionInput);
-    if (input.name === null) throw new ValidationFailed(["Name can't be blank"]);
     const after = { ...apply(v.institution, input), updated_at: new Date().toISOString() };
     const changes = submittedKeys(body, "institution", WRITABLE_FIELDS);
     const audit = auditItems(caller, { type: "institution_updated", details: { institution_id: after.id, changes } });

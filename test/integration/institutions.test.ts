@@ -292,7 +292,7 @@ describe("institutions: create, update, delete to the contract", () => {
     const inst = await createInstitution(tok, { name: "Stable" });
     expect((await call("PATCH", `${INST}/${inst.id}`, { token: tok, body: {} })).status).toBe(400);
     const bad = await call("PUT", `${INST}/${inst.id}`, { token: tok, body: { institution: { name: null, contact_email: "bad" } } });
-    expect(bad).toMatchObject({ status: 422, body: { errors: ["Name can't be blank"] } });
+    expect(bad).toMatchObject({ status: 422, body: { errors: ["Name can't be blank", "Contact email is invalid"] } });
     expect((await call("GET", `${INST}/${inst.id}`, { token: tok })).body.institution.name).toBe("Stable");
     const put = await call("PUT", `${INST}/${inst.id}`, { token: tok, body: { institution: { address: "Elsewhere" } } });
     expect(put.body.institution).toMatchObject({ name: "Stable", address: "Elsewhere" });

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { BadRequest, ValidationFailed } from "../../shared/errors.js";
-import { institutionInput } from "../../shared/institutions/schema.js";
+import { institutionCreate, institutionInput } from "../../shared/institutions/schema.js";
 import { parseRoot, submittedKeys } from "../../shared/validation.js";
 
 const parse = (institution: unknown) => parseRoot({ institution }, "institution", institutionInput);
@@ -46,6 +46,21 @@ describe("institution input", () => {
     expect(errorsOf({ settings: { auto_finalize: "yes" } })).toEqual(["Settings auto finalize must be true or false"]);
     expect(errorsOf({ settings: "on" })).toEqual(["Settings is invalid"]);
     expect(errorsOf({ name: "", contact_email: "x" })).toEqual(["Name can't be blank", "Contact email is invalid"]);
+  });
+
+  it("requires a name on create, reported with the other errors", () => {
+    const create = (institution: unknown) => {
+      try {
+        parseRoot({ institution }, "institution", institutionCreate);
+      } catch (e) {
+        if (e instanceof ValidationFailed) return e.errors;
+        throw e;
+      }
+      return [];
+    };
+    expect(create({})).toEqual(["Name can't be blank"]);
+    expect(create({ name: null, contact_email: "x" })).toEqual(["Name can't be blank", "Contact email is invalid"]);
+    expect(create({ name: "Ok" })).toEqual([]);
   });
 
   it("accepts valid values and blanks for optional fields", () => {
