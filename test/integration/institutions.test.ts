@@ -3,7 +3,7 @@
  * and real DynamoDB Local: the authorization matrix, the contract's bodies, and the events written.
  */
 import { beforeAll, describe, expect, it } from "vitest";
-import { call, token, uniq } from "../support/api.js";
+import { call, token, uniq, uniqEmail } from "../support/api.js";
 import { grantAccess, lastEvent, userIdOf } from "./helpers.js";
 
 const INST = "/api/v1/institutions";
@@ -19,11 +19,11 @@ interface Actors {
 async function actors(): Promise<Actors> {
   const account = uniq("acct");
   const [owner, admin, sameAccount, otherAccount, noGroup] = await Promise.all([
-    token(uniq("owner") + "@example.com", { superAdmin: true, account, name: "Olive Owner" }),
-    token(uniq("admin") + "@example.com", { superAdmin: true, account }),
-    token(uniq("same") + "@example.com", { superAdmin: true, account }),
-    token(uniq("other") + "@example.com", { superAdmin: true, account: uniq("acct") }),
-    token(uniq("plain") + "@example.com", { account }),
+    token(uniqEmail("owner", "example.com"), { superAdmin: true, account, name: "Olive Owner" }),
+    token(uniqEmail("admin", "example.com"), { superAdmin: true, account }),
+    token(uniqEmail("same", "example.com"), { superAdmin: true, account }),
+    token(uniqEmail("other", "example.com"), { superAdmin: true, account: uniq("acct") }),
+    token(uniqEmail("plain", "example.com"), { account }),
   ]);
   return { owner, admin, sameAccount, otherAccount, noGroup };
 }
@@ -191,7 +191,7 @@ describe("institutions: authorization matrix", () => {
 describe("institutions: create, update, delete to the contract", () => {
   it("creates with the caller as super admin, ignores mass assignment, logs institution_created", async () => {
     const account = uniq("acct");
-    const tok = await token(uniq("c") + "@example.com", { superAdmin: true, account });
+    const tok = await token(uniqEmail("c", "example.com"), { superAdmin: true, account });
     const res = await call("POST", INST, {
       token: tok,
       body: {
@@ -239,7 +239,7 @@ describe("institutions: create, update, delete to the contract", () => {
   });
 
   it("answers 400 for a missing institution key, 422 for invalid fields, and writes nothing", async () => {
-    const tok = await token(uniq("v") + "@example.com", { superAdmin: true, account: uniq("acct") });
+    const tok = await token(uniqEmail("v", "example.com"), { superAdmin: true, account: uniq("acct") });
     const missing = await call("POST", INST, { token: tok, body: { name: "x" } });
     expect(missing).toMatchObject({ status: 400, body: { error: "param is missing or the value is empty: institution" } });
     const invalid = await call("POST", INST, { token: tok, body: { institution: { contact_email: "nope", contact_phone: "x" } } });
@@ -261,8 +261,8 @@ describe("institutions: create, update, delete to the contract", () => {
 
   it("keeps registration numbers unique per account, case-insensitively, and frees them on change and delete", async () => {
     const account = uniq("acct");
-    const tok = await token(uniq("r") + "@example.com", { superAdmin: true, account });
-    const other = await token(uniq("r") + "@example.com", { superAdmin: true, account: uniq("acct") });
+    const tok = await token(uniqEmail("r", "example.com"), { superAdmin: true, account });
+    const other = await token(uniqEmail("r", "example.com"), { superAdmin: true, account: uniq("acct") });
     const number = uniq("REG");
     const first = await createInstitution(tok, { registration_number: number });
     const dup = await call("POST", INST, { token: tok, body: { institution: { name: "Dup", registration_number: number.toLowerCase() } } });
@@ -288,7 +288,7 @@ describe("institutions: create, update, delete to the contract", () => {
   });
 
   it("update validates after the role check and keeps the stored record on failure", async () => {
-    const tok = await token(uniq("u") + "@example.com", { superAdmin: true, account: uniq("acct") });
+    const tok = await token(uniqEmail("u", "example.com"), { superAdmin: true, account: uniq("acct") });
     const inst = await createInstitution(tok, { name: "Stable" });
     expect((await call("PATCH", `${INST}/${inst.id}`, { token: tok, body: {} })).status).toBe(400);
     const bad = await call("PUT", `${INST}/${inst.id}`, { token: tok, body: { institution: { name: null, contact_email: "bad" } } });
@@ -299,7 +299,7 @@ describe("institutions: create, update, delete to the contract", () => {
   });
 
   it("treats a malformed id like an unknown one", async () => {
-    const tok = await token(uniq("m") + "@example.com", { superAdmin: true, account: uniq("acct") });
+    const tok = await token(uniqEmail("m", "example.com"), { superAdmin: true, account: uniq("acct") });
     for (const id of ["nope", "%20", "0".repeat(300)]) {
       const res = await call("GET", `${INST}/${id}`, { token: tok });
       expect(res).toMatchObject({ status: 404, body: { error: "Institution not found or access denied" } });
@@ -311,7 +311,7 @@ describe("institutions: create, update, delete to the contract", () => {
   });
 
   it("8 simultaneous creates with one registration number give exactly one 201", async () => {
-    const tok = await token(uniq("race") + "@example.com", { superAdmin: true, account: uniq("acct") });
+    const tok = await token(uniqEmail("race", "example.com"), { superAdmin: true, account: uniq("acct") });
     const number = uniq("RACE");
     const results = await Promise.all(
       Array.from({ length: 8 }, (_, n) =>

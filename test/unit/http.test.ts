@@ -17,7 +17,9 @@ function event(body?: string, claims: Record<string, unknown> = {}): ApiEvent {
     isBase64Encoded: false,
     requestContext: {
       http: { method: "POST", path: "/x", protocol: "HTTP/1.1", sourceIp: "10.0.0.1", userAgent: "t" },
-      authorizer: { jwt: { claims: { sub: "u1", email: "U1@Example.com", "cognito:groups": "[cohort_super_admin]", ...claims }, scopes: [] } },
+      authorizer: {
+        jwt: { claims: { sub: "u1", email: "U1@Example.com", "cognito:groups": "[cohort_super_admin]", ...claims }, scopes: [] },
+      },
     },
   } as unknown as ApiEvent;
 }
@@ -32,7 +34,13 @@ describe("the middy stack", () => {
     expect(res.statusCode).toBe(200);
     const parsed = JSON.parse(String(res.body));
     expect(parsed.body).toEqual({ a: 1 });
-    expect(parsed.caller).toMatchObject({ id: "u1", email: "u1@example.com", isCohortSuperAdmin: true, accountId: "user:u1", ip: "10.0.0.1" });
+    expect(parsed.caller).toMatchObject({
+      id: "u1",
+      email: "u1@example.com",
+      isCohortSuperAdmin: true,
+      accountId: "user:u1",
+      ip: "10.0.0.1",
+    });
   });
 
   it("answers 400 Malformed JSON body", async () => {
