@@ -82,6 +82,7 @@ async function deliver(caller: Caller, institution: Institution, inv: Invitation
       invitation_id: inv.id,
       institution_id: inv.institution_id,
       error: err instanceof Error ? err.name : typeof err,
+      code: (err as { code?: unknown } | undefined)?.code,
       status: (err as { $metadata?: { httpStatusCode?: number } } | undefined)?.$metadata?.httpStatusCode,
     });
     await withdraw(caller, inv);

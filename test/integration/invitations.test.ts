@@ -4,13 +4,25 @@
  * rule of the contract with its status, body and event, the concurrency guarantees, and that the full token
  * never leaves the mail.
  */
+import { readFileSync } from "node:fs";
+import { join } from "node:path";
 import { GetCommand, QueryCommand, UpdateCommand } from "@aws-sdk/lib-dynamodb";
 import { beforeAll, describe, expect, it } from "vitest";
 import type { StoredEvent } from "../../shared/audit.js";
 import { db } from "../../shared/clients.js";
 import { config } from "../../shared/config.js";
 import { keys } from "../../shared/tables.js";
-import { type CallOptions, type CallResult, invitationTokenIn, call as rawCall, sentMail, token, uniq, uniqEmail } from "../support/api.js";
+import {
+  type CallOptions,
+  type CallResult,
+  invitationTokenIn,
+  call as rawCall,
+  sentMail,
+  stack,
+  token,
+  uniq,
+  uniqEmail,
+} from "../support/api.js";
 import { eventsOf, userIdOf } from "./helpers.js";
 
 const INV = "/api/v1/admin/invitations";
@@ -674,13 +686,16 @@ describe("invitations: accept", () => {
 });
 
 describe("invitations: the token stays in the mail", () => {
-  it("no response, event or mail subject of this file holds a full token", async () => {
+  it("no response, event, log line or mail subject holds a full token", async () => {
     expect(mailedTokens.length).toBeGreaterThan(20);
     const everything = responses.join("\n");
     const events: string[] = [];
     for (const tok of actorsSeen) events.push(JSON.stringify(await eventsOf(tok)));
     const subjects = (await sentMail()).map((m) => m.subject).join("\n");
+    // The handlers' log lines (the gateway runs them and keeps their output).
+    const logs = readFileSync(join(stack.logDir, "gateway.log"), "utf8");
     for (const t of mailedTokens) {
+      expect(logs).not.toContain(t);
       expect(everything).not.toContain(t);
       expect(events.join("\n")).not.toContain(t);
       expect(subjects).not.toContain(t);
