@@ -14,6 +14,8 @@ import { closeSync, existsSync, mkdirSync, openSync, readdirSync, readFileSync }
 import { createRequire } from "node:module";
 import { connect, createServer } from "node:net";
 import { dirname, join } from "node:path";
+import { createInterface } from "node:readline";
+import type { Readable } from "node:stream";
 import { fileURLToPath, pathToFileURL } from "node:url";
 
 /** Repository root. */
@@ -135,6 +137,8 @@ export class Service {
   private proc: ChildProcess | undefined;
   private stopping = false;
   private exited: Promise<void> = Promise.resolve();
+  /** Waiters for the wrapper's acknowledgements, in command order. */
+  private acks: ((line: string) => void)[] = [];
 
   constructor(readonly opts: ServiceOptions) {}
 
@@ -168,7 +172,8 @@ export class Service {
       cwd: this.opts.cwd ?? ROOT,
       env: this.opts.env ?? process.env,
       detached: true,
-      stdio: ["pipe", out, out],
+      // fd 3 carries the wrapper's acknowledgements of pause/resume.
+      stdio: ["pipe", out, out, "pipe"],
     });
     if (typeof out === "number") closeSync(out);
     this.proc = proc;
@@ -177,7 +182,9 @@ export class Service {
     // Neither the child nor its pipe may keep us alive: our exit is what tells the wrapper to clean up.
     proc.unref();
     proc.stdin?.on("error", () => {});
-    (proc.stdin as unknown as { unref?: () => void } | null)?.unref?.();
+    const acks = proc.stdio[3] as Readable | null;
+    for (const stream of [proc.stdin, acks]) (stream as unknown as { unref?: () => void } | null)?.unref?.();
+    if (acks) createInterface({ input: acks }).on("line", (line) => this.acks.shift()?.(line));
     this.exited = new Promise((resolve) => {
       proc.once("exit", (code, signal) => {
         live.delete(this);
@@ -220,12 +227,26 @@ export class Service {
   }
 
   /** Freezes the service (SIGSTOP): connections are accepted but never answered, as on a hung host. */
-  pause(): void {
-    this.proc?.stdin?.write("pause\n");
+  pause(): Promise<void> {
+    return this.command("pause");
   }
 
-  resume(): void {
-    this.proc?.stdin?.write("resume\n");
+  resume(): Promise<void> {
+    return this.command("resume");
+  }
+
+  /** Resolves once the wrapper has signalled the service, so the next request already meets the new state. */
+  private command(cmd: "pause" | "resume"): Promise<void> {
+    const stdin = this.proc?.stdin;
+    if (!stdin || !this.running) return Promise.reject(new Error(`${this.opts.name} is not running`));
+    return new Promise((resolve, reject) => {
+      const timer = setTimeout(() => reject(new Error(`${this.opts.name}: no acknowledgement of ${cmd}`)), 5000);
+      this.acks.push(() => {
+        clearTimeout(timer);
+        resolve();
+      });
+      stdin.write(`${cmd}\n`);
+    });
   }
 }
 

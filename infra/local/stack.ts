@@ -48,8 +48,8 @@ export interface ControllableService {
   /** Starts it again on the same port; for DynamoDB also re-creates the tables (in memory they are gone). */
   start(): Promise<void>;
   /** Freezes the process (SIGSTOP): connections hang instead of being refused. Data is kept. */
-  pause(): void;
-  resume(): void;
+  pause(): Promise<void>;
+  resume(): Promise<void>;
 }
 
 export interface LocalStack extends StackInfo {

@@ -8,9 +8,10 @@
  * keeps holding a port. Linux has no portable "die with my parent" for Node, hence the pipe.
  *
  * Lines on stdin are commands: `pause` / `resume` stop and continue the service itself (not this wrapper,
- * which must stay able to notice the parent's death).
+ * which must stay able to notice the parent's death); each is acknowledged with `paused` / `resumed` on fd 3.
  */
 import { spawn } from "node:child_process";
+import { writeSync } from "node:fs";
 import { createInterface } from "node:readline";
 
 const GRACE_MS = 3000;
@@ -46,8 +47,13 @@ function shutdown() {
 const commands = createInterface({ input: process.stdin });
 commands.on("line", (line) => {
   const cmd = line.trim();
-  if (cmd === "pause") child.kill("SIGSTOP");
-  else if (cmd === "resume") child.kill("SIGCONT");
+  if (cmd !== "pause" && cmd !== "resume") return;
+  child.kill(cmd === "pause" ? "SIGSTOP" : "SIGCONT");
+  try {
+    writeSync(3, `${cmd}d\n`);
+  } catch {
+    // no acknowledgement channel (not started by services.ts)
+  }
 });
 // EOF: the parent closed the pipe or died.
 commands.on("close", shutdown);
