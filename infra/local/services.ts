@@ -178,6 +178,7 @@ export class Service {
     if (typeof out === "number") closeSync(out);
     this.proc = proc;
     this.stopping = false;
+    this.acks = [];
     live.add(this);
     // Neither the child nor its pipe may keep us alive: our exit is what tells the wrapper to clean up.
     proc.unref();
@@ -240,11 +241,15 @@ export class Service {
     const stdin = this.proc?.stdin;
     if (!stdin || !this.running) return Promise.reject(new Error(`${this.opts.name} is not running`));
     return new Promise((resolve, reject) => {
-      const timer = setTimeout(() => reject(new Error(`${this.opts.name}: no acknowledgement of ${cmd}`)), 5000);
-      this.acks.push(() => {
+      const waiter = () => {
         clearTimeout(timer);
         resolve();
-      });
+      };
+      const timer = setTimeout(() => {
+        this.acks = this.acks.filter((w) => w !== waiter); // a late ack must not answer the next command
+        reject(new Error(`${this.opts.name}: no acknowledgement of ${cmd}`));
+      }, 5000);
+      this.acks.push(waiter);
       stdin.write(`${cmd}\n`);
     });
   }
