@@ -2,6 +2,7 @@
  * The current user, built only from claims the JWT authorizer verified, never from the body or query.
  */
 import type { APIGatewayProxyEventV2WithJWTAuthorizer } from "aws-lambda";
+import { Unauthorized } from "./errors.js";
 
 export const SUPER_ADMIN_GROUP = "cohort_super_admin";
 
@@ -47,6 +48,8 @@ export function callerFrom(event: APIGatewayProxyEventV2WithJWTAuthorizer): Call
   const claims = (event.requestContext.authorizer?.jwt?.claims ?? {}) as Claims;
   const id = claims.sub;
   if (typeof id !== "string" || id === "") throw new Error("Verified claims lack `sub`; is the JWT authorizer attached?");
+  // Identity (e-mail, account, groups as the service reads them) lives in ID tokens only.
+  if (claims.token_use !== undefined && claims.token_use !== "id") throw new Unauthorized();
   const account = claims["custom:account_id"];
   return {
     id,

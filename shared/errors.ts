@@ -15,6 +15,20 @@ export class BadRequest extends DomainError {
   readonly status = 400;
 }
 
+/**
+ * 401 `{"message":"Unauthorized"}`, the body API Gateway's authorizer uses, for a verified token that is not
+ * an ID token (a Cognito access token passes the HTTP API's JWT authorizer but carries no e-mail or account).
+ */
+export class Unauthorized extends DomainError {
+  readonly status = 401;
+  constructor() {
+    super("Unauthorized");
+  }
+  override body() {
+    return { message: this.message };
+  }
+}
+
 /** 403 `{error}`. */
 export class Forbidden extends DomainError {
   readonly status = 403;

@@ -43,6 +43,13 @@ describe("the middy stack", () => {
     });
   });
 
+  it("refuses an access token with the authorizer's 401 body", async () => {
+    const res = await echo(event("{}", { token_use: "access" }), context);
+    expect(res.statusCode).toBe(401);
+    expect(JSON.parse(String(res.body))).toEqual({ message: "Unauthorized" });
+    expect((await echo(event("{}", { token_use: "id" }), context)).statusCode).toBe(200);
+  });
+
   it("answers 400 Malformed JSON body", async () => {
     const res = await echo(event("{nope"), context);
     expect(res.statusCode).toBe(400);
