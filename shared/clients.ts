@@ -11,12 +11,31 @@ const localCredentials = config.endpoints.dynamodb
   ? { accessKeyId: process.env.AWS_ACCESS_KEY_ID ?? "local", secretAccessKey: process.env.AWS_SECRET_ACCESS_KEY ?? "local" }
   : undefined;
 
+/**
+ * The DynamoDB timeout and retry policy, chosen so that a DynamoDB that does not answer costs a request at
+ * most about `maxAttempts × requestTimeoutMs` plus backoff (≈ 6.3 s) before its 503, well inside API
+ * Gateway's 29 s integration timeout (which would answer its own 503 without our body or log line):
+ * - connect: 1 s. A TCP connect to DynamoDB takes milliseconds; no answer in 1 s is a dead endpoint.
+ * - request: 2 s from sending to the complete response, and *enforced* (`throwOnRequestTimeout`: without
+ *   it the SDK only logs a warning and waits on, up to its 300 s socket timeout: a frozen DynamoDB hung
+ *   every request until the gateway gave up, see test/fault/dynamodb.test.ts). Our requests are single items,
+ *   transactions of a few items and pages of at most 1,000 events: milliseconds in AWS, well under a
+ *   second on DynamoDB Local under the full test suite; 2 s leaves a wide margin.
+ * - 3 attempts (the SDK's standard mode): a timed-out or refused attempt is retried on a fresh connection.
+ *   Retrying a transaction is safe: the SDK sends the same ClientRequestToken, so DynamoDB applies it once.
+ */
+export const DYNAMODB_RETRY_POLICY = { connectionTimeoutMs: 1_000, requestTimeoutMs: 2_000, maxAttempts: 3 } as const;
+
 export const dynamo = new DynamoDBClient({
   region: config.region,
   endpoint: config.endpoints.dynamodb,
   ...(localCredentials && { credentials: localCredentials }),
-  maxAttempts: 3,
-  requestHandler: { connectionTimeout: 1_000, requestTimeout: 3_000 },
+  maxAttempts: DYNAMODB_RETRY_POLICY.maxAttempts,
+  requestHandler: {
+    connectionTimeout: DYNAMODB_RETRY_POLICY.connectionTimeoutMs,
+    requestTimeout: DYNAMODB_RETRY_POLICY.requestTimeoutMs,
+    throwOnRequestTimeout: true,
+  },
 });
 
 export const db = DynamoDBDocumentClient.from(dynamo, {
