@@ -24,7 +24,8 @@ export const ses = new SESv2Client({
   endpoint: config.endpoints.ses,
   ...(localCredentials && { credentials: localCredentials }),
   maxAttempts: 2,
-  requestHandler: { connectionTimeout: 1_000, requestTimeout: 5_000 },
+  // Enforced: without throwOnRequestTimeout the SDK only logs that 5 s passed and waits on (300 s socket timeout).
+  requestHandler: { connectionTimeout: 1_000, requestTimeout: 5_000, throwOnRequestTimeout: true },
 });
 
 export interface Mail {
