@@ -25,6 +25,7 @@ beforeAll(async () => {
 });
 
 afterAll(async () => {
+  await ses.resume();
   await ses.start();
 });
 
@@ -75,6 +76,27 @@ describe("invitation mail failure", () => {
     for (let i = 0; i < 3; i++) expect((await create(email)).status).toBe(201);
     expect((await create(email)).status).toBe(429);
     expect(await sentMail(email)).toHaveLength(3);
+  });
+
+  it("SES hung (paused: connections accepted, never answered): create answers 502 promptly and leaves nothing active", async () => {
+    await ses.start();
+    const email = uniqEmail("hung");
+    await ses.pause();
+    let res: Awaited<ReturnType<typeof create>>;
+    const started = Date.now();
+    try {
+      res = await create(email);
+    } finally {
+      await ses.resume();
+    }
+    // Two attempts of at most 5 s each (shared/mail.ts), then the withdrawal: well inside the 15 s Lambda timeout.
+    expect(Date.now() - started).toBeLessThan(12_000);
+    expect(res).toMatchObject({ status: 502, body: { error: "Failed to send invitation email" } });
+    const { invitations, slots } = await itemsOf(email);
+    expect(invitations).toEqual([expect.objectContaining({ revoked_at: expect.any(String), revoke_reason: "email_delivery_failed" })]);
+    expect(slots).toEqual([]);
+    const list = await call("GET", INV, { token: owner, query: { institution_id: institutionId } });
+    expect(list.body.invitations.filter((i: { email: string }) => i.email === email)).toEqual([]);
   });
 
   it("SES down: resend answers 502 and withdraws the invitation (its old token is already void)", async () => {
