@@ -68,12 +68,16 @@ export const institutionInput = v.object({ name: v.optional(name), ...fields });
 
 export type InstitutionInput = v.InferOutput<typeof institutionInput>;
 
+/** A missing name is blank too (not valibot's "Invalid key" message). */
 export const cohortInput = v.object({
-  name: v.pipe(
-    v.string("Name can't be blank"),
-    v.trim(),
-    v.nonEmpty("Name can't be blank"),
-    v.maxLength(255, "Name is too long (maximum is 255 characters)"),
+  name: v.optional(
+    v.pipe(
+      v.string("Name can't be blank"),
+      v.trim(),
+      v.nonEmpty("Name can't be blank"),
+      v.maxLength(255, "Name is too long (maximum is 255 characters)"),
+    ),
+    "",
   ),
 });
 
