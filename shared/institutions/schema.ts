@@ -37,11 +37,15 @@ const optionalText = (key: string, max: number, format?: RegExp) =>
 const EMAIL = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
 const PHONE = /^[0-9 +\-()]{5,32}$/;
 
-const settingsSchema = v.object(
-  Object.fromEntries(SETTINGS_KEYS.map((k) => [k, v.optional(v.boolean(`Settings ${k.replace(/_/g, " ")} must be true or false`))])) as {
-    [K in SettingsKey]: v.OptionalSchema<v.BooleanSchema<string>, undefined>;
-  },
-  "Settings is invalid",
+/** An object of booleans; valibot's `object` alone would also take an array (typeof "object") and ignore it. */
+const settingsSchema = v.pipe(
+  v.custom<Record<string, unknown>>((s) => typeof s === "object" && s !== null && !Array.isArray(s), "Settings is invalid"),
+  v.object(
+    Object.fromEntries(SETTINGS_KEYS.map((k) => [k, v.optional(v.boolean(`Settings ${k.replace(/_/g, " ")} must be true or false`))])) as {
+      [K in SettingsKey]: v.OptionalSchema<v.BooleanSchema<string>, undefined>;
+    },
+    "Settings is invalid",
+  ),
 );
 
 /** Name: missing or null counts as blank, so its message joins the others in one 422. */
