@@ -217,8 +217,17 @@ export const hostileKey: fc.Arbitrary<string> = fc.oneof(
   { weight: 3, arbitrary: hostileString },
 );
 
-/** Any JSON value with hostile strings and keys (prototype-pollution keys at every level). */
-export const hostileJson: fc.Arbitrary<unknown> = fc.letrec<{ value: unknown }>((tie) => ({
+/** `fc.anything()` made JSON-safe: what JSON.stringify keeps of it (dates, boxed values, maps and sets included). */
+const jsonSafeAnything: fc.Arbitrary<unknown> = fc.anything({ maxDepth: 3, maxKeys: 4 }).map((x) => {
+  try {
+    const text = JSON.stringify(x);
+    return text === undefined ? null : JSON.parse(text);
+  } catch {
+    return null;
+  }
+});
+
+const ownHostileJson: fc.Arbitrary<unknown> = fc.letrec<{ value: unknown }>((tie) => ({
   value: fc.oneof(
     { depthSize: "small", maxDepth: 4 },
     fc.constantFrom(null, true, false, 0, -1, 1.5, 1e308, -0, Number.MAX_SAFE_INTEGER + 2),
@@ -228,6 +237,13 @@ export const hostileJson: fc.Arbitrary<unknown> = fc.letrec<{ value: unknown }>(
     fc.dictionary(hostileKey, tie("value"), { maxKeys: 5 }),
   ),
 })).value;
+
+/** Any JSON value: hostile strings and keys (prototype-pollution keys at every level), fc.jsonValue, fc.anything. */
+export const hostileJson: fc.Arbitrary<unknown> = fc.oneof(
+  { weight: 4, arbitrary: ownHostileJson },
+  { weight: 1, arbitrary: fc.jsonValue({ maxDepth: 3, stringUnit: "binary" }) },
+  { weight: 1, arbitrary: jsonSafeAnything },
+);
 
 /** A value of every JSON type but `like`'s; for "wrong type for this field". */
 export function wrongType(like: "string" | "boolean" | "object"): fc.Arbitrary<unknown> {
