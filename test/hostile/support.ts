@@ -211,9 +211,21 @@ export const sizedString: fc.Arbitrary<string> = fc
 
 export const anyString: fc.Arbitrary<string> = fc.oneof({ weight: 6, arbitrary: hostileString }, { weight: 1, arbitrary: sizedString });
 
+/** Names Object.prototype already has: a naive `key in obj` or `obj[key]` finds them on every object. */
+export const INHERITED_NAMES = [
+  "toString",
+  "valueOf",
+  "hasOwnProperty",
+  "isPrototypeOf",
+  "toLocaleString",
+  "__defineGetter__",
+  "__lookupGetter__",
+] as const;
+
 /** Object keys: hostile strings and the prototype-pollution keys, often. */
 export const hostileKey: fc.Arbitrary<string> = fc.oneof(
   { weight: 2, arbitrary: fc.constantFrom(...PROTO_KEYS) },
+  { weight: 1, arbitrary: fc.constantFrom(...INHERITED_NAMES) },
   { weight: 3, arbitrary: hostileString },
 );
 
