@@ -206,7 +206,7 @@ export async function resendInvitation(caller: Caller, id: string | undefined, q
     );
     const out = await repo.reissueToken(inv, next, audit, now);
     if (out.kind === "ok") {
-      const after: Invitation = { ...inv, ...next };
+      const after: Invitation = Object.assign({}, inv, next);
       await deliver(caller, v.institution, after, token.token, appBaseUrl);
       return { invitation: { ...toIssued(after), sent_at: after.sent_at }, message: `Invitation resent to ${inv.email}` };
     }
