@@ -13,7 +13,7 @@ import * as cognito from "aws-cdk-lib/aws-cognito";
 import * as dynamodb from "aws-cdk-lib/aws-dynamodb";
 import * as iam from "aws-cdk-lib/aws-iam";
 import * as lambda from "aws-cdk-lib/aws-lambda";
-import { NodejsFunction, OutputFormat } from "aws-cdk-lib/aws-lambda-nodejs";
+import { type BundlingOptions, NodejsFunction, OutputFormat } from "aws-cdk-lib/aws-lambda-nodejs";
 import * as logs from "aws-cdk-lib/aws-logs";
 import * as ses from "aws-cdk-lib/aws-ses";
 import type { Construct } from "constructs";
@@ -30,6 +30,24 @@ export const TABLE_ACTIONS = {
   read: ["dynamodb:GetItem", "dynamodb:BatchGetItem", "dynamodb:Query"],
   write: ["dynamodb:PutItem", "dynamodb:UpdateItem", "dynamodb:DeleteItem", "dynamodb:ConditionCheckItem"],
 } as const;
+
+/** esbuild options of every function (`npm run bench` builds its reference bundle with the same). */
+export const BUNDLING = {
+  format: OutputFormat.ESM,
+  // Bundled CommonJS dependencies call `require`, which ESM lacks; give them one.
+  banner: "import { createRequire as __cjsRequire } from 'node:module'; const require = __cjsRequire(import.meta.url);",
+  mainFields: ["module", "main"],
+  // Bundle the SDK: pinned versions and tree-shaken cold starts instead of the runtime's copy.
+  externalModules: [],
+  minify: true,
+  sourceMap: true,
+  sourcesContent: false,
+  // Local esbuild from node_modules; never Docker.
+  forceDockerBundling: false,
+} satisfies BundlingOptions;
+
+/** esbuild's `target` for the runtime, as NodejsFunction derives it (`nodejs24.x` → `node24`). */
+export const ESBUILD_TARGET = `node${/nodejs(\d+)/.exec(RUNTIME.name)?.[1] ?? ""}`;
 
 export interface InstitutionAdminStackProps extends StackProps {
   /** Verified SES sender address (`From:` of invitation mail). */
@@ -192,19 +210,7 @@ export class InstitutionAdminStack extends Stack {
           .map((r) => `${r.method} ${r.path}`)
           .join(", ")}`,
         environment: { ...commonEnv, ...(access.mail ? mailEnv : {}) },
-        bundling: {
-          format: OutputFormat.ESM,
-          // Bundled CommonJS dependencies call `require`, which ESM lacks; give them one.
-          banner: "import { createRequire as __cjsRequire } from 'node:module'; const require = __cjsRequire(import.meta.url);",
-          mainFields: ["module", "main"],
-          // Bundle the SDK: pinned versions and tree-shaken cold starts instead of the runtime's copy.
-          externalModules: [],
-          minify: true,
-          sourceMap: true,
-          sourcesContent: false,
-          // Local esbuild from node_modules; never Docker.
-          forceDockerBundling: false,
-        },
+        bundling: BUNDLING,
       });
       this.functions.set(handler, fn);
     }

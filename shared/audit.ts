@@ -8,7 +8,7 @@ import type { Caller } from "./caller.js";
 import { db } from "./clients.js";
 import { config } from "./config.js";
 import { newId } from "./ids.js";
-import { eventKeys } from "./tables.js";
+import { eventKeys, type Key } from "./tables.js";
 import type { TxItem } from "./tx.js";
 
 /** Event types counted per minute for the alerts summary. */
@@ -105,9 +105,22 @@ export function auditItems(caller: Caller, event: AuditEvent, now = new Date()):
   const e = buildEvent(caller, event, now);
   const a = e.account_id;
   const user = e.user_id ?? "-";
-  const item = {
-    ...eventKeys.event(e.id),
-    ...e,
+  const { pk, sk } = eventKeys.event(e.id);
+  // Property by property: `{ ...key, ...e, ... }` (two spreads of this size) took ~30 µs per event on V8,
+  // a large part of a write handler's own time (npm run bench, section 2); this takes well under 1 µs.
+  const item: StoredEvent & Key & Record<`g_${string}` | "created_key", string> = {
+    pk,
+    sk,
+    id: e.id,
+    account_id: a,
+    event_type: e.event_type,
+    user_id: e.user_id,
+    user_email: e.user_email,
+    user_name: e.user_name,
+    ip_address: e.ip_address,
+    details: e.details,
+    description: e.description,
+    created_at: e.created_at,
     g_account: eventKeys.account(a),
     g_account_user: eventKeys.accountUser(a, user),
     g_account_type: eventKeys.accountType(a, e.event_type),

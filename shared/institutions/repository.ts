@@ -7,7 +7,7 @@ import { GetCommand, QueryCommand } from "@aws-sdk/lib-dynamodb";
 import { db } from "../clients.js";
 import { config } from "../config.js";
 import type { Role } from "../roles.js";
-import { keys } from "../tables.js";
+import { type Key, keys } from "../tables.js";
 import { returnOldOnFailure, type TxItem, transact } from "../tx.js";
 import { type Institution, type InstitutionSummary, toSummary } from "./model.js";
 
@@ -37,12 +37,18 @@ function strip<T extends object>(item: Record<string, unknown> | undefined): T |
   return rest as T;
 }
 
+/**
+ * The item: its key, then the record's fields. Not `{ ...key, ...record }`: an object literal with two
+ * spreads where the second has more than a few fields takes V8 5–30 µs (a slow path), Object.assign < 1 µs.
+ */
+const withKey = <R extends object>(key: Key, record: R): Key & R => Object.assign(key, record);
+
 const guardKey = (i: Pick<Institution, "account_id" | "registration_number">) =>
   i.registration_number ? keys.registrationNumber(i.account_id, i.registration_number) : undefined;
 
 function accessItem(i: Institution, userId: string, role: Role): TxItem {
   const record: AccessRecord = { account_id: i.account_id, user_id: userId, institution_id: i.id, role, institution: toSummary(i) };
-  return { Put: { TableName: T(), Item: { ...keys.access(userId, i.id), ...record } } };
+  return { Put: { TableName: T(), Item: withKey(keys.access(userId, i.id), record) } };
 }
 
 /** Reads one institution (strongly consistent: a client may read right after it wrote). One GetItem. */
@@ -67,7 +73,7 @@ export async function listAccess(userId: string): Promise<AccessRecord[]> {
 export async function insertInstitution(i: Institution, audit: TxItem[]): Promise<WriteResult> {
   const guard = guardKey(i);
   const items: TxItem[] = [
-    { Put: { TableName: T(), Item: { ...keys.institution(i.id), ...i }, ConditionExpression: "attribute_not_exists(pk)" } },
+    { Put: { TableName: T(), Item: withKey(keys.institution(i.id), i), ConditionExpression: "attribute_not_exists(pk)" } },
     accessItem(i, i.super_admin_id, "cohort_super_admin"),
     ...(guard
       ? [{ Put: { TableName: T(), Item: { ...guard, institution_id: i.id }, ConditionExpression: "attribute_not_exists(pk)" } }]
@@ -84,24 +90,26 @@ export async function insertInstitution(i: Institution, audit: TxItem[]): Promis
  * Applies `after` over `before` if nobody changed the institution since it was read (`version`), refreshes
  * the summary on every member's access record, and moves the number guard when the number changed.
  */
+/** The fields an update writes, and the parts of its UpdateItem that do not depend on the values (built once). */
+const UPDATED_FIELDS = ["name", "registration_number", "address", "contact_email", "contact_phone", "settings", "updated_at"] as const;
+const UPDATE_EXPRESSION = `SET ${UPDATED_FIELDS.map((f) => `#${f} = :${f}`).join(", ")}, #version = :next`;
+const UPDATE_NAMES: Readonly<Record<string, string>> = Object.fromEntries([...UPDATED_FIELDS, "version"].map((f) => [`#${f}`, f]));
+
 export async function updateInstitution(before: Institution, after: Institution, audit: TxItem[]): Promise<WriteResult> {
   const oldGuard = guardKey(before);
   const newGuard = guardKey(after);
   const guardMoved = oldGuard?.pk !== newGuard?.pk;
-  const fields = ["name", "registration_number", "address", "contact_email", "contact_phone", "settings", "updated_at"] as const;
+  const values: Record<string, unknown> = { ":version": before.version, ":next": before.version + 1 };
+  for (const f of UPDATED_FIELDS) values[`:${f}`] = after[f];
   const items: TxItem[] = [
     {
       Update: {
         TableName: T(),
         Key: keys.institution(before.id),
-        UpdateExpression: `SET ${fields.map((f) => `#${f} = :${f}`).join(", ")}, #version = :next`,
+        UpdateExpression: UPDATE_EXPRESSION,
         ConditionExpression: "#version = :version",
-        ExpressionAttributeNames: Object.fromEntries([...fields, "version"].map((f) => [`#${f}`, f])),
-        ExpressionAttributeValues: {
-          ...Object.fromEntries(fields.map((f) => [`:${f}`, after[f]])),
-          ":version": before.version,
-          ":next": before.version + 1,
-        },
+        ExpressionAttributeNames: UPDATE_NAMES,
+        ExpressionAttributeValues: values,
         ...returnOldOnFailure,
       },
     },
@@ -181,7 +189,7 @@ export function grantAccessItems(i: Institution, userId: string, role: Role): Tx
 /** Creates a cohort and counts it on the institution, so a concurrent delete sees it. */
 export async function insertCohort(c: Cohort, audit: TxItem[]): Promise<WriteResult> {
   const result = await transact([
-    { Put: { TableName: T(), Item: { ...keys.cohort(c.institution_id, c.id), ...c }, ConditionExpression: "attribute_not_exists(pk)" } },
+    { Put: { TableName: T(), Item: withKey(keys.cohort(c.institution_id, c.id), c), ConditionExpression: "attribute_not_exists(pk)" } },
     {
       Update: {
         TableName: T(),
