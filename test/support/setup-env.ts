@@ -29,6 +29,13 @@ export const EXCLUSIVE_FILES = /[\\/]test[\\/]fault[\\/]/;
 
 const LOCK_WAIT_MS = 15 * 60_000;
 let release: AbortController | undefined;
+/**
+ * The lock response, held for the whole file. Undici cancels the body of a Response that is garbage
+ * collected, which closes the connection and so releases the lock: without this reference, a file that
+ * makes garbage (seeding 10,000 events) lost its shared lock mid-file, and a fault file stopped DynamoDB
+ * under it.
+ */
+let held: Response | undefined;
 
 // biome-ignore lint/correctness/noEmptyPattern: vitest insists on a destructuring pattern for the (unused) context.
 beforeAll(async ({}, suite) => {
@@ -40,8 +47,11 @@ beforeAll(async ({}, suite) => {
   });
   if (res.status !== 200) throw new Error(`test lock refused: ${res.status}`);
   // The body stays open while we hold the lock; closing it releases.
+  held = res;
 }, LOCK_WAIT_MS);
 
-afterAll(() => {
+afterAll(async () => {
   release?.abort();
+  await held?.body?.cancel().catch(() => {});
+  held = undefined;
 });
