@@ -5,7 +5,7 @@
  * with a mix of reads and writes (test/load/run.ts), prints requests/s, latency and the count of every
  * accepted write against the tables, and exits non-zero if any check fails. Nothing leaves 127.0.0.1.
  */
-import { mkdirSync } from "node:fs";
+import { mkdirSync, readdirSync, rmSync } from "node:fs";
 import { join } from "node:path";
 import { issueToken } from "../../infra/local/cognito.js";
 import { LOCAL_DIR, startLocalStack } from "../../infra/local/stack.js";
@@ -25,8 +25,14 @@ async function main(): Promise<number> {
   const seconds = option("seconds", "LOAD_SECONDS", 20, 300);
   const connections = option("connections", "LOAD_CONNECTIONS", 8, 64);
   const stamp = new Date().toISOString().replace(/\D/g, "").slice(0, 14);
-  const dataDir = join(LOCAL_DIR, "load-runs", `${stamp.slice(0, 8)}-${stamp.slice(8)}-${process.pid}`);
+  const runsDir = join(LOCAL_DIR, "load-runs");
+  const dataDir = join(runsDir, `${stamp.slice(0, 8)}-${stamp.slice(8)}-${process.pid}`);
   mkdirSync(dataDir, { recursive: true });
+  // The logs of the five newest runs are kept.
+  const runs = readdirSync(runsDir)
+    .filter((d) => /^\d{8}-\d{6}-\d+$/.test(d))
+    .sort();
+  for (const old of runs.slice(0, Math.max(0, runs.length - 5))) rmSync(join(runsDir, old), { recursive: true, force: true });
 
   console.log("starting the local stack…");
   const stack = await startLocalStack({ dataDir, persistent: false, tablePrefix: "load" });
