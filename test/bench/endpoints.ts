@@ -1,0 +1,492 @@
+/**
+ * Sections 1 and 2: every endpoint's handler module invoked in-process with a payload 2.0 event against
+ * DynamoDB Local (and the local SES), warm, one call at a time. Per call: the DynamoDB requests and their
+ * consumed capacity, the handler's wall time, and the time inside DynamoDB/SES `send()`; the difference is
+ * the handler's own overhead (middy, parsing, validation, domain logic, marshalling of results, JSON).
+ *
+ * Loaded only after the environment points at the local stack (shared/config.ts reads it at import).
+ */
+import { randomBytes } from "node:crypto";
+import { pathToFileURL } from "node:url";
+import type { APIGatewayProxyStructuredResultV2 } from "aws-lambda";
+import { ROOT } from "../../infra/local/services.js";
+import { type Caller, callerFrom } from "../../shared/caller.js";
+import { createCohort, createInstitution } from "../../shared/institutions/service.js";
+import { createInvitation } from "../../shared/invitations/issue.js";
+import { listSecurityEvents } from "../../shared/security-events/service.js";
+import { type ApiEvent, apiEvent, type Claims, context, type EventSpec, userClaims } from "./apigw.js";
+import { seedEvents, spreadSeeds } from "./events-growth.js";
+import { describeCapacity, describeRequests, type Meter, totalCapacity } from "./meter.js";
+import { type Row, verdict } from "./report.js";
+import { fmtMs, inParallel, median, ms, now, percentile } from "./stats.js";
+
+export const CALLS = 500;
+export const WARMUP = 30;
+/** Calls of the "hot" figure: the handler with every send answered at once. */
+const HOT_CALLS = 1000;
+const HOT_WARMUP = 200;
+/** Section 2 budget, per endpoint. */
+export const OVERHEAD_P50_MS = 0.2;
+export const OVERHEAD_P99_MS = 1;
+
+const INST = "/api/v1/institutions";
+const INV = "/api/v1/admin/invitations";
+const SEC = "/api/v1/admin/security_events";
+
+type Handler = (event: ApiEvent, ctx: ReturnType<typeof context>) => Promise<APIGatewayProxyStructuredResultV2>;
+
+/** What a request budget allows, checked on the commands of one call (in any order: parallel sends may finish in either). */
+interface RequestBudget {
+  readonly text: string;
+  readonly ok: (requests: readonly string[]) => boolean;
+  readonly note?: string;
+}
+
+const exactly =
+  (...expected: string[]) =>
+  (r: readonly string[]) =>
+    r.length === expected.length && [...r].sort().join() === [...expected].sort().join();
+
+interface Scenario {
+  readonly name: string;
+  readonly handler: string;
+  readonly status: number;
+  readonly budget: RequestBudget;
+  /** Creates what `count` calls need; returns the event of call `i`. */
+  prepare(count: number): Promise<(i: number) => EventSpec>;
+  /** Mail-sending endpoints: SES time is subtracted too. */
+  readonly mails?: boolean;
+}
+
+export interface EndpointResult {
+  readonly name: string;
+  readonly handler: string;
+  /** Distinct request sequences seen over the measured calls (normally one). */
+  readonly requestSets: string[][];
+  readonly capacity: Record<string, { read: number; write: number }>;
+  readonly mail: string[];
+  readonly overheadMs: { p50: number; p99: number; max: number };
+  /** The handler with its sends answered at once (recorded outputs): its own work with no I/O wait in between. */
+  readonly hotMs: { p50: number; p99: number };
+  readonly handlerMs: { p50: number; p99: number };
+  readonly ioMs: { p50: number; p99: number };
+  readonly budgetOk: boolean;
+  readonly budgetText: string;
+  readonly note?: string;
+}
+
+export interface Users {
+  /** Cohort super admin, super admin of every institution the scenarios use (claims of a real ID token). */
+  readonly owner: Claims;
+}
+
+const uniq = (label: string) => `${label}-${randomBytes(5).toString("hex")}`;
+
+function callerOf(claims: Claims): Caller {
+  return callerFrom(apiEvent({ method: "GET", route: INST, claims }));
+}
+
+async function newInstitution(owner: Caller, label: string): Promise<string> {
+  const { institution } = await createInstitution(owner, { institution: { name: `${label} ${uniq("inst")}` } });
+  return institution.id;
+}
+
+/** Tokens of the invitation mail the bench sent, by recipient (read by the SES middleware). */
+export const mailedTokens = new Map<string, string>();
+
+export function readMailedToken(input: unknown): void {
+  const simple = (input as { Destination?: { ToAddresses?: string[] }; Content?: { Simple?: { Body?: { Text?: { Data?: string } } } } })
+    ?.Content?.Simple;
+  const to = (input as { Destination?: { ToAddresses?: string[] } })?.Destination?.ToAddresses?.[0];
+  const token = /[?&]token=([A-Za-z0-9_-]{43})/.exec(simple?.Body?.Text?.Data ?? "")?.[1];
+  if (to && token) mailedTokens.set(to, token);
+}
+
+function scenarios(users: Users): Scenario[] {
+  const ownerClaims = users.owner;
+  const owner = callerOf(ownerClaims);
+  const invite = async (institutionId: string, email: string) =>
+    (await createInvitation(owner, {}, { institution_id: institutionId, email, role: "cohort_admin" })).invitation.id;
+
+  return [
+    {
+      name: `GET ${INST}`,
+      handler: "institutions/list",
+      status: 200,
+      budget: { text: "1 Query", ok: exactly("Query") },
+      prepare: async () => {
+        // The owner sees the institutions the other scenarios create as well: a handful at first, then more.
+        for (let k = 0; k < 5; k++) await newInstitution(owner, "Listed");
+        return () => ({ method: "GET", route: INST, claims: ownerClaims });
+      },
+    },
+    {
+      name: `GET ${INST}/{id}`,
+      handler: "institutions/show",
+      status: 200,
+      budget: { text: "1 GetItem", ok: exactly("GetItem") },
+      prepare: async () => {
+        const id = await newInstitution(owner, "Shown");
+        return () => ({ method: "GET", route: `${INST}/{id}`, id, claims: ownerClaims });
+      },
+    },
+    {
+      name: `POST ${INST}`,
+      handler: "institutions/create",
+      status: 201,
+      budget: { text: "1 transaction", ok: exactly("TransactWriteItems") },
+      prepare: async () => {
+        const run = uniq("NW");
+        return (i) => ({
+          method: "POST",
+          route: INST,
+          claims: ownerClaims,
+          body: {
+            institution: {
+              name: `Northwind College ${i}`,
+              registration_number: `${run}-${i}`,
+              address: "1 College Road, Springfield",
+              contact_email: "office@northwind.example",
+              contact_phone: "+1 555 0100",
+              settings: { allow_student_enrollment: true, require_verification: true, auto_finalize: false, email_notifications: true },
+            },
+          },
+        });
+      },
+    },
+    {
+      name: `PATCH ${INST}/{id}`,
+      handler: "institutions/update",
+      status: 200,
+      budget: { text: "lookup + 1 transaction", ok: exactly("GetItem", "TransactWriteItems") },
+      prepare: async () => {
+        const id = await newInstitution(owner, "Updated");
+        return (i) => ({
+          method: "PATCH",
+          route: `${INST}/{id}`,
+          id,
+          claims: ownerClaims,
+          body: { institution: { name: `Northwind College of Arts ${i}`, contact_phone: "+1 555 0199" } },
+        });
+      },
+    },
+    {
+      name: `DELETE ${INST}/{id}`,
+      handler: "institutions/delete",
+      status: 200,
+      budget: { text: "lookup + 1 transaction", ok: exactly("GetItem", "TransactWriteItems") },
+      prepare: async (count) => {
+        const ids = await inParallel(
+          Array.from({ length: count }, (_, i) => i),
+          4,
+          () => newInstitution(owner, "Deleted"),
+        );
+        return (i) => ({ method: "DELETE", route: `${INST}/{id}`, id: ids[i], claims: ownerClaims });
+      },
+    },
+    {
+      name: `GET ${INST}/{id}/cohorts`,
+      handler: "cohorts/list",
+      status: 200,
+      budget: {
+        text: "lookup + 1 Query (2, by design)",
+        ok: exactly("GetItem", "Query"),
+        note: "2 requests by design: the access check reads the institution (GetItem), then one Query lists its cohorts.",
+      },
+      prepare: async () => {
+        const id = await newInstitution(owner, "Cohorts");
+        for (const name of ["Spring 2027", "Autumn 2027", "Spring 2028"]) await createCohort(owner, id, { cohort: { name } });
+        return () => ({ method: "GET", route: `${INST}/{id}/cohorts`, id, claims: ownerClaims });
+      },
+    },
+    {
+      name: `POST ${INST}/{id}/cohorts`,
+      handler: "cohorts/create",
+      status: 201,
+      budget: { text: "lookup + 1 transaction", ok: exactly("GetItem", "TransactWriteItems") },
+      prepare: async () => {
+        const id = await newInstitution(owner, "Cohort target");
+        return (i) => ({
+          method: "POST",
+          route: `${INST}/{id}/cohorts`,
+          id,
+          claims: ownerClaims,
+          body: { cohort: { name: `Cohort ${i}` } },
+        });
+      },
+    },
+    {
+      name: `GET ${INV}`,
+      handler: "invitations/list",
+      status: 200,
+      budget: {
+        text: "lookup + 1 Query",
+        ok: exactly("GetItem", "Query"),
+        note: "Institution lookup (GetItem, the access check) + one Query of its invitations.",
+      },
+      prepare: async () => {
+        const id = await newInstitution(owner, "Invitations listed");
+        for (let k = 0; k < 3; k++) await invite(id, `${uniq("listed")}@bench.test`);
+        return () => ({ method: "GET", route: INV, query: { institution_id: id }, claims: ownerClaims });
+      },
+    },
+    {
+      name: `POST ${INV}`,
+      handler: "invitations/create",
+      status: 201,
+      mails: true,
+      budget: {
+        text: "lookup + slots Query + 1 tx, 1 mail",
+        ok: exactly("GetItem", "Query", "TransactWriteItems"),
+        note: "By design: institution lookup (GetItem), the e-mail's pending slots and member marker (one Query, so the 429/422 come before any write), one transaction; then one SES SendEmail.",
+      },
+      prepare: async () => {
+        const id = await newInstitution(owner, "Invitations created");
+        const run = uniq("inv");
+        return (i) => ({
+          method: "POST",
+          route: INV,
+          claims: ownerClaims,
+          body: { institution_id: id, email: `${run}-${i}@bench.test`, role: "cohort_admin" },
+        });
+      },
+    },
+    {
+      name: `DELETE ${INV}/{id}`,
+      handler: "invitations/revoke",
+      status: 200,
+      budget: {
+        text: "lookup + invitation GetItem + 1 tx",
+        ok: exactly("GetItem", "GetItem", "TransactWriteItems"),
+        note: "Institution lookup, the invitation (GetItem), one transaction.",
+      },
+      prepare: async (count) => {
+        const id = await newInstitution(owner, "Invitations revoked");
+        const run = uniq("rev");
+        const ids = await inParallel(
+          Array.from({ length: count }, (_, i) => i),
+          4,
+          (i) => invite(id, `${run}-${i}@bench.test`),
+        );
+        return (i) => ({ method: "DELETE", route: `${INV}/{id}`, id: ids[i], query: { institution_id: id }, claims: ownerClaims });
+      },
+    },
+    {
+      name: `POST ${INV}/{id}/resend`,
+      handler: "invitations/resend",
+      status: 200,
+      mails: true,
+      budget: {
+        text: "lookup + invitation GetItem + 1 tx, 1 mail",
+        ok: exactly("GetItem", "GetItem", "TransactWriteItems"),
+        note: "Institution lookup, the invitation (GetItem), one transaction; then one SES SendEmail.",
+      },
+      prepare: async () => {
+        const id = await newInstitution(owner, "Invitations resent");
+        const inv = await invite(id, `${uniq("resent")}@bench.test`);
+        return () => ({ method: "POST", route: `${INV}/{id}/resend`, id: inv, claims: ownerClaims, body: { institution_id: id } });
+      },
+    },
+    {
+      name: "POST /api/v1/invitations/accept",
+      handler: "invitations/accept",
+      status: 200,
+      budget: {
+        text: "token + invitation + institution GetItem, 1 tx",
+        ok: exactly("GetItem", "GetItem", "GetItem", "TransactWriteItems"),
+        note: "The token item (GetItem), then the invitation and the institution (two GetItems in parallel), one transaction.",
+      },
+      prepare: async (count) => {
+        const id = await newInstitution(owner, "Invitations accepted");
+        const run = uniq("acc");
+        const emails = Array.from({ length: count }, (_, i) => `${run}-${i}@bench.test`);
+        await inParallel(emails, 4, (email) => invite(id, email));
+        const invitees = emails.map((email) => {
+          const token = mailedTokens.get(email);
+          if (!token) throw new Error(`no invitation mail seen for ${email}`);
+          return { token, claims: userClaims({ email, name: "Invitee", account: "acct-bench-invitees" }) };
+        });
+        return (i) => {
+          const who = invitees[i] as (typeof invitees)[number];
+          return { method: "POST", route: "/api/v1/invitations/accept", claims: who.claims, body: { token: who.token } };
+        };
+      },
+    },
+    {
+      name: `GET ${SEC}`,
+      handler: "security-events/list",
+      status: 200,
+      budget: { text: "1 Query", ok: exactly("Query") },
+      prepare: async () => () => ({ method: "GET", route: SEC, claims: ownerClaims }),
+    },
+    {
+      name: `GET ${SEC}/{id}`,
+      handler: "security-events/show",
+      status: 200,
+      budget: { text: "1 GetItem", ok: exactly("GetItem") },
+      prepare: async () => {
+        const { events } = await listSecurityEvents(owner, { limit: "1" });
+        const id = events[0]?.id;
+        if (!id) throw new Error("the owner's account has no events yet");
+        return () => ({ method: "GET", route: `${SEC}/{id}`, id, claims: ownerClaims });
+      },
+    },
+    {
+      name: `GET ${SEC}/alerts`,
+      handler: "security-events/alerts",
+      status: 200,
+      budget: {
+        text: "1 Query (+≤3 edge COUNT)",
+        ok: (r) => r.length >= 1 && r.length <= 4 && r.every((c) => c === "Query"),
+        note: "One Query of the per-minute counters; when the hour starts mid-minute, one COUNT Query per counted type with events in that first minute (≤3), over at most that minute's events.",
+      },
+      prepare: async () => {
+        // Counted events (refusals) over the last hour, so the counters and the edge queries have something to read.
+        await seedEvents(spreadSeeds(owner.accountId, 70, Date.now(), 60 * 60 * 1000));
+        return () => ({ method: "GET", route: `${SEC}/alerts`, claims: ownerClaims });
+      },
+    },
+    {
+      name: `GET ${SEC}/export`,
+      handler: "security-events/export",
+      status: 200,
+      budget: {
+        text: "1 Query per 1000 rows + event tx",
+        ok: exactly("Query", "TransactWriteItems"),
+        note: "A 10-row export (one type filter, so the export events it writes are not exported again): the fixed per-request overhead. Its work per row (~7 µs of CPU) is section 6's: 10,000 rows against bare paging.",
+      },
+      prepare: async () => {
+        const claims = userClaims({ email: "exporter@bench.test", name: "Exporter", account: uniq("acct-export"), superAdmin: true });
+        const exporter = callerOf(claims);
+        await inParallel(
+          Array.from({ length: 10 }, (_, i) => i),
+          4,
+          (i) => createInstitution(exporter, { institution: { name: `Exported ${i}`, contact_email: `x${i}@example.com` } }),
+        );
+        return () => ({ method: "GET", route: `${SEC}/export`, query: { event_type: "institution_created" }, claims });
+      },
+    },
+  ];
+}
+
+async function loadHandler(name: string): Promise<Handler> {
+  const mod = (await import(pathToFileURL(`${ROOT}functions/${name}.ts`).href)) as { handler: Handler };
+  return mod.handler;
+}
+
+async function runScenario(s: Scenario, meter: Meter, calls: number, warmup: number): Promise<EndpointResult> {
+  const next = await s.prepare(calls + warmup);
+  const handler = await loadHandler(s.handler);
+  const overhead: number[] = [];
+  const total: number[] = [];
+  const io: number[] = [];
+  const sets = new Map<string, string[]>();
+  let capacity: EndpointResult["capacity"] = {};
+  let mail: string[] = [];
+  let recorded: readonly unknown[] = [];
+  for (let i = 0; i < calls + warmup; i++) {
+    const event = apiEvent(next(i));
+    const ctx = context(s.handler);
+    const m = meter.start({ record: i === warmup });
+    const t0 = now();
+    const res = await handler(event, ctx);
+    const elapsed = now() - t0;
+    meter.stop();
+    if (res.statusCode !== s.status) {
+      throw new Error(`${s.name}: call ${i} answered ${res.statusCode}, expected ${s.status}: ${String(res.body).slice(0, 300)}`);
+    }
+    if (i < warmup) continue;
+    overhead.push(ms(elapsed - m.ioNs));
+    total.push(ms(elapsed));
+    io.push(ms(m.ioNs));
+    sets.set(m.requests.join(), m.requests);
+    if (i === warmup) {
+      capacity = m.capacity;
+      mail = m.mail;
+      recorded = m.outputs ?? [];
+    }
+  }
+  // The same call again and again, every send answered at once with what it answered in the first measured call.
+  const hot: number[] = [];
+  for (let i = 0; i < HOT_CALLS + HOT_WARMUP; i++) {
+    const event = apiEvent(next(warmup));
+    const ctx = context(s.handler);
+    const t0 = now();
+    const { result: res, ns: copying } = await meter.replay(recorded, () => handler(event, ctx));
+    const elapsed = now() - t0 - copying;
+    if (res.statusCode !== s.status)
+      throw new Error(`${s.name}: replayed call answered ${res.statusCode}: ${String(res.body).slice(0, 300)}`);
+    if (i >= HOT_WARMUP) hot.push(ms(elapsed));
+  }
+  const requestSets = [...sets.values()];
+  return {
+    name: s.name,
+    handler: s.handler,
+    requestSets,
+    capacity,
+    mail,
+    overheadMs: { p50: median(overhead), p99: percentile(overhead, 0.99), max: Math.max(...overhead) },
+    hotMs: { p50: median(hot), p99: percentile(hot, 0.99) },
+    handlerMs: { p50: median(total), p99: percentile(total, 0.99) },
+    ioMs: { p50: median(io), p99: percentile(io, 0.99) },
+    budgetOk: requestSets.every((r) => s.budget.ok(r) && !r.includes("Scan")) && (!s.mails || mail.join() === "SendEmail"),
+    budgetText: s.budget.text,
+    ...(s.budget.note && { note: s.budget.note }),
+  };
+}
+
+export async function measureEndpoints(
+  meter: Meter,
+  users: Users,
+  opts: { calls?: number; warmup?: number; only?: RegExp; log?: (s: string) => void } = {},
+): Promise<EndpointResult[]> {
+  const results: EndpointResult[] = [];
+  for (const s of scenarios(users)) {
+    if (opts.only && !opts.only.test(s.handler)) continue;
+    const t0 = now();
+    const r = await runScenario(s, meter, opts.calls ?? CALLS, opts.warmup ?? WARMUP);
+    opts.log?.(
+      `  ${s.handler.padEnd(24)} overhead p50 ${fmtMs(r.overheadMs.p50)} p99 ${fmtMs(r.overheadMs.p99)}; hot ${fmtMs(r.hotMs.p50)}  (${(ms(now() - t0) / 1000).toFixed(1)} s)`,
+    );
+    results.push(r);
+  }
+  return results;
+}
+
+export function endpointRows(results: readonly EndpointResult[]): Row[] {
+  const rows: Row[] = [];
+  for (const r of results) {
+    const requests = r.requestSets.map(describeRequests).join(" | ");
+    const mail = r.mail.length > 0 ? `, SES ${r.mail.join(" + ")}` : "";
+    rows.push({
+      section: 1,
+      endpoint: r.name,
+      figure: "requests (capacity)",
+      value: `${requests}${mail} (${describeCapacity(r.capacity)})`,
+      floor: "—",
+      budget: `${r.budgetText}, 0 Scan`,
+      verdict: verdict(r.budgetOk),
+      data: { requests: r.requestSets, capacity: r.capacity, capacityTotal: totalCapacity(r.capacity), mail: r.mail },
+      ...(r.note && { note: r.note }),
+    });
+  }
+  for (const r of results) {
+    const ok = r.overheadMs.p50 <= OVERHEAD_P50_MS && r.overheadMs.p99 <= OVERHEAD_P99_MS;
+    rows.push({
+      section: 2,
+      endpoint: r.name,
+      figure: "overhead p50 / p99",
+      value: `${fmtMs(r.overheadMs.p50)} / ${fmtMs(r.overheadMs.p99)}`,
+      floor: `send ${fmtMs(r.ioMs.p50)}; hot ${fmtMs(r.hotMs.p50)} / ${fmtMs(r.hotMs.p99)}`,
+      budget: `≤ ${OVERHEAD_P50_MS} ms / ≤ ${OVERHEAD_P99_MS} ms`,
+      verdict: verdict(ok),
+      data: { overheadMs: r.overheadMs, handlerMs: r.handlerMs, sendMs: r.ioMs, hotMs: r.hotMs },
+      ...(rows.length === results.length && {
+        note:
+          "overhead = handler wall time minus the time in which a DynamoDB or SES send() was in flight (from the call into send() to its settled promise: the SDK's own work counts as send). " +
+          "hot = the same call with every send answered at once by its recorded output: the handler's own work with no I/O wait between its parts. The gap between the two is the cost of resuming cold after each I/O wait.",
+      }),
+    });
+  }
+  return rows;
+}
