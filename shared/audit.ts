@@ -3,13 +3,12 @@
  * TransactWriteItems so the change and its event commit together; a refused request records its event
  * with `recordEvent`, in a request of its own.
  */
-import { TransactWriteCommand } from "@aws-sdk/lib-dynamodb";
 import type { Caller } from "./caller.js";
-import { db } from "./clients.js";
 import { config } from "./config.js";
+import { Conflict } from "./errors.js";
 import { newId } from "./ids.js";
 import { eventKeys, type Key } from "./tables.js";
-import type { TxItem } from "./tx.js";
+import { type TxItem, transact } from "./tx.js";
 
 /** Event types counted per minute for the alerts summary. */
 export const COUNTED_TYPES = ["unauthorized_institution_access", "rate_limit_exceeded", "token_validation_failure"] as const;
@@ -144,5 +143,7 @@ export function auditItems(caller: Caller, event: AuditEvent, now = new Date()):
 
 /** Records the event of a refused request (403/404/429/422 on accept), in a request of its own. */
 export async function recordEvent(caller: Caller, event: AuditEvent): Promise<void> {
-  await db.send(new TransactWriteCommand({ TransactItems: auditItems(caller, event) }));
+  // Through `transact`, so concurrent refusals bumping one alert counter retry instead of failing.
+  const result = await transact(auditItems(caller, event));
+  if (!result.ok) throw new Conflict("Request could not be recorded, please retry");
 }
