@@ -7,9 +7,19 @@ import { DynamoDBClient } from "@aws-sdk/client-dynamodb";
 import { DynamoDBDocumentClient } from "@aws-sdk/lib-dynamodb";
 import { config } from "./config.js";
 
-const localCredentials = config.endpoints.dynamodb
-  ? { accessKeyId: process.env.AWS_ACCESS_KEY_ID ?? "local", secretAccessKey: process.env.AWS_SECRET_ACCESS_KEY ?? "local" }
-  : undefined;
+/**
+ * Client options for a local endpoint: fixed credentials, so the local stack needs no AWS profile. In AWS
+ * (no endpoint override) the function's role provides them through the default chain.
+ */
+export function localCredentials(endpoint: string | undefined) {
+  if (!endpoint) return {};
+  return {
+    credentials: {
+      accessKeyId: process.env.AWS_ACCESS_KEY_ID ?? "local",
+      secretAccessKey: process.env.AWS_SECRET_ACCESS_KEY ?? "local",
+    },
+  };
+}
 
 /**
  * The DynamoDB timeout and retry policy, chosen so that a DynamoDB that does not answer costs a request at
@@ -29,7 +39,7 @@ export const DYNAMODB_RETRY_POLICY = { connectionTimeoutMs: 1_000, requestTimeou
 export const dynamo = new DynamoDBClient({
   region: config.region,
   endpoint: config.endpoints.dynamodb,
-  ...(localCredentials && { credentials: localCredentials }),
+  ...localCredentials(config.endpoints.dynamodb),
   maxAttempts: DYNAMODB_RETRY_POLICY.maxAttempts,
   requestHandler: {
     connectionTimeout: DYNAMODB_RETRY_POLICY.connectionTimeoutMs,
