@@ -17,7 +17,7 @@ import { fmtBytes, fmtMs, fmtRatio, median } from "./stats.js";
 
 /** Section 4 budget: size and import time, each relative to the reference bundle. */
 export const COLD_RATIO = 1.2;
-export const ROUNDS = 11;
+export const ROUNDS = 7;
 
 const CDK_OUT = join(ROOT, "cdk.out");
 const TEMPLATE = join(CDK_OUT, "InstitutionAdminApi.template.json");
@@ -184,13 +184,16 @@ export interface ColdResult {
   readonly name: string;
   readonly bytes: number;
   readonly importMs: number;
+  /** Median over the rounds of this bundle's import time over the reference's, imported just before it. */
+  readonly timeRatio: number;
   readonly runs: number[];
   readonly network: { kind: string; target: string }[];
 }
 
 /**
- * `rounds` imports of each bundle, round-robin (each round starts one further along), so that drift on a
- * shared machine spreads over all bundles. The first round waits a moment after the import, so that
+ * `rounds` imports of each bundle, each right after an import of the reference (a pair), the bundles in a
+ * new random order every round: a burst of load on a shared machine hits a pair as a whole, and the time
+ * ratio is the median of the pairs' ratios. The first round waits a moment after each import, so that
  * anything a module starts at load has time to reach the network guard.
  */
 export async function measureColdStarts(
@@ -201,32 +204,55 @@ export async function measureColdStarts(
   const guard = join(dir, "net-guard.mjs");
   writeFileSync(guard, GUARD);
   const reference = await buildReference(dir);
-  const all = [reference, ...bundles()];
-  const runs = all.map(() => [] as number[]);
-  const network = all.map(() => [] as { kind: string; target: string }[]);
+  const targets = bundles();
+  const refRuns: number[] = [];
+  const refNetwork: ColdResult["network"] = [];
+  const runs = targets.map(() => [] as number[]);
+  const ratios = targets.map(() => [] as number[]);
+  const network = targets.map(() => [] as ColdResult["network"]);
   const rounds = opts.rounds ?? ROUNDS;
+  const probeOf = async (file: string, settle: boolean) => {
+    const p = await runProbe(file, guard, settle);
+    if (p.net === null) throw new Error("the network guard did not load");
+    return { ms: p.ms, net: p.net };
+  };
   for (let r = 0; r < rounds; r++) {
-    for (let k = 0; k < all.length; k++) {
-      const i = (k + r) % all.length;
-      const p = await runProbe((all[i] as Bundle).file, guard, r === 0);
-      (runs[i] as number[]).push(p.ms);
-      if (p.net === null) throw new Error("the network guard did not load");
-      (network[i] as Probe["net"] & object).push(...p.net);
+    const order = targets.map((_, i) => i);
+    for (let k = order.length - 1; k > 0; k--) {
+      const j = Math.floor(Math.random() * (k + 1));
+      [order[k], order[j]] = [order[j] as number, order[k] as number];
+    }
+    for (const i of order) {
+      const ref = await probeOf(reference.file, r === 0);
+      const fn = await probeOf((targets[i] as Bundle).file, r === 0);
+      refRuns.push(ref.ms);
+      refNetwork.push(...ref.net);
+      (runs[i] as number[]).push(fn.ms);
+      (ratios[i] as number[]).push(fn.ms / ref.ms);
+      (network[i] as ColdResult["network"]).push(...fn.net);
     }
   }
-  const results = all.map(
+  const ref: ColdResult = {
+    name: reference.name,
+    bytes: statSync(reference.file).size,
+    importMs: median(refRuns),
+    timeRatio: 1,
+    runs: refRuns,
+    network: refNetwork,
+  };
+  const functions = targets.map(
     (b, i): ColdResult => ({
       name: b.name,
       bytes: statSync(b.file).size,
       importMs: median(runs[i] as number[]),
+      timeRatio: median(ratios[i] as number[]),
       runs: runs[i] as number[],
       network: network[i] as ColdResult["network"],
     }),
   );
-  const [ref, ...functions] = results as [ColdResult, ...ColdResult[]];
   for (const f of functions) {
     opts.log?.(
-      `  ${f.name.padEnd(24)} ${fmtBytes(f.bytes).padStart(10)} (${fmtRatio(f.bytes / ref.bytes)})  ${fmtMs(f.importMs)} (${fmtRatio(f.importMs / ref.importMs)})`,
+      `  ${f.name.padEnd(24)} ${fmtBytes(f.bytes).padStart(10)} (${fmtRatio(f.bytes / ref.bytes)})  ${fmtMs(f.importMs)} (${fmtRatio(f.timeRatio)})`,
     );
   }
   return { reference: ref, functions };
@@ -236,7 +262,7 @@ export function coldRows(res: { reference: ColdResult; functions: ColdResult[] }
   const ref = res.reference;
   const rows: Row[] = res.functions.map((f) => {
     const sizeRatio = f.bytes / ref.bytes;
-    const timeRatio = f.importMs / ref.importMs;
+    const timeRatio = f.timeRatio;
     const ok = sizeRatio <= COLD_RATIO && timeRatio <= COLD_RATIO && f.network.length === 0;
     return {
       section: 4,
@@ -258,7 +284,7 @@ export function coldRows(res: { reference: ColdResult; functions: ColdResult[] }
     budget: "0",
     verdict: verdict(ref.network.length === 0),
     data: { bytes: ref.bytes, importMs: ref.importMs, runs: ref.runs, network: ref.network },
-    note: `median of ${ref.runs.length} imports each, fresh node process, NODE_OPTIONS=--enable-source-maps as deployed; reference = DynamoDBDocumentClient + one GetItem, same esbuild options.`,
+    note: `${res.functions[0]?.runs.length ?? 0} imports of each bundle, each in a fresh node process right after one of the reference (time ratio: the median of these pairs), NODE_OPTIONS=--enable-source-maps as deployed; reference = DynamoDBDocumentClient + one GetItem, same esbuild options.`,
   });
   return rows;
 }
