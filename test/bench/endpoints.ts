@@ -95,10 +95,12 @@ async function newInstitution(owner: Caller, label: string): Promise<string> {
 export const mailedTokens = new Map<string, string>();
 
 export function readMailedToken(input: unknown): void {
-  const simple = (input as { Destination?: { ToAddresses?: string[] }; Content?: { Simple?: { Body?: { Text?: { Data?: string } } } } })
-    ?.Content?.Simple;
-  const to = (input as { Destination?: { ToAddresses?: string[] } })?.Destination?.ToAddresses?.[0];
-  const token = /[?&]token=([A-Za-z0-9_-]{43})/.exec(simple?.Body?.Text?.Data ?? "")?.[1];
+  // SES SendEmail: `Message.Body` (classic API) or `Content.Simple.Body` (v2).
+  type Body = { Text?: { Data?: string } };
+  const i = input as { Destination?: { ToAddresses?: string[] }; Message?: { Body?: Body }; Content?: { Simple?: { Body?: Body } } };
+  const text = i?.Message?.Body?.Text?.Data ?? i?.Content?.Simple?.Body?.Text?.Data ?? "";
+  const to = i?.Destination?.ToAddresses?.[0];
+  const token = /[?&]token=([A-Za-z0-9_-]{43})/.exec(text)?.[1];
   if (to && token) mailedTokens.set(to, token);
 }
 
