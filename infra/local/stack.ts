@@ -2,11 +2,13 @@
  * The whole API on this machine: DynamoDB Local, cognito-local, aws-ses-v2-local and the gateway, with the
  * tables and the user pool in place. `npm start` and the test harness both start it through here.
  */
+
 import { mkdirSync } from "node:fs";
 import { join } from "node:path";
 import { CreateTableCommand, DynamoDBClient, UpdateTimeToLiveCommand } from "@aws-sdk/client-dynamodb";
 import { createTableInput, eventsTable, mainTable, type TableDef } from "../../shared/tables.js";
 import { ensureUserPool, startTokenTrigger, writeCognitoConfig } from "./cognito.js";
+import { LOCAL_CREDENTIALS, localHandlerEnv } from "./env.js";
 import { cognitoService, dynamodbService, freePort, gatewayService, ROOT, type Service, sesService } from "./services.js";
 
 /** Where `npm start` keeps its data, and the file that tells clients where it listens. */
@@ -62,7 +64,7 @@ export interface LocalStack extends StackInfo {
   stop(): Promise<void>;
 }
 
-const CREDENTIALS = { accessKeyId: "local", secretAccessKey: "local" };
+const CREDENTIALS = LOCAL_CREDENTIALS;
 
 /** Creates both tables from shared/tables.ts; a table that exists already is left as it is. */
 export async function createTables(endpoint: string, region: string, tables: StackInfo["tables"]): Promise<void> {
@@ -165,13 +167,7 @@ export async function startLocalStack(opts: StackOptions): Promise<LocalStack> {
       output: opts.gatewayOutput === "inherit" ? "inherit" : join(logDir, "gateway.log"),
       env: {
         // The handlers' environment, as the CDK stack sets it in AWS, plus the local endpoints.
-        MAIN_TABLE: tables.main,
-        EVENTS_TABLE: tables.events,
-        DYNAMODB_ENDPOINT: dynamodbEndpoint,
-        SES_ENDPOINT: sesEndpoint,
-        AWS_REGION: region,
-        AWS_ACCESS_KEY_ID: CREDENTIALS.accessKeyId,
-        AWS_SECRET_ACCESS_KEY: CREDENTIALS.secretAccessKey,
+        ...localHandlerEnv({ tables, dynamodbEndpoint, sesEndpoint, region }),
         AWS_SESSION_TOKEN: "",
         AWS_PROFILE: "",
         MAIL_FROM: process.env.MAIL_FROM ?? "no-reply@institution-admin.local",

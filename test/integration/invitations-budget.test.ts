@@ -3,9 +3,10 @@
  * GetItem, one Query and one transaction before it sends the mail; list is a GetItem and one Query;
  * nothing makes a Scan.
  */
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import type { Caller } from "../../shared/caller.js";
 import { uniq, uniqEmail } from "../support/api.js";
+import { requestCounter } from "../support/requests.js";
 
 // The mail settings are read when shared/mail.ts loads, so set them before importing the use cases.
 process.env.MAIL_FROM = "no-reply@institution-admin.local";
@@ -17,30 +18,7 @@ const { createInvitation } = await import("../../shared/invitations/issue.js");
 const { acceptInvitation, listInvitations, revokeInvitation } = await import("../../shared/invitations/service.js");
 const { sentMail, invitationTokenIn } = await import("../support/api.js");
 
-const commands: string[] = [];
-const MIDDLEWARE = "count-invitation-requests";
-
-beforeAll(() => {
-  for (const client of [dynamo, ses] as const) {
-    client.middlewareStack.add(
-      (next, context) => async (args) => {
-        commands.push(String(context.commandName));
-        return next(args);
-      },
-      { step: "initialize", name: MIDDLEWARE },
-    );
-  }
-});
-afterAll(() => {
-  dynamo.middlewareStack.remove(MIDDLEWARE);
-  ses.middlewareStack.remove(MIDDLEWARE);
-});
-
-async function counted<T>(fn: () => Promise<T>): Promise<{ result: T; requests: string[] }> {
-  commands.length = 0;
-  const result = await fn();
-  return { result, requests: [...commands] };
-}
+const counted = requestCounter(dynamo, ses);
 
 describe("invitations: request budget", () => {
   const owner: Caller = {

@@ -2,33 +2,14 @@
  * The performance contract of the institution endpoints, counted at the SDK: show, list and create each
  * make exactly one DynamoDB request; nothing makes a Scan.
  */
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import type { Caller } from "../../shared/caller.js";
 import { dynamo } from "../../shared/clients.js";
 import { createInstitution, listInstitutions, showInstitution } from "../../shared/institutions/service.js";
 import { uniq } from "../support/api.js";
+import { requestCounter } from "../support/requests.js";
 
-const commands: string[] = [];
-const MIDDLEWARE = "count-requests";
-
-beforeAll(() => {
-  dynamo.middlewareStack.add(
-    (next, context) => async (args) => {
-      commands.push(String(context.commandName));
-      return next(args);
-    },
-    { step: "initialize", name: MIDDLEWARE },
-  );
-});
-afterAll(() => {
-  dynamo.middlewareStack.remove(MIDDLEWARE);
-});
-
-async function counted<T>(fn: () => Promise<T>): Promise<{ result: T; requests: string[] }> {
-  commands.length = 0;
-  const result = await fn();
-  return { result, requests: [...commands] };
-}
+const counted = requestCounter(dynamo);
 
 describe("request budget", () => {
   const caller: Caller = {

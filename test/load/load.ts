@@ -8,6 +8,7 @@
 import { mkdirSync, readdirSync, rmSync } from "node:fs";
 import { join } from "node:path";
 import { issueToken } from "../../infra/local/cognito.js";
+import { localHandlerEnv } from "../../infra/local/env.js";
 import { LOCAL_DIR, startLocalStack } from "../../infra/local/stack.js";
 
 process.env.AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED ??= "true";
@@ -38,15 +39,7 @@ async function main(): Promise<number> {
   const stack = await startLocalStack({ dataDir, persistent: false, tablePrefix: "load" });
   try {
     // The audit reads the tables through shared/clients.ts, which reads these at import.
-    Object.assign(process.env, {
-      MAIN_TABLE: stack.tables.main,
-      EVENTS_TABLE: stack.tables.events,
-      DYNAMODB_ENDPOINT: stack.dynamodbEndpoint,
-      SES_ENDPOINT: stack.sesEndpoint,
-      AWS_REGION: stack.region,
-      AWS_ACCESS_KEY_ID: "local",
-      AWS_SECRET_ACCESS_KEY: "local",
-    });
+    Object.assign(process.env, localHandlerEnv(stack));
     const { runLoad, formatReport } = await import("./run.js");
 
     const tag = stamp.slice(8);

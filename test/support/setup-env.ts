@@ -7,20 +7,12 @@
  *   under `test/fault/`, which stop and start services (see control.ts).
  */
 import { afterAll, beforeAll, inject } from "vitest";
+import { localHandlerEnv } from "../../infra/local/env.js";
 import "./stack-info.js";
 
 const stack = inject("stack");
 
-Object.assign(process.env, {
-  MAIN_TABLE: stack.tables.main,
-  EVENTS_TABLE: stack.tables.events,
-  DYNAMODB_ENDPOINT: stack.dynamodbEndpoint,
-  SES_ENDPOINT: stack.sesEndpoint,
-  AWS_REGION: stack.region,
-  AWS_ACCESS_KEY_ID: "local",
-  AWS_SECRET_ACCESS_KEY: "local",
-  AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED: "true",
-});
+Object.assign(process.env, localHandlerEnv(stack), { AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED: "true" });
 delete process.env.AWS_SESSION_TOKEN;
 delete process.env.AWS_PROFILE;
 

@@ -1,0 +1,26 @@
+/**
+ * The environment that points the shared modules (shared/config.ts and shared/clients.ts read it at import)
+ * at a local stack: for the handlers in the gateway, and for test, bench and load processes that read the
+ * tables directly. Local credentials, so a developer's AWS profile never leaks in. No imports on purpose:
+ * every test worker loads this.
+ */
+export const LOCAL_CREDENTIALS = { accessKeyId: "local", secretAccessKey: "local" } as const;
+
+export interface LocalEndpoints {
+  readonly tables: { readonly main: string; readonly events: string };
+  readonly dynamodbEndpoint: string;
+  readonly sesEndpoint: string;
+  readonly region: string;
+}
+
+export function localHandlerEnv(info: LocalEndpoints): Record<string, string> {
+  return {
+    MAIN_TABLE: info.tables.main,
+    EVENTS_TABLE: info.tables.events,
+    DYNAMODB_ENDPOINT: info.dynamodbEndpoint,
+    SES_ENDPOINT: info.sesEndpoint,
+    AWS_REGION: info.region,
+    AWS_ACCESS_KEY_ID: LOCAL_CREDENTIALS.accessKeyId,
+    AWS_SECRET_ACCESS_KEY: LOCAL_CREDENTIALS.secretAccessKey,
+  };
+}
