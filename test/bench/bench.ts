@@ -11,7 +11,7 @@
  * Budgets live next to what they judge: endpoints.ts (1, 2), gateway-e2e.ts (3), cold-start.ts (4),
  * growth.ts (5), export.ts (6).
  */
-import { writeFileSync } from "node:fs";
+import { mkdirSync, readdirSync, rmSync, writeFileSync } from "node:fs";
 import { cpus, loadavg } from "node:os";
 import { join } from "node:path";
 import { issueToken } from "../../infra/local/cognito.js";
@@ -52,8 +52,18 @@ async function section(rows: Row[], n: number, what: string, fn: () => Promise<R
   }
 }
 
+/** Data and service logs of the three newest runs are kept under `.local/bench/` for reading after a run. */
+function pruneRuns(dir: string, keep = 3): void {
+  mkdirSync(dir, { recursive: true });
+  const runs = readdirSync(dir)
+    .filter((d) => /^\d{8}-\d{6}-\d+$/.test(d))
+    .sort();
+  for (const d of runs.slice(0, Math.max(0, runs.length - keep))) rmSync(join(dir, d), { recursive: true, force: true });
+}
+
 async function main(): Promise<number> {
   const stamp = new Date().toISOString().replace(/\D/g, "").slice(0, 14);
+  pruneRuns(join(LOCAL_DIR, "bench"));
   const dataDir = join(LOCAL_DIR, "bench", `${stamp.slice(0, 8)}-${stamp.slice(8)}-${process.pid}`);
   const rows: Row[] = [];
   const load = [loadavg()[0] ?? 0];
@@ -119,7 +129,7 @@ async function main(): Promise<number> {
     if (want(5)) {
       await section(rows, 5, "section 5: growth to 10x the data", async () => {
         const { measureGrowth, growthRows } = await import("./growth.js");
-        return growthRows(await measureGrowth(meter, { ...(quick && { n: 200, runs: 60 }), log }));
+        return growthRows(await measureGrowth(meter, { ...(quick && { runs: 60 }), log }));
       });
     }
 

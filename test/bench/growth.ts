@@ -32,6 +32,11 @@ import { describeCapacity, describeRequests, type Measurement, type Meter } from
 import { type Row, verdict } from "./report.js";
 import { fmtMs, inParallel, median, ms, now } from "./stats.js";
 
+/**
+ * Events at the small size. At least ~1,000 over the two hours, so that every minute of the alert window
+ * already has its counter item at N: with fewer, the counter Query reads more items at 10×N only because
+ * minutes that had no counted event now have one (more data in the window, not a bigger table).
+ */
 export const GROWTH_N = 1000;
 export const GROWTH_RUNS = 200;
 /** Section 5 budget: latency at 10×N within 20 % of N. */
