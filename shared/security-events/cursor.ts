@@ -13,6 +13,7 @@
 import { createHmac, timingSafeEqual } from "node:crypto";
 import { BadRequest } from "../errors.js";
 import { isId } from "../ids.js";
+import type { EventFilter } from "./repository.js";
 import { messages } from "./schema.js";
 
 const KEY = process.env.CURSOR_SECRET || "institution-admin-api:security-events:cursor:v1";
@@ -20,22 +21,16 @@ const MAC_BYTES = 16;
 const MAX_CURSOR_CHARS = 256;
 const CREATED_KEY = /^(\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z)#([^#]+)$/;
 
-/** What a cursor is valid for: the caller's account and every filter that shapes the result set. */
-export interface CursorScope {
-  readonly account: string;
-  readonly user_id?: string | undefined;
-  readonly event_type?: string | undefined;
-  readonly from?: string | undefined;
-  readonly to?: string | undefined;
-}
+/** A cursor is valid only for the filter of the query it came from: the account and every filter. */
+export type CursorScope = EventFilter;
 
 function mac(scope: CursorScope, position: string): Buffer {
   // JSON of a fixed-order array: no separator in a value can make two scopes collide.
   const message = JSON.stringify([
     1,
     scope.account,
-    scope.user_id ?? null,
-    scope.event_type ?? null,
+    scope.userId ?? null,
+    scope.type ?? null,
     scope.from ?? null,
     scope.to ?? null,
     position,

@@ -68,18 +68,17 @@ function requireSuperAdmin(caller: Caller): void {
 export async function listSecurityEvents(caller: Caller, query: Query) {
   requireSuperAdmin(caller);
   const q = parseQuery(listQuery, query);
-  const scope = { account: caller.accountId, user_id: q.user_id, event_type: q.event_type, from: q.from, to: q.to };
-  const after = q.cursor === undefined ? undefined : verifyCursor(scope, q.cursor);
+  const filter: EventFilter = { account: caller.accountId, userId: q.user_id, type: q.event_type, from: q.from, to: q.to };
+  const after = q.cursor === undefined ? undefined : verifyCursor(filter, q.cursor);
   const matchesNothing = (q.event_type !== undefined && !isEventType(q.event_type)) || (q.user_id !== undefined && !isUserKey(q.user_id));
   let page: EventRow[] = [];
   let next: string | null = null;
   if (!matchesNothing) {
-    const filter: EventFilter = { account: caller.accountId, userId: q.user_id, type: q.event_type, from: q.from, to: q.to };
     // One more than the page, in the same request, tells whether a next page exists: no empty last page.
     const { rows, more } = await repo.queryEvents(filter, q.limit + 1, after);
     page = rows.slice(0, q.limit);
     const last = page.at(-1);
-    if (last && (rows.length > q.limit || more)) next = signCursor(scope, last.created_key);
+    if (last && (rows.length > q.limit || more)) next = signCursor(filter, last.created_key);
   }
   return {
     events: page.map((e) => ({

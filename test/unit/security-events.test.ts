@@ -107,7 +107,7 @@ describe("parseIso", () => {
 });
 
 describe("cursor", () => {
-  const scope = { account: "acct-a", user_id: "u1", event_type: undefined, from: "2024-01-01T00:00:00.000Z", to: undefined };
+  const scope = { account: "acct-a", userId: "u1", type: undefined, from: "2024-01-01T00:00:00.000Z", to: undefined };
   const position = `2024-05-01T10:00:00.000Z#${ID}`;
 
   it("round-trips for the same account and filters", () => {
@@ -121,8 +121,8 @@ describe("cursor", () => {
 
   it.each([
     ["another account", { ...scope, account: "acct-b" }],
-    ["another user filter", { ...scope, user_id: "u2" }],
-    ["an added type filter", { ...scope, event_type: "institution_created" }],
+    ["another user filter", { ...scope, userId: "u2" }],
+    ["an added type filter", { ...scope, type: "institution_created" }],
     ["another from", { ...scope, from: "2024-01-02T00:00:00.000Z" }],
     ["an added to", { ...scope, to: "2025-01-01T00:00:00.000Z" }],
   ])("refuses a cursor used with %s", (_, other) => {
