@@ -64,11 +64,10 @@ export interface LocalStack extends StackInfo {
   stop(): Promise<void>;
 }
 
-const CREDENTIALS = LOCAL_CREDENTIALS;
 
 /** Creates both tables from shared/tables.ts; a table that exists already is left as it is. */
 export async function createTables(endpoint: string, region: string, tables: StackInfo["tables"]): Promise<void> {
-  const db = new DynamoDBClient({ endpoint, region, credentials: CREDENTIALS });
+  const db = new DynamoDBClient({ endpoint, region, credentials: LOCAL_CREDENTIALS });
   const create = async (def: TableDef, name: string) => {
     try {
       await db.send(new CreateTableCommand(createTableInput(def, name)));
