@@ -64,7 +64,6 @@ export interface LocalStack extends StackInfo {
   stop(): Promise<void>;
 }
 
-
 /** Creates both tables from shared/tables.ts; a table that exists already is left as it is. */
 export async function createTables(endpoint: string, region: string, tables: StackInfo["tables"]): Promise<void> {
   const db = new DynamoDBClient({ endpoint, region, credentials: LOCAL_CREDENTIALS });
