@@ -7,12 +7,24 @@ import { randomBytes } from "node:crypto";
 const alphabet = "0123456789ABCDEFGHJKMNPQRSTVWXYZ";
 
 /**
- * Random bytes are drawn from a pool refilled 4 KiB at a time: one CSPRNG call per 256 ids instead of one
- * per id (each call is a syscall; on a busy VM that was a third of a write handler's own time).
+ * Random bytes (ids and invitation tokens) are drawn from a CSPRNG pool refilled 4 KiB at a time: one
+ * call per 256 ids instead of one per id (each call is a syscall; on a busy VM that was a third of a write
+ * handler's own time). Every byte is handed out once.
  */
 const POOL_BYTES = 4096;
 let pool = Buffer.alloc(0);
 let offset = 0;
+
+/** `n` (at most 4096) fresh bytes from the CSPRNG pool, as a view that nothing else will be given. */
+export function pooledRandomBytes(n: number): Buffer {
+  if (offset + n > pool.length) {
+    pool = randomBytes(POOL_BYTES);
+    offset = 0;
+  }
+  const bytes = pool.subarray(offset, offset + n);
+  offset += n;
+  return bytes;
+}
 
 export function newId(now = Date.now()): string {
   let time = "";
@@ -21,13 +33,9 @@ export function newId(now = Date.now()): string {
     time = alphabet[t % 32] + time;
     t = Math.floor(t / 32);
   }
-  if (offset + 16 > pool.length) {
-    pool = randomBytes(POOL_BYTES);
-    offset = 0;
-  }
+  const bytes = pooledRandomBytes(16);
   let rand = "";
-  for (let i = offset; i < offset + 16; i++) rand += alphabet[(pool[i] as number) & 31];
-  offset += 16;
+  for (let i = 0; i < 16; i++) rand += alphabet[(bytes[i] as number) & 31];
   return time + rand;
 }
 

@@ -14,7 +14,7 @@ import { auditItems, recordEvent } from "../audit.js";
 import type { Caller } from "../caller.js";
 import { config } from "../config.js";
 import { BadGateway, BadRequest, Conflict, messages, NotFound, TooManyRequests, Unprocessable, ValidationFailed } from "../errors.js";
-import { newId } from "../ids.js";
+import { isId, newId } from "../ids.js";
 import type { Institution } from "../institutions/model.js";
 import { log } from "../log.js";
 import { requireMailConfig, sendMail } from "../mail.js";
@@ -23,7 +23,7 @@ import { invitationMail } from "./message.js";
 import { type Invitation, type Slot, slotHeld, statusOf, toIssued } from "./model.js";
 import * as repo from "./repository.js";
 import { EMAIL_INVALID, invitationParams, parseEmail } from "./schema.js";
-import { backoff, findInvitation, MAX_ATTEMPTS, requireManaging, requireMayInvite } from "./service.js";
+import { backoff, lookUpInvitation, MAX_ATTEMPTS, requireInvitation, requireManaging, requireMayInvite } from "./service.js";
 import { issueToken } from "./token.js";
 
 export const HAS_ACCESS = "Email already has access to this institution";
@@ -134,14 +134,18 @@ async function withdraw(caller: Caller, inv: Invitation): Promise<void> {
 export async function createInvitation(caller: Caller, query: Query, body: unknown) {
   const params = invitationParams(query, body);
   const limit = config.pendingInvitationLimit;
+  const email = parseEmail(params.email);
   for (let attempt = 1; ; attempt++) {
-    const v = await requireManaging(caller, params.institution_id);
+    // The e-mail's slots are read alongside the lookup (one round trip, not two); they are used only once
+    // the lookup and the role have passed, so the check order holds. An invalid e-mail can have no pending
+    // invitation, so it skips the limit and fails in the step below.
+    const [v, state] = await Promise.all([
+      requireManaging(caller, params.institution_id),
+      email && isId(params.institution_id) ? repo.readEmailState(params.institution_id, email) : undefined,
+    ]);
     if (!isRole(params.role)) throw new BadRequest(messages.invalidRole);
     const role: Role = params.role;
-    const email = parseEmail(params.email);
     const now = new Date();
-    // An invalid e-mail can have no pending invitation, so it skips the limit and fails in the step below.
-    const state = email ? await repo.readEmailState(v.institution.id, email) : undefined;
     const free = state ? freeSlots(state.slots, limit, now) : [];
     if (email && state && free.length === 0) await refuseOverLimit(caller, v.institution.id, email, state.slots, now);
     if (!email || !state) throw new ValidationFailed([EMAIL_INVALID]);
@@ -190,8 +194,8 @@ export async function createInvitation(caller: Caller, query: Query, body: unkno
 export async function resendInvitation(caller: Caller, id: string | undefined, query: Query, body: unknown) {
   const params = invitationParams(query, body);
   for (let attempt = 1; ; attempt++) {
-    const v = await requireManaging(caller, params.institution_id);
-    const inv = await findInvitation(v.institution.id, id);
+    const [v, found] = await Promise.all([requireManaging(caller, params.institution_id), lookUpInvitation(params.institution_id, id)]);
+    const inv = requireInvitation(found);
     await requireMayInvite(caller, v, inv.role);
     const now = new Date();
     if (statusOf(inv, now) !== "active") throw new Unprocessable(`Cannot resend a ${statusOf(inv, now)} invitation`);

@@ -16,8 +16,9 @@ export interface InvitationMailInput {
   appBaseUrl: string;
 }
 
-const escapeHtml = (s: string) =>
-  s.replace(/&/g, "&amp;").replace(/</g, "&lt;").replace(/>/g, "&gt;").replace(/"/g, "&quot;").replace(/'/g, "&#39;");
+const HTML_ESCAPES: Record<string, string> = { "&": "&amp;", "<": "&lt;", ">": "&gt;", '"': "&quot;", "'": "&#39;" };
+const HTML_SPECIAL = /[&<>"']/g;
+const escapeHtml = (s: string) => s.replace(HTML_SPECIAL, (c) => HTML_ESCAPES[c] as string);
 
 /** The accept link of the contract: `<APP_BASE_URL>/invitations/accept?token=<token>`. */
 export function acceptLink(appBaseUrl: string, token: string): string {

@@ -55,9 +55,16 @@ export async function requireMayInvite(caller: Caller, v: Visible, role: Role): 
   throw new Forbidden(ONLY_SUPER_ADMIN_INVITES_SUPER_ADMINS);
 }
 
-/** The invitation by id within the institution, else 404. A malformed id is just an unknown one. */
-export async function findInvitation(institutionId: string, id: string | undefined): Promise<Invitation> {
-  const inv = isId(id) ? await repo.getInvitation(institutionId, id) : undefined;
+/**
+ * The invitation by id within the institution, or undefined; a malformed id is just an unknown one. Read
+ * alongside the institution lookup (one round trip), but judged only after it (`requireInvitation`).
+ */
+export async function lookUpInvitation(institutionId: string | undefined, id: string | undefined): Promise<Invitation | undefined> {
+  return isId(institutionId) && isId(id) ? repo.getInvitation(institutionId, id) : undefined;
+}
+
+/** 404 unless the invitation was found. */
+export function requireInvitation(inv: Invitation | undefined): Invitation {
   if (!inv) throw new NotFound(messages.invitationNotFound);
   return inv;
 }
@@ -91,9 +98,10 @@ export async function revokeInvitation(
   query: Readonly<Record<string, string | undefined>>,
   body: unknown,
 ) {
-  const v = await requireManaging(caller, invitationParams(query, body).institution_id);
+  const institutionId = invitationParams(query, body).institution_id;
+  const [v, first] = await Promise.all([requireManaging(caller, institutionId), lookUpInvitation(institutionId, id)]);
   for (let attempt = 1; ; attempt++) {
-    const inv = await findInvitation(v.institution.id, id);
+    const inv = requireInvitation(attempt === 1 ? first : await lookUpInvitation(v.institution.id, id));
     const now = new Date();
     if (statusOf(inv, now) !== "active") throw new Unprocessable(messages.failedToRevoke);
     const audit = auditItems(

@@ -2,7 +2,8 @@
  * Invitation tokens. The full token leaves this process only inside the invitation e-mail; what is
  * stored is its SHA-256 hash (a database leak yields no usable token), and what is shown is a preview.
  */
-import { createHash, randomBytes } from "node:crypto";
+import { hash } from "node:crypto";
+import { pooledRandomBytes } from "../ids.js";
 
 export interface IssuedToken {
   /** The secret: 32 random bytes, base64url (43 characters). Only ever put into the e-mail. */
@@ -15,7 +16,7 @@ export interface IssuedToken {
 
 /** SHA-256 of a token, hex. */
 export function hashToken(token: string): string {
-  return createHash("sha256").update(token, "utf8").digest("hex");
+  return hash("sha256", token, "hex");
 }
 
 export function previewOf(token: string): string {
@@ -24,6 +25,6 @@ export function previewOf(token: string): string {
 
 /** A fresh token with its hash and preview. */
 export function issueToken(): IssuedToken {
-  const token = randomBytes(32).toString("base64url");
+  const token = pooledRandomBytes(32).toString("base64url");
   return { token, hash: hashToken(token), preview: previewOf(token) };
 }
