@@ -9,41 +9,55 @@ export const CSV_COLUMNS = ["id", "event_type", "created_at", "user_id", "user_e
 
 const FORMULA_START = /^[=+\-@\t\r]/;
 const NEEDS_QUOTES = /[",\r\n]/;
+/** Either of the two above: most cells match neither, and one test tells. */
+const SPECIAL = /^[=+\-@\t\r]|[",\r\n]/;
 
 /** One cell: guarded, then quoted if needed. `null`/`undefined` are empty cells. */
 export function csvCell(value: string | null | undefined): string {
   if (value === null || value === undefined) return "";
+  if (!SPECIAL.test(value)) return value;
   const guarded = FORMULA_START.test(value) ? `'${value}` : value;
   return NEEDS_QUOTES.test(guarded) ? `"${guarded.replace(/"/g, '""')}"` : guarded;
 }
 
 /** One record, with its CRLF. */
 export function csvLine(values: readonly (string | null | undefined)[]): string {
-  return `${values.map(csvCell).join(",")}\r\n`;
+  let line = "";
+  for (let i = 0; i < values.length; i++) line += i === 0 ? csvCell(values[i]) : `,${csvCell(values[i])}`;
+  return `${line}\r\n`;
 }
 
 export const CSV_HEADER = csvLine(CSV_COLUMNS);
 
-/** Objects with their keys sorted: DynamoDB keeps no order in a map, and the same event should always export alike. */
-const sortedKeys = (_key: string, value: unknown) =>
-  value !== null && typeof value === "object" && !Array.isArray(value)
-    ? Object.fromEntries(Object.entries(value).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)))
-    : value;
+/** Every key of every object inside `value` (arrays looked through), into `into`. */
+function collectKeys(value: unknown, into: Set<string>): void {
+  if (value === null || typeof value !== "object") return;
+  if (Array.isArray(value)) {
+    for (const v of value) collectKeys(v, into);
+    return;
+  }
+  for (const k in value) {
+    into.add(k);
+    collectKeys((value as Record<string, unknown>)[k], into);
+  }
+}
+
+/**
+ * JSON with every object's keys in sorted order: DynamoDB keeps no order in a map, and the same event
+ * should always export alike. JSON.stringify writes the keys of a replacer array in that array's order,
+ * at every depth, skipping those an object lacks: so the sorted union of all keys sorts every object.
+ */
+export function sortedJson(value: unknown): string {
+  const keys = new Set<string>();
+  collectKeys(value, keys);
+  return JSON.stringify(value, [...keys].sort());
+}
 
 /** The export record of one event, in `CSV_COLUMNS` order; `details` as JSON text with sorted keys. */
 export function eventLine(
   e: Pick<StoredEvent, "id" | "event_type" | "created_at" | "user_id" | "user_email" | "ip_address" | "description" | "details">,
 ): string {
-  return csvLine([
-    e.id,
-    e.event_type,
-    e.created_at,
-    e.user_id,
-    e.user_email,
-    e.ip_address,
-    e.description,
-    JSON.stringify(e.details ?? {}, sortedKeys),
-  ]);
+  return csvLine([e.id, e.event_type, e.created_at, e.user_id, e.user_email, e.ip_address, e.description, sortedJson(e.details ?? {})]);
 }
 
 /** `security_events_<YYYYMMDD_HHMMSS>.csv`, in UTC. */

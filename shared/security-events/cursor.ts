@@ -10,13 +10,14 @@
  * someone who reads this source mint a cursor for their own account and filters — a position they could
  * reach with `to` anyway.
  */
-import { createHmac, timingSafeEqual } from "node:crypto";
+import { createHmac, createSecretKey, timingSafeEqual } from "node:crypto";
 import { BadRequest } from "../errors.js";
 import { isId } from "../ids.js";
 import type { EventFilter } from "./repository.js";
 import { messages } from "./schema.js";
 
-const KEY = process.env.CURSOR_SECRET || "institution-admin-api:security-events:cursor:v1";
+// A key object, imported once: a string key is imported again on every HMAC.
+const KEY = createSecretKey(Buffer.from(process.env.CURSOR_SECRET || "institution-admin-api:security-events:cursor:v1", "utf8"));
 const MAC_BYTES = 16;
 const MAX_CURSOR_CHARS = 256;
 const CREATED_KEY = /^(\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z)#([^#]+)$/;

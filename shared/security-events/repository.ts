@@ -101,13 +101,14 @@ function toRow(item: Record<string, unknown>): EventRow {
 
 /**
  * Up to `limit` events matching `f`, newest first, after `after` (a `created_key`) when given. One Query.
- * `more` is DynamoDB's own "there may be more" (it stopped at the limit or at 1 MB).
+ * `more` is DynamoDB's own "there may be more" (it stopped at the limit or at 1 MB). The rows are the
+ * stored items as they come (with their key attributes): the list copies out its public fields anyway.
  */
 export async function queryEvents(f: EventFilter, limit: number, after?: string): Promise<{ rows: EventRow[]; more: boolean }> {
   const out = await db.send(
     new QueryCommand({ ...queryFor(f), Limit: limit, ...(after !== undefined && { ExclusiveStartKey: startAfter(f, after) }) }),
   );
-  return { rows: (out.Items ?? []).map(toRow), more: out.LastEvaluatedKey !== undefined };
+  return { rows: (out.Items ?? []) as EventRow[], more: out.LastEvaluatedKey !== undefined };
 }
 
 /**

@@ -71,27 +71,28 @@ export async function listSecurityEvents(caller: Caller, query: Query) {
   const filter: EventFilter = { account: caller.accountId, userId: q.user_id, type: q.event_type, from: q.from, to: q.to };
   const after = q.cursor === undefined ? undefined : verifyCursor(filter, q.cursor);
   const matchesNothing = (q.event_type !== undefined && !isEventType(q.event_type)) || (q.user_id !== undefined && !isUserKey(q.user_id));
-  let page: EventRow[] = [];
-  let next: string | null = null;
-  if (!matchesNothing) {
-    // One more than the page, in the same request, tells whether a next page exists: no empty last page.
-    const { rows, more } = await repo.queryEvents(filter, q.limit + 1, after);
-    page = rows.slice(0, q.limit);
-    const last = page.at(-1);
-    if (last && (rows.length > q.limit || more)) next = signCursor(filter, last.created_key);
-  }
-  return {
-    events: page.map((e) => ({
+  let rows: EventRow[] = [];
+  let more = false;
+  // One more than the page, in the same request, tells whether a next page exists: no empty last page.
+  if (!matchesNothing) ({ rows, more } = await repo.queryEvents(filter, q.limit + 1, after));
+  const count = Math.min(rows.length, q.limit);
+  const last = rows[count - 1];
+  const next = last && (rows.length > q.limit || more) ? signCursor(filter, last.created_key) : null;
+  // One copy per event, of exactly the contract's fields (the rows are stored items, keys included).
+  const events = new Array(count);
+  for (let i = 0; i < count; i++) {
+    const e = rows[i] as EventRow;
+    events[i] = {
       id: e.id,
       event_type: e.event_type,
-      user_email: e.user_email,
+      user_email: e.user_email ?? null,
       ip_address: e.ip_address,
-      details: e.details,
+      details: e.details ?? {},
       created_at: e.created_at,
       description: e.description,
-    })),
-    meta: { count: page.length, limit: q.limit, next_cursor: next },
-  };
+    };
+  }
+  return { events, meta: { count, limit: q.limit, next_cursor: next } };
 }
 
 /** One event of the caller's account. Unknown, malformed or another account's id: 404. One GetItem. */
@@ -110,25 +111,35 @@ export async function showSecurityEvent(caller: Caller, id: string | undefined) 
   };
 }
 
-/** Merges newest-first streams of pages into one newest-first stream, pulling a page only when needed. */
-async function* newestFirst(streams: AsyncGenerator<EventRow[]>[]): AsyncGenerator<EventRow> {
+/**
+ * Merges newest-first streams of pages into newest-first batches, pulling a page only when a stream's
+ * current one runs out. Batches, not single rows: an async step per row would cost more than the row.
+ */
+async function* newestFirst(streams: AsyncGenerator<EventRow[]>[]): AsyncGenerator<EventRow[]> {
+  if (streams.length === 1) {
+    yield* streams[0] as AsyncGenerator<EventRow[]>;
+    return;
+  }
   const heads = (await Promise.all(streams.map(async (s) => ({ s, page: (await s.next()).value ?? [], i: 0 })))).filter(
     (h) => h.page.length > 0,
   );
   while (heads.length > 0) {
-    // At most one head per event type (a dozen): a linear pick beats a heap here.
-    let best = 0;
-    for (let h = 1; h < heads.length; h++) {
-      if ((heads[h]?.page[heads[h]?.i ?? 0]?.created_key ?? "") > (heads[best]?.page[heads[best]?.i ?? 0]?.created_key ?? "")) best = h;
-    }
-    const head = heads[best] as (typeof heads)[number];
-    yield head.page[head.i] as EventRow;
-    head.i++;
-    if (head.i >= head.page.length) {
-      const next = await head.s.next();
-      if (next.done || next.value.length === 0) heads.splice(best, 1);
-      else Object.assign(head, { page: next.value, i: 0 });
-    }
+    const batch: EventRow[] = [];
+    let head: (typeof heads)[number];
+    let best: number;
+    do {
+      // At most one head per event type (a dozen): a linear pick beats a heap here.
+      best = 0;
+      for (let h = 1; h < heads.length; h++) {
+        if ((heads[h]?.page[heads[h]?.i ?? 0]?.created_key ?? "") > (heads[best]?.page[heads[best]?.i ?? 0]?.created_key ?? "")) best = h;
+      }
+      head = heads[best] as (typeof heads)[number];
+      batch.push(head.page[head.i++] as EventRow);
+    } while (head.i < head.page.length);
+    yield batch;
+    const next = await head.s.next();
+    if (next.done || next.value.length === 0) heads.splice(best, 1);
+    else Object.assign(head, { page: next.value, i: 0 });
   }
 }
 
@@ -153,16 +164,18 @@ export async function exportSecurityEvents(caller: Caller, query: Query, now = n
   let bytes = jsonBytes(CSV_HEADER);
   let rows = 0;
   let truncated = false;
-  for await (const e of newestFirst(filters.map((f) => repo.eventPages(f, pageSize)))) {
-    const line = eventLine(e);
-    const size = jsonBytes(line);
-    if (rows >= MAX_EXPORT_ROWS || bytes + size > MAX_EXPORT_BYTES) {
-      truncated = true;
-      break;
+  stream: for await (const batch of newestFirst(filters.map((f) => repo.eventPages(f, pageSize)))) {
+    for (const e of batch) {
+      const line = eventLine(e);
+      const size = jsonBytes(line);
+      if (rows >= MAX_EXPORT_ROWS || bytes + size > MAX_EXPORT_BYTES) {
+        truncated = true;
+        break stream;
+      }
+      chunks.push(line);
+      bytes += size;
+      rows++;
     }
-    chunks.push(line);
-    bytes += size;
-    rows++;
   }
 
   await recordEvent(caller, {

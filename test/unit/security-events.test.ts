@@ -1,4 +1,5 @@
 /** Pure parts of the security-event endpoints: query schemas, cursor, CSV, alert window, index mapping. */
+import fc from "fast-check";
 import { describe, expect, it, vi } from "vitest";
 
 vi.hoisted(() => {
@@ -7,7 +8,7 @@ vi.hoisted(() => {
 });
 
 import { ALERT_RULES, alertsFor, emptySummary, minuteOf, planWindow } from "../../shared/security-events/alerts.js";
-import { CSV_HEADER, csvCell, eventLine, exportFilename } from "../../shared/security-events/csv.js";
+import { CSV_HEADER, csvCell, eventLine, exportFilename, sortedJson } from "../../shared/security-events/csv.js";
 import { signCursor, verifyCursor } from "../../shared/security-events/cursor.js";
 import { queryFor } from "../../shared/security-events/repository.js";
 import { exportQuery, listQuery, messages, parseIso, parseQuery } from "../../shared/security-events/schema.js";
@@ -193,6 +194,39 @@ describe("csv", () => {
     });
     expect(line).toBe(
       `${ID},institution_created,2024-05-01T10:00:00.000Z,,,10.0.0.1,"x created institution 'A, B'","{""n"":1,""name"":""A, B"",""nested"":{""a"":[{""a"":2,""b"":1}],""z"":1}}"\r\n`,
+    );
+  });
+
+  it("sorts the keys of every object at every depth, in code-unit order (random JSON)", () => {
+    // Written out by hand: a key-sorted copy would not do, as JS puts integer-like keys first in any object.
+    const reference = (v: unknown): string =>
+      Array.isArray(v)
+        ? `[${v.map(reference).join(",")}]`
+        : v !== null && typeof v === "object"
+          ? `{${Object.keys(v)
+              .sort()
+              .map((k) => `${JSON.stringify(k)}:${reference((v as Record<string, unknown>)[k])}`)
+              .join(",")}}`
+          : JSON.stringify(v);
+    fc.assert(
+      fc.property(fc.jsonValue(), (value) => {
+        expect(sortedJson(value)).toBe(reference(value));
+      }),
+      { numRuns: 500 },
+    );
+  });
+
+  it("quotes and guards any string exactly as the two rules say (random strings)", () => {
+    fc.assert(
+      fc.property(
+        fc.oneof(fc.string(), fc.string({ unit: fc.constantFrom("=", "+", "-", "@", "\t", "\r", "\n", ",", '"', "a") })),
+        (value) => {
+          const guarded = /^[=+\-@\t\r]/.test(value) ? `'${value}` : value;
+          const expected = /[",\r\n]/.test(guarded) ? `"${guarded.replace(/"/g, '""')}"` : guarded;
+          expect(csvCell(value)).toBe(expected);
+        },
+      ),
+      { numRuns: 500 },
     );
   });
 
