@@ -8,6 +8,7 @@ import { config } from "./config.js";
 import { Conflict } from "./errors.js";
 import { newId } from "./ids.js";
 import { eventKeys, type Key } from "./tables.js";
+import { isoTime } from "./time.js";
 import { type TxItem, transact } from "./tx.js";
 
 /** Event types counted per minute for the alerts summary. */
@@ -84,7 +85,7 @@ export function describe(type: EventType, details: Record<string, unknown>, acto
 
 /** Builds the stored event for `caller`; exported for tests and for the security-event readers. */
 export function buildEvent(caller: Caller, event: AuditEvent, now = new Date()): StoredEvent {
-  const createdAt = now.toISOString();
+  const createdAt = isoTime(now);
   return {
     id: newId(now.getTime()),
     account_id: caller.accountId,

@@ -26,13 +26,22 @@ export function pooledRandomBytes(n: number): Buffer {
   return bytes;
 }
 
+/** The time part of the last id: ids made in one request share their millisecond. */
+let lastMs = Number.NaN;
+let lastTime = "";
+
 export function newId(now = Date.now()): string {
-  let time = "";
-  let t = now;
-  for (let i = 0; i < 10; i++) {
-    time = alphabet[t % 32] + time;
-    t = Math.floor(t / 32);
+  if (now !== lastMs) {
+    let time = "";
+    let t = now;
+    for (let i = 0; i < 10; i++) {
+      time = alphabet[t % 32] + time;
+      t = Math.floor(t / 32);
+    }
+    lastTime = time;
+    lastMs = now;
   }
+  const time = lastTime;
   const bytes = pooledRandomBytes(16);
   let rand = "";
   for (let i = 0; i < 16; i++) rand += alphabet[(bytes[i] as number) & 31];

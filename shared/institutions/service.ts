@@ -7,6 +7,7 @@ import type { Caller } from "../caller.js";
 import { Conflict, Forbidden, messages, NotFound, Unprocessable, ValidationFailed } from "../errors.js";
 import { isId, newId } from "../ids.js";
 import type { Role } from "../roles.js";
+import { isoTime } from "../time.js";
 import { parseRoot, submittedKeys } from "../validation.js";
 import { effectiveSettings, type Institution, toRecord, WRITABLE_FIELDS } from "./model.js";
 import * as repo from "./repository.js";
@@ -106,10 +107,11 @@ export async function createInstitution(caller: Caller, body: unknown) {
     throw new Forbidden(messages.superAdminRequired);
   }
   const input = parseRoot(body, "institution", institutionCreate);
-  const now = new Date().toISOString();
+  const at = new Date();
+  const now = isoTime(at);
   const institution = apply(
     {
-      id: newId(),
+      id: newId(at.getTime()),
       name: input.name,
       registration_number: null,
       address: null,
@@ -126,7 +128,11 @@ export async function createInstitution(caller: Caller, body: unknown) {
     },
     input,
   );
-  const audit = auditItems(caller, { type: "institution_created", details: { institution_id: institution.id, name: institution.name } });
+  const audit = auditItems(
+    caller,
+    { type: "institution_created", details: { institution_id: institution.id, name: institution.name } },
+    at,
+  );
   const result = await repo.insertInstitution(institution, audit);
   if (result === "registration_number_taken") throw new ValidationFailed([TAKEN]);
   if (result !== "ok") throw new Conflict("Institution could not be created, please retry");
@@ -139,9 +145,10 @@ export async function updateInstitution(caller: Caller, id: string | undefined, 
     const v = await requireVisible(caller, id);
     await requireSuperAdminOf(caller, v, "update_institution", messages.onlySuperAdminsUpdate);
     const input = parseRoot(body, "institution", institutionInput);
-    const after = { ...apply(v.institution, input), updated_at: new Date().toISOString() };
+    const now = new Date();
+    const after = { ...apply(v.institution, input), updated_at: isoTime(now) };
     const changes = submittedKeys(body, "institution", WRITABLE_FIELDS);
-    const audit = auditItems(caller, { type: "institution_updated", details: { institution_id: after.id, changes } });
+    const audit = auditItems(caller, { type: "institution_updated", details: { institution_id: after.id, changes } }, now);
     const result = await repo.updateInstitution(v.institution, after, audit);
     if (result === "ok") return { institution: toRecord(after), message: "Institution updated successfully" };
     if (result === "registration_number_taken") throw new ValidationFailed([TAKEN]);
@@ -169,11 +176,13 @@ export async function createCohort(caller: Caller, institutionId: string | undef
   const v = await requireVisible(caller, institutionId);
   await requireSuperAdminOf(caller, v, "create_cohort", "Only super admins can create cohorts");
   const input = parseRoot(body, "cohort", cohortInput);
-  const cohort = { id: newId(), institution_id: v.institution.id, name: input.name, created_at: new Date().toISOString() };
-  const audit = auditItems(caller, {
-    type: "cohort_created",
-    details: { institution_id: cohort.institution_id, cohort_id: cohort.id, name: cohort.name },
-  });
+  const now = new Date();
+  const cohort = { id: newId(now.getTime()), institution_id: v.institution.id, name: input.name, created_at: isoTime(now) };
+  const audit = auditItems(
+    caller,
+    { type: "cohort_created", details: { institution_id: cohort.institution_id, cohort_id: cohort.id, name: cohort.name } },
+    now,
+  );
   const result = await repo.insertCohort(cohort, audit);
   if (result === "gone") throw new NotFound(messages.institutionNotFound);
   if (result !== "ok") throw new Conflict("Cohort could not be created, please retry");

@@ -19,6 +19,7 @@ import type { Institution } from "../institutions/model.js";
 import { log } from "../log.js";
 import { requireMailConfig, sendMail } from "../mail.js";
 import { isRole, type Role } from "../roles.js";
+import { isoTime } from "../time.js";
 import { invitationMail } from "./message.js";
 import { type Invitation, type Slot, slotHeld, statusOf, toIssued } from "./model.js";
 import * as repo from "./repository.js";
@@ -105,7 +106,7 @@ async function withdraw(caller: Caller, inv: Invitation): Promise<void> {
       );
       const out = await repo.revokeInvitation(
         inv,
-        { revokedAt: now.toISOString(), revokedBy: caller.id, reason: "email_delivery_failed", expectTokenHash: inv.token_hash },
+        { revokedAt: isoTime(now), revokedBy: caller.id, reason: "email_delivery_failed", expectTokenHash: inv.token_hash },
         audit,
         now,
       );
@@ -154,7 +155,7 @@ export async function createInvitation(caller: Caller, query: Query, body: unkno
 
     const { appBaseUrl } = requireMailConfig();
     const token = issueToken();
-    const sentAt = now.toISOString();
+    const sentAt = isoTime(now);
     const inv: Invitation = {
       id: newId(now.getTime()),
       institution_id: v.institution.id,
@@ -202,7 +203,7 @@ export async function resendInvitation(caller: Caller, id: string | undefined, q
 
     const { appBaseUrl } = requireMailConfig();
     const token = issueToken();
-    const next = { token_hash: token.hash, token_preview: token.preview, sent_at: now.toISOString(), expires_at: expiryFrom(now) };
+    const next = { token_hash: token.hash, token_preview: token.preview, sent_at: isoTime(now), expires_at: expiryFrom(now) };
     const audit = auditItems(
       caller,
       { type: "invitation_resent", details: { invitation_id: inv.id, institution_id: inv.institution_id, email: inv.email } },

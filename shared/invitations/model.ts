@@ -1,5 +1,6 @@
 /** Invitation records as stored and the views the contract returns. */
 import type { Role } from "../roles.js";
+import { isoTime } from "../time.js";
 
 /** The invitation item (without its keys). Absent optional fields are simply not stored, so conditions can test them. */
 export interface Invitation {
@@ -46,12 +47,12 @@ export type InvitationStatus = "active" | "used" | "revoked" | "expired";
 export function statusOf(inv: Pick<Invitation, "used_at" | "revoked_at" | "expires_at">, now: Date): InvitationStatus {
   if (inv.revoked_at) return "revoked";
   if (inv.used_at) return "used";
-  if (inv.expires_at <= now.toISOString()) return "expired";
+  if (inv.expires_at <= isoTime(now)) return "expired";
   return "active";
 }
 
 /** A slot blocks a new invitation while its holder has not expired (used and revoked holders delete the slot). */
-export const slotHeld = (slot: Slot, now: Date): boolean => slot.expires_at > now.toISOString();
+export const slotHeld = (slot: Slot, now: Date): boolean => slot.expires_at > isoTime(now);
 
 /** An item of the list response. */
 export function toListItem(inv: Invitation, now: Date) {

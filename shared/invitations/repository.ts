@@ -16,6 +16,7 @@ import type { Institution } from "../institutions/model.js";
 import { grantAccessItems } from "../institutions/repository.js";
 import type { Role } from "../roles.js";
 import { keys } from "../tables.js";
+import { isoTime } from "../time.js";
 import { returnOldOnFailure, type TxItem, transact } from "../tx.js";
 import type { Invitation, Slot, TokenRef } from "./model.js";
 
@@ -128,7 +129,7 @@ export async function insertInvitation(
         TableName: T(),
         Item: slotItem(inv),
         ConditionExpression: "attribute_not_exists(pk) OR expires_at <= :now",
-        ExpressionAttributeValues: { ":now": now.toISOString() },
+        ExpressionAttributeValues: { ":now": isoTime(now) },
       },
     },
     {
@@ -213,7 +214,7 @@ export async function revokeInvitation(
         ExpressionAttributeValues: {
           ":at": change.revokedAt,
           ":by": change.revokedBy,
-          ":now": now.toISOString(),
+          ":now": isoTime(now),
           ...(change.reason && { ":reason": change.reason }),
           ...(byToken && { ":hash": change.expectTokenHash }),
         },
@@ -253,7 +254,7 @@ export async function useInvitation(
         Key: keys.invitation(inv.institution_id, inv.id),
         UpdateExpression: "SET used_at = :at, used_by = :by",
         ConditionExpression: `${ACTIVE} AND token_hash = :hash`,
-        ExpressionAttributeValues: { ":at": use.usedAt, ":by": use.userId, ":now": now.toISOString(), ":hash": use.tokenHash },
+        ExpressionAttributeValues: { ":at": use.usedAt, ":by": use.userId, ":now": isoTime(now), ":hash": use.tokenHash },
         ...returnOldOnFailure,
       },
     },
@@ -294,7 +295,7 @@ export async function reissueToken(
           ":sent": next.sent_at,
           ":expires": next.expires_at,
           ":old": inv.token_hash,
-          ":now": now.toISOString(),
+          ":now": isoTime(now),
         },
         ...returnOldOnFailure,
       },

@@ -11,6 +11,7 @@ import { isId } from "../ids.js";
 import { getInstitution } from "../institutions/repository.js";
 import { requireVisible, type Visible } from "../institutions/service.js";
 import type { Role } from "../roles.js";
+import { isoTime } from "../time.js";
 import { type Invitation, statusOf, strongerRole, toListItem } from "./model.js";
 import * as repo from "./repository.js";
 import { acceptInput, invitationParams } from "./schema.js";
@@ -109,7 +110,7 @@ export async function revokeInvitation(
       { type: "invitation_revoked", details: { invitation_id: inv.id, institution_id: inv.institution_id, email: inv.email } },
       now,
     );
-    const out = await repo.revokeInvitation(inv, { revokedAt: now.toISOString(), revokedBy: caller.id }, audit, now);
+    const out = await repo.revokeInvitation(inv, { revokedAt: isoTime(now), revokedBy: caller.id }, audit, now);
     if (out.kind === "ok") return { message: "Invitation revoked" };
     if (out.kind === "refused") {
       if (!out.current) throw new NotFound(messages.invitationNotFound);
@@ -165,7 +166,7 @@ export async function acceptInvitation(caller: Caller, body: unknown) {
     );
     const out = await repo.useInvitation(
       inv,
-      { tokenHash, userId: caller.id, usedAt: now.toISOString(), institution, grant: role === current ? undefined : role },
+      { tokenHash, userId: caller.id, usedAt: isoTime(now), institution, grant: role === current ? undefined : role },
       audit,
       now,
     );
