@@ -50,36 +50,40 @@ export interface StoredEvent {
 /** Counters outlive the one-hour alert window by a margin, then DynamoDB's TTL removes them. */
 const COUNTER_TTL_SECONDS = 3 * 60 * 60;
 
+/** A detail as text (missing: empty). */
+function text(details: Record<string, unknown>, key: string): string {
+  return String(details[key] ?? "");
+}
+
 /** Human-readable text, computed once at write time because events are immutable. */
 export function describe(type: EventType, details: Record<string, unknown>, actor: string): string {
-  const d = (k: string) => String(details[k] ?? "");
   switch (type) {
     case "institution_created":
-      return `${actor} created institution '${d("name")}'`;
+      return `${actor} created institution '${text(details, "name")}'`;
     case "institution_updated":
-      return `${actor} updated institution ${d("institution_id")} (${(details.changes as string[] | undefined)?.join(", ") ?? ""})`;
+      return `${actor} updated institution ${text(details, "institution_id")} (${(details.changes as string[] | undefined)?.join(", ") ?? ""})`;
     case "institution_deleted":
-      return `${actor} deleted institution '${d("institution_name")}'`;
+      return `${actor} deleted institution '${text(details, "institution_name")}'`;
     case "insufficient_privileges":
-      return `${actor} lacked ${d("required_role")} for ${d("action")}`;
+      return `${actor} lacked ${text(details, "required_role")} for ${text(details, "action")}`;
     case "unauthorized_institution_access":
-      return `${actor} tried to access institution ${d("attempted_institution_id")} without access`;
+      return `${actor} tried to access institution ${text(details, "attempted_institution_id")} without access`;
     case "rate_limit_exceeded":
-      return `${actor} exceeded the pending invitation limit (${d("limit")}) for ${d("email")}`;
+      return `${actor} exceeded the pending invitation limit (${text(details, "limit")}) for ${text(details, "email")}`;
     case "security_events_exported":
-      return `${actor} exported ${d("event_count")} security events`;
+      return `${actor} exported ${text(details, "event_count")} security events`;
     case "token_validation_failure":
-      return `${actor} presented an invalid invitation token (${d("reason")})`;
+      return `${actor} presented an invalid invitation token (${text(details, "reason")})`;
     case "invitation_created":
-      return `${actor} invited ${d("email")} as ${d("role")}`;
+      return `${actor} invited ${text(details, "email")} as ${text(details, "role")}`;
     case "invitation_revoked":
-      return `${actor} revoked the invitation for ${d("email")}`;
+      return `${actor} revoked the invitation for ${text(details, "email")}`;
     case "invitation_resent":
-      return `${actor} resent the invitation for ${d("email")}`;
+      return `${actor} resent the invitation for ${text(details, "email")}`;
     case "invitation_accepted":
-      return `${actor} accepted an invitation as ${d("role")}`;
+      return `${actor} accepted an invitation as ${text(details, "role")}`;
     case "cohort_created":
-      return `${actor} created cohort '${d("name")}'`;
+      return `${actor} created cohort '${text(details, "name")}'`;
   }
 }
 

@@ -45,12 +45,11 @@ const isObject = (value: unknown): value is Record<string, unknown> => typeof va
 /** Picks the invitation parameters out of the body and the query; a non-string `institution_id` counts as absent. */
 export function invitationParams(query: Readonly<Record<string, string | undefined>>, body: unknown): InvitationParams {
   const b = isObject(body) ? body : {};
-  const pick = (key: string): unknown => (b[key] !== undefined ? b[key] : query[key]);
-  const institutionId = pick("institution_id");
+  const institutionId = b.institution_id !== undefined ? b.institution_id : query.institution_id;
   return {
     ...(typeof institutionId === "string" && { institution_id: institutionId }),
-    email: pick("email"),
-    role: pick("role"),
+    email: b.email !== undefined ? b.email : query.email,
+    role: b.role !== undefined ? b.role : query.role,
   };
 }
 

@@ -10,14 +10,26 @@
  * someone who reads this source mint a cursor for their own account and filters — a position they could
  * reach with `to` anyway.
  */
-import { createHmac, createSecretKey, timingSafeEqual } from "node:crypto";
+import { createHash, timingSafeEqual } from "node:crypto";
 import { BadRequest } from "../errors.js";
 import { isId } from "../ids.js";
 import type { EventFilter } from "./repository.js";
 import { messages } from "./schema.js";
 
-// A key object, imported once: a string key is imported again on every HMAC.
-const KEY = createSecretKey(Buffer.from(process.env.CURSOR_SECRET || "institution-admin-api:security-events:cursor:v1", "utf8"));
+/**
+ * HMAC-SHA256 (RFC 2104) with the key's inner and outer pad states hashed once, at load: each MAC copies
+ * them instead of setting up a keyed context (with OpenSSL 3, `createHmac` costs 2–3× as much on a cold
+ * CPU). `cursor.test` checks it against `createHmac`.
+ */
+export function hmacSha256(key: Buffer): (message: string) => Buffer {
+  const block = Buffer.alloc(64);
+  (key.length > 64 ? createHash("sha256").update(key).digest() : key).copy(block);
+  const inner = createHash("sha256").update(block.map((b) => b ^ 0x36));
+  const outer = createHash("sha256").update(block.map((b) => b ^ 0x5c));
+  return (message) => outer.copy().update(inner.copy().update(message, "utf8").digest()).digest();
+}
+
+const hmac = hmacSha256(Buffer.from(process.env.CURSOR_SECRET || "institution-admin-api:security-events:cursor:v1", "utf8"));
 const MAC_BYTES = 16;
 const MAX_CURSOR_CHARS = 256;
 const CREATED_KEY = /^(\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z)#([^#]+)$/;
@@ -36,7 +48,7 @@ function mac(scope: CursorScope, position: string): Buffer {
     scope.to ?? null,
     position,
   ]);
-  return createHmac("sha256", KEY).update(message).digest().subarray(0, MAC_BYTES);
+  return hmac(message).subarray(0, MAC_BYTES);
 }
 
 /** The cursor that continues after the event with `createdKey`, for this scope only. */

@@ -1,4 +1,5 @@
 /** Pure parts of the security-event endpoints: query schemas, cursor, CSV, alert window, index mapping. */
+import { createHmac } from "node:crypto";
 import fc from "fast-check";
 import { describe, expect, it, vi } from "vitest";
 
@@ -9,7 +10,7 @@ vi.hoisted(() => {
 
 import { ALERT_RULES, alertsFor, emptySummary, minuteOf, planWindow } from "../../shared/security-events/alerts.js";
 import { CSV_HEADER, csvCell, eventLine, exportFilename, sortedJson } from "../../shared/security-events/csv.js";
-import { signCursor, verifyCursor } from "../../shared/security-events/cursor.js";
+import { hmacSha256, signCursor, verifyCursor } from "../../shared/security-events/cursor.js";
 import { queryFor } from "../../shared/security-events/repository.js";
 import { exportQuery, listQuery, messages, parseIso, parseQuery } from "../../shared/security-events/schema.js";
 
@@ -108,6 +109,18 @@ describe("parseIso", () => {
 });
 
 describe("cursor", () => {
+  it("MACs with HMAC-SHA256 exactly (random keys, including longer than a block, and messages)", () => {
+    fc.assert(
+      fc.property(fc.uint8Array({ maxLength: 100 }), fc.string({ unit: "grapheme" }), (key, message) => {
+        const expected = createHmac("sha256", Buffer.from(key)).update(message, "utf8").digest();
+        const mac = hmacSha256(Buffer.from(key));
+        expect(mac(message).equals(expected)).toBe(true);
+        expect(mac(`${message}!`).equals(createHmac("sha256", Buffer.from(key)).update(`${message}!`, "utf8").digest())).toBe(true);
+      }),
+      { numRuns: 300 },
+    );
+  });
+
   const scope = { account: "acct-a", userId: "u1", type: undefined, from: "2024-01-01T00:00:00.000Z", to: undefined };
   const position = `2024-05-01T10:00:00.000Z#${ID}`;
 
