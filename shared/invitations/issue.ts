@@ -38,6 +38,11 @@ const expiryFrom = (now: Date) => new Date(now.getTime() + config.invitationVali
 
 /** Slots numbered below the limit that no unexpired invitation holds, in random order (racing creates spread out). */
 export function freeSlots(slots: readonly Slot[], limit: number, now: Date): number[] {
+  // The usual case, an e-mail with no invitation pending: a random start, then the rest in order.
+  if (slots.length === 0) {
+    const start = Math.floor(Math.random() * limit);
+    return Array.from({ length: limit }, (_, i) => (start + i) % limit);
+  }
   const held = new Set(slots.filter((s) => s.n < limit && slotHeld(s, now)).map((s) => s.n));
   const free = Array.from({ length: limit }, (_, n) => n).filter((n) => !held.has(n));
   for (let i = free.length - 1; i > 0; i--) {

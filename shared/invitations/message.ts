@@ -30,30 +30,28 @@ export function invitationMail(input: InvitationMailInput): Mail {
   const inviter = input.inviterName ? `${input.inviterName} (${input.inviterEmail})` : input.inviterEmail;
   const role = ROLE_LABELS[input.role];
   const link = acceptLink(input.appBaseUrl, input.token);
-  const expires = `${input.expiresAt.replace("T", " ").replace(/\.\d{3}Z$/, "")} UTC`;
+  // `2024-05-01T10:00:00.000Z` → `2024-05-01 10:00:00 UTC`
+  const expires = `${input.expiresAt.slice(0, 10)} ${input.expiresAt.slice(11, 19)} UTC`;
   const subject = `You are invited to administer ${input.institutionName}`.slice(0, 200);
-  const text = [
-    "Hello,",
-    "",
-    `${inviter} has invited you to join ${input.institutionName} as ${role}.`,
-    "",
-    "To accept the invitation, open this link while signed in with this e-mail address:",
-    link,
-    "",
-    `The invitation expires on ${expires}.`,
-    "If you did not expect this invitation, you can ignore this e-mail.",
-    "",
-  ].join("\n");
-  const html = [
-    "<!DOCTYPE html>",
-    '<html><body style="font-family: sans-serif">',
-    "<p>Hello,</p>",
-    `<p>${escapeHtml(inviter)} has invited you to join <strong>${escapeHtml(input.institutionName)}</strong> as ${escapeHtml(role)}.</p>`,
-    `<p><a href="${escapeHtml(link)}">Accept the invitation</a> while signed in with this e-mail address.</p>`,
-    `<p>Or open this address: ${escapeHtml(link)}</p>`,
-    `<p>The invitation expires on ${escapeHtml(expires)}.</p>`,
-    "<p>If you did not expect this invitation, you can ignore this e-mail.</p>",
-    "</body></html>",
-  ].join("\n");
+  const text = `Hello,
+
+${inviter} has invited you to join ${input.institutionName} as ${role}.
+
+To accept the invitation, open this link while signed in with this e-mail address:
+${link}
+
+The invitation expires on ${expires}.
+If you did not expect this invitation, you can ignore this e-mail.
+`;
+  // The link, the role label and the expiry hold no HTML-special character (base64url token, fixed texts).
+  const html = `<!DOCTYPE html>
+<html><body style="font-family: sans-serif">
+<p>Hello,</p>
+<p>${escapeHtml(inviter)} has invited you to join <strong>${escapeHtml(input.institutionName)}</strong> as ${role}.</p>
+<p><a href="${escapeHtml(link)}">Accept the invitation</a> while signed in with this e-mail address.</p>
+<p>Or open this address: ${escapeHtml(link)}</p>
+<p>The invitation expires on ${expires}.</p>
+<p>If you did not expect this invitation, you can ignore this e-mail.</p>
+</body></html>`;
   return { to: input.to, subject, text, html };
 }
