@@ -185,17 +185,24 @@ export interface ColdResult {
   readonly name: string;
   readonly bytes: number;
   readonly importMs: number;
-  /** Median over the rounds of this bundle's import time over the reference's, imported just before it. */
+  /** The fastest import. */
+  readonly bestMs: number;
+  /** This bundle's fastest import over the fastest of the reference imports paired with it (see `measureColdStarts`). */
   readonly timeRatio: number;
+  /** The median of the pairs' ratios (shown in the JSON: on a busy machine it moves by ±15% from run to run). */
+  readonly pairMedianRatio: number;
   readonly runs: number[];
   readonly network: { kind: string; target: string }[];
 }
 
 /**
  * `rounds` imports of each bundle, each right after an import of the reference (a pair), the bundles in a
- * new random order every round: a burst of load on a shared machine hits a pair as a whole, and the time
- * ratio is the median of the pairs' ratios. The first round waits a moment after each import, so that
- * anything a module starts at load has time to reach the network guard.
+ * new random order every round. Import times on this shared machine are bimodal (~65 ms, or ~95 ms when
+ * the host is busy), and a pair now and then straddles the two: the median of the pairs' ratios read 1.05×
+ * in one run and 1.22× in the next for the same bundle. The time ratio is therefore the fastest import of
+ * the bundle over the fastest of its paired reference imports (best of N, the usual estimator of a fixed
+ * cost under noise that only ever adds); the pairs' median is kept in the JSON. The first round waits a
+ * moment after each import, so that anything a module starts at load has time to reach the network guard.
  */
 export async function measureColdStarts(
   dir: string,
@@ -210,6 +217,7 @@ export async function measureColdStarts(
   const refNetwork: ColdResult["network"] = [];
   const runs = targets.map(() => [] as number[]);
   const ratios = targets.map(() => [] as number[]);
+  const pairedRef = targets.map(() => [] as number[]);
   const network = targets.map(() => [] as ColdResult["network"]);
   const rounds = opts.rounds ?? ROUNDS;
   const probeOf = async (file: string, settle: boolean) => {
@@ -230,6 +238,7 @@ export async function measureColdStarts(
       refNetwork.push(...ref.net);
       (runs[i] as number[]).push(fn.ms);
       (ratios[i] as number[]).push(fn.ms / ref.ms);
+      (pairedRef[i] as number[]).push(ref.ms);
       (network[i] as ColdResult["network"]).push(...fn.net);
     }
   }
@@ -237,7 +246,9 @@ export async function measureColdStarts(
     name: reference.name,
     bytes: statSync(reference.file).size,
     importMs: median(refRuns),
+    bestMs: Math.min(...refRuns),
     timeRatio: 1,
+    pairMedianRatio: 1,
     runs: refRuns,
     network: refNetwork,
   };
@@ -246,14 +257,16 @@ export async function measureColdStarts(
       name: b.name,
       bytes: statSync(b.file).size,
       importMs: median(runs[i] as number[]),
-      timeRatio: median(ratios[i] as number[]),
+      bestMs: Math.min(...(runs[i] as number[])),
+      timeRatio: Math.min(...(runs[i] as number[])) / Math.min(...(pairedRef[i] as number[])),
+      pairMedianRatio: median(ratios[i] as number[]),
       runs: runs[i] as number[],
       network: network[i] as ColdResult["network"],
     }),
   );
   for (const f of functions) {
     opts.log?.(
-      `  ${f.name.padEnd(24)} ${fmtBytes(f.bytes).padStart(10)} (${fmtRatio(f.bytes / ref.bytes)})  ${fmtMs(f.importMs)} (${fmtRatio(f.timeRatio)})`,
+      `  ${f.name.padEnd(24)} ${fmtBytes(f.bytes).padStart(10)} (${fmtRatio(f.bytes / ref.bytes)})  best ${fmtMs(f.bestMs)} (${fmtRatio(f.timeRatio)})`,
     );
   }
   return { reference: ref, functions };
@@ -269,11 +282,20 @@ export function coldRows(res: { reference: ColdResult; functions: ColdResult[] }
       section: 4,
       endpoint: f.name,
       figure: "size; import; network",
-      value: `${fmtBytes(f.bytes)} (${fmtRatio(sizeRatio)}); ${fmtMs(f.importMs)} (${fmtRatio(timeRatio)}); ${f.network.length}`,
-      floor: `${fmtBytes(ref.bytes)}; ${fmtMs(ref.importMs)}`,
+      value: `${fmtBytes(f.bytes)} (${fmtRatio(sizeRatio)}); best ${fmtMs(f.bestMs)} (${fmtRatio(timeRatio)}); ${f.network.length}`,
+      floor: `${fmtBytes(ref.bytes)}; best ${fmtMs(ref.bestMs)}`,
       budget: `≤ ${COLD_RATIO}×; ≤ ${COLD_RATIO}×; 0`,
       verdict: verdict(ok),
-      data: { bytes: f.bytes, importMs: f.importMs, runs: f.runs, sizeRatio, timeRatio, network: f.network },
+      data: {
+        bytes: f.bytes,
+        importMs: f.importMs,
+        bestMs: f.bestMs,
+        runs: f.runs,
+        sizeRatio,
+        timeRatio,
+        pairMedianRatio: f.pairMedianRatio,
+        network: f.network,
+      },
     };
   });
   rows.push({
@@ -284,8 +306,8 @@ export function coldRows(res: { reference: ColdResult; functions: ColdResult[] }
     floor: "—",
     budget: "0",
     verdict: verdict(ref.network.length === 0),
-    data: { bytes: ref.bytes, importMs: ref.importMs, runs: ref.runs, network: ref.network },
-    note: `${res.functions[0]?.runs.length ?? 0} imports of each bundle, each in a fresh node process right after one of the reference (time ratio: the median of these pairs), NODE_OPTIONS=--enable-source-maps as deployed; reference = DynamoDBDocumentClient + one GetItem, same esbuild options.`,
+    data: { bytes: ref.bytes, importMs: ref.importMs, bestMs: ref.bestMs, runs: ref.runs, network: ref.network },
+    note: `${res.functions[0]?.runs.length ?? 0} imports of each bundle, each in a fresh node process right after one of the reference (time ratio: the bundle's best import over the best of its paired reference imports; the pairs' median ratio is in the JSON), NODE_OPTIONS=--enable-source-maps as deployed; reference = DynamoDBDocumentClient + one GetItem, same esbuild options.`,
   });
   return rows;
 }
