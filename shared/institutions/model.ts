@@ -21,6 +21,20 @@ export interface Institution {
   cohort_count?: number;
 }
 
+/**
+ * Administrators one institution can hold (its super admin included). Update and delete rewrite or delete
+ * every member's access record in the transaction that carries the change and its event, so that no list
+ * ever shows a stale or deleted institution; a DynamoDB transaction holds at most 100 items: 100 − the
+ * institution − 2 registration-number guards − 2 audit items (event, alert counter) = 95.
+ */
+export const MAX_MEMBERS = 95;
+
+/** True when the institution has no room for another administrator. */
+export const isFull = (i: Pick<Institution, "members">): boolean => Object.keys(i.members).length >= MAX_MEMBERS;
+
+/** The refusal of a new administrator for a full institution (invitation create 422 `{errors}`, accept 422 `{error}`). */
+export const INSTITUTION_FULL = `Institution has reached its limit of ${MAX_MEMBERS} administrators`;
+
 /** What an access record carries of its institution, so listing needs no second read. */
 export interface InstitutionSummary {
   id: string;

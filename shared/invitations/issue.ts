@@ -15,7 +15,7 @@ import type { Caller } from "../caller.js";
 import { config } from "../config.js";
 import { BadGateway, BadRequest, Conflict, messages, NotFound, TooManyRequests, Unprocessable, ValidationFailed } from "../errors.js";
 import { isId, newId } from "../ids.js";
-import type { Institution } from "../institutions/model.js";
+import { INSTITUTION_FULL, type Institution, isFull } from "../institutions/model.js";
 import { log } from "../log.js";
 import { requireMailConfig, sendMail } from "../mail.js";
 import { isRole, type Role } from "../roles.js";
@@ -133,7 +133,8 @@ async function withdraw(caller: Caller, inv: Invitation): Promise<void> {
 /**
  * Creates an invitation and mails it. Check order: institution (404) → managing (403) → role value (400)
  * → pending limit (429 + `rate_limit_exceeded`) → invitation step: e-mail (422), super-admin role (403),
- * already has access (422) → one transaction → mail (502 and withdrawn on failure).
+ * already has access (422), institution full (422, `MAX_MEMBERS`) → one transaction → mail (502 and
+ * withdrawn on failure).
  * Uncontended cost: the institution GetItem, one Query of the e-mail's slots, one transaction; a lost slot
  * race reads again (the limit itself is the transaction's condition).
  */
@@ -157,6 +158,7 @@ export async function createInvitation(caller: Caller, query: Query, body: unkno
     if (!email || !state) throw new ValidationFailed([EMAIL_INVALID]);
     await requireMayInvite(caller, v, role);
     if (email === caller.email || state.member) throw new ValidationFailed([HAS_ACCESS]);
+    if (isFull(v.institution)) throw new ValidationFailed([INSTITUTION_FULL]);
 
     const { appBaseUrl } = requireMailConfig();
     const token = issueToken();

@@ -8,6 +8,7 @@ import { auditItems, recordEvent } from "../audit.js";
 import type { Caller } from "../caller.js";
 import { Conflict, Forbidden, messages, NotFound, Unprocessable } from "../errors.js";
 import { isId } from "../ids.js";
+import { INSTITUTION_FULL, isFull } from "../institutions/model.js";
 import { getInstitution } from "../institutions/repository.js";
 import { requireVisible, type Visible } from "../institutions/service.js";
 import type { Role } from "../roles.js";
@@ -138,7 +139,8 @@ function failureReason(inv: Invitation, now: Date): TokenFailureReason | undefin
  * concurrency), frees its slot, records the member's e-mail, grants the role and writes
  * `invitation_accepted`. A user who already has access keeps the stronger of the two roles (a super admin
  * is never demoted by accepting an admin invitation); the invitation is still consumed.
- * Every failure is 422 with `token_validation_failure {reason}` and changes nothing.
+ * Every token failure is 422 with `token_validation_failure {reason}` and changes nothing; a new member
+ * of a full institution (`MAX_MEMBERS`) gets 422 `{error}`, and the invitation stays active.
  */
 export async function acceptInvitation(caller: Caller, body: unknown) {
   const parsed = v.safeParse(acceptInput, body);
@@ -158,6 +160,9 @@ export async function acceptInvitation(caller: Caller, body: unknown) {
     if (reason) return refuse(caller, reason);
 
     const current = institution.members[caller.id];
+    // Checked again at accept (invitations pending when the last seat went stay pending, unused); the
+    // version guard on the grant makes two accepts racing for the last seat read again, so one gets it.
+    if (current === undefined && isFull(institution)) throw new Unprocessable(INSTITUTION_FULL);
     const role = strongerRole(current, inv.role);
     const audit = auditItems(
       caller,

@@ -11,6 +11,7 @@ import { pathToFileURL } from "node:url";
 import type { APIGatewayProxyStructuredResultV2 } from "aws-lambda";
 import { ROOT } from "../../infra/local/services.js";
 import { type Caller, callerFrom } from "../../shared/caller.js";
+import { MAX_MEMBERS } from "../../shared/institutions/model.js";
 import { createCohort, createInstitution } from "../../shared/institutions/service.js";
 import { createInvitation } from "../../shared/invitations/issue.js";
 import { listSecurityEvents } from "../../shared/security-events/service.js";
@@ -311,10 +312,16 @@ function scenarios(users: Users): Scenario[] {
         note: "The token item (GetItem), then the invitation and the institution (two GetItems in parallel), one transaction.",
       },
       prepare: async (count) => {
-        const id = await newInstitution(owner, "Invitations accepted");
+        // Each institution seats MAX_MEMBERS administrators, its owner among them: spread the invitees.
+        const perInstitution = MAX_MEMBERS - 1;
+        const ids = await inParallel(
+          Array.from({ length: Math.ceil(count / perInstitution) }, (_, i) => i),
+          4,
+          () => newInstitution(owner, "Invitations accepted"),
+        );
         const run = uniq("acc");
         const emails = Array.from({ length: count }, (_, i) => `${run}-${i}@bench.test`);
-        await inParallel(emails, 4, (email) => invite(id, email));
+        await inParallel(emails, 4, (email, i) => invite(ids[Math.floor(i / perInstitution)] as string, email));
         const invitees = emails.map((email) => {
           const token = mailedTokens.get(email);
           if (!token) throw new Error(`no invitation mail seen for ${email}`);
