@@ -4,7 +4,7 @@
  * unreachable the caller gets a prompt 503 instead of a hung request.
  */
 import { DynamoDBClient } from "@aws-sdk/client-dynamodb";
-import { DynamoDBDocumentClient } from "@aws-sdk/lib-dynamodb";
+import { DynamoDBDocumentClient, QueryCommand, type QueryCommandInput, type QueryCommandOutput } from "@aws-sdk/lib-dynamodb";
 import { config } from "./config.js";
 
 /**
@@ -51,3 +51,18 @@ export const dynamo = new DynamoDBClient({
 export const db = DynamoDBDocumentClient.from(dynamo, {
   marshallOptions: { removeUndefinedValues: true },
 });
+
+/**
+ * Every item a Query matches, following `LastEvaluatedKey`: DynamoDB ends a page at 1 MB, and a list with
+ * no pagination in its contract must not silently stop there. One request per page.
+ */
+export async function queryAll(input: Omit<QueryCommandInput, "ExclusiveStartKey">): Promise<Record<string, unknown>[]> {
+  const out: QueryCommandOutput = await db.send(new QueryCommand(input));
+  const items = out.Items ?? [];
+  for (let start = out.LastEvaluatedKey; start; ) {
+    const page: QueryCommandOutput = await db.send(new QueryCommand({ ...input, ExclusiveStartKey: start }));
+    for (const item of page.Items ?? []) items.push(item);
+    start = page.LastEvaluatedKey;
+  }
+  return items;
+}

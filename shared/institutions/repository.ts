@@ -3,8 +3,8 @@
  * takes the audit items of its event and commits them in the same transaction. Conditional failures come
  * back as domain results, never as exceptions.
  */
-import { GetCommand, QueryCommand } from "@aws-sdk/lib-dynamodb";
-import { db } from "../clients.js";
+import { GetCommand } from "@aws-sdk/lib-dynamodb";
+import { db, queryAll } from "../clients.js";
 import { config } from "../config.js";
 import type { Role } from "../roles.js";
 import { type Key, keys } from "../tables.js";
@@ -57,16 +57,14 @@ export async function getInstitution(id: string): Promise<Institution | undefine
   return strip<Institution>(out.Item);
 }
 
-/** Every access record of a user, with the institution summaries. One Query. */
+/** Every access record of a user, with the institution summaries. One Query (continued past a 1 MB page). */
 export async function listAccess(userId: string): Promise<AccessRecord[]> {
-  const out = await db.send(
-    new QueryCommand({
-      TableName: T(),
-      KeyConditionExpression: "pk = :pk AND begins_with(sk, :prefix)",
-      ExpressionAttributeValues: { ":pk": keys.accessPartition(userId), ":prefix": keys.accessPrefix },
-    }),
-  );
-  return (out.Items ?? []).map((item) => strip<AccessRecord>(item) as AccessRecord);
+  const items = await queryAll({
+    TableName: T(),
+    KeyConditionExpression: "pk = :pk AND begins_with(sk, :prefix)",
+    ExpressionAttributeValues: { ":pk": keys.accessPartition(userId), ":prefix": keys.accessPrefix },
+  });
+  return items.map((item) => strip<AccessRecord>(item) as AccessRecord);
 }
 
 /** Creates the institution, the creator's access record, the number guard and the event: one transaction. */
@@ -206,14 +204,12 @@ export async function insertCohort(c: Cohort, audit: TxItem[]): Promise<WriteRes
   return result.failed[1] ? "gone" : "stale";
 }
 
-/** The institution's cohorts, oldest first. One Query. */
+/** The institution's cohorts, oldest first. One Query (continued past a 1 MB page). */
 export async function listCohorts(institutionId: string): Promise<Cohort[]> {
-  const out = await db.send(
-    new QueryCommand({
-      TableName: T(),
-      KeyConditionExpression: "pk = :pk AND begins_with(sk, :prefix)",
-      ExpressionAttributeValues: { ":pk": keys.institution(institutionId).pk, ":prefix": keys.cohortPrefix },
-    }),
-  );
-  return (out.Items ?? []).map((item) => strip<Cohort>(item) as Cohort).sort((a, b) => a.created_at.localeCompare(b.created_at));
+  const items = await queryAll({
+    TableName: T(),
+    KeyConditionExpression: "pk = :pk AND begins_with(sk, :prefix)",
+    ExpressionAttributeValues: { ":pk": keys.institution(institutionId).pk, ":prefix": keys.cohortPrefix },
+  });
+  return items.map((item) => strip<Cohort>(item) as Cohort).sort((a, b) => a.created_at.localeCompare(b.created_at));
 }

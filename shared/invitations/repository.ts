@@ -9,8 +9,8 @@
  * (only if it is still theirs). Every write is one transaction with its audit items; conditional failures
  * come back as results, never as exceptions.
  */
-import { GetCommand, QueryCommand, type QueryCommandOutput } from "@aws-sdk/lib-dynamodb";
-import { db } from "../clients.js";
+import { GetCommand, QueryCommand } from "@aws-sdk/lib-dynamodb";
+import { db, queryAll } from "../clients.js";
 import { config } from "../config.js";
 import type { Institution } from "../institutions/model.js";
 import { grantAccessItems } from "../institutions/repository.js";
@@ -65,20 +65,11 @@ export async function getTokenRef(hash: string): Promise<TokenRef | undefined> {
 
 /** Every invitation of the institution. One Query (continued only past DynamoDB's 1 MB page). */
 export async function listInvitations(institutionId: string): Promise<Invitation[]> {
-  const items: Record<string, unknown>[] = [];
-  let start: QueryCommandOutput["LastEvaluatedKey"];
-  do {
-    const out: QueryCommandOutput = await db.send(
-      new QueryCommand({
-        TableName: T(),
-        KeyConditionExpression: "pk = :pk AND begins_with(sk, :prefix)",
-        ExpressionAttributeValues: { ":pk": keys.institution(institutionId).pk, ":prefix": keys.invitationPrefix },
-        ExclusiveStartKey: start,
-      }),
-    );
-    items.push(...(out.Items ?? []));
-    start = out.LastEvaluatedKey;
-  } while (start);
+  const items = await queryAll({
+    TableName: T(),
+    KeyConditionExpression: "pk = :pk AND begins_with(sk, :prefix)",
+    ExpressionAttributeValues: { ":pk": keys.institution(institutionId).pk, ":prefix": keys.invitationPrefix },
+  });
   return items.map((i) => strip<Invitation>(i) as Invitation);
 }
 

@@ -10,12 +10,14 @@
  * `measureEventsGrowth` and `seedEvents` are exported for the project benchmark and the integration tests.
  */
 import { pathToFileURL } from "node:url";
-import { BatchWriteCommand, type BatchWriteCommandOutput, UpdateCommand } from "@aws-sdk/lib-dynamodb";
+import { UpdateCommand } from "@aws-sdk/lib-dynamodb";
 import { type AuditEvent, auditItems, type EventType } from "../../shared/audit.js";
 import type { Caller } from "../../shared/caller.js";
 import { db } from "../../shared/clients.js";
 import { config } from "../../shared/config.js";
 import { listSecurityEvents, securityAlerts } from "../../shared/security-events/service.js";
+import { putItems } from "../support/seed.js";
+import { inParallel } from "./stats.js";
 
 /** One event to seed: who, what, when. */
 export interface Seed {
@@ -24,17 +26,7 @@ export interface Seed {
   readonly at: Date;
 }
 
-const BATCH = 25;
 const PARALLEL = 8;
-
-async function inParallel<T>(items: readonly T[], limit: number, fn: (item: T) => Promise<void>): Promise<void> {
-  let next = 0;
-  await Promise.all(
-    Array.from({ length: Math.min(limit, items.length) }, async () => {
-      while (next < items.length) await fn(items[next++] as T);
-    }),
-  );
-}
 
 /**
  * Writes events exactly as `auditItems` shapes them (event item and per-minute counters), but fast:
@@ -60,18 +52,7 @@ export async function seedEvents(seeds: readonly Seed[]): Promise<string[]> {
       }
     }
   }
-  const batches: Record<string, unknown>[][] = [];
-  for (let i = 0; i < puts.length; i += BATCH) batches.push(puts.slice(i, i + BATCH));
-  await inParallel(batches, PARALLEL, async (batch) => {
-    let pending: unknown[] | undefined = batch.map((Item) => ({ PutRequest: { Item } }));
-    for (let attempt = 0; pending && pending.length > 0; attempt++) {
-      if (attempt > 10) throw new Error("BatchWrite kept returning unprocessed items");
-      const out: BatchWriteCommandOutput = await db.send(
-        new BatchWriteCommand({ RequestItems: { [config.tables.events]: pending as never } }),
-      );
-      pending = out.UnprocessedItems?.[config.tables.events];
-    }
-  });
+  await putItems(config.tables.events, puts);
   await inParallel([...counters.values()], PARALLEL, async (c) => {
     const types = [...c.counts];
     await db.send(

@@ -16,7 +16,7 @@
  */
 import { randomBytes, randomUUID } from "node:crypto";
 import { pathToFileURL } from "node:url";
-import { BatchWriteCommand, type BatchWriteCommandOutput, GetCommand } from "@aws-sdk/lib-dynamodb";
+import { GetCommand } from "@aws-sdk/lib-dynamodb";
 import type { APIGatewayProxyStructuredResultV2 } from "aws-lambda";
 import { ROOT } from "../../infra/local/services.js";
 import { type Caller, callerFrom } from "../../shared/caller.js";
@@ -26,11 +26,12 @@ import { newId } from "../../shared/ids.js";
 import { createInstitution } from "../../shared/institutions/service.js";
 import { securityAlerts } from "../../shared/security-events/service.js";
 import { keys } from "../../shared/tables.js";
+import { putItems } from "../support/seed.js";
 import { type ApiEvent, apiEvent, context, userClaims } from "./apigw.js";
 import { seedEvents, spreadSeeds } from "./events-growth.js";
 import { describeCapacity, describeRequests, type Measurement, type Meter } from "./meter.js";
 import { type Row, verdict } from "./report.js";
-import { fmtMs, inParallel, median, ms, now } from "./stats.js";
+import { fmtMs, median, ms, now } from "./stats.js";
 
 /**
  * Events at the small size. At least ~1,000 over the two hours, so that every minute of the alert window
@@ -104,18 +105,7 @@ async function otherInstitutions(count: number, account: string): Promise<void> 
       institution: summary,
     });
   }
-  const batches: Record<string, unknown>[][] = [];
-  for (let i = 0; i < items.length; i += 25) batches.push(items.slice(i, i + 25));
-  await inParallel(batches, 8, async (batch) => {
-    let pending: unknown[] | undefined = batch.map((Item) => ({ PutRequest: { Item } }));
-    for (let attempt = 0; pending && pending.length > 0; attempt++) {
-      if (attempt > 10) throw new Error("BatchWrite kept returning unprocessed items");
-      const out: BatchWriteCommandOutput = await db.send(
-        new BatchWriteCommand({ RequestItems: { [config.tables.main]: pending as never } }),
-      );
-      pending = out.UnprocessedItems?.[config.tables.main];
-    }
-  });
+  await putItems(config.tables.main, items);
 }
 
 export async function measureGrowth(

@@ -1,0 +1,92 @@
+/**
+ * Lists whose contract has no pagination return every item, also past DynamoDB's 1 MB Query page (where a
+ * single Query silently stops). The rows are seeded directly, shaped as the repositories write them, and
+ * made long enough (255-character names) that each list spans two pages or more; the lists are read over
+ * HTTP with real tokens.
+ */
+import { QueryCommand } from "@aws-sdk/lib-dynamodb";
+import { describe, expect, it } from "vitest";
+import { db } from "../../shared/clients.js";
+import { config } from "../../shared/config.js";
+import { newId } from "../../shared/ids.js";
+import { keys } from "../../shared/tables.js";
+import { call, token, uniq, uniqEmail } from "../support/api.js";
+import { putItems } from "../support/seed.js";
+import { userIdOf } from "./helpers.js";
+
+const INST = "/api/v1/institutions";
+const N = 4_000;
+const longName = (label: string, i: number) => `${label} ${String(i).padStart(5, "0")} `.padEnd(255, "x");
+
+/** True when one Query of this key condition does not hold every item (the case under test). */
+async function spansPages(pk: string, prefix: string): Promise<boolean> {
+  const out = await db.send(
+    new QueryCommand({
+      TableName: config.tables.main,
+      KeyConditionExpression: "pk = :pk AND begins_with(sk, :prefix)",
+      ExpressionAttributeValues: { ":pk": pk, ":prefix": prefix },
+      Select: "COUNT",
+    }),
+  );
+  return out.LastEvaluatedKey !== undefined && (out.Count ?? 0) < N;
+}
+
+describe("lists past one DynamoDB page", () => {
+  it(`GET /institutions returns all ${N} institutions a user has access to`, async () => {
+    const email = uniqEmail("many");
+    const tok = await token(email);
+    const user = await userIdOf(tok);
+    const created = new Date().toISOString();
+    const ids = Array.from({ length: N }, () => newId());
+    await putItems(
+      config.tables.main,
+      ids.map((id, i) => ({
+        ...keys.access(user, id),
+        account_id: `acct-${uniq("many")}`,
+        user_id: user,
+        institution_id: id,
+        role: "cohort_admin",
+        institution: {
+          id,
+          name: longName("College", i),
+          registration_number: null,
+          contact_email: null,
+          super_admin_id: "someone",
+          created_at: created,
+        },
+      })),
+    );
+    expect(await spansPages(keys.access(user, "x").pk, "INST#")).toBe(true);
+
+    const res = await call("GET", INST, { token: tok });
+    expect(res.status).toBe(200);
+    const listed: { id: string; name: string }[] = res.body.institutions;
+    expect(listed).toHaveLength(N);
+    expect(new Set(listed.map((i) => i.id))).toEqual(new Set(ids));
+    expect(listed.map((i) => i.name)).toEqual(ids.map((_, i) => longName("College", i)));
+  }, 60_000);
+
+  it(`GET /institutions/:id/cohorts returns all ${N} cohorts`, async () => {
+    const owner = await token(uniqEmail("owner"), { superAdmin: true });
+    const res = await call("POST", INST, { token: owner, body: { institution: { name: uniq("Many Cohorts") } } });
+    expect(res.status).toBe(201);
+    const institutionId: string = res.body.institution.id;
+    const start = Date.now();
+    const cohorts = Array.from({ length: N }, (_, i) => {
+      const id = newId();
+      return {
+        ...keys.cohort(institutionId, id),
+        id,
+        institution_id: institutionId,
+        name: longName("Cohort", i),
+        created_at: new Date(start + i).toISOString(),
+      };
+    });
+    await putItems(config.tables.main, cohorts);
+    expect(await spansPages(keys.institution(institutionId).pk, keys.cohortPrefix)).toBe(true);
+
+    const list = await call("GET", `${INST}/${institutionId}/cohorts`, { token: owner });
+    expect(list.status).toBe(200);
+    expect(list.body.cohorts.map((c: { id: string }) => c.id)).toEqual(cohorts.map((c) => c.id));
+  }, 60_000);
+});
