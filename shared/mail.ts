@@ -42,18 +42,24 @@ export function requireMailConfig(): { from: string; appBaseUrl: string } {
   return { from, appBaseUrl };
 }
 
-/** Sends one plain-text + HTML mail; throws when SES refuses or cannot be reached. */
-export async function sendMail(mail: Mail): Promise<void> {
+/**
+ * The SES request for one plain-text + HTML mail, built apart from sending so that a caller can build it
+ * while other I/O is in flight (`whileInFlight`).
+ */
+export function prepareMail(mail: Mail): SendEmailCommand {
   const { from } = requireMailConfig();
-  await ses.send(
-    new SendEmailCommand({
-      Source: from,
-      Destination: { ToAddresses: [mail.to] },
-      Message: {
-        // A header cannot carry a line break; strip them so no input can add headers.
-        Subject: { Data: mail.subject.replace(/[\r\n]+/g, " "), Charset: "UTF-8" },
-        Body: { Text: { Data: mail.text, Charset: "UTF-8" }, Html: { Data: mail.html, Charset: "UTF-8" } },
-      },
-    }),
-  );
+  return new SendEmailCommand({
+    Source: from,
+    Destination: { ToAddresses: [mail.to] },
+    Message: {
+      // A header cannot carry a line break; strip them so no input can add headers.
+      Subject: { Data: mail.subject.replace(/[\r\n]+/g, " "), Charset: "UTF-8" },
+      Body: { Text: { Data: mail.text, Charset: "UTF-8" }, Html: { Data: mail.html, Charset: "UTF-8" } },
+    },
+  });
+}
+
+/** Sends a mail made by `prepareMail`; throws when SES refuses or cannot be reached. */
+export async function sendMail(request: SendEmailCommand): Promise<void> {
+  await ses.send(request);
 }

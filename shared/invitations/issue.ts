@@ -17,15 +17,17 @@ import { BadGateway, BadRequest, Conflict, messages, NotFound, TooManyRequests, 
 import { isId, newId } from "../ids.js";
 import { INSTITUTION_FULL, type Institution, isFull } from "../institutions/model.js";
 import { log } from "../log.js";
-import { requireMailConfig, sendMail } from "../mail.js";
+import { prepareMail, requireMailConfig, sendMail } from "../mail.js";
+import { whileInFlight } from "../overlap.js";
 import { isRole, type Role } from "../roles.js";
 import { isoTime } from "../time.js";
+import type { TxItem } from "../tx.js";
 import { invitationMail } from "./message.js";
 import { type Invitation, type Slot, slotHeld, statusOf, toIssued } from "./model.js";
 import * as repo from "./repository.js";
 import { EMAIL_INVALID, invitationParams, parseEmail } from "./schema.js";
 import { backoff, lookUpInvitation, MAX_ATTEMPTS, requireInvitation, requireManaging, requireMayInvite } from "./service.js";
-import { issueToken } from "./token.js";
+import { type IssuedToken, issueToken } from "./token.js";
 
 export const HAS_ACCESS = "Email already has access to this institution";
 export const MAIL_FAILED = "Failed to send invitation email";
@@ -65,24 +67,28 @@ async function refuseOverLimit(caller: Caller, institutionId: string, email: str
   throw new TooManyRequests(LIMIT_REACHED, retryAfterSeconds(slots, limit, now));
 }
 
+/** The invitation mail for `inv`, with its one copy of the token, ready to send. */
+function mailFor(caller: Caller, institution: Institution, inv: Invitation, token: string, appBaseUrl: string) {
+  const mail = invitationMail({
+    to: inv.email,
+    institutionName: institution.name,
+    inviterName: caller.name,
+    inviterEmail: caller.email,
+    role: inv.role,
+    token,
+    expiresAt: inv.expires_at,
+    appBaseUrl,
+  });
+  return prepareMail(mail);
+}
+
 /**
  * Sends the invitation mail; if that fails, withdraws the invitation (see the module comment) and throws
  * 502. The token goes into the mail and nowhere else: the log line names only the error's kind.
  */
-async function deliver(caller: Caller, institution: Institution, inv: Invitation, token: string, appBaseUrl: string): Promise<void> {
+async function deliver(caller: Caller, inv: Invitation, mail: ReturnType<typeof mailFor>): Promise<void> {
   try {
-    await sendMail(
-      invitationMail({
-        to: inv.email,
-        institutionName: institution.name,
-        inviterName: caller.name,
-        inviterEmail: caller.email,
-        role: inv.role,
-        token,
-        expiresAt: inv.expires_at,
-        appBaseUrl,
-      }),
-    );
+    await sendMail(mail);
   } catch (err) {
     log("warn", "invitation mail failed; withdrawing the invitation", {
       invitation_id: inv.id,
@@ -142,56 +148,79 @@ export async function createInvitation(caller: Caller, query: Query, body: unkno
   const params = invitationParams(query, body);
   const limit = config.pendingInvitationLimit;
   const email = parseEmail(params.email);
+  const institutionId = isId(params.institution_id) ? params.institution_id : undefined;
+  const role = isRole(params.role) ? params.role : undefined;
   for (let attempt = 1; ; attempt++) {
-    // The e-mail's slots are read alongside the lookup (one round trip, not two); they are used only once
-    // the lookup and the role have passed, so the check order holds. An invalid e-mail can have no pending
-    // invitation, so it skips the limit and fails in the step below.
-    const [v, state] = await Promise.all([
+    // The e-mail's slots are read alongside the lookup (one round trip, not two), and what the
+    // transaction needs that no read decides is drafted meanwhile; both are used only once the lookup and
+    // the role have passed, so the check order holds. An invalid e-mail can have no pending invitation,
+    // so it skips the limit and fails in the step below.
+    const [v, state, draft] = await Promise.all([
       requireManaging(caller, params.institution_id),
-      email && isId(params.institution_id) ? repo.readEmailState(params.institution_id, email) : undefined,
+      email && institutionId ? repo.readEmailState(institutionId, email) : undefined,
+      email && institutionId && role ? whileInFlight(() => draftInvitation(caller, institutionId, email, role)) : undefined,
     ]);
-    if (!isRole(params.role)) throw new BadRequest(messages.invalidRole);
-    const role: Role = params.role;
-    const now = new Date();
-    const free = state ? freeSlots(state.slots, limit, now) : [];
-    if (email && state && free.length === 0) await refuseOverLimit(caller, v.institution.id, email, state.slots, now);
-    if (!email || !state) throw new ValidationFailed([EMAIL_INVALID]);
+    if (!role) throw new BadRequest(messages.invalidRole);
+    // From here `draft` is there exactly when `state` is.
+    const free = state && draft ? freeSlots(state.slots, limit, draft.now) : [];
+    if (state && draft && free.length === 0)
+      await refuseOverLimit(caller, v.institution.id, draft.invitation.email, state.slots, draft.now);
+    if (!state || !draft) throw new ValidationFailed([EMAIL_INVALID]);
     await requireMayInvite(caller, v, role);
-    if (email === caller.email || state.member) throw new ValidationFailed([HAS_ACCESS]);
+    const inv = draft.invitation;
+    if (inv.email === caller.email || state.member) throw new ValidationFailed([HAS_ACCESS]);
     if (isFull(v.institution)) throw new ValidationFailed([INSTITUTION_FULL]);
 
     const { appBaseUrl } = requireMailConfig();
-    const token = issueToken();
-    const sentAt = isoTime(now);
-    const inv: Invitation = {
-      id: newId(now.getTime()),
-      institution_id: v.institution.id,
-      email,
-      role,
-      token_hash: token.hash,
-      token_preview: token.preview,
-      sent_at: sentAt,
-      expires_at: expiryFrom(now),
-      created_at: sentAt,
-      created_by: caller.email,
-      created_by_id: caller.id,
-      slot: free[0] as number,
-    };
-    const audit = auditItems(
-      caller,
-      { type: "invitation_created", details: { invitation_id: inv.id, institution_id: inv.institution_id, email, role } },
-      now,
-    );
-    const result = await repo.insertInvitation(inv, { id: caller.id, email: caller.email }, audit, now);
+    inv.slot = free[0] as number;
+    const [result, mail] = await Promise.all([
+      repo.insertInvitation(inv, { id: caller.id, email: caller.email }, draft.audit, draft.now),
+      whileInFlight(() => mailFor(caller, v.institution, inv, draft.token.token, appBaseUrl)),
+    ]);
     if (result === "ok") {
-      await deliver(caller, v.institution, inv, token.token, appBaseUrl);
-      return { invitation: toIssued(inv), message: `Invitation sent to ${email}` };
+      await deliver(caller, inv, mail);
+      return { invitation: toIssued(inv), message: `Invitation sent to ${inv.email}` };
     }
     if (result === "has_access") throw new ValidationFailed([HAS_ACCESS]);
     // slot_taken: another request claimed that slot first; institution_changed: the next lookup answers 404/403.
     if (attempt >= MAX_ATTEMPTS) throw new Conflict("Invitation could not be created, please retry");
     await backoff(attempt);
   }
+}
+
+/** What a new invitation's transaction needs beyond its reads: the token, the record (but its slot) and the event. */
+interface Draft {
+  readonly now: Date;
+  readonly token: IssuedToken;
+  /** `slot` is set once the e-mail's slots are read. */
+  readonly invitation: Invitation;
+  readonly audit: TxItem[];
+}
+
+function draftInvitation(caller: Caller, institutionId: string, email: string, role: Role): Draft {
+  const now = new Date();
+  const token = issueToken();
+  const sentAt = isoTime(now);
+  const invitation: Invitation = {
+    id: newId(now.getTime()),
+    institution_id: institutionId,
+    email,
+    role,
+    token_hash: token.hash,
+    token_preview: token.preview,
+    sent_at: sentAt,
+    expires_at: expiryFrom(now),
+    created_at: sentAt,
+    created_by: caller.email,
+    created_by_id: caller.id,
+    slot: -1,
+  };
+  const audit = auditItems(
+    caller,
+    { type: "invitation_created", details: { invitation_id: invitation.id, institution_id: institutionId, email, role } },
+    now,
+  );
+  return { now, token, invitation, audit };
 }
 
 /**
@@ -202,24 +231,31 @@ export async function createInvitation(caller: Caller, query: Query, body: unkno
 export async function resendInvitation(caller: Caller, id: string | undefined, query: Query, body: unknown) {
   const params = invitationParams(query, body);
   for (let attempt = 1; ; attempt++) {
-    const [v, found] = await Promise.all([requireManaging(caller, params.institution_id), lookUpInvitation(params.institution_id, id)]);
+    // The new token is made while the reads are in flight.
+    const [v, found, token] = await Promise.all([
+      requireManaging(caller, params.institution_id),
+      lookUpInvitation(params.institution_id, id),
+      whileInFlight(issueToken),
+    ]);
     const inv = requireInvitation(found);
     await requireMayInvite(caller, v, inv.role);
     const now = new Date();
     if (statusOf(inv, now) !== "active") throw new Unprocessable(`Cannot resend a ${statusOf(inv, now)} invitation`);
 
     const { appBaseUrl } = requireMailConfig();
-    const token = issueToken();
     const next = { token_hash: token.hash, token_preview: token.preview, sent_at: isoTime(now), expires_at: expiryFrom(now) };
     const audit = auditItems(
       caller,
       { type: "invitation_resent", details: { invitation_id: inv.id, institution_id: inv.institution_id, email: inv.email } },
       now,
     );
-    const out = await repo.reissueToken(inv, next, audit, now);
+    const after: Invitation = Object.assign({}, inv, next);
+    const [out, mail] = await Promise.all([
+      repo.reissueToken(inv, next, audit, now),
+      whileInFlight(() => mailFor(caller, v.institution, after, token.token, appBaseUrl)),
+    ]);
     if (out.kind === "ok") {
-      const after: Invitation = Object.assign({}, inv, next);
-      await deliver(caller, v.institution, after, token.token, appBaseUrl);
+      await deliver(caller, after, mail);
       return { invitation: { ...toIssued(after), sent_at: after.sent_at }, message: `Invitation resent to ${inv.email}` };
     }
     if (out.kind === "refused") {

@@ -31,6 +31,8 @@ vi.mock("../../shared/invitations/repository.js", () => ({
 }));
 vi.mock("../../shared/mail.js", () => ({
   requireMailConfig: vi.fn(() => ({ from: "noreply@x.com", appBaseUrl: "https://app.x.com" })),
+  // The mail as built (the real SES request is exercised by the integration tests).
+  prepareMail: vi.fn((mail: unknown) => mail),
   sendMail: vi.fn(async () => {}),
 }));
 vi.mock("../../shared/log.js", () => ({ log: vi.fn() }));
@@ -46,6 +48,8 @@ const { createInvitation, resendInvitation } = await import("../../shared/invita
 const { acceptInvitation, listInvitations, revokeInvitation } = await import("../../shared/invitations/service.js");
 const { issueToken } = await import("../../shared/invitations/token.js");
 type Caller = import("../../shared/caller.js").Caller;
+/** What reached `sendMail`: the mail itself, `prepareMail` being the identity here. */
+const sentMail = (k = 0) => vi.mocked(mail.sendMail).mock.calls[k]?.[0] as unknown as import("../../shared/mail.js").Mail | undefined;
 type Invitation = import("../../shared/invitations/model.js").Invitation;
 type Institution = import("../../shared/institutions/model.js").Institution;
 
@@ -221,7 +225,7 @@ describe("create: the action", () => {
         },
       },
     ]);
-    const sent = vi.mocked(mail.sendMail).mock.calls[0]?.[0];
+    const sent = sentMail();
     const token = /token=([A-Za-z0-9_-]{43})/.exec(sent?.text ?? "")?.[1] ?? "";
     expect(token).toHaveLength(43);
     expect(sent?.to).toBe("ada@x.com");
@@ -262,7 +266,7 @@ describe("create: the action", () => {
         },
       },
     ]);
-    const token = /token=([A-Za-z0-9_-]{43})/.exec(vi.mocked(mail.sendMail).mock.calls[0]?.[0].text ?? "")?.[1] ?? "";
+    const token = /token=([A-Za-z0-9_-]{43})/.exec(sentMail()?.text ?? "")?.[1] ?? "";
     expect(token).toHaveLength(43);
     expect(JSON.stringify(vi.mocked(log).mock.calls)).not.toContain(token);
   });
