@@ -7,6 +7,7 @@
  *   npm run bench                  # everything (about ten minutes on 2 cores)
  *   npm run bench -- --quick       # fewer calls and rounds, for iterating; the budgets are the same
  *   npm run bench -- --sections=1,2,3
+ *   npm run bench -- --sections=2 --only=invitations/create
  *
  * Budgets live next to what they judge: endpoints.ts (1, 2), gateway-e2e.ts (3), cold-start.ts (4),
  * growth.ts (5), export.ts (6).
@@ -25,6 +26,8 @@ const quick = args.includes("--quick");
 const sectionsArg = args.find((a) => a.startsWith("--sections="))?.split("=")[1];
 const sections = new Set((sectionsArg ?? "1,2,3,4,5,6").split(",").map(Number));
 const want = (s: number) => sections.has(s);
+/** `--only=invitations/` measures sections 1 and 2 for the handlers whose path matches (iterating on a few). */
+const onlyArg = args.find((a) => a.startsWith("--only="))?.split("=")[1];
 /** `--quick` warms each handler up less: its section 2 figures lie between `early` and the steady state. */
 const QUICK_WARMUP = 300;
 
@@ -118,7 +121,7 @@ async function main(): Promise<number> {
           const results = await endpoints.measureEndpoints(
             meter,
             { owner: claimsOfToken(owner) },
-            { ...(quick && { calls: 100, warmup: QUICK_WARMUP }), log },
+            { ...(quick && { calls: 100, warmup: QUICK_WARMUP }), ...(onlyArg && { only: new RegExp(onlyArg) }), log },
           );
           return endpoints.endpointRows(results).filter((r) => want(r.section));
         },
