@@ -115,13 +115,13 @@ async function main(): Promise<number> {
       await section(
         rows,
         2,
-        `sections 1 and 2: every handler in-process, ${quick ? 100 : endpoints.CALLS} calls each after ${quick ? QUICK_WARMUP : endpoints.WARMUP} warm-up calls`,
+        `sections 1 and 2: every handler in-process, ${quick ? 100 : endpoints.CALLS} calls each after ${quick ? QUICK_WARMUP : endpoints.WARMUP} warm-up calls, ${quick ? 1 : endpoints.ROUNDS} interleaved round(s)`,
         async () => {
           const owner = await issueToken(stack, "bench-owner@bench.test", { superAdmin: true, account: "acct-bench", name: "Bench Owner" });
           const results = await endpoints.measureEndpoints(
             meter,
             { owner: claimsOfToken(owner) },
-            { ...(quick && { calls: 100, warmup: QUICK_WARMUP }), ...(onlyArg && { only: new RegExp(onlyArg) }), log },
+            { ...(quick && { calls: 100, warmup: QUICK_WARMUP, rounds: 1 }), ...(onlyArg && { only: new RegExp(onlyArg) }), log },
           );
           return endpoints.endpointRows(results).filter((r) => want(r.section));
         },
