@@ -33,7 +33,10 @@ export interface ApiResponse {
 export const ok = (body: unknown): ApiResponse => ({ status: 200, body });
 export const created = (body: unknown): ApiResponse => ({ status: 201, body });
 
-/** Over the limit? UTF-8 takes at most 3 bytes per UTF-16 unit and base64 decodes to fewer bytes than characters, so most bodies need no count. */
+/**
+ * Over the limit? UTF-8 takes at most 3 bytes per UTF-16 unit, and base64 decodes to fewer bytes than it
+ * has characters, so most bodies need no count.
+ */
 function tooLarge(event: ApiEvent): boolean {
   const raw = event.body;
   if (raw === undefined || raw === null) return false;

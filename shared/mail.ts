@@ -42,11 +42,14 @@ export function requireMailConfig(): { from: string; appBaseUrl: string } {
   return { from, appBaseUrl };
 }
 
+/** A mail as its SES request, ready to send. */
+export type PreparedMail = SendEmailCommand;
+
 /**
  * The SES request for one plain-text + HTML mail, built apart from sending so that a caller can build it
  * while other I/O is in flight (`whileInFlight`).
  */
-export function prepareMail(mail: Mail): SendEmailCommand {
+export function prepareMail(mail: Mail): PreparedMail {
   const { from } = requireMailConfig();
   return new SendEmailCommand({
     Source: from,
@@ -60,6 +63,6 @@ export function prepareMail(mail: Mail): SendEmailCommand {
 }
 
 /** Sends a mail made by `prepareMail`; throws when SES refuses or cannot be reached. */
-export async function sendMail(request: SendEmailCommand): Promise<void> {
+export async function sendMail(request: PreparedMail): Promise<void> {
   await ses.send(request);
 }

@@ -17,7 +17,7 @@ import { BadGateway, BadRequest, Conflict, messages, NotFound, TooManyRequests, 
 import { isId, newId } from "../ids.js";
 import { INSTITUTION_FULL, type Institution, isFull } from "../institutions/model.js";
 import { log } from "../log.js";
-import { prepareMail, requireMailConfig, sendMail } from "../mail.js";
+import { type PreparedMail, prepareMail, requireMailConfig, sendMail } from "../mail.js";
 import { whileInFlight } from "../overlap.js";
 import { isRole, type Role } from "../roles.js";
 import { isoTime } from "../time.js";
@@ -68,7 +68,7 @@ async function refuseOverLimit(caller: Caller, institutionId: string, email: str
 }
 
 /** The invitation mail for `inv`, with its one copy of the token, ready to send. */
-function mailFor(caller: Caller, institution: Institution, inv: Invitation, token: string, appBaseUrl: string) {
+function mailFor(caller: Caller, institution: Institution, inv: Invitation, token: string, appBaseUrl: string): PreparedMail {
   const mail = invitationMail({
     to: inv.email,
     institutionName: institution.name,
@@ -86,7 +86,7 @@ function mailFor(caller: Caller, institution: Institution, inv: Invitation, toke
  * Sends the invitation mail; if that fails, withdraws the invitation (see the module comment) and throws
  * 502. The token goes into the mail and nowhere else: the log line names only the error's kind.
  */
-async function deliver(caller: Caller, inv: Invitation, mail: ReturnType<typeof mailFor>): Promise<void> {
+async function deliver(caller: Caller, inv: Invitation, mail: PreparedMail): Promise<void> {
   try {
     await sendMail(mail);
   } catch (err) {
