@@ -99,16 +99,31 @@ function toRow(item: Record<string, unknown>): EventRow {
   } as EventRow;
 }
 
+/** The fields of an event in the list response (the contract's): the list's Query reads back only these. */
+export const LISTED_FIELDS = ["id", "event_type", "user_email", "ip_address", "details", "created_at", "description"] as const;
+export type ListedEvent = Pick<StoredEvent, (typeof LISTED_FIELDS)[number]>;
+// By placeholder: `details` and `description` are among DynamoDB's reserved words.
+const LISTED_NAMES: Record<string, string> = Object.fromEntries(LISTED_FIELDS.map((f, i) => [`#l${i}`, f]));
+const LISTED_PROJECTION = Object.keys(LISTED_NAMES).join(", ");
+
 /**
  * Up to `limit` events matching `f`, newest first, after `after` (a `created_key`) when given. One Query.
- * `more` is DynamoDB's own "there may be more" (it stopped at the limit or at 1 MB). The rows are the
- * stored items as they come (with their key attributes): the list copies out its public fields anyway.
+ * `more` is DynamoDB's own "there may be more" (it stopped at the limit or at 1 MB). The rows hold exactly
+ * the list's fields (a projection), so they are the response's events as they come: nothing to copy, and
+ * less to transfer and unmarshall.
  */
-export async function queryEvents(f: EventFilter, limit: number, after?: string): Promise<{ rows: EventRow[]; more: boolean }> {
+export async function queryEvents(f: EventFilter, limit: number, after?: string): Promise<{ rows: ListedEvent[]; more: boolean }> {
+  const q = queryFor(f);
   const out = await db.send(
-    new QueryCommand({ ...queryFor(f), Limit: limit, ...(after !== undefined && { ExclusiveStartKey: startAfter(f, after) }) }),
+    new QueryCommand({
+      ...q,
+      ProjectionExpression: LISTED_PROJECTION,
+      ExpressionAttributeNames: { ...q.ExpressionAttributeNames, ...LISTED_NAMES },
+      Limit: limit,
+      ...(after !== undefined && { ExclusiveStartKey: startAfter(f, after) }),
+    }),
   );
-  return { rows: (out.Items ?? []) as EventRow[], more: out.LastEvaluatedKey !== undefined };
+  return { rows: (out.Items ?? []) as ListedEvent[], more: out.LastEvaluatedKey !== undefined };
 }
 
 /**

@@ -7,10 +7,11 @@ import type { Caller } from "../caller.js";
 import { Forbidden, messages, NotFound } from "../errors.js";
 import type { ApiResponse } from "../http.js";
 import { isId } from "../ids.js";
+import { eventKeys } from "../tables.js";
 import { alertsFor, emptySummary, planWindow } from "./alerts.js";
 import { CSV_HEADER, eventLine, exportFilename } from "./csv.js";
 import { signCursor, verifyCursor } from "./cursor.js";
-import type { EventFilter, EventRow } from "./repository.js";
+import type { EventFilter, EventRow, ListedEvent } from "./repository.js";
 import * as repo from "./repository.js";
 import { exportQuery, listQuery, parseQuery } from "./schema.js";
 
@@ -71,28 +72,14 @@ export async function listSecurityEvents(caller: Caller, query: Query) {
   const filter: EventFilter = { account: caller.accountId, userId: q.user_id, type: q.event_type, from: q.from, to: q.to };
   const after = q.cursor === undefined ? undefined : verifyCursor(filter, q.cursor);
   const matchesNothing = (q.event_type !== undefined && !isEventType(q.event_type)) || (q.user_id !== undefined && !isUserKey(q.user_id));
-  let rows: EventRow[] = [];
+  let rows: ListedEvent[] = [];
   let more = false;
   // One more than the page, in the same request, tells whether a next page exists: no empty last page.
   if (!matchesNothing) ({ rows, more } = await repo.queryEvents(filter, q.limit + 1, after));
-  const count = Math.min(rows.length, q.limit);
-  const last = rows[count - 1];
-  const next = last && (rows.length > q.limit || more) ? signCursor(filter, last.created_key) : null;
-  // One copy per event, of exactly the contract's fields (the rows are stored items, keys included).
-  const events = new Array(count);
-  for (let i = 0; i < count; i++) {
-    const e = rows[i] as EventRow;
-    events[i] = {
-      id: e.id,
-      event_type: e.event_type,
-      user_email: e.user_email ?? null,
-      ip_address: e.ip_address,
-      details: e.details ?? {},
-      created_at: e.created_at,
-      description: e.description,
-    };
-  }
-  return { events, meta: { count, limit: q.limit, next_cursor: next } };
+  const events = rows.length > q.limit ? rows.slice(0, q.limit) : rows;
+  const last = events[events.length - 1];
+  const next = last && (rows.length > q.limit || more) ? signCursor(filter, eventKeys.createdKey(last.created_at, last.id)) : null;
+  return { events, meta: { count: events.length, limit: q.limit, next_cursor: next } };
 }
 
 /** One event of the caller's account. Unknown, malformed or another account's id: 404. One GetItem. */
