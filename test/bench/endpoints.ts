@@ -33,11 +33,11 @@ export const CALLS = 500;
 export const WARMUP = 2_000;
 /**
  * Section 2 runs in rounds, interleaved (every endpoint once, then every endpoint again), and judges each
- * endpoint by its round with the lowest p50. The machine is a VM with two vCPUs on a shared host: in one
- * bench run the same code measured a p50 of 0.107 ms and in the next 0.232 ms, with the hot figure (no I/O
- * at all) doubling alike, i.e. the whole machine running slower for minutes at a time. Rounds spread over
- * the section give each endpoint several chances at a quiet stretch; every round's p50 is shown beside
- * the figure and kept in the JSON.
+ * endpoint by its round with the lowest p50. The machine is a VM with two vCPUs on a shared host: the same
+ * event-list code measured a p50 of 0.113 ms in one run and 0.222 ms in another, with the hot figure (no
+ * I/O at all) doubling alike (0.058 → 0.110 ms): the whole machine runs slower for minutes at a time.
+ * Rounds spread over the section give each endpoint several chances at a quiet stretch; every round's p50
+ * is shown beside the figure and kept in the JSON.
  */
 export const ROUNDS = 3;
 /** Warm-up calls of the later rounds: the handler is optimized by then, this only refills its caches. */
