@@ -3,6 +3,7 @@
  * and its hash, ids, the audit event, the mail text) can run while that round trip is in flight: the
  * request then waits for the longer of the two instead of their sum (`npm run bench`, section 2).
  */
+
 /**
  * Runs `work` once the requests started before this call have gone out, and resolves with its result.
  * The SDK writes a request within the microtask and `nextTick` queues of its `send()`; `setImmediate`

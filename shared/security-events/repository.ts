@@ -102,7 +102,7 @@ function toRow(item: Record<string, unknown>): EventRow {
 /** The fields of an event in the list response (the contract's): the list's Query reads back only these. */
 export const LISTED_FIELDS = ["id", "event_type", "user_email", "ip_address", "details", "created_at", "description"] as const;
 export type ListedEvent = Pick<StoredEvent, (typeof LISTED_FIELDS)[number]>;
-// By placeholder: `details` and `description` are among DynamoDB's reserved words.
+// By placeholder, so that no field name can clash with one of DynamoDB's reserved words.
 const LISTED_NAMES: Record<string, string> = Object.fromEntries(LISTED_FIELDS.map((f, i) => [`#l${i}`, f]));
 const LISTED_PROJECTION = Object.keys(LISTED_NAMES).join(", ");
 
