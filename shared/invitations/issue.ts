@@ -27,7 +27,7 @@ import { type Invitation, type Slot, slotHeld, statusOf, toIssued } from "./mode
 import * as repo from "./repository.js";
 import { EMAIL_INVALID, invitationParams, parseEmail } from "./schema.js";
 import { backoff, lookUpInvitation, MAX_ATTEMPTS, requireInvitation, requireManaging, requireMayInvite } from "./service.js";
-import { type IssuedToken, issueToken } from "./token.js";
+import { issueToken } from "./token.js";
 
 export const HAS_ACCESS = "Email already has access to this institution";
 export const MAIL_FAILED = "Failed to send invitation email";
@@ -153,19 +153,18 @@ export async function createInvitation(caller: Caller, query: Query, body: unkno
   for (let attempt = 1; ; attempt++) {
     // The e-mail's slots are read alongside the lookup (one round trip, not two), and what the
     // transaction needs that no read decides is drafted meanwhile; both are used only once the lookup and
-    // the role have passed, so the check order holds. An invalid e-mail can have no pending invitation,
-    // so it skips the limit and fails in the step below.
+    // the role have passed, so the check order holds.
     const [v, state, draft] = await Promise.all([
       requireManaging(caller, params.institution_id),
       email && institutionId ? repo.readEmailState(institutionId, email) : undefined,
       email && institutionId && role ? whileInFlight(() => draftInvitation(caller, institutionId, email, role)) : undefined,
     ]);
     if (!role) throw new BadRequest(messages.invalidRole);
-    // From here `draft` is there exactly when `state` is.
-    const free = state && draft ? freeSlots(state.slots, limit, draft.now) : [];
-    if (state && draft && free.length === 0)
-      await refuseOverLimit(caller, v.institution.id, draft.invitation.email, state.slots, draft.now);
+    // Past the lookup and the role, `state` and `draft` are there exactly when the e-mail is valid; an
+    // invalid one has no pending invitations to limit, so it fails the e-mail step at once.
     if (!state || !draft) throw new ValidationFailed([EMAIL_INVALID]);
+    const free = freeSlots(state.slots, limit, draft.now);
+    if (free.length === 0) await refuseOverLimit(caller, v.institution.id, draft.invitation.email, state.slots, draft.now);
     await requireMayInvite(caller, v, role);
     const inv = draft.invitation;
     if (inv.email === caller.email || state.member) throw new ValidationFailed([HAS_ACCESS]);
@@ -175,7 +174,7 @@ export async function createInvitation(caller: Caller, query: Query, body: unkno
     inv.slot = free[0] as number;
     const [result, mail] = await Promise.all([
       repo.insertInvitation(inv, { id: caller.id, email: caller.email }, draft.audit, draft.now),
-      whileInFlight(() => mailFor(caller, v.institution, inv, draft.token.token, appBaseUrl)),
+      whileInFlight(() => mailFor(caller, v.institution, inv, draft.token, appBaseUrl)),
     ]);
     if (result === "ok") {
       await deliver(caller, inv, mail);
@@ -191,7 +190,8 @@ export async function createInvitation(caller: Caller, query: Query, body: unkno
 /** What a new invitation's transaction needs beyond its reads: the token, the record (but its slot) and the event. */
 interface Draft {
   readonly now: Date;
-  readonly token: IssuedToken;
+  /** The secret, for the mail only. */
+  readonly token: string;
   /** `slot` is set once the e-mail's slots are read. */
   readonly invitation: Invitation;
   readonly audit: TxItem[];
@@ -220,7 +220,7 @@ function draftInvitation(caller: Caller, institutionId: string, email: string, r
     { type: "invitation_created", details: { invitation_id: invitation.id, institution_id: institutionId, email, role } },
     now,
   );
-  return { now, token, invitation, audit };
+  return { now, token: token.token, invitation, audit };
 }
 
 /**

@@ -134,8 +134,8 @@ export function readMailedToken(input: unknown): void {
 function scenarios(users: Users): Scenario[] {
   const ownerClaims = users.owner;
   const owner = callerOf(ownerClaims);
-  let listerClaims: Claims | undefined;
-  let listed = false;
+  /** A lister of its own with five institutions, made once for every round. */
+  let lister: Promise<Claims> | undefined;
   const invite = async (institutionId: string, email: string) =>
     (await createInvitation(owner, {}, { institution_id: institutionId, email, role: "cohort_admin" })).invitation.id;
 
@@ -148,13 +148,13 @@ function scenarios(users: Users): Scenario[] {
       prepare: async () => {
         // A lister of its own with five institutions, in every round: the owner's list grows by thousands
         // with what the other scenarios create (and past 1 MB would take a second page).
-        listerClaims ??= userClaims({ email: "lister@bench.test", name: "Lister", account: uniq("acct-lister"), superAdmin: true });
-        const lister = callerOf(listerClaims);
-        if (!listed) {
-          for (let k = 0; k < 5; k++) await newInstitution(lister, "Listed");
-          listed = true;
-        }
-        return () => ({ method: "GET", route: INST, claims: listerClaims as Claims });
+        lister ??= (async () => {
+          const claims = userClaims({ email: "lister@bench.test", name: "Lister", account: uniq("acct-lister"), superAdmin: true });
+          for (let k = 0; k < 5; k++) await newInstitution(callerOf(claims), "Listed");
+          return claims;
+        })();
+        const claims = await lister;
+        return () => ({ method: "GET", route: INST, claims });
       },
     },
     {
@@ -434,18 +434,14 @@ interface Round {
 
 async function runRound(s: Scenario, handler: Handler, meter: Meter, calls: number, warmup: number): Promise<Round> {
   const next = await s.prepare(calls + warmup);
-  const round: Round = {
-    overhead: [],
-    early: [],
-    total: [],
-    io: [],
-    sets: new Map(),
-    capacity: {},
-    mail: [],
-    recorded: [],
-    sample: next(warmup),
+  const round = {
+    overhead: [] as number[],
+    early: [] as number[],
+    total: [] as number[],
+    io: [] as number[],
+    sets: new Map<string, string[]>(),
   };
-  let first: Pick<Round, "capacity" | "mail" | "recorded"> = round;
+  let first: Pick<Round, "capacity" | "mail" | "recorded"> = { capacity: {}, mail: [], recorded: [] };
   for (let i = 0; i < calls + warmup; i++) {
     const event = apiEvent(next(i));
     const ctx = context(s.handler);
@@ -467,7 +463,7 @@ async function runRound(s: Scenario, handler: Handler, meter: Meter, calls: numb
     round.sets.set(m.requests.join(), m.requests);
     if (i === warmup) first = { capacity: m.capacity, mail: m.mail, recorded: m.outputs ?? [] };
   }
-  return { ...round, ...first };
+  return { ...round, ...first, sample: next(warmup) };
 }
 
 /** The same call again and again, every send answered at once with what it answered in the first measured call. */

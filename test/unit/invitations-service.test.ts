@@ -48,10 +48,11 @@ const { createInvitation, resendInvitation } = await import("../../shared/invita
 const { acceptInvitation, listInvitations, revokeInvitation } = await import("../../shared/invitations/service.js");
 const { issueToken } = await import("../../shared/invitations/token.js");
 type Caller = import("../../shared/caller.js").Caller;
-/** What reached `sendMail`: the mail itself, `prepareMail` being the identity here. */
-const sentMail = (k = 0) => vi.mocked(mail.sendMail).mock.calls[k]?.[0] as unknown as import("../../shared/mail.js").Mail | undefined;
 type Invitation = import("../../shared/invitations/model.js").Invitation;
 type Institution = import("../../shared/institutions/model.js").Institution;
+
+/** What reached `sendMail`: the mail itself, `prepareMail` being the identity here. */
+const sentMail = (k = 0) => vi.mocked(mail.sendMail).mock.calls[k]?.[0] as unknown as import("../../shared/mail.js").Mail | undefined;
 
 const INST = "01JAAA00000000000000000000";
 const INV = "01JBBB00000000000000000000";
