@@ -87,68 +87,71 @@ export function describe(type: EventType, details: Record<string, unknown>, acto
   }
 }
 
-/** Builds the stored event for `caller`; exported for tests and for the security-event readers. */
-export function buildEvent(caller: Caller, event: AuditEvent, now = new Date()): StoredEvent {
+/**
+ * The event `caller` is about to cause, with its id, time and keys fixed before its details are known:
+ * a request drafts it while a read is in flight (`overlap.ts`) and completes it with the details once the
+ * read has answered. Returns the completion: it sets the details and the description, and returns the
+ * transaction items that write the event (and bump its alert counter).
+ */
+export function draftAudit(caller: Caller, type: EventType, now = new Date()): (details: Record<string, unknown>) => TxItem[] {
   const createdAt = isoTime(now);
-  return {
-    id: newId(now.getTime()),
-    account_id: caller.accountId,
-    event_type: event.type,
+  const id = newId(now.getTime());
+  const a = caller.accountId;
+  const { pk, sk } = eventKeys.event(id);
+  // Property by property: `{ ...key, ...event, ... }` (two spreads of this size) took ~30 µs per event on
+  // V8, a large part of a write handler's own time (npm run bench, section 2); this takes well under 1 µs.
+  const item: StoredEvent & Key & Record<`g_${string}` | "created_key", string> = {
+    pk,
+    sk,
+    id,
+    account_id: a,
+    event_type: type,
     user_id: caller.id,
     user_email: caller.email || null,
     user_name: caller.name,
     ip_address: caller.ip,
-    details: event.details,
-    description: describe(event.type, event.details, caller.email || caller.id),
+    details: {},
+    description: "",
     created_at: createdAt,
+    g_account: eventKeys.account(a),
+    g_account_user: eventKeys.accountUser(a, caller.id),
+    g_account_type: eventKeys.accountType(a, type),
+    g_account_user_type: eventKeys.accountUserType(a, caller.id, type),
+    created_key: eventKeys.createdKey(createdAt, id),
+  };
+  const items: TxItem[] = [{ Put: { TableName: config.tables.events, Item: item, ConditionExpression: "attribute_not_exists(pk)" } }];
+  if ((COUNTED_TYPES as readonly string[]).includes(type)) {
+    items.push({
+      Update: {
+        TableName: config.tables.events,
+        Key: eventKeys.counter(a, createdAt.slice(0, 16)),
+        UpdateExpression: "ADD #t :one SET #ttl = if_not_exists(#ttl, :ttl)",
+        ExpressionAttributeNames: { "#t": type, "#ttl": "ttl" },
+        ExpressionAttributeValues: { ":one": 1, ":ttl": Math.floor(now.getTime() / 1000) + COUNTER_TTL_SECONDS },
+      },
+    });
+  }
+  const actor = caller.email || caller.id;
+  return (details) => {
+    item.details = details;
+    item.description = describe(type, details, actor);
+    return items;
   };
 }
 
 /** Transaction items that write `event` (and bump its alert counter): include them in the change's transaction. */
 export function auditItems(caller: Caller, event: AuditEvent, now = new Date()): TxItem[] {
-  const e = buildEvent(caller, event, now);
-  const a = e.account_id;
-  const user = e.user_id ?? "-";
-  const { pk, sk } = eventKeys.event(e.id);
-  // Property by property: `{ ...key, ...e, ... }` (two spreads of this size) took ~30 µs per event on V8,
-  // a large part of a write handler's own time (npm run bench, section 2); this takes well under 1 µs.
-  const item: StoredEvent & Key & Record<`g_${string}` | "created_key", string> = {
-    pk,
-    sk,
-    id: e.id,
-    account_id: a,
-    event_type: e.event_type,
-    user_id: e.user_id,
-    user_email: e.user_email,
-    user_name: e.user_name,
-    ip_address: e.ip_address,
-    details: e.details,
-    description: e.description,
-    created_at: e.created_at,
-    g_account: eventKeys.account(a),
-    g_account_user: eventKeys.accountUser(a, user),
-    g_account_type: eventKeys.accountType(a, e.event_type),
-    g_account_user_type: eventKeys.accountUserType(a, user, e.event_type),
-    created_key: eventKeys.createdKey(e.created_at, e.id),
-  };
-  const items: TxItem[] = [{ Put: { TableName: config.tables.events, Item: item, ConditionExpression: "attribute_not_exists(pk)" } }];
-  if ((COUNTED_TYPES as readonly string[]).includes(e.event_type)) {
-    items.push({
-      Update: {
-        TableName: config.tables.events,
-        Key: eventKeys.counter(a, e.created_at.slice(0, 16)),
-        UpdateExpression: "ADD #t :one SET #ttl = if_not_exists(#ttl, :ttl)",
-        ExpressionAttributeNames: { "#t": e.event_type, "#ttl": "ttl" },
-        ExpressionAttributeValues: { ":one": 1, ":ttl": Math.floor(now.getTime() / 1000) + COUNTER_TTL_SECONDS },
-      },
-    });
-  }
-  return items;
+  return draftAudit(caller, event.type, now)(event.details);
+}
+
+/** Commits the items of one event on their own (a refusal, or a read that is recorded, such as an export). */
+export async function commitEvent(items: TxItem[]): Promise<void> {
+  // Through `transact`, so concurrent requests bumping one alert counter retry instead of failing.
+  const result = await transact(items);
+  if (!result.ok) throw new Conflict("Request could not be recorded, please retry");
 }
 
 /** Records the event of a refused request (403/404/429/422 on accept), in a request of its own. */
 export async function recordEvent(caller: Caller, event: AuditEvent): Promise<void> {
-  // Through `transact`, so concurrent refusals bumping one alert counter retry instead of failing.
-  const result = await transact(auditItems(caller, event));
-  if (!result.ok) throw new Conflict("Request could not be recorded, please retry");
+  await commitEvent(auditItems(caller, event));
 }

@@ -4,13 +4,14 @@
  * the invitation → its state → the change and its event in one transaction.
  */
 import * as v from "valibot";
-import { auditItems, recordEvent } from "../audit.js";
+import { auditItems, draftAudit, recordEvent } from "../audit.js";
 import type { Caller } from "../caller.js";
 import { Conflict, Forbidden, messages, NotFound, Unprocessable } from "../errors.js";
 import { isId } from "../ids.js";
 import { INSTITUTION_FULL, isFull } from "../institutions/model.js";
 import { getInstitution } from "../institutions/repository.js";
 import { requireVisible, type Visible } from "../institutions/service.js";
+import { whileInFlight } from "../overlap.js";
 import type { Role } from "../roles.js";
 import { isoTime } from "../time.js";
 import { type Invitation, statusOf, strongerRole, toListItem } from "./model.js";
@@ -149,13 +150,16 @@ export async function acceptInvitation(caller: Caller, body: unknown) {
   for (let attempt = 1; ; attempt++) {
     const ref = await repo.getTokenRef(tokenHash);
     if (!ref) return refuse(caller, "unknown");
-    const [inv, institution] = await Promise.all([
+    const now = new Date();
+    // Its event depends on no read but for its details: drafted while the invitation and institution are
+    // read, and used only once every check below has passed.
+    const [inv, institution, completeAudit] = await Promise.all([
       repo.getInvitation(ref.institution_id, ref.invitation_id),
       getInstitution(ref.institution_id),
+      whileInFlight(() => draftAudit(caller, "invitation_accepted", now)),
     ]);
     // An institution deleted since, or a token superseded by a resend, is as unknown as a made-up one.
     if (!inv || !institution || inv.token_hash !== tokenHash) return refuse(caller, "unknown");
-    const now = new Date();
     const reason = failureReason(inv, now) ?? (caller.email !== "" && caller.email === inv.email ? undefined : "email_mismatch");
     if (reason) return refuse(caller, reason);
 
@@ -164,11 +168,7 @@ export async function acceptInvitation(caller: Caller, body: unknown) {
     // version guard on the grant makes two accepts racing for the last seat read again, so one gets it.
     if (current === undefined && isFull(institution)) throw new Unprocessable(INSTITUTION_FULL);
     const role = strongerRole(current, inv.role);
-    const audit = auditItems(
-      caller,
-      { type: "invitation_accepted", details: { invitation_id: inv.id, institution_id: inv.institution_id, email: inv.email, role } },
-      now,
-    );
+    const audit = completeAudit({ invitation_id: inv.id, institution_id: inv.institution_id, email: inv.email, role });
     const out = await repo.useInvitation(
       inv,
       { tokenHash, userId: caller.id, usedAt: isoTime(now), institution, grant: role === current ? undefined : role },

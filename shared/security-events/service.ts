@@ -2,11 +2,12 @@
  * Security-event use cases, in the contract's check order: cohort-super-admin status (403) → query
  * validation (400) → the read, always of the caller's own account only.
  */
-import { COUNTED_TYPES, type EventType, recordEvent } from "../audit.js";
+import { COUNTED_TYPES, commitEvent, draftAudit, type EventType } from "../audit.js";
 import type { Caller } from "../caller.js";
 import { Forbidden, messages, NotFound } from "../errors.js";
 import type { ApiResponse } from "../http.js";
 import { isId } from "../ids.js";
+import { whileInFlight } from "../overlap.js";
 import { eventKeys } from "../tables.js";
 import { alertsFor, emptySummary, planWindow } from "./alerts.js";
 import { CSV_HEADER, eventLine, exportFilename } from "./csv.js";
@@ -132,6 +133,11 @@ async function* newestFirst(streams: AsyncGenerator<EventRow[]>[]): AsyncGenerat
 
 /** Bytes a string takes inside the Lambda response JSON. */
 const jsonBytes = (s: string) => Buffer.byteLength(JSON.stringify(s)) - 2;
+/**
+ * The most bytes one UTF-16 unit can take there: 6, for a control character or a lone surrogate written
+ * `\uXXXX` (a UTF-8 character takes at most 3 bytes per unit, an escaped quote or CRLF 2 per unit).
+ */
+const MAX_JSON_BYTES_PER_UNIT = 6;
 
 /**
  * The caller's account's events as CSV, newest first, filtered by `event_type` (comma-separated: one
@@ -146,38 +152,49 @@ export async function exportSecurityEvents(caller: Caller, query: Query, now = n
   const filters: EventFilter[] =
     q.event_types === undefined ? [base] : q.event_types.filter(isEventType).map((type) => ({ ...base, type }));
   const pageSize = Math.min(EXPORT_PAGE, MAX_EXPORT_ROWS + 1);
+  const pages = newestFirst(filters.map((f) => repo.eventPages(f, pageSize)));
+  // Its event and headers depend on no event read: drafted while the first Query is in flight.
+  const prepared = whileInFlight(() => ({
+    complete: draftAudit(caller, "security_events_exported", now),
+    headers: { "content-type": "text/csv; charset=utf-8", "Content-Disposition": `attachment; filename="${exportFilename(now)}"` },
+  }));
 
   const chunks = [CSV_HEADER];
+  // The body's size as the response JSON measures it, counted exactly only once it could reach the cap:
+  // until then `bound` (an upper bound of the lines since `bytes`) is enough, and most exports stay there.
   let bytes = jsonBytes(CSV_HEADER);
+  let bound = 0;
+  let counted = chunks.length;
   let rows = 0;
   let truncated = false;
-  stream: for await (const batch of newestFirst(filters.map((f) => repo.eventPages(f, pageSize)))) {
+  stream: for await (const batch of pages) {
     for (const e of batch) {
-      const line = eventLine(e);
-      const size = jsonBytes(line);
-      if (rows >= MAX_EXPORT_ROWS || bytes + size > MAX_EXPORT_BYTES) {
+      if (rows >= MAX_EXPORT_ROWS) {
         truncated = true;
         break stream;
       }
+      const line = eventLine(e);
+      bound += line.length * MAX_JSON_BYTES_PER_UNIT;
+      if (bytes + bound > MAX_EXPORT_BYTES) {
+        for (; counted < chunks.length; counted++) bytes += jsonBytes(chunks[counted] as string);
+        bound = 0;
+        const size = jsonBytes(line);
+        if (bytes + size > MAX_EXPORT_BYTES) {
+          truncated = true;
+          break stream;
+        }
+        bytes += size;
+        counted++;
+      }
       chunks.push(line);
-      bytes += size;
       rows++;
     }
   }
 
-  await recordEvent(caller, {
-    type: "security_events_exported",
-    details: { event_count: rows, filters: { event_type: query.event_type ?? null, from: query.from ?? null, to: query.to ?? null } },
-  });
-  return {
-    status: 200,
-    body: chunks.join(""),
-    headers: {
-      "content-type": "text/csv; charset=utf-8",
-      "Content-Disposition": `attachment; filename="${exportFilename(now)}"`,
-      ...(truncated && { "X-Export-Truncated": "true" }),
-    },
-  };
+  const { complete, headers } = await prepared;
+  const details = { event_count: rows, filters: { event_type: query.event_type ?? null, from: query.from ?? null, to: query.to ?? null } };
+  await commitEvent(complete(details));
+  return { status: 200, body: chunks.join(""), headers: truncated ? { ...headers, "X-Export-Truncated": "true" } : headers };
 }
 
 /**

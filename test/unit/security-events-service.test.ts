@@ -17,11 +17,13 @@ vi.mock("../../shared/security-events/repository.js", async (importOriginal) => 
 vi.mock("../../shared/audit.js", async (importOriginal) => ({
   ...(await importOriginal<typeof import("../../shared/audit.js")>()),
   recordEvent: vi.fn(),
+  commitEvent: vi.fn(),
 }));
 
-import { recordEvent } from "../../shared/audit.js";
+import { commitEvent, recordEvent } from "../../shared/audit.js";
 import type { Caller } from "../../shared/caller.js";
 import { newId } from "../../shared/ids.js";
+import { eventLine } from "../../shared/security-events/csv.js";
 import { signCursor } from "../../shared/security-events/cursor.js";
 import * as repo from "../../shared/security-events/repository.js";
 import { type EventRow, LISTED_FIELDS, type ListedEvent } from "../../shared/security-events/repository.js";
@@ -62,6 +64,12 @@ function row(over: Partial<EventRow> = {}): EventRow {
 /** A row as the list's Query returns it: only the listed fields. */
 const listed = (r: EventRow): ListedEvent => Object.fromEntries(LISTED_FIELDS.map((f) => [f, r[f]])) as ListedEvent;
 
+/** The event the last export committed (the Put of its transaction items). */
+function exportEvent(): { event_type: string; user_id: string; account_id: string; details: Record<string, unknown> } {
+  const items = vi.mocked(commitEvent).mock.lastCall?.[0] ?? [];
+  return (items[0] as { Put: { Item: never } } | undefined)?.Put.Item as never;
+}
+
 async function* pagesOf(rows: EventRow[], size = 1000): AsyncGenerator<EventRow[]> {
   for (let i = 0; i < rows.length; i += size) yield rows.slice(i, i + size);
 }
@@ -87,6 +95,7 @@ describe("check order", () => {
     for (const fn of [mocked.queryEvents, mocked.eventPages, mocked.getEvent, mocked.minuteCounters, mocked.countEvents])
       expect(fn).not.toHaveBeenCalled();
     expect(recordEvent).not.toHaveBeenCalled();
+    expect(commitEvent).not.toHaveBeenCalled();
   });
 
   it("400 on a bad query before any read", async () => {
@@ -195,8 +204,11 @@ describe("export", () => {
       "content-type": "text/csv; charset=utf-8",
       "Content-Disposition": 'attachment; filename="security_events_20240501_010203.csv"',
     });
-    expect(recordEvent).toHaveBeenCalledWith(admin, {
-      type: "security_events_exported",
+    expect(commitEvent).toHaveBeenCalledTimes(1);
+    expect(exportEvent()).toMatchObject({
+      event_type: "security_events_exported",
+      account_id: admin.accountId,
+      user_id: admin.id,
       details: {
         event_count: 7,
         filters: { event_type: "institution_created, rate_limit_exceeded,unknown", from: "2020-01-01", to: null },
@@ -216,7 +228,7 @@ describe("export", () => {
     const over = await exportSecurityEvents(admin, {});
     expect(lines(over)).toHaveLength(MAX_EXPORT_ROWS);
     expect(over.headers?.["X-Export-Truncated"]).toBe("true");
-    expect(vi.mocked(recordEvent).mock.calls[0]?.[1].details.event_count).toBe(MAX_EXPORT_ROWS);
+    expect(exportEvent().details.event_count).toBe(MAX_EXPORT_ROWS);
 
     mocked.eventPages.mockImplementationOnce(() => pagesOf(many.slice(0, MAX_EXPORT_ROWS)));
     const exact = await exportSecurityEvents(admin, {});
@@ -232,8 +244,11 @@ describe("export", () => {
     const r = await exportSecurityEvents(admin, {});
     const envelope = JSON.stringify({ statusCode: 200, headers: r.headers, body: r.body });
     expect(Buffer.byteLength(envelope)).toBeLessThan(6 * 1024 * 1024);
-    expect(Buffer.byteLength(JSON.stringify(r.body))).toBeLessThanOrEqual(MAX_EXPORT_BYTES + 2);
+    const jsonBytes = (s: string) => Buffer.byteLength(JSON.stringify(s)) - 2;
+    expect(jsonBytes(r.body as string)).toBeLessThanOrEqual(MAX_EXPORT_BYTES);
     expect(lines(r).length).toBeLessThan(MAX_EXPORT_ROWS);
+    // As many rows as fit, not fewer: the next one would have passed the cap.
+    expect(jsonBytes(`${r.body}${eventLine(many[lines(r).length] as EventRow)}`)).toBeGreaterThan(MAX_EXPORT_BYTES);
     expect(r.headers?.["X-Export-Truncated"]).toBe("true");
   });
 
