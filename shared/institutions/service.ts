@@ -2,10 +2,11 @@
  * Institution use cases, in the contract's check order: look up among visible (404 + event) → role
  * (403 + event) → body (400/422) → the change and its event in one transaction.
  */
-import { auditItems, recordEvent } from "../audit.js";
+import { auditItems, draftAudit, recordEvent } from "../audit.js";
 import type { Caller } from "../caller.js";
 import { Conflict, Forbidden, messages, NotFound, Unprocessable, ValidationFailed } from "../errors.js";
 import { isId, newId } from "../ids.js";
+import { whileInFlight } from "../overlap.js";
 import type { Role } from "../roles.js";
 import { isoTime } from "../time.js";
 import { parseRoot, submittedKeys } from "../validation.js";
@@ -142,13 +143,15 @@ export async function createInstitution(caller: Caller, body: unknown) {
 /** PATCH and PUT alike: applies the submitted whitelisted fields. One read and one transaction (more under contention). */
 export async function updateInstitution(caller: Caller, id: string | undefined, body: unknown) {
   for (let attempt = 1; ; attempt++) {
-    const v = await requireVisible(caller, id);
+    const now = new Date();
+    const [v, completeAudit] = await Promise.all([
+      requireVisible(caller, id),
+      whileInFlight(() => draftAudit(caller, "institution_updated", now)),
+    ]);
     await requireSuperAdminOf(caller, v, "update_institution", messages.onlySuperAdminsUpdate);
     const input = parseRoot(body, "institution", institutionInput);
-    const now = new Date();
     const after = { ...apply(v.institution, input), updated_at: isoTime(now) };
-    const changes = submittedKeys(body, "institution", WRITABLE_FIELDS);
-    const audit = auditItems(caller, { type: "institution_updated", details: { institution_id: after.id, changes } }, now);
+    const audit = completeAudit({ institution_id: after.id, changes: submittedKeys(body, "institution", WRITABLE_FIELDS) });
     const result = await repo.updateInstitution(v.institution, after, audit);
     if (result === "ok") return { institution: toRecord(after), message: "Institution updated successfully" };
     if (result === "registration_number_taken") throw new ValidationFailed([TAKEN]);
@@ -160,10 +163,13 @@ export async function updateInstitution(caller: Caller, id: string | undefined, 
 /** Deletes an institution that has no cohort. One read and one transaction. */
 export async function deleteInstitution(caller: Caller, id: string | undefined) {
   for (let attempt = 1; ; attempt++) {
-    const v = await requireVisible(caller, id);
+    const [v, completeAudit] = await Promise.all([
+      requireVisible(caller, id),
+      whileInFlight(() => draftAudit(caller, "institution_deleted")),
+    ]);
     await requireSuperAdminOf(caller, v, "destroy_institution", messages.onlySuperAdminsDelete);
     const name = v.institution.name;
-    const audit = auditItems(caller, { type: "institution_deleted", details: { institution_name: name } });
+    const audit = completeAudit({ institution_name: name });
     const result = await repo.deleteInstitution(v.institution, audit);
     if (result === "ok") return { message: `Institution '${name}' deleted successfully` };
     if (result === "has_cohorts") throw new Unprocessable("Cannot delete institution with existing cohorts");
@@ -173,16 +179,15 @@ export async function deleteInstitution(caller: Caller, id: string | undefined) 
 
 /** Creates a cohort in an institution the caller is super admin of. One read and one transaction. */
 export async function createCohort(caller: Caller, institutionId: string | undefined, body: unknown) {
-  const v = await requireVisible(caller, institutionId);
+  const now = new Date();
+  const [v, completeAudit] = await Promise.all([
+    requireVisible(caller, institutionId),
+    whileInFlight(() => draftAudit(caller, "cohort_created", now)),
+  ]);
   await requireSuperAdminOf(caller, v, "create_cohort", "Only super admins can create cohorts");
   const input = parseRoot(body, "cohort", cohortInput);
-  const now = new Date();
   const cohort = { id: newId(now.getTime()), institution_id: v.institution.id, name: input.name, created_at: isoTime(now) };
-  const audit = auditItems(
-    caller,
-    { type: "cohort_created", details: { institution_id: cohort.institution_id, cohort_id: cohort.id, name: cohort.name } },
-    now,
-  );
+  const audit = completeAudit({ institution_id: cohort.institution_id, cohort_id: cohort.id, name: cohort.name });
   const result = await repo.insertCohort(cohort, audit);
   if (result === "gone") throw new NotFound(messages.institutionNotFound);
   if (result !== "ok") throw new Conflict("Cohort could not be created, please retry");

@@ -10,7 +10,7 @@
  * stays append-only and true (it was created, then withdrawn), and no active invitation remains. Resend
  * follows the same rule: its old token is already gone, so an invitation whose new mail failed is withdrawn.
  */
-import { auditItems, recordEvent } from "../audit.js";
+import { auditItems, draftAudit, recordEvent } from "../audit.js";
 import type { Caller } from "../caller.js";
 import { config } from "../config.js";
 import { BadGateway, BadRequest, Conflict, messages, NotFound, TooManyRequests, Unprocessable, ValidationFailed } from "../errors.js";
@@ -231,24 +231,23 @@ function draftInvitation(caller: Caller, institutionId: string, email: string, r
 export async function resendInvitation(caller: Caller, id: string | undefined, query: Query, body: unknown) {
   const params = invitationParams(query, body);
   for (let attempt = 1; ; attempt++) {
-    // The new token is made while the reads are in flight.
-    const [v, found, token] = await Promise.all([
+    const now = new Date();
+    // The new token, its times and the event are made while the reads are in flight.
+    const [v, found, { token, next, completeAudit }] = await Promise.all([
       requireManaging(caller, params.institution_id),
       lookUpInvitation(params.institution_id, id),
-      whileInFlight(issueToken),
+      whileInFlight(() => {
+        const token = issueToken();
+        const next = { token_hash: token.hash, token_preview: token.preview, sent_at: isoTime(now), expires_at: expiryFrom(now) };
+        return { token, next, completeAudit: draftAudit(caller, "invitation_resent", now) };
+      }),
     ]);
     const inv = requireInvitation(found);
     await requireMayInvite(caller, v, inv.role);
-    const now = new Date();
     if (statusOf(inv, now) !== "active") throw new Unprocessable(`Cannot resend a ${statusOf(inv, now)} invitation`);
 
     const { appBaseUrl } = requireMailConfig();
-    const next = { token_hash: token.hash, token_preview: token.preview, sent_at: isoTime(now), expires_at: expiryFrom(now) };
-    const audit = auditItems(
-      caller,
-      { type: "invitation_resent", details: { invitation_id: inv.id, institution_id: inv.institution_id, email: inv.email } },
-      now,
-    );
+    const audit = completeAudit({ invitation_id: inv.id, institution_id: inv.institution_id, email: inv.email });
     const after: Invitation = Object.assign({}, inv, next);
     const [out, mail] = await Promise.all([
       repo.reissueToken(inv, next, audit, now),

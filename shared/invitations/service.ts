@@ -4,7 +4,7 @@
  * the invitation → its state → the change and its event in one transaction.
  */
 import * as v from "valibot";
-import { auditItems, draftAudit, recordEvent } from "../audit.js";
+import { draftAudit, recordEvent } from "../audit.js";
 import type { Caller } from "../caller.js";
 import { Conflict, Forbidden, messages, NotFound, Unprocessable } from "../errors.js";
 import { isId } from "../ids.js";
@@ -102,16 +102,17 @@ export async function revokeInvitation(
   body: unknown,
 ) {
   const institutionId = invitationParams(query, body).institution_id;
-  const [v, first] = await Promise.all([requireManaging(caller, institutionId), lookUpInvitation(institutionId, id)]);
   for (let attempt = 1; ; attempt++) {
-    const inv = requireInvitation(attempt === 1 ? first : await lookUpInvitation(v.institution.id, id));
     const now = new Date();
+    // The event is drafted while the reads are in flight (as resend does, both reads again on a retry).
+    const [, found, completeAudit] = await Promise.all([
+      requireManaging(caller, institutionId),
+      lookUpInvitation(institutionId, id),
+      whileInFlight(() => draftAudit(caller, "invitation_revoked", now)),
+    ]);
+    const inv = requireInvitation(found);
     if (statusOf(inv, now) !== "active") throw new Unprocessable(messages.failedToRevoke);
-    const audit = auditItems(
-      caller,
-      { type: "invitation_revoked", details: { invitation_id: inv.id, institution_id: inv.institution_id, email: inv.email } },
-      now,
-    );
+    const audit = completeAudit({ invitation_id: inv.id, institution_id: inv.institution_id, email: inv.email });
     const out = await repo.revokeInvitation(inv, { revokedAt: isoTime(now), revokedBy: caller.id }, audit, now);
     if (out.kind === "ok") return { message: "Invitation revoked" };
     if (out.kind === "refused") {
