@@ -12,7 +12,7 @@ import { eventKeys } from "../tables.js";
 import { alertsFor, emptySummary, planWindow } from "./alerts.js";
 import { CSV_HEADER, eventLine, exportFilename } from "./csv.js";
 import { signCursor, verifyCursor } from "./cursor.js";
-import type { EventFilter, EventRow, ListedEvent } from "./repository.js";
+import type { EventFilter, ExportedEvent, ListedEvent } from "./repository.js";
 import * as repo from "./repository.js";
 import { exportQuery, listQuery, parseQuery } from "./schema.js";
 
@@ -103,16 +103,16 @@ export async function showSecurityEvent(caller: Caller, id: string | undefined) 
  * Merges newest-first streams of pages into newest-first batches, pulling a page only when a stream's
  * current one runs out. Batches, not single rows: an async step per row would cost more than the row.
  */
-async function* newestFirst(streams: AsyncGenerator<EventRow[]>[]): AsyncGenerator<EventRow[]> {
+async function* newestFirst(streams: AsyncGenerator<ExportedEvent[]>[]): AsyncGenerator<ExportedEvent[]> {
   if (streams.length === 1) {
-    yield* streams[0] as AsyncGenerator<EventRow[]>;
+    yield* streams[0] as AsyncGenerator<ExportedEvent[]>;
     return;
   }
   const heads = (await Promise.all(streams.map(async (s) => ({ s, page: (await s.next()).value ?? [], i: 0 })))).filter(
     (h) => h.page.length > 0,
   );
   while (heads.length > 0) {
-    const batch: EventRow[] = [];
+    const batch: ExportedEvent[] = [];
     let head: (typeof heads)[number];
     let best: number;
     do {
@@ -122,7 +122,7 @@ async function* newestFirst(streams: AsyncGenerator<EventRow[]>[]): AsyncGenerat
         if ((heads[h]?.page[heads[h]?.i ?? 0]?.created_key ?? "") > (heads[best]?.page[heads[best]?.i ?? 0]?.created_key ?? "")) best = h;
       }
       head = heads[best] as (typeof heads)[number];
-      batch.push(head.page[head.i++] as EventRow);
+      batch.push(head.page[head.i++] as ExportedEvent);
     } while (head.i < head.page.length);
     yield batch;
     const next = await head.s.next();
