@@ -110,20 +110,21 @@ async function main(): Promise<number> {
     const meter = new Meter([dynamo as never, db as never], ses as never);
     const endpoints = await import("./endpoints.js");
     meter.onMail = endpoints.readMailedToken;
+    const plan = quick ? { calls: 100, warmup: QUICK_WARMUP, rounds: 1 } : endpoints.DEFAULT_PLAN;
 
     if (want(1) || want(2)) {
       await section(
         rows,
         2,
-        `sections 1 and 2: every handler in-process, ${quick ? 100 : endpoints.CALLS} calls each after ${quick ? QUICK_WARMUP : endpoints.WARMUP} warm-up calls, ${quick ? 1 : endpoints.ROUNDS} interleaved round(s)`,
+        `sections 1 and 2: every handler in-process, ${plan.calls} calls each after ${plan.warmup} warm-up calls, ${plan.rounds} interleaved round(s)`,
         async () => {
           const owner = await issueToken(stack, "bench-owner@bench.test", { superAdmin: true, account: "acct-bench", name: "Bench Owner" });
           const results = await endpoints.measureEndpoints(
             meter,
             { owner: claimsOfToken(owner) },
-            { ...(quick && { calls: 100, warmup: QUICK_WARMUP, rounds: 1 }), ...(onlyArg && { only: new RegExp(onlyArg) }), log },
+            { ...plan, ...(onlyArg && { only: new RegExp(onlyArg) }), log },
           );
-          return endpoints.endpointRows(results).filter((r) => want(r.section));
+          return endpoints.endpointRows(results, plan).filter((r) => want(r.section));
         },
       );
     }

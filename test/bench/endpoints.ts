@@ -511,7 +511,7 @@ function summarize(s: Scenario, rounds: readonly Round[], hot: readonly number[]
 export async function measureEndpoints(
   meter: Meter,
   users: Users,
-  opts: { calls?: number; warmup?: number; rounds?: number; only?: RegExp; log?: (s: string) => void } = {},
+  opts: Partial<Plan> & { only?: RegExp; log?: (s: string) => void } = {},
 ): Promise<EndpointResult[]> {
   const chosen = scenarios(users).filter((s) => !opts.only || opts.only.test(s.handler));
   const handlers = await Promise.all(chosen.map((s) => loadHandler(s.handler)));
@@ -534,7 +534,16 @@ export async function measureEndpoints(
   return chosen.map((s, j) => summarize(s, rounds[j] as Round[], hot[j] ?? []));
 }
 
-export function endpointRows(results: readonly EndpointResult[]): Row[] {
+/** How many calls section 2 made: the defaults, or fewer with `--quick`. */
+export interface Plan {
+  readonly calls: number;
+  readonly warmup: number;
+  readonly rounds: number;
+}
+
+export const DEFAULT_PLAN: Plan = { calls: CALLS, warmup: WARMUP, rounds: ROUNDS };
+
+export function endpointRows(results: readonly EndpointResult[], plan: Plan = DEFAULT_PLAN): Row[] {
   const rows: Row[] = [];
   for (const r of results) {
     const requests = r.requestSets.map(describeRequests).join(" | ");
@@ -564,7 +573,10 @@ export function endpointRows(results: readonly EndpointResult[]): Row[] {
       data: { overheadMs: r.overheadMs, rounds: r.rounds, earlyMs: r.earlyMs, handlerMs: r.handlerMs, sendMs: r.ioMs, hotMs: r.hotMs },
       ...(rows.length === results.length && {
         note:
-          `overhead = handler wall time minus the time in which a DynamoDB or SES send() was in flight (from the call into send() to its settled promise: the SDK's own work counts as send), over ${CALLS} calls after ${WARMUP} warm-up calls (V8 has optimized the handler by then), in ${ROUNDS} interleaved rounds (later ones after ${REWARM} warm-up calls); the figure is the round with the lowest p50, every round's p50 is in the floor column. ` +
+          `overhead = handler wall time minus the time in which a DynamoDB or SES send() was in flight (from the call into send() to its settled promise: the SDK's own work counts as send), over ${plan.calls} calls after ${plan.warmup} warm-up calls${plan.warmup >= WARMUP ? " (V8 has optimized the handler by then)" : " (fewer than V8 needs to optimize every handler: --quick)"}, ` +
+          (plan.rounds > 1
+            ? `in ${plan.rounds} interleaved rounds (later ones after ${REWARM} warm-up calls); the figure is the round with the lowest p50, every round's p50 is in the floor column. `
+            : "in one round. ") +
           `early = the same over the warm-up calls right after the first ${EARLY_AFTER}: what an instance that has served only a few requests pays while V8 still runs the handler unoptimized. ` +
           "hot = the same call with every send answered at once by its recorded output: the handler's own work with no I/O wait between its parts. The gap between hot and overhead is the cost of resuming after each I/O wait, with the caches full of the SDK's and the network stack's work.",
       }),

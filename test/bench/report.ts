@@ -20,7 +20,7 @@ export interface Row {
 
 export const SECTIONS: Record<number, string> = {
   1: "DynamoDB requests and consumed capacity per endpoint (in-process handler, DynamoDB Local)",
-  2: "Handler overhead: handler time minus time in DynamoDB/SES send(), 500 calls after 2,000 warm-up calls; best of 3 interleaved rounds",
+  2: "Handler overhead: handler time minus time in DynamoDB/SES send(), warm calls, the best of interleaved rounds (counts in the note)",
   3: "End to end through the local gateway vs a bare GetItem, same DynamoDB Local",
   4: "Cold start: bundle size and import time vs a DocumentClient-only reference bundle",
   5: "Growth: 10x the data in the table",
