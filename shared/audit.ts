@@ -1,6 +1,7 @@
 /**
  * The security-event audit trail, write side. A change passes `auditItems(...)` into its own
- * TransactWriteItems so the change and its event commit together; a refused request records its event
+ * TransactWriteItems so the change and its event commit together (a change that reads first drafts the
+ * event with `draftAudit` during the read and completes it after); a refused request records its event
  * with `recordEvent`, in a request of its own.
  */
 import type { Caller } from "./caller.js";
