@@ -24,13 +24,17 @@ const SUPERVISOR = fileURLToPath(new URL("./supervise.mjs", import.meta.url));
 const require = createRequire(import.meta.url);
 const packageDir = (name: string) => dirname(require.resolve(`${name}/package.json`));
 
-/** A port nobody listens on right now (the OS picks it; a small race with other processes is accepted). */
+/**
+ * A port nobody uses right now (the OS picks it; a small race with other processes is accepted). Picked on
+ * every address, as `portIsFree` checks and DynamoDB Local binds: a port free on loopback alone may be held
+ * on another address, by an outgoing connection for instance, and the service would then wait for it.
+ */
 export function freePort(): Promise<number> {
   return new Promise((resolve, reject) => {
     const srv = createServer();
     srv.unref();
     srv.on("error", reject);
-    srv.listen(0, "127.0.0.1", () => {
+    srv.listen(0, () => {
       const addr = srv.address();
       const port = typeof addr === "object" && addr ? addr.port : 0;
       srv.close(() => resolve(port));
