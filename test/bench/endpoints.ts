@@ -517,16 +517,16 @@ export async function measureEndpoints(
   const handlers = await Promise.all(chosen.map((s) => loadHandler(s.handler)));
   const rounds: Round[][] = chosen.map(() => []);
   const hot: number[][] = [];
-  const roundCount = opts.rounds ?? ROUNDS;
-  for (let k = 0; k < roundCount; k++) {
+  const plan: Plan = { ...DEFAULT_PLAN, ...opts };
+  for (let k = 0; k < plan.rounds; k++) {
     for (const [j, s] of chosen.entries()) {
       const t0 = now();
       const handler = handlers[j] as Handler;
-      const round = await runRound(s, handler, meter, opts.calls ?? CALLS, k === 0 ? (opts.warmup ?? WARMUP) : REWARM);
+      const round = await runRound(s, handler, meter, plan.calls, k === 0 ? plan.warmup : REWARM);
       (rounds[j] as Round[]).push(round);
       if (k === 0) hot[j] = await hotCalls(s, handler, meter, round);
       opts.log?.(
-        `  round ${k + 1}/${roundCount} ${s.handler.padEnd(24)} overhead p50 ${fmtMs(median(round.overhead))} p99 ${fmtMs(percentile(round.overhead, 0.99))}` +
+        `  round ${k + 1}/${plan.rounds} ${s.handler.padEnd(24)} overhead p50 ${fmtMs(median(round.overhead))} p99 ${fmtMs(percentile(round.overhead, 0.99))}` +
           `${k === 0 ? `; hot ${fmtMs(median(hot[j] ?? []))}` : ""}  (${(ms(now() - t0) / 1000).toFixed(1)} s)`,
       );
     }

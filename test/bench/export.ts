@@ -12,7 +12,7 @@ import { spawn } from "node:child_process";
 import { mkdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { callerFrom } from "../../shared/caller.js";
-import { EXPORTED_FIELDS } from "../../shared/security-events/repository.js";
+import { EXPORTED } from "../../shared/security-events/repository.js";
 import { apiEvent, userClaims } from "./apigw.js";
 import { bundles } from "./cold-start.js";
 import { seedEvents, spreadSeeds } from "./events-growth.js";
@@ -63,12 +63,11 @@ if (env.BENCH_MODE === "export") {
   const { DynamoDBClient } = await import("@aws-sdk/client-dynamodb");
   const { DynamoDBDocumentClient, QueryCommand } = await import("@aws-sdk/lib-dynamodb");
   const db = DynamoDBDocumentClient.from(new DynamoDBClient({ endpoint: env.DYNAMODB_ENDPOINT, region: env.AWS_REGION }));
-  const fields = JSON.parse(env.BENCH_FIELDS);
-  const names = Object.fromEntries(fields.map((f, i) => ["#x" + i, f]));
+  const projection = JSON.parse(env.BENCH_PROJECTION);
   const query = (start, limit) => new QueryCommand({
     TableName: env.EVENTS_TABLE, IndexName: "by_account", KeyConditionExpression: "#p = :p",
-    ProjectionExpression: Object.keys(names).join(", "),
-    ExpressionAttributeNames: { "#p": "g_account", ...names }, ExpressionAttributeValues: { ":p": env.BENCH_ACCOUNT },
+    ProjectionExpression: projection.expression,
+    ExpressionAttributeNames: { "#p": "g_account", ...projection.names }, ExpressionAttributeValues: { ":p": env.BENCH_ACCOUNT },
     ScanIndexForward: false, Limit: limit, ...(start && { ExclusiveStartKey: start }),
   });
   await db.send(query(undefined, 10));
@@ -157,7 +156,7 @@ export async function measureExport(
     BENCH_EVENT: JSON.stringify(event),
     BENCH_WARM_EVENT: JSON.stringify(warm),
     BENCH_ACCOUNT: admin.accountId,
-    BENCH_FIELDS: JSON.stringify(EXPORTED_FIELDS),
+    BENCH_PROJECTION: JSON.stringify(EXPORTED),
     BENCH_ROWS: String(EXPORT_ROWS),
   };
   const exports: ChildResult[] = [];
