@@ -47,6 +47,19 @@ function tooLarge(event: ApiEvent): boolean {
 // The option exists in the middleware but not yet in its type declarations.
 const parseJson = jsonBodyParser({ disableContentTypeCheck: true } as Parameters<typeof jsonBodyParser>[0]);
 
+/**
+ * A JSON escape of a UTF-16 surrogate: the only way a lone one (not a character, and not storable) can
+ * reach a handler, as the gateway decodes bytes as UTF-8. DynamoDB would store it as U+FFFD while the
+ * response echoed it, and two different ones would collide in a unique key: it is read as U+FFFD here,
+ * as an invalid UTF-8 byte is. Rare, so only a body that has such an escape pays for the reviver.
+ */
+const SURROGATE_ESCAPE = /\\u[dD][89a-fA-F]/;
+const parseWellFormedJson = jsonBodyParser({
+  disableContentTypeCheck: true,
+  reviver: (_key: string, value: unknown) => (typeof value === "string" ? value.toWellFormed() : value),
+} as Parameters<typeof jsonBodyParser>[0]);
+const jsonText = (event: ApiEvent, raw: string) => (event.isBase64Encoded ? Buffer.from(raw, "base64").toString() : raw);
+
 /** 413 past the limit; parses a non-empty body whatever its content type (curl users forget it), 400 when malformed. */
 const body: middy.MiddlewareObj<ApiEvent, ApiResult> = {
   before: async (request) => {
@@ -57,7 +70,8 @@ const body: middy.MiddlewareObj<ApiEvent, ApiResult> = {
       return;
     }
     try {
-      await parseJson.before?.(request as never);
+      const parser = SURROGATE_ESCAPE.test(jsonText(request.event, raw)) ? parseWellFormedJson : parseJson;
+      await parser.before?.(request as never);
     } catch {
       throw new BadRequest(messages.malformedJson);
     }

@@ -30,6 +30,7 @@ import {
   printTally,
   queryString,
   type RawResult,
+  received,
   runs,
   seg,
   send,
@@ -155,7 +156,8 @@ function expectAnswer(res: RawResult, want: Expected, input: unknown) {
 /** Create (mode "create") or update of `base` (mode "update"): the answer the contract gives for `body`. */
 function expectedWrite(body: unknown, mode: "create" | "update", base?: Obj): Expected {
   if (bytes(body) > MAX_BODY) return { status: 413, body: { error: "Request body too large" } };
-  const input = isObj(body) ? body.institution : undefined;
+  const sent = received(body);
+  const input = isObj(sent) ? sent.institution : undefined;
   if (!isObj(input)) return { status: 400, body: { error: "param is missing or the value is empty: institution" } };
   const errors = fieldErrors(input, mode);
   if (errors.length > 0) return { status: 422, errors };
@@ -377,7 +379,8 @@ describe("hostile input: institutions and cohorts", () => {
         if (targetTooLong(res)) return;
         if (bytes(body) > MAX_BODY) return expectAnswer(res, { status: 413 }, body);
         if (id !== null) return expectAnswer(res, { status: 404, body: NOT_FOUND }, id);
-        const input = isObj(body) ? body.cohort : undefined;
+        const sent = received(body);
+        const input = isObj(sent) ? sent.cohort : undefined;
         if (!isObj(input))
           return expectAnswer(res, { status: 400, body: { error: "param is missing or the value is empty: cohort" } }, body);
         const name = input.name;

@@ -32,6 +32,7 @@ import {
   printTally,
   queryString,
   type RawResult,
+  received,
   runs,
   seg,
   send,
@@ -96,7 +97,8 @@ afterAll(() => printTally("invitations"));
 
 /** Parameters as the handlers pick them: from the body when it has the key (not undefined), else the query. */
 function params(body: unknown, query: Map<string, string>) {
-  const b = isObj(body) ? body : {};
+  const sent = received(body);
+  const b = isObj(sent) ? sent : {};
   const pick = (k: string) => (Object.hasOwn(b, k) && b[k] !== undefined ? b[k] : query.get(k));
   return { institution_id: pick("institution_id"), email: pick("email"), role: pick("role") };
 }

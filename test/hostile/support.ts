@@ -229,6 +229,15 @@ export const hostileKey: fc.Arbitrary<string> = fc.oneof(
   { weight: 3, arbitrary: hostileString },
 );
 
+/**
+ * What a handler reads of `body` sent as JSON: the same values, but a lone surrogate (not a character) as
+ * U+FFFD, as DynamoDB would store it (shared/http.ts).
+ */
+export function received<T>(body: T): T {
+  if (body === undefined) return body;
+  return JSON.parse(JSON.stringify(body), (_k, v: unknown) => (typeof v === "string" ? v.toWellFormed() : v));
+}
+
 /** `fc.anything()` made JSON-safe: what JSON.stringify keeps of it (dates, boxed values, maps and sets included). */
 const jsonSafeAnything: fc.Arbitrary<unknown> = fc.anything({ maxDepth: 3, maxKeys: 4 }).map((x) => {
   try {

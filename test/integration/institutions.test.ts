@@ -287,6 +287,24 @@ describe("institutions: create, update, delete to the contract", () => {
     await createInstitution(tok, { registration_number: `${number}-A` });
   });
 
+  it("reads a lone surrogate (a JSON escape, not a character) as U+FFFD: answered as stored, unique as stored", async () => {
+    const tok = await token(uniqEmail("s", "example.com"), { superAdmin: true, account: uniq("acct") });
+    const made = await createInstitution(tok, { name: "Lone \ud800", registration_number: "R\udfff" });
+    expect(made).toMatchObject({ name: "Lone \ufffd", registration_number: "R\ufffd" });
+    expect((await call("GET", `${INST}/${made.id}`, { token: tok })).body.institution).toMatchObject({
+      name: "Lone \ufffd",
+      registration_number: "R\ufffd",
+    });
+    // Another lone surrogate is the same stored number; a well-formed pair passes through untouched.
+    const dup = await call("POST", INST, { token: tok, body: { institution: { name: "Dup", registration_number: "R\udbff" } } });
+    expect(dup).toMatchObject({ status: 422, body: { errors: ["Registration number has already been taken"] } });
+    const cohort = await call("POST", `${INST}/${made.id}/cohorts`, { token: tok, body: { cohort: { name: "x\udc00 \ud83d\ude00" } } });
+    expect(cohort).toMatchObject({ status: 201, body: { cohort: { name: "x\ufffd \ud83d\ude00" } } });
+    expect((await call("GET", `${INST}/${made.id}/cohorts`, { token: tok })).body.cohorts).toMatchObject([
+      { name: "x\ufffd \ud83d\ude00" },
+    ]);
+  });
+
   it("update validates after the role check and keeps the stored record on failure", async () => {
     const tok = await token(uniqEmail("u", "example.com"), { superAdmin: true, account: uniq("acct") });
     const inst = await createInstitution(tok, { name: "Stable" });

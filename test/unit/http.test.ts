@@ -56,6 +56,20 @@ describe("the middy stack", () => {
     expect(JSON.parse(String(res.body))).toEqual({ error: "Malformed JSON body" });
   });
 
+  it("reads an escaped lone surrogate as U+FFFD, in plain and base64 bodies; a well-formed pair as sent", async () => {
+    let seen: unknown;
+    const keep = api(async ({ body }) => {
+      seen = body;
+      return ok({});
+    });
+    const text = String.raw`{"a":"x\udfff","b":["\uD800y"],"c":"\ud83d\ude00","d":"\\ud800"}`;
+    const want = { a: "x\ufffd", b: ["\ufffdy"], c: "\ud83d\ude00", d: "\\ud800" };
+    await keep(event(text), context);
+    expect(seen).toEqual(want);
+    await keep({ ...event(Buffer.from(text).toString("base64")), isBase64Encoded: true }, context);
+    expect(seen).toEqual(want);
+  });
+
   it("answers 413 past 64 KiB, and accepts exactly 64 KiB", async () => {
     const big = await echo(event(JSON.stringify({ a: "x".repeat(MAX_BODY_BYTES) })), context);
     expect(big.statusCode).toBe(413);
