@@ -21,6 +21,8 @@ export interface Route {
   /** Who may call it, as the contract says; documentation for readers and the API document. */
   readonly who: string;
   readonly access: RouteAccess;
+  /** Served without a token (no authorizer, deployed or local): only the API document and its page. */
+  readonly public?: boolean;
 }
 
 // Refused requests write their audit event, so nearly every route writes to the events table.

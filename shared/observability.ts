@@ -1,0 +1,27 @@
+/**
+ * Names the functions emit and the CDK stack alarms and graphs on: one place, so a renamed metric cannot
+ * leave an alarm watching nothing.
+ */
+export const METRICS_NAMESPACE = "InstitutionAdmin";
+export const SERVICE_NAME = "institution-admin-api";
+
+/** EMF metric names. Dimensions: `route` on request metrics, `event_type` on `SecurityEventRecorded`. */
+export const METRIC = {
+  /** An invitation mail accepted by SES (create and resend). */
+  mailSent: "InvitationMailSent",
+  /** SES refused or could not be reached; the invitation is withdrawn. */
+  mailFailed: "InvitationMailFailed",
+  /** An invitation withdrawn after its mail failed. */
+  invitationWithdrawn: "InvitationWithdrawn",
+  /** A conditional write lost a race (before any retry). */
+  writeConflict: "WriteConflict",
+  /** A write attempt made again after a conflict. */
+  writeRetry: "WriteRetry",
+  /** A security event written, dimension `event_type`. */
+  securityEventRecorded: "SecurityEventRecorded",
+  /** Rows in one CSV export. */
+  exportedRows: "ExportedRows",
+  /** Responses by class, dimension `route`. */
+  clientError: "ClientError",
+  serverError: "ServerError",
+} as const;
