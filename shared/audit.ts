@@ -1,40 +1,56 @@
 /**
- * The security-event audit trail, write side. A change passes `auditItems(...)` into its own
- * TransactWriteItems so the change and its event commit together (a change that reads first drafts the
- * event with `draftAudit` during the read and completes it after); a refused request records its event
- * with `recordEvent`, in a request of its own.
+ * The security-event audit trail, write side, and the one place that knows how an event is stored. A
+ * use case builds its event with `auditEvent` and hands it to its repository, which writes `eventItems`
+ * in the change's own transaction, so the change and its event commit together. A refused request
+ * records its event with `recordEvent`, in a request of its own.
  */
 import type { Caller } from "./caller.js";
 import { config } from "./config.js";
-import { Conflict } from "./errors.js";
 import { newId } from "./ids.js";
-import { eventKeys, type Key } from "./tables.js";
-import { isoTime } from "./time.js";
-import { type TxItem, transact } from "./tx.js";
+import { withRetries, RETRY } from "./retry.js";
+import { eventKeys } from "./tables.js";
+import { type TxItems, transact } from "./tx.js";
 
 /** Event types counted per minute for the alerts summary. */
 export const COUNTED_TYPES = ["unauthorized_institution_access", "rate_limit_exceeded", "token_validation_failure"] as const;
 export type CountedType = (typeof COUNTED_TYPES)[number];
 
-export type EventType =
-  | CountedType
-  | "institution_created"
-  | "institution_updated"
-  | "institution_deleted"
-  | "insufficient_privileges"
-  | "security_events_exported"
-  | "invitation_created"
-  | "invitation_revoked"
-  | "invitation_resent"
-  | "invitation_accepted"
-  | "cohort_created";
+/** Every event type. A record, so that a type added here must be named wherever types are listed. */
+export const EVENT_TYPES = {
+  institution_created: true,
+  institution_updated: true,
+  institution_deleted: true,
+  insufficient_privileges: true,
+  unauthorized_institution_access: true,
+  rate_limit_exceeded: true,
+  token_validation_failure: true,
+  security_events_exported: true,
+  invitation_created: true,
+  invitation_revoked: true,
+  invitation_resent: true,
+  invitation_accepted: true,
+  cohort_created: true,
+} as const;
+export type EventType = keyof typeof EVENT_TYPES;
 
+export const isEventType = (value: string): value is EventType => Object.hasOwn(EVENT_TYPES, value);
+const isCounted = (type: EventType): type is CountedType => (COUNTED_TYPES as readonly string[]).includes(type);
+
+/** One security event, as a use case describes it. */
 export interface AuditEvent {
+  readonly id: string;
   readonly type: EventType;
+  readonly createdAt: string;
+  readonly actor: Caller;
   readonly details: Record<string, unknown>;
+  /**
+   * The accounts whose trail holds the event: the actor's, and the account that owns the institution it
+   * concerns when that is another one (DESIGN.md §2), under the same id.
+   */
+  readonly accounts: readonly string[];
 }
 
-/** The stored shape of an event (plus the key attributes). */
+/** The stored shape of an event (plus its key and index attributes). */
 export interface StoredEvent {
   id: string;
   account_id: string;
@@ -48,111 +64,131 @@ export interface StoredEvent {
   created_at: string;
 }
 
+/**
+ * An event `actor` causes now. `owner` is the account owning the institution the event concerns, when
+ * known: a different account records the event too.
+ */
+export function auditEvent(
+  actor: Caller,
+  type: EventType,
+  details: Record<string, unknown>,
+  { now = new Date(), owner }: { now?: Date; owner?: string | undefined } = {},
+): AuditEvent {
+  const accounts = owner === undefined || owner === actor.accountId ? [actor.accountId] : [actor.accountId, owner];
+  return { id: newId(now.getTime()), type, createdAt: now.toISOString(), actor, details, accounts };
+}
+
 /** Counters outlive the one-hour alert window by a margin, then DynamoDB's TTL removes them. */
 const COUNTER_TTL_SECONDS = 3 * 60 * 60;
 
-/** A detail as text (missing: empty). */
+/** A detail as one line of text (missing: empty), so that no value can forge a line in the trail. */
 function text(details: Record<string, unknown>, key: string): string {
-  return String(details[key] ?? "");
+  return String(details[key] ?? "").replace(/[\p{Cc}\u2028\u2029]+/gu, " ");
 }
 
 /** Human-readable text, computed once at write time because events are immutable. */
 export function describe(type: EventType, details: Record<string, unknown>, actor: string): string {
+  const t = (key: string) => text(details, key);
   switch (type) {
     case "institution_created":
-      return `${actor} created institution '${text(details, "name")}'`;
+      return `${actor} created institution '${t("name")}'`;
     case "institution_updated":
-      return `${actor} updated institution ${text(details, "institution_id")} (${(details.changes as string[] | undefined)?.join(", ") ?? ""})`;
+      return `${actor} updated institution ${t("institution_id")} (${(details.changes as string[] | undefined)?.join(", ") ?? ""})`;
     case "institution_deleted":
-      return `${actor} deleted institution '${text(details, "institution_name")}'`;
+      return `${actor} deleted institution '${t("institution_name")}'`;
     case "insufficient_privileges":
-      return `${actor} lacked ${text(details, "required_role")} for ${text(details, "action")}`;
+      return `${actor} lacked ${t("required_role")} for ${t("action")}`;
     case "unauthorized_institution_access":
-      return `${actor} tried to access institution ${text(details, "attempted_institution_id")} without access`;
+      return `${actor} tried to access institution ${t("attempted_institution_id")} without access`;
     case "rate_limit_exceeded":
-      return `${actor} exceeded the pending invitation limit (${text(details, "limit")}) for ${text(details, "email")}`;
+      return `${actor} exceeded the invitation limit (${t("limit")}, ${t("scope") || "pending"}) for ${t("email")}`;
     case "security_events_exported":
-      return `${actor} exported ${text(details, "event_count")} security events`;
+      return `${actor} exported ${t("event_count")} security events`;
     case "token_validation_failure":
-      return `${actor} presented an invalid invitation token (${text(details, "reason")})`;
+      return `${actor} presented an invalid invitation token (${t("reason")})`;
     case "invitation_created":
-      return `${actor} invited ${text(details, "email")} as ${text(details, "role")}`;
+      return `${actor} invited ${t("email")} as ${t("role")}`;
     case "invitation_revoked":
-      return `${actor} revoked the invitation for ${text(details, "email")}`;
+      return `${actor} revoked the invitation for ${t("email")}`;
     case "invitation_resent":
-      return `${actor} resent the invitation for ${text(details, "email")}`;
+      return `${actor} resent the invitation for ${t("email")}`;
     case "invitation_accepted":
-      return `${actor} accepted an invitation as ${text(details, "role")}`;
+      return `${actor} accepted an invitation as ${t("role")}`;
     case "cohort_created":
-      return `${actor} created cohort '${text(details, "name")}'`;
+      return `${actor} created cohort '${t("name")}'`;
   }
 }
 
 /**
- * The event `caller` is about to cause, with its id, time and keys fixed before its details are known:
- * a request drafts it while a read is in flight (`overlap.ts`) and completes it with the details once the
- * read has answered. Returns the completion: it sets the details and the description, and returns the
- * transaction items that write the event (and bump its alert counter).
+ * A value taken from the request that is recorded although it is not a well-formed id (an attempted
+ * institution id, say): at most 64 code points, control characters replaced by U+FFFD, so that a
+ * request can neither flood the trail nor forge a line in it.
  */
-export function draftAudit(caller: Caller, type: EventType, now = new Date()): (details: Record<string, unknown>) => TxItem[] {
-  const createdAt = isoTime(now);
-  const id = newId(now.getTime());
-  const a = caller.accountId;
-  const { pk, sk } = eventKeys.event(id);
-  // Property by property: `{ ...key, ...event, ... }` (two spreads of this size) took ~30 µs per event on
-  // V8, a large part of a write handler's own time (npm run bench, section 2); this takes well under 1 µs.
-  const item: StoredEvent & Key & Record<`g_${string}` | "created_key", string> = {
-    pk,
-    sk,
-    id,
-    account_id: a,
-    event_type: type,
-    user_id: caller.id,
-    user_email: caller.email || null,
-    user_name: caller.name,
-    ip_address: caller.ip,
-    details: {},
-    description: "",
-    created_at: createdAt,
-    g_account: eventKeys.account(a),
-    g_account_user: eventKeys.accountUser(a, caller.id),
-    g_account_type: eventKeys.accountType(a, type),
-    g_account_user_type: eventKeys.accountUserType(a, caller.id, type),
-    created_key: eventKeys.createdKey(createdAt, id),
+export function requestValue(value: string | undefined): string | null {
+  if (value === undefined) return null;
+  return [...value].slice(0, 64).join("").replace(/\p{Cc}/gu, "\ufffd");
+}
+
+/** The item of `e` in `account`'s trail. */
+function storedItem(e: AuditEvent, account: string): Record<string, unknown> {
+  const { actor } = e;
+  const stored: StoredEvent = {
+    id: e.id,
+    account_id: account,
+    event_type: e.type,
+    user_id: actor.id,
+    user_email: actor.email || null,
+    user_name: actor.name,
+    ip_address: actor.ip,
+    details: e.details,
+    description: describe(e.type, e.details, actor.email || actor.id),
+    created_at: e.createdAt,
   };
-  const items: TxItem[] = [{ Put: { TableName: config.tables.events, Item: item, ConditionExpression: "attribute_not_exists(pk)" } }];
-  if ((COUNTED_TYPES as readonly string[]).includes(type)) {
-    items.push({
-      Update: {
-        TableName: config.tables.events,
-        Key: eventKeys.counter(a, createdAt.slice(0, 16)),
-        UpdateExpression: "ADD #t :one SET #ttl = if_not_exists(#ttl, :ttl)",
-        ExpressionAttributeNames: { "#t": type, "#ttl": "ttl" },
-        ExpressionAttributeValues: { ":one": 1, ":ttl": Math.floor(now.getTime() / 1000) + COUNTER_TTL_SECONDS },
-      },
-    });
+  return {
+    ...eventKeys.event(e.id, account),
+    ...stored,
+    g_account: eventKeys.account(account),
+    g_account_user: eventKeys.accountUser(account, actor.id),
+    g_account_type: eventKeys.accountType(account, e.type),
+    g_account_user_type: eventKeys.accountUserType(account, actor.id, e.type),
+    created_key: eventKeys.createdKey(e.createdAt, e.id),
+  };
+}
+
+/**
+ * The named transaction items that write `e` into each of its accounts' trails (and bump their alert
+ * counters). Repositories add them to the change's transaction.
+ */
+export function eventItems(e: AuditEvent): TxItems {
+  const items: TxItems = {};
+  for (const account of e.accounts) {
+    items[`audit event ${account}`] = {
+      Put: { TableName: config.tables.events, Item: storedItem(e, account), ConditionExpression: "attribute_not_exists(pk)" },
+    };
+    if (isCounted(e.type)) {
+      items[`audit counter ${account}`] = {
+        Update: {
+          TableName: config.tables.events,
+          Key: eventKeys.counter(account, e.createdAt.slice(0, 16)),
+          UpdateExpression: "ADD #t :one SET #ttl = if_not_exists(#ttl, :ttl)",
+          ExpressionAttributeNames: { "#t": e.type, "#ttl": "ttl" },
+          ExpressionAttributeValues: { ":one": 1, ":ttl": Math.floor(Date.parse(e.createdAt) / 1000) + COUNTER_TTL_SECONDS },
+        },
+      };
+    }
   }
-  const actor = caller.email || caller.id;
-  return (details) => {
-    item.details = details;
-    item.description = describe(type, details, actor);
-    return items;
-  };
+  return items;
 }
 
-/** Transaction items that write `event` (and bump its alert counter): include them in the change's transaction. */
-export function auditItems(caller: Caller, event: AuditEvent, now = new Date()): TxItem[] {
-  return draftAudit(caller, event.type, now)(event.details);
-}
-
-/** Commits the items of one event on their own (a refusal, or a read that is recorded, such as an export). */
-export async function commitEvent(items: TxItem[]): Promise<void> {
-  // Through `transact`, so concurrent requests bumping one alert counter retry instead of failing.
-  const result = await transact(items);
-  if (!result.ok) throw new Conflict("Request could not be recorded, please retry");
-}
-
-/** Records the event of a refused request (403/404/429/422 on accept), in a request of its own. */
-export async function recordEvent(caller: Caller, event: AuditEvent): Promise<void> {
-  await commitEvent(auditItems(caller, event));
+/**
+ * Records an event on its own: a refused request's (403/404/429, a failed token), or a read that is
+ * recorded (an export). Concurrent requests bumping one alert counter conflict, and retry.
+ */
+export async function recordEvent(e: AuditEvent): Promise<void> {
+  await withRetries("Request could not be recorded, please retry", async () => {
+    const result = await transact(eventItems(e));
+    if (result.ok) return;
+    if (result.failed === undefined) return RETRY;
+    throw new Error(`recording event ${e.id} failed its condition on ${result.failed}`);
+  });
 }

@@ -19,24 +19,25 @@ export interface Caller {
 type Claims = Record<string, string | number | boolean | string[]>;
 
 /**
- * API Gateway hands array claims to Lambda flattened to a string such as `[a b]`; direct invocations and
- * some tools pass a real array or a JSON array. Accept all three.
+ * Group membership from the `cognito:groups` claim. API Gateway hands array claims to Lambda flattened to
+ * `[a b]`: split on whitespace only, as Cognito group names hold none (a comma is part of a name, so
+ * `ops,cohort_super_admin` is not the super-admin group). A JSON array or a real array is read as is.
  */
 export function parseGroups(value: Claims[string] | undefined): string[] {
   if (value === undefined) return [];
   if (Array.isArray(value)) return value.map(String);
   const text = String(value).trim();
-  if (text.startsWith("[") && text.includes('"')) {
+  if (text.startsWith("[\"")) {
     try {
       const parsed: unknown = JSON.parse(text);
       if (Array.isArray(parsed)) return parsed.map(String);
     } catch {
-      // fall through to the flattened form
+      // not JSON: the flattened form
     }
   }
   return text
     .replace(/^\[|\]$/g, "")
-    .split(/[\s,]+/)
+    .split(/\s+/)
     .filter(Boolean);
 }
 
@@ -47,7 +48,8 @@ export function parseGroups(value: Claims[string] | undefined): string[] {
 export function callerFrom(event: APIGatewayProxyEventV2WithJWTAuthorizer): Caller {
   const claims = (event.requestContext.authorizer?.jwt?.claims ?? {}) as Claims;
   const id = claims.sub;
-  if (typeof id !== "string" || id === "") throw new Error("Verified claims lack `sub`; is the JWT authorizer attached?");
+  // The authorizer refuses such tokens; a handler invoked without one refuses them too.
+  if (typeof id !== "string" || id === "") throw new Unauthorized();
   // Identity (e-mail, account, groups as the service reads them) lives in ID tokens only.
   if (claims.token_use !== undefined && claims.token_use !== "id") throw new Unauthorized();
   const account = claims["custom:account_id"];

@@ -29,4 +29,10 @@ export const config = {
   },
   invitationValidityDays: positiveInt("INVITATION_VALIDITY_DAYS", 7),
   pendingInvitationLimit: positiveInt("PENDING_INVITATION_LIMIT", 3),
+  /** Mail bounds (DESIGN.md §3): a resend waits this long after the invitation's last mail, */
+  resendCooldownSeconds: positiveInt("RESEND_COOLDOWN_SECONDS", 600),
+  /** at most this many invitation mails per institution per UTC hour, */
+  institutionHourlyMailLimit: positiveInt("INSTITUTION_HOURLY_MAIL_LIMIT", 100),
+  /** and at most this many per (institution, e-mail) per UTC day. */
+  recipientDailyMailLimit: positiveInt("RECIPIENT_DAILY_MAIL_LIMIT", 10),
 } as const;

@@ -1,9 +1,12 @@
 /**
- * The one middy stack every handler uses: body size limit (413) → JSON body (400) → the handler, with the
- * error mapping of `errors.ts` turning anything thrown into the contract's response.
+ * The one middy stack every handler uses, one middleware per concern, in request order: security headers
+ * (on every response) → the caller (401 before anything reads the body) → body size limit (413) → JSON
+ * body (400) → the handler; the error mapping of `errors.ts` turns anything thrown into the contract's
+ * response.
  */
 import middy from "@middy/core";
 import jsonBodyParser from "@middy/http-json-body-parser";
+import httpSecurityHeaders from "@middy/http-security-headers";
 import type { APIGatewayProxyEventV2WithJWTAuthorizer, APIGatewayProxyStructuredResultV2, Context } from "aws-lambda";
 import { type Caller, callerFrom } from "./caller.js";
 import { BadRequest, messages, PayloadTooLarge, toResponse } from "./errors.js";
@@ -11,6 +14,8 @@ import { log } from "./log.js";
 
 export type ApiEvent = APIGatewayProxyEventV2WithJWTAuthorizer;
 export type ApiResult = APIGatewayProxyStructuredResultV2;
+type ApiContext = Context & { caller?: Caller };
+type Middleware = middy.MiddlewareObj<ApiEvent, ApiResult, Error, ApiContext>;
 
 export const MAX_BODY_BYTES = 64 * 1024;
 
@@ -33,62 +38,70 @@ export interface ApiResponse {
 export const ok = (body: unknown): ApiResponse => ({ status: 200, body });
 export const created = (body: unknown): ApiResponse => ({ status: 201, body });
 
-/**
- * Over the limit? UTF-8 takes at most 3 bytes per UTF-16 unit, and base64 decodes to fewer bytes than it
- * has characters, so most bodies need no count.
- */
-function tooLarge(event: ApiEvent): boolean {
-  const raw = event.body;
-  if (raw === undefined || raw === null) return false;
-  if (event.isBase64Encoded) return raw.length > MAX_BODY_BYTES && Buffer.from(raw, "base64").length > MAX_BODY_BYTES;
-  return raw.length * 3 > MAX_BODY_BYTES && Buffer.byteLength(raw) > MAX_BODY_BYTES;
+function result(response: ApiResponse): ApiResult {
+  return {
+    statusCode: response.status,
+    headers: { "content-type": "application/json; charset=utf-8", ...response.headers },
+    body: typeof response.body === "string" ? response.body : JSON.stringify(response.body),
+  };
 }
 
-// The option exists in the middleware but not yet in its type declarations.
-const parseJson = jsonBodyParser({ disableContentTypeCheck: true } as Parameters<typeof jsonBodyParser>[0]);
+const helmet = httpSecurityHeaders();
+
+/** `nosniff` and the rest of the helmet set, and no caching anywhere: the audit trail must not sit in shared caches. */
+const securityHeaders: Middleware = {
+  after: async (request) => {
+    await helmet.after?.(request as never);
+    if (request.response?.headers) request.response.headers["Cache-Control"] = "no-store";
+  },
+  onError: async (request) => {
+    if (request.response === undefined) return;
+    await securityHeaders.after?.(request);
+  },
+};
+
+/** The verified caller, before anything else reads the request: a bad token with a malformed body is 401. */
+const caller: Middleware = {
+  before: (request) => {
+    request.context.caller = callerFrom(request.event);
+  },
+};
+
+/** 413 past 64 KiB, counted in bytes as they arrived. */
+const sizeLimit: Middleware = {
+  before: (request) => {
+    const { body, isBase64Encoded } = request.event;
+    if (body && Buffer.byteLength(body, isBase64Encoded ? "base64" : "utf8") > MAX_BODY_BYTES) throw new PayloadTooLarge();
+  },
+};
 
 /**
- * A JSON escape of a UTF-16 surrogate: the only way a lone one (not a character, and not storable) can
- * reach a handler, as the gateway decodes bytes as UTF-8. DynamoDB would store it as U+FFFD while the
- * response echoed it, and two different ones would collide in a unique key: it is read as U+FFFD here,
- * as an invalid UTF-8 byte is. Rare, so only a body that has such an escape pays for the reviver.
+ * Parses a non-empty body whatever its content type (curl users forget it); 400 when malformed. A lone
+ * surrogate written as a JSON escape (not a character, and not storable) is read as U+FFFD, as the
+ * gateway reads an invalid UTF-8 byte: DynamoDB would store it so while the answer echoed it.
  */
-const SURROGATE_ESCAPE = /\\u[dD][89a-fA-F]/;
-const parseWellFormedJson = jsonBodyParser({
+const parseJson = jsonBodyParser({
   disableContentTypeCheck: true,
   reviver: (_key: string, value: unknown) => (typeof value === "string" ? value.toWellFormed() : value),
-} as Parameters<typeof jsonBodyParser>[0]);
-const jsonText = (event: ApiEvent, raw: string) => (event.isBase64Encoded ? Buffer.from(raw, "base64").toString() : raw);
+} as Parameters<typeof jsonBodyParser>[0]); // `disableContentTypeCheck` exists but is not in the type declarations yet
 
-/** 413 past the limit; parses a non-empty body whatever its content type (curl users forget it), 400 when malformed. */
-const body: middy.MiddlewareObj<ApiEvent, ApiResult> = {
+const jsonBody: Middleware = {
   before: async (request) => {
-    if (tooLarge(request.event)) throw new PayloadTooLarge();
     const raw = request.event.body;
     if (raw === undefined || raw === null || raw.trim() === "") {
       request.event.body = undefined;
       return;
     }
     try {
-      const parser = SURROGATE_ESCAPE.test(jsonText(request.event, raw)) ? parseWellFormedJson : parseJson;
-      await parser.before?.(request as never);
+      await parseJson.before?.(request as never);
     } catch {
       throw new BadRequest(messages.malformedJson);
     }
   },
 };
 
-function result(response: { status: number; body: unknown; headers?: Record<string, string> }): ApiResult {
-  const isText = typeof response.body === "string";
-  return {
-    statusCode: response.status,
-    headers: { "content-type": "application/json; charset=utf-8", ...response.headers },
-    body: isText ? (response.body as string) : JSON.stringify(response.body),
-  };
-}
-
-/** Maps every error to the contract; only 5xx are logged in full, with the request id, never sent to the client. */
-const errors: middy.MiddlewareObj<ApiEvent, ApiResult> = {
+/** Maps every error to the contract; 5xx are logged in full with the request id, and never sent to the client. */
+const errorMapping: Middleware = {
   onError: async (request) => {
     const response = toResponse(request.error);
     if (response.status >= 500) {
@@ -104,16 +117,19 @@ const errors: middy.MiddlewareObj<ApiEvent, ApiResult> = {
   },
 };
 
-/** Wraps a thin handler: it receives validated transport input and the verified caller, and returns a response. */
+/** Wraps a thin handler: it receives the verified caller and the parsed request, and returns a response. */
 export function api(fn: (req: ApiRequest) => Promise<ApiResponse>) {
-  // onError middlewares run in reverse order of `use`, so registering the error mapping first makes it run last.
-  return middy<ApiEvent, ApiResult, Error, Context>()
-    .use(errors)
-    .use(body)
+  // after and onError run in reverse order of `use`: the error mapping sets the response, then the headers go on.
+  return middy<ApiEvent, ApiResult, Error, ApiContext>()
+    .use(securityHeaders)
+    .use(errorMapping)
+    .use(caller)
+    .use(sizeLimit)
+    .use(jsonBody)
     .handler(async (event, context) =>
       result(
         await fn({
-          caller: callerFrom(event),
+          caller: context.caller as Caller,
           params: event.pathParameters ?? {},
           query: event.queryStringParameters ?? {},
           body: event.body as unknown,

@@ -25,18 +25,22 @@ export interface TableDef {
  * Main table, single-table design:
  * - institution `INST#<id>` / `META`; its cohorts `INST#<id>` / `COHORT#<id>`; its invitations `INST#<id>` / `INV#<id>`
  * - access record `USER#<user>` / `INST#<institution>` (carries the institution summary, so listing is one Query)
- * - registration-number guard `REGNO#<account>#<lower-cased number>` / `REGNO`
+ * - registration-number guard `REGNO#<account>#<normalised number>` / `REGNO`
  * - invitation token `TOKEN#<sha256>` / `TOKEN`
+ * - mail counters `INST#<id>` / `MAILS#HOUR#<YYYY-MM-DDTHH>` and `EMAIL#<email>#DAY#<YYYY-MM-DD>` (expire by TTL)
+ * The `by_invitation_state` GSI holds active and used invitations by institution and state, sorted by
+ * `<expires_at>#<id>`, so a page of the invitation list reads only that page.
  */
 export const mainTable: TableDef = {
   id: "Main",
   partitionKey: "pk",
   sortKey: "sk",
-  indexes: [],
+  indexes: [{ name: "by_invitation_state", partitionKey: "g_inv_state", sortKey: "g_inv_order" }],
+  ttlAttribute: "ttl",
 };
 
 /**
- * Events table: event `EVT#<id>` / `EVT`; per-minute alert counters `CNT#<account>` / `<YYYY-MM-DDTHH:MM>`.
+ * Events table: event `EVT#<id>` / `ACCT#<account>`; per-minute alert counters `CNT#<account>` / `<YYYY-MM-DDTHH:MM>`.
  * The GSIs are partitioned by account (and user / type), sorted by `created_key` = `<created_at>#<id>`,
  * so every filter combination of the list is one Query on exactly the matching events.
  */
@@ -85,16 +89,25 @@ export interface Key {
   sk: string;
 }
 
+/**
+ * A value inside a key, with the separator `#` (and `%`, the escape) percent-encoded: no account id,
+ * user id or e-mail can make two keys collide or name another key's prefix.
+ */
+export const keyPart = (value: string): string => value.replace(/[%#]/g, (c) => (c === "%" ? "%25" : "%23"));
+
+/** Registration numbers are unique per account after NFKC normalisation and case folding (`ＡＣ-1` is `AC-1`). */
+export const registrationNumberKey = (number: string): string => number.normalize("NFKC").toLowerCase();
+
 /** Item keys of the main table. */
 export const keys = {
   institution: (id: string): Key => ({ pk: `INST#${id}`, sk: "META" }),
   cohort: (institutionId: string, cohortId: string): Key => ({ pk: `INST#${institutionId}`, sk: `COHORT#${cohortId}` }),
   cohortPrefix: "COHORT#",
-  access: (userId: string, institutionId: string): Key => ({ pk: `USER#${userId}`, sk: `INST#${institutionId}` }),
-  accessPartition: (userId: string): string => `USER#${userId}`,
+  access: (userId: string, institutionId: string): Key => ({ pk: `USER#${keyPart(userId)}`, sk: `INST#${institutionId}` }),
+  accessPartition: (userId: string): string => `USER#${keyPart(userId)}`,
   accessPrefix: "INST#",
   registrationNumber: (accountId: string, number: string): Key => ({
-    pk: `REGNO#${accountId}#${number.toLowerCase()}`,
+    pk: `REGNO#${keyPart(accountId)}#${keyPart(registrationNumberKey(number))}`,
     sk: "REGNO",
   }),
   invitation: (institutionId: string, invitationId: string): Key => ({ pk: `INST#${institutionId}`, sk: `INV#${invitationId}` }),
@@ -103,22 +116,50 @@ export const keys = {
   /** Pending-limit slot `n` (< the limit) of one (institution, e-mail); held by at most one active invitation. */
   invitationSlot: (institutionId: string, email: string, n: number): Key => ({
     pk: `INST#${institutionId}`,
-    sk: `EMAIL#${email}#SLOT#${n}`,
+    sk: `EMAIL#${keyPart(email)}#SLOT#${n}`,
   }),
   /** Marks an e-mail that has access to the institution (its member's user id), for the invitation checks. */
-  memberEmail: (institutionId: string, email: string): Key => ({ pk: `INST#${institutionId}`, sk: `EMAIL#${email}#MEMBER` }),
+  memberEmail: (institutionId: string, email: string): Key => ({ pk: `INST#${institutionId}`, sk: `EMAIL#${keyPart(email)}#MEMBER` }),
   /** Sort-key prefix of every item of one e-mail in an institution: its slots and its member marker, one Query. */
-  emailPrefix: (email: string): string => `EMAIL#${email}#`,
+  emailPrefix: (email: string): string => `EMAIL#${keyPart(email)}#`,
+  /** Invitation mails of one institution in one UTC hour (`YYYY-MM-DDTHH`). */
+  hourlyMails: (institutionId: string, hour: string): Key => ({ pk: `INST#${institutionId}`, sk: `MAILS#HOUR#${hour}` }),
+  /** Invitation mails to one e-mail of one institution in one UTC day (`YYYY-MM-DD`). */
+  dailyMails: (institutionId: string, email: string, day: string): Key => ({
+    pk: `INST#${institutionId}`,
+    sk: `EMAIL#${keyPart(email)}#DAY#${day}`,
+  }),
+} as const;
+
+/** Index attributes of an invitation in `by_invitation_state` (a revoked one has none, so it leaves the index). */
+export const invitationStateIndex = {
+  name: "by_invitation_state",
+  partitionKey: "g_inv_state",
+  sortKey: "g_inv_order",
+  partition: (institutionId: string, state: "active" | "used") => `${institutionId}#${state}`,
+  /** Expiry first: newest first is latest expiry first, and the unexpired ones are a key range. */
+  order: (expiresAt: string, id: string) => `${expiresAt}#${id}`,
+  idOf: (order: string) => order.slice(order.lastIndexOf("#") + 1),
+  attributes(institutionId: string, state: "active" | "used", expiresAt: string, id: string) {
+    return { g_inv_state: this.partition(institutionId, state), g_inv_order: this.order(expiresAt, id) };
+  },
 } as const;
 
 /** Item keys and index keys of the events table. */
 export const eventKeys = {
-  event: (id: string): Key => ({ pk: `EVT#${id}`, sk: "EVT" }),
-  counter: (accountId: string, minute: string): Key => ({ pk: `CNT#${accountId}`, sk: minute }),
-  counterPartition: (accountId: string): string => `CNT#${accountId}`,
-  account: (accountId: string) => accountId,
-  accountUser: (accountId: string, userId: string) => `${accountId}#${userId}`,
-  accountType: (accountId: string, type: string) => `${accountId}#${type}`,
-  accountUserType: (accountId: string, userId: string, type: string) => `${accountId}#${userId}#${type}`,
+  /** One event in one account's trail: an event that concerns another account's institution is in both. */
+  event: (id: string, accountId: string): Key => ({ pk: `EVT#${id}`, sk: `ACCT#${keyPart(accountId)}` }),
+  counter: (accountId: string, minute: string): Key => ({ pk: `CNT#${keyPart(accountId)}`, sk: minute }),
+  counterPartition: (accountId: string): string => `CNT#${keyPart(accountId)}`,
+  account: (accountId: string) => keyPart(accountId),
+  accountUser: (accountId: string, userId: string) => `${keyPart(accountId)}#${keyPart(userId)}`,
+  accountType: (accountId: string, type: string) => `${keyPart(accountId)}#${type}`,
+  accountUserType: (accountId: string, userId: string, type: string) => `${keyPart(accountId)}#${keyPart(userId)}#${type}`,
   createdKey: (createdAt: string, id: string) => `${createdAt}#${id}`,
 } as const;
+
+/** A stored item without its table keys. */
+export function withoutKey<T>(item: Record<string, unknown>): T {
+  const { pk: _pk, sk: _sk, ...rest } = item;
+  return rest as T;
+}

@@ -1,6 +1,8 @@
 /**
- * One TransactWriteItems call, with conditional-check failures turned into a result the repositories can
- * read (which item's condition failed, and that item as it was) instead of an exception.
+ * One TransactWriteItems call whose items carry names. A failed condition comes back as the name of the
+ * item that failed (and that item as stored, when asked for), so a repository turns it into a domain
+ * result by name; a conflict with another transaction comes back as `conflict`, for the caller's one
+ * retry loop (`retry.ts`).
  */
 import { TransactionCanceledException } from "@aws-sdk/client-dynamodb";
 import { TransactWriteCommand, type TransactWriteCommandInput } from "@aws-sdk/lib-dynamodb";
@@ -9,46 +11,35 @@ import { db } from "./clients.js";
 
 export type TxItem = NonNullable<TransactWriteCommandInput["TransactItems"]>[number];
 
+/** Items by name; `undefined` entries (optional items) are left out. */
+export type TxItems = Record<string, TxItem | undefined>;
+
 export type TxResult =
-  | { ok: true }
-  | {
-      ok: false;
-      /** `failed[i]`: item i's condition failed; `old[i]`: that item as stored, when it existed. */
-      failed: boolean[];
-      old: (Record<string, unknown> | undefined)[];
-      /** Another transaction held one of the items: the caller may retry. */
-      conflict: boolean;
-    };
+  | { readonly ok: true }
+  /** `failed` names the item whose condition failed; `old` is that item as stored, if it existed and was asked for. */
+  | { readonly ok: false; readonly failed: string; readonly old: Record<string, unknown> | undefined }
+  /** Another transaction held one of the items; nothing was applied, so the caller may retry. */
+  | { readonly ok: false; readonly failed: undefined; readonly conflict: true };
 
-/** A cancelled transaction applied nothing, so a conflict is retried as is, a few times, with jitter. */
-const CONFLICT_ATTEMPTS = 5;
-
-/** Runs the transaction; conditional failures (and conflicts that outlast the retries) come back as `ok: false`, anything else throws. */
-export async function transact(items: TxItem[]): Promise<TxResult> {
-  for (let attempt = 1; ; attempt++) {
-    const result = await attemptOnce(items);
-    if (result.ok || !result.conflict || result.failed.includes(true) || attempt >= CONFLICT_ATTEMPTS) return result;
-    await new Promise((r) => setTimeout(r, 5 + Math.random() * 20 * attempt));
-  }
-}
-
-async function attemptOnce(items: TxItem[]): Promise<TxResult> {
+/** Runs the transaction once. Condition failures and conflicts come back as results; anything else throws. */
+export async function transact(named: TxItems): Promise<TxResult> {
+  const entries = Object.entries(named).filter((e): e is [string, TxItem] => e[1] !== undefined);
   try {
-    await db.send(new TransactWriteCommand({ TransactItems: items }));
+    await db.send(new TransactWriteCommand({ TransactItems: entries.map(([, item]) => item) }));
     return { ok: true };
   } catch (err) {
     if (!(err instanceof TransactionCanceledException)) throw err;
+    // CancellationReasons come in the order of the items.
     const reasons = err.CancellationReasons ?? [];
-    const failed = items.map((_, i) => reasons[i]?.Code === "ConditionalCheckFailed");
-    const conflict = reasons.some((r) => r.Code === "TransactionConflict");
-    if (!failed.includes(true) && !conflict) throw err;
-    const old = items.map((_, i) => {
-      const item = reasons[i]?.Item;
-      return item ? unmarshall(item) : undefined;
-    });
-    return { ok: false, failed, old, conflict };
+    const at = reasons.findIndex((r) => r.Code === "ConditionalCheckFailed");
+    if (at >= 0) {
+      const item = reasons[at]?.Item;
+      return { ok: false, failed: entries[at]?.[0] as string, old: item ? unmarshall(item) : undefined };
+    }
+    if (reasons.some((r) => r.Code === "TransactionConflict")) return { ok: false, failed: undefined, conflict: true };
+    throw err;
   }
 }
 
-/** Asks DynamoDB to return the stored item when this item's condition fails (see `TxResult.old`). */
+/** Asks DynamoDB to return the stored item when this item's condition fails (`TxResult.old`). */
 export const returnOldOnFailure = { ReturnValuesOnConditionCheckFailure: "ALL_OLD" } as const;

@@ -115,34 +115,36 @@ export interface AuthConfig {
 
 type Verify = (token: string) => Promise<JwtPayload>;
 
+/** How far in the future a token's `iat` may lie (clock skew), as DESIGN.md §2 allows. */
+const MAX_IAT_SKEW_SECONDS = 5 * 60;
+
+/**
+ * The claims API Gateway's JWT authorizer requires besides the signature, issuer and audience: an ID
+ * token, with `exp` and `sub`, not issued in the future beyond the clock skew. (aws-jwt-verify checks
+ * `exp` only when it is present.)
+ */
+function checkClaims(payload: JwtPayload): void {
+  if (payload.token_use !== "id") throw new Error("not an ID token");
+  if (typeof payload.exp !== "number") throw new Error("no exp");
+  if (typeof payload.sub !== "string" || payload.sub === "") throw new Error("no sub");
+  if (typeof payload.iat === "number" && payload.iat > Date.now() / 1000 + MAX_IAT_SKEW_SECONDS) throw new Error("iat in the future");
+}
+
 async function createVerifier(auth: AuthConfig): Promise<Verify> {
   const verifier = JwtRsaVerifier.create({
     issuer: auth.issuer,
     audience: auth.audience,
     jwksUri: auth.jwksUrl,
-    // The HTTP API is configured for ID tokens: they carry the e-mail, name and account claims.
-    customJwtCheck: ({ payload }) => {
-      if (payload.token_use !== "id") throw new Error("not an ID token");
-    },
+    customJwtCheck: ({ payload }) => checkClaims(payload),
   });
   let lastError: unknown;
+  // cognito-local may still be starting: try for about ten seconds.
   for (let attempt = 0; attempt < 50; attempt++) {
     try {
       const res = await fetch(auth.jwksUrl, { signal: AbortSignal.timeout(2000) });
       if (!res.ok) throw new Error(`GET ${auth.jwksUrl}: ${res.status}`);
       verifier.cacheJwks((await res.json()) as Parameters<typeof verifier.cacheJwks>[0]);
-      // Verified tokens until they expire: a client sends the same token with every request, and for one token
-      // string the signature and claim checks always agree, but for time, so `exp` is checked again on each hit.
-      // Saves the RSA verification per request (npm run bench, section 3). Bounded: emptied when full.
-      const verified = new Map<string, JwtPayload>();
-      return async (token) => {
-        const hit = verified.get(token);
-        if (hit && typeof hit.exp === "number" && hit.exp * 1000 > Date.now()) return hit;
-        const payload = await verifier.verify(token);
-        if (verified.size >= 1000) verified.clear();
-        verified.set(token, payload);
-        return payload;
-      };
+      return (token) => verifier.verify(token);
     } catch (err) {
       lastError = err;
       await new Promise((r) => setTimeout(r, 200));
@@ -305,9 +307,12 @@ interface Reply {
   body: Buffer;
 }
 
+/** What the deployed stack sends on every response, the gateway's own included (DESIGN.md §3). */
+const SECURITY_HEADERS = { "cache-control": "no-store", "x-content-type-options": "nosniff" } as const;
+
 const json = (status: number, message: string): Reply => ({
   status,
-  headers: { "content-type": "application/json" },
+  headers: { "content-type": "application/json", ...SECURITY_HEADERS },
   body: Buffer.from(JSON.stringify({ message })),
 });
 
@@ -401,8 +406,7 @@ export async function startGateway(opts: GatewayOptions): Promise<Gateway> {
 
   const server = createServer((req: IncomingMessage, res: ServerResponse) => {
     const started = performance.now();
-    // From randomUUID, which draws its randomness in batches: no syscall per request.
-    const requestId = Buffer.from(randomUUID().replace(/-/g, ""), "hex").toString("base64url");
+    const requestId = randomUUID();
     handle(req, requestId)
       .catch((err: unknown): Reply => {
         console.error(`[gateway] ${req.method} ${req.url?.split("?")[0]}: ${(err as Error).stack ?? err}`);

@@ -1,14 +1,15 @@
 /**
  * Data access for institutions, their access records, registration-number guards and cohorts. Every write
- * takes the audit items of its event and commits them in the same transaction. Conditional failures come
- * back as domain results, never as exceptions.
+ * is one transaction that carries its audit event; a failed condition comes back as a domain result, by
+ * the name of the item that failed.
  */
 import { GetCommand } from "@aws-sdk/lib-dynamodb";
+import { type AuditEvent, eventItems } from "../audit.js";
 import { db, queryAll } from "../clients.js";
 import { config } from "../config.js";
 import type { Role } from "../roles.js";
-import { type Key, keys } from "../tables.js";
-import { returnOldOnFailure, type TxItem, transact } from "../tx.js";
+import { keys, withoutKey } from "../tables.js";
+import { returnOldOnFailure, type TxItem, type TxItems, transact } from "../tx.js";
 import { type Institution, type InstitutionSummary, toSummary } from "./model.js";
 
 const T = () => config.tables.main;
@@ -29,32 +30,30 @@ export interface Cohort {
   created_at: string;
 }
 
-export type WriteResult = "ok" | "registration_number_taken" | "stale" | "gone" | "has_cohorts";
-
-function strip<T extends object>(item: Record<string, unknown> | undefined): T | undefined {
-  if (!item) return undefined;
-  const { pk: _pk, sk: _sk, ...rest } = item;
-  return rest as T;
-}
-
-/**
- * The item: its key, then the record's fields. Not `{ ...key, ...record }`: an object literal with two
- * spreads where the second has more than a few fields takes V8 5–30 µs (a slow path), Object.assign < 1 µs.
- */
-const withKey = <R extends object>(key: Key, record: R): Key & R => Object.assign(key, record);
+/** What a write came to: done, or why not. `retry`: the institution changed since it was read, or a transaction held an item. */
+export type WriteResult = "ok" | "registration_number_taken" | "retry" | "gone" | "has_cohorts";
 
 const guardKey = (i: Pick<Institution, "account_id" | "registration_number">) =>
   i.registration_number ? keys.registrationNumber(i.account_id, i.registration_number) : undefined;
 
-function accessItem(i: Institution, userId: string, role: Role): TxItem {
-  const record: AccessRecord = { account_id: i.account_id, user_id: userId, institution_id: i.id, role, institution: toSummary(i) };
-  return { Put: { TableName: T(), Item: withKey(keys.access(userId, i.id), record) } };
+function putGuard(i: Institution): TxItem | undefined {
+  const key = guardKey(i);
+  return key && { Put: { TableName: T(), Item: { ...key, institution_id: i.id }, ConditionExpression: "attribute_not_exists(pk)" } };
 }
+
+function putAccess(i: Institution, userId: string, role: Role): TxItem {
+  const record: AccessRecord = { account_id: i.account_id, user_id: userId, institution_id: i.id, role, institution: toSummary(i) };
+  return { Put: { TableName: T(), Item: { ...keys.access(userId, i.id), ...record } } };
+}
+
+/** One named item per member, so that a transaction's items stay named. */
+const perMember = (i: Institution, item: (userId: string) => TxItem): TxItems =>
+  Object.fromEntries(Object.keys(i.members).map((userId) => [`access ${userId}`, item(userId)]));
 
 /** Reads one institution (strongly consistent: a client may read right after it wrote). One GetItem. */
 export async function getInstitution(id: string): Promise<Institution | undefined> {
   const out = await db.send(new GetCommand({ TableName: T(), Key: keys.institution(id), ConsistentRead: true }));
-  return strip<Institution>(out.Item);
+  return out.Item && withoutKey<Institution>(out.Item);
 }
 
 /** Every access record of a user, with the institution summaries. One Query (continued past a 1 MB page). */
@@ -64,85 +63,72 @@ export async function listAccess(userId: string): Promise<AccessRecord[]> {
     KeyConditionExpression: "pk = :pk AND begins_with(sk, :prefix)",
     ExpressionAttributeValues: { ":pk": keys.accessPartition(userId), ":prefix": keys.accessPrefix },
   });
-  return items.map((item) => strip<AccessRecord>(item) as AccessRecord);
+  return items.map((item) => withoutKey<AccessRecord>(item));
 }
 
 /** Creates the institution, the creator's access record, the number guard and the event: one transaction. */
-export async function insertInstitution(i: Institution, audit: TxItem[]): Promise<WriteResult> {
-  const guard = guardKey(i);
-  const items: TxItem[] = [
-    { Put: { TableName: T(), Item: withKey(keys.institution(i.id), i), ConditionExpression: "attribute_not_exists(pk)" } },
-    accessItem(i, i.super_admin_id, "cohort_super_admin"),
-    ...(guard
-      ? [{ Put: { TableName: T(), Item: { ...guard, institution_id: i.id }, ConditionExpression: "attribute_not_exists(pk)" } }]
-      : []),
-    ...audit,
-  ];
-  const result = await transact(items);
+export async function insertInstitution(i: Institution, event: AuditEvent): Promise<WriteResult> {
+  const result = await transact({
+    institution: { Put: { TableName: T(), Item: { ...keys.institution(i.id), ...i }, ConditionExpression: "attribute_not_exists(pk)" } },
+    access: putAccess(i, i.super_admin_id, "cohort_super_admin"),
+    guard: putGuard(i),
+    ...eventItems(event),
+  });
   if (result.ok) return "ok";
-  if (guard && result.failed[2]) return "registration_number_taken";
-  return "stale";
+  return result.failed === "guard" ? "registration_number_taken" : "retry";
 }
 
 /**
  * Applies `after` over `before` if nobody changed the institution since it was read (`version`), refreshes
  * the summary on every member's access record, and moves the number guard when the number changed.
  */
-/** The fields an update writes, and the parts of its UpdateItem that do not depend on the values (built once). */
-const UPDATED_FIELDS = ["name", "registration_number", "address", "contact_email", "contact_phone", "settings", "updated_at"] as const;
-const UPDATE_EXPRESSION = `SET ${UPDATED_FIELDS.map((f) => `#${f} = :${f}`).join(", ")}, #version = :next`;
-const UPDATE_NAMES: Readonly<Record<string, string>> = Object.fromEntries([...UPDATED_FIELDS, "version"].map((f) => [`#${f}`, f]));
-
-export async function updateInstitution(before: Institution, after: Institution, audit: TxItem[]): Promise<WriteResult> {
+export async function updateInstitution(before: Institution, after: Institution, event: AuditEvent): Promise<WriteResult> {
+  const guardMoved = guardKey(before)?.pk !== guardKey(after)?.pk;
   const oldGuard = guardKey(before);
-  const newGuard = guardKey(after);
-  const guardMoved = oldGuard?.pk !== newGuard?.pk;
-  const values: Record<string, unknown> = { ":version": before.version, ":next": before.version + 1 };
-  for (const f of UPDATED_FIELDS) values[`:${f}`] = after[f];
-  const items: TxItem[] = [
-    {
+  const fields = ["name", "registration_number", "address", "contact_email", "contact_phone", "settings", "updated_at"] as const;
+  const result = await transact({
+    institution: {
       Update: {
         TableName: T(),
         Key: keys.institution(before.id),
-        UpdateExpression: UPDATE_EXPRESSION,
+        UpdateExpression: `SET ${fields.map((f) => `#${f} = :${f}`).join(", ")}, #version = :next`,
         ConditionExpression: "#version = :version",
-        ExpressionAttributeNames: UPDATE_NAMES,
-        ExpressionAttributeValues: values,
+        ExpressionAttributeNames: Object.fromEntries([...fields, "version"].map((f) => [`#${f}`, f])),
+        ExpressionAttributeValues: {
+          ...Object.fromEntries(fields.map((f) => [`:${f}`, after[f]])),
+          ":version": before.version,
+          ":next": before.version + 1,
+        },
         ...returnOldOnFailure,
       },
     },
-    ...(guardMoved && newGuard
-      ? [{ Put: { TableName: T(), Item: { ...newGuard, institution_id: after.id }, ConditionExpression: "attribute_not_exists(pk)" } }]
-      : []),
-    ...(guardMoved && oldGuard ? [{ Delete: { TableName: T(), Key: oldGuard } }] : []),
-    ...Object.entries(before.members).map(
-      ([userId]): TxItem => ({
-        Update: {
-          TableName: T(),
-          Key: keys.access(userId, before.id),
-          UpdateExpression: "SET #inst = :summary",
-          ExpressionAttributeNames: { "#inst": "institution" },
-          ExpressionAttributeValues: { ":summary": toSummary(after) },
-        },
-      }),
-    ),
-    ...audit,
-  ];
-  const result = await transact(items);
+    newGuard: guardMoved ? putGuard(after) : undefined,
+    oldGuard: guardMoved && oldGuard ? { Delete: { TableName: T(), Key: oldGuard } } : undefined,
+    ...perMember(before, (userId) => ({
+      Update: {
+        TableName: T(),
+        Key: keys.access(userId, before.id),
+        UpdateExpression: "SET #inst = :summary",
+        ExpressionAttributeNames: { "#inst": "institution" },
+        ExpressionAttributeValues: { ":summary": toSummary(after) },
+      },
+    })),
+    ...eventItems(event),
+  });
   if (result.ok) return "ok";
-  if (result.failed[0]) return result.old[0] ? "stale" : "gone";
-  if (guardMoved && newGuard && result.failed[1]) return "registration_number_taken";
-  return "stale";
+  if (result.failed === "institution") return result.old ? "retry" : "gone";
+  if (result.failed === "newGuard") return "registration_number_taken";
+  return "retry";
 }
 
 /**
  * Deletes the institution with its access records and number guard, only if it has no cohort and is
  * unchanged since read; a cohort created concurrently makes the delete fail, never orphans the cohort.
  */
-export async function deleteInstitution(i: Institution, audit: TxItem[]): Promise<WriteResult> {
+export async function deleteInstitution(i: Institution, event: AuditEvent): Promise<WriteResult> {
   const guard = guardKey(i);
-  const items: TxItem[] = [
-    {
+  const result = await transact({
+    institution: {
       Delete: {
         TableName: T(),
         Key: keys.institution(i.id),
@@ -152,25 +138,24 @@ export async function deleteInstitution(i: Institution, audit: TxItem[]): Promis
         ...returnOldOnFailure,
       },
     },
-    ...Object.keys(i.members).map((userId): TxItem => ({ Delete: { TableName: T(), Key: keys.access(userId, i.id) } })),
-    ...(guard ? [{ Delete: { TableName: T(), Key: guard } }] : []),
-    ...audit,
-  ];
-  const result = await transact(items);
+    ...perMember(i, (userId) => ({ Delete: { TableName: T(), Key: keys.access(userId, i.id) } })),
+    guard: guard && { Delete: { TableName: T(), Key: guard } },
+    ...eventItems(event),
+  });
   if (result.ok) return "ok";
-  const old = result.old[0] as Partial<Institution> | undefined;
-  if (result.failed[0] && !old) return "gone";
-  if ((old?.cohort_count ?? 0) > 0) return "has_cohorts";
-  return "stale";
+  if (result.failed !== "institution") return "retry";
+  const old = result.old as Partial<Institution> | undefined;
+  if (!old) return "gone";
+  return (old.cohort_count ?? 0) > 0 ? "has_cohorts" : "retry";
 }
 
 /**
  * Transaction items that give `userId` the `role` in `i` (access record + members map), guarded by the
  * institution's version so the access record's summary cannot be stale. For invitation acceptance.
  */
-export function grantAccessItems(i: Institution, userId: string, role: Role): TxItem[] {
-  return [
-    {
+export function grantAccessItems(i: Institution, userId: string, role: Role): { grant: TxItem; access: TxItem } {
+  return {
+    grant: {
       Update: {
         TableName: T(),
         Key: keys.institution(i.id),
@@ -180,15 +165,15 @@ export function grantAccessItems(i: Institution, userId: string, role: Role): Tx
         ExpressionAttributeValues: { ":role": role, ":version": i.version, ":next": i.version + 1 },
       },
     },
-    accessItem(i, userId, role),
-  ];
+    access: putAccess(i, userId, role),
+  };
 }
 
 /** Creates a cohort and counts it on the institution, so a concurrent delete sees it. */
-export async function insertCohort(c: Cohort, audit: TxItem[]): Promise<WriteResult> {
-  const result = await transact([
-    { Put: { TableName: T(), Item: withKey(keys.cohort(c.institution_id, c.id), c), ConditionExpression: "attribute_not_exists(pk)" } },
-    {
+export async function insertCohort(c: Cohort, event: AuditEvent): Promise<WriteResult> {
+  const result = await transact({
+    cohort: { Put: { TableName: T(), Item: { ...keys.cohort(c.institution_id, c.id), ...c }, ConditionExpression: "attribute_not_exists(pk)" } },
+    count: {
       Update: {
         TableName: T(),
         Key: keys.institution(c.institution_id),
@@ -198,10 +183,10 @@ export async function insertCohort(c: Cohort, audit: TxItem[]): Promise<WriteRes
         ExpressionAttributeValues: { ":one": 1 },
       },
     },
-    ...audit,
-  ]);
+    ...eventItems(event),
+  });
   if (result.ok) return "ok";
-  return result.failed[1] ? "gone" : "stale";
+  return result.failed === "count" ? "gone" : "retry";
 }
 
 /** The institution's cohorts, oldest first. One Query (continued past a 1 MB page). */
@@ -211,5 +196,5 @@ export async function listCohorts(institutionId: string): Promise<Cohort[]> {
     KeyConditionExpression: "pk = :pk AND begins_with(sk, :prefix)",
     ExpressionAttributeValues: { ":pk": keys.institution(institutionId).pk, ":prefix": keys.cohortPrefix },
   });
-  return items.map((item) => strip<Cohort>(item) as Cohort).sort((a, b) => a.created_at.localeCompare(b.created_at));
+  return items.map((item) => withoutKey<Cohort>(item)).sort((a, b) => a.created_at.localeCompare(b.created_at));
 }

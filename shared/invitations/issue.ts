@@ -10,28 +10,28 @@
  * stays append-only and true (it was created, then withdrawn), and no active invitation remains. Resend
  * follows the same rule: its old token is already gone, so an invitation whose new mail failed is withdrawn.
  */
-import { auditItems, draftAudit, recordEvent } from "../audit.js";
+import { recordEvent } from "../audit.js";
 import type { Caller } from "../caller.js";
 import { config } from "../config.js";
-import { BadGateway, BadRequest, Conflict, messages, NotFound, TooManyRequests, Unprocessable, ValidationFailed } from "../errors.js";
+import { BadGateway, BadRequest, messages, TooManyRequests, Unprocessable, ValidationFailed } from "../errors.js";
 import { isId, newId } from "../ids.js";
-import { INSTITUTION_FULL, type Institution, isFull } from "../institutions/model.js";
+import type { Visible } from "../institutions/service.js";
+import { INSTITUTION_FULL, isFull } from "../institutions/model.js";
 import { log } from "../log.js";
-import { type PreparedMail, prepareMail, requireMailConfig, sendMail } from "../mail.js";
-import { whileInFlight } from "../overlap.js";
-import { isRole, type Role } from "../roles.js";
-import { isoTime } from "../time.js";
-import type { TxItem } from "../tx.js";
+import { type Mail, requireMailConfig, sendMail } from "../mail.js";
+import { RETRY, withRetries } from "../retry.js";
+import { isRole } from "../roles.js";
 import { invitationMail } from "./message.js";
 import { type Invitation, type Slot, slotHeld, statusOf, toIssued } from "./model.js";
 import * as repo from "./repository.js";
 import { EMAIL_INVALID, invitationParams, parseEmail } from "./schema.js";
-import { backoff, lookUpInvitation, MAX_ATTEMPTS, requireInvitation, requireManaging, requireMayInvite } from "./service.js";
-import { issueToken } from "./token.js";
+import { institutionEvent, requireManagedInvitation, requireManaging, requireMayInvite } from "./service.js";
+import { newInvitationToken } from "./token.js";
 
 export const HAS_ACCESS = "Email already has access to this institution";
 export const MAIL_FAILED = "Failed to send invitation email";
 export const LIMIT_REACHED = "Too many pending invitations for this email";
+export const TOO_MANY_MAILS = "Too many invitation e-mails, try again later";
 
 type Query = Readonly<Record<string, string | undefined>>;
 
@@ -61,32 +61,50 @@ export function retryAfterSeconds(slots: readonly Slot[], limit: number, now: Da
   return Math.max(1, Math.ceil((Math.min(...expiries) - now.getTime()) / 1000));
 }
 
-async function refuseOverLimit(caller: Caller, institutionId: string, email: string, slots: readonly Slot[], now: Date): Promise<never> {
-  const limit = config.pendingInvitationLimit;
-  await recordEvent(caller, { type: "rate_limit_exceeded", details: { email, institution_id: institutionId, limit } });
-  throw new TooManyRequests(LIMIT_REACHED, retryAfterSeconds(slots, limit, now));
+/** Which bound refused a mail (`scope` of its `rate_limit_exceeded` event). */
+type MailScope = "pending" | "resend" | repo.MailBound;
+
+/** Records `rate_limit_exceeded` (in the institution owner's trail too) and refuses with 429 and `Retry-After`. */
+async function refuseMail(
+  caller: Caller,
+  visible: Visible,
+  email: string,
+  scope: MailScope,
+  limit: number,
+  retryAfter: number,
+  now: Date,
+): Promise<never> {
+  const details = { email, institution_id: visible.institution.id, limit, scope };
+  await recordEvent(institutionEvent(caller, visible, "rate_limit_exceeded", details, now));
+  throw new TooManyRequests(scope === "pending" ? LIMIT_REACHED : TOO_MANY_MAILS, retryAfter);
 }
 
-/** The invitation mail for `inv`, with its one copy of the token, ready to send. */
-function mailFor(caller: Caller, institution: Institution, inv: Invitation, token: string, appBaseUrl: string): PreparedMail {
-  const mail = invitationMail({
+/** A mail bound that refused a write, as its limit and the seconds until it lets mail through again. */
+function boundRefusal(bound: repo.MailBound, now: Date): { limit: number; retryAfter: number } {
+  const reopens = bound === "institution_hourly" ? repo.nextHour(now) : repo.nextDay(now);
+  const limit = bound === "institution_hourly" ? config.institutionHourlyMailLimit : config.recipientDailyMailLimit;
+  return { limit, retryAfter: (reopens.getTime() - now.getTime()) / 1000 };
+}
+
+/** The invitation mail for `inv`, with its one copy of the token. */
+function mailFor(caller: Caller, visible: Visible, inv: Invitation, token: string): Mail {
+  return invitationMail({
     to: inv.email,
-    institutionName: institution.name,
+    institutionName: visible.institution.name,
     inviterName: caller.name,
     inviterEmail: caller.email,
     role: inv.role,
     token,
     expiresAt: inv.expires_at,
-    appBaseUrl,
+    appBaseUrl: requireMailConfig().appBaseUrl,
   });
-  return prepareMail(mail);
 }
 
 /**
  * Sends the invitation mail; if that fails, withdraws the invitation (see the module comment) and throws
  * 502. The token goes into the mail and nowhere else: the log line names only the error's kind.
  */
-async function deliver(caller: Caller, inv: Invitation, mail: PreparedMail): Promise<void> {
+async function deliver(caller: Caller, visible: Visible, inv: Invitation, mail: Mail): Promise<void> {
   try {
     await sendMail(mail);
   } catch (err) {
@@ -97,35 +115,21 @@ async function deliver(caller: Caller, inv: Invitation, mail: PreparedMail): Pro
       code: (err as { code?: unknown } | undefined)?.code,
       status: (err as { $metadata?: { httpStatusCode?: number } } | undefined)?.$metadata?.httpStatusCode,
     });
-    await withdraw(caller, inv);
+    await withdraw(caller, visible, inv);
     throw new BadGateway(MAIL_FAILED);
   }
 }
 
 /** Revokes an invitation whose mail failed, only while its undelivered token is current. Best effort, logged. */
-async function withdraw(caller: Caller, inv: Invitation): Promise<void> {
+async function withdraw(caller: Caller, visible: Visible, inv: Invitation): Promise<void> {
   try {
-    for (let attempt = 1; attempt <= MAX_ATTEMPTS; attempt++) {
-      const now = new Date();
-      const audit = auditItems(
-        caller,
-        {
-          type: "invitation_revoked",
-          details: { invitation_id: inv.id, institution_id: inv.institution_id, email: inv.email, reason: "email_delivery_failed" },
-        },
-        now,
-      );
-      const out = await repo.revokeInvitation(
-        inv,
-        { revokedAt: isoTime(now), revokedBy: caller.id, reason: "email_delivery_failed", expectTokenHash: inv.token_hash },
-        audit,
-        now,
-      );
+    await withRetries("compensation kept conflicting", async () => {
+      const details = { invitation_id: inv.id, institution_id: inv.institution_id, email: inv.email, reason: "email_delivery_failed" };
+      const event = institutionEvent(caller, visible, "invitation_revoked", details);
+      const change = { revokedBy: caller.id, reason: "email_delivery_failed", expectTokenHash: inv.token_hash };
       // Refused: someone revoked it or issued a newer token meanwhile; either way this token is no longer live.
-      if (out.kind !== "retry") return;
-      await backoff(attempt);
-    }
-    throw new Error("compensation kept conflicting");
+      return (await repo.revokeInvitation(inv, change, event)).kind === "retry" ? RETRY : undefined;
+    });
   } catch (err) {
     // The token never reached anyone, so a leftover invitation is unusable; it only holds its slot until it expires.
     log("error", "could not withdraw an invitation whose mail failed", {
@@ -139,131 +143,98 @@ async function withdraw(caller: Caller, inv: Invitation): Promise<void> {
 /**
  * Creates an invitation and mails it. Check order: institution (404) → managing (403) → role value (400)
  * → pending limit (429 + `rate_limit_exceeded`) → invitation step: e-mail (422), super-admin role (403),
- * already has access (422), institution full (422, `MAX_MEMBERS`) → one transaction → mail (502 and
- * withdrawn on failure).
- * Uncontended cost: the institution GetItem, one Query of the e-mail's slots, one transaction; a lost slot
- * race reads again (the limit itself is the transaction's condition).
+ * already has access (422), institution full (422, `MAX_MEMBERS`), mail bounds (429) → one transaction →
+ * mail (502 and withdrawn on failure).
+ * Uncontended cost: the institution GetItem and one Query of the e-mail's items (together), one transaction;
+ * a lost slot race reads again (the limit itself is the transaction's condition).
  */
 export async function createInvitation(caller: Caller, query: Query, body: unknown) {
   const params = invitationParams(query, body);
-  const limit = config.pendingInvitationLimit;
   const email = parseEmail(params.email);
   const institutionId = isId(params.institution_id) ? params.institution_id : undefined;
-  const role = isRole(params.role) ? params.role : undefined;
-  for (let attempt = 1; ; attempt++) {
-    // The e-mail's slots are read alongside the lookup (one round trip, not two), and what the
-    // transaction needs that no read decides is drafted meanwhile; both are used only once the lookup and
-    // the role have passed, so the check order holds.
-    const [v, state, draft] = await Promise.all([
+  const limit = config.pendingInvitationLimit;
+  const { invitation, token, visible } = await withRetries("Invitation could not be created, please retry", async () => {
+    // The e-mail's items are read alongside the lookup (one round trip, not two), and judged only after it.
+    const [visible, state] = await Promise.all([
       requireManaging(caller, params.institution_id),
       email && institutionId ? repo.readEmailState(institutionId, email) : undefined,
-      email && institutionId && role ? whileInFlight(() => draftInvitation(caller, institutionId, email, role)) : undefined,
     ]);
-    if (!role) throw new BadRequest(messages.invalidRole);
-    // Past the lookup and the role, `state` and `draft` are there exactly when the e-mail is valid; an
-    // invalid one has no pending invitations to limit, so it fails the e-mail step at once.
-    if (!state || !draft) throw new ValidationFailed([EMAIL_INVALID]);
-    const free = freeSlots(state.slots, limit, draft.now);
-    if (free.length === 0) await refuseOverLimit(caller, v.institution.id, draft.invitation.email, state.slots, draft.now);
-    await requireMayInvite(caller, v, role);
-    const inv = draft.invitation;
-    if (inv.email === caller.email || state.member) throw new ValidationFailed([HAS_ACCESS]);
-    if (isFull(v.institution)) throw new ValidationFailed([INSTITUTION_FULL]);
+    if (!isRole(params.role)) throw new BadRequest(messages.invalidRole);
+    // An invalid e-mail has no pending invitations to limit: it fails the e-mail step at once.
+    if (!email || !state) throw new ValidationFailed([EMAIL_INVALID]);
+    const now = new Date();
+    const free = freeSlots(state.slots, limit, now);
+    if (free[0] === undefined) await refuseMail(caller, visible, email, "pending", limit, retryAfterSeconds(state.slots, limit, now), now);
+    await requireMayInvite(caller, visible, params.role);
+    if (email === caller.email || state.member) throw new ValidationFailed([HAS_ACCESS]);
+    if (isFull(visible.institution)) throw new ValidationFailed([INSTITUTION_FULL]);
+    requireMailConfig();
 
-    const { appBaseUrl } = requireMailConfig();
-    inv.slot = free[0] as number;
-    const [result, mail] = await Promise.all([
-      repo.insertInvitation(inv, { id: caller.id, email: caller.email }, draft.audit, draft.now),
-      whileInFlight(() => mailFor(caller, v.institution, inv, draft.token, appBaseUrl)),
-    ]);
-    if (result === "ok") {
-      await deliver(caller, inv, mail);
-      return { invitation: toIssued(inv), message: `Invitation sent to ${inv.email}` };
-    }
+    const token = newInvitationToken();
+    const invitation: Invitation = {
+      id: newId(now.getTime()),
+      institution_id: visible.institution.id,
+      email,
+      role: params.role,
+      token_hash: token.hash,
+      token_preview: token.preview,
+      sent_at: now.toISOString(),
+      expires_at: expiryFrom(now),
+      created_at: now.toISOString(),
+      created_by: caller.email,
+      created_by_id: caller.id,
+      slot: free[0] as number,
+    };
+    const details = { invitation_id: invitation.id, institution_id: invitation.institution_id, email, role: invitation.role };
+    const event = institutionEvent(caller, visible, "invitation_created", details, now);
+    const result = await repo.insertInvitation(invitation, { id: caller.id, email: caller.email }, event, now);
+    if (result === "ok") return { invitation, token: token.token, visible };
     if (result === "has_access") throw new ValidationFailed([HAS_ACCESS]);
+    if (typeof result === "object") {
+      const { limit: boundLimit, retryAfter } = boundRefusal(result.bound, now);
+      await refuseMail(caller, visible, email, result.bound, boundLimit, retryAfter, now);
+    }
     // slot_taken: another request claimed that slot first; institution_changed: the next lookup answers 404/403.
-    if (attempt >= MAX_ATTEMPTS) throw new Conflict("Invitation could not be created, please retry");
-    await backoff(attempt);
-  }
-}
-
-/** What a new invitation's transaction needs beyond its reads: the token, the record (but its slot) and the event. */
-interface Draft {
-  readonly now: Date;
-  /** The secret, for the mail only. */
-  readonly token: string;
-  /** `slot` is set once the e-mail's slots are read. */
-  readonly invitation: Invitation;
-  readonly audit: TxItem[];
-}
-
-function draftInvitation(caller: Caller, institutionId: string, email: string, role: Role): Draft {
-  const now = new Date();
-  const token = issueToken();
-  const sentAt = isoTime(now);
-  const invitation: Invitation = {
-    id: newId(now.getTime()),
-    institution_id: institutionId,
-    email,
-    role,
-    token_hash: token.hash,
-    token_preview: token.preview,
-    sent_at: sentAt,
-    expires_at: expiryFrom(now),
-    created_at: sentAt,
-    created_by: caller.email,
-    created_by_id: caller.id,
-    slot: -1,
-  };
-  const audit = auditItems(
-    caller,
-    { type: "invitation_created", details: { invitation_id: invitation.id, institution_id: institutionId, email, role } },
-    now,
-  );
-  return { now, token: token.token, invitation, audit };
+    return RETRY;
+  });
+  await deliver(caller, visible, invitation, mailFor(caller, visible, invitation, token));
+  return { invitation: toIssued(invitation), message: `Invitation sent to ${invitation.email}` };
 }
 
 /**
  * Issues a new token for an active invitation and mails it again: the old token stops working, `sent_at`
  * is now and `expires_at` restarts; `invitation_resent`. Same caller rule as create; used, revoked or
- * expired → 422. A failed mail withdraws the invitation (502), as on create.
+ * expired → 422; sooner than the cooldown after its last mail, or past a mail bound → 429. A failed mail
+ * withdraws the invitation (502), as on create.
  */
 export async function resendInvitation(caller: Caller, id: string | undefined, query: Query, body: unknown) {
   const params = invitationParams(query, body);
-  for (let attempt = 1; ; attempt++) {
+  const cooldownMs = config.resendCooldownSeconds * 1000;
+  const { after, token, visible } = await withRetries("Invitation was changed concurrently, please retry", async () => {
+    const { visible, invitation: inv } = await requireManagedInvitation(caller, params.institution_id, id);
+    await requireMayInvite(caller, visible, inv.role);
     const now = new Date();
-    // The new token, its times and the event are made while the reads are in flight.
-    const [v, found, { token, next, completeAudit }] = await Promise.all([
-      requireManaging(caller, params.institution_id),
-      lookUpInvitation(params.institution_id, id),
-      whileInFlight(() => {
-        const token = issueToken();
-        const next = { token_hash: token.hash, token_preview: token.preview, sent_at: isoTime(now), expires_at: expiryFrom(now) };
-        return { token, next, completeAudit: draftAudit(caller, "invitation_resent", now) };
-      }),
-    ]);
-    const inv = requireInvitation(found);
-    await requireMayInvite(caller, v, inv.role);
-    if (statusOf(inv, now) !== "active") throw new Unprocessable(`Cannot resend a ${statusOf(inv, now)} invitation`);
+    const status = statusOf(inv, now);
+    if (status !== "active") throw new Unprocessable(`Cannot resend a ${status} invitation`);
+    const cooldownEnds = Date.parse(inv.sent_at) + cooldownMs;
+    if (now.getTime() < cooldownEnds) {
+      await refuseMail(caller, visible, inv.email, "resend", config.resendCooldownSeconds, (cooldownEnds - now.getTime()) / 1000, now);
+    }
+    requireMailConfig();
 
-    const { appBaseUrl } = requireMailConfig();
-    const audit = completeAudit({ invitation_id: inv.id, institution_id: inv.institution_id, email: inv.email });
-    const after: Invitation = Object.assign({}, inv, next);
-    const [out, mail] = await Promise.all([
-      repo.reissueToken(inv, next, audit, now),
-      whileInFlight(() => mailFor(caller, v.institution, after, token.token, appBaseUrl)),
-    ]);
-    if (out.kind === "ok") {
-      await deliver(caller, after, mail);
-      return { invitation: { ...toIssued(after), sent_at: after.sent_at }, message: `Invitation resent to ${inv.email}` };
+    const token = newInvitationToken();
+    const next = { token_hash: token.hash, token_preview: token.preview, sent_at: now.toISOString(), expires_at: expiryFrom(now) };
+    const details = { invitation_id: inv.id, institution_id: inv.institution_id, email: inv.email };
+    const event = institutionEvent(caller, visible, "invitation_resent", details, now);
+    const out = await repo.reissueToken(inv, next, event, now, new Date(now.getTime() - cooldownMs));
+    if (out.kind === "ok") return { after: { ...inv, ...next }, token: token.token, visible };
+    if (out.kind === "bound") {
+      const { limit, retryAfter } = boundRefusal(out.bound, now);
+      await refuseMail(caller, visible, inv.email, out.bound, limit, retryAfter, now);
     }
-    if (out.kind === "refused") {
-      if (!out.current) throw new NotFound(messages.invitationNotFound);
-      const status = statusOf(out.current, new Date());
-      if (status !== "active") throw new Unprocessable(`Cannot resend a ${status} invitation`);
-      // Still active: a concurrent resend changed the token first; go again from a fresh read.
-    }
-    if (attempt >= MAX_ATTEMPTS) throw new Conflict("Invitation was changed concurrently, please retry");
-    await backoff(attempt);
-  }
+    // Refused (changed since read: a concurrent resend, revoke or accept) or a conflict: judge it again from a fresh read.
+    return RETRY;
+  });
+  await deliver(caller, visible, after, mailFor(caller, visible, after, token));
+  return { invitation: { ...toIssued(after), sent_at: after.sent_at }, message: `Invitation resent to ${after.email}` };
 }

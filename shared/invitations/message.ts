@@ -20,6 +20,9 @@ const HTML_ESCAPES: Record<string, string> = { "&": "&amp;", "<": "&lt;", ">": "
 const HTML_SPECIAL = /[&<>"']/g;
 const escapeHtml = (s: string) => s.replace(HTML_SPECIAL, (c) => HTML_ESCAPES[c] as string);
 
+/** User text on one line: no line break or control character from user data reaches the mail (or its headers). */
+const oneLine = (s: string) => s.replace(/[\p{Cc}\p{Cf}\u2028\u2029]+/gu, " ").trim();
+
 /** The accept link of the contract: `<APP_BASE_URL>/invitations/accept?token=<token>`. */
 export function acceptLink(appBaseUrl: string, token: string): string {
   return `${appBaseUrl}/invitations/accept?token=${encodeURIComponent(token)}`;
@@ -27,15 +30,17 @@ export function acceptLink(appBaseUrl: string, token: string): string {
 
 /** Builds the mail; the subject never holds the token (subjects end up in logs and mail previews). */
 export function invitationMail(input: InvitationMailInput): Mail {
-  const inviter = input.inviterName ? `${input.inviterName} (${input.inviterEmail})` : input.inviterEmail;
+  const inviterName = input.inviterName ? oneLine(input.inviterName) : "";
+  const inviter = inviterName ? `${inviterName} (${input.inviterEmail})` : input.inviterEmail;
+  const institutionName = oneLine(input.institutionName);
   const role = ROLE_LABELS[input.role];
   const link = acceptLink(input.appBaseUrl, input.token);
   // `2024-05-01T10:00:00.000Z` → `2024-05-01 10:00:00 UTC`
   const expires = `${input.expiresAt.slice(0, 10)} ${input.expiresAt.slice(11, 19)} UTC`;
-  const subject = `You are invited to administer ${input.institutionName}`.slice(0, 200);
+  const subject = `You are invited to administer ${institutionName}`.slice(0, 200);
   const text = `Hello,
 
-${inviter} has invited you to join ${input.institutionName} as ${role}.
+${inviter} has invited you to join ${institutionName} as ${role}.
 
 To accept the invitation, open this link while signed in with this e-mail address:
 ${link}
@@ -47,7 +52,7 @@ If you did not expect this invitation, you can ignore this e-mail.
   const html = `<!DOCTYPE html>
 <html><body style="font-family: sans-serif">
 <p>Hello,</p>
-<p>${escapeHtml(inviter)} has invited you to join <strong>${escapeHtml(input.institutionName)}</strong> as ${role}.</p>
+<p>${escapeHtml(inviter)} has invited you to join <strong>${escapeHtml(institutionName)}</strong> as ${role}.</p>
 <p><a href="${escapeHtml(link)}">Accept the invitation</a> while signed in with this e-mail address.</p>
 <p>Or open this address: ${escapeHtml(link)}</p>
 <p>The invitation expires on ${expires}.</p>

@@ -1,6 +1,5 @@
 /** Invitation records as stored and the views the contract returns. */
 import type { Role } from "../roles.js";
-import { isoTime } from "../time.js";
 
 /** The invitation item (without its keys). Absent optional fields are simply not stored, so conditions can test them. */
 export interface Invitation {
@@ -47,12 +46,12 @@ export type InvitationStatus = "active" | "used" | "revoked" | "expired";
 export function statusOf(inv: Pick<Invitation, "used_at" | "revoked_at" | "expires_at">, now: Date): InvitationStatus {
   if (inv.revoked_at) return "revoked";
   if (inv.used_at) return "used";
-  if (inv.expires_at <= isoTime(now)) return "expired";
+  if (inv.expires_at <= now.toISOString()) return "expired";
   return "active";
 }
 
 /** A slot blocks a new invitation while its holder has not expired (used and revoked holders delete the slot). */
-export const slotHeld = (slot: Slot, now: Date): boolean => slot.expires_at > isoTime(now);
+export const slotHeld = (slot: Slot, now: Date): boolean => slot.expires_at > now.toISOString();
 
 /** An item of the list response. */
 export function toListItem(inv: Invitation, now: Date) {

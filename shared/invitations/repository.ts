@@ -1,35 +1,43 @@
 /**
  * Data access for invitations. Items in the main table (keys from `shared/tables.ts`):
- * - invitation     `INST#<inst>` / `INV#<id>`                 the record (`Invitation`), kept after use or revoke
- * - token          `TOKEN#<sha256 hex>` / `TOKEN`             → invitation id + institution id (`TokenRef`)
- * - pending slot   `INST#<inst>` / `EMAIL#<email>#SLOT#<n>`   n < limit; `{invitation_id, expires_at}` of its holder
- * - member e-mail  `INST#<inst>` / `EMAIL#<email>#MEMBER`     that e-mail has access (`{user_id}`)
+ * - invitation     `INST#<inst>` / `INV#<id>`                    the record (`Invitation`), kept after use or revoke
+ * - token          `TOKEN#<sha256 hex>` / `TOKEN`                → invitation id + institution id (`TokenRef`)
+ * - pending slot   `INST#<inst>` / `EMAIL#<email>#SLOT#<n>`      n < limit; `{invitation_id, expires_at}` of its holder
+ * - member e-mail  `INST#<inst>` / `EMAIL#<email>#MEMBER`        that e-mail has access (`{user_id}`)
+ * - mail counters  `INST#<inst>` / `MAILS#HOUR#<hour>` and `EMAIL#<email>#DAY#<day>`: mails sent in that UTC hour / day
  *
  * A slot is free when it does not exist or its holder has expired; use, revoke and a failed mail delete it
- * (only if it is still theirs). Every write is one transaction with its audit items; conditional failures
- * come back as results, never as exceptions.
+ * (only if it is still theirs). An invitation is in the `by_invitation_state` index under its institution and
+ * state (active or used; a revoked one leaves it), sorted by expiry, so that a page of the list reads only
+ * that page. Every write is one transaction with its audit event; a failed condition comes back as a
+ * result, by the name of the item that failed.
  */
 import { GetCommand, QueryCommand } from "@aws-sdk/lib-dynamodb";
-import { db, queryAll } from "../clients.js";
+import { type AuditEvent, eventItems } from "../audit.js";
+import { db } from "../clients.js";
 import { config } from "../config.js";
 import type { Institution } from "../institutions/model.js";
 import { grantAccessItems } from "../institutions/repository.js";
 import type { Role } from "../roles.js";
-import { keys } from "../tables.js";
-import { isoTime } from "../time.js";
-import { returnOldOnFailure, type TxItem, transact } from "../tx.js";
+import { invitationStateIndex, keys, withoutKey } from "../tables.js";
+import { returnOldOnFailure, type TxItem, type TxItems, transact } from "../tx.js";
 import type { Invitation, Slot, TokenRef } from "./model.js";
 
 const T = () => config.tables.main;
 
-function strip<T>(item: Record<string, unknown> | undefined): T | undefined {
-  if (!item) return undefined;
-  const { pk: _pk, sk: _sk, ...rest } = item;
-  return rest as T;
-}
-
 /** Condition: the invitation exists and is active at `:now`. */
 const ACTIVE = "attribute_exists(pk) AND attribute_not_exists(used_at) AND attribute_not_exists(revoked_at) AND expires_at > :now";
+
+const DAY_SECONDS = 24 * 60 * 60;
+
+/** The invitation as stored: its key, its index attributes, its record. */
+function invitationItem(inv: Invitation, state: "active" | "used"): Record<string, unknown> {
+  return {
+    ...keys.invitation(inv.institution_id, inv.id),
+    ...invitationStateIndex.attributes(inv.institution_id, state, inv.expires_at, inv.id),
+    ...inv,
+  };
+}
 
 /** Frees the slot only if it is still held by this invitation (an expired holder's slot may have been claimed since). */
 function releaseSlot(inv: Invitation): TxItem {
@@ -43,34 +51,110 @@ function releaseSlot(inv: Invitation): TxItem {
   };
 }
 
-function slotItem(inv: Invitation): Record<string, unknown> {
+function putSlot(inv: Invitation, condition: string, values: Record<string, unknown>): TxItem {
   return {
-    ...keys.invitationSlot(inv.institution_id, inv.email, inv.slot),
-    invitation_id: inv.id,
-    expires_at: inv.expires_at,
+    Put: {
+      TableName: T(),
+      Item: { ...keys.invitationSlot(inv.institution_id, inv.email, inv.slot), invitation_id: inv.id, expires_at: inv.expires_at },
+      ConditionExpression: condition,
+      ExpressionAttributeValues: values,
+    },
   };
 }
+
+function putToken(inv: Pick<Invitation, "id" | "institution_id">, tokenHash: string): TxItem {
+  return {
+    Put: {
+      TableName: T(),
+      Item: { ...keys.token(tokenHash), invitation_id: inv.id, institution_id: inv.institution_id },
+      ConditionExpression: "attribute_not_exists(pk)",
+    },
+  };
+}
+
+/** Counts one more mail on a counter, only while it is below `limit`; the counter expires a day after its period. */
+function countMail(key: { pk: string; sk: string }, limit: number, periodEnd: Date): TxItem {
+  return {
+    Update: {
+      TableName: T(),
+      Key: key,
+      UpdateExpression: "ADD #n :one SET #ttl = if_not_exists(#ttl, :ttl)",
+      ConditionExpression: "attribute_not_exists(#n) OR #n < :limit",
+      ExpressionAttributeNames: { "#n": "mails", "#ttl": "ttl" },
+      ExpressionAttributeValues: { ":one": 1, ":limit": limit, ":ttl": Math.floor(periodEnd.getTime() / 1000) + DAY_SECONDS },
+    },
+  };
+}
+
+/** The two mail bounds of one mail to `inv.email` at `now` (DESIGN.md §3). */
+function mailCounters(inv: Pick<Invitation, "institution_id" | "email">, now: Date): TxItems {
+  const iso = now.toISOString();
+  return {
+    institutionHourly: countMail(
+      keys.hourlyMails(inv.institution_id, iso.slice(0, 13)),
+      config.institutionHourlyMailLimit,
+      nextHour(now),
+    ),
+    recipientDaily: countMail(keys.dailyMails(inv.institution_id, inv.email, iso.slice(0, 10)), config.recipientDailyMailLimit, nextDay(now)),
+  };
+}
+
+/** The start of the next UTC hour / day: when an hourly / daily mail bound lets mail through again. */
+export const nextHour = (now: Date) => new Date(Math.floor(now.getTime() / 3_600_000 + 1) * 3_600_000);
+export const nextDay = (now: Date) => new Date(Math.floor(now.getTime() / 86_400_000 + 1) * 86_400_000);
 
 /** The invitation, if it exists in that institution. One strongly consistent GetItem. */
 export async function getInvitation(institutionId: string, id: string): Promise<Invitation | undefined> {
   const out = await db.send(new GetCommand({ TableName: T(), Key: keys.invitation(institutionId, id), ConsistentRead: true }));
-  return strip<Invitation>(out.Item);
+  return out.Item && stripInvitation(out.Item);
+}
+
+/** The record without its keys and index attributes. */
+function stripInvitation(item: Record<string, unknown>): Invitation {
+  const { g_inv_state: _state, g_inv_order: _order, ...rest } = withoutKey<Record<string, unknown>>(item);
+  return rest as unknown as Invitation;
 }
 
 /** Where a token hash points. One GetItem. */
 export async function getTokenRef(hash: string): Promise<TokenRef | undefined> {
   const out = await db.send(new GetCommand({ TableName: T(), Key: keys.token(hash), ConsistentRead: true }));
-  return strip<TokenRef>(out.Item);
+  return out.Item && withoutKey<TokenRef>(out.Item);
 }
 
-/** Every invitation of the institution. One Query (continued only past DynamoDB's 1 MB page). */
-export async function listInvitations(institutionId: string): Promise<Invitation[]> {
-  const items = await queryAll({
-    TableName: T(),
-    KeyConditionExpression: "pk = :pk AND begins_with(sk, :prefix)",
-    ExpressionAttributeValues: { ":pk": keys.institution(institutionId).pk, ":prefix": keys.invitationPrefix },
-  });
-  return items.map((i) => strip<Invitation>(i) as Invitation);
+/**
+ * One page of an institution's active (unexpired) or used invitations, newest first, after the position
+ * `after` when given. One Query of the state index, reading at most `limit` invitations.
+ */
+export async function listInvitations(
+  institutionId: string,
+  state: "active" | "used",
+  limit: number,
+  now: Date,
+  after?: string,
+): Promise<{ invitations: Invitation[]; more: boolean }> {
+  const index = invitationStateIndex;
+  const partition = index.partition(institutionId, state);
+  // Expired invitations stay in the active partition: the key condition leaves them unread.
+  const unexpired = state === "active";
+  const out = await db.send(
+    new QueryCommand({
+      TableName: T(),
+      IndexName: index.name,
+      KeyConditionExpression: unexpired ? "#p = :p AND #o > :now" : "#p = :p",
+      ExpressionAttributeNames: { "#p": index.partitionKey, ...(unexpired && { "#o": index.sortKey }) },
+      ExpressionAttributeValues: { ":p": partition, ...(unexpired && { ":now": now.toISOString() }) },
+      ScanIndexForward: false,
+      Limit: limit,
+      ...(after !== undefined && {
+        ExclusiveStartKey: {
+          ...keys.invitation(institutionId, index.idOf(after)),
+          [index.partitionKey]: partition,
+          [index.sortKey]: after,
+        },
+      }),
+    }),
+  );
+  return { invitations: (out.Items ?? []).map(stripInvitation), more: out.LastEvaluatedKey !== undefined };
 }
 
 export interface EmailState {
@@ -101,51 +185,44 @@ export async function readEmailState(institutionId: string, email: string): Prom
   return state;
 }
 
-export type InsertResult = "ok" | "slot_taken" | "has_access" | "institution_changed" | "conflict";
+/** Why a mail-sending write was refused by a mail bound. */
+export type MailBound = "institution_hourly" | "recipient_daily";
+
+const mailBoundOf = (failed: string | undefined): MailBound | undefined =>
+  failed === "institutionHourly" ? "institution_hourly" : failed === "recipientDaily" ? "recipient_daily" : undefined;
+
+export type InsertResult =
+  | "ok"
+  | "slot_taken"
+  | "has_access"
+  | "institution_changed"
+  | "retry"
+  | { readonly bound: MailBound };
 
 /**
- * Creates the invitation with its token item, claims its slot (free, or held by an expired invitation)
- * and writes the event: one transaction. It also checks that the e-mail has not gained access and that
- * the inviter still manages the institution, and records the inviter's own e-mail as a member's.
+ * Creates the invitation with its token item, claims its slot (free, or held by an expired invitation),
+ * counts its mail against the mail bounds and writes the event: one transaction. It also checks that the
+ * e-mail has not gained access and that the inviter still manages the institution, and records the
+ * inviter's own e-mail as a member's.
  */
 export async function insertInvitation(
   inv: Invitation,
   inviter: { id: string; email: string },
-  audit: TxItem[],
+  event: AuditEvent,
   now: Date,
 ): Promise<InsertResult> {
-  const items: TxItem[] = [
-    {
-      Put: {
-        TableName: T(),
-        Item: slotItem(inv),
-        ConditionExpression: "attribute_not_exists(pk) OR expires_at <= :now",
-        ExpressionAttributeValues: { ":now": isoTime(now) },
-      },
-    },
-    {
-      Put: {
-        TableName: T(),
-        // Object.assign, not `{ ...key, ...inv }`: two spreads of this size take V8 a slow path (~10 µs).
-        Item: Object.assign(keys.invitation(inv.institution_id, inv.id), inv),
-        ConditionExpression: "attribute_not_exists(pk)",
-      },
-    },
-    {
-      Put: {
-        TableName: T(),
-        Item: { ...keys.token(inv.token_hash), invitation_id: inv.id, institution_id: inv.institution_id },
-        ConditionExpression: "attribute_not_exists(pk)",
-      },
-    },
-    {
+  const result = await transact({
+    slot: putSlot(inv, "attribute_not_exists(pk) OR expires_at <= :now", { ":now": now.toISOString() }),
+    invitation: { Put: { TableName: T(), Item: invitationItem(inv, "active"), ConditionExpression: "attribute_not_exists(pk)" } },
+    token: putToken(inv, inv.token_hash),
+    notMember: {
       ConditionCheck: {
         TableName: T(),
         Key: keys.memberEmail(inv.institution_id, inv.email),
         ConditionExpression: "attribute_not_exists(pk)",
       },
     },
-    {
+    stillManaging: {
       ConditionCheck: {
         TableName: T(),
         Key: keys.institution(inv.institution_id),
@@ -154,68 +231,68 @@ export async function insertInvitation(
         ExpressionAttributeValues: { ":role": "cohort_super_admin" satisfies Role },
       },
     },
-    ...(inviter.email && inviter.email !== inv.email
-      ? [
-          {
-            Put: {
-              TableName: T(),
-              Item: { ...keys.memberEmail(inv.institution_id, inviter.email), user_id: inviter.id },
-            },
-          },
-        ]
-      : []),
-    ...audit,
-  ];
-  const result = await transact(items);
+    inviterEmail:
+      inviter.email && inviter.email !== inv.email
+        ? { Put: { TableName: T(), Item: { ...keys.memberEmail(inv.institution_id, inviter.email), user_id: inviter.id } } }
+        : undefined,
+    ...mailCounters(inv, now),
+    ...eventItems(event),
+  });
   if (result.ok) return "ok";
-  if (result.failed[0]) return "slot_taken";
-  if (result.failed[3]) return "has_access";
-  if (result.failed[4]) return "institution_changed";
-  return "conflict";
+  const bound = mailBoundOf(result.failed);
+  if (bound) return { bound };
+  if (result.failed === "slot") return "slot_taken";
+  if (result.failed === "notMember") return "has_access";
+  if (result.failed === "stillManaging") return "institution_changed";
+  return "retry";
 }
 
 /** A write on one invitation: done, refused because it is no longer in the required state (as it is now), or to retry. */
-export type Outcome = { kind: "ok" } | { kind: "refused"; current: Invitation | undefined } | { kind: "retry" };
+export type Outcome =
+  | { readonly kind: "ok" }
+  | { readonly kind: "refused"; readonly current: Invitation | undefined }
+  | { readonly kind: "bound"; readonly bound: MailBound }
+  | { readonly kind: "retry" };
 
 function outcome(result: Awaited<ReturnType<typeof transact>>): Outcome {
   if (result.ok) return { kind: "ok" };
-  if (result.failed[0]) return { kind: "refused", current: strip<Invitation>(result.old[0]) };
-  return { kind: "retry" };
+  if (result.failed === "invitation") return { kind: "refused", current: result.old && stripInvitation(result.old) };
+  const bound = mailBoundOf(result.failed);
+  return bound ? { kind: "bound", bound } : { kind: "retry" };
 }
 
 /**
- * Marks an active invitation revoked and frees its slot; the record stays. With `expectTokenHash` it only
- * revokes while that token is current, and deletes the token item (used to undo an invitation whose mail
- * failed: that token never reached anyone).
+ * Marks an active invitation revoked and frees its slot; the record stays (out of the state index). With
+ * `expectTokenHash` it only revokes while that token is current, and deletes the token item (used to undo
+ * an invitation whose mail failed: that token never reached anyone).
  */
 export async function revokeInvitation(
   inv: Invitation,
-  change: { revokedAt: string; revokedBy: string; reason?: string; expectTokenHash?: string },
-  audit: TxItem[],
-  now: Date,
+  change: { revokedBy: string; reason?: string; expectTokenHash?: string },
+  event: AuditEvent,
 ): Promise<Outcome> {
   const byToken = change.expectTokenHash !== undefined;
-  const result = await transact([
-    {
+  const result = await transact({
+    invitation: {
       Update: {
         TableName: T(),
         Key: keys.invitation(inv.institution_id, inv.id),
-        UpdateExpression: `SET revoked_at = :at, revoked_by = :by${change.reason ? ", revoke_reason = :reason" : ""}`,
+        UpdateExpression: `SET revoked_at = :at, revoked_by = :by${change.reason ? ", revoke_reason = :reason" : ""} REMOVE ${invitationStateIndex.partitionKey}`,
         ConditionExpression: byToken ? `${ACTIVE} AND token_hash = :hash` : ACTIVE,
         ExpressionAttributeValues: {
-          ":at": change.revokedAt,
+          ":at": event.createdAt,
           ":by": change.revokedBy,
-          ":now": isoTime(now),
+          ":now": event.createdAt,
           ...(change.reason && { ":reason": change.reason }),
           ...(byToken && { ":hash": change.expectTokenHash }),
         },
         ...returnOldOnFailure,
       },
     },
-    releaseSlot(inv),
-    ...(byToken ? [{ Delete: { TableName: T(), Key: keys.token(change.expectTokenHash as string) } }] : []),
-    ...audit,
-  ]);
+    slot: releaseSlot(inv),
+    token: change.expectTokenHash ? { Delete: { TableName: T(), Key: keys.token(change.expectTokenHash) } } : undefined,
+    ...eventItems(event),
+  });
   return outcome(result);
 }
 
@@ -226,88 +303,89 @@ export async function revokeInvitation(
  */
 export async function useInvitation(
   inv: Invitation,
-  use: { tokenHash: string; userId: string; usedAt: string; institution: Institution; grant: Role | undefined },
-  audit: TxItem[],
-  now: Date,
+  use: { tokenHash: string; userId: string; institution: Institution; grant: Role | undefined },
+  event: AuditEvent,
 ): Promise<Outcome> {
-  const keepAccess: TxItem = {
-    ConditionCheck: {
-      TableName: T(),
-      Key: keys.institution(inv.institution_id),
-      ConditionExpression: "attribute_exists(#members.#user)",
-      ExpressionAttributeNames: { "#members": "members", "#user": use.userId },
-    },
-  };
-  const result = await transact([
-    {
+  const used: Invitation = { ...inv, used_at: event.createdAt, used_by: use.userId };
+  const result = await transact({
+    invitation: {
       Update: {
         TableName: T(),
         Key: keys.invitation(inv.institution_id, inv.id),
-        UpdateExpression: "SET used_at = :at, used_by = :by",
+        UpdateExpression: "SET used_at = :at, used_by = :by, #state = :state",
         ConditionExpression: `${ACTIVE} AND token_hash = :hash`,
-        ExpressionAttributeValues: { ":at": use.usedAt, ":by": use.userId, ":now": isoTime(now), ":hash": use.tokenHash },
+        ExpressionAttributeNames: { "#state": invitationStateIndex.partitionKey },
+        ExpressionAttributeValues: {
+          ":at": used.used_at,
+          ":by": use.userId,
+          ":now": event.createdAt,
+          ":hash": use.tokenHash,
+          ":state": invitationStateIndex.partition(inv.institution_id, "used"),
+        },
         ...returnOldOnFailure,
       },
     },
-    releaseSlot(inv),
-    {
-      Put: {
-        TableName: T(),
-        Item: { ...keys.memberEmail(inv.institution_id, inv.email), user_id: use.userId },
-      },
-    },
-    ...(use.grant ? grantAccessItems(use.institution, use.userId, use.grant) : [keepAccess]),
-    ...audit,
-  ]);
+    slot: releaseSlot(inv),
+    memberEmail: { Put: { TableName: T(), Item: { ...keys.memberEmail(inv.institution_id, inv.email), user_id: use.userId } } },
+    ...(use.grant
+      ? grantAccessItems(use.institution, use.userId, use.grant)
+      : {
+          keepAccess: {
+            ConditionCheck: {
+              TableName: T(),
+              Key: keys.institution(inv.institution_id),
+              ConditionExpression: "attribute_exists(#members.#user)",
+              ExpressionAttributeNames: { "#members": "members", "#user": use.userId },
+            },
+          },
+        }),
+    ...eventItems(event),
+  });
   return outcome(result);
 }
 
 /**
  * Gives an active invitation a new token: the old token item goes, the new one comes, `sent_at` and
- * `expires_at` restart (on the slot too). Only while `inv.token_hash` is still current. One transaction.
+ * `expires_at` restart (on the slot and in the state index too), and the mail is counted against the
+ * mail bounds. Only while `inv.token_hash` is still current and its last mail went out before
+ * `cooldownEdge`. One transaction.
  */
 export async function reissueToken(
   inv: Invitation,
   next: Pick<Invitation, "token_hash" | "token_preview" | "sent_at" | "expires_at">,
-  audit: TxItem[],
+  event: AuditEvent,
   now: Date,
+  cooldownEdge: Date,
 ): Promise<Outcome> {
-  const after: Invitation = Object.assign({}, inv, next);
-  const result = await transact([
-    {
+  const after: Invitation = { ...inv, ...next };
+  const result = await transact({
+    invitation: {
       Update: {
         TableName: T(),
         Key: keys.invitation(inv.institution_id, inv.id),
-        UpdateExpression: "SET token_hash = :new, token_preview = :preview, sent_at = :sent, expires_at = :expires",
-        ConditionExpression: `${ACTIVE} AND token_hash = :old`,
+        UpdateExpression:
+          "SET token_hash = :new, token_preview = :preview, sent_at = :sent, expires_at = :expires, #order = :order",
+        // The cooldown is part of the condition, so that racing resends send one mail.
+        ConditionExpression: `${ACTIVE} AND token_hash = :old AND sent_at <= :edge`,
+        ExpressionAttributeNames: { "#order": invitationStateIndex.sortKey },
         ExpressionAttributeValues: {
           ":new": next.token_hash,
           ":preview": next.token_preview,
           ":sent": next.sent_at,
           ":expires": next.expires_at,
+          ":order": invitationStateIndex.order(next.expires_at, inv.id),
           ":old": inv.token_hash,
-          ":now": isoTime(now),
+          ":now": now.toISOString(),
+          ":edge": cooldownEdge.toISOString(),
         },
         ...returnOldOnFailure,
       },
     },
-    { Delete: { TableName: T(), Key: keys.token(inv.token_hash) } },
-    {
-      Put: {
-        TableName: T(),
-        Item: { ...keys.token(next.token_hash), invitation_id: inv.id, institution_id: inv.institution_id },
-        ConditionExpression: "attribute_not_exists(pk)",
-      },
-    },
-    {
-      Put: {
-        TableName: T(),
-        Item: slotItem(after),
-        ConditionExpression: "attribute_not_exists(pk) OR invitation_id = :id",
-        ExpressionAttributeValues: { ":id": inv.id },
-      },
-    },
-    ...audit,
-  ]);
+    oldToken: { Delete: { TableName: T(), Key: keys.token(inv.token_hash) } },
+    newToken: putToken(inv, next.token_hash),
+    slot: putSlot(after, "attribute_not_exists(pk) OR invitation_id = :id", { ":id": inv.id }),
+    ...mailCounters(inv, now),
+    ...eventItems(event),
+  });
   return outcome(result);
 }

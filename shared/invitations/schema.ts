@@ -5,6 +5,7 @@
  */
 import * as v from "valibot";
 import { messages } from "../errors.js";
+import { DEFAULT_LIMIT, limitParam, queryParam } from "../paging.js";
 import { ROLES } from "../roles.js";
 
 export const EMAIL_INVALID = "Email is invalid";
@@ -14,7 +15,7 @@ export const EMAIL_INVALID = "Email is invalid";
  * `#`, so an e-mail can never be a key prefix of another one (`EMAIL#<email>#...`), and nothing long or
  * odd reaches a DynamoDB key.
  */
-const EMAIL = /^[a-z0-9.!#$%&'*+/=?^_`{|}~-]+@[a-z0-9](?:[a-z0-9-]*[a-z0-9])?(?:\.[a-z0-9](?:[a-z0-9-]*[a-z0-9])?)+$/;
+const INVITEE_EMAIL = /^[a-z0-9.!#$%&'*+/=?^_`{|}~-]+@[a-z0-9](?:[a-z0-9-]*[a-z0-9])?(?:\.[a-z0-9](?:[a-z0-9-]*[a-z0-9])?)+$/;
 
 /** Trimmed and lower-cased, then checked. */
 export const emailSchema = v.pipe(
@@ -22,13 +23,20 @@ export const emailSchema = v.pipe(
   v.trim(),
   v.toLowerCase(),
   v.maxLength(254, EMAIL_INVALID),
-  v.regex(EMAIL, EMAIL_INVALID),
+  v.regex(INVITEE_EMAIL, EMAIL_INVALID),
 );
 
 export const roleSchema = v.picklist(ROLES, messages.invalidRole);
 
 /** 32 random bytes in base64url are exactly 43 characters; anything else cannot be a token we issued. */
 export const tokenSchema = v.pipe(v.string(), v.regex(/^[A-Za-z0-9_-]{43}$/));
+
+/** Query of the list: `show_used=true` lists used invitations instead of active ones; paged. */
+export const invitationListQuery = v.pipe(
+  v.object({ show_used: v.optional(v.string()), limit: limitParam, cursor: queryParam }),
+  // valibot types a key whose schema accepts undefined as optional; the default is already applied.
+  v.transform((q) => ({ ...q, limit: q.limit ?? DEFAULT_LIMIT })),
+);
 
 /** Body of accept. */
 export const acceptInput = v.object({ token: tokenSchema });

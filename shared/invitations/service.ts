@@ -4,31 +4,31 @@
  * the invitation → its state → the change and its event in one transaction.
  */
 import * as v from "valibot";
-import { draftAudit, recordEvent } from "../audit.js";
+import { auditEvent, type EventType, recordEvent } from "../audit.js";
 import type { Caller } from "../caller.js";
-import { Conflict, Forbidden, messages, NotFound, Unprocessable } from "../errors.js";
+import { Forbidden, messages, NotFound, Unprocessable } from "../errors.js";
 import { isId } from "../ids.js";
 import { INSTITUTION_FULL, isFull } from "../institutions/model.js";
 import { getInstitution } from "../institutions/repository.js";
 import { requireVisible, type Visible } from "../institutions/service.js";
-import { whileInFlight } from "../overlap.js";
+import { decodeCursor, encodeCursor, parseQuery } from "../paging.js";
+import { RETRY, withRetries } from "../retry.js";
 import type { Role } from "../roles.js";
-import { isoTime } from "../time.js";
+import { invitationStateIndex } from "../tables.js";
 import { type Invitation, statusOf, strongerRole, toListItem } from "./model.js";
 import * as repo from "./repository.js";
-import { acceptInput, invitationParams } from "./schema.js";
+import { acceptInput, invitationListQuery, invitationParams } from "./schema.js";
 import { hashToken } from "./token.js";
 
 export const ONLY_SUPER_ADMIN_INVITES_SUPER_ADMINS = "Only the institution's super admin can invite super admins";
 export const INVALID_INVITATION = "Invalid or expired invitation";
 
-/** Writes that lost a race are retried from a fresh read this often before the caller gets 409. */
-export const MAX_ATTEMPTS = 8;
-
-/** Small random pause before a retry, so that racing requests do not collide again in lockstep. */
-export const backoff = (attempt: number) => new Promise((r) => setTimeout(r, 5 + Math.random() * 15 * attempt));
-
 export type TokenFailureReason = "unknown" | "expired" | "used" | "revoked" | "email_mismatch";
+
+/** An event about `visible`'s institution: recorded in its owner's trail too. */
+export function institutionEvent(caller: Caller, visible: Visible, type: EventType, details: Record<string, unknown>, now?: Date) {
+  return auditEvent(caller, type, details, { now, owner: visible.institution.account_id });
+}
 
 /**
  * The institution, looked up among those visible to the caller (404 + `unauthorized_institution_access`
@@ -36,12 +36,10 @@ export type TokenFailureReason = "unknown" | "expired" | "used" | "revoked" | "e
  * `cohort_super_admin` on it (403 + `insufficient_privileges`).
  */
 export async function requireManaging(caller: Caller, institutionId: string | undefined): Promise<Visible> {
-  const v = await requireVisible(caller, institutionId, "manage_invitations");
-  if (caller.isCohortSuperAdmin && v.role === "cohort_super_admin") return v;
-  await recordEvent(caller, {
-    type: "insufficient_privileges",
-    details: { action: "manage_invitations", required_role: "cohort_super_admin", institution_id: v.institution.id },
-  });
+  const visible = await requireVisible(caller, institutionId, "manage_invitations");
+  if (caller.isCohortSuperAdmin && visible.role === "cohort_super_admin") return visible;
+  const details = { action: "manage_invitations", required_role: "cohort_super_admin", institution_id: visible.institution.id };
+  await recordEvent(institutionEvent(caller, visible, "insufficient_privileges", details));
   throw new Forbidden(messages.superAdminRequired);
 }
 
@@ -49,44 +47,54 @@ export async function requireManaging(caller: Caller, institutionId: string | un
  * Only the institution's own super admin may hand out the super-admin role (403). The refusal is recorded
  * as `insufficient_privileges` with `required_role: super_admin`, like every other refused role check.
  */
-export async function requireMayInvite(caller: Caller, v: Visible, role: Role): Promise<void> {
-  if (role !== "cohort_super_admin" || v.isSuperAdmin) return;
-  await recordEvent(caller, {
-    type: "insufficient_privileges",
-    details: { action: "manage_invitations", required_role: "super_admin", institution_id: v.institution.id },
-  });
+export async function requireMayInvite(caller: Caller, visible: Visible, role: Role): Promise<void> {
+  if (role !== "cohort_super_admin" || visible.isSuperAdmin) return;
+  const details = { action: "manage_invitations", required_role: "super_admin", institution_id: visible.institution.id };
+  await recordEvent(institutionEvent(caller, visible, "insufficient_privileges", details));
   throw new Forbidden(ONLY_SUPER_ADMIN_INVITES_SUPER_ADMINS);
 }
 
 /**
- * The invitation by id within the institution, or undefined; a malformed id is just an unknown one. Read
- * alongside the institution lookup (one round trip), but judged only after it (`requireInvitation`).
+ * The institution the caller manages and the invitation in it, read together (one round trip) but judged
+ * in the contract's order: institution (404/403), then the invitation (404; a malformed id is an unknown one).
  */
-export async function lookUpInvitation(institutionId: string | undefined, id: string | undefined): Promise<Invitation | undefined> {
-  return isId(institutionId) && isId(id) ? repo.getInvitation(institutionId, id) : undefined;
-}
-
-/** 404 unless the invitation was found. */
-export function requireInvitation(inv: Invitation | undefined): Invitation {
-  if (!inv) throw new NotFound(messages.invitationNotFound);
-  return inv;
+export async function requireManagedInvitation(
+  caller: Caller,
+  institutionId: string | undefined,
+  id: string | undefined,
+): Promise<{ visible: Visible; invitation: Invitation }> {
+  const [visible, invitation] = await Promise.all([
+    requireManaging(caller, institutionId),
+    isId(institutionId) && isId(id) ? repo.getInvitation(institutionId, id) : undefined,
+  ]);
+  if (!invitation) throw new NotFound(messages.invitationNotFound);
+  return { visible, invitation };
 }
 
 /**
- * Invitations of an institution the caller has access to (no managing check): with `show_used=true` only
- * used ones, otherwise only active ones; newest first. One GetItem and one Query.
+ * A page of the invitations of an institution the caller has access to (no managing check): with
+ * `show_used=true` only used ones, otherwise only active ones; newest first. One GetItem and one Query that
+ * reads only the page.
  */
 export async function listInvitations(caller: Caller, query: Readonly<Record<string, string | undefined>>, body?: unknown) {
   const params = invitationParams(query, body);
-  const v = await requireVisible(caller, params.institution_id, "manage_invitations");
-  const showUsed = query.show_used === "true";
+  const { institution } = await requireVisible(caller, params.institution_id, "manage_invitations");
+  const q = parseQuery(invitationListQuery, query);
+  const after = q.cursor === undefined ? undefined : decodeCursor(q.cursor).position;
   const now = new Date();
-  const all = await repo.listInvitations(v.institution.id);
+  const state = q.show_used === "true" ? "used" : "active";
+  // One more than the page tells whether a next page exists.
+  const page = await repo.listInvitations(institution.id, state, q.limit + 1, now, after);
+  const invitations = page.invitations.slice(0, q.limit);
+  const last = invitations.at(-1);
+  const more = page.invitations.length > q.limit || page.more;
   return {
-    invitations: all
-      .filter((inv) => (showUsed ? inv.used_at !== undefined : statusOf(inv, now) === "active"))
-      .sort((a, b) => b.sent_at.localeCompare(a.sent_at) || b.id.localeCompare(a.id))
-      .map((inv) => toListItem(inv, now)),
+    invitations: invitations.map((inv) => toListItem(inv, now)),
+    meta: {
+      count: invitations.length,
+      limit: q.limit,
+      next_cursor: last && more ? encodeCursor(invitationStateIndex.order(last.expires_at, last.id)) : null,
+    },
   };
 }
 
@@ -102,31 +110,25 @@ export async function revokeInvitation(
   body: unknown,
 ) {
   const institutionId = invitationParams(query, body).institution_id;
-  for (let attempt = 1; ; attempt++) {
+  return withRetries("Invitation was changed concurrently, please retry", async () => {
+    const { visible, invitation } = await requireManagedInvitation(caller, institutionId, id);
     const now = new Date();
-    // The event is drafted while the reads are in flight (as resend does, both reads again on a retry).
-    const [, found, completeAudit] = await Promise.all([
-      requireManaging(caller, institutionId),
-      lookUpInvitation(institutionId, id),
-      whileInFlight(() => draftAudit(caller, "invitation_revoked", now)),
-    ]);
-    const inv = requireInvitation(found);
-    if (statusOf(inv, now) !== "active") throw new Unprocessable(messages.failedToRevoke);
-    const audit = completeAudit({ invitation_id: inv.id, institution_id: inv.institution_id, email: inv.email });
-    const out = await repo.revokeInvitation(inv, { revokedAt: isoTime(now), revokedBy: caller.id }, audit, now);
+    if (statusOf(invitation, now) !== "active") throw new Unprocessable(messages.failedToRevoke);
+    const details = { invitation_id: invitation.id, institution_id: invitation.institution_id, email: invitation.email };
+    const event = institutionEvent(caller, visible, "invitation_revoked", details, now);
+    const out = await repo.revokeInvitation(invitation, { revokedBy: caller.id }, event);
     if (out.kind === "ok") return { message: "Invitation revoked" };
     if (out.kind === "refused") {
       if (!out.current) throw new NotFound(messages.invitationNotFound);
       throw new Unprocessable(messages.failedToRevoke);
     }
-    if (attempt >= MAX_ATTEMPTS) throw new Conflict("Invitation was changed concurrently, please retry");
-    await backoff(attempt);
-  }
+    return RETRY;
+  });
 }
 
 /** Records `token_validation_failure` (the reason only, never the token) and refuses with the one fixed answer. */
-async function refuse(caller: Caller, reason: TokenFailureReason): Promise<never> {
-  await recordEvent(caller, { type: "token_validation_failure", details: { reason } });
+async function refuse(caller: Caller, reason: TokenFailureReason, owner?: string): Promise<never> {
+  await recordEvent(auditEvent(caller, "token_validation_failure", { reason }, { owner }));
   throw new Unprocessable(INVALID_INVITATION);
 }
 
@@ -148,47 +150,40 @@ export async function acceptInvitation(caller: Caller, body: unknown) {
   const parsed = v.safeParse(acceptInput, body);
   if (!parsed.success) return refuse(caller, "unknown");
   const tokenHash = hashToken(parsed.output.token);
-  for (let attempt = 1; ; attempt++) {
+  return withRetries("Invitation could not be accepted, please retry", async () => {
     const ref = await repo.getTokenRef(tokenHash);
     if (!ref) return refuse(caller, "unknown");
-    const now = new Date();
-    // Its event depends on no read but for its details: drafted while the invitation and institution are
-    // read, and used only once every check below has passed.
-    const [inv, institution, completeAudit] = await Promise.all([
+    const [inv, institution] = await Promise.all([
       repo.getInvitation(ref.institution_id, ref.invitation_id),
       getInstitution(ref.institution_id),
-      whileInFlight(() => draftAudit(caller, "invitation_accepted", now)),
     ]);
     // An institution deleted since, or a token superseded by a resend, is as unknown as a made-up one.
     if (!inv || !institution || inv.token_hash !== tokenHash) return refuse(caller, "unknown");
+    const owner = institution.account_id;
+    const now = new Date();
     const reason = failureReason(inv, now) ?? (caller.email !== "" && caller.email === inv.email ? undefined : "email_mismatch");
-    if (reason) return refuse(caller, reason);
+    if (reason) return refuse(caller, reason, owner);
 
     const current = institution.members[caller.id];
     // Checked again at accept (invitations pending when the last seat went stay pending, unused); the
     // version guard on the grant makes two accepts racing for the last seat read again, so one gets it.
     if (current === undefined && isFull(institution)) throw new Unprocessable(INSTITUTION_FULL);
     const role = strongerRole(current, inv.role);
-    const audit = completeAudit({ invitation_id: inv.id, institution_id: inv.institution_id, email: inv.email, role });
-    const out = await repo.useInvitation(
-      inv,
-      { tokenHash, userId: caller.id, usedAt: isoTime(now), institution, grant: role === current ? undefined : role },
-      audit,
-      now,
-    );
+    const details = { invitation_id: inv.id, institution_id: inv.institution_id, email: inv.email, role };
+    const event = auditEvent(caller, "invitation_accepted", details, { now, owner });
+    const out = await repo.useInvitation(inv, { tokenHash, userId: caller.id, institution, grant: role === current ? undefined : role }, event);
     if (out.kind === "ok") {
       return {
         institution: { id: institution.id, name: institution.name },
         role,
-        message: current === role ? `Invitation accepted; you already had access to ${institution.name}` : `Invitation accepted`,
+        message: current === role ? `Invitation accepted; you already had access to ${institution.name}` : "Invitation accepted",
       };
     }
     if (out.kind === "refused") {
       const lost = out.current && out.current.token_hash === tokenHash ? failureReason(out.current, new Date()) : "unknown";
-      if (lost) return refuse(caller, lost);
+      if (lost) return refuse(caller, lost, owner);
     }
     // The institution changed under us (version) or another transaction held an item: read again.
-    if (attempt >= MAX_ATTEMPTS) throw new Conflict("Invitation could not be accepted, please retry");
-    await backoff(attempt);
-  }
+    return RETRY;
+  });
 }

@@ -2,8 +2,7 @@
  * Invitation tokens. The full token leaves this process only inside the invitation e-mail; what is
  * stored is its SHA-256 hash (a database leak yields no usable token), and what is shown is a preview.
  */
-import { hash } from "node:crypto";
-import { pooledRandomBytes } from "../ids.js";
+import { hash, randomBytes } from "node:crypto";
 
 export interface IssuedToken {
   /** The secret: 32 random bytes, base64url (43 characters). Only ever put into the e-mail. */
@@ -23,8 +22,8 @@ export function previewOf(token: string): string {
   return `${token.slice(0, 8)}...`;
 }
 
-/** A fresh token with its hash and preview. */
-export function issueToken(): IssuedToken {
-  const token = pooledRandomBytes(32).toString("base64url");
+/** A fresh invitation token with its hash and preview. */
+export function newInvitationToken(): IssuedToken {
+  const token = randomBytes(32).toString("base64url");
   return { token, hash: hashToken(token), preview: previewOf(token) };
 }

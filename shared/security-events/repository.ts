@@ -5,20 +5,16 @@
  */
 import { GetCommand, QueryCommand, type QueryCommandInput } from "@aws-sdk/lib-dynamodb";
 import type { StoredEvent } from "../audit.js";
-import { db } from "../clients.js";
+import { db, queryAll } from "../clients.js";
 import { config } from "../config.js";
 import { eventKeys } from "../tables.js";
-import { CSV_COLUMNS } from "./csv.js";
-import { idOf } from "./cursor.js";
+import { CSV_COLUMNS, type ExportedEvent } from "./csv.js";
 import type { Iso } from "./schema.js";
 
 const T = () => config.tables.events;
 
 /** Sorts after every `#<id>` suffix, so `<= to + TOP` keeps events at exactly `to`. */
 const TOP = "#\uffff";
-
-/** A stored event with its sort key (the list's cursor position). */
-export type EventRow = StoredEvent & { created_key: string };
 
 /** What selects the events of one Query: the account always, then optional equality filters and bounds. */
 export interface EventFilter {
@@ -78,59 +74,42 @@ export function queryFor(f: EventFilter): QueryCommandInput & { IndexName: strin
   };
 }
 
-/** The start key after `createdKey`, built from the caller's own partition: a cursor carries only the position. */
+/** The start key after `createdKey`, built in the caller's own partition: a cursor carries only the position. */
 function startAfter(f: EventFilter, createdKey: string): Record<string, string> {
   const index = indexFor(f);
-  return { ...eventKeys.event(idOf(createdKey)), [index.partitionAttr]: index.partition, created_key: createdKey };
+  const id = createdKey.slice(createdKey.lastIndexOf("#") + 1);
+  return { ...eventKeys.event(id, f.account), [index.partitionAttr]: index.partition, created_key: createdKey };
 }
 
-function toRow(item: Record<string, unknown>): EventRow {
-  return {
-    id: item.id,
-    account_id: item.account_id,
-    event_type: item.event_type,
-    user_id: item.user_id ?? null,
-    user_email: item.user_email ?? null,
-    user_name: item.user_name ?? null,
-    ip_address: item.ip_address,
-    details: item.details ?? {},
-    description: item.description,
-    created_at: item.created_at,
-    created_key: item.created_key,
-  } as EventRow;
-}
-
-/** A ProjectionExpression of `fields`, each by placeholder so that none can clash with a DynamoDB reserved word. */
-function projection(prefix: string, fields: readonly string[]) {
-  const names: Record<string, string> = Object.fromEntries(fields.map((f, i) => [`#${prefix}${i}`, f]));
-  return { names, expression: Object.keys(names).join(", ") };
+/** A projection of `fields`, each by placeholder so that none can clash with a DynamoDB reserved word. */
+function projection(fields: readonly string[]) {
+  const names = Object.fromEntries(fields.map((f) => [`#f_${f}`, f]));
+  return { ProjectionExpression: Object.keys(names).join(", "), names };
 }
 
 /** The fields of an event in the list response (the contract's): the list's Query reads back only these. */
 export const LISTED_FIELDS = ["id", "event_type", "user_email", "ip_address", "details", "created_at", "description"] as const;
 export type ListedEvent = Pick<StoredEvent, (typeof LISTED_FIELDS)[number]>;
-const LISTED = projection("l", LISTED_FIELDS);
 
-/**
- * The export's projection: an event's CSV columns and its sort key, by which the export merges its streams.
- * Exported for the bench, whose floor pages with the same projection.
- */
-export const EXPORTED = projection("x", [...CSV_COLUMNS, "created_key"]);
-export type ExportedEvent = Pick<StoredEvent, (typeof CSV_COLUMNS)[number]> & { created_key: string };
+/** The export reads an event's CSV columns and its sort key, by which it merges its streams. */
+export type ExportRow = ExportedEvent & { created_key: string };
+const EXPORTED_FIELDS = [...CSV_COLUMNS, "created_key"] as const;
+
+/** `queryFor(f)` reading back only `fields`. */
+function projectedQuery(f: EventFilter, fields: readonly string[]): QueryCommandInput {
+  const q = queryFor(f);
+  const { ProjectionExpression, names } = projection(fields);
+  return { ...q, ProjectionExpression, ExpressionAttributeNames: { ...q.ExpressionAttributeNames, ...names } };
+}
 
 /**
  * Up to `limit` events matching `f`, newest first, after `after` (a `created_key`) when given. One Query.
- * `more` is DynamoDB's own "there may be more" (it stopped at the limit or at 1 MB). The rows hold exactly
- * the list's fields (a projection), so they are the response's events as they come: nothing to copy, and
- * less to transfer and unmarshall.
+ * `more` is DynamoDB's own "there may be more" (it stopped at the limit or at 1 MB).
  */
 export async function queryEvents(f: EventFilter, limit: number, after?: string): Promise<{ rows: ListedEvent[]; more: boolean }> {
-  const q = queryFor(f);
   const out = await db.send(
     new QueryCommand({
-      ...q,
-      ProjectionExpression: LISTED.expression,
-      ExpressionAttributeNames: { ...q.ExpressionAttributeNames, ...LISTED.names },
+      ...projectedQuery(f, LISTED_FIELDS),
       Limit: limit,
       ...(after !== undefined && { ExclusiveStartKey: startAfter(f, after) }),
     }),
@@ -140,51 +119,32 @@ export async function queryEvents(f: EventFilter, limit: number, after?: string)
 
 /**
  * Every event matching `f`, newest first, one page (one Query of at most `pageSize`) at a time, fetched
- * only when the consumer asks for it: the export holds one page per stream, never the whole result. The
- * pages hold only the export's fields (a projection), as they come: half the attributes to transfer,
- * unmarshall and hold, and no copy.
+ * only when the consumer asks for it: the export holds one page per stream, never the whole result.
  */
-export async function* eventPages(f: EventFilter, pageSize: number): AsyncGenerator<ExportedEvent[]> {
-  const q = queryFor(f);
-  const input = {
-    ...q,
-    ProjectionExpression: EXPORTED.expression,
-    ExpressionAttributeNames: { ...q.ExpressionAttributeNames, ...EXPORTED.names },
-  };
+export async function* eventPages(f: EventFilter, pageSize: number): AsyncGenerator<ExportRow[]> {
+  const input = { ...projectedQuery(f, EXPORTED_FIELDS), Limit: pageSize };
   let start: Record<string, unknown> | undefined;
   do {
-    const out = await db.send(new QueryCommand({ ...input, Limit: pageSize, ...(start && { ExclusiveStartKey: start }) }));
+    const out = await db.send(new QueryCommand({ ...input, ...(start && { ExclusiveStartKey: start }) }));
     start = out.LastEvaluatedKey;
-    const rows = (out.Items ?? []) as ExportedEvent[];
-    if (rows.length > 0) yield rows;
+    if (out.Items?.length) yield out.Items as ExportRow[];
   } while (start);
 }
 
-/** One event by id, or undefined. One strongly consistent GetItem; the caller checks the account. */
-export async function getEvent(id: string): Promise<EventRow | undefined> {
-  const out = await db.send(new GetCommand({ TableName: T(), Key: eventKeys.event(id), ConsistentRead: true }));
-  return out.Item ? toRow(out.Item) : undefined;
+/** One event of `account`'s trail, or undefined. One strongly consistent GetItem. */
+export async function getEvent(id: string, account: string): Promise<StoredEvent | undefined> {
+  const out = await db.send(new GetCommand({ TableName: T(), Key: eventKeys.event(id, account), ConsistentRead: true }));
+  return out.Item as StoredEvent | undefined;
 }
 
-/** Per-minute counters of the account from minute `first` to `last` (inclusive, `YYYY-MM-DDTHH:MM`). One Query. */
+/** Per-minute counters of the account from minute `first` to `last` (inclusive, `YYYY-MM-DDTHH:MM`). */
 export async function minuteCounters(account: string, first: string, last: string): Promise<Record<string, unknown>[]> {
-  const items: Record<string, unknown>[] = [];
-  let start: Record<string, unknown> | undefined;
-  // At most 61 items of a few dozen bytes: always one page; the loop only guards against the impossible.
-  do {
-    const out = await db.send(
-      new QueryCommand({
-        TableName: T(),
-        KeyConditionExpression: "pk = :p AND sk BETWEEN :a AND :b",
-        ExpressionAttributeValues: { ":p": eventKeys.counterPartition(account), ":a": first, ":b": last },
-        ConsistentRead: true,
-        ...(start && { ExclusiveStartKey: start }),
-      }),
-    );
-    items.push(...(out.Items ?? []));
-    start = out.LastEvaluatedKey;
-  } while (start);
-  return items;
+  return queryAll({
+    TableName: T(),
+    KeyConditionExpression: "pk = :p AND sk BETWEEN :a AND :b",
+    ExpressionAttributeValues: { ":p": eventKeys.counterPartition(account), ":a": first, ":b": last },
+    ConsistentRead: true,
+  });
 }
 
 /**

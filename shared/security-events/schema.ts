@@ -4,17 +4,12 @@
  * keys are ignored. Everything here is pure, so it is unit-tested without DynamoDB.
  */
 import * as v from "valibot";
-import { BadRequest } from "../errors.js";
+import { DEFAULT_LIMIT, limitParam, queryParam } from "../paging.js";
 
-export const DEFAULT_LIMIT = 50;
-export const MAX_LIMIT = 200;
-
-export const messages = {
-  limit: `Invalid limit: must be an integer between 1 and ${MAX_LIMIT}`,
+export const QUERY_ERRORS = {
   from: "Invalid from: must be an ISO 8601 timestamp",
   to: "Invalid to: must be an ISO 8601 timestamp",
   range: "Invalid range: from must not be after to",
-  cursor: "Invalid cursor",
 } as const;
 
 /** An instant of the contract, as the stored `created_at` spells it (UTC, milliseconds). */
@@ -48,16 +43,9 @@ export function parseIso(text: string, round: "up" | "down"): number | undefined
   return ms;
 }
 
-const present = (s: unknown): s is string => typeof s === "string" && s.trim() !== "";
-/** Absent or blank → undefined; otherwise the string as sent (equality filters are not trimmed). */
-const optionalText = v.pipe(
-  v.optional(v.string()),
-  v.transform((s) => (present(s) ? s : undefined)),
-);
-
 const instant = (message: string, round: "up" | "down") =>
   v.pipe(
-    optionalText,
+    queryParam,
     v.rawTransform(({ dataset, addIssue, NEVER }) => {
       if (dataset.value === undefined) return undefined;
       const ms = parseIso(dataset.value.trim(), round);
@@ -69,33 +57,19 @@ const instant = (message: string, round: "up" | "down") =>
     }),
   );
 
-const limit = v.pipe(
-  optionalText,
-  v.rawTransform(({ dataset, addIssue, NEVER }) => {
-    if (dataset.value === undefined) return DEFAULT_LIMIT;
-    const text = dataset.value.trim();
-    const n = /^\d{1,4}$/.test(text) ? Number(text) : Number.NaN;
-    if (!(n >= 1 && n <= MAX_LIMIT)) {
-      addIssue({ message: messages.limit });
-      return NEVER;
-    }
-    return n;
-  }),
-);
-
 const range = <T extends { from?: Iso | undefined; to?: Iso | undefined }>() =>
-  v.check<T, string>((q) => q.from === undefined || q.to === undefined || q.from <= q.to, messages.range);
+  v.check<T, string>((q) => q.from === undefined || q.to === undefined || q.from <= q.to, QUERY_ERRORS.range);
 
 /** `GET /security_events`. `from`/`to` come out normalized to the stored `created_at` form. */
 export const listQuery = v.pipe(
   v.object({
-    user_id: optionalText,
-    event_type: optionalText,
-    from: instant(messages.from, "up"),
-    to: instant(messages.to, "down"),
-    limit,
-    // Verified against the caller's account and these filters by `cursor.ts`; here only its presence.
-    cursor: optionalText,
+    user_id: queryParam,
+    event_type: queryParam,
+    from: instant(QUERY_ERRORS.from, "up"),
+    to: instant(QUERY_ERRORS.to, "down"),
+    limit: limitParam,
+    // Decoded by `paging.ts`; here only its presence.
+    cursor: queryParam,
   }),
   range(),
   // valibot types a key whose schema accepts undefined as optional; the default is already applied.
@@ -106,9 +80,9 @@ export type ListQuery = v.InferOutput<typeof listQuery>;
 /** `GET /security_events/export`. `event_types` is `event_type` split on commas (blank parts dropped, duplicates once). */
 export const exportQuery = v.pipe(
   v.object({
-    event_type: optionalText,
-    from: instant(messages.from, "up"),
-    to: instant(messages.to, "down"),
+    event_type: queryParam,
+    from: instant(QUERY_ERRORS.from, "up"),
+    to: instant(QUERY_ERRORS.to, "down"),
   }),
   range(),
   v.transform((q) => {
@@ -118,10 +92,3 @@ export const exportQuery = v.pipe(
   }),
 );
 export type ExportQuery = v.InferOutput<typeof exportQuery>;
-
-/** Validates a query string against `schema`; the first problem becomes 400 `{error}`. */
-export function parseQuery<S extends v.GenericSchema>(schema: S, query: Readonly<Record<string, string | undefined>>): v.InferOutput<S> {
-  const result = v.safeParse(schema, query ?? {}, { abortEarly: true });
-  if (result.success) return result.output;
-  throw new BadRequest(result.issues[0]?.message ?? "Invalid query");
-}

@@ -11,7 +11,7 @@
  */
 import { pathToFileURL } from "node:url";
 import { UpdateCommand } from "@aws-sdk/lib-dynamodb";
-import { type AuditEvent, auditItems, type EventType } from "../../shared/audit.js";
+import { auditEvent, type EventType, eventItems } from "../../shared/audit.js";
 import type { Caller } from "../../shared/caller.js";
 import { db } from "../../shared/clients.js";
 import { config } from "../../shared/config.js";
@@ -22,14 +22,14 @@ import { inParallel } from "./stats.js";
 /** One event to seed: who, what, when. */
 export interface Seed {
   readonly caller: Caller;
-  readonly event: AuditEvent;
+  readonly event: { readonly type: EventType; readonly details: Record<string, unknown> };
   readonly at: Date;
 }
 
 const PARALLEL = 8;
 
 /**
- * Writes events exactly as `auditItems` shapes them (event item and per-minute counters), but fast:
+ * Writes events exactly as `eventItems` shapes them (event item and per-minute counters), but fast:
  * events by BatchWriteItem (25 per request, several in parallel), counters summed per minute and added
  * with one UpdateItem each. Returns the stored ids in the order given.
  */
@@ -38,7 +38,8 @@ export async function seedEvents(seeds: readonly Seed[]): Promise<string[]> {
   const counters = new Map<string, { key: Record<string, unknown>; counts: Map<string, number>; ttl: unknown }>();
   const ids: string[] = [];
   for (const s of seeds) {
-    for (const item of auditItems(s.caller, s.event, s.at)) {
+    for (const item of Object.values(eventItems(auditEvent(s.caller, s.event.type, s.event.details, { now: s.at })))) {
+      if (!item) continue;
       if (item.Put) {
         puts.push(item.Put.Item as Record<string, unknown>);
         ids.push(String(item.Put.Item?.id));

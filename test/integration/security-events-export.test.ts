@@ -4,7 +4,7 @@
  * event, account isolation, and the 10,000-row cap with `X-Export-Truncated`.
  */
 import { beforeAll, describe, expect, it } from "vitest";
-import { type AuditEvent, describe as describeEvent } from "../../shared/audit.js";
+import { describe as describeEvent } from "../../shared/audit.js";
 import type { Caller } from "../../shared/caller.js";
 import { type Seed, seedEvents } from "../bench/events-growth.js";
 import { call, token, uniq, uniqEmail } from "../support/api.js";
@@ -90,7 +90,7 @@ describe("security events: CSV export", () => {
   let seeded: Seeded[];
 
   beforeAll(async () => {
-    const tricky: [Caller, AuditEvent][] = [
+    const tricky: [Caller, Seed["event"]][] = [
       [
         person(account, "u-plain", "plain@example.com", "203.0.113.5"),
         { type: "institution_created", details: { institution_id: "I1", name: 'Acme, "Best"\r\nCampus' } },

@@ -11,23 +11,23 @@ const { freeSlots, retryAfterSeconds } = await import("../../shared/invitations/
 const { invitationMail, acceptLink } = await import("../../shared/invitations/message.js");
 const { statusOf, strongerRole, toIssued, toListItem } = await import("../../shared/invitations/model.js");
 const { invitationParams, parseEmail, tokenSchema } = await import("../../shared/invitations/schema.js");
-const { hashToken, issueToken, previewOf } = await import("../../shared/invitations/token.js");
+const { hashToken, newInvitationToken, previewOf } = await import("../../shared/invitations/token.js");
 const v = await import("valibot");
 
 describe("tokens", () => {
   it("are 32 random bytes in base64url, stored as SHA-256 hex, previewed as 8 chars and ...", () => {
-    const t = issueToken();
+    const t = newInvitationToken();
     expect(t.token).toMatch(/^[A-Za-z0-9_-]{43}$/);
     expect(Buffer.from(t.token, "base64url")).toHaveLength(32);
     expect(t.hash).toBe(createHash("sha256").update(t.token).digest("hex"));
     expect(hashToken(t.token)).toBe(t.hash);
     expect(t.preview).toBe(`${t.token.slice(0, 8)}...`);
     expect(previewOf("abcdefghijk")).toBe("abcdefgh...");
-    expect(issueToken().token).not.toBe(t.token);
+    expect(newInvitationToken().token).not.toBe(t.token);
   });
 
   it("only the issued shape passes the accept schema", () => {
-    expect(v.is(tokenSchema, issueToken().token)).toBe(true);
+    expect(v.is(tokenSchema, newInvitationToken().token)).toBe(true);
     for (const bad of ["", "short", `${"a".repeat(43)}=`, "a".repeat(44), 42, null]) expect(v.is(tokenSchema, bad)).toBe(false);
   });
 });
@@ -116,7 +116,7 @@ describe("model", () => {
 });
 
 describe("the invitation mail", () => {
-  const token = issueToken().token;
+  const token = newInvitationToken().token;
   const mail = invitationMail({
     to: "ada@x.com",
     institutionName: "Acme <script>alert(1)</script> & Co",

@@ -17,16 +17,15 @@ vi.mock("../../shared/security-events/repository.js", async (importOriginal) => 
 vi.mock("../../shared/audit.js", async (importOriginal) => ({
   ...(await importOriginal<typeof import("../../shared/audit.js")>()),
   recordEvent: vi.fn(),
-  commitEvent: vi.fn(),
 }));
 
-import { commitEvent, recordEvent } from "../../shared/audit.js";
+import { recordEvent, type StoredEvent } from "../../shared/audit.js";
 import type { Caller } from "../../shared/caller.js";
 import { newId } from "../../shared/ids.js";
+import { encodeCursor } from "../../shared/paging.js";
 import { eventLine } from "../../shared/security-events/csv.js";
-import { signCursor } from "../../shared/security-events/cursor.js";
 import * as repo from "../../shared/security-events/repository.js";
-import { type EventRow, LISTED_FIELDS, type ListedEvent } from "../../shared/security-events/repository.js";
+import { LISTED_FIELDS, type ListedEvent } from "../../shared/security-events/repository.js";
 import {
   exportSecurityEvents,
   listSecurityEvents,
@@ -39,6 +38,8 @@ import {
 const admin: Caller = { id: "u1", email: "a@example.com", name: "A", accountId: "acct", isCohortSuperAdmin: true, ip: "10.0.0.1" };
 const plain: Caller = { ...admin, isCohortSuperAdmin: false };
 const mocked = vi.mocked(repo);
+
+type EventRow = StoredEvent & { created_key: string };
 
 let clock = Date.UTC(2024, 4, 1);
 function row(over: Partial<EventRow> = {}): EventRow {
@@ -64,10 +65,11 @@ function row(over: Partial<EventRow> = {}): EventRow {
 /** A row as the list's Query returns it: only the listed fields. */
 const listed = (r: EventRow): ListedEvent => Object.fromEntries(LISTED_FIELDS.map((f) => [f, r[f]])) as ListedEvent;
 
-/** The event the last export committed (the Put of its transaction items). */
-function exportEvent(): { event_type: string; user_id: string; account_id: string; details: Record<string, unknown> } {
-  const items = vi.mocked(commitEvent).mock.lastCall?.[0] ?? [];
-  return (items[0] as { Put: { Item: never } } | undefined)?.Put.Item as never;
+/** The event the last export recorded. */
+function exportEvent(): { event_type: string; user_id: string; accounts: readonly string[]; details: Record<string, unknown> } {
+  const e = vi.mocked(recordEvent).mock.lastCall?.[0];
+  if (!e) throw new Error("no event recorded");
+  return { event_type: e.type, user_id: e.actor.id, accounts: e.accounts, details: e.details };
 }
 
 async function* pagesOf(rows: EventRow[], size = 1000): AsyncGenerator<EventRow[]> {
@@ -95,7 +97,6 @@ describe("check order", () => {
     for (const fn of [mocked.queryEvents, mocked.eventPages, mocked.getEvent, mocked.minuteCounters, mocked.countEvents])
       expect(fn).not.toHaveBeenCalled();
     expect(recordEvent).not.toHaveBeenCalled();
-    expect(commitEvent).not.toHaveBeenCalled();
   });
 
   it("400 on a bad query before any read", async () => {
@@ -139,16 +140,17 @@ describe("list", () => {
     expect((await listSecurityEvents(admin, { limit: "2" })).meta.next_cursor).toBeNull();
   });
 
-  it("a cursor of another account or filter is 400", async () => {
-    const cursor = signCursor({ account: "other" }, row().created_key);
-    await expect(listSecurityEvents(admin, { cursor })).rejects.toThrow("Invalid cursor");
-    const mine = signCursor({ account: "acct" }, row().created_key);
-    await expect(listSecurityEvents(admin, { cursor: mine, event_type: "institution_created" })).rejects.toThrow("Invalid cursor");
+  it("a malformed cursor, or a position outside from/to, is 400", async () => {
+    for (const cursor of ["x", encodeCursor("2024-01-01T00:00:00.000Z#nope"), encodeCursor(`garbage#${newId()}`)]) {
+      await expect(listSecurityEvents(admin, { cursor })).rejects.toThrow("Invalid cursor");
+    }
+    const before = encodeCursor(`2023-12-31T23:59:59.999Z#${newId()}`);
+    await expect(listSecurityEvents(admin, { cursor: before, from: "2024-01-01" })).rejects.toThrow("Invalid cursor");
     expect(mocked.queryEvents).not.toHaveBeenCalled();
   });
 
   it("answers filters no event can match without a read", async () => {
-    for (const q of [{ event_type: "nope" }, { event_type: "a#institution_created" }, { user_id: "x#y" }, { user_id: "u".repeat(600) }]) {
+    for (const q of [{ event_type: "nope" }, { event_type: "a#institution_created" }, { user_id: "u".repeat(600) }]) {
       expect(await listSecurityEvents(admin, q)).toEqual({ events: [], meta: { count: 0, limit: 50, next_cursor: null } });
     }
     expect(mocked.queryEvents).not.toHaveBeenCalled();
@@ -156,13 +158,13 @@ describe("list", () => {
 });
 
 describe("show", () => {
-  it("404 for a malformed id without a read, and for another account's event", async () => {
+  it("404 for a malformed id without a read; reads only the caller's account's copy", async () => {
     await expect(showSecurityEvent(admin, "nope")).rejects.toThrow("Security event not found");
     expect(mocked.getEvent).not.toHaveBeenCalled();
-    mocked.getEvent.mockResolvedValueOnce(row({ account_id: "other" }));
-    expect(await status(showSecurityEvent(admin, newId()))).toBe(404);
+    const id = newId();
     mocked.getEvent.mockResolvedValueOnce(undefined);
-    expect(await status(showSecurityEvent(admin, newId()))).toBe(404);
+    expect(await status(showSecurityEvent(admin, id))).toBe(404);
+    expect(mocked.getEvent).toHaveBeenCalledWith(id, "acct");
   });
 
   it("returns the user object, nulls when the event has none", async () => {
@@ -204,10 +206,10 @@ describe("export", () => {
       "content-type": "text/csv; charset=utf-8",
       "Content-Disposition": 'attachment; filename="security_events_20240501_010203.csv"',
     });
-    expect(commitEvent).toHaveBeenCalledTimes(1);
+    expect(recordEvent).toHaveBeenCalledTimes(1);
     expect(exportEvent()).toMatchObject({
       event_type: "security_events_exported",
-      account_id: admin.accountId,
+      accounts: [admin.accountId],
       user_id: admin.id,
       details: {
         event_count: 7,
@@ -276,7 +278,16 @@ describe("alerts", () => {
       summary: { unauthorized_institution_access: 0, rate_limit_exceeded: 0, token_validation_failure: 0 },
       alerts: [],
       time_range: { from: "2024-05-01T09:00:00.000Z", to: "2024-05-01T10:00:00.000Z" },
+      series: expect.any(Array),
     });
+    expect(quiet.series).toHaveLength(60);
+    expect(quiet.series[0]).toEqual({
+      minute: "2024-05-01T09:01:00.000Z",
+      unauthorized_institution_access: 0,
+      rate_limit_exceeded: 0,
+      token_validation_failure: 0,
+    });
+    expect(quiet.series.at(-1)?.minute).toBe("2024-05-01T10:00:00.000Z");
     expect(mocked.minuteCounters).toHaveBeenCalledWith("acct", "2024-05-01T09:00", "2024-05-01T10:00");
     expect(mocked.countEvents).not.toHaveBeenCalled();
   });
@@ -300,6 +311,8 @@ describe("alerts", () => {
       { type: "unauthorized_access", severity: "high", count: 5 },
       { type: "rate_limit", severity: "medium", count: 10 },
     ]);
+    // The chart's series holds each minute's counter as stored, oldest first.
+    expect(r.series.find((m) => m.minute === "2024-05-01T09:30:00.000Z")).toMatchObject({ unauthorized_institution_access: 3, rate_limit_exceeded: 10 });
   });
 
   it("late in a minute: the events from from instead of that minute's counter", async () => {

@@ -1,0 +1,26 @@
+/**
+ * The one retry loop of a write. A write that loses a race (a transaction conflict, or an item changed
+ * since it was read) runs again from a fresh read, at most `MAX_ATTEMPTS` times, after a short random
+ * pause so that racing requests do not collide again in lockstep. Loops never nest: a request makes at
+ * most `MAX_ATTEMPTS` transactions per write it performs (an invitation whose mail fails performs two:
+ * its creation and its withdrawal).
+ */
+import { Conflict } from "./errors.js";
+
+export const MAX_ATTEMPTS = 8;
+
+/** What an attempt returns to be run again. */
+export const RETRY = Symbol("retry");
+
+/**
+ * Runs `attempt` until it returns something other than `RETRY`; after `MAX_ATTEMPTS` tries, throws 409
+ * with `conflictMessage`.
+ */
+export async function withRetries<T>(conflictMessage: string, attempt: (n: number) => Promise<T | typeof RETRY>): Promise<T> {
+  for (let n = 1; n <= MAX_ATTEMPTS; n++) {
+    const result = await attempt(n);
+    if (result !== RETRY) return result;
+    if (n < MAX_ATTEMPTS) await new Promise((r) => setTimeout(r, 5 + Math.random() * 20 * n));
+  }
+  throw new Conflict(conflictMessage);
+}
