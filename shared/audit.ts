@@ -7,7 +7,7 @@
 import type { Caller } from "./caller.js";
 import { config } from "./config.js";
 import { newId } from "./ids.js";
-import { withRetries, RETRY } from "./retry.js";
+import { RETRY, withRetries } from "./retry.js";
 import { eventKeys } from "./tables.js";
 import { type TxItems, transact } from "./tx.js";
 
@@ -126,7 +126,10 @@ export function describe(type: EventType, details: Record<string, unknown>, acto
  */
 export function requestValue(value: string | undefined): string | null {
   if (value === undefined) return null;
-  return [...value].slice(0, 64).join("").replace(/\p{Cc}/gu, "\ufffd");
+  return [...value]
+    .slice(0, 64)
+    .join("")
+    .replace(/\p{Cc}/gu, "\ufffd");
 }
 
 /** The item of `e` in `account`'s trail. */

@@ -27,7 +27,7 @@ export function parseGroups(value: Claims[string] | undefined): string[] {
   if (value === undefined) return [];
   if (Array.isArray(value)) return value.map(String);
   const text = String(value).trim();
-  if (text.startsWith("[\"")) {
+  if (text.startsWith('["')) {
     try {
       const parsed: unknown = JSON.parse(text);
       if (Array.isArray(parsed)) return parsed.map(String);

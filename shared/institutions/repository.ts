@@ -172,7 +172,9 @@ export function grantAccessItems(i: Institution, userId: string, role: Role): { 
 /** Creates a cohort and counts it on the institution, so a concurrent delete sees it. */
 export async function insertCohort(c: Cohort, event: AuditEvent): Promise<WriteResult> {
   const result = await transact({
-    cohort: { Put: { TableName: T(), Item: { ...keys.cohort(c.institution_id, c.id), ...c }, ConditionExpression: "attribute_not_exists(pk)" } },
+    cohort: {
+      Put: { TableName: T(), Item: { ...keys.cohort(c.institution_id, c.id), ...c }, ConditionExpression: "attribute_not_exists(pk)" },
+    },
     count: {
       Update: {
         TableName: T(),

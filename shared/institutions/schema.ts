@@ -4,6 +4,7 @@
  * Messages are Rails-style full messages, as the contract's `{errors:[...]}` bodies show them.
  */
 import * as v from "valibot";
+import { lineFeeds, maxCodePoints, plainText } from "../text.js";
 
 const SETTINGS_KEYS = ["allow_student_enrollment", "require_verification", "auto_finalize", "email_notifications"] as const;
 export type SettingsKey = (typeof SETTINGS_KEYS)[number];
@@ -21,20 +22,28 @@ const label = (key: string) => {
   return words.charAt(0).toUpperCase() + words.slice(1);
 };
 
-/** An optional text field: trimmed, empty means "clear it" (null), longer than `max` is refused. */
-const optionalText = (key: string, max: number, format?: RegExp) =>
+const tooLong = (key: string, max: number) => `${label(key)} is too long (maximum is ${max} characters)`;
+const invalidCharacters = (key: string) => `${label(key)} contains invalid characters`;
+
+/**
+ * An optional text field: trimmed, empty means "clear it" (null), longer than `max` code points is
+ * refused; single-line unless `lines` (then CRLF is stored as LF); `format` checks the rest.
+ */
+const optionalText = (key: string, max: number, { format, lines = false }: { format?: RegExp; lines?: boolean } = {}) =>
   v.optional(
     v.nullable(
       v.pipe(
         v.string(`${label(key)} is invalid`),
         v.trim(),
-        v.maxLength(max, `${label(key)} is too long (maximum is ${max} characters)`),
+        lineFeeds,
+        plainText(invalidCharacters(key), { lines }),
+        maxCodePoints(max, tooLong(key, max)),
         v.check((s: string) => s === "" || !format || format.test(s), `${label(key)} is invalid`),
       ),
     ),
   );
 
-const EMAIL = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
+const CONTACT_EMAIL = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
 const PHONE = /^[0-9 +\-()]{5,32}$/;
 
 /** An object of booleans; valibot's `object` alone would also take an array (typeof "object") and ignore it. */
@@ -48,19 +57,24 @@ const settingsSchema = v.pipe(
   ),
 );
 
+/** A required name (institution or cohort): one line, 1–255 code points after trim. */
+const requiredName = (typeMessage: string) =>
+  v.pipe(
+    v.string(typeMessage),
+    v.trim(),
+    v.nonEmpty("Name can't be blank"),
+    plainText(invalidCharacters("name")),
+    maxCodePoints(255, tooLong("name", 255)),
+  );
+
 /** Name: missing or null counts as blank, so its message joins the others in one 422. */
-const name = v.pipe(
-  v.nullable(v.string("Name is invalid"), ""),
-  v.trim(),
-  v.nonEmpty("Name can't be blank"),
-  v.maxLength(255, "Name is too long (maximum is 255 characters)"),
-);
+const name = v.pipe(v.nullable(v.string("Name is invalid"), ""), requiredName("Name is invalid"));
 
 const fields = {
   registration_number: optionalText("registration_number", 64),
-  address: optionalText("address", 1000),
-  contact_email: optionalText("contact_email", 254, EMAIL),
-  contact_phone: optionalText("contact_phone", 32, PHONE),
+  address: optionalText("address", 1000, { lines: true }),
+  contact_email: optionalText("contact_email", 254, { format: CONTACT_EMAIL }),
+  contact_phone: optionalText("contact_phone", 32, { format: PHONE }),
   settings: v.optional(settingsSchema),
 };
 
@@ -73,16 +87,6 @@ export const institutionInput = v.object({ name: v.optional(name), ...fields });
 export type InstitutionInput = v.InferOutput<typeof institutionInput>;
 
 /** A missing name is blank too (not valibot's "Invalid key" message). */
-export const cohortInput = v.object({
-  name: v.optional(
-    v.pipe(
-      v.string("Name can't be blank"),
-      v.trim(),
-      v.nonEmpty("Name can't be blank"),
-      v.maxLength(255, "Name is too long (maximum is 255 characters)"),
-    ),
-    "",
-  ),
-});
+export const cohortInput = v.object({ name: v.optional(requiredName("Name can't be blank"), "") });
 
 export type CohortInput = v.InferOutput<typeof cohortInput>;

@@ -90,12 +90,12 @@ function countMail(key: { pk: string; sk: string }, limit: number, periodEnd: Da
 function mailCounters(inv: Pick<Invitation, "institution_id" | "email">, now: Date): TxItems {
   const iso = now.toISOString();
   return {
-    institutionHourly: countMail(
-      keys.hourlyMails(inv.institution_id, iso.slice(0, 13)),
-      config.institutionHourlyMailLimit,
-      nextHour(now),
+    institutionHourly: countMail(keys.hourlyMails(inv.institution_id, iso.slice(0, 13)), config.institutionHourlyMailLimit, nextHour(now)),
+    recipientDaily: countMail(
+      keys.dailyMails(inv.institution_id, inv.email, iso.slice(0, 10)),
+      config.recipientDailyMailLimit,
+      nextDay(now),
     ),
-    recipientDaily: countMail(keys.dailyMails(inv.institution_id, inv.email, iso.slice(0, 10)), config.recipientDailyMailLimit, nextDay(now)),
   };
 }
 
@@ -191,13 +191,7 @@ export type MailBound = "institution_hourly" | "recipient_daily";
 const mailBoundOf = (failed: string | undefined): MailBound | undefined =>
   failed === "institutionHourly" ? "institution_hourly" : failed === "recipientDaily" ? "recipient_daily" : undefined;
 
-export type InsertResult =
-  | "ok"
-  | "slot_taken"
-  | "has_access"
-  | "institution_changed"
-  | "retry"
-  | { readonly bound: MailBound };
+export type InsertResult = "ok" | "slot_taken" | "has_access" | "institution_changed" | "retry" | { readonly bound: MailBound };
 
 /**
  * Creates the invitation with its token item, claims its slot (free, or held by an expired invitation),
@@ -301,7 +295,7 @@ export async function revokeInvitation(
  * a token is accepted at most once), frees its slot, records the e-mail as a member's and, when `grant` is
  * given, gives the user that role (guarded by the institution's version). One transaction.
  */
-export async function useInvitation(
+export async function consumeInvitation(
   inv: Invitation,
   use: { tokenHash: string; userId: string; institution: Institution; grant: Role | undefined },
   event: AuditEvent,
@@ -363,8 +357,7 @@ export async function reissueToken(
       Update: {
         TableName: T(),
         Key: keys.invitation(inv.institution_id, inv.id),
-        UpdateExpression:
-          "SET token_hash = :new, token_preview = :preview, sent_at = :sent, expires_at = :expires, #order = :order",
+        UpdateExpression: "SET token_hash = :new, token_preview = :preview, sent_at = :sent, expires_at = :expires, #order = :order",
         // The cooldown is part of the condition, so that racing resends send one mail.
         ConditionExpression: `${ACTIVE} AND token_hash = :old AND sent_at <= :edge`,
         ExpressionAttributeNames: { "#order": invitationStateIndex.sortKey },

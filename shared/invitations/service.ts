@@ -171,7 +171,11 @@ export async function acceptInvitation(caller: Caller, body: unknown) {
     const role = strongerRole(current, inv.role);
     const details = { invitation_id: inv.id, institution_id: inv.institution_id, email: inv.email, role };
     const event = auditEvent(caller, "invitation_accepted", details, { now, owner });
-    const out = await repo.useInvitation(inv, { tokenHash, userId: caller.id, institution, grant: role === current ? undefined : role }, event);
+    const out = await repo.consumeInvitation(
+      inv,
+      { tokenHash, userId: caller.id, institution, grant: role === current ? undefined : role },
+      event,
+    );
     if (out.kind === "ok") {
       return {
         institution: { id: institution.id, name: institution.name },

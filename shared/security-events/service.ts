@@ -129,7 +129,8 @@ export async function exportSecurityEvents(caller: Caller, query: Query, now = n
   requireSuperAdmin(caller);
   const q = parseQuery(exportQuery, query);
   const base = { account: caller.accountId, from: q.from, to: q.to };
-  const filters: EventFilter[] = q.event_types === undefined ? [base] : q.event_types.filter(isEventType).map((type) => ({ ...base, type }));
+  const filters: EventFilter[] =
+    q.event_types === undefined ? [base] : q.event_types.filter(isEventType).map((type) => ({ ...base, type }));
   const rows = newestFirst(filters.map((f) => repo.eventPages(f, Math.min(EXPORT_PAGE, MAX_EXPORT_ROWS + 1))));
 
   const lines = [CSV_HEADER];

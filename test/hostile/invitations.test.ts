@@ -17,6 +17,10 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { hashToken } from "../../shared/invitations/token.js";
 import { claimsOf, eventsOf } from "../integration/helpers.js";
 import { sentMail, token, uniq, uniqEmail } from "../support/api.js";
+import { mailedLongAgo } from "../support/seed.js";
+
+const RESEND_COOLDOWN_MS = 10 * 60_000;
+
 import {
   anyString,
   badId,
@@ -69,6 +73,8 @@ interface Model {
   email: string;
   role: string;
   status: "active" | "revoked";
+  /** When its last mail went out (ms): a resend within the cooldown is 429. */
+  mailedAt: number;
 }
 const invitations = new Map<string, Model>();
 const activeFor = (email: string) => [...invitations.values()].filter((i) => i.email === email && i.status === "active").length;
@@ -197,7 +203,8 @@ describe("hostile input: invitations", () => {
         const res = await call("POST /api/v1/admin/invitations", "POST", pathFor(INV, query), body);
         if (targetTooLong(res)) return;
         const email = normalEmail(p.email);
-        if (res.status === 201) invitations.set(res.body.invitation.id, { email: String(email), role: String(p.role), status: "active" });
+        if (res.status === 201)
+          invitations.set(res.body.invitation.id, { email: String(email), role: String(p.role), status: "active", mailedAt: Date.now() });
         const input = { body, query };
         if (p.institution_id !== institutionId) return expectAnswer(res, 404, NOT_FOUND, input);
         if (p.role !== "cohort_admin" && p.role !== "cohort_super_admin")
@@ -242,9 +249,15 @@ describe("hostile input: invitations", () => {
           const res = await call("GET /api/v1/admin/invitations", "GET", pathFor(INV, q), body);
           if (targetTooLong(res)) return;
           if (p.institution_id !== institutionId) return expectAnswer(res, 404, NOT_FOUND, { body, q });
+          // The list pages: a bad limit, then any cursor not issued by the service, is 400.
+          const limitText = (merged.get("limit") ?? "").trim();
+          const limit = limitText === "" ? 50 : /^\d{1,4}$/.test(limitText) ? Number(limitText) : Number.NaN;
+          if (!(limit >= 1 && limit <= 200))
+            return expectAnswer(res, 400, { error: "Invalid limit: must be an integer between 1 and 200" }, { body, q });
+          if ((merged.get("cursor") ?? "").trim() !== "") return expectAnswer(res, 400, { error: "Invalid cursor" }, { body, q });
           expectAnswer(res, 200, undefined, { body, q });
           const want = merged.get("show_used") === "true" ? 0 : [...invitations.values()].filter((i) => i.status === "active").length;
-          expect(res.body.invitations).toHaveLength(want);
+          expect(res.body.invitations).toHaveLength(Math.min(want, limit));
         },
       ),
       runs(120),
@@ -275,7 +288,9 @@ describe("hostile input: invitations", () => {
       const email = `fresh${i}@${domain}`;
       const res = await send("POST", INV, { token: owner, json: { institution_id: institutionId, email, role: "cohort_admin" } });
       expect(res.status, res.text).toBe(201);
-      invitations.set(res.body.invitation.id, { email, role: "cohort_admin", status: "active" });
+      // Mailed long ago, so that a first resend goes out.
+      await mailedLongAgo(institutionId, res.body.invitation.id);
+      invitations.set(res.body.invitation.id, { email, role: "cohort_admin", status: "active", mailedAt: 0 });
     }
     await fc.assert(
       fc.asyncProperty(invitationId(), paramsInput(["institution_id"]), async (id, { body, query }) => {
@@ -287,7 +302,11 @@ describe("hostile input: invitations", () => {
         const inv = invitations.get(id);
         if (!inv) return expectAnswer(res, 404, INVITATION_NOT_FOUND, input);
         if (inv.status !== "active") return expectAnswer(res, 422, { error: `Cannot resend a ${inv.status} invitation` }, input);
+        if (Date.now() - inv.mailedAt < RESEND_COOLDOWN_MS) {
+          return expectAnswer(res, 429, { error: "Too many invitation e-mails, try again later" }, input);
+        }
         expectAnswer(res, 200, undefined, input);
+        inv.mailedAt = Date.now();
         expect(res.body).toMatchObject({ invitation: { id, email: inv.email }, message: `Invitation resent to ${inv.email}` });
       }),
       runs(150),

@@ -400,7 +400,10 @@ const INVITATION_ATTRS = [
   "revoked_at",
   "revoked_by",
   "revoke_reason",
+  "g_inv_state",
+  "g_inv_order",
 ];
+const MAIL_COUNTER_ATTRS = ["pk", "sk", "mails", "ttl"];
 const SLOT_ATTRS = ["pk", "sk", "invitation_id", "expires_at"];
 const MEMBER_ATTRS = ["pk", "sk", "user_id"];
 const ACCESS_ATTRS = ["pk", "sk", "account_id", "user_id", "institution_id", "role", "institution"];
@@ -464,6 +467,8 @@ export async function storedOutsideWhitelist(userIds: readonly string[]): Promis
       else if (sk.startsWith(keys.invitationPrefix)) problems.push(...outside(what, item, INVITATION_ATTRS));
       else if (/#SLOT#\d+$/.test(sk)) problems.push(...outside(what, item, SLOT_ATTRS));
       else if (sk.endsWith("#MEMBER")) problems.push(...outside(what, item, MEMBER_ATTRS));
+      else if (sk.startsWith("MAILS#HOUR#") || /#DAY#\d{4}-\d{2}-\d{2}$/.test(sk))
+        problems.push(...outside(what, item, MAIL_COUNTER_ATTRS));
       else problems.push(`${what}: unknown item type`);
     }
   }

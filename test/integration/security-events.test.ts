@@ -234,30 +234,28 @@ describe("security events: list and show", () => {
     expect(res.body).toEqual({ error });
   });
 
-  it("a cursor only works with the filters it came from", async () => {
+  it("a cursor is a position: other filters continue after it within themselves; outside from/to it is 400", async () => {
     const first = await list(admin, { limit: 3 });
     const cursor = first.body.meta.next_cursor as string;
     expect(cursor).toEqual(expect.any(String));
-    for (const query of [
-      { event_type: "institution_created" },
-      { user_id: "user-odd" },
-      { from: new Date(BASE).toISOString() },
-      { to: "2030-01-01T00:00:00Z" },
-    ]) {
-      const res = await list(admin, { ...query, cursor, limit: 3 });
-      expect(res.status, JSON.stringify(query)).toBe(400);
-      expect(res.body).toEqual({ error: "Invalid cursor" });
-    }
+    const after = events.slice(3);
+    const typed = await list(admin, { event_type: "institution_created", cursor, limit: 200 });
+    expect(typed.status).toBe(200);
+    expect(typed.body.events.map((e: { id: string }) => e.id)).toEqual(
+      after.filter((e) => e.event_type === "institution_created").map((e) => e.id),
+    );
+    const early = await list(admin, { to: events.at(-1)?.created_at as string, cursor });
+    expect(early.status).toBe(400);
+    expect(early.body).toEqual({ error: "Invalid cursor" });
     // A changed page size is fine: the cursor is a position, not a page number.
     const next = await list(admin, { cursor, limit: 4 });
     expect(next.body.events.map((e: { id: string }) => e.id)).toEqual(events.slice(3, 7).map((e) => e.id));
   });
 
-  it("a tampered cursor is 400", async () => {
+  it("a malformed cursor is 400", async () => {
     const cursor = (await list(admin, { limit: 3 })).body.meta.next_cursor as string;
-    const [pos, mac] = cursor.split(".") as [string, string];
-    const moved = Buffer.from(`${events[10]?.created_at}#${events[10]?.id}`).toString("base64url");
-    for (const bad of [`${moved}.${mac}`, `${pos}.${mac.slice(1)}`, `${pos}`, `${cursor}x`]) {
+    const notAPosition = Buffer.from(`${events[10]?.created_at}`).toString("base64url");
+    for (const bad of [notAPosition, `${cursor}.x`, "%%%", "x".repeat(300)]) {
       const res = await list(admin, { cursor: bad });
       expect(res.status, bad).toBe(400);
       expect(res.body).toEqual({ error: "Invalid cursor" });

@@ -312,7 +312,10 @@ describe("alerts", () => {
       { type: "rate_limit", severity: "medium", count: 10 },
     ]);
     // The chart's series holds each minute's counter as stored, oldest first.
-    expect(r.series.find((m) => m.minute === "2024-05-01T09:30:00.000Z")).toMatchObject({ unauthorized_institution_access: 3, rate_limit_exceeded: 10 });
+    expect(r.series.find((m) => m.minute === "2024-05-01T09:30:00.000Z")).toMatchObject({
+      unauthorized_institution_access: 3,
+      rate_limit_exceeded: 10,
+    });
   });
 
   it("late in a minute: the events from from instead of that minute's counter", async () => {

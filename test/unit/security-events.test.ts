@@ -7,8 +7,8 @@ vi.hoisted(() => {
   process.env.EVENTS_TABLE ??= "events";
 });
 
-import { ALERT_RULES, alertsFor, emptySummary, minuteOf, planWindow } from "../../shared/security-events/alerts.js";
 import { decodeCursor, encodeCursor, PAGING_ERRORS, parseQuery } from "../../shared/paging.js";
+import { ALERT_RULES, alertsFor, emptySummary, minuteOf, planWindow } from "../../shared/security-events/alerts.js";
 import { CSV_HEADER, csvCell, eventLine, exportFilename } from "../../shared/security-events/csv.js";
 import { queryFor } from "../../shared/security-events/repository.js";
 import { exportQuery, listQuery, parseIso, QUERY_ERRORS } from "../../shared/security-events/schema.js";
