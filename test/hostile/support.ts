@@ -477,7 +477,7 @@ const DETAIL_KEYS: Record<string, readonly string[]> = {
   institution_deleted: ["institution_name"],
   insufficient_privileges: ["action", "required_role", "institution_id"],
   unauthorized_institution_access: ["attempted_institution_id", "action"],
-  rate_limit_exceeded: ["email", "institution_id", "limit"],
+  rate_limit_exceeded: ["email", "institution_id", "limit", "scope"],
   token_validation_failure: ["reason"],
   security_events_exported: ["event_count", "filters"],
   invitation_created: ["invitation_id", "institution_id", "email", "role"],
