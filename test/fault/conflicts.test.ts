@@ -14,7 +14,7 @@ import { config } from "../../shared/config.js";
 import { keys } from "../../shared/tables.js";
 import { claimsOf } from "../integration/helpers.js";
 import { type CallResult, call, invitationTokenIn, sentMail, token, uniq, uniqEmail } from "../support/api.js";
-import { mailedLongAgo } from "../support/seed.js";
+import { ageLastMail } from "../support/flows.js";
 import { type AuditedUser, auditUsers, eventsOfUser, partitionOf } from "./consistency.js";
 
 const INST = "/api/v1/institutions";
@@ -182,7 +182,7 @@ describe("transaction conflicts", () => {
       const inv = await invite(inst.id);
       const invitee = await token(inv.email, { account });
       const mailsBefore = (await sentMail(inv.email)).length;
-      await mailedLongAgo(inst.id, inv.id);
+      await ageLastMail(inst.id, inv.id, 11 * 60);
       const [resend, accept] = await Promise.all([
         call("POST", `${INV}/${inv.id}/resend`, { token: owner, body: { institution_id: inst.id } }),
         call("POST", ACCEPT, { token: invitee, body: { token: inv.token } }),

@@ -3,12 +3,14 @@
  * body limit (413 `{error: "Request body too large"}` one byte past it, in bytes not characters, and not
  * at it), malformed JSON (400 `{error: "Malformed JSON body"}`, whatever the method and content type),
  * bytes that are not UTF-8, blank bodies (no body), and path ids the router must not trip over (encoded
- * slashes, dot segments, NUL, unicode, very long: 404; a request target past 16 KiB: 431). Never a 5xx.
+ * slashes, dot segments, NUL, unicode, very long: 404; a request target past 16 KiB: 431). Without a valid
+ * token, the body is not looked at: 401 whatever it is (DESIGN.md §3). Never a 5xx.
  */
 import fc from "fast-check";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { routes } from "../../shared/routes.js";
 import { token, uniq, uniqEmail } from "../support/api.js";
+import { idClaims, signJwt } from "../support/jwt.js";
 import { hit, hostileString, printTally, runs, seg, send } from "./support.js";
 
 const MAX_BODY = 64 * 1024;
@@ -146,6 +148,28 @@ describe("transport contract on every route", () => {
         const bytes = await hit(label(r), r.method, pathOf(r), { token: owner, raw: Buffer.from([0x7b, 0xff, 0xfe, 0x22, 0x80, 0x7d]) });
         expect({ status: bytes.status, body: bytes.body }).toEqual({ status: 400, body: MALFORMED });
       });
+
+      if (!r.public) {
+        it("authentication comes before the body: without a valid token, malformed or oversized bodies are 401", async () => {
+          const now = Math.floor(Date.now() / 1000);
+          const badTokens = [undefined, "garbage", signJwt(idClaims({ iat: now - 7200, exp: now - 60 }))];
+          await fc.assert(
+            fc.asyncProperty(
+              fc.constantFrom(...badTokens),
+              fc.oneof(malformedJson, fc.constant(jsonOfBytes(MAX_BODY + 1)), fc.constant("{")),
+              async (tok, raw) => {
+                const res = await hit(label(r), r.method, pathOf(r), {
+                  ...(tok !== undefined && { token: tok }),
+                  raw,
+                  headers: { "content-type": "application/json" },
+                });
+                expect({ status: res.status, body: res.body }).toEqual({ status: 401, body: { message: "Unauthorized" } });
+              },
+            ),
+            runs(8),
+          );
+        });
+      }
 
       if (r.path.includes("{")) {
         it("404 for ids the router and the handler must not trip over; 431 past 16 KiB", async () => {

@@ -3,44 +3,21 @@
  * the JWT authorizer's 401 before any handler runs, 404 for unknown routes, and claims in the shape
  * API Gateway passes them.
  */
-import { createSign, generateKeyPairSync, type KeyObject } from "node:crypto";
-import { createRequire } from "node:module";
+import { generateKeyPairSync } from "node:crypto";
 import { describe, expect, it } from "vitest";
 import { flattenClaims, MAX_PAYLOAD_BYTES, matchRoute } from "../../infra/local/gateway.js";
 import { parseGroups } from "../../shared/caller.js";
 import { call, stack, token, uniq, uniqEmail } from "../support/api.js";
+import { idClaims, signJwt } from "../support/jwt.js";
 
 const INST = "/api/v1/institutions";
 const UNAUTHORIZED = { status: 401, body: { message: "Unauthorized" } };
 
-/** cognito-local signs every pool's tokens with this key (kid "CognitoLocal"); we use it to forge near-valid ones. */
-const cognitoKey = (createRequire(import.meta.url)("cognito-local/lib/keys/cognitoLocal.private.json") as { pem: string }).pem;
 const otherKey = generateKeyPairSync("rsa", { modulusLength: 2048 }).privateKey;
-
-function sign(payload: Record<string, unknown>, key: string | KeyObject = cognitoKey, kid = "CognitoLocal"): string {
-  const b64 = (v: unknown) => Buffer.from(JSON.stringify(v)).toString("base64url");
-  const input = `${b64({ alg: "RS256", typ: "JWT", kid })}.${b64(payload)}`;
-  return `${input}.${createSign("RSA-SHA256").update(input).sign(key).toString("base64url")}`;
-}
-
-function claims(overrides: Record<string, unknown> = {}): Record<string, unknown> {
-  const now = Math.floor(Date.now() / 1000);
-  return {
-    sub: "5b1b3a0e-0000-4000-8000-000000000001",
-    email: uniqEmail("forged"),
-    token_use: "id",
-    "custom:account_id": "acct-forged",
-    iss: `${stack.cognitoEndpoint}/${stack.userPoolId}`,
-    aud: stack.userPoolClientId,
-    iat: now,
-    exp: now + 3600,
-    ...overrides,
-  };
-}
 
 describe("gateway: authorizer", () => {
   it("a token carrying valid claims and cognito-local's signature passes (so the refusals below are about one flaw each)", async () => {
-    const res = await call("GET", INST, { token: sign(claims()) });
+    const res = await call("GET", INST, { token: signJwt(idClaims()) });
     expect(res.status).toBe(200);
   });
 
@@ -76,14 +53,14 @@ describe("gateway: authorizer", () => {
   });
 
   it("a garbage token → 401", async () => {
-    for (const t of ["garbage", "a.b.c", `${sign(claims()).slice(0, -10)}AAAAAAAAAA`]) {
+    for (const t of ["garbage", "a.b.c", `${signJwt(idClaims()).slice(0, -10)}AAAAAAAAAA`]) {
       expect(await call("GET", INST, { token: t })).toMatchObject(UNAUTHORIZED);
     }
   });
 
   it("signed by another key, even under cognito-local's key id → 401", async () => {
-    expect(await call("GET", INST, { token: sign(claims(), otherKey) })).toMatchObject(UNAUTHORIZED);
-    expect(await call("GET", INST, { token: sign(claims(), otherKey, "some-other-kid") })).toMatchObject(UNAUTHORIZED);
+    expect(await call("GET", INST, { token: signJwt(idClaims(), otherKey) })).toMatchObject(UNAUTHORIZED);
+    expect(await call("GET", INST, { token: signJwt(idClaims(), otherKey, "some-other-kid") })).toMatchObject(UNAUTHORIZED);
   });
 
   it("wrong audience, wrong issuer, expired, not yet valid, or an access token → 401", async () => {
@@ -98,7 +75,7 @@ describe("gateway: authorizer", () => {
     ];
     for (const overrides of flawed) {
       expect(
-        await call("POST", INST, { token: sign(claims(overrides)), body: { institution: { name: "x" } } }),
+        await call("POST", INST, { token: signJwt(idClaims(overrides)), body: { institution: { name: "x" } } }),
         JSON.stringify(overrides),
       ).toMatchObject(UNAUTHORIZED);
     }

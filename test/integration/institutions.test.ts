@@ -324,7 +324,7 @@ describe("institutions: create, update, delete to the contract", () => {
     }
     expect(await lastEvent(tok)).toMatchObject({
       event_type: "unauthorized_institution_access",
-      // A recorded request value is cut to 64 code points (DESIGN.md §3).
+      // Not a well-formed id: recorded as its first 64 code points (issue 14).
       details: { attempted_institution_id: "0".repeat(64) },
     });
   });

@@ -23,7 +23,7 @@ import {
   uniq,
   uniqEmail,
 } from "../support/api.js";
-import { mailedLongAgo } from "../support/seed.js";
+import { ageLastMail } from "../support/flows.js";
 import { eventsOf, userIdOf } from "./helpers.js";
 
 const INV = "/api/v1/admin/invitations";
@@ -282,7 +282,8 @@ describe("invitations: authorization matrix", () => {
     }
     expect((await call("POST", `${INV}/${target.id}/resend`, { body: { institution_id: w.inst.id } })).status).toBe(401);
     for (const tok of [w.manager, w.owner]) {
-      await mailedLongAgo(w.inst.id, target.id);
+      // Past the resend cooldown (issue 14): each resend here is about who may, not how often.
+      await ageLastMail(w.inst.id, target.id, 11 * 60);
       const { res, events } = await withEvents(tok, () =>
         call("POST", `${INV}/${target.id}/resend`, { token: tok, query: { institution_id: w.inst.id } }),
       );
@@ -584,7 +585,7 @@ describe("invitations: resend", () => {
   it("new token (old one dead), sent_at now, expiry restarted, mail again; 422 when not active", async () => {
     const email = uniqEmail("again");
     const inv = await invite(w.owner, w.inst.id, email);
-    await mailedLongAgo(w.inst.id, inv.id);
+    await ageLastMail(w.inst.id, inv.id, 11 * 60); // past the resend cooldown (issue 14)
     const before = await storedInvitation(w.inst.id, inv.id);
     const res = await call("POST", `${INV}/${inv.id}/resend`, { token: w.owner, body: { institution_id: w.inst.id } });
     expect(res.status).toBe(200);
@@ -617,6 +618,7 @@ describe("invitations: resend", () => {
     const expired = await invite(w.owner, w.inst.id, uniqEmail("re"));
     await expire(w.inst.id, expired.id);
     for (const id of [inv.id, revoked.id, expired.id]) {
+      await ageLastMail(w.inst.id, id, 11 * 60); // refused for its state, not for the cooldown
       const r = await call("POST", `${INV}/${id}/resend`, { token: w.owner, body: { institution_id: w.inst.id } });
       expect(r).toMatchObject({ status: 422, body: { error: expect.any(String) } });
     }
@@ -627,6 +629,7 @@ describe("invitations: resend", () => {
 
   it("a super-admin invitation is resent only by the institution's super admin", async () => {
     const inv = await invite(w.owner, w.inst.id, uniqEmail("sa"), "cohort_super_admin");
+    await ageLastMail(w.inst.id, inv.id, 11 * 60);
     const r = await call("POST", `${INV}/${inv.id}/resend`, { token: w.manager, body: { institution_id: w.inst.id } });
     expect(r).toMatchObject({ status: 403, body: { error: "Only the institution's super admin can invite super admins" } });
   });

@@ -8,42 +8,12 @@ import { describe as describeEvent } from "../../shared/audit.js";
 import type { Caller } from "../../shared/caller.js";
 import { type Seed, seedEvents } from "../bench/events-growth.js";
 import { call, token, uniq, uniqEmail } from "../support/api.js";
+import { parseCsv } from "../support/csv.js";
 
 const EXPORT = "/api/v1/admin/security_events/export";
 const HEADER = ["id", "event_type", "created_at", "user_id", "user_email", "ip_address", "description", "details"];
 const BASE = Date.UTC(2024, 5, 1, 8, 0, 0);
 const BEFORE_NOW = "2024-12-31T23:59:59Z";
-
-/** RFC 4180 reader: quoted cells may hold commas, quotes (doubled) and line breaks; records end with CRLF. */
-function parseCsv(text: string): string[][] {
-  const rows: string[][] = [];
-  let row: string[] = [];
-  let cell = "";
-  let quoted = false;
-  for (let i = 0; i < text.length; i++) {
-    const c = text[i];
-    if (quoted) {
-      if (c === '"' && text[i + 1] === '"') {
-        cell += '"';
-        i++;
-      } else if (c === '"') quoted = false;
-      else cell += c;
-    } else if (c === '"' && cell === "") quoted = true;
-    else if (c === ",") {
-      row.push(cell);
-      cell = "";
-    } else if (c === "\r" && text[i + 1] === "\n") {
-      row.push(cell);
-      rows.push(row);
-      row = [];
-      cell = "";
-      i++;
-    } else if (c === "\n" || c === "\r" || c === '"') throw new Error(`bare ${JSON.stringify(c)} outside quotes at ${i}`);
-    else cell += c;
-  }
-  if (quoted || cell !== "" || row.length > 0) throw new Error("file does not end with a complete CRLF-terminated record");
-  return rows;
-}
 
 const guard = (v: string) => (/^[=+\-@\t\r]/.test(v) ? `'${v}` : v);
 

@@ -6,8 +6,9 @@
  * `uniq()` / `uniqEmail()` and never relies on a global count.
  */
 import { randomBytes } from "node:crypto";
+import { AdminAddUserToGroupCommand, CreateGroupCommand } from "@aws-sdk/client-cognito-identity-provider";
 import { inject } from "vitest";
-import { issueToken, type TokenOptions } from "../../infra/local/cognito.js";
+import { cognitoClient, issueToken, type TokenOptions } from "../../infra/local/cognito.js";
 import type { TestStackInfo } from "./stack-info.js";
 
 export type { TokenOptions } from "../../infra/local/cognito.js";
@@ -48,6 +49,29 @@ export function token(email: string, opts: TokenOptions = {}): Promise<string> {
     tokens.set(key, t);
   }
   return t;
+}
+
+/**
+ * A fresh ID token for `email` as a member of `groups` besides what `opts` says (groups are created in the
+ * pool when missing; the local Cognito, like the real one, takes any printable name, commas included).
+ * Not cached: membership only shows in a token issued after it changes.
+ */
+export async function tokenInGroups(email: string, groups: readonly string[], opts: TokenOptions = {}): Promise<string> {
+  await issueToken(stack, email, opts); // creates the user (and sets `opts`) before it can join a group
+  const cognito = cognitoClient(stack.cognitoEndpoint, stack.region);
+  try {
+    for (const GroupName of groups) {
+      try {
+        await cognito.send(new CreateGroupCommand({ UserPoolId: stack.userPoolId, GroupName }));
+      } catch (err) {
+        if ((err as Error).name !== "GroupExistsException") throw err;
+      }
+      await cognito.send(new AdminAddUserToGroupCommand({ UserPoolId: stack.userPoolId, Username: email.trim().toLowerCase(), GroupName }));
+    }
+  } finally {
+    cognito.destroy();
+  }
+  return issueToken(stack, email, opts);
 }
 
 // --- HTTP --------------------------------------------------------------------------------------------

@@ -1,8 +1,6 @@
 /** Fast direct writes for test and benchmark setup (the API under test is never seeded through). */
-import { BatchWriteCommand, type BatchWriteCommandOutput, UpdateCommand } from "@aws-sdk/lib-dynamodb";
+import { BatchWriteCommand, type BatchWriteCommandOutput } from "@aws-sdk/lib-dynamodb";
 import { db } from "../../shared/clients.js";
-import { config } from "../../shared/config.js";
-import { keys } from "../../shared/tables.js";
 import { inParallel } from "../bench/stats.js";
 
 /** Puts `items` into `table` by BatchWriteItem, 25 per request and 8 requests at a time, retrying unprocessed items. */
@@ -17,20 +15,4 @@ export async function putItems(table: string, items: readonly Record<string, unk
       pending = out.UnprocessedItems?.[table];
     }
   });
-}
-
-/**
- * Moves an invitation's last mail back past the resend cooldown (10 minutes), directly in the table, so
- * that a test can resend it now.
- */
-export async function mailedLongAgo(institutionId: string, invitationId: string): Promise<void> {
-  await db.send(
-    new UpdateCommand({
-      TableName: config.tables.main,
-      Key: keys.invitation(institutionId, invitationId),
-      UpdateExpression: "SET sent_at = :p",
-      ConditionExpression: "attribute_exists(pk)",
-      ExpressionAttributeValues: { ":p": new Date(Date.now() - 11 * 60_000).toISOString() },
-    }),
-  );
 }

@@ -1,0 +1,176 @@
+/**
+ * Steps several integration files share, all through the API (institutions, invitations, the audit trail),
+ * plus the few direct reads and writes a test needs to set a scene the API cannot (an invitation whose last
+ * mail is older than the resend cooldown, a name stored before today's validation).
+ */
+import { GetCommand, QueryCommand, UpdateCommand } from "@aws-sdk/lib-dynamodb";
+import { expect } from "vitest";
+import { db } from "../../shared/clients.js";
+import { config } from "../../shared/config.js";
+import { keys } from "../../shared/tables.js";
+import { call, invitationTokenIn, sentMail, uniq } from "./api.js";
+
+export const INST = "/api/v1/institutions";
+export const INV = "/api/v1/admin/invitations";
+export const ACCEPT = "/api/v1/invitations/accept";
+export const EVENTS = "/api/v1/admin/security_events";
+
+/** Creates an institution (201 expected) and returns its record. */
+export async function createInstitution(tok: string, fields: Record<string, unknown> = {}): Promise<{ id: string; name: string }> {
+  const res = await call("POST", INST, { token: tok, body: { institution: { name: uniq("Inst"), ...fields } } });
+  expect(res.status, JSON.stringify(res.body)).toBe(201);
+  return res.body.institution;
+}
+
+/** Invites `email` (201 expected); returns the invitation id. */
+export async function invite(tok: string, institutionId: string, email: string, role = "cohort_admin"): Promise<string> {
+  const res = await call("POST", INV, { token: tok, body: { institution_id: institutionId, email, role } });
+  expect(res.status, JSON.stringify(res.body)).toBe(201);
+  return res.body.invitation.id;
+}
+
+export async function revoke(tok: string, institutionId: string, invitationId: string): Promise<void> {
+  const res = await call("DELETE", `${INV}/${invitationId}`, { token: tok, query: { institution_id: institutionId } });
+  expect(res.status, JSON.stringify(res.body)).toBe(200);
+}
+
+/** The token of the newest invitation mail to `email`. */
+export async function lastMailedToken(email: string): Promise<string> {
+  const mail = (await sentMail(email)).at(-1);
+  if (!mail) throw new Error(`no mail to ${email}`);
+  return invitationTokenIn(mail);
+}
+
+/** Accepts the newest invitation mailed to `email` as `tok` (200 expected). */
+export async function acceptLatest(tok: string, email: string): Promise<void> {
+  const res = await call("POST", ACCEPT, { token: tok, body: { token: await lastMailedToken(email) } });
+  expect(res.status, JSON.stringify(res.body)).toBe(200);
+}
+
+/** A listed security event. */
+export interface ListedEvent {
+  id: string;
+  event_type: string;
+  user_email: string | null;
+  ip_address: string;
+  details: Record<string, unknown>;
+  created_at: string;
+  description: string;
+}
+
+/** Every event the caller's trail lists for `query`, following `meta.next_cursor`, newest first. */
+export async function allEvents(tok: string, query: Record<string, string> = {}): Promise<ListedEvent[]> {
+  const out: ListedEvent[] = [];
+  let cursor: string | undefined;
+  for (let page = 0; page < 100; page++) {
+    const res = await call("GET", EVENTS, { token: tok, query: { ...query, limit: 200, cursor } });
+    expect(res.status, res.text.slice(0, 300)).toBe(200);
+    out.push(...res.body.events);
+    cursor = res.body.meta.next_cursor ?? undefined;
+    if (!cursor) return out;
+  }
+  throw new Error("more than 100 pages of events");
+}
+
+/** The stored invitations of an institution (records only, straight from the table), optionally of one e-mail. */
+export async function storedInvitations(institutionId: string, email?: string): Promise<Record<string, unknown>[]> {
+  const items: Record<string, unknown>[] = [];
+  let start: Record<string, unknown> | undefined;
+  do {
+    const out = await db.send(
+      new QueryCommand({
+        TableName: config.tables.main,
+        KeyConditionExpression: "pk = :pk AND begins_with(sk, :p)",
+        ExpressionAttributeValues: { ":pk": keys.institution(institutionId).pk, ":p": keys.invitationPrefix },
+        ExclusiveStartKey: start,
+      }),
+    );
+    items.push(...(out.Items ?? []));
+    start = out.LastEvaluatedKey;
+  } while (start);
+  return email === undefined ? items : items.filter((i) => i.email === email);
+}
+
+export async function storedInvitation(institutionId: string, id: string): Promise<Record<string, unknown> | undefined> {
+  const out = await db.send(
+    new GetCommand({ TableName: config.tables.main, Key: keys.invitation(institutionId, id), ConsistentRead: true }),
+  );
+  return out.Item;
+}
+
+const ISO_TIME = /^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d(\.\d+)?Z$/;
+
+/**
+ * Moves an invitation's last mail `seconds` into the past, as if it had been sent then: every time on the
+ * invitation record that lies within the last quarter hour (its `sent_at`, which a resend restarts, and
+ * any other record of when it was mailed) goes back by `seconds`; `expires_at` is left alone. The
+ * resend cooldown can then be tested without waiting it out.
+ */
+export async function ageLastMail(institutionId: string, id: string, seconds: number): Promise<void> {
+  const item = await storedInvitation(institutionId, id);
+  if (!item) throw new Error(`no invitation ${id}`);
+  const now = Date.now();
+  const recent = (ms: number) => ms <= now + 60_000 && ms >= now - 15 * 60_000;
+  const names: Record<string, string> = {};
+  const values: Record<string, unknown> = {};
+  const sets: string[] = [];
+  for (const [name, value] of Object.entries(item)) {
+    if (name === "expires_at" || name === "pk" || name === "sk") continue;
+    let aged: unknown;
+    if (typeof value === "string" && ISO_TIME.test(value) && recent(Date.parse(value)))
+      aged = new Date(Date.parse(value) - seconds * 1000).toISOString();
+    else if (typeof value === "number" && recent(value * 1000))
+      aged = value - seconds; // epoch seconds
+    else if (typeof value === "number" && recent(value)) aged = value - seconds * 1000; // epoch milliseconds
+    if (aged === undefined) continue;
+    const n = sets.length;
+    names[`#a${n}`] = name;
+    values[`:a${n}`] = aged;
+    sets.push(`#a${n} = :a${n}`);
+  }
+  if (sets.length === 0) throw new Error(`invitation ${id} holds no recent time to age`);
+  await db.send(
+    new UpdateCommand({
+      TableName: config.tables.main,
+      Key: keys.invitation(institutionId, id),
+      UpdateExpression: `SET ${sets.join(", ")}`,
+      ConditionExpression: "attribute_exists(pk)",
+      ExpressionAttributeNames: names,
+      ExpressionAttributeValues: values,
+    }),
+  );
+}
+
+/**
+ * Sets an institution's stored name directly, as a name stored before a validation rule existed would be
+ * (the API refuses to write it now). Only the record: what reads it (mail, events) is under test.
+ */
+export async function storeLegacyName(institutionId: string, name: string): Promise<void> {
+  await db.send(
+    new UpdateCommand({
+      TableName: config.tables.main,
+      Key: keys.institution(institutionId),
+      UpdateExpression: "SET #n = :n",
+      ConditionExpression: "attribute_exists(pk)",
+      ExpressionAttributeNames: { "#n": "name" },
+      ExpressionAttributeValues: { ":n": name },
+    }),
+  );
+}
+
+/**
+ * Waits, when fewer than `marginMs` remain of the current UTC hour (or day), until the next one begins, so
+ * that a test counting mails against an hourly or daily bound runs within one window. Returns at once
+ * otherwise (the usual case); it only ever waits out the last `marginMs`.
+ */
+export async function withinOneWindow(unit: "hour" | "day", marginMs: number): Promise<void> {
+  const size = unit === "hour" ? 3_600_000 : 86_400_000;
+  const left = size - (Date.now() % size);
+  if (left < marginMs) await new Promise((r) => setTimeout(r, left + 1_000));
+}
+
+/** The characters of `s` counted as code points. */
+export const codePoints = (s: string): number => [...s].length;
+
+/** Unicode Cc (controls) and Cf (invisible format characters). */
+export const CC_OR_CF = /[\p{Cc}\p{Cf}]/u;
