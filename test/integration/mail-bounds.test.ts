@@ -157,48 +157,56 @@ describe("resend cooldown", () => {
 });
 
 describe("per-recipient daily bound", () => {
-  it("create→revoke cycles: the 11th mail to one address in an institution in a UTC day is refused; another institution is another count", async () => {
-    await withinOneWindow("day", 3 * 60_000);
-    const tok = await owner();
-    const inst = await createInstitution(tok);
-    const email = uniqEmail("cycled");
-    for (let i = 0; i < DAILY; i++) await revoke(tok, inst.id, await invite(tok, inst.id, email));
-    expect(await sentMail(email)).toHaveLength(DAILY);
+  it(
+    "create→revoke cycles: the 11th mail to one address in an institution in a UTC day is refused; another institution is another count",
+    async () => {
+      await withinOneWindow("day", 3 * 60_000);
+      const tok = await owner();
+      const inst = await createInstitution(tok);
+      const email = uniqEmail("cycled");
+      for (let i = 0; i < DAILY; i++) await revoke(tok, inst.id, await invite(tok, inst.id, email));
+      expect(await sentMail(email)).toHaveLength(DAILY);
 
-    const res = await create(tok, inst.id, email);
-    expect({ status: res.status, body: res.body }).toEqual({ status: 429, body: TOO_MANY_MAILS });
-    expectRetryAfter(res, 86_400);
-    expect((await limitEvents(tok, inst.id)).map((e) => e.details)).toEqual([
-      { email, institution_id: inst.id, limit: DAILY, scope: "recipient_daily" },
-    ]);
-    expect(await sentMail(email)).toHaveLength(DAILY);
-    expect(await storedInvitations(inst.id, email)).toHaveLength(DAILY);
+      const res = await create(tok, inst.id, email);
+      expect({ status: res.status, body: res.body }).toEqual({ status: 429, body: TOO_MANY_MAILS });
+      expectRetryAfter(res, 86_400);
+      expect((await limitEvents(tok, inst.id)).map((e) => e.details)).toEqual([
+        { email, institution_id: inst.id, limit: DAILY, scope: "recipient_daily" },
+      ]);
+      expect(await sentMail(email)).toHaveLength(DAILY);
+      expect(await storedInvitations(inst.id, email)).toHaveLength(DAILY);
 
-    // Per institution: the same address may still be invited elsewhere.
-    const other = await createInstitution(tok);
-    expect((await create(tok, other.id, email)).status).toBe(201);
-    expect(await sentMail(email)).toHaveLength(DAILY + 1);
-  });
+      // Per institution: the same address may still be invited elsewhere.
+      const other = await createInstitution(tok);
+      expect((await create(tok, other.id, email)).status).toBe(201);
+      expect(await sentMail(email)).toHaveLength(DAILY + 1);
+    },
+    5 * 60_000,
+  );
 
-  it("race: with 9 mails sent, 6 parallel creates for the address send exactly one more", async () => {
-    await withinOneWindow("day", 3 * 60_000);
-    const tok = await owner();
-    const inst = await createInstitution(tok);
-    const email = uniqEmail("cycled");
-    for (let i = 0; i < DAILY - 1; i++) await revoke(tok, inst.id, await invite(tok, inst.id, email));
-    // At most one of them can be active, so the pending limit (3) never decides.
-    const results = await Promise.all(Array.from({ length: 6 }, () => create(tok, inst.id, email)));
-    expect(results.map((r) => r.status).sort()).toEqual([201, 429, 429, 429, 429, 429]);
-    for (const r of results.filter((x) => x.status === 429)) {
-      expect(r.body).toEqual(TOO_MANY_MAILS);
-      expectRetryAfter(r, 86_400);
-    }
-    expect(await sentMail(email)).toHaveLength(DAILY);
-    expect(await storedInvitations(inst.id, email)).toHaveLength(DAILY);
-    expect((await limitEvents(tok, inst.id)).map((e) => e.details)).toEqual(
-      Array(5).fill({ email, institution_id: inst.id, limit: DAILY, scope: "recipient_daily" }),
-    );
-  });
+  it(
+    "race: with 9 mails sent, 6 parallel creates for the address send exactly one more",
+    async () => {
+      await withinOneWindow("day", 3 * 60_000);
+      const tok = await owner();
+      const inst = await createInstitution(tok);
+      const email = uniqEmail("cycled");
+      for (let i = 0; i < DAILY - 1; i++) await revoke(tok, inst.id, await invite(tok, inst.id, email));
+      // At most one of them can be active, so the pending limit (3) never decides.
+      const results = await Promise.all(Array.from({ length: 6 }, () => create(tok, inst.id, email)));
+      expect(results.map((r) => r.status).sort()).toEqual([201, 429, 429, 429, 429, 429]);
+      for (const r of results.filter((x) => x.status === 429)) {
+        expect(r.body).toEqual(TOO_MANY_MAILS);
+        expectRetryAfter(r, 86_400);
+      }
+      expect(await sentMail(email)).toHaveLength(DAILY);
+      expect(await storedInvitations(inst.id, email)).toHaveLength(DAILY);
+      expect((await limitEvents(tok, inst.id)).map((e) => e.details)).toEqual(
+        Array(5).fill({ email, institution_id: inst.id, limit: DAILY, scope: "recipient_daily" }),
+      );
+    },
+    5 * 60_000,
+  );
 });
 
 describe("per-institution hourly bound", () => {
