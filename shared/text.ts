@@ -15,9 +15,11 @@ export const codePoints = (s: string): number => [...s].length;
 /** At most `max` code points. */
 export const maxCodePoints = (max: number, message: string) => v.check((s: string) => codePoints(s) <= max, message);
 
-/** No control or format character (with `lines`, but the line feed). */
-export const plainText = (message: string, { lines = false } = {}) =>
-  v.check((s: string) => !(lines ? CONTROL_OR_FORMAT_BUT_LF : CONTROL_OR_FORMAT).test(s), message);
+/** True when `s` holds no control or format character (with `lines`, but the line feed). */
+export const isPlainText = (s: string, { lines = false } = {}): boolean => !(lines ? CONTROL_OR_FORMAT_BUT_LF : CONTROL_OR_FORMAT).test(s);
+
+/** No control or format character. */
+export const plainText = (message: string) => v.check((s: string) => isPlainText(s), message);
 
 /** CRLF and CR stored as LF. */
 export const lineFeeds = v.transform((s: string) => s.replace(/\r\n?/g, "\n"));

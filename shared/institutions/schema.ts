@@ -4,7 +4,7 @@
  * Messages are Rails-style full messages, as the contract's `{errors:[...]}` bodies show them.
  */
 import * as v from "valibot";
-import { lineFeeds, maxCodePoints, plainText } from "../text.js";
+import { isPlainText, lineFeeds, maxCodePoints, plainText } from "../text.js";
 
 const SETTINGS_KEYS = ["allow_student_enrollment", "require_verification", "auto_finalize", "email_notifications"] as const;
 export type SettingsKey = (typeof SETTINGS_KEYS)[number];
@@ -27,23 +27,28 @@ const invalidCharacters = (key: string) => `${label(key)} contains invalid chara
 
 /**
  * An optional text field: trimmed, empty means "clear it" (null), longer than `max` code points is
- * refused; single-line unless `lines` (then CRLF is stored as LF); `format` checks the rest.
+ * refused. Text is single-line unless `lines` (then CRLF is stored as LF), except where the contract
+ * judges a value by its `format` alone (`plain: false`: an e-mail address is valid or invalid).
  */
-const optionalText = (key: string, max: number, { format, lines = false }: { format?: RegExp; lines?: boolean } = {}) =>
+const optionalText = (
+  key: string,
+  max: number,
+  { format, lines = false, plain = true }: { format?: RegExp; lines?: boolean; plain?: boolean } = {},
+) =>
   v.optional(
     v.nullable(
       v.pipe(
         v.string(`${label(key)} is invalid`),
         v.trim(),
         lineFeeds,
-        plainText(invalidCharacters(key), { lines }),
+        v.check((s: string) => !plain || isPlainText(s, { lines }), invalidCharacters(key)),
         maxCodePoints(max, tooLong(key, max)),
         v.check((s: string) => s === "" || !format || format.test(s), `${label(key)} is invalid`),
       ),
     ),
   );
 
-const CONTACT_EMAIL = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
+const CONTACT_EMAIL = /^[^\s@\p{Cc}\p{Cf}]+@[^\s@\p{Cc}\p{Cf}]+\.[^\s@\p{Cc}\p{Cf}]+$/u;
 const PHONE = /^[0-9 +\-()]{5,32}$/;
 
 /** An object of booleans; valibot's `object` alone would also take an array (typeof "object") and ignore it. */
@@ -73,7 +78,7 @@ const name = v.pipe(v.nullable(v.string("Name is invalid"), ""), requiredName("N
 const fields = {
   registration_number: optionalText("registration_number", 64),
   address: optionalText("address", 1000, { lines: true }),
-  contact_email: optionalText("contact_email", 254, { format: CONTACT_EMAIL }),
+  contact_email: optionalText("contact_email", 254, { format: CONTACT_EMAIL, plain: false }),
   contact_phone: optionalText("contact_phone", 32, { format: PHONE }),
   settings: v.optional(settingsSchema),
 };
