@@ -1,10 +1,14 @@
 /**
  * CDK entry point (`cdk.json` runs it with tsx). Settings come from context, so a deployment is configured
- * on the command line: `npx cdk deploy -c senderEmail=... -c appBaseUrl=...`.
+ * on the command line: `npx cdk deploy -c env=prod -c senderEmail=... -c alarmEmail=...` (see settings.ts).
  */
+import { existsSync } from "node:fs";
+import { fileURLToPath } from "node:url";
 import { App, Validations } from "aws-cdk-lib";
 import { AwsSolutionsChecks } from "cdk-nag";
+import { resolveSettings } from "./settings.js";
 import { InstitutionAdminStack } from "./stack.js";
+import { ConsoleWebAclStack } from "./waf.js";
 
 const app = new App();
 
@@ -21,16 +25,42 @@ function positiveInt(key: string): number | undefined {
   return n;
 }
 
+const settings = resolveSettings(context);
 const senderEmail = context("senderEmail");
-const appBaseUrl = context("appBaseUrl");
-if (!senderEmail || !appBaseUrl) throw new Error("Context senderEmail and appBaseUrl are required (see cdk.json)");
+if (!senderEmail) throw new Error("Context senderEmail is required (see cdk.json)");
 
-new InstitutionAdminStack(app, context("stackName") ?? "InstitutionAdminApi", {
-  description: "Institution Administration API (HTTP API, Lambda, DynamoDB, Cognito, SES)",
-  // Account and region of the CLI profile; unset (environment-agnostic) when synthesizing offline.
-  env: { account: process.env.CDK_DEFAULT_ACCOUNT, region: process.env.CDK_DEFAULT_REGION },
+const consoleAssetDir = fileURLToPath(new URL("../web/dist", import.meta.url));
+if (!existsSync(`${consoleAssetDir}/index.html`)) {
+  throw new Error(`The console is not built (no web/dist/index.html): run npm run build:web before cdk synth or deploy`);
+}
+
+// One stack per environment in an account: dev keeps the plain name (the bench reads cdk.out by it).
+const stackName = context("stackName") ?? (settings.env === "dev" ? "InstitutionAdminApi" : `InstitutionAdminApi-${settings.env}`);
+// Account and region of the CLI profile; unset (environment-agnostic) when synthesizing offline.
+const env = { account: process.env.CDK_DEFAULT_ACCOUNT, region: process.env.CDK_DEFAULT_REGION };
+
+// A CloudFront web ACL must be created in us-east-1: for an API elsewhere, a stack of its own there.
+let webAclArn: string | undefined;
+const crossRegionWaf = settings.waf && env.region !== undefined && env.region !== "us-east-1";
+if (crossRegionWaf) {
+  const wafStack = new ConsoleWebAclStack(app, `${stackName}-Waf`, {
+    description: "Institution Administration API: the CloudFront web ACL (us-east-1)",
+    env: { account: env.account, region: "us-east-1" },
+    rateLimit: settings.wafRateLimit,
+  });
+  webAclArn = wafStack.webAcl.arn;
+}
+
+const appBaseUrl = context("appBaseUrl");
+new InstitutionAdminStack(app, stackName, {
+  description: "Institution Administration API (HTTP API, Lambda, DynamoDB, Cognito, SES, CloudFront console)",
+  env,
+  crossRegionReferences: crossRegionWaf,
+  settings,
   senderEmail,
-  appBaseUrl: appBaseUrl.replace(/\/+$/, ""),
+  senderDomain: context("senderDomain"),
+  // Default: the console's CloudFront URL.
+  appBaseUrl: appBaseUrl?.replace(/\/+$/, ""),
   importSenderIdentity: context("importSenderIdentity") === "true",
   sandboxRecipients: context("sandboxRecipients")
     ?.split(",")
@@ -38,6 +68,8 @@ new InstitutionAdminStack(app, context("stackName") ?? "InstitutionAdminApi", {
     .filter(Boolean),
   invitationValidityDays: positiveInt("invitationValidityDays"),
   pendingInvitationLimit: positiveInt("pendingInvitationLimit"),
+  consoleAssetDir,
+  webAclArn,
 });
 
 // cdk-nag runs as a CDK validation plugin: any unacknowledged finding fails `cdk synth` and `cdk deploy`.
