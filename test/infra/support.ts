@@ -2,6 +2,9 @@
  * Builds the stack as `cdk synth` does, for assertions: cdk.json's context, bundling skipped (the
  * `aws:cdk:bundling-stacks` context, so the real NodejsFunction constructs synthesize in seconds), and a stand-in
  * console build (a temporary directory with an index.html) in place of web/dist.
+ *
+ * CDK's built-in CloudFormation validation (a WebAssembly linter, tens of seconds on a busy machine) runs on the
+ * templates stack.test.ts and environments.test.ts build (dev and prod); variants of those skip it.
  */
 import { mkdtempSync, readFileSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
@@ -36,13 +39,34 @@ export interface Built {
   readonly ofType: (type: string) => [string, Json][];
 }
 
-export function build(props: Partial<InstitutionAdminStackProps> = {}, id = "TestStack", app = newApp()): Built {
-  const stack = new InstitutionAdminStack(app, id, { senderEmail: "sender@example.com", consoleAssetDir: consoleBuild(), ...props });
-  return describe(app, stack);
+export interface BuildOptions {
+  readonly id?: string;
+  readonly app?: App;
+  /** Run CDK's CloudFormation validation at synthesis (default true). */
+  readonly validate?: boolean;
 }
 
-export function describe(app: App, stack: InstitutionAdminStack): Built {
-  const template = Template.fromStack(stack);
+export function build(props: Partial<InstitutionAdminStackProps> = {}, opts: BuildOptions = {}): Built {
+  const app = opts.app ?? newApp();
+  const stack = new InstitutionAdminStack(app, opts.id ?? "TestStack", {
+    senderEmail: "sender@example.com",
+    consoleAssetDir: consoleBuild(),
+    ...props,
+  });
+  return synthesized(app, stack, opts.validate ?? true);
+}
+
+/** Synthesizes `stack` (with or without CDK's CloudFormation validation) and wraps its template. */
+export function synthesized(app: App, stack: InstitutionAdminStack, validate = true): Built {
+  const previous = process.env.CDK_VALIDATION;
+  if (!validate) process.env.CDK_VALIDATION = "false";
+  let template: Template;
+  try {
+    template = Template.fromStack(stack);
+  } finally {
+    if (previous === undefined) delete process.env.CDK_VALIDATION;
+    else process.env.CDK_VALIDATION = previous;
+  }
   const resources: Record<string, Json> = template.toJSON().Resources;
   return {
     app,
