@@ -40,7 +40,8 @@ export const SPA_REWRITE_CODE = `function handler(event) {
  */
 export const DEPLOYMENT_WILDCARDS: readonly RegExp[] = [
   /^Action::s3:(GetObject|GetBucket|List|DeleteObject|Abort)\*$/,
-  /^Resource::arn:<AWS::Partition>:s3:::cdk-[a-z0-9]+-assets-[^/]+\/\*$/,
+  // Environment-agnostic (`<AWS::Partition>`) or with the account's partition, account and region spelled out.
+  /^Resource::arn:(<AWS::Partition>|aws[a-z-]*):s3:::cdk-[a-z0-9]+-assets-[^/]+\/\*$/,
   /^Resource::<ConsoleBucket[0-9A-F]{8}\.Arn>\/\*$/,
   /^Resource::\*$/,
 ];
