@@ -1,44 +1,82 @@
 /**
  * CDK entry point (`cdk.json` runs it with tsx). Settings come from context, so a deployment is configured
- * on the command line: `npx cdk deploy -c senderEmail=... -c appBaseUrl=...`.
+ * on the command line: `npx cdk deploy -c env=prod -c senderEmail=... -c alarmEmail=...` (see settings.ts).
  */
-import { App, Validations } from "aws-cdk-lib";
+import { existsSync } from "node:fs";
+import { fileURLToPath, pathToFileURL } from "node:url";
+import { App, type Environment, Validations } from "aws-cdk-lib";
 import { AwsSolutionsChecks } from "cdk-nag";
+import { resolveSettings } from "./settings.js";
 import { InstitutionAdminStack } from "./stack.js";
+import { ConsoleWebAclStack } from "./waf.js";
 
-const app = new App();
-
-function context(key: string): string | undefined {
-  const value: unknown = app.node.tryGetContext(key);
-  return value === undefined || value === null || value === "" ? undefined : String(value);
+export interface DefinedApp {
+  readonly stack: InstitutionAdminStack;
+  /** The web ACL's own stack in us-east-1, when WAF is on and the API is in another region. */
+  readonly wafStack?: ConsoleWebAclStack;
 }
 
-function positiveInt(key: string): number | undefined {
-  const raw = context(key);
-  if (raw === undefined) return undefined;
-  const n = Number(raw);
-  if (!Number.isInteger(n) || n <= 0) throw new Error(`Context ${key} must be a positive integer, got "${raw}"`);
-  return n;
+/** The stacks of `app` from its context: the API stack, and the web ACL's stack when it must live elsewhere. */
+export function defineApp(app: App, opts: { readonly env: Environment; readonly consoleAssetDir: string }): DefinedApp {
+  const context = (key: string): string | undefined => {
+    const value: unknown = app.node.tryGetContext(key);
+    return value === undefined || value === null || value === "" ? undefined : String(value);
+  };
+  const positiveInt = (key: string): number | undefined => {
+    const raw = context(key);
+    if (raw === undefined) return undefined;
+    const n = Number(raw);
+    if (!Number.isInteger(n) || n <= 0) throw new Error(`Context ${key} must be a positive integer, got "${raw}"`);
+    return n;
+  };
+
+  const settings = resolveSettings(context);
+  const senderEmail = context("senderEmail");
+  if (!senderEmail) throw new Error("Context senderEmail is required (see cdk.json)");
+
+  // One stack per environment in an account: dev keeps the plain name (the bench reads cdk.out by it).
+  const stackName = context("stackName") ?? (settings.env === "dev" ? "InstitutionAdminApi" : `InstitutionAdminApi-${settings.env}`);
+
+  // A CloudFront web ACL must be created in us-east-1: for an API elsewhere, a stack of its own there.
+  const crossRegionWaf = settings.waf && opts.env.region !== undefined && opts.env.region !== "us-east-1";
+  const wafStack = crossRegionWaf
+    ? new ConsoleWebAclStack(app, `${stackName}-Waf`, {
+        description: "Institution Administration API: the CloudFront web ACL (us-east-1)",
+        env: { account: opts.env.account, region: "us-east-1" },
+        rateLimit: settings.wafRateLimit,
+      })
+    : undefined;
+
+  const stack = new InstitutionAdminStack(app, stackName, {
+    description: "Institution Administration API (HTTP API, Lambda, DynamoDB, Cognito, SES, CloudFront console)",
+    env: opts.env,
+    crossRegionReferences: crossRegionWaf,
+    settings,
+    senderEmail,
+    senderDomain: context("senderDomain"),
+    // Default: the console's CloudFront URL.
+    appBaseUrl: context("appBaseUrl")?.replace(/\/+$/, ""),
+    importSenderIdentity: context("importSenderIdentity") === "true",
+    sandboxRecipients: context("sandboxRecipients")
+      ?.split(",")
+      .map((s) => s.trim())
+      .filter(Boolean),
+    invitationValidityDays: positiveInt("invitationValidityDays"),
+    pendingInvitationLimit: positiveInt("pendingInvitationLimit"),
+    consoleAssetDir: opts.consoleAssetDir,
+    webAclArn: wafStack?.webAcl.arn,
+  });
+  return { stack, ...(wafStack && { wafStack }) };
 }
 
-const senderEmail = context("senderEmail");
-const appBaseUrl = context("appBaseUrl");
-if (!senderEmail || !appBaseUrl) throw new Error("Context senderEmail and appBaseUrl are required (see cdk.json)");
-
-new InstitutionAdminStack(app, context("stackName") ?? "InstitutionAdminApi", {
-  description: "Institution Administration API (HTTP API, Lambda, DynamoDB, Cognito, SES)",
+if (process.argv[1] && import.meta.url === pathToFileURL(process.argv[1]).href) {
+  const consoleAssetDir = fileURLToPath(new URL("../web/dist", import.meta.url));
+  if (!existsSync(`${consoleAssetDir}/index.html`)) {
+    throw new Error("The console is not built (no web/dist/index.html): run npm run build:web before cdk synth or deploy");
+  }
+  const app = new App();
   // Account and region of the CLI profile; unset (environment-agnostic) when synthesizing offline.
-  env: { account: process.env.CDK_DEFAULT_ACCOUNT, region: process.env.CDK_DEFAULT_REGION },
-  senderEmail,
-  appBaseUrl: appBaseUrl.replace(/\/+$/, ""),
-  importSenderIdentity: context("importSenderIdentity") === "true",
-  sandboxRecipients: context("sandboxRecipients")
-    ?.split(",")
-    .map((s) => s.trim())
-    .filter(Boolean),
-  invitationValidityDays: positiveInt("invitationValidityDays"),
-  pendingInvitationLimit: positiveInt("pendingInvitationLimit"),
-});
-
-// cdk-nag runs as a CDK validation plugin: any unacknowledged finding fails `cdk synth` and `cdk deploy`.
-Validations.of(app).addPlugins(new AwsSolutionsChecks(app));
+  defineApp(app, { env: { account: process.env.CDK_DEFAULT_ACCOUNT, region: process.env.CDK_DEFAULT_REGION }, consoleAssetDir });
+  // cdk-nag runs as a CDK validation plugin: any unacknowledged finding fails `cdk synth` and `cdk deploy`.
+  Validations.of(app).addPlugins(new AwsSolutionsChecks(app));
+}

@@ -1,0 +1,283 @@
+/**
+ * What an operator watches (DESIGN §8, issue 15): alarms on one SNS topic, and a dashboard with the same
+ * signals per route. Metric names come from `shared/observability.ts`, so a renamed metric cannot leave an alarm
+ * watching nothing.
+ */
+import { Duration, Stack } from "aws-cdk-lib";
+import type { HttpApi, HttpStage } from "aws-cdk-lib/aws-apigatewayv2";
+import * as cloudwatch from "aws-cdk-lib/aws-cloudwatch";
+import { SnsAction } from "aws-cdk-lib/aws-cloudwatch-actions";
+import * as dynamodb from "aws-cdk-lib/aws-dynamodb";
+import type { NodejsFunction } from "aws-cdk-lib/aws-lambda-nodejs";
+import type * as sns from "aws-cdk-lib/aws-sns";
+import { Construct } from "constructs";
+import { METRIC, METRICS_NAMESPACE, SERVICE_NAME } from "../shared/observability.js";
+import type { Route } from "../shared/routes.js";
+import type { Settings } from "./settings.js";
+
+const PERIOD = Duration.minutes(5);
+
+/** The operations the functions call (IAM grants no other), each a dimension of DynamoDB's per-operation metrics. */
+export const TABLE_OPERATIONS = [
+  dynamodb.Operation.GET_ITEM,
+  dynamodb.Operation.BATCH_GET_ITEM,
+  dynamodb.Operation.QUERY,
+  dynamodb.Operation.PUT_ITEM,
+  dynamodb.Operation.UPDATE_ITEM,
+  dynamodb.Operation.DELETE_ITEM,
+  dynamodb.Operation.TRANSACT_WRITE_ITEMS,
+];
+
+/**
+ * The sum of a per-operation DynamoDB metric over `TABLE_OPERATIONS`, with ids unique to the table and metric
+ * (CDK's own `…ForOperations` reuse the operation names, which collide when two of them share a graph).
+ */
+export function tableOperationsSum(table: dynamodb.Table, metricName: "ThrottledRequests" | "SystemErrors", label: string) {
+  const prefix = `${label.toLowerCase().replace(/[^a-z0-9]/g, "")}_`;
+  const usingMetrics = Object.fromEntries(
+    TABLE_OPERATIONS.map((operation) => [
+      `${prefix}${operation.toLowerCase()}`,
+      table.metric(metricName, {
+        dimensionsMap: { TableName: table.tableName, Operation: operation },
+        statistic: cloudwatch.Stats.SUM,
+        period: PERIOD,
+      }),
+    ]),
+  );
+  return new cloudwatch.MathExpression({
+    // FILL: an operation with no data in a period counts 0 instead of blanking the sum.
+    expression: Object.keys(usingMetrics)
+      .map((id) => `FILL(${id}, 0)`)
+      .join(" + "),
+    usingMetrics,
+    period: PERIOD,
+    label,
+  });
+}
+
+/**
+ * Mail failures whatever the dimensions they are published with (a Metrics Insights query sums every series of
+ * the name): a handler that adds a `route` dimension must not leave the alarm watching an empty series.
+ */
+export const MAIL_FAILED_QUERY = `SELECT SUM(${METRIC.mailFailed}) FROM "${METRICS_NAMESPACE}"`;
+export const MAIL_SENT_QUERY = `SELECT SUM(${METRIC.mailSent}) FROM "${METRICS_NAMESPACE}"`;
+
+export interface MonitoringProps {
+  readonly api: HttpApi;
+  readonly stage: HttpStage;
+  /** Function by handler name. */
+  readonly functions: ReadonlyMap<string, NodejsFunction>;
+  /** Construct id of each function (`InstitutionsList`), for alarm ids. */
+  readonly functionId: (handler: string) => string;
+  readonly tables: readonly { readonly name: string; readonly table: dynamodb.Table }[];
+  readonly routes: readonly Route[];
+  readonly settings: Settings;
+  readonly topic: sns.ITopic;
+}
+
+export class Monitoring extends Construct {
+  readonly alarms: cloudwatch.Alarm[] = [];
+  readonly dashboard: cloudwatch.Dashboard;
+
+  constructor(scope: Construct, id: string, props: MonitoringProps) {
+    super(scope, id);
+    const { stage, settings } = props;
+    const action = new SnsAction(props.topic);
+    const alarm = (
+      alarmId: string,
+      metric: cloudwatch.IMetric,
+      options: Partial<cloudwatch.CreateAlarmOptions> & { description: string },
+    ) => {
+      const created = new cloudwatch.Alarm(this, alarmId, {
+        metric,
+        threshold: 1,
+        evaluationPeriods: 1,
+        comparisonOperator: cloudwatch.ComparisonOperator.GREATER_THAN_OR_EQUAL_TO_THRESHOLD,
+        // No requests, no data: quiet, not an alarm.
+        treatMissingData: cloudwatch.TreatMissingData.NOT_BREACHING,
+        alarmDescription: options.description,
+        ...options,
+      });
+      created.addAlarmAction(action);
+      created.addOkAction(action);
+      this.alarms.push(created);
+      return created;
+    };
+
+    // ---- Stage ----
+    const requests = stage.metricCount({ period: PERIOD, statistic: cloudwatch.Stats.SUM });
+    const serverErrors = stage.metricServerError({ period: PERIOD, statistic: cloudwatch.Stats.SUM });
+    const serverErrorRate = new cloudwatch.MathExpression({
+      expression: "IF(requests > 0, 100 * errors / requests, 0)",
+      usingMetrics: { requests, errors: serverErrors },
+      period: PERIOD,
+      label: "5xx rate (%)",
+    });
+    alarm("ApiServerErrorRate", serverErrorRate, {
+      threshold: settings.alarms.serverErrorRatePercent,
+      evaluationPeriods: settings.alarms.evaluationPeriods,
+      comparisonOperator: cloudwatch.ComparisonOperator.GREATER_THAN_THRESHOLD,
+      description: `More than ${settings.alarms.serverErrorRatePercent}% of API requests answered 5xx over 5 minutes`,
+    });
+    const p99 = stage.metricLatency({ period: PERIOD, statistic: cloudwatch.Stats.p(99) });
+    alarm("ApiLatencyP99", p99, {
+      threshold: settings.alarms.p99LatencyMs,
+      evaluationPeriods: settings.alarms.evaluationPeriods,
+      comparisonOperator: cloudwatch.ComparisonOperator.GREATER_THAN_THRESHOLD,
+      description: `API p99 latency above ${settings.alarms.p99LatencyMs} ms over 5 minutes`,
+    });
+
+    // ---- Functions ----
+    for (const [handler, fn] of props.functions) {
+      const fnId = props.functionId(handler);
+      alarm(`${fnId}Errors`, fn.metricErrors({ period: PERIOD, statistic: cloudwatch.Stats.SUM }), {
+        description: `functions/${handler}.ts failed (unhandled error, timeout or crash at start)`,
+      });
+      alarm(`${fnId}Throttles`, fn.metricThrottles({ period: PERIOD, statistic: cloudwatch.Stats.SUM }), {
+        description: `functions/${handler}.ts was throttled (reserved or account concurrency reached)`,
+      });
+    }
+
+    // ---- DynamoDB ----
+    for (const { name, table } of props.tables) {
+      alarm(`${name}TableThrottles`, tableOperationsSum(table, "ThrottledRequests", `${name} throttled requests`), {
+        description: `The ${name.toLowerCase()} table throttled requests`,
+      });
+      alarm(`${name}TableSystemErrors`, tableOperationsSum(table, "SystemErrors", `${name} system errors`), {
+        description: `The ${name.toLowerCase()} table answered with system errors (HTTP 500)`,
+      });
+    }
+
+    // ---- Mail ----
+    const mailFailed = new cloudwatch.MathExpression({
+      expression: MAIL_FAILED_QUERY,
+      usingMetrics: {},
+      period: PERIOD,
+      label: METRIC.mailFailed,
+    });
+    const mailSent = new cloudwatch.MathExpression({
+      expression: MAIL_SENT_QUERY,
+      usingMetrics: {},
+      period: PERIOD,
+      label: METRIC.mailSent,
+    });
+    alarm("InvitationMailFailed", mailFailed, {
+      description: "An invitation mail failed to send (SES refused or unreachable); the invitation was withdrawn",
+    });
+
+    this.dashboard = this.buildDashboard(props, { requests, serverErrors, serverErrorRate, p99, mailSent, mailFailed });
+  }
+
+  private buildDashboard(
+    props: MonitoringProps,
+    m: Record<"requests" | "serverErrors" | "serverErrorRate" | "p99" | "mailSent" | "mailFailed", cloudwatch.IMetric>,
+  ): cloudwatch.Dashboard {
+    const { api, stage } = props;
+    const stack = Stack.of(this);
+    const dashboard = new cloudwatch.Dashboard(this, "Dashboard", {
+      dashboardName: stack.stackName,
+      defaultInterval: Duration.hours(3),
+    });
+    const graph = (title: string, left: cloudwatch.IMetric[], extra: Partial<cloudwatch.GraphWidgetProps> = {}) =>
+      new cloudwatch.GraphWidget({ title, left, width: 8, height: 6, ...extra });
+    /** Every series a search finds: one line per route or per function, however many there are. */
+    const search = (query: string, stat: string, label: string) =>
+      new cloudwatch.MathExpression({ expression: `SEARCH('${query}', '${stat}', 300)`, usingMetrics: {}, period: PERIOD, label });
+    const apiRoutes = `{AWS/ApiGateway,ApiId,Route,Stage} ApiId="${api.apiId}"`;
+    const emfRoutes = `{${METRICS_NAMESPACE},route,service} service="${SERVICE_NAME}"`;
+
+    dashboard.addWidgets(
+      new cloudwatch.TextWidget({
+        markdown: [
+          `# ${stack.stackName} (${props.settings.env})`,
+          "API stage, then per route, functions, DynamoDB and mail. Alarms notify the SNS topic of output `AlarmTopicArn`.",
+          "A request's API Gateway request id is the access log's `requestId` and the function log's `correlation_id`.",
+        ].join("\n\n"),
+        width: 24,
+        height: 3,
+      }),
+    );
+    dashboard.addWidgets(new cloudwatch.AlarmStatusWidget({ title: "Alarms", alarms: this.alarms, width: 24, height: 4 }));
+
+    dashboard.addWidgets(
+      graph("Stage: requests and 5xx", [m.requests, m.serverErrors], {
+        right: [stage.metricClientError({ period: PERIOD, statistic: cloudwatch.Stats.SUM })],
+      }),
+      graph("Stage: 5xx rate (%)", [m.serverErrorRate], {
+        leftAnnotations: [{ value: props.settings.alarms.serverErrorRatePercent, label: "alarm" }],
+      }),
+      graph("Stage: latency", [stage.metricLatency({ period: PERIOD, statistic: cloudwatch.Stats.p(50) }), m.p99], {
+        leftAnnotations: [{ value: props.settings.alarms.p99LatencyMs, label: "p99 alarm" }],
+      }),
+    );
+
+    dashboard.addWidgets(
+      graph("Per route: requests", [search(`${apiRoutes} MetricName="Count"`, "Sum", "")]),
+      graph("Per route: 5xx", [search(`${apiRoutes} MetricName="5xx"`, "Sum", "")]),
+      graph("Per route: p99 latency (ms)", [search(`${apiRoutes} MetricName="Latency"`, "p99", "")]),
+    );
+    dashboard.addWidgets(
+      graph("Per route: client errors (functions)", [search(`${emfRoutes} MetricName="${METRIC.clientError}"`, "Sum", "")]),
+      graph("Per route: server errors (functions)", [search(`${emfRoutes} MetricName="${METRIC.serverError}"`, "Sum", "")]),
+      new cloudwatch.LogQueryWidget({
+        title: "Per route: requests, 5xx and p99 latency (function logs)",
+        logGroupNames: [...props.functions.values()].map((fn) => fn.logGroup.logGroupName),
+        queryLines: [
+          "filter message = 'request'",
+          "stats count(*) as requests, sum(status >= 500) as server_errors, pct(latency_ms, 99) as p99_ms by route",
+          "sort requests desc",
+        ],
+        view: cloudwatch.LogQueryVisualizationType.TABLE,
+        width: 8,
+        height: 6,
+      }),
+    );
+
+    const fns = [...props.functions.entries()];
+    const perFunction = (metric: (fn: NodejsFunction) => cloudwatch.Metric) =>
+      fns.map(([handler, fn]) => metric(fn).with({ label: handler, period: PERIOD }));
+    dashboard.addWidgets(
+      graph(
+        "Functions: errors",
+        perFunction((fn) => fn.metricErrors({ statistic: cloudwatch.Stats.SUM })),
+      ),
+      graph(
+        "Functions: throttles",
+        perFunction((fn) => fn.metricThrottles({ statistic: cloudwatch.Stats.SUM })),
+      ),
+      graph(
+        "Functions: p99 duration (ms)",
+        perFunction((fn) => fn.metricDuration({ statistic: cloudwatch.Stats.p(99) })),
+      ),
+    );
+
+    dashboard.addWidgets(
+      graph(
+        "DynamoDB: throttled requests",
+        props.tables.map(({ name, table }) => tableOperationsSum(table, "ThrottledRequests", name)),
+      ),
+      graph(
+        "DynamoDB: system errors",
+        props.tables.map(({ name, table }) => tableOperationsSum(table, "SystemErrors", name)),
+      ),
+      graph(
+        "DynamoDB: consumed capacity",
+        props.tables.flatMap(({ name, table }) => [
+          table.metricConsumedReadCapacityUnits({ period: PERIOD, label: `${name} read` }),
+          table.metricConsumedWriteCapacityUnits({ period: PERIOD, label: `${name} write` }),
+        ]),
+      ),
+    );
+
+    const ses = (metricName: string) =>
+      new cloudwatch.Metric({ namespace: "AWS/SES", metricName, period: PERIOD, statistic: cloudwatch.Stats.SUM, label: metricName });
+    dashboard.addWidgets(
+      graph("Invitation mail: sent and failed", [m.mailSent, m.mailFailed]),
+      graph("SES (account): sends, bounces, complaints", [ses("Send"), ses("Bounce"), ses("Complaint")]),
+      graph("Invitation mail failures by route", [
+        search(`{${METRICS_NAMESPACE},route,service} MetricName="${METRIC.mailFailed}"`, "Sum", ""),
+      ]),
+    );
+    return dashboard;
+  }
+}

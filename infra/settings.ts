@@ -1,0 +1,140 @@
+/**
+ * Settings per environment: the one table of what differs between a development and a production deployment.
+ * `-c env=prod` picks a column; a few values can also be set one by one from CDK context (`CONTEXT_KEYS`), which
+ * wins over the column. The README's Deploy section lists the same defaults.
+ */
+import { RetentionDays } from "aws-cdk-lib/aws-logs";
+
+export const ENV_NAMES = ["dev", "prod"] as const;
+export type EnvName = (typeof ENV_NAMES)[number];
+
+export interface Throttle {
+  /** Steady requests per second. */
+  readonly rateLimit: number;
+  /** Requests allowed at once above the steady rate. */
+  readonly burstLimit: number;
+}
+
+export type LogLevel = "DEBUG" | "INFO" | "WARN" | "ERROR";
+const LOG_LEVELS: readonly LogLevel[] = ["DEBUG", "INFO", "WARN", "ERROR"];
+
+export interface Settings {
+  readonly env: EnvName;
+  /** HTTP API stage throttle, every route. */
+  readonly throttle: Throttle;
+  /** Throttle of the CSV export route alone: one call reads up to 10,000 events. */
+  readonly exportThrottle: Throttle;
+  /**
+   * Reserved concurrency by handler, where it bounds cost: the export (DynamoDB reads) and the two mail senders
+   * (SES sends). None in dev: a new account's concurrency quota is 10, and Lambda refuses any reservation that
+   * leaves fewer than 100 unreserved.
+   */
+  readonly reservedConcurrency: Readonly<Record<string, number>>;
+  /** Retention of every log group the stack creates (functions, access log, deployment). */
+  readonly logRetention: RetentionDays;
+  /** `POWERTOOLS_LOG_LEVEL` of every function. */
+  readonly logLevel: LogLevel;
+  /** Cognito MFA (TOTP): `required` makes every user enrol an authenticator app at first sign-in. */
+  readonly mfa: "optional" | "required";
+  /** Subscribed by e-mail to the alarm topic when set (SNS mails a confirmation link first). */
+  readonly alarmEmail?: string;
+  /** A WAF web ACL on the CloudFront distribution: AWS managed rules and a rate-based rule. */
+  readonly waf: boolean;
+  /** Requests per 5 minutes from one IP address before the rate-based rule blocks it. */
+  readonly wafRateLimit: number;
+  readonly alarms: {
+    /** Stage 5xx responses as a percentage of requests, over 5 minutes. */
+    readonly serverErrorRatePercent: number;
+    /** Stage p99 latency over 5 minutes. */
+    readonly p99LatencyMs: number;
+    /** Consecutive 5-minute periods over the threshold before the stage alarms fire. */
+    readonly evaluationPeriods: number;
+  };
+}
+
+export const ENVIRONMENTS: Readonly<Record<EnvName, Omit<Settings, "env">>> = {
+  dev: {
+    throttle: { rateLimit: 50, burstLimit: 100 },
+    exportThrottle: { rateLimit: 1, burstLimit: 2 },
+    reservedConcurrency: {},
+    logRetention: RetentionDays.ONE_MONTH,
+    logLevel: "DEBUG",
+    mfa: "optional",
+    waf: false,
+    wafRateLimit: 1000,
+    alarms: { serverErrorRatePercent: 5, p99LatencyMs: 5000, evaluationPeriods: 1 },
+  },
+  prod: {
+    throttle: { rateLimit: 100, burstLimit: 200 },
+    exportThrottle: { rateLimit: 2, burstLimit: 5 },
+    reservedConcurrency: { "security-events/export": 5, "invitations/create": 10, "invitations/resend": 5 },
+    logRetention: RetentionDays.ONE_YEAR,
+    logLevel: "INFO",
+    mfa: "required",
+    waf: true,
+    wafRateLimit: 2000,
+    alarms: { serverErrorRatePercent: 1, p99LatencyMs: 3000, evaluationPeriods: 2 },
+  },
+};
+
+/** Context keys that override one value of the chosen environment, e.g. `-c alarmEmail=ops@example.com`. */
+export const CONTEXT_KEYS = ["env", "alarmEmail", "waf", "wafRateLimit", "logLevel", "logRetentionDays", "mfa"] as const;
+
+const RETENTION_DAYS = new Set<number>(Object.values(RetentionDays).filter((v): v is number => typeof v === "number"));
+
+function bool(key: string, raw: string): boolean {
+  if (raw === "true") return true;
+  if (raw === "false") return false;
+  throw new Error(`Context ${key} must be true or false, got "${raw}"`);
+}
+
+function positiveInt(key: string, raw: string): number {
+  const n = Number(raw);
+  if (!Number.isInteger(n) || n <= 0) throw new Error(`Context ${key} must be a positive integer, got "${raw}"`);
+  return n;
+}
+
+/**
+ * The settings of the environment named by context `env` (default `dev`), with any single-value overrides.
+ * `context` returns a context value, or undefined when it is unset or empty.
+ */
+export function resolveSettings(context: (key: string) => string | undefined): Settings {
+  const env = context("env") ?? "dev";
+  if (!(ENV_NAMES as readonly string[]).includes(env)) {
+    throw new Error(`Context env must be one of ${ENV_NAMES.join(", ")}, got "${env}"`);
+  }
+  const base = ENVIRONMENTS[env as EnvName];
+
+  const alarmEmail = context("alarmEmail");
+  if (alarmEmail !== undefined && !/^[^\s@]+@[^\s@]+\.[^\s@]+$/.test(alarmEmail)) {
+    throw new Error(`Context alarmEmail must be an e-mail address, got "${alarmEmail}"`);
+  }
+  const waf = context("waf");
+  const wafRateLimit = context("wafRateLimit");
+  const logLevel = context("logLevel")?.toUpperCase();
+  if (logLevel !== undefined && !(LOG_LEVELS as readonly string[]).includes(logLevel)) {
+    throw new Error(`Context logLevel must be one of ${LOG_LEVELS.join(", ")}, got "${logLevel}"`);
+  }
+  const retention = context("logRetentionDays");
+  const logRetention = retention === undefined ? undefined : positiveInt("logRetentionDays", retention);
+  if (logRetention !== undefined && !RETENTION_DAYS.has(logRetention)) {
+    throw new Error(
+      `Context logRetentionDays must be a CloudWatch Logs retention (${[...RETENTION_DAYS].join(", ")}), got ${logRetention}`,
+    );
+  }
+  const mfa = context("mfa");
+  if (mfa !== undefined && mfa !== "optional" && mfa !== "required") {
+    throw new Error(`Context mfa must be optional or required, got "${mfa}"`);
+  }
+
+  return {
+    ...base,
+    env: env as EnvName,
+    ...(alarmEmail !== undefined && { alarmEmail }),
+    ...(waf !== undefined && { waf: bool("waf", waf) }),
+    ...(wafRateLimit !== undefined && { wafRateLimit: positiveInt("wafRateLimit", wafRateLimit) }),
+    ...(logLevel !== undefined && { logLevel: logLevel as LogLevel }),
+    ...(logRetention !== undefined && { logRetention: logRetention as RetentionDays }),
+    ...(mfa !== undefined && { mfa }),
+  };
+}
