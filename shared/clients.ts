@@ -6,6 +6,7 @@
 import { DynamoDBClient } from "@aws-sdk/client-dynamodb";
 import { DynamoDBDocumentClient, QueryCommand, type QueryCommandInput, type QueryCommandOutput } from "@aws-sdk/lib-dynamodb";
 import { config } from "./config.js";
+import { tracer } from "./telemetry.js";
 
 /**
  * Client options for a local endpoint: fixed credentials, so the local stack needs no AWS profile. In AWS
@@ -36,17 +37,19 @@ export function localCredentials(endpoint: string | undefined) {
  */
 export const DYNAMODB_RETRY_POLICY = { connectionTimeoutMs: 1_000, requestTimeoutMs: 3_000, maxAttempts: 3 } as const;
 
-export const dynamo = new DynamoDBClient({
-  region: config.region,
-  endpoint: config.endpoints.dynamodb,
-  ...localCredentials(config.endpoints.dynamodb),
-  maxAttempts: DYNAMODB_RETRY_POLICY.maxAttempts,
-  requestHandler: {
-    connectionTimeout: DYNAMODB_RETRY_POLICY.connectionTimeoutMs,
-    requestTimeout: DYNAMODB_RETRY_POLICY.requestTimeoutMs,
-    throwOnRequestTimeout: true,
-  },
-});
+export const dynamo = tracer.captureAWSv3Client(
+  new DynamoDBClient({
+    region: config.region,
+    endpoint: config.endpoints.dynamodb,
+    ...localCredentials(config.endpoints.dynamodb),
+    maxAttempts: DYNAMODB_RETRY_POLICY.maxAttempts,
+    requestHandler: {
+      connectionTimeout: DYNAMODB_RETRY_POLICY.connectionTimeoutMs,
+      requestTimeout: DYNAMODB_RETRY_POLICY.requestTimeoutMs,
+      throwOnRequestTimeout: true,
+    },
+  }),
+);
 
 export const db = DynamoDBDocumentClient.from(dynamo, {
   marshallOptions: { removeUndefinedValues: true },

@@ -1,8 +1,8 @@
 /**
- * The one middy stack every handler uses, one middleware per concern, in request order: security headers
- * (on every response) → the caller (401 before anything reads the body) → body size limit (413) → JSON
- * body (400) → the handler; the error mapping of `errors.ts` turns anything thrown into the contract's
- * response.
+ * The one middy stack every handler uses, one middleware per concern, in request order: telemetry
+ * (Powertools: log line, metrics, trace) → security headers (on every response) → the caller (401 before
+ * anything reads the body) → body size limit (413) → JSON body (400) → the handler; the error mapping of
+ * `errors.ts` turns anything thrown into the contract's response.
  */
 import middy from "@middy/core";
 import jsonBodyParser from "@middy/http-json-body-parser";
@@ -10,7 +10,7 @@ import httpSecurityHeaders from "@middy/http-security-headers";
 import type { APIGatewayProxyEventV2WithJWTAuthorizer, APIGatewayProxyStructuredResultV2, Context } from "aws-lambda";
 import { type Caller, callerFrom } from "./caller.js";
 import { BadRequest, messages, PayloadTooLarge, toResponse } from "./errors.js";
-import { log } from "./log.js";
+import { telemetry } from "./telemetry.js";
 
 export type ApiEvent = APIGatewayProxyEventV2WithJWTAuthorizer;
 export type ApiResult = APIGatewayProxyStructuredResultV2;
@@ -100,27 +100,22 @@ const jsonBody: Middleware = {
   },
 };
 
-/** Maps every error to the contract; 5xx are logged in full with the request id, and never sent to the client. */
+/**
+ * Maps every error to the contract. A 5xx never tells the client why: telemetry logs the error with its
+ * stack and the request ids.
+ */
 const errorMapping: Middleware = {
   onError: async (request) => {
-    const response = toResponse(request.error);
-    if (response.status >= 500) {
-      const err = request.error;
-      log("error", "request failed", {
-        requestId: request.context.awsRequestId,
-        route: request.event.routeKey,
-        status: response.status,
-        error: err instanceof Error ? { name: err.name, message: err.message, stack: err.stack } : String(err),
-      });
-    }
-    request.response = result(response);
+    request.response = result(toResponse(request.error));
   },
 };
 
 /** Wraps a thin handler: it receives the verified caller and the parsed request, and returns a response. */
 export function api(fn: (req: ApiRequest) => Promise<ApiResponse>) {
-  // after and onError run in reverse order of `use`: the error mapping sets the response, then the headers go on.
+  // after and onError run in reverse order of `use`: the error mapping sets the response, then the headers
+  // go on, then telemetry logs the request as answered.
   return middy<ApiEvent, ApiResult, Error, ApiContext>()
+    .use(telemetry() as Middleware[])
     .use(securityHeaders)
     .use(errorMapping)
     .use(caller)

@@ -12,6 +12,7 @@
 import { SESClient, SendEmailCommand } from "@aws-sdk/client-ses";
 import { localCredentials } from "./clients.js";
 import { config } from "./config.js";
+import { tracer } from "./telemetry.js";
 
 export const mailConfig = {
   from: process.env.MAIL_FROM || undefined,
@@ -20,14 +21,16 @@ export const mailConfig = {
   configurationSet: process.env.SES_CONFIGURATION_SET || undefined,
 } as const;
 
-export const ses = new SESClient({
-  region: config.region,
-  endpoint: config.endpoints.ses,
-  ...localCredentials(config.endpoints.ses),
-  maxAttempts: 2,
-  // Enforced: without throwOnRequestTimeout the SDK only logs that 5 s passed and waits on.
-  requestHandler: { connectionTimeout: 1_000, requestTimeout: 5_000, throwOnRequestTimeout: true },
-});
+export const ses = tracer.captureAWSv3Client(
+  new SESClient({
+    region: config.region,
+    endpoint: config.endpoints.ses,
+    ...localCredentials(config.endpoints.ses),
+    maxAttempts: 2,
+    // Enforced: without throwOnRequestTimeout the SDK only logs that 5 s passed and waits on.
+    requestHandler: { connectionTimeout: 1_000, requestTimeout: 5_000, throwOnRequestTimeout: true },
+  }),
+);
 
 export interface Mail {
   readonly to: string;

@@ -5,7 +5,10 @@
  * most `MAX_ATTEMPTS` transactions per write it performs (an invitation whose mail fails performs two:
  * its creation and its withdrawal).
  */
+import { MetricUnit } from "@aws-lambda-powertools/metrics";
 import { Conflict } from "./errors.js";
+import { METRIC } from "./observability.js";
+import { metrics } from "./telemetry.js";
 
 export const MAX_ATTEMPTS = 8;
 
@@ -20,7 +23,10 @@ export async function withRetries<T>(conflictMessage: string, attempt: (n: numbe
   for (let n = 1; n <= MAX_ATTEMPTS; n++) {
     const result = await attempt(n);
     if (result !== RETRY) return result;
-    if (n < MAX_ATTEMPTS) await new Promise((r) => setTimeout(r, 5 + Math.random() * 20 * n));
+    metrics.addMetric(METRIC.writeConflict, MetricUnit.Count, 1);
+    if (n === MAX_ATTEMPTS) break;
+    metrics.addMetric(METRIC.writeRetry, MetricUnit.Count, 1);
+    await new Promise((r) => setTimeout(r, 5 + Math.random() * 20 * n));
   }
   throw new Conflict(conflictMessage);
 }

@@ -4,10 +4,15 @@
  * result by name; a conflict with another transaction comes back as `conflict`, for the caller's one
  * retry loop (`retry.ts`).
  */
+
+import { MetricUnit } from "@aws-lambda-powertools/metrics";
 import { TransactionCanceledException } from "@aws-sdk/client-dynamodb";
 import { TransactWriteCommand, type TransactWriteCommandInput } from "@aws-sdk/lib-dynamodb";
 import { unmarshall } from "@aws-sdk/util-dynamodb";
 import { db } from "./clients.js";
+import { config } from "./config.js";
+import { METRIC } from "./observability.js";
+import { metrics } from "./telemetry.js";
 
 export type TxItem = NonNullable<TransactWriteCommandInput["TransactItems"]>[number];
 
@@ -26,6 +31,7 @@ export async function transact(named: TxItems): Promise<TxResult> {
   const entries = Object.entries(named).filter((e): e is [string, TxItem] => e[1] !== undefined);
   try {
     await db.send(new TransactWriteCommand({ TransactItems: entries.map(([, item]) => item) }));
+    countEvents(entries.map(([, item]) => item));
     return { ok: true };
   } catch (err) {
     if (!(err instanceof TransactionCanceledException)) throw err;
@@ -38,6 +44,17 @@ export async function transact(named: TxItems): Promise<TxResult> {
     }
     if (reasons.some((r) => r.Code === "TransactionConflict")) return { ok: false, failed: undefined, conflict: true };
     throw err;
+  }
+}
+
+/** Counts the security events a committed transaction wrote, by type: every event is written through here. */
+function countEvents(items: TxItem[]): void {
+  for (const item of items) {
+    const type = item.Put?.TableName === config.tables.events ? item.Put.Item?.event_type : undefined;
+    if (typeof type !== "string") continue;
+    const single = metrics.singleMetric();
+    single.addDimension("event_type", type);
+    single.addMetric(METRIC.securityEventRecorded, MetricUnit.Count, 1);
   }
 }
 

@@ -10,6 +10,7 @@
  * stays append-only and true (it was created, then withdrawn), and no active invitation remains. Resend
  * follows the same rule: its old token is already gone, so an invitation whose new mail failed is withdrawn.
  */
+import { MetricUnit } from "@aws-lambda-powertools/metrics";
 import { recordEvent } from "../audit.js";
 import type { Caller } from "../caller.js";
 import { config } from "../config.js";
@@ -17,10 +18,11 @@ import { BadGateway, BadRequest, messages, TooManyRequests, Unprocessable, Valid
 import { isId, newId } from "../ids.js";
 import { INSTITUTION_FULL, isFull } from "../institutions/model.js";
 import type { Visible } from "../institutions/service.js";
-import { log } from "../log.js";
 import { type Mail, requireMailConfig, sendMail } from "../mail.js";
+import { METRIC } from "../observability.js";
 import { RETRY, withRetries } from "../retry.js";
 import { isRole } from "../roles.js";
+import { logger, metrics } from "../telemetry.js";
 import { invitationMail } from "./message.js";
 import { type Invitation, type Slot, slotHeld, statusOf, toIssued } from "./model.js";
 import * as repo from "./repository.js";
@@ -107,8 +109,10 @@ function mailFor(caller: Caller, visible: Visible, inv: Invitation, token: strin
 async function deliver(caller: Caller, visible: Visible, inv: Invitation, mail: Mail): Promise<void> {
   try {
     await sendMail(mail);
+    metrics.addMetric(METRIC.mailSent, MetricUnit.Count, 1);
   } catch (err) {
-    log("warn", "invitation mail failed; withdrawing the invitation", {
+    metrics.addMetric(METRIC.mailFailed, MetricUnit.Count, 1);
+    logger.warn("invitation mail failed; withdrawing the invitation", {
       invitation_id: inv.id,
       institution_id: inv.institution_id,
       error: err instanceof Error ? err.name : typeof err,
@@ -127,12 +131,14 @@ async function withdraw(caller: Caller, visible: Visible, inv: Invitation): Prom
       const details = { invitation_id: inv.id, institution_id: inv.institution_id, email: inv.email, reason: "email_delivery_failed" };
       const event = institutionEvent(caller, visible, "invitation_revoked", details);
       const change = { revokedBy: caller.id, reason: "email_delivery_failed", expectTokenHash: inv.token_hash };
+      const out = await repo.revokeInvitation(inv, change, event);
+      if (out.kind === "retry") return RETRY;
       // Refused: someone revoked it or issued a newer token meanwhile; either way this token is no longer live.
-      return (await repo.revokeInvitation(inv, change, event)).kind === "retry" ? RETRY : undefined;
+      if (out.kind === "ok") metrics.addMetric(METRIC.invitationWithdrawn, MetricUnit.Count, 1);
     });
   } catch (err) {
     // The token never reached anyone, so a leftover invitation is unusable; it only holds its slot until it expires.
-    log("error", "could not withdraw an invitation whose mail failed", {
+    logger.error("could not withdraw an invitation whose mail failed", {
       invitation_id: inv.id,
       institution_id: inv.institution_id,
       error: err instanceof Error ? err.message : String(err),

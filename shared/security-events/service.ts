@@ -2,13 +2,16 @@
  * Security-event use cases, in the contract's check order: cohort-super-admin status (403) → query
  * validation (400) → the read, always of the caller's own account only.
  */
+import { MetricUnit } from "@aws-lambda-powertools/metrics";
 import { auditEvent, COUNTED_TYPES, isEventType, recordEvent } from "../audit.js";
 import type { Caller } from "../caller.js";
 import { BadRequest, Forbidden, messages, NotFound } from "../errors.js";
 import type { ApiResponse } from "../http.js";
 import { isId } from "../ids.js";
+import { METRIC } from "../observability.js";
 import { decodeCursor, encodeCursor, PAGING_ERRORS, parseQuery } from "../paging.js";
 import { eventKeys } from "../tables.js";
+import { metrics } from "../telemetry.js";
 import { alertsFor, emptySummary, minuteOf, planWindow } from "./alerts.js";
 import { CSV_HEADER, eventLine, exportFilename } from "./csv.js";
 import type { EventFilter, ExportRow, ListedEvent } from "./repository.js";
@@ -147,6 +150,7 @@ export async function exportSecurityEvents(caller: Caller, query: Query, now = n
   }
 
   const count = lines.length - 1;
+  metrics.addMetric(METRIC.exportedRows, MetricUnit.Count, count);
   const filtersSent = { event_type: query.event_type ?? null, from: query.from ?? null, to: query.to ?? null };
   await recordEvent(auditEvent(caller, "security_events_exported", { event_count: count, filters: filtersSent }, { now }));
   const headers = {

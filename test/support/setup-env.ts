@@ -12,7 +12,11 @@ import "./stack-info.js";
 
 const stack = inject("stack");
 
-Object.assign(process.env, localHandlerEnv(stack), { AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED: "true" });
+// Domain code run in a test process adds metrics that no handler flushes: keep them out of the output.
+Object.assign(process.env, localHandlerEnv(stack), {
+  AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED: "true",
+  POWERTOOLS_METRICS_DISABLED: "true",
+});
 delete process.env.AWS_SESSION_TOKEN;
 delete process.env.AWS_PROFILE;
 

@@ -80,15 +80,34 @@ describe("the middy stack", () => {
   });
 
   it("answers 500 with a generic body and logs the details with the request id", async () => {
-    const spy = vi.spyOn(console, "error").mockImplementation(() => {});
+    // Powertools writes each level to stdout or stderr, as Lambda collects both.
+    const written: string[] = [];
+    const capture = (chunk: unknown) => {
+      written.push(String(chunk));
+      return true;
+    };
+    const spies = [
+      vi.spyOn(process.stdout, "write").mockImplementation(capture),
+      vi.spyOn(process.stderr, "write").mockImplementation(capture),
+    ];
     const boom = api(async () => {
       throw new Error("secret internals");
     });
     const res = await boom(event(), context);
+    for (const spy of spies) spy.mockRestore();
     expect(res.statusCode).toBe(500);
     expect(res.body).toBe('{"error":"Internal server error"}');
-    const line = JSON.parse(String(spy.mock.calls[0]?.[0]));
-    expect(line).toMatchObject({ level: "error", requestId: "req-123", error: { message: "secret internals" } });
+    const lines = written
+      .flatMap((w) => w.split("\n"))
+      .filter((l) => l.startsWith("{"))
+      .map((l) => JSON.parse(l));
+    expect(lines).toContainEqual(
+      expect.objectContaining({
+        level: "ERROR",
+        function_request_id: "req-123",
+        error: expect.objectContaining({ message: "secret internals" }),
+      }),
+    );
   });
 });
 
