@@ -10,63 +10,13 @@
  * `measureEventsGrowth` and `seedEvents` are exported for the project benchmark and the integration tests.
  */
 import { pathToFileURL } from "node:url";
-import { UpdateCommand } from "@aws-sdk/lib-dynamodb";
-import { type AuditEvent, auditItems, type EventType } from "../../shared/audit.js";
 import type { Caller } from "../../shared/caller.js";
 import { db } from "../../shared/clients.js";
 import { config } from "../../shared/config.js";
 import { listSecurityEvents, securityAlerts } from "../../shared/security-events/service.js";
-import { putItems } from "../support/seed.js";
-import { inParallel } from "./stats.js";
+import { type Seed, seedEvents, spreadSeeds } from "../support/seed-events.js";
 
-/** One event to seed: who, what, when. */
-export interface Seed {
-  readonly caller: Caller;
-  readonly event: AuditEvent;
-  readonly at: Date;
-}
-
-const PARALLEL = 8;
-
-/**
- * Writes events exactly as `auditItems` shapes them (event item and per-minute counters), but fast:
- * events by BatchWriteItem (25 per request, several in parallel), counters summed per minute and added
- * with one UpdateItem each. Returns the stored ids in the order given.
- */
-export async function seedEvents(seeds: readonly Seed[]): Promise<string[]> {
-  const puts: Record<string, unknown>[] = [];
-  const counters = new Map<string, { key: Record<string, unknown>; counts: Map<string, number>; ttl: unknown }>();
-  const ids: string[] = [];
-  for (const s of seeds) {
-    for (const item of auditItems(s.caller, s.event, s.at)) {
-      if (item.Put) {
-        puts.push(item.Put.Item as Record<string, unknown>);
-        ids.push(String(item.Put.Item?.id));
-      } else if (item.Update) {
-        const key = item.Update.Key as Record<string, unknown>;
-        const type = String(item.Update.ExpressionAttributeNames?.["#t"]);
-        const id = `${key.pk}|${key.sk}`;
-        const c = counters.get(id) ?? { key, counts: new Map(), ttl: item.Update.ExpressionAttributeValues?.[":ttl"] };
-        c.counts.set(type, (c.counts.get(type) ?? 0) + 1);
-        counters.set(id, c);
-      }
-    }
-  }
-  await putItems(config.tables.events, puts);
-  await inParallel([...counters.values()], PARALLEL, async (c) => {
-    const types = [...c.counts];
-    await db.send(
-      new UpdateCommand({
-        TableName: config.tables.events,
-        Key: c.key,
-        UpdateExpression: `ADD ${types.map((_, i) => `#t${i} :n${i}`).join(", ")} SET #ttl = if_not_exists(#ttl, :ttl)`,
-        ExpressionAttributeNames: { "#ttl": "ttl", ...Object.fromEntries(types.map(([t], i) => [`#t${i}`, t])) },
-        ExpressionAttributeValues: { ":ttl": c.ttl, ...Object.fromEntries(types.map(([, n], i) => [`:n${i}`, n])) },
-      }),
-    );
-  });
-  return ids;
-}
+export { seedEvents, spreadSeeds };
 
 /** Requests and read capacity of what runs inside `fn`; `perRequest[i]` is the capacity of `requests[i]`. */
 export interface Cost {
@@ -106,37 +56,6 @@ export async function measure(fn: () => Promise<unknown>): Promise<Cost> {
   } finally {
     meter = undefined;
   }
-}
-
-const TYPES: EventType[] = [
-  "institution_created",
-  "unauthorized_institution_access",
-  "institution_updated",
-  "rate_limit_exceeded",
-  "insufficient_privileges",
-  "token_validation_failure",
-  "invitation_created",
-];
-
-/**
- * `count` events for `account`, evenly spread over the `spanMs` before `end`, cycling through users and
- * types (half of them counted by the alerts), each with the same shape and size of details.
- */
-export function spreadSeeds(account: string, count: number, end: number, spanMs: number, users = 5): Seed[] {
-  return Array.from({ length: count }, (_, i) => {
-    const u = i % users;
-    const caller: Caller = {
-      id: `bench-user-${u}`,
-      email: `bench-user-${u}@example.com`,
-      name: `Bench User ${u}`,
-      accountId: account,
-      isCohortSuperAdmin: true,
-      ip: "192.0.2.10",
-    };
-    const type = TYPES[i % TYPES.length] as EventType;
-    const at = new Date(end - Math.floor(((i + 0.5) * spanMs) / count));
-    return { caller, event: { type, details: { institution_id: "01BENCH0000000000000000000", name: "Bench Institute", n: i % 10 } }, at };
-  });
 }
 
 export interface GrowthStep {

@@ -31,17 +31,4 @@ export function fmtBytes(bytes: number): string {
 
 export const fmtRatio = (r: number) => (Number.isFinite(r) ? `${r.toFixed(2)}×` : "—");
 
-/** Runs `fn` over `items` with at most `limit` in flight. */
-export async function inParallel<T, R>(items: readonly T[], limit: number, fn: (item: T, i: number) => Promise<R>): Promise<R[]> {
-  const out: R[] = new Array(items.length);
-  let next = 0;
-  await Promise.all(
-    Array.from({ length: Math.min(limit, items.length) }, async () => {
-      while (next < items.length) {
-        const i = next++;
-        out[i] = await fn(items[i] as T, i);
-      }
-    }),
-  );
-  return out;
-}
+export { inParallel } from "../support/seed.js";

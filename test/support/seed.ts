@@ -1,7 +1,21 @@
 /** Fast direct writes for test and benchmark setup (the API under test is never seeded through). */
 import { BatchWriteCommand, type BatchWriteCommandOutput } from "@aws-sdk/lib-dynamodb";
 import { db } from "../../shared/clients.js";
-import { inParallel } from "../bench/stats.js";
+
+/** Runs `fn` over `items` with at most `limit` in flight; the results in the order of `items`. */
+export async function inParallel<T, R>(items: readonly T[], limit: number, fn: (item: T, i: number) => Promise<R>): Promise<R[]> {
+  const out: R[] = new Array(items.length);
+  let next = 0;
+  await Promise.all(
+    Array.from({ length: Math.min(limit, items.length) }, async () => {
+      while (next < items.length) {
+        const i = next++;
+        out[i] = await fn(items[i] as T, i);
+      }
+    }),
+  );
+  return out;
+}
 
 /** Puts `items` into `table` by BatchWriteItem, 25 per request and 8 requests at a time, retrying unprocessed items. */
 export async function putItems(table: string, items: readonly Record<string, unknown>[]): Promise<void> {
