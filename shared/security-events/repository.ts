@@ -93,13 +93,13 @@ export type ListedEvent = Pick<StoredEvent, (typeof LISTED_FIELDS)[number]>;
 
 /** The export reads an event's CSV columns and its sort key, by which it merges its streams. */
 export type ExportRow = ExportedEvent & { created_key: string };
-const EXPORTED_FIELDS = [...CSV_COLUMNS, "created_key"] as const;
+/** The export's projection; the bench pages with it too, as its floor. */
+export const EXPORT_PROJECTION = projection([...CSV_COLUMNS, "created_key"]);
 
-/** `queryFor(f)` reading back only `fields`. */
-function projectedQuery(f: EventFilter, fields: readonly string[]): QueryCommandInput {
+/** `queryFor(f)` reading back only what `p` projects. */
+function projectedQuery(f: EventFilter, p: ReturnType<typeof projection>): QueryCommandInput {
   const q = queryFor(f);
-  const { ProjectionExpression, names } = projection(fields);
-  return { ...q, ProjectionExpression, ExpressionAttributeNames: { ...q.ExpressionAttributeNames, ...names } };
+  return { ...q, ProjectionExpression: p.ProjectionExpression, ExpressionAttributeNames: { ...q.ExpressionAttributeNames, ...p.names } };
 }
 
 /**
@@ -109,7 +109,7 @@ function projectedQuery(f: EventFilter, fields: readonly string[]): QueryCommand
 export async function queryEvents(f: EventFilter, limit: number, after?: string): Promise<{ rows: ListedEvent[]; more: boolean }> {
   const out = await db.send(
     new QueryCommand({
-      ...projectedQuery(f, LISTED_FIELDS),
+      ...projectedQuery(f, projection(LISTED_FIELDS)),
       Limit: limit,
       ...(after !== undefined && { ExclusiveStartKey: startAfter(f, after) }),
     }),
@@ -122,7 +122,7 @@ export async function queryEvents(f: EventFilter, limit: number, after?: string)
  * only when the consumer asks for it: the export holds one page per stream, never the whole result.
  */
 export async function* eventPages(f: EventFilter, pageSize: number): AsyncGenerator<ExportRow[]> {
-  const input = { ...projectedQuery(f, EXPORTED_FIELDS), Limit: pageSize };
+  const input = { ...projectedQuery(f, EXPORT_PROJECTION), Limit: pageSize };
   let start: Record<string, unknown> | undefined;
   do {
     const out = await db.send(new QueryCommand({ ...input, ...(start && { ExclusiveStartKey: start }) }));

@@ -1,55 +1,60 @@
 /**
- * `npm run bench`: the measured performance contract of issue 5. A script, not a test: it starts what it
- * needs (cdk synth when cdk.out is missing or stale; the local stack on free ports with DynamoDB in
- * memory), measures each figure side by side with its floor in the same run, prints one table (progress
- * goes to stderr) and writes the same figures to `bench-results.json`. Exit code 1 when a row is over.
+ * `npm run bench`: what a user of the API waits for, measured on this machine. A script, not a test: it
+ * starts what it needs (cdk synth when cdk.out is stale; the local stack on free ports, DynamoDB in
+ * memory), measures each figure beside its floor from the same run, prints one table (progress goes to
+ * stderr) and writes the same rows to `bench-results.json`. Exits 1 when a row is over its budget.
  *
- *   npm run bench                  # everything (about ten minutes on 2 cores)
- *   npm run bench -- --quick       # fewer calls and rounds, for iterating; the budgets are the same
- *   npm run bench -- --sections=1,2,3
- *   npm run bench -- --sections=2 --only=invitations/create
+ *   npm run bench                              # every measure
+ *   npm run bench -- --quick                   # fewer rounds and runs, for iterating; the same budgets
+ *   npm run bench -- --only=requests,gateway   # some measures (names as in report.ts)
  *
- * Budgets live next to what they judge: endpoints.ts (1, 2), gateway-e2e.ts (3), cold-start.ts (4),
- * growth.ts (5), export.ts (6).
+ * Each measure is one module, with its budget as a named constant: bundles.ts, requests.ts, gateway.ts,
+ * growth.ts, export.ts. The console's measure (console.ts, when present) is run too.
  */
-import { mkdirSync, readdirSync, rmSync, writeFileSync } from "node:fs";
+import { existsSync, mkdirSync, readdirSync, rmSync } from "node:fs";
 import { cpus, loadavg } from "node:os";
 import { join } from "node:path";
-import { issueToken } from "../../infra/local/cognito.js";
+import { pathToFileURL } from "node:url";
+import { localHandlerEnv } from "../../infra/local/env.js";
 import { ROOT } from "../../infra/local/services.js";
-import { LOCAL_DIR, type LocalStack, startLocalStack } from "../../infra/local/stack.js";
-import { coldRows, ensureSynth, measureColdStarts } from "./cold-start.js";
-import { type Row, renderTable, SECTIONS, verdict } from "./report.js";
+import { LOCAL_DIR, startLocalStack } from "../../infra/local/stack.js";
+import { inProcessGateway, RequestMeter } from "./harness.js";
+import { MEASURES, type Measure, type Row, renderTable, verdict, writeResults } from "./report.js";
 
 const args = process.argv.slice(2);
 const quick = args.includes("--quick");
-const sectionsArg = args.find((a) => a.startsWith("--sections="))?.split("=")[1];
-const sections = new Set((sectionsArg ?? "1,2,3,4,5,6").split(",").map(Number));
-const want = (s: number) => sections.has(s);
-/** `--only=invitations/` measures sections 1 and 2 for the handlers whose path matches (iterating on a few). */
-const onlyArg = args.find((a) => a.startsWith("--only="))?.split("=")[1];
-/** `--quick` warms each handler up less: its section 2 figures lie between `early` and the steady state. */
-const QUICK_WARMUP = 300;
+const only = args
+  .find((a) => a.startsWith("--only="))
+  ?.slice("--only=".length)
+  .split(",");
+const unknown = only?.filter((m) => !(m in MEASURES));
+if (unknown?.length) throw new Error(`--only: no measure ${unknown.join(", ")} (there are ${Object.keys(MEASURES).join(", ")})`);
+const want = (m: Measure) => !only || only.includes(m);
+
+/** Console budgets (the console's own measure is test/bench/console.ts). */
+export const CONSOLE_FIRST_PAGE_MS = 1_500;
+export const CONSOLE_ASSETS_GZIP_KB = 600;
+const CONSOLE_MODULE = join(ROOT, "test/bench/console.ts");
 
 const started = Date.now();
-const elapsed = () => `${((Date.now() - started) / 1000).toFixed(0)} s`;
 const log = (s: string) => process.stderr.write(`${s}\n`);
-const step = (s: string) => log(`[bench ${elapsed()}] ${s}`);
+const step = (s: string) => log(`[bench ${((Date.now() - started) / 1000).toFixed(0)} s] ${s}`);
 
 process.env.AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED ??= "true";
 
-/** A section that fails becomes one `over` row with its error, and the run goes on with the next one. */
-async function section(rows: Row[], n: number, what: string, fn: () => Promise<Row[]>): Promise<void> {
-  step(what);
+/** A measure that fails becomes one `over` row with its error, and the run goes on with the next. */
+async function measure(rows: Row[], m: Measure, fn: () => Promise<Row[]>): Promise<void> {
+  if (!want(m)) return;
+  step(MEASURES[m]);
   try {
     rows.push(...(await fn()));
   } catch (err) {
     log((err as Error).stack ?? String(err));
     rows.push({
-      section: n,
-      endpoint: "(section failed)",
+      measure: m,
+      subject: "(failed)",
       figure: "error",
-      value: String((err as Error).message ?? err).slice(0, 120),
+      value: String(err).slice(0, 160),
       floor: "—",
       budget: "runs",
       verdict: "over",
@@ -57,147 +62,130 @@ async function section(rows: Row[], n: number, what: string, fn: () => Promise<R
   }
 }
 
-/** Data and service logs of the three newest runs are kept under `.local/bench/` for reading after a run. */
-function pruneRuns(dir: string, keep = 3): void {
+/** Each run keeps its data and service logs under `.local/bench/<run>/`; the three newest are kept. */
+function runDir(): string {
+  const dir = join(LOCAL_DIR, "bench");
   mkdirSync(dir, { recursive: true });
   const runs = readdirSync(dir)
     .filter((d) => /^\d{8}-\d{6}-\d+$/.test(d))
     .sort();
-  for (const d of runs.slice(0, Math.max(0, runs.length - keep))) rmSync(join(dir, d), { recursive: true, force: true });
+  for (const d of runs.slice(0, Math.max(0, runs.length - 2))) rmSync(join(dir, d), { recursive: true, force: true });
+  const stamp = new Date().toISOString().replace(/\D/g, "").slice(0, 14);
+  return join(dir, `${stamp.slice(0, 8)}-${stamp.slice(8)}-${process.pid}`);
 }
 
 async function main(): Promise<number> {
-  const stamp = new Date().toISOString().replace(/\D/g, "").slice(0, 14);
-  pruneRuns(join(LOCAL_DIR, "bench"));
-  const dataDir = join(LOCAL_DIR, "bench", `${stamp.slice(0, 8)}-${stamp.slice(8)}-${process.pid}`);
+  const dataDir = runDir();
   const rows: Row[] = [];
   const load = [loadavg()[0] ?? 0];
-  let synth = { synthesized: false, seconds: 0 };
 
-  if (want(4) || want(6)) {
-    synth = ensureSynth(step);
-    if (synth.synthesized) step(`cdk synth took ${synth.seconds.toFixed(0)} s`);
-  }
-  // Before the stack starts, so that its Java and Node processes are not competing for the two cores.
-  if (want(4)) {
-    await section(rows, 4, "section 4: cold start of every bundled function", async () => {
-      return coldRows(await measureColdStarts(join(dataDir, "cold"), { ...(quick && { rounds: 3 }), log }));
-    });
-  }
+  // Before the stack starts, so that DynamoDB Local's Java does not compete for the cores with the imports.
+  await measure(rows, "bundles", async () => {
+    const { measureBundles, bundleRows } = await import("./bundles.js");
+    return bundleRows(await measureBundles(join(dataDir, "bundles"), { ...(quick && { rounds: 3 }), log }));
+  });
 
-  step("starting the local stack (DynamoDB Local in memory, cognito-local, SES, gateway)");
-  const stack: LocalStack = await startLocalStack({ dataDir, persistent: false, tablePrefix: "bench" });
-  try {
-    // shared/config.ts reads these at import: everything below that imports shared/ is loaded after this.
-    Object.assign(process.env, {
-      MAIN_TABLE: stack.tables.main,
-      EVENTS_TABLE: stack.tables.events,
-      DYNAMODB_ENDPOINT: stack.dynamodbEndpoint,
-      SES_ENDPOINT: stack.sesEndpoint,
-      AWS_REGION: stack.region,
-      AWS_ACCESS_KEY_ID: "local",
-      AWS_SECRET_ACCESS_KEY: "local",
-      MAIL_FROM: "no-reply@institution-admin.local",
-      APP_BASE_URL: "http://app.local",
-    });
-    delete process.env.AWS_SESSION_TOKEN;
-    delete process.env.AWS_PROFILE;
-
-    const { db, dynamo } = await import("../../shared/clients.js");
-    const { ses } = await import("../../shared/mail.js");
-    const { Meter } = await import("./meter.js");
-    const { claimsOfToken } = await import("./apigw.js");
-    const meter = new Meter([dynamo as never, db as never], ses as never);
-    const endpoints = await import("./endpoints.js");
-    meter.onMail = endpoints.readMailedToken;
-    const plan = quick ? { calls: 100, warmup: QUICK_WARMUP, rounds: 1 } : endpoints.DEFAULT_PLAN;
-
-    if (want(1) || want(2)) {
-      await section(
-        rows,
-        2,
-        `sections 1 and 2: every handler in-process, ${plan.calls} calls each after ${plan.warmup} warm-up calls, ${plan.rounds} interleaved round(s)`,
-        async () => {
-          const owner = await issueToken(stack, "bench-owner@bench.test", { superAdmin: true, account: "acct-bench", name: "Bench Owner" });
-          const results = await endpoints.measureEndpoints(
-            meter,
-            { owner: claimsOfToken(owner) },
-            { ...plan, ...(onlyArg && { only: new RegExp(onlyArg) }), log },
-          );
-          return endpoints.endpointRows(results, plan).filter((r) => want(r.section));
-        },
-      );
-    }
-
-    if (want(3)) {
-      await section(rows, 3, "section 3: read endpoints end to end through the local gateway vs a bare GetItem", async () => {
-        const { measureGateway, gatewayRows } = await import("./gateway-e2e.js");
-        const token = await issueToken(stack, "bench-reader@bench.test", {
-          superAdmin: true,
-          account: "acct-bench-reader",
-          name: "Bench Reader",
+  if ((["requests", "gateway", "growth", "export"] as const).some(want)) {
+    step("starting the local stack (DynamoDB Local in memory, cognito-local, SES, gateway)");
+    const stack = await startLocalStack({ dataDir, persistent: false, tablePrefix: "bench" });
+    try {
+      // shared/config.ts reads these at import: every module that imports shared/ is loaded after this.
+      Object.assign(process.env, localHandlerEnv(stack), {
+        MAIL_FROM: "no-reply@institution-admin.local",
+        APP_BASE_URL: "http://app.local",
+      });
+      delete process.env.AWS_SESSION_TOKEN;
+      delete process.env.AWS_PROFILE;
+      const { dynamo } = await import("../../shared/clients.js");
+      const meter = new RequestMeter(dynamo);
+      const gateway = await inProcessGateway(stack);
+      try {
+        await measure(rows, "requests", async () => {
+          const { measureRequests, requestRows } = await import("./requests.js");
+          return requestRows(await measureRequests(stack, gateway, meter, log));
         });
-        return gatewayRows(await measureGateway(stack, { token, claims: claimsOfToken(token) }, { ...(quick && { pairs: 100 }), log }));
-      });
+        await measure(rows, "gateway", async () => {
+          const { measureGateway, gatewayRows } = await import("./gateway.js");
+          return gatewayRows(await measureGateway(stack, { ...(quick && { rounds: 60 }), log }));
+        });
+        await measure(rows, "growth", async () => {
+          const { measureGrowth, growthRows } = await import("./growth.js");
+          return growthRows(await measureGrowth(stack, gateway, meter, { ...(quick && { rounds: 50 }), log }));
+        });
+        await measure(rows, "export", async () => {
+          const { ensureSynth } = await import("./bundles.js");
+          const { measureExport, exportRows } = await import("./export.js");
+          ensureSynth(step);
+          return exportRows(await measureExport(join(dataDir, "export"), stack, { ...(quick && { runs: 1 }), log }));
+        });
+        if (want("requests")) rows.push((await import("./requests.js")).scanRow(meter));
+      } finally {
+        await gateway.close();
+        meter.remove();
+        dynamo.destroy();
+      }
+    } finally {
+      step("stopping the local stack");
+      await stack.stop();
     }
-
-    if (want(5)) {
-      await section(rows, 5, "section 5: growth to 10x the data", async () => {
-        const { measureGrowth, growthRows } = await import("./growth.js");
-        return growthRows(await measureGrowth(meter, { ...(quick && { runs: 60 }), log }));
-      });
-    }
-
-    if (want(6)) {
-      await section(rows, 6, "section 6: export of 10,000 events", async () => {
-        const { measureExport, exportRows } = await import("./export.js");
-        return exportRows(await measureExport(join(dataDir, "export"), stack, { ...(quick && { runs: 1 }), log }));
-      });
-    }
-
-    rows.push({
-      section: 1,
-      endpoint: "whole run (bench process)",
-      figure: "Scans",
-      value: `${meter.scans} of ${meter.totalRequests} DynamoDB requests`,
-      floor: "—",
-      budget: "0",
-      verdict: verdict(meter.scans === 0),
-    });
-    meter.uninstall();
-    dynamo.destroy();
-    ses.destroy?.();
-  } finally {
-    step("stopping the local stack");
-    await stack.stop();
   }
 
-  rows.sort((a, b) => a.section - b.section);
+  // Optional until the console's measure lands: it runs when its module is there.
+  if (existsSync(CONSOLE_MODULE)) {
+    await measure(rows, "console", async () => {
+      type Figures = { firstPageMs: number; jsGzipKb: number; cssGzipKb: number };
+      const { measureConsole } = (await import(pathToFileURL(CONSOLE_MODULE).href)) as { measureConsole: () => Promise<Figures> };
+      const c = await measureConsole();
+      const assets = c.jsGzipKb + c.cssGzipKb;
+      return [
+        {
+          measure: "console",
+          subject: "console",
+          figure: "first page",
+          value: `${c.firstPageMs.toFixed(0)} ms`,
+          floor: "—",
+          budget: `≤ ${CONSOLE_FIRST_PAGE_MS} ms`,
+          verdict: verdict(c.firstPageMs <= CONSOLE_FIRST_PAGE_MS),
+          data: { ...c },
+        },
+        {
+          measure: "console",
+          subject: "console",
+          figure: "JS + CSS gzipped",
+          value: `${assets.toFixed(0)} KB (JS ${c.jsGzipKb.toFixed(0)}, CSS ${c.cssGzipKb.toFixed(0)})`,
+          floor: "—",
+          budget: `≤ ${CONSOLE_ASSETS_GZIP_KB} KB`,
+          verdict: verdict(assets <= CONSOLE_ASSETS_GZIP_KB),
+          data: { ...c },
+        },
+      ];
+    });
+  }
+
   load.push(loadavg()[0] ?? 0);
-  const over = rows.filter((r) => r.verdict === "over");
+  const seconds = (Date.now() - started) / 1000;
+  const over = rows.filter((r) => r.verdict === "over").length;
   process.stdout.write(`${renderTable(rows)}\n\n`);
   process.stdout.write(
-    `${rows.length} rows: ${rows.length - over.length} within, ${over.length} over. ${elapsed()} on ${cpus().length} cores (load ${load.map((l) => l.toFixed(1)).join(" → ")}), Node ${process.version}${quick ? ", --quick" : ""}.\n`,
+    `${rows.length} rows: ${rows.length - over} within, ${over} over. ${seconds.toFixed(0)} s on ${cpus().length} cores ` +
+      `(load ${load.map((l) => l.toFixed(1)).join(" → ")}), Node ${process.version}${quick ? ", --quick" : ""}.\n`,
   );
-  const results = {
-    generatedAt: new Date().toISOString(),
-    durationSeconds: (Date.now() - started) / 1000,
-    quick,
-    machine: { cores: cpus().length, cpu: cpus()[0]?.model, node: process.version, loadAverage: load },
-    synth,
-    sections: SECTIONS,
-    summary: { rows: rows.length, within: rows.length - over.length, over: over.length },
+  writeResults(
+    join(ROOT, "bench-results.json"),
+    {
+      generatedAt: new Date().toISOString(),
+      durationSeconds: seconds,
+      quick,
+      machine: { cores: cpus().length, cpu: cpus()[0]?.model, node: process.version, loadAverage: load },
+    },
     rows,
-  };
-  writeFileSync(join(ROOT, "bench-results.json"), `${JSON.stringify(results, null, 2)}\n`);
-  step(`wrote bench-results.json`);
-  return over.length === 0 ? 0 : 1;
+  );
+  step("wrote bench-results.json");
+  return over === 0 ? 0 : 1;
 }
 
 main().then(
-  (code) => {
-    process.exit(code);
-  },
+  (code) => process.exit(code),
   (err: unknown) => {
     console.error((err as Error).stack ?? err);
     process.exit(2);

@@ -1,63 +1,90 @@
-/** The benchmark's rows: one table on stdout and the same figures as JSON. */
+/** The benchmark's one table: rows of every measure, printed on stdout and written as JSON. */
+import { writeFileSync } from "node:fs";
 
-export type Verdict = "within" | "over" | "info";
+export type Verdict = "within" | "over";
+
+/** The measures, in the order they run and are printed. */
+export const MEASURES = {
+  bundles: "Bundle size and import time of every function vs a DocumentClient-only bundle",
+  requests: "DynamoDB requests and consumed capacity per endpoint, counted at the SDK",
+  gateway: "End to end through the local gateway vs a bare GetItem, interleaved rounds",
+  growth: "Growth: the same reads with 10× the data in the tables",
+  export: "Export of 10,000 events: the bundled function vs bare paging, fresh processes",
+  console: "Console: first page and its assets",
+} as const;
+
+export type Measure = keyof typeof MEASURES;
 
 export interface Row {
-  /** 1–6, the section of issue 5's benchmark. */
-  readonly section: number;
-  readonly endpoint: string;
+  readonly measure: Measure;
+  /** The endpoint, function or run the figure is about. */
+  readonly subject: string;
   readonly figure: string;
-  /** Human-readable value and floor, as printed. */
+  /** As printed. */
   readonly value: string;
+  /** What the value is judged against, measured in the same run. */
   readonly floor: string;
   readonly budget: string;
   readonly verdict: Verdict;
-  /** Raw figures for the JSON. */
+  /** Raw figures, for the JSON only. */
   readonly data?: Record<string, unknown>;
-  /** A remark printed under the table (design notes, what a figure includes). */
-  readonly note?: string;
 }
-
-export const SECTIONS: Record<number, string> = {
-  1: "DynamoDB requests and consumed capacity per endpoint (in-process handler, DynamoDB Local)",
-  2: "Handler overhead: handler time minus time in DynamoDB/SES send(), warm calls, the best of interleaved rounds (counts in the note)",
-  3: "End to end through the local gateway vs a bare GetItem, same DynamoDB Local",
-  4: "Cold start: bundle size and import time vs a DocumentClient-only reference bundle",
-  5: "Growth: 10x the data in the table",
-  6: "Export of 10,000 events (bundled function in a child process)",
-};
 
 export const verdict = (ok: boolean): Verdict => (ok ? "within" : "over");
 
-function pad(s: string, n: number): string {
-  return s.length >= n ? s : s + " ".repeat(n - s.length);
+/** Nearest-rank percentile (q in 0..1); NaN when empty. */
+export function percentile(values: readonly number[], q: number): number {
+  if (values.length === 0) return Number.NaN;
+  const sorted = [...values].sort((a, b) => a - b);
+  return sorted[Math.min(sorted.length, Math.max(1, Math.ceil(q * sorted.length))) - 1] as number;
 }
 
-/** The table: one block per section, columns sized to their content (value and floor capped, then wrapped). */
-export function renderTable(rows: readonly Row[]): string {
-  const headers = ["endpoint", "figure", "value", "floor", "budget", "verdict"] as const;
-  const cells = rows.map((r) => [r.endpoint, r.figure, r.value, r.floor, r.budget, r.verdict]);
+export const median = (values: readonly number[]) => percentile(values, 0.5);
+
+export function fmtMs(ms: number): string {
+  if (!Number.isFinite(ms)) return "—";
+  return ms < 100 ? `${ms.toFixed(2)} ms` : `${ms.toFixed(0)} ms`;
+}
+
+export function fmtBytes(bytes: number): string {
+  if (bytes < 1024) return `${bytes} B`;
+  if (bytes < 1024 * 1024) return `${(bytes / 1024).toFixed(1)} KiB`;
+  return `${(bytes / 1024 / 1024).toFixed(1)} MiB`;
+}
+
+export const fmtRatio = (r: number) => (Number.isFinite(r) ? `${r.toFixed(2)}×` : "—");
+
+/** `+12%`, `-3%`, for a ratio new/old. */
+export const fmtChange = (r: number) => (Number.isFinite(r) ? `${r >= 1 ? "+" : ""}${((r - 1) * 100).toFixed(0)}%` : "—");
+
+const pad = (s: string, n: number) => s + " ".repeat(Math.max(0, n - s.length));
+
+/** One table, a heading line per measure, the measures in their order. */
+export function renderTable(unordered: readonly Row[]): string {
+  const order = Object.keys(MEASURES);
+  const rows = [...unordered].sort((a, b) => order.indexOf(a.measure) - order.indexOf(b.measure));
+  const headers = ["subject", "figure", "value", "floor", "budget", "verdict"];
+  const cells = rows.map((r) => [r.subject, r.figure, r.value, r.floor, r.budget, r.verdict]);
   const widths = headers.map((h, i) => Math.max(h.length, ...cells.map((c) => (c[i] as string).length)));
   const line = (c: readonly string[]) =>
     c
       .map((v, i) => pad(v, widths[i] as number))
       .join("  ")
       .trimEnd();
-  const rule = "-".repeat(widths.reduce((a, b) => a + b + 2, -2));
-  const out: string[] = [line(headers), rule];
-  let section = 0;
+  const out = [line(headers), "-".repeat(widths.reduce((a, b) => a + b + 2, -2))];
+  let measure: Measure | undefined;
   rows.forEach((r, i) => {
-    if (r.section !== section) {
-      section = r.section;
-      if (i > 0) out.push("");
-      out.push(`[${section}] ${SECTIONS[section] ?? ""}`);
+    if (r.measure !== measure) {
+      measure = r.measure;
+      out.push(`[${measure}] ${MEASURES[measure]}`);
     }
     out.push(line(cells[i] as string[]));
   });
-  const notes = rows.filter((r) => r.note);
-  if (notes.length > 0) {
-    out.push("", "Notes:");
-    for (const r of notes) out.push(`  [${r.section}] ${r.endpoint} / ${r.figure}: ${r.note}`);
-  }
   return out.join("\n");
+}
+
+export function writeResults(file: string, run: Record<string, unknown>, rows: readonly Row[]): void {
+  const over = rows.filter((r) => r.verdict === "over").length;
+  const results = { ...run, summary: { rows: rows.length, within: rows.length - over, over }, measures: MEASURES, rows };
+  writeFileSync(file, `${JSON.stringify(results, null, 2)}\n`);
 }

@@ -7,8 +7,8 @@ import { describe, expect, it } from "vitest";
 import type { CountedType, EventType } from "../../shared/audit.js";
 import type { Caller } from "../../shared/caller.js";
 import { newId } from "../../shared/ids.js";
-import { type Seed, seedEvents } from "../bench/events-growth.js";
 import { call, token, uniq, uniqEmail } from "../support/api.js";
+import { type Seed, seedEvents } from "../support/seed-events.js";
 
 const ALERTS = "/api/v1/admin/security_events/alerts";
 const HOUR = 60 * 60 * 1000;

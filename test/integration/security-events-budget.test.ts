@@ -9,8 +9,8 @@ import type { EventType } from "../../shared/audit.js";
 import type { Caller } from "../../shared/caller.js";
 import { dynamo } from "../../shared/clients.js";
 import { exportSecurityEvents, listSecurityEvents, securityAlerts, showSecurityEvent } from "../../shared/security-events/service.js";
-import { seedEvents } from "../bench/events-growth.js";
 import { uniq } from "../support/api.js";
+import { seedEvents } from "../support/seed-events.js";
 
 const sent: { command: string; input: Record<string, unknown> }[] = [];
 const MIDDLEWARE = "security-events-budget";

@@ -6,9 +6,9 @@
 import { beforeAll, describe, expect, it } from "vitest";
 import { describe as describeEvent } from "../../shared/audit.js";
 import type { Caller } from "../../shared/caller.js";
-import { type Seed, seedEvents } from "../bench/events-growth.js";
 import { call, token, uniq, uniqEmail } from "../support/api.js";
 import { parseCsv } from "../support/csv.js";
+import { type Seed, seedEvents } from "../support/seed-events.js";
 
 const EXPORT = "/api/v1/admin/security_events/export";
 const HEADER = ["id", "event_type", "created_at", "user_id", "user_email", "ip_address", "description", "details"];

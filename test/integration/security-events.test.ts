@@ -8,8 +8,8 @@ import { beforeAll, describe, expect, it } from "vitest";
 import type { EventType } from "../../shared/audit.js";
 import type { Caller } from "../../shared/caller.js";
 import { newId } from "../../shared/ids.js";
-import { type Seed, seedEvents } from "../bench/events-growth.js";
 import { call, token, uniq, uniqEmail } from "../support/api.js";
+import { type Seed, seedEvents } from "../support/seed-events.js";
 
 const SEC = "/api/v1/admin/security_events";
 

@@ -1,0 +1,189 @@
+/**
+ * Bundle size and import time of every function as `cdk synth` bundles it (cdk.out), against a reference
+ * bundle that holds only the DynamoDB DocumentClient and one GetItem, built by esbuild with the stack's own
+ * options. The import is what a cold start adds before the first request: each runs in a fresh Node
+ * process, a reference import right before each function's, round after round. It is CPU-bound (the
+ * bundle is read from the page cache), so it is judged by its CPU time, which on a shared machine does not
+ * include the waits for a free core that its wall time does; the wall time is kept in the JSON.
+ *
+ * Reads no environment at import: it runs before the local stack exists.
+ */
+import { spawn, spawnSync } from "node:child_process";
+import { existsSync, readdirSync, readFileSync, statSync } from "node:fs";
+import { join } from "node:path";
+import { pathToFileURL } from "node:url";
+import { build } from "esbuild";
+import { ROOT } from "../../infra/local/services.js";
+import { BUNDLING, ESBUILD_TARGET } from "../../infra/stack.js";
+import { fmtBytes, fmtMs, fmtRatio, median, type Row, verdict } from "./report.js";
+
+/** Budget: size and import CPU time of a function at most this many times the reference's. */
+export const BUNDLE_RATIO = 1.35;
+export const ROUNDS = 15;
+
+const CDK_OUT = join(ROOT, "cdk.out");
+const TEMPLATE = join(CDK_OUT, "InstitutionAdminApi.template.json");
+
+function newestMtime(path: string): number {
+  if (!existsSync(path)) return 0;
+  const st = statSync(path);
+  if (!st.isDirectory()) return st.mtimeMs;
+  return Math.max(0, ...readdirSync(path).map((entry) => newestMtime(join(path, entry))));
+}
+
+/** Runs `cdk synth` when cdk.out is missing or older than anything it is built from. */
+export function ensureSynth(log: (s: string) => void): void {
+  const sources = ["functions", "shared", "infra/stack.ts", "infra/app.ts", "package-lock.json", "cdk.json", "tsconfig.json"];
+  const newestSource = Math.max(...sources.map((s) => newestMtime(join(ROOT, s))));
+  if (existsSync(TEMPLATE) && statSync(TEMPLATE).mtimeMs >= newestSource) return;
+  log("cdk.out is missing or older than the sources: running cdk synth");
+  const res = spawnSync("npx", ["cdk", "synth", "--quiet"], { cwd: ROOT, encoding: "utf8", env: process.env });
+  if (res.status !== 0) throw new Error(`cdk synth failed (${res.status}):\n${res.stderr}\n${res.stdout}`);
+}
+
+export interface Bundle {
+  readonly name: string;
+  readonly file: string;
+}
+
+/** The functions of the synthesized template, each with its bundle (`asset.<hash>/index.mjs`). */
+export function bundles(): Bundle[] {
+  const template = JSON.parse(readFileSync(TEMPLATE, "utf8")) as {
+    Resources: Record<string, { Type: string; Metadata?: Record<string, string>; Properties?: { Description?: string } }>;
+  };
+  const out: Bundle[] = [];
+  for (const r of Object.values(template.Resources)) {
+    const asset = r.Metadata?.["aws:asset:path"];
+    const name = r.Properties?.Description?.split(":")[0];
+    if (r.Type === "AWS::Lambda::Function" && asset && name) out.push({ name, file: join(CDK_OUT, asset, "index.mjs") });
+  }
+  if (out.length === 0) throw new Error(`no functions in ${TEMPLATE}`);
+  return out.sort((a, b) => a.name.localeCompare(b.name));
+}
+
+const REFERENCE_SOURCE = `
+import { DynamoDBClient } from "@aws-sdk/client-dynamodb";
+import { DynamoDBDocumentClient, GetCommand } from "@aws-sdk/lib-dynamodb";
+const db = DynamoDBDocumentClient.from(new DynamoDBClient({}));
+export const handler = async () =>
+  (await db.send(new GetCommand({ TableName: process.env.MAIN_TABLE, Key: { pk: "x", sk: "y" } }))).Item ?? null;
+`;
+
+async function buildReference(dir: string): Promise<string> {
+  const file = join(dir, "reference", "index.mjs");
+  await build({
+    stdin: { contents: REFERENCE_SOURCE, resolveDir: ROOT, loader: "ts", sourcefile: "reference.ts" },
+    bundle: true,
+    platform: "node",
+    target: ESBUILD_TARGET,
+    format: "esm",
+    outfile: file,
+    minify: BUNDLING.minify,
+    sourcemap: BUNDLING.sourceMap,
+    sourcesContent: BUNDLING.sourcesContent,
+    mainFields: BUNDLING.mainFields,
+    banner: { js: BUNDLING.banner },
+    external: BUNDLING.externalModules,
+    logLevel: "error",
+  });
+  return file;
+}
+
+/** The environment of a deployed function, pointing nowhere on this machine. */
+const LAMBDA_ENV: NodeJS.ProcessEnv = {
+  PATH: process.env.PATH,
+  AWS_REGION: "us-east-1",
+  AWS_ACCESS_KEY_ID: "ASIABENCHBENCHBENCH0",
+  AWS_SECRET_ACCESS_KEY: "bench",
+  AWS_SESSION_TOKEN: "bench",
+  AWS_LAMBDA_FUNCTION_NAME: "bench",
+  MAIN_TABLE: "bench-main",
+  EVENTS_TABLE: "bench-events",
+  MAIL_FROM: "no-reply@example.com",
+  APP_BASE_URL: "https://app.example.com",
+  NODE_OPTIONS: "--enable-source-maps",
+  AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED: "true",
+};
+
+interface Import {
+  /** Wall time. */
+  readonly ms: number;
+  /** CPU time, user and system. */
+  readonly cpuMs: number;
+}
+
+/** Imports `file` in a fresh Node process. */
+function importOnce(file: string): Promise<Import> {
+  const probe = `
+    const c = process.cpuUsage();
+    const t = performance.now();
+    await import(${JSON.stringify(pathToFileURL(file).href)});
+    const ms = performance.now() - t;
+    const { user, system } = process.cpuUsage(c);
+    process.stdout.write(JSON.stringify({ ms, cpuMs: (user + system) / 1000 }));`;
+  return new Promise((resolve, reject) => {
+    const child = spawn(process.execPath, ["--input-type=module", "-e", probe], { env: LAMBDA_ENV, stdio: ["ignore", "pipe", "pipe"] });
+    let out = "";
+    let err = "";
+    child.stdout.on("data", (d: Buffer) => {
+      out += d;
+    });
+    child.stderr.on("data", (d: Buffer) => {
+      err += d;
+    });
+    child.on("error", reject);
+    child.on("close", (code) =>
+      code === 0 ? resolve(JSON.parse(out) as Import) : reject(new Error(`import of ${file} failed (${code}): ${err.slice(0, 1000)}`)),
+    );
+  });
+}
+
+export interface BundleResult {
+  readonly name: string;
+  readonly bytes: number;
+  /** One import per round. */
+  readonly imports: Import[];
+  /** The reference's import right before each of them. */
+  readonly referenceImports: Import[];
+}
+
+export interface BundleResults {
+  readonly referenceBytes: number;
+  readonly functions: BundleResult[];
+}
+
+export async function measureBundles(dir: string, opts: { rounds?: number; log: (s: string) => void }): Promise<BundleResults> {
+  ensureSynth(opts.log);
+  const referenceFile = await buildReference(dir);
+  const targets = bundles();
+  const functions: BundleResult[] = targets.map((b) => ({ name: b.name, bytes: statSync(b.file).size, imports: [], referenceImports: [] }));
+  const rounds = opts.rounds ?? ROUNDS;
+  for (let r = 0; r < rounds; r++) {
+    for (const [i, b] of targets.entries()) {
+      functions[i]?.referenceImports.push(await importOnce(referenceFile));
+      functions[i]?.imports.push(await importOnce(b.file));
+    }
+    opts.log(`  round ${r + 1} of ${rounds}`);
+  }
+  return { referenceBytes: statSync(referenceFile).size, functions };
+}
+
+/** A function's median import CPU time against the median of the reference imports paired with it. */
+export function bundleRows(r: BundleResults): Row[] {
+  return r.functions.map((f) => {
+    const ms = median(f.imports.map((x) => x.cpuMs));
+    const refMs = median(f.referenceImports.map((x) => x.cpuMs));
+    const size = f.bytes / r.referenceBytes;
+    const time = ms / refMs;
+    return {
+      measure: "bundles",
+      subject: f.name,
+      figure: "size; import CPU",
+      value: `${fmtBytes(f.bytes)} (${fmtRatio(size)}); ${fmtMs(ms)} (${fmtRatio(time)})`,
+      floor: `${fmtBytes(r.referenceBytes)}; ${fmtMs(refMs)}`,
+      budget: `≤ ${BUNDLE_RATIO}×; ≤ ${BUNDLE_RATIO}×`,
+      verdict: verdict(size <= BUNDLE_RATIO && time <= BUNDLE_RATIO),
+      data: { ...f, referenceBytes: r.referenceBytes, sizeRatio: size, timeRatio: time },
+    };
+  });
+}

@@ -1,0 +1,296 @@
+/**
+ * DynamoDB requests and consumed capacity per endpoint: every route of shared/routes.ts called through a
+ * gateway in this process, with a real token, a few times on fresh data; the requests counted at the SDK.
+ * The floor is the design's minimum for the endpoint; the budget is that minimum and never a Scan.
+ */
+import type { Gateway } from "../../infra/local/gateway.js";
+import type { LocalStack } from "../../infra/local/stack.js";
+import { routes } from "../../shared/routes.js";
+import { seedEvents, spreadSeeds } from "../support/seed-events.js";
+import {
+  Api,
+  type CallOptions,
+  type Count,
+  createdId,
+  describeCapacity,
+  describeRequests,
+  mailedToken,
+  newUser,
+  type RequestMeter,
+  type User,
+} from "./harness.js";
+import { type Row, verdict } from "./report.js";
+
+/** Calls of each endpoint: they must all make the same requests. */
+export const CALLS = 3;
+
+const INST = "/api/v1/institutions";
+const INV = "/api/v1/admin/invitations";
+const SEC = "/api/v1/admin/security_events";
+
+interface Call extends CallOptions {
+  readonly path: string;
+}
+
+interface Scenario {
+  /** `METHOD path` as in shared/routes.ts. */
+  readonly route: string;
+  readonly status: number;
+  /** The requests the design needs, in any order (parallel reads may be sent in either). */
+  readonly design: readonly string[];
+  /** Alerts: up to this many more Queries, one per counted type with events in the window's first minute. */
+  readonly extraQueries?: number;
+  /** Makes what `count` calls need; returns call `i`. */
+  prepare(count: number): Promise<(i: number) => Call>;
+}
+
+export interface EndpointCount {
+  readonly route: string;
+  readonly design: readonly string[];
+  readonly extraQueries: number;
+  readonly calls: Count[];
+}
+
+const sorted = (r: readonly string[]) => [...r].sort().join();
+
+function withinDesign(e: EndpointCount, requests: readonly string[]): boolean {
+  if (requests.includes("Scan")) return false;
+  const extra = requests.length - e.design.length;
+  if (extra < 0 || extra > e.extraQueries) return false;
+  return sorted(requests) === sorted([...e.design, ...Array<string>(extra).fill("Query")]);
+}
+
+function scenarios(stack: LocalStack, api: Api, owner: User, run: string): Scenario[] {
+  const call = (path: string, opts: Omit<CallOptions, "token"> = {}, user = owner): Call => ({ path, ...opts, token: user.token });
+  const institution = async (name: string) =>
+    createdId(await api.json("POST", INST, { token: owner.token, body: { institution: { name: `${name} ${run}` } } }, 201), "institution");
+  const invite = async (institutionId: string, email: string) =>
+    createdId(
+      await api.json("POST", INV, { token: owner.token, body: { institution_id: institutionId, email, role: "cohort_admin" } }, 201),
+      "invitation",
+    );
+  const times = <T>(count: number, fn: (i: number) => Promise<T>) => Promise.all(Array.from({ length: count }, (_, i) => fn(i)));
+  const lookupAndTx = ["GetItem", "TransactWriteItems"];
+
+  return [
+    {
+      route: `GET ${INST}`,
+      status: 200,
+      design: ["Query"],
+      prepare: async () => {
+        await times(3, () => institution("Listed"));
+        return () => call(INST);
+      },
+    },
+    {
+      route: `POST ${INST}`,
+      status: 201,
+      design: ["TransactWriteItems"],
+      prepare: async () => (i) => call(INST, { body: { institution: { name: `Created ${i}`, registration_number: `REQ-${run}-${i}` } } }),
+    },
+    {
+      route: `GET ${INST}/{id}`,
+      status: 200,
+      design: ["GetItem"],
+      prepare: async () => {
+        const id = await institution("Shown");
+        return () => call(`${INST}/${id}`);
+      },
+    },
+    ...(["PATCH", "PUT"] as const).map(
+      (method): Scenario => ({
+        route: `${method} ${INST}/{id}`,
+        status: 200,
+        design: lookupAndTx,
+        prepare: async () => {
+          const id = await institution(`Updated by ${method}`);
+          return (i) => call(`${INST}/${id}`, { body: { institution: { name: `Renamed ${i} ${run}`, contact_phone: "+1 555 0199" } } });
+        },
+      }),
+    ),
+    {
+      route: `DELETE ${INST}/{id}`,
+      status: 200,
+      design: lookupAndTx,
+      prepare: async (count) => {
+        const ids = await times(count, () => institution("Deleted"));
+        return (i) => call(`${INST}/${ids[i]}`);
+      },
+    },
+    {
+      route: `GET ${INST}/{id}/cohorts`,
+      status: 200,
+      design: ["GetItem", "Query"],
+      prepare: async () => {
+        const id = await institution("Cohorts");
+        for (const name of ["Spring", "Autumn"])
+          await api.json("POST", `${INST}/${id}/cohorts`, { token: owner.token, body: { cohort: { name } } }, 201);
+        return () => call(`${INST}/${id}/cohorts`);
+      },
+    },
+    {
+      route: `POST ${INST}/{id}/cohorts`,
+      status: 201,
+      design: lookupAndTx,
+      prepare: async () => {
+        const id = await institution("Cohort target");
+        return (i) => call(`${INST}/${id}/cohorts`, { body: { cohort: { name: `Cohort ${i}` } } });
+      },
+    },
+    {
+      route: `GET ${INV}`,
+      status: 200,
+      design: ["GetItem", "Query"],
+      prepare: async () => {
+        const id = await institution("Invitations listed");
+        await times(3, (i) => invite(id, `listed-${i}-${run}@bench.test`));
+        return () => call(INV, { query: { institution_id: id } });
+      },
+    },
+    {
+      route: `POST ${INV}`,
+      status: 201,
+      // The institution, then the e-mail's pending slots and member marker (one Query), then one transaction.
+      design: ["GetItem", "Query", "TransactWriteItems"],
+      prepare: async () => {
+        const id = await institution("Invitations created");
+        return (i) => call(INV, { body: { institution_id: id, email: `created-${i}-${run}@bench.test`, role: "cohort_admin" } });
+      },
+    },
+    {
+      route: `DELETE ${INV}/{id}`,
+      status: 200,
+      design: ["GetItem", "GetItem", "TransactWriteItems"],
+      prepare: async (count) => {
+        const id = await institution("Invitations revoked");
+        const ids = await times(count, (i) => invite(id, `revoked-${i}-${run}@bench.test`));
+        return (i) => call(`${INV}/${ids[i]}`, { query: { institution_id: id } });
+      },
+    },
+    {
+      route: `POST ${INV}/{id}/resend`,
+      status: 200,
+      design: ["GetItem", "GetItem", "TransactWriteItems"],
+      prepare: async () => {
+        const id = await institution("Invitations resent");
+        const inv = await invite(id, `resent-${run}@bench.test`);
+        return () => call(`${INV}/${inv}/resend`, { body: { institution_id: id } });
+      },
+    },
+    {
+      route: "POST /api/v1/invitations/accept",
+      status: 200,
+      // The token item, then the invitation and the institution (in parallel), then one transaction.
+      design: ["GetItem", "GetItem", "GetItem", "TransactWriteItems"],
+      prepare: async (count) => {
+        const id = await institution("Invitations accepted");
+        const invitees = await times(count, async (i) => {
+          const email = `accepted-${i}-${run}@bench.test`;
+          await invite(id, email);
+          return { user: await newUser(stack, email, `acct-invitees-${run}`, false), token: await mailedToken(stack.sesEndpoint, email) };
+        });
+        return (i) => {
+          const who = invitees[i] as (typeof invitees)[number];
+          return call("/api/v1/invitations/accept", { body: { token: who.token } }, who.user);
+        };
+      },
+    },
+    { route: `GET ${SEC}`, status: 200, design: ["Query"], prepare: async () => () => call(SEC) },
+    {
+      route: `GET ${SEC}/{id}`,
+      status: 200,
+      design: ["GetItem"],
+      prepare: async () => {
+        const list = await api.json("GET", SEC, { token: owner.token, query: { limit: "1" } }, 200);
+        const id = (list.events as { id: string }[] | undefined)?.[0]?.id;
+        if (!id) throw new Error("the owner's account has no events");
+        return () => call(`${SEC}/${id}`);
+      },
+    },
+    {
+      route: `GET ${SEC}/alerts`,
+      status: 200,
+      design: ["Query"],
+      extraQueries: 3,
+      prepare: async () => {
+        await seedEvents(spreadSeeds(owner.account, 300, Date.now(), 60 * 60 * 1000));
+        return () => call(`${SEC}/alerts`);
+      },
+    },
+    {
+      route: `GET ${SEC}/export`,
+      status: 200,
+      // One Query per 1,000 rows of each type asked for, then the transaction of its own event.
+      design: ["Query", "TransactWriteItems"],
+      prepare: async () => () => call(`${SEC}/export`, { query: { event_type: "institution_created" } }),
+    },
+  ];
+}
+
+/** Each route's calls, counted; routes without a scenario come back with no calls. */
+export async function measureRequests(
+  stack: LocalStack,
+  gateway: Gateway,
+  meter: RequestMeter,
+  log: (s: string) => void,
+): Promise<EndpointCount[]> {
+  const api = new Api(gateway.url);
+  const run = Date.now().toString(36);
+  try {
+    const owner = await newUser(stack, `requests-owner-${run}@bench.test`, `acct-requests-${run}`);
+    const all = scenarios(stack, api, owner, run);
+    const out: EndpointCount[] = [];
+    for (const r of routes.filter((r) => !r.public)) {
+      const route = `${r.method} ${r.path}`;
+      const s = all.find((x) => x.route === route);
+      if (!s) {
+        out.push({ route, design: [], extraQueries: 0, calls: [] });
+        continue;
+      }
+      const next = await s.prepare(CALLS);
+      const calls: Count[] = [];
+      for (let i = 0; i < CALLS; i++) {
+        const call = next(i);
+        const { result, count } = await meter.count(() => api.send(r.method, call.path, call));
+        if (result.status !== s.status) throw new Error(`${route}: ${result.status}, expected ${s.status}: ${result.text.slice(0, 300)}`);
+        calls.push(count);
+      }
+      log(`  ${route.padEnd(48)} ${[...new Set(calls.map((c) => describeRequests(c.requests)))].join(" | ")}`);
+      out.push({ route, design: s.design, extraQueries: s.extraQueries ?? 0, calls });
+    }
+    return out;
+  } finally {
+    api.close();
+  }
+}
+
+export function requestRows(results: readonly EndpointCount[]): Row[] {
+  return results.map((e) => {
+    const seen = [...new Set(e.calls.map((c) => describeRequests(c.requests)))];
+    const first = e.calls[0];
+    const design = `${describeRequests(e.design)}${e.extraQueries ? ` (+≤${e.extraQueries} Query)` : ""}`;
+    return {
+      measure: "requests",
+      subject: e.route,
+      figure: "requests (capacity)",
+      value: first ? `${seen.join(" | ")} (${describeCapacity(first.capacity)})` : "no scenario",
+      floor: first ? design : "—",
+      budget: "= floor, no Scan",
+      verdict: verdict(e.calls.length > 0 && e.calls.every((c) => withinDesign(e, c.requests))),
+      data: { design: e.design, extraQueries: e.extraQueries, calls: e.calls },
+    };
+  });
+}
+
+/** Scans among every DynamoDB request of this process in the run: the measures', their setup's, the seeding's. */
+export function scanRow(meter: RequestMeter): Row {
+  return {
+    measure: "requests",
+    subject: "every request sent from the bench process",
+    figure: "Scans",
+    value: `${meter.scans} of ${meter.total}`,
+    floor: "—",
+    budget: "0",
+    verdict: verdict(meter.scans === 0),
+  };
+}
