@@ -58,3 +58,32 @@ export function parseEmail(value: unknown): string | undefined {
   const result = v.safeParse(emailSchema, value);
   return result.success ? result.output : undefined;
 }
+
+/*
+ * Whole-request shapes of the invitation endpoints, for the API document and its clients (shared/openapi/).
+ * The handlers read the same fields one at a time through `invitationParams`, as the contract's check order
+ * needs (institution → role → pending limit → e-mail); these say what a request that passes every step holds.
+ */
+
+/** The institution an invitation endpoint acts on: `institution_id`, in the query (or the JSON body). */
+export const institutionRef = v.object({ institution_id: v.pipe(v.string(), v.nonEmpty()) });
+
+/** Body of create (its fields may also come as query parameters). */
+export const invitationCreateInput = v.object({ ...institutionRef.entries, email: emailSchema, role: roleSchema });
+
+/** Most invitations one page of the list holds, and how many when `limit` is absent (DESIGN.md §3). */
+export const INVITATION_PAGE = { default: 50, max: 200 } as const;
+
+/**
+ * Query of the list: `show_used=true` lists used invitations, any other value active ones; `limit` and
+ * `cursor` page it (newest first; `cursor` is the previous page's `meta.next_cursor`).
+ */
+export const invitationListQuery = v.object({
+  ...institutionRef.entries,
+  show_used: v.optional(v.string()),
+  limit: v.optional(
+    v.pipe(v.string(), v.trim(), v.digits(), v.toNumber(), v.integer(), v.minValue(1), v.maxValue(INVITATION_PAGE.max)),
+    String(INVITATION_PAGE.default),
+  ),
+  cursor: v.optional(v.pipe(v.string(), v.nonEmpty())),
+});
