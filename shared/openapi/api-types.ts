@@ -572,8 +572,8 @@ export interface components {
       content: {
         "application/json": {
           /** @constant */
-          message?: "Unauthorized";
-        } & components["schemas"]["GatewayMessage"];
+          message: "Unauthorized";
+        };
       };
     };
     /** @description The caller lacks the role the operation needs; recorded as `insufficient_privileges`. */

@@ -267,7 +267,7 @@ export const responses: Record<string, Schema> = {
       "No token, or one that is not a valid Cognito ID token of this pool (missing, expired, wrongly signed, wrong issuer or audience, an access token). Answered before the function runs.",
     headers: commonHeaders,
     content: json(
-      { allOf: [ref("GatewayMessage")], properties: { message: { const: "Unauthorized" } } },
+      closed({ message: { type: "string", const: "Unauthorized" } }, "Written by API Gateway's JWT authorizer."),
       { unauthorized: { message: "Unauthorized" } },
     ),
   },

@@ -40,7 +40,7 @@ export const document: Document = buildDocument("throw");
 
 const ajv = new Ajv2020({ strict: true, allErrors: true });
 addFormats(ajv);
-const ROOT = "urn:institution-admin-api";
+const ROOT = "https://institution-admin.invalid/openapi.json";
 /** The document's `#/components/schemas/X` as refs into one registered schema of all of them. */
 const rebase = (value: unknown): unknown =>
   JSON.parse(JSON.stringify(value), (key, v) =>
@@ -56,6 +56,12 @@ function validator(key: string, schema: unknown): ValidateFunction {
     validators.set(key, v);
   }
   return v;
+}
+
+/** What is wrong with `value` against `schema`, a schema of the document (its `$ref`s resolved there); empty when valid. */
+export function schemaProblems(schema: unknown, value: unknown): string[] {
+  const check = validator(JSON.stringify(schema), schema);
+  return check(value) ? [] : (check.errors ?? []).map((e) => `${e.instancePath || "/"} ${e.message}`);
 }
 
 /** `#/components/<kind>/<name>` resolved, or the object itself. */
