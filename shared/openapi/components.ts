@@ -266,10 +266,9 @@ export const responses: Record<string, Schema> = {
     description:
       "No token, or one that is not a valid Cognito ID token of this pool (missing, expired, wrongly signed, wrong issuer or audience, an access token). Answered before the function runs.",
     headers: commonHeaders,
-    content: json(
-      closed({ message: { type: "string", const: "Unauthorized" } }, "Written by API Gateway's JWT authorizer."),
-      { unauthorized: { message: "Unauthorized" } },
-    ),
+    content: json(closed({ message: { type: "string", const: "Unauthorized" } }, "Written by API Gateway's JWT authorizer."), {
+      unauthorized: { message: "Unauthorized" },
+    }),
   },
   Forbidden: error("The caller lacks the role the operation needs; recorded as `insufficient_privileges`.", {
     superAdmin: "Super admin access required",

@@ -316,7 +316,7 @@ function specs(req: RequestSchemas): Record<string, Spec> {
       success: {
         status: "200",
         description: "The OpenAPI 3.1 document.",
-        schema: { type: "object", required: ["openapi"] },
+        schema: { type: "object", properties: { openapi: { type: "string", const: "3.1.0" } }, required: ["openapi"] },
         example: undefined,
       },
     },
