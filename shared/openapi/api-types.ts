@@ -2419,7 +2419,10 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
-          "application/json": Record<string, never>;
+          "application/json": {
+            /** @constant */
+            openapi: "3.1.0";
+          };
         };
       };
       500: components["responses"]["InternalError"];

@@ -18,7 +18,7 @@ import { requestSchemas } from "../../shared/openapi/requests.js";
 import { ROLES } from "../../shared/roles.js";
 import { routes } from "../../shared/routes.js";
 import { ALERT_RULES } from "../../shared/security-events/alerts.js";
-import { document, documentPath, schemaProblems } from "../support/contract.js";
+import { assertConforms, contractProblems, document, documentPath, PENDING, schemaProblems } from "../support/contract.js";
 
 type Json = Record<string, unknown>;
 
@@ -220,5 +220,49 @@ describe("request schemas, generated from the valibot schemas", () => {
 describe("the generated client types", () => {
   it("are current: shared/openapi/api-types.ts is what `npm run openapi:types` writes for this document", async () => {
     expect(readFileSync(TYPES_FILE, "utf8"), "run `npm run openapi:types`").toBe(await generateTypes());
+  });
+});
+
+describe("the response check of every integration test (test/support/contract.ts)", () => {
+  const json = { "content-type": "application/json; charset=utf-8" };
+  const shown = (opOf("GET /api/v1/institutions/{id}").responses as Json)[200] as Json;
+  const example = ((shown.content as Json)["application/json"] as Json).example;
+
+  it("passes a response the document describes", () => {
+    expect(
+      contractProblems("GET", "/api/v1/institutions/01M84M2ES7DTY37NE05PPBJBQG", { status: 200, headers: json, body: example }),
+    ).toEqual([]);
+  });
+
+  it("names an unknown route, an unlisted status, an unlisted content type, a body off its schema, a missing header", () => {
+    const path = "/api/v1/institutions/01M84M2ES7DTY37NE05PPBJBQG";
+    expect(contractProblems("GET", "/api/v1/nope", { status: 404, headers: json, body: {} })[0]).toMatch(/no operation/);
+    expect(contractProblems("GET", path, { status: 418, headers: json, body: {} })[0]).toMatch(/status 418 is not in the document/);
+    expect(contractProblems("GET", path, { status: 200, headers: { "content-type": "text/plain" }, body: "" })[0]).toMatch(/content type/);
+    expect(contractProblems("GET", path, { status: 200, headers: json, body: { ...(example as Json), extra: true } })[0]).toMatch(
+      /must NOT have additional properties/,
+    );
+    expect(contractProblems("GET", path, { status: 404, headers: json, body: { message: "Not Found" } })[0]).toMatch(/body/);
+    const tooMany = contractProblems("POST", "/api/v1/admin/invitations", { status: 429, headers: json, body: { error: "x" } });
+    expect(tooMany).toEqual([expect.stringMatching(/header Retry-After is missing/)]);
+    const badHeader = { ...json, "retry-after": "soon" };
+    expect(contractProblems("POST", "/api/v1/admin/invitations", { status: 429, headers: badHeader, body: { error: "x" } })[0]).toMatch(
+      /header Retry-After/,
+    );
+  });
+
+  it("tolerates what PENDING lists only while it is absent", () => {
+    expect(PENDING.length).toBeGreaterThan(0);
+    const list = (body: unknown) => contractProblems("GET", "/api/v1/admin/invitations", { status: 200, headers: json, body });
+    expect(list({ invitations: [] })).toEqual([]);
+    expect(list({ invitations: [], other: 1 })).not.toEqual([]);
+    // Once the service sends it, the entry must go (assertConforms reports the closed gap).
+    expect(() =>
+      assertConforms("GET", "/api/v1/admin/invitations", {
+        status: 200,
+        headers: json,
+        body: { invitations: [], meta: { count: 0, limit: 50, next_cursor: null } },
+      }),
+    ).toThrow(/delete its PENDING entry/);
   });
 });
