@@ -74,7 +74,8 @@ describe("GET /api/v1/docs", () => {
       page.on("console", (msg) => {
         if (/Content Security Policy|Refused to/i.test(msg.text())) violations.push(msg.text());
       });
-      await page.goto(`${origin}${PAGE}`);
+      expect(stack.docsUrl).toBe(`${stack.apiUrl}${PAGE}`);
+      await page.goto(stack.docsUrl);
       await page.locator(".opblock").first().waitFor({ timeout: 30_000 });
       expect(await page.locator(".opblock").count()).toBe(operationCount);
 
