@@ -400,6 +400,14 @@ export interface components {
       token_preview: components["schemas"]["TokenPreview"];
       expires_at: components["schemas"]["Timestamp"];
     };
+    ResentInvitation: {
+      id: components["schemas"]["Id"];
+      email: string;
+      role: components["schemas"]["Role"];
+      token_preview: components["schemas"]["TokenPreview"];
+      expires_at: components["schemas"]["Timestamp"];
+      sent_at: components["schemas"]["Timestamp"];
+    };
     InvitationListItem: {
       id: components["schemas"]["Id"];
       email: string;
@@ -527,14 +535,7 @@ export interface components {
       message: string;
     };
     InvitationResent: {
-      invitation: {
-        id: components["schemas"]["Id"];
-        email: string;
-        role: components["schemas"]["Role"];
-        token_preview: components["schemas"]["TokenPreview"];
-        expires_at: components["schemas"]["Timestamp"];
-        sent_at: components["schemas"]["Timestamp"];
-      };
+      invitation: components["schemas"]["ResentInvitation"];
       message: string;
     };
     InvitationAccepted: {

@@ -55,6 +55,15 @@ const counts = (description: string): Schema => ({
   additionalProperties: false,
 });
 
+/** The invitation in the create response (resend adds its new `sent_at`). */
+const issued = {
+  id: ref("Id"),
+  email: { type: "string" },
+  role: ref("Role"),
+  token_preview: ref("TokenPreview"),
+  expires_at: ref("Timestamp"),
+};
+
 export const schemas: Record<string, Schema> = {
   Id: {
     type: "string",
@@ -118,13 +127,8 @@ export const schemas: Record<string, Schema> = {
     description: "The first 8 characters of the invitation token and `...`; the full token is only ever in the e-mail.",
     pattern: "^[A-Za-z0-9_-]{8}\\.\\.\\.$",
   },
-  IssuedInvitation: closed({
-    id: ref("Id"),
-    email: { type: "string" },
-    role: ref("Role"),
-    token_preview: ref("TokenPreview"),
-    expires_at: ref("Timestamp"),
-  }),
+  IssuedInvitation: closed(issued),
+  ResentInvitation: closed({ ...issued, sent_at: ref("Timestamp") }),
   InvitationListItem: closed({
     id: ref("Id"),
     email: { type: "string" },

@@ -39,8 +39,17 @@ interface Spec {
   readonly description?: string;
   readonly tag: string;
   readonly parameters?: Schema[];
-  readonly body?: { readonly schema: Schema; readonly example?: unknown; readonly description?: string };
-  readonly success: { readonly status: "200" | "201"; readonly description: string; readonly schema: Schema; readonly example: unknown };
+  readonly body?: { readonly schema: Schema; readonly example?: unknown };
+  readonly success: {
+    readonly status: "200" | "201";
+    readonly description: string;
+    readonly schema: Schema;
+    readonly example: unknown;
+    /** Default JSON. */
+    readonly media?: "text/csv" | "text/html";
+    /** Beyond those every response carries. */
+    readonly headers?: Record<string, Schema>;
+  };
   /** Statuses this operation answers beyond those every route of its kind has; 422 names its body shape. */
   readonly errors?: Partial<Record<Exclude<ErrorStatus, "422">, Record<string, string>>> & {
     readonly 422?: { readonly shape: "errors" | "error"; readonly examples: Record<string, unknown> };
@@ -288,7 +297,17 @@ function specs(req: RequestSchemas): Record<string, Spec> {
         from: eventsFilters.from,
         to: eventsFilters.to,
       }),
-      success: { status: "200", description: "The CSV file.", schema: { type: "string" }, example: examples.securityEventExport },
+      success: {
+        status: "200",
+        description: "The CSV file.",
+        schema: { type: "string" },
+        example: examples.securityEventExport,
+        media: "text/csv",
+        headers: {
+          "Content-Disposition": { $ref: "#/components/headers/ContentDisposition" },
+          "X-Export-Truncated": { $ref: "#/components/headers/XExportTruncated" },
+        },
+      },
       errors: { 403: { superAdmin: "Super admin access required" } },
     },
     [`GET ${sec}/alerts`]: {
@@ -325,7 +344,7 @@ function specs(req: RequestSchemas): Record<string, Spec> {
       summary: "The API reference page",
       description: "An interactive page (Swagger UI, served by this API, no CDN) built from this document. No token needed.",
       tag: "API document",
-      success: { status: "200", description: "The HTML page.", schema: { type: "string" }, example: undefined },
+      success: { status: "200", description: "The HTML page.", schema: { type: "string" }, example: undefined, media: "text/html" },
     },
   };
 }
@@ -345,15 +364,7 @@ const bodies: Record<string, Schema> = {
   CohortCreated: closedObject({ cohort: ref("Cohort") }),
   InvitationList: closedObject({ invitations: { type: "array", items: ref("InvitationListItem") }, meta: ref("PageMeta") }),
   InvitationIssued: closedObject({ invitation: ref("IssuedInvitation"), message: { type: "string" } }),
-  InvitationResent: closedObject({
-    invitation: {
-      type: "object",
-      properties: { ...((schemas.IssuedInvitation as { properties: Schema }).properties as Schema), sent_at: ref("Timestamp") },
-      required: [...((schemas.IssuedInvitation as { required: string[] }).required ?? []), "sent_at"],
-      additionalProperties: false,
-    },
-    message: { type: "string" },
-  }),
+  InvitationResent: closedObject({ invitation: ref("ResentInvitation"), message: { type: "string" } }),
   InvitationAccepted: closedObject({
     institution: closedObject({ id: ref("Id"), name: { type: "string" } }),
     role: ref("Role"),
@@ -369,33 +380,26 @@ function closedList(key: string, item: string): Schema {
   return closedObject({ [key]: { type: "array", items: ref(item) } });
 }
 
-const MEDIA: Record<string, string> = {
-  "GET /api/v1/admin/security_events/export": "text/csv",
-  "GET /api/v1/docs": "text/html",
-};
-
-const ERROR_RESPONSE: Record<ErrorStatus, string> = {
+/** The component response whose description and headers an operation's own messages go with. */
+const ERROR_RESPONSE: Record<Exclude<ErrorStatus, "422">, string> = {
   403: "Forbidden",
   404: "NotFound",
-  422: "",
   429: "TooManyRequests",
   502: "BadGateway",
 };
 
 /** The operation of `route` from its spec: the statuses every route of its kind answers, then its own. */
 function operation(route: Route, spec: Spec): Operation {
-  const key = routeKey(route);
-  const media = MEDIA[key] ?? "application/json";
-  const successHeaders: Record<string, unknown> = { ...commonHeaders };
-  if (key === "GET /api/v1/admin/security_events/export") {
-    successHeaders["Content-Disposition"] = { $ref: "#/components/headers/ContentDisposition" };
-    successHeaders["X-Export-Truncated"] = { $ref: "#/components/headers/XExportTruncated" };
-  }
   const out: Record<string, Schema> = {
     [spec.success.status]: {
       description: spec.success.description,
-      headers: successHeaders,
-      content: { [media]: { schema: spec.success.schema, ...(spec.success.example !== undefined && { example: spec.success.example }) } },
+      headers: { ...commonHeaders, ...spec.success.headers },
+      content: {
+        [spec.success.media ?? "application/json"]: {
+          schema: spec.success.schema,
+          ...(spec.success.example !== undefined && { example: spec.success.example }),
+        },
+      },
     },
   };
   const r = (name: string) => ({ $ref: `#/components/responses/${name}` });
@@ -423,7 +427,7 @@ function operation(route: Route, spec: Spec): Operation {
       };
       continue;
     }
-    const base = responses[ERROR_RESPONSE[status]] as Schema & { headers: Schema; description: string };
+    const base = responses[ERROR_RESPONSE[status]] as Schema;
     out[status] = {
       description: base.description,
       headers: base.headers,
@@ -442,17 +446,12 @@ function operation(route: Route, spec: Spec): Operation {
   return {
     operationId: spec.operationId,
     summary: spec.summary,
-    ...(spec.description && { description: `${spec.description}\n\nWho: ${route.who}.` }),
-    ...(!spec.description && { description: `Who: ${route.who}.` }),
+    description: [spec.description, `Who: ${route.who}.`].filter(Boolean).join("\n\n"),
     tags: [spec.tag],
     ...(route.public && { security: [] }),
     ...(spec.parameters && { parameters: spec.parameters }),
     ...(spec.body && {
-      requestBody: {
-        required: true,
-        ...(spec.body.description && { description: spec.body.description }),
-        content: json(spec.body.schema, spec.body.example),
-      },
+      requestBody: { required: true, content: json(spec.body.schema, spec.body.example) },
     }),
     responses: sorted,
   };

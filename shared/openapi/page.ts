@@ -14,7 +14,6 @@ const init = `window.ui = SwaggerUIBundle({
   dom_id: "#swagger-ui",
   deepLinking: true,
   validatorUrl: null,
-  tryItOutEnabled: false,
   displayRequestDuration: true,
 });`;
 

@@ -12,10 +12,17 @@ import { DEFAULT_LIMIT, exportQuery, listQuery, MAX_LIMIT } from "../security-ev
 
 type AnySchema = v.GenericSchema;
 type AnyObject = v.ObjectSchema<v.ObjectEntries, v.ErrorMessage<v.ObjectIssue> | undefined>;
-type Node = { type: string; kind: string; pipe?: readonly Node[]; wrapped?: Node; entries?: Record<string, Node>; default?: unknown };
+type SchemaNode = {
+  type: string;
+  kind: string;
+  pipe?: readonly SchemaNode[];
+  wrapped?: SchemaNode;
+  entries?: Record<string, SchemaNode>;
+  default?: unknown;
+};
 
 /** Every schema and action under `root`, depth first. */
-function* walk(root: Node): Generator<Node> {
+function* walk(root: SchemaNode): Generator<SchemaNode> {
   yield root;
   for (const item of root.pipe ?? []) if (item !== root) yield* walk(item);
   if (root.wrapped) yield* walk(root.wrapped);
@@ -23,7 +30,7 @@ function* walk(root: Node): Generator<Node> {
 }
 
 /** A missing or null value that a schema turns into "" so that it fails as blank: the field must be sent. */
-const blankDefault = (s: Node) => (s.type === "optional" || s.type === "nullable") && s.default === "";
+const blankDefault = (s: SchemaNode) => (s.type === "optional" || s.type === "nullable") && s.default === "";
 
 /** Strings checked after `toLowerCase`: the regex sees lower case only, a client may send either. */
 const caseInsensitive = (pattern: string) => pattern.replaceAll("a-z", "A-Za-z");
@@ -33,10 +40,10 @@ const caseInsensitive = (pattern: string) => pattern.replaceAll("a-z", "A-Za-z")
  * to express, so a new kind of check shows up here instead of vanishing from the document; the served
  * document uses "ignore" so that such a check cannot take the docs function down.
  */
-function conversion(root: Node, errorMode: "throw" | "ignore"): ConversionConfig {
+function conversion(root: SchemaNode, errorMode: "throw" | "ignore"): ConversionConfig {
   // A `custom` guard first in a pipe (an object that must not be an array) stands for the schema after it.
-  const guarded = new Map<Node, Node>();
-  const afterLowerCase = new Set<Node>();
+  const guarded = new Map<SchemaNode, SchemaNode>();
+  const afterLowerCase = new Set<SchemaNode>();
   for (const node of walk(root)) {
     const pipe = node.pipe ?? [];
     pipe.forEach((item, i) => {
@@ -53,7 +60,7 @@ function conversion(root: Node, errorMode: "throw" | "ignore"): ConversionConfig
     // Value rules beyond JSON Schema (trimming, lower-casing, control characters): the 422 messages say them.
     ignoreActions: ["trim", "to_lower_case", "check", "normalize"],
     overrideSchema: ({ valibotSchema, jsonSchema }) => {
-      const node = valibotSchema as unknown as Node;
+      const node = valibotSchema as unknown as SchemaNode;
       const inner = guarded.get(node);
       if (inner) return convert(inner as unknown as AnySchema, errorMode);
       if (blankDefault(node) && node.wrapped) {
@@ -64,7 +71,7 @@ function conversion(root: Node, errorMode: "throw" | "ignore"): ConversionConfig
       return undefined;
     },
     overrideAction: ({ valibotAction, jsonSchema }) =>
-      afterLowerCase.has(valibotAction as unknown as Node) && typeof jsonSchema.pattern === "string"
+      afterLowerCase.has(valibotAction as unknown as SchemaNode) && typeof jsonSchema.pattern === "string"
         ? { ...jsonSchema, pattern: caseInsensitive(jsonSchema.pattern) }
         : undefined,
   };
@@ -72,7 +79,7 @@ function conversion(root: Node, errorMode: "throw" | "ignore"): ConversionConfig
 }
 
 function convert(schema: AnySchema, errorMode: "throw" | "ignore"): JsonSchema {
-  const { $schema: _dialect, ...json } = toJsonSchema(schema, conversion(schema as unknown as Node, errorMode));
+  const { $schema: _dialect, ...json } = toJsonSchema(schema, conversion(schema as unknown as SchemaNode, errorMode));
   return json;
 }
 
@@ -82,7 +89,7 @@ function convertObject(schema: AnyObject, errorMode: "throw" | "ignore", overrid
   const properties = { ...(json.properties as Record<string, JsonSchema>) };
   const required = new Set(json.required ?? []);
   for (const [key, entry] of Object.entries(schema.entries)) {
-    if (blankDefault(entry as unknown as Node)) required.add(key);
+    if (blankDefault(entry as unknown as SchemaNode)) required.add(key);
     const override = overrides.get(entry);
     if (override) properties[key] = { ...override, ...(properties[key]?.description && { description: properties[key].description }) };
   }
