@@ -207,6 +207,21 @@ describe("request schemas, generated from the valibot schemas", () => {
     }
   });
 
+  it("the invitation schemas added for the document parse as DESIGN.md §3 says", () => {
+    const list = (query: Json) => v.safeParse(invitationListQuery, { institution_id: "i", ...query });
+    expect(list({}).output).toEqual({ institution_id: "i", limit: 50 });
+    expect(list({ limit: " 200 ", cursor: "c", show_used: "true" }).output).toEqual({
+      institution_id: "i",
+      limit: 200,
+      cursor: "c",
+      show_used: "true",
+    });
+    for (const limit of ["0", "201", "1e2", "-1", ""]) expect(list({ limit }).success, limit).toBe(false);
+    const invite = v.safeParse(invitationCreateInput, { institution_id: "i", email: " Ada@Acme.TEST ", role: "cohort_admin" });
+    expect(invite.output).toEqual({ institution_id: "i", email: "ada@acme.test", role: "cohort_admin" });
+    expect(v.safeParse(invitationCreateInput, { email: "ada@acme.test", role: "cohort_admin" }).success).toBe(false);
+  });
+
   it("mark a name required where a missing one is refused, and say how e-mails and limits read", () => {
     expect((props(req.institutionCreate).institution as Json).required).toEqual(["name"]);
     expect((props(req.institutionUpdate).institution as Json).required).toEqual([]);
