@@ -1713,11 +1713,6 @@ export interface operations {
     };
     requestBody: {
       content: {
-        /**
-         * @example {
-         *       "token": "<the token from the e-mail>"
-         *     }
-         */
         "application/json": {
           token: string;
         };

@@ -271,7 +271,8 @@ function specs(req: RequestSchemas): Record<string, Spec> {
       description:
         "The signed-in user whose e-mail was invited. Grants the invited role (never lowers one the user has) and logs `invitation_accepted`; a failed attempt logs `token_validation_failure` and leaves the invitation as it was.",
       tag: "Invitations",
-      body: { schema: req.invitationAccept, example: { token: "<the token from the e-mail>" } },
+      // No example: the only valid one would be a token (it comes from the invitation e-mail's link).
+      body: { schema: req.invitationAccept },
       success: { status: "200", description: "Accepted.", schema: ref("InvitationAccepted"), example: examples.invitationAccepted },
       errors: {
         422: single({ invalid: "Invalid or expired invitation", full: "Institution has reached its limit of 95 administrators" }),
