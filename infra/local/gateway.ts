@@ -8,6 +8,7 @@
  */
 import { randomBytes, randomUUID } from "node:crypto";
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http";
+import { register } from "node:module";
 import type { AddressInfo } from "node:net";
 import { join } from "node:path";
 import { fileURLToPath, pathToFileURL } from "node:url";
@@ -15,6 +16,9 @@ import { JwtRsaVerifier } from "aws-jwt-verify";
 import type { JwtPayload } from "aws-jwt-verify/jwt-model";
 import type { APIGatewayProxyEventV2WithJWTAuthorizer, APIGatewayProxyStructuredResultV2, Context } from "aws-lambda";
 import { type Route, routes } from "../../shared/routes.js";
+
+// Handlers import files as text where the deployed bundle has them inlined by esbuild (the API reference page).
+register("./text-imports.mjs", import.meta.url);
 
 /** API Gateway's request payload limit. */
 export const MAX_PAYLOAD_BYTES = 10 * 1024 * 1024;
@@ -368,13 +372,16 @@ export async function startGateway(opts: GatewayOptions): Promise<Gateway> {
     if (body === "too-large") return json(413, "Request Entity Too Large");
     if (!match) return json(404, "Not Found");
 
-    const token = bearer(req.headers.authorization);
-    if (!token) return json(401, "Unauthorized");
-    let payload: JwtPayload;
-    try {
-      payload = await verify(token);
-    } catch {
-      return json(401, "Unauthorized");
+    // Public routes (the API document and its page) have no authorizer, deployed or here.
+    let payload: JwtPayload | undefined;
+    if (!match.route.public) {
+      const token = bearer(req.headers.authorization);
+      if (!token) return json(401, "Unauthorized");
+      try {
+        payload = await verify(token);
+      } catch {
+        return json(401, "Unauthorized");
+      }
     }
 
     let handler: LambdaHandler;
@@ -386,7 +393,7 @@ export async function startGateway(opts: GatewayOptions): Promise<Gateway> {
     }
     const now = new Date();
     const deadline = now.getTime() + INTEGRATION_TIMEOUT_MS;
-    const event = buildEvent({ req, match, rawPath, rawQueryString, body, claims: flattenClaims(payload), requestId, now });
+    const event = buildEvent({ req, match, rawPath, rawQueryString, body, claims: payload ? flattenClaims(payload) : {}, requestId, now });
     try {
       const result = await withTimeout(
         Promise.resolve(handler(event, lambdaContext(match.route.handler, region, deadline))),

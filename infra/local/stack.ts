@@ -25,6 +25,8 @@ export interface StackInfo {
   readonly dynamodbEndpoint: string;
   readonly sesEndpoint: string;
   readonly tables: { readonly main: string; readonly events: string };
+  /** The API reference page (the document is `<apiUrl>/api/v1/openapi.json`). */
+  readonly docsUrl: string;
 }
 
 export interface StackOptions {
@@ -187,6 +189,7 @@ export async function startLocalStack(opts: StackOptions): Promise<LocalStack> {
       dynamodbEndpoint,
       sesEndpoint,
       tables,
+      docsUrl: `${apiUrl}/api/v1/docs`,
     };
     return {
       ...info,

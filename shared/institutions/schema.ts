@@ -63,7 +63,7 @@ const settingsSchema = v.pipe(
 );
 
 /** A required name (institution or cohort): one line, 1–255 code points after trim. */
-const requiredName = (typeMessage: string) =>
+const nameText = (typeMessage: string) =>
   v.pipe(
     v.string(typeMessage),
     v.trim(),
@@ -72,8 +72,8 @@ const requiredName = (typeMessage: string) =>
     maxCodePoints(255, tooLong("name", 255)),
   );
 
-/** Name: missing or null counts as blank, so its message joins the others in one 422. */
-const name = v.pipe(v.nullable(v.string("Name is invalid"), ""), requiredName("Name is invalid"));
+/** Name: null counts as blank (the default goes through the checks), so its message joins the others in one 422. */
+const name = v.nullable(nameText("Name is invalid"), "");
 
 const fields = {
   registration_number: optionalText("registration_number", 64),
@@ -92,6 +92,6 @@ export const institutionInput = v.object({ name: v.optional(name), ...fields });
 export type InstitutionInput = v.InferOutput<typeof institutionInput>;
 
 /** A missing name is blank too (not valibot's "Invalid key" message). */
-export const cohortInput = v.object({ name: v.optional(requiredName("Name can't be blank"), "") });
+export const cohortInput = v.object({ name: v.optional(nameText("Name can't be blank"), "") });
 
 export type CohortInput = v.InferOutput<typeof cohortInput>;

@@ -66,3 +66,15 @@ export function parseEmail(value: unknown): string | undefined {
   const result = v.safeParse(emailSchema, value);
   return result.success ? result.output : undefined;
 }
+
+/*
+ * Whole-request shapes of the invitation endpoints, for the API document and its clients (shared/openapi/).
+ * The handlers read the same fields one at a time through `invitationParams`, as the contract's check order
+ * needs (institution → role → pending limit → e-mail); these say what a request that passes every step holds.
+ */
+
+/** The institution an invitation endpoint acts on: `institution_id`, in the query (or the JSON body). */
+export const institutionRef = v.object({ institution_id: v.pipe(v.string(), v.nonEmpty()) });
+
+/** Body of create (its fields may also come as query parameters). */
+export const invitationCreateInput = v.object({ ...institutionRef.entries, email: emailSchema, role: roleSchema });

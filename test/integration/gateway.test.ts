@@ -93,8 +93,15 @@ describe("gateway: routing", () => {
       ["GET", `${INST}/abc/cohorts/def`],
       ["PUT", "/api/v1/admin/security_events/export"],
     ] as const) {
-      expect(await call(method, path), `${method} ${path}`).toMatchObject({ status: 404, body: { message: "Not Found" } });
-      expect(await call(method, path, { token: tok }), `${method} ${path}`).toMatchObject({ status: 404, body: { message: "Not Found" } });
+      // No route, so no operation in the API document to check the answer against.
+      expect(await call(method, path, { contract: false }), `${method} ${path}`).toMatchObject({
+        status: 404,
+        body: { message: "Not Found" },
+      });
+      expect(await call(method, path, { token: tok, contract: false }), `${method} ${path}`).toMatchObject({
+        status: 404,
+        body: { message: "Not Found" },
+      });
     }
   });
 

@@ -9,6 +9,7 @@ import { randomBytes } from "node:crypto";
 import { AdminAddUserToGroupCommand, CreateGroupCommand } from "@aws-sdk/client-cognito-identity-provider";
 import { inject } from "vitest";
 import { cognitoClient, issueToken, type TokenOptions } from "../../infra/local/cognito.js";
+import { assertConforms } from "./contract.js";
 import type { TestStackInfo } from "./stack-info.js";
 
 export type { TokenOptions } from "../../infra/local/cognito.js";
@@ -88,6 +89,11 @@ export interface CallOptions {
   /** Repeated keys for arrays; undefined values are left out. */
   readonly query?: Readonly<Record<string, QueryValue | readonly QueryValue[]>>;
   readonly headers?: Readonly<Record<string, string>>;
+  /**
+   * `false` only for a request the API document cannot describe (an unknown route, answered by the
+   * gateway). Otherwise the response is checked against the document (contract.ts) and a mismatch throws.
+   */
+  readonly contract?: false;
 }
 
 export interface CallResult {
@@ -126,7 +132,9 @@ export async function call(method: string, path: string, opts: CallOptions = {})
       // leave the text: a test may well be checking that the body is not JSON
     }
   }
-  return { status: res.status, headers: responseHeaders, body: parsed, text };
+  const result = { status: res.status, headers: responseHeaders, body: parsed, text };
+  if (opts.contract !== false) assertConforms(method, url.pathname, result);
+  return result;
 }
 
 // --- mail --------------------------------------------------------------------------------------------

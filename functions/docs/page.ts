@@ -1,0 +1,16 @@
+// GET /api/v1/docs, public: a handler of its own, see shared/openapi/serve.ts for why not `api()`.
+import type { APIGatewayProxyEventV2 } from "aws-lambda";
+import { CONTENT_SECURITY_POLICY, gzippedPage, PAGE_HTML } from "../../shared/openapi/page.js";
+import { acceptsGzip, BASE_HEADERS, type PublicResult } from "../../shared/openapi/serve.js";
+
+export const handler = async (event: APIGatewayProxyEventV2): Promise<PublicResult> => {
+  const headers = {
+    "content-type": "text/html; charset=utf-8",
+    ...BASE_HEADERS,
+    "content-security-policy": CONTENT_SECURITY_POLICY,
+    "referrer-policy": "no-referrer",
+    vary: "accept-encoding",
+  };
+  if (!acceptsGzip(event)) return { statusCode: 200, headers, body: PAGE_HTML };
+  return { statusCode: 200, headers: { ...headers, "content-encoding": "gzip" }, body: gzippedPage(), isBase64Encoded: true };
+};

@@ -1,0 +1,2450 @@
+// Generated from the API document by `npm run openapi:types` (openapi-typescript); do not edit.
+
+export interface paths {
+  "/api/v1/institutions": {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /**
+     * List the institutions you can see
+     * @description Every institution the caller has an access record for, with the caller's role, by name.
+     *
+     *     Who: any authorized user.
+     */
+    get: operations["listInstitutions"];
+    put?: never;
+    /**
+     * Create an institution
+     * @description Cohort super admins only. The institution belongs to the caller's account and the caller is its super admin. Unknown keys are ignored. Logs `institution_created`.
+     *
+     *     Who: cohort super admin.
+     */
+    post: operations["createInstitution"];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  "/api/v1/institutions/{id}": {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /**
+     * Read an institution
+     * @description The record, the caller's role views and the effective settings. An invisible id logs `unauthorized_institution_access`.
+     *
+     *     Who: user with access.
+     */
+    get: operations["showInstitution"];
+    /**
+     * Update an institution (PUT, same as PATCH)
+     * @description Super admin of the institution. Only the submitted fields change (PUT and PATCH alike); an empty string or null clears an optional field. Logs `institution_updated`.
+     *
+     *     Who: super admin of the institution.
+     */
+    put: operations["replaceInstitution"];
+    post?: never;
+    /**
+     * Delete an institution
+     * @description Super admin of the institution; refused while it has cohorts. Logs `institution_deleted`.
+     *
+     *     Who: super admin of the institution.
+     */
+    delete: operations["deleteInstitution"];
+    options?: never;
+    head?: never;
+    /**
+     * Update an institution
+     * @description Super admin of the institution. Only the submitted fields change (PUT and PATCH alike); an empty string or null clears an optional field. Logs `institution_updated`.
+     *
+     *     Who: super admin of the institution.
+     */
+    patch: operations["updateInstitution"];
+    trace?: never;
+  };
+  "/api/v1/institutions/{id}/cohorts": {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /**
+     * List an institution's cohorts
+     * @description Who: user with access.
+     */
+    get: operations["listCohorts"];
+    put?: never;
+    /**
+     * Create a cohort
+     * @description Super admin of the institution. Logs `cohort_created`.
+     *
+     *     Who: super admin of the institution.
+     */
+    post: operations["createCohort"];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  "/api/v1/admin/invitations": {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /**
+     * List an institution's invitations
+     * @description Any administrator of the institution. Active invitations, or with `show_used=true` used ones; newest first, paged.
+     *
+     *     Who: user with access.
+     */
+    get: operations["listInvitations"];
+    put?: never;
+    /**
+     * Invite an administrator
+     * @description A cohort super admin managing the institution; only its super admin may invite `cohort_super_admin`. Mails the accept link and logs `invitation_created`. At most 3 active invitations per e-mail and institution, and bounded mail volume: each bound answers 429 with `Retry-After` and logs `rate_limit_exceeded`. The fields may also be sent as query parameters.
+     *
+     *     Who: cohort super admin managing the institution.
+     */
+    post: operations["createInvitation"];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  "/api/v1/admin/invitations/{id}": {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    post?: never;
+    /**
+     * Revoke an invitation
+     * @description A cohort super admin managing the institution. The record stays, with `revoked_at`. Logs `invitation_revoked`.
+     *
+     *     Who: cohort super admin managing the institution.
+     */
+    delete: operations["revokeInvitation"];
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  "/api/v1/admin/invitations/{id}/resend": {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /**
+     * Resend an invitation
+     * @description Same caller rule as create. Issues a new token (the old one stops working), restarts the validity period and mails again. Logs `invitation_resent`.
+     *
+     *     Who: cohort super admin managing the institution.
+     */
+    post: operations["resendInvitation"];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  "/api/v1/invitations/accept": {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /**
+     * Accept an invitation
+     * @description The signed-in user whose e-mail was invited. Grants the invited role (never lowers one the user has) and logs `invitation_accepted`; a failed attempt logs `token_validation_failure` and leaves the invitation as it was.
+     *
+     *     Who: the invited e-mail's user.
+     */
+    post: operations["acceptInvitation"];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  "/api/v1/admin/security_events": {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /**
+     * List security events
+     * @description Cohort super admins; the caller's account only. Newest first (ties by id), paged; filters combine with AND.
+     *
+     *     Who: cohort super admin.
+     */
+    get: operations["listSecurityEvents"];
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  "/api/v1/admin/security_events/export": {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /**
+     * Export security events as CSV
+     * @description Cohort super admins. Columns `id,event_type,created_at,user_id,user_email,ip_address,description,details` (details as JSON), RFC 4180, UTF-8; a cell starting with `= + - @`, tab or CR gets a leading `'`. Newest first, at most 10,000 rows. `event_type` may name several types, comma-separated. Logs `security_events_exported`.
+     *
+     *     Who: cohort super admin.
+     */
+    get: operations["exportSecurityEvents"];
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  "/api/v1/admin/security_events/alerts": {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /**
+     * Alerts of the last hour
+     * @description Cohort super admins. Counts of the three counted event types over the last hour, the alerts they reach, and the per-minute series.
+     *
+     *     Who: cohort super admin.
+     */
+    get: operations["securityAlerts"];
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  "/api/v1/admin/security_events/{id}": {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /**
+     * Read a security event
+     * @description Who: cohort super admin.
+     */
+    get: operations["showSecurityEvent"];
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  "/api/v1/openapi.json": {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /**
+     * This document
+     * @description No token needed.
+     *
+     *     Who: anyone, without a token.
+     */
+    get: operations["getApiDocument"];
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  "/api/v1/docs": {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /**
+     * The API reference page
+     * @description An interactive page (Swagger UI, served by this API, no CDN) built from this document. No token needed.
+     *
+     *     Who: anyone, without a token.
+     */
+    get: operations["getApiReference"];
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+}
+export type webhooks = Record<string, never>;
+export interface components {
+  schemas: {
+    /**
+     * @description An opaque id assigned by the service (time-ordered, 26 characters).
+     * @example 01M84M2ES7DTY37NE05PPBJBQG
+     */
+    Id: string;
+    /**
+     * Format: date-time
+     * @description ISO 8601, UTC, with milliseconds.
+     * @example 2026-11-23T16:33:19.655Z
+     */
+    Timestamp: string;
+    /** @enum {string} */
+    Role: "cohort_super_admin" | "cohort_admin";
+    /** @description A single message. */
+    Error: {
+      error: string;
+    };
+    /** @description Every validation failure of the record, each a full message (`Name can't be blank`, `<Field> contains invalid characters`). */
+    ValidationErrors: {
+      errors: string[];
+    };
+    /** @description Written by API Gateway itself, before or instead of the function: 401 `Unauthorized`, 413 `Request Entity Too Large` (over 10 MB), 500 `Internal Server Error` (the function failed), 503 `Service Unavailable` (it timed out). */
+    GatewayMessage: {
+      message: string;
+    };
+    /** @description The settings stored for the institution: only the keys ever set. */
+    Settings: {
+      allow_student_enrollment?: boolean;
+      require_verification?: boolean;
+      auto_finalize?: boolean;
+      email_notifications?: boolean;
+    };
+    /** @description Stored settings merged over the defaults (allow_student_enrollment true, require_verification true, auto_finalize false, email_notifications true). */
+    EffectiveSettings: {
+      allow_student_enrollment: boolean;
+      require_verification: boolean;
+      auto_finalize: boolean;
+      email_notifications: boolean;
+    };
+    Institution: {
+      id: components["schemas"]["Id"];
+      name: string;
+      registration_number: string | null;
+      address: string | null;
+      contact_email: string | null;
+      contact_phone: string | null;
+      settings: components["schemas"]["Settings"];
+      account_id: string;
+      super_admin_id: string;
+      created_at: components["schemas"]["Timestamp"];
+      updated_at: components["schemas"]["Timestamp"];
+    };
+    InstitutionListItem: {
+      id: components["schemas"]["Id"];
+      name: string;
+      registration_number: string | null;
+      contact_email: string | null;
+      /** @description The caller's role in the institution. */
+      role: components["schemas"]["Role"];
+      /** @description True when the caller is the institution's super admin. */
+      is_super_admin: boolean;
+      created_at: components["schemas"]["Timestamp"];
+    };
+    Cohort: {
+      id: components["schemas"]["Id"];
+      name: string;
+      created_at: components["schemas"]["Timestamp"];
+    };
+    /** @description The first 8 characters of the invitation token and `...`; the full token is only ever in the e-mail. */
+    TokenPreview: string;
+    IssuedInvitation: {
+      id: components["schemas"]["Id"];
+      email: string;
+      role: components["schemas"]["Role"];
+      token_preview: components["schemas"]["TokenPreview"];
+      expires_at: components["schemas"]["Timestamp"];
+    };
+    ResentInvitation: {
+      id: components["schemas"]["Id"];
+      email: string;
+      role: components["schemas"]["Role"];
+      token_preview: components["schemas"]["TokenPreview"];
+      expires_at: components["schemas"]["Timestamp"];
+      sent_at: components["schemas"]["Timestamp"];
+    };
+    InvitationListItem: {
+      id: components["schemas"]["Id"];
+      email: string;
+      role: components["schemas"]["Role"];
+      token_preview: components["schemas"]["TokenPreview"];
+      sent_at: components["schemas"]["Timestamp"];
+      expires_at: components["schemas"]["Timestamp"];
+      used_at: components["schemas"]["Timestamp"] | null;
+      /** @description E-mail of the administrator who created it. */
+      created_by: string;
+      /** @enum {string} */
+      status: "active" | "used" | "revoked" | "expired";
+    };
+    PageMeta: {
+      /** @description Items on this page. */
+      count: number;
+      limit: number;
+      /** @description Pass as `cursor` for the next page; null on the last page. */
+      next_cursor: string | null;
+    };
+    /** @enum {string} */
+    EventType:
+      | "institution_created"
+      | "institution_updated"
+      | "institution_deleted"
+      | "insufficient_privileges"
+      | "unauthorized_institution_access"
+      | "rate_limit_exceeded"
+      | "token_validation_failure"
+      | "security_events_exported"
+      | "invitation_created"
+      | "invitation_revoked"
+      | "invitation_resent"
+      | "invitation_accepted"
+      | "cohort_created";
+    /** @description Event-specific data (see the event types in the contract); values taken from a request are cut to 64 characters. */
+    EventDetails: {
+      [key: string]: unknown;
+    };
+    ListedEvent: {
+      id: components["schemas"]["Id"];
+      event_type: components["schemas"]["EventType"];
+      user_email: string | null;
+      ip_address: string;
+      details: components["schemas"]["EventDetails"];
+      created_at: components["schemas"]["Timestamp"];
+      /** @description One line of human-readable text. */
+      description: string;
+    };
+    SecurityEvent: {
+      id: components["schemas"]["Id"];
+      event_type: components["schemas"]["EventType"];
+      /** @description The actor as it was when the event happened. */
+      user: {
+        id: string | null;
+        email: string | null;
+        name: string | null;
+      };
+      ip_address: string;
+      details: components["schemas"]["EventDetails"];
+      created_at: components["schemas"]["Timestamp"];
+      description: string;
+    };
+    /** @description Events of each counted type in the last hour (0 when none). */
+    AlertCounts: {
+      unauthorized_institution_access: number;
+      rate_limit_exceeded: number;
+      token_validation_failure: number;
+    };
+    Alert: {
+      /** @enum {string} */
+      type: "unauthorized_access" | "rate_limit" | "token_failures";
+      /** @enum {string} */
+      severity: "high" | "medium";
+      count: number;
+    };
+    /** @description The counted types' events in one minute of the hour. */
+    AlertMinute: {
+      /** @description The minute, UTC (ISO 8601). */
+      minute: string;
+      unauthorized_institution_access: number;
+      rate_limit_exceeded: number;
+      token_validation_failure: number;
+    };
+    Alerts: {
+      summary: components["schemas"]["AlertCounts"];
+      /** @description Present only when a count reaches its threshold: unauthorized_access ≥ 5 (high), rate_limit ≥ 10 (medium), token_failures ≥ 20 (high). */
+      alerts: components["schemas"]["Alert"][];
+      time_range: {
+        from: components["schemas"]["Timestamp"];
+        to: components["schemas"]["Timestamp"];
+      };
+      /** @description Per-minute counts over the same hour, oldest first, for a chart. */
+      series: components["schemas"]["AlertMinute"][];
+    };
+    Message: {
+      message: string;
+    };
+    InstitutionList: {
+      institutions: components["schemas"]["InstitutionListItem"][];
+    };
+    InstitutionShown: {
+      institution: components["schemas"]["Institution"];
+      /** @description The caller's role in the institution. */
+      role: components["schemas"]["Role"];
+      is_super_admin: boolean;
+      settings: components["schemas"]["EffectiveSettings"];
+    };
+    InstitutionWritten: {
+      institution: components["schemas"]["Institution"];
+      message: string;
+    };
+    CohortList: {
+      cohorts: components["schemas"]["Cohort"][];
+    };
+    CohortCreated: {
+      cohort: components["schemas"]["Cohort"];
+    };
+    InvitationList: {
+      invitations: components["schemas"]["InvitationListItem"][];
+      meta: components["schemas"]["PageMeta"];
+    };
+    InvitationIssued: {
+      invitation: components["schemas"]["IssuedInvitation"];
+      message: string;
+    };
+    InvitationResent: {
+      invitation: components["schemas"]["ResentInvitation"];
+      message: string;
+    };
+    InvitationAccepted: {
+      institution: {
+        id: components["schemas"]["Id"];
+        name: string;
+      };
+      role: components["schemas"]["Role"];
+      message: string;
+    };
+    SecurityEventList: {
+      events: components["schemas"]["ListedEvent"][];
+      meta: components["schemas"]["PageMeta"];
+    };
+  };
+  responses: {
+    /** @description A malformed request: a body that is not JSON, a missing root key, a bad parameter. */
+    BadRequest: {
+      headers: {
+        "Cache-Control": components["headers"]["CacheControl"];
+        "X-Content-Type-Options": components["headers"]["XContentTypeOptions"];
+        [name: string]: unknown;
+      };
+      content: {
+        "application/json": components["schemas"]["Error"];
+      };
+    };
+    /** @description No token, or one that is not a valid Cognito ID token of this pool (missing, expired, wrongly signed, wrong issuer or audience, an access token). Answered before the function runs. */
+    Unauthorized: {
+      headers: {
+        "Cache-Control": components["headers"]["CacheControl"];
+        "X-Content-Type-Options": components["headers"]["XContentTypeOptions"];
+        [name: string]: unknown;
+      };
+      content: {
+        "application/json": {
+          /** @constant */
+          message: "Unauthorized";
+        };
+      };
+    };
+    /** @description The caller lacks the role the operation needs; recorded as `insufficient_privileges`. */
+    Forbidden: {
+      headers: {
+        "Cache-Control": components["headers"]["CacheControl"];
+        "X-Content-Type-Options": components["headers"]["XContentTypeOptions"];
+        [name: string]: unknown;
+      };
+      content: {
+        "application/json": components["schemas"]["Error"];
+      };
+    };
+    /** @description Not found among what the caller may see (an unknown, malformed or invisible id is the same). */
+    NotFound: {
+      headers: {
+        "Cache-Control": components["headers"]["CacheControl"];
+        "X-Content-Type-Options": components["headers"]["XContentTypeOptions"];
+        [name: string]: unknown;
+      };
+      content: {
+        "application/json": components["schemas"]["Error"];
+      };
+    };
+    /** @description A write kept losing races with concurrent ones; nothing was changed. Retry. */
+    Conflict: {
+      headers: {
+        "Cache-Control": components["headers"]["CacheControl"];
+        "X-Content-Type-Options": components["headers"]["XContentTypeOptions"];
+        [name: string]: unknown;
+      };
+      content: {
+        "application/json": components["schemas"]["Error"];
+      };
+    };
+    /** @description The body is over 64 KiB (or over API Gateway's 10 MB, answered by the gateway). */
+    PayloadTooLarge: {
+      headers: {
+        "Cache-Control": components["headers"]["CacheControl"];
+        "X-Content-Type-Options": components["headers"]["XContentTypeOptions"];
+        [name: string]: unknown;
+      };
+      content: {
+        "application/json": components["schemas"]["Error"] | components["schemas"]["GatewayMessage"];
+      };
+    };
+    /** @description Something unexpected; the details are in the log with the request id, never in the response. */
+    InternalError: {
+      headers: {
+        "Cache-Control": components["headers"]["CacheControl"];
+        "X-Content-Type-Options": components["headers"]["XContentTypeOptions"];
+        [name: string]: unknown;
+      };
+      content: {
+        "application/json": components["schemas"]["Error"] | components["schemas"]["GatewayMessage"];
+      };
+    };
+    /** @description Over a bound on invitations or their e-mails; logged as `rate_limit_exceeded`. */
+    TooManyRequests: {
+      headers: {
+        "Cache-Control": components["headers"]["CacheControl"];
+        "X-Content-Type-Options": components["headers"]["XContentTypeOptions"];
+        "Retry-After": components["headers"]["RetryAfter"];
+        [name: string]: unknown;
+      };
+      content: {
+        "application/json": components["schemas"]["Error"];
+      };
+    };
+    /** @description The invitation e-mail could not be sent; no active invitation is left behind. */
+    BadGateway: {
+      headers: {
+        "Cache-Control": components["headers"]["CacheControl"];
+        "X-Content-Type-Options": components["headers"]["XContentTypeOptions"];
+        [name: string]: unknown;
+      };
+      content: {
+        "application/json": components["schemas"]["Error"];
+      };
+    };
+    /** @description The database could not be reached in time (or the function timed out); nothing was changed. */
+    ServiceUnavailable: {
+      headers: {
+        "Cache-Control": components["headers"]["CacheControl"];
+        "X-Content-Type-Options": components["headers"]["XContentTypeOptions"];
+        [name: string]: unknown;
+      };
+      content: {
+        "application/json": components["schemas"]["Error"] | components["schemas"]["GatewayMessage"];
+      };
+    };
+  };
+  parameters: never;
+  requestBodies: never;
+  headers: {
+    /** @description Every response: nothing here belongs in a shared cache. */
+    CacheControl: string;
+    /** @description Every response. */
+    XContentTypeOptions: "nosniff";
+    /**
+     * @description Seconds until a new request can succeed.
+     * @example 600
+     */
+    RetryAfter: string;
+    /**
+     * @description The file name carries the export's time, UTC.
+     * @example attachment; filename="security_events_20261123_163327.csv"
+     */
+    ContentDisposition: string;
+    /** @description Present when more events matched than one export holds (10,000 rows, or about 6 MB). */
+    XExportTruncated: "true";
+  };
+  pathItems: never;
+}
+export type $defs = Record<string, never>;
+export interface operations {
+  listInstitutions: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description The institutions. */
+      200: {
+        headers: {
+          "Cache-Control": components["headers"]["CacheControl"];
+          "X-Content-Type-Options": components["headers"]["XContentTypeOptions"];
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "institutions": [
+           *         {
+           *           "id": "01M84M2ES7DTY37NE05PPBJBQG",
+           *           "name": "Acme College",
+           *           "registration_number": "AC-1",
+           *           "contact_email": "desk@acme.test",
+           *           "role": "cohort_super_admin",
+           *           "is_super_admin": true,
+           *           "created_at": "2026-11-23T16:33:19.655Z"
+           *         }
+           *       ]
+           *     }
+           */
+          "application/json": components["schemas"]["InstitutionList"];
+        };
+      };
+      400: components["responses"]["BadRequest"];
+      401: components["responses"]["Unauthorized"];
+      413: components["responses"]["PayloadTooLarge"];
+      500: components["responses"]["InternalError"];
+      503: components["responses"]["ServiceUnavailable"];
+    };
+  };
+  createInstitution: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        /**
+         * @example {
+         *       "institution": {
+         *         "name": "Acme College",
+         *         "registration_number": "AC-1",
+         *         "contact_email": "desk@acme.test",
+         *         "settings": {
+         *           "auto_finalize": true
+         *         }
+         *       }
+         *     }
+         */
+        "application/json": {
+          institution: {
+            name: string;
+            registration_number?: string | null;
+            address?: string | null;
+            contact_email?: string | null;
+            contact_phone?: string | null;
+            settings?: {
+              allow_student_enrollment?: boolean;
+              require_verification?: boolean;
+              auto_finalize?: boolean;
+              email_notifications?: boolean;
+            };
+          };
+        };
+      };
+    };
+    responses: {
+      /** @description Created. */
+      201: {
+        headers: {
+          "Cache-Control": components["headers"]["CacheControl"];
+          "X-Content-Type-Options": components["headers"]["XContentTypeOptions"];
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "institution": {
+           *         "id": "01M84M2ES7DTY37NE05PPBJBQG",
+           *         "name": "Acme College",
+           *         "registration_number": "AC-1",
+           *         "address": "1 Main St",
+           *         "contact_email": "desk@acme.test",
+           *         "contact_phone": "+1 555 0100",
+           *         "settings": {
+           *           "auto_finalize": true
+           *         },
+           *         "account_id": "acme",
+           *         "super_admin_id": "b225f876-4988-446b-bd3c-7c506f33d77c",
+           *         "created_at": "2026-11-23T16:33:19.655Z",
+           *         "updated_at": "2026-11-23T16:33:19.655Z"
+           *       },
+           *       "message": "Institution created successfully"
+           *     }
+           */
+          "application/json": components["schemas"]["InstitutionWritten"];
+        };
+      };
+      400: components["responses"]["BadRequest"];
+      401: components["responses"]["Unauthorized"];
+      /** @description The caller lacks the role the operation needs; recorded as `insufficient_privileges`. */
+      403: {
+        headers: {
+          "Cache-Control": components["headers"]["CacheControl"];
+          "X-Content-Type-Options": components["headers"]["XContentTypeOptions"];
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      409: components["responses"]["Conflict"];
+      413: components["responses"]["PayloadTooLarge"];
+      /** @description The record is invalid: every message, once. */
+      422: {
+        headers: {
+          "Cache-Control": components["headers"]["CacheControl"];
+          "X-Content-Type-Options": components["headers"]["XContentTypeOptions"];
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ValidationErrors"];
+        };
+      };
+      500: components["responses"]["InternalError"];
+      503: components["responses"]["ServiceUnavailable"];
+    };
+  };
+  showInstitution: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        /** @description The institution's id. */
+        id: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description The institution. */
+      200: {
+        headers: {
+          "Cache-Control": components["headers"]["CacheControl"];
+          "X-Content-Type-Options": components["headers"]["XContentTypeOptions"];
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "institution": {
+           *         "id": "01M84M2ES7DTY37NE05PPBJBQG",
+           *         "name": "Acme College",
+           *         "registration_number": "AC-1",
+           *         "address": "1 Main St",
+           *         "contact_email": "desk@acme.test",
+           *         "contact_phone": "+1 555 0100",
+           *         "settings": {
+           *           "auto_finalize": true
+           *         },
+           *         "account_id": "acme",
+           *         "super_admin_id": "b225f876-4988-446b-bd3c-7c506f33d77c",
+           *         "created_at": "2026-11-23T16:33:19.655Z",
+           *         "updated_at": "2026-11-23T16:33:19.655Z"
+           *       },
+           *       "role": "cohort_super_admin",
+           *       "is_super_admin": true,
+           *       "settings": {
+           *         "allow_student_enrollment": true,
+           *         "require_verification": true,
+           *         "auto_finalize": true,
+           *         "email_notifications": true
+           *       }
+           *     }
+           */
+          "application/json": components["schemas"]["InstitutionShown"];
+        };
+      };
+      400: components["responses"]["BadRequest"];
+      401: components["responses"]["Unauthorized"];
+      /** @description Not found among what the caller may see (an unknown, malformed or invisible id is the same). */
+      404: {
+        headers: {
+          "Cache-Control": components["headers"]["CacheControl"];
+          "X-Content-Type-Options": components["headers"]["XContentTypeOptions"];
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      409: components["responses"]["Conflict"];
+      413: components["responses"]["PayloadTooLarge"];
+      500: components["responses"]["InternalError"];
+      503: components["responses"]["ServiceUnavailable"];
+    };
+  };
+  replaceInstitution: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        /** @description The institution's id. */
+        id: string;
+      };
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        /**
+         * @example {
+         *       "institution": {
+         *         "address": "2 Main St",
+         *         "settings": {
+         *           "auto_finalize": false
+         *         }
+         *       }
+         *     }
+         */
+        "application/json": {
+          institution: {
+            name?: string;
+            registration_number?: string | null;
+            address?: string | null;
+            contact_email?: string | null;
+            contact_phone?: string | null;
+            settings?: {
+              allow_student_enrollment?: boolean;
+              require_verification?: boolean;
+              auto_finalize?: boolean;
+              email_notifications?: boolean;
+            };
+          };
+        };
+      };
+    };
+    responses: {
+      /** @description Updated. */
+      200: {
+        headers: {
+          "Cache-Control": components["headers"]["CacheControl"];
+          "X-Content-Type-Options": components["headers"]["XContentTypeOptions"];
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "institution": {
+           *         "id": "01M84M2ES7DTY37NE05PPBJBQG",
+           *         "name": "Acme College",
+           *         "registration_number": "AC-1",
+           *         "address": "2 Main St",
+           *         "contact_email": "desk@acme.test",
+           *         "contact_phone": "+1 555 0100",
+           *         "settings": {
+           *           "auto_finalize": true
+           *         },
+           *         "account_id": "acme",
+           *         "super_admin_id": "b225f876-4988-446b-bd3c-7c506f33d77c",
+           *         "created_at": "2026-11-23T16:33:19.655Z",
+           *         "updated_at": "2026-11-23T16:33:22.112Z"
+           *       },
+           *       "message": "Institution updated successfully"
+           *     }
+           */
+          "application/json": components["schemas"]["InstitutionWritten"];
+        };
+      };
+      400: components["responses"]["BadRequest"];
+      401: components["responses"]["Unauthorized"];
+      /** @description The caller lacks the role the operation needs; recorded as `insufficient_privileges`. */
+      403: {
+        headers: {
+          "Cache-Control": components["headers"]["CacheControl"];
+          "X-Content-Type-Options": components["headers"]["XContentTypeOptions"];
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description Not found among what the caller may see (an unknown, malformed or invisible id is the same). */
+      404: {
+        headers: {
+          "Cache-Control": components["headers"]["CacheControl"];
+          "X-Content-Type-Options": components["headers"]["XContentTypeOptions"];
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      409: components["responses"]["Conflict"];
+      413: components["responses"]["PayloadTooLarge"];
+      /** @description The record is invalid: every message, once. */
+      422: {
+        headers: {
+          "Cache-Control": components["headers"]["CacheControl"];
+          "X-Content-Type-Options": components["headers"]["XContentTypeOptions"];
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ValidationErrors"];
+        };
+      };
+      500: components["responses"]["InternalError"];
+      503: components["responses"]["ServiceUnavailable"];
+    };
+  };
+  deleteInstitution: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        /** @description The institution's id. */
+        id: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description Deleted. */
+      200: {
+        headers: {
+          "Cache-Control": components["headers"]["CacheControl"];
+          "X-Content-Type-Options": components["headers"]["XContentTypeOptions"];
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "message": "Institution 'Beta Institute' deleted successfully"
+           *     }
+           */
+          "application/json": components["schemas"]["Message"];
+        };
+      };
+      400: components["responses"]["BadRequest"];
+      401: components["responses"]["Unauthorized"];
+      /** @description The caller lacks the role the operation needs; recorded as `insufficient_privileges`. */
+      403: {
+        headers: {
+          "Cache-Control": components["headers"]["CacheControl"];
+          "X-Content-Type-Options": components["headers"]["XContentTypeOptions"];
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description Not found among what the caller may see (an unknown, malformed or invisible id is the same). */
+      404: {
+        headers: {
+          "Cache-Control": components["headers"]["CacheControl"];
+          "X-Content-Type-Options": components["headers"]["XContentTypeOptions"];
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      409: components["responses"]["Conflict"];
+      413: components["responses"]["PayloadTooLarge"];
+      /** @description The request is valid, but the current state refuses it. */
+      422: {
+        headers: {
+          "Cache-Control": components["headers"]["CacheControl"];
+          "X-Content-Type-Options": components["headers"]["XContentTypeOptions"];
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      500: components["responses"]["InternalError"];
+      503: components["responses"]["ServiceUnavailable"];
+    };
+  };
+  updateInstitution: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        /** @description The institution's id. */
+        id: string;
+      };
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        /**
+         * @example {
+         *       "institution": {
+         *         "address": "2 Main St",
+         *         "settings": {
+         *           "auto_finalize": false
+         *         }
+         *       }
+         *     }
+         */
+        "application/json": {
+          institution: {
+            name?: string;
+            registration_number?: string | null;
+            address?: string | null;
+            contact_email?: string | null;
+            contact_phone?: string | null;
+            settings?: {
+              allow_student_enrollment?: boolean;
+              require_verification?: boolean;
+              auto_finalize?: boolean;
+              email_notifications?: boolean;
+            };
+          };
+        };
+      };
+    };
+    responses: {
+      /** @description Updated. */
+      200: {
+        headers: {
+          "Cache-Control": components["headers"]["CacheControl"];
+          "X-Content-Type-Options": components["headers"]["XContentTypeOptions"];
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "institution": {
+           *         "id": "01M84M2ES7DTY37NE05PPBJBQG",
+           *         "name": "Acme College",
+           *         "registration_number": "AC-1",
+           *         "address": "2 Main St",
+           *         "contact_email": "desk@acme.test",
+           *         "contact_phone": "+1 555 0100",
+           *         "settings": {
+           *           "auto_finalize": true
+           *         },
+           *         "account_id": "acme",
+           *         "super_admin_id": "b225f876-4988-446b-bd3c-7c506f33d77c",
+           *         "created_at": "2026-11-23T16:33:19.655Z",
+           *         "updated_at": "2026-11-23T16:33:22.112Z"
+           *       },
+           *       "message": "Institution updated successfully"
+           *     }
+           */
+          "application/json": components["schemas"]["InstitutionWritten"];
+        };
+      };
+      400: components["responses"]["BadRequest"];
+      401: components["responses"]["Unauthorized"];
+      /** @description The caller lacks the role the operation needs; recorded as `insufficient_privileges`. */
+      403: {
+        headers: {
+          "Cache-Control": components["headers"]["CacheControl"];
+          "X-Content-Type-Options": components["headers"]["XContentTypeOptions"];
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description Not found among what the caller may see (an unknown, malformed or invisible id is the same). */
+      404: {
+        headers: {
+          "Cache-Control": components["headers"]["CacheControl"];
+          "X-Content-Type-Options": components["headers"]["XContentTypeOptions"];
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      409: components["responses"]["Conflict"];
+      413: components["responses"]["PayloadTooLarge"];
+      /** @description The record is invalid: every message, once. */
+      422: {
+        headers: {
+          "Cache-Control": components["headers"]["CacheControl"];
+          "X-Content-Type-Options": components["headers"]["XContentTypeOptions"];
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ValidationErrors"];
+        };
+      };
+      500: components["responses"]["InternalError"];
+      503: components["responses"]["ServiceUnavailable"];
+    };
+  };
+  listCohorts: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        /** @description The institution's id. */
+        id: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description The cohorts. */
+      200: {
+        headers: {
+          "Cache-Control": components["headers"]["CacheControl"];
+          "X-Content-Type-Options": components["headers"]["XContentTypeOptions"];
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "cohorts": [
+           *         {
+           *           "id": "01M84M2HAMHH0EA3AKCTQAJP1B",
+           *           "name": "2026",
+           *           "created_at": "2026-11-23T16:33:22.260Z"
+           *         }
+           *       ]
+           *     }
+           */
+          "application/json": components["schemas"]["CohortList"];
+        };
+      };
+      400: components["responses"]["BadRequest"];
+      401: components["responses"]["Unauthorized"];
+      /** @description Not found among what the caller may see (an unknown, malformed or invisible id is the same). */
+      404: {
+        headers: {
+          "Cache-Control": components["headers"]["CacheControl"];
+          "X-Content-Type-Options": components["headers"]["XContentTypeOptions"];
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      409: components["responses"]["Conflict"];
+      413: components["responses"]["PayloadTooLarge"];
+      500: components["responses"]["InternalError"];
+      503: components["responses"]["ServiceUnavailable"];
+    };
+  };
+  createCohort: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        /** @description The institution's id. */
+        id: string;
+      };
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        /**
+         * @example {
+         *       "cohort": {
+         *         "name": "2026"
+         *       }
+         *     }
+         */
+        "application/json": {
+          cohort: {
+            name: string;
+          };
+        };
+      };
+    };
+    responses: {
+      /** @description Created. */
+      201: {
+        headers: {
+          "Cache-Control": components["headers"]["CacheControl"];
+          "X-Content-Type-Options": components["headers"]["XContentTypeOptions"];
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "cohort": {
+           *         "id": "01M84M2HAMHH0EA3AKCTQAJP1B",
+           *         "name": "2026",
+           *         "created_at": "2026-11-23T16:33:22.260Z"
+           *       }
+           *     }
+           */
+          "application/json": components["schemas"]["CohortCreated"];
+        };
+      };
+      400: components["responses"]["BadRequest"];
+      401: components["responses"]["Unauthorized"];
+      /** @description The caller lacks the role the operation needs; recorded as `insufficient_privileges`. */
+      403: {
+        headers: {
+          "Cache-Control": components["headers"]["CacheControl"];
+          "X-Content-Type-Options": components["headers"]["XContentTypeOptions"];
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description Not found among what the caller may see (an unknown, malformed or invisible id is the same). */
+      404: {
+        headers: {
+          "Cache-Control": components["headers"]["CacheControl"];
+          "X-Content-Type-Options": components["headers"]["XContentTypeOptions"];
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      409: components["responses"]["Conflict"];
+      413: components["responses"]["PayloadTooLarge"];
+      /** @description The record is invalid: every message, once. */
+      422: {
+        headers: {
+          "Cache-Control": components["headers"]["CacheControl"];
+          "X-Content-Type-Options": components["headers"]["XContentTypeOptions"];
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ValidationErrors"];
+        };
+      };
+      500: components["responses"]["InternalError"];
+      503: components["responses"]["ServiceUnavailable"];
+    };
+  };
+  listInvitations: {
+    parameters: {
+      query: {
+        /** @description The institution. */
+        institution_id: string;
+        /** @description `true` lists used invitations; any other value or none, active ones. */
+        show_used?: string;
+        /** @description Page size. */
+        limit?: number;
+        /** @description `meta.next_cursor` of the previous page. */
+        cursor?: string;
+      };
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description One page of invitations. */
+      200: {
+        headers: {
+          "Cache-Control": components["headers"]["CacheControl"];
+          "X-Content-Type-Options": components["headers"]["XContentTypeOptions"];
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "invitations": [
+           *         {
+           *           "id": "01M84M2KAZP8VD5B0EW6YAWVH4",
+           *           "email": "ada@acme.test",
+           *           "role": "cohort_admin",
+           *           "token_preview": "MuxqSrod...",
+           *           "sent_at": "2026-11-23T16:33:24.319Z",
+           *           "expires_at": "2026-11-30T16:33:24.319Z",
+           *           "used_at": null,
+           *           "created_by": "olive@acme.test",
+           *           "status": "active"
+           *         },
+           *         {
+           *           "id": "01M84M2K5MBZXTFR4XDKR8WZ9A",
+           *           "email": "ada@acme.test",
+           *           "role": "cohort_admin",
+           *           "token_preview": "P5gLlt77...",
+           *           "sent_at": "2026-11-23T16:33:24.148Z",
+           *           "expires_at": "2026-11-30T16:33:24.148Z",
+           *           "used_at": null,
+           *           "created_by": "olive@acme.test",
+           *           "status": "active"
+           *         }
+           *       ],
+           *       "meta": {
+           *         "count": 2,
+           *         "limit": 50,
+           *         "next_cursor": null
+           *       }
+           *     }
+           */
+          "application/json": components["schemas"]["InvitationList"];
+        };
+      };
+      400: components["responses"]["BadRequest"];
+      401: components["responses"]["Unauthorized"];
+      /** @description Not found among what the caller may see (an unknown, malformed or invisible id is the same). */
+      404: {
+        headers: {
+          "Cache-Control": components["headers"]["CacheControl"];
+          "X-Content-Type-Options": components["headers"]["XContentTypeOptions"];
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      409: components["responses"]["Conflict"];
+      413: components["responses"]["PayloadTooLarge"];
+      500: components["responses"]["InternalError"];
+      503: components["responses"]["ServiceUnavailable"];
+    };
+  };
+  createInvitation: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        /**
+         * @example {
+         *       "institution_id": "01M84M2ES7DTY37NE05PPBJBQG",
+         *       "email": "ada@acme.test",
+         *       "role": "cohort_admin"
+         *     }
+         */
+        "application/json": {
+          institution_id: string;
+          email: string;
+          /** @enum {string} */
+          role: "cohort_super_admin" | "cohort_admin";
+        };
+      };
+    };
+    responses: {
+      /** @description Invited; the e-mail is sent. */
+      201: {
+        headers: {
+          "Cache-Control": components["headers"]["CacheControl"];
+          "X-Content-Type-Options": components["headers"]["XContentTypeOptions"];
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "invitation": {
+           *         "id": "01M84M2JRR02A4753J81QXQWGQ",
+           *         "email": "ada@acme.test",
+           *         "role": "cohort_admin",
+           *         "token_preview": "IUEGYARY...",
+           *         "expires_at": "2026-11-30T16:33:23.736Z"
+           *       },
+           *       "message": "Invitation sent to ada@acme.test"
+           *     }
+           */
+          "application/json": components["schemas"]["InvitationIssued"];
+        };
+      };
+      400: components["responses"]["BadRequest"];
+      401: components["responses"]["Unauthorized"];
+      /** @description The caller lacks the role the operation needs; recorded as `insufficient_privileges`. */
+      403: {
+        headers: {
+          "Cache-Control": components["headers"]["CacheControl"];
+          "X-Content-Type-Options": components["headers"]["XContentTypeOptions"];
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description Not found among what the caller may see (an unknown, malformed or invisible id is the same). */
+      404: {
+        headers: {
+          "Cache-Control": components["headers"]["CacheControl"];
+          "X-Content-Type-Options": components["headers"]["XContentTypeOptions"];
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      409: components["responses"]["Conflict"];
+      413: components["responses"]["PayloadTooLarge"];
+      /** @description The record is invalid: every message, once. */
+      422: {
+        headers: {
+          "Cache-Control": components["headers"]["CacheControl"];
+          "X-Content-Type-Options": components["headers"]["XContentTypeOptions"];
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ValidationErrors"];
+        };
+      };
+      /** @description Over a bound on invitations or their e-mails; logged as `rate_limit_exceeded`. */
+      429: {
+        headers: {
+          "Cache-Control": components["headers"]["CacheControl"];
+          "X-Content-Type-Options": components["headers"]["XContentTypeOptions"];
+          "Retry-After": components["headers"]["RetryAfter"];
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      500: components["responses"]["InternalError"];
+      /** @description The invitation e-mail could not be sent; no active invitation is left behind. */
+      502: {
+        headers: {
+          "Cache-Control": components["headers"]["CacheControl"];
+          "X-Content-Type-Options": components["headers"]["XContentTypeOptions"];
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      503: components["responses"]["ServiceUnavailable"];
+    };
+  };
+  revokeInvitation: {
+    parameters: {
+      query: {
+        /** @description The institution; may also be sent in a JSON body. */
+        institution_id: string;
+      };
+      header?: never;
+      path: {
+        /** @description The invitation's id. */
+        id: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description Revoked. */
+      200: {
+        headers: {
+          "Cache-Control": components["headers"]["CacheControl"];
+          "X-Content-Type-Options": components["headers"]["XContentTypeOptions"];
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "message": "Invitation revoked"
+           *     }
+           */
+          "application/json": components["schemas"]["Message"];
+        };
+      };
+      400: components["responses"]["BadRequest"];
+      401: components["responses"]["Unauthorized"];
+      /** @description The caller lacks the role the operation needs; recorded as `insufficient_privileges`. */
+      403: {
+        headers: {
+          "Cache-Control": components["headers"]["CacheControl"];
+          "X-Content-Type-Options": components["headers"]["XContentTypeOptions"];
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description Not found among what the caller may see (an unknown, malformed or invisible id is the same). */
+      404: {
+        headers: {
+          "Cache-Control": components["headers"]["CacheControl"];
+          "X-Content-Type-Options": components["headers"]["XContentTypeOptions"];
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      409: components["responses"]["Conflict"];
+      413: components["responses"]["PayloadTooLarge"];
+      /** @description The request is valid, but the current state refuses it. */
+      422: {
+        headers: {
+          "Cache-Control": components["headers"]["CacheControl"];
+          "X-Content-Type-Options": components["headers"]["XContentTypeOptions"];
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      500: components["responses"]["InternalError"];
+      503: components["responses"]["ServiceUnavailable"];
+    };
+  };
+  resendInvitation: {
+    parameters: {
+      query: {
+        /** @description The institution; may also be sent in a JSON body. */
+        institution_id: string;
+      };
+      header?: never;
+      path: {
+        /** @description The invitation's id. */
+        id: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description Resent. */
+      200: {
+        headers: {
+          "Cache-Control": components["headers"]["CacheControl"];
+          "X-Content-Type-Options": components["headers"]["XContentTypeOptions"];
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "invitation": {
+           *         "id": "01M84M2JRR02A4753J81QXQWGQ",
+           *         "email": "ada@acme.test",
+           *         "role": "cohort_admin",
+           *         "token_preview": "65UByWi9...",
+           *         "expires_at": "2026-11-30T16:33:24.707Z",
+           *         "sent_at": "2026-11-23T16:33:24.707Z"
+           *       },
+           *       "message": "Invitation resent to ada@acme.test"
+           *     }
+           */
+          "application/json": components["schemas"]["InvitationResent"];
+        };
+      };
+      400: components["responses"]["BadRequest"];
+      401: components["responses"]["Unauthorized"];
+      /** @description The caller lacks the role the operation needs; recorded as `insufficient_privileges`. */
+      403: {
+        headers: {
+          "Cache-Control": components["headers"]["CacheControl"];
+          "X-Content-Type-Options": components["headers"]["XContentTypeOptions"];
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description Not found among what the caller may see (an unknown, malformed or invisible id is the same). */
+      404: {
+        headers: {
+          "Cache-Control": components["headers"]["CacheControl"];
+          "X-Content-Type-Options": components["headers"]["XContentTypeOptions"];
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      409: components["responses"]["Conflict"];
+      413: components["responses"]["PayloadTooLarge"];
+      /** @description The request is valid, but the current state refuses it. */
+      422: {
+        headers: {
+          "Cache-Control": components["headers"]["CacheControl"];
+          "X-Content-Type-Options": components["headers"]["XContentTypeOptions"];
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description Over a bound on invitations or their e-mails; logged as `rate_limit_exceeded`. */
+      429: {
+        headers: {
+          "Cache-Control": components["headers"]["CacheControl"];
+          "X-Content-Type-Options": components["headers"]["XContentTypeOptions"];
+          "Retry-After": components["headers"]["RetryAfter"];
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      500: components["responses"]["InternalError"];
+      /** @description The invitation e-mail could not be sent; no active invitation is left behind. */
+      502: {
+        headers: {
+          "Cache-Control": components["headers"]["CacheControl"];
+          "X-Content-Type-Options": components["headers"]["XContentTypeOptions"];
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      503: components["responses"]["ServiceUnavailable"];
+    };
+  };
+  acceptInvitation: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        "application/json": {
+          token: string;
+        };
+      };
+    };
+    responses: {
+      /** @description Accepted. */
+      200: {
+        headers: {
+          "Cache-Control": components["headers"]["CacheControl"];
+          "X-Content-Type-Options": components["headers"]["XContentTypeOptions"];
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "institution": {
+           *         "id": "01M84M2ES7DTY37NE05PPBJBQG",
+           *         "name": "Acme College"
+           *       },
+           *       "role": "cohort_admin",
+           *       "message": "Invitation accepted"
+           *     }
+           */
+          "application/json": components["schemas"]["InvitationAccepted"];
+        };
+      };
+      400: components["responses"]["BadRequest"];
+      401: components["responses"]["Unauthorized"];
+      409: components["responses"]["Conflict"];
+      413: components["responses"]["PayloadTooLarge"];
+      /** @description The request is valid, but the current state refuses it. */
+      422: {
+        headers: {
+          "Cache-Control": components["headers"]["CacheControl"];
+          "X-Content-Type-Options": components["headers"]["XContentTypeOptions"];
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      500: components["responses"]["InternalError"];
+      503: components["responses"]["ServiceUnavailable"];
+    };
+  };
+  listSecurityEvents: {
+    parameters: {
+      query?: {
+        /** @description Events of this user (equality). */
+        user_id?: string;
+        /** @description Events of this type (equality). */
+        event_type?: string;
+        /** @description Events at or after this instant: ISO 8601 date or date-time; without an offset, UTC. */
+        from?: string;
+        /** @description Events at or before this instant, as `from`. */
+        to?: string;
+        /** @description Page size. */
+        limit?: number;
+        /** @description `meta.next_cursor` of the previous page, with the same filters. */
+        cursor?: string;
+      };
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description One page of events. */
+      200: {
+        headers: {
+          "Cache-Control": components["headers"]["CacheControl"];
+          "X-Content-Type-Options": components["headers"]["XContentTypeOptions"];
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "events": [
+           *         {
+           *           "user_email": "ada@acme.test",
+           *           "event_type": "invitation_accepted",
+           *           "created_at": "2026-11-23T16:33:26.511Z",
+           *           "description": "ada@acme.test accepted an invitation as cohort_admin",
+           *           "details": {
+           *             "invitation_id": "01M84M2JRR02A4753J81QXQWGQ",
+           *             "role": "cohort_admin",
+           *             "email": "ada@acme.test",
+           *             "institution_id": "01M84M2ES7DTY37NE05PPBJBQG"
+           *           },
+           *           "id": "01M84M2NFFBM80AC7DEF0GZDHA",
+           *           "ip_address": "127.0.0.1"
+           *         },
+           *         {
+           *           "user_email": "ada@acme.test",
+           *           "event_type": "token_validation_failure",
+           *           "created_at": "2026-11-23T16:33:25.919Z",
+           *           "description": "ada@acme.test presented an invalid invitation token (unknown)",
+           *           "details": {
+           *             "reason": "unknown"
+           *           },
+           *           "id": "01M84M2MWZPPRWS11BK2CV8M6Q",
+           *           "ip_address": "127.0.0.1"
+           *         },
+           *         {
+           *           "user_email": "olive@acme.test",
+           *           "event_type": "invitation_revoked",
+           *           "created_at": "2026-11-23T16:33:25.203Z",
+           *           "description": "olive@acme.test revoked the invitation for bob@acme.test",
+           *           "details": {
+           *             "invitation_id": "01M84M2KXSK6XPCPBTTV3Y8DA6",
+           *             "email": "bob@acme.test",
+           *             "institution_id": "01M84M2ES7DTY37NE05PPBJBQG"
+           *           },
+           *           "id": "01M84M2M6KA0K6BSHFHNARDVE6",
+           *           "ip_address": "127.0.0.1"
+           *         }
+           *       ],
+           *       "meta": {
+           *         "count": 3,
+           *         "limit": 3,
+           *         "next_cursor": "MjAyNi0xMS0yM1QxNjozMzoyNS4yMDNaIzAxTTg0TTJNNktBMEs2QlNIRkhOQVJEVkU2"
+           *       }
+           *     }
+           */
+          "application/json": components["schemas"]["SecurityEventList"];
+        };
+      };
+      400: components["responses"]["BadRequest"];
+      401: components["responses"]["Unauthorized"];
+      /** @description The caller lacks the role the operation needs; recorded as `insufficient_privileges`. */
+      403: {
+        headers: {
+          "Cache-Control": components["headers"]["CacheControl"];
+          "X-Content-Type-Options": components["headers"]["XContentTypeOptions"];
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      413: components["responses"]["PayloadTooLarge"];
+      500: components["responses"]["InternalError"];
+      503: components["responses"]["ServiceUnavailable"];
+    };
+  };
+  exportSecurityEvents: {
+    parameters: {
+      query?: {
+        /** @description One type, or several separated by commas. */
+        event_type?: string;
+        /** @description Events at or after this instant: ISO 8601 date or date-time; without an offset, UTC. */
+        from?: string;
+        /** @description Events at or before this instant, as `from`. */
+        to?: string;
+      };
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description The CSV file. */
+      200: {
+        headers: {
+          "Cache-Control": components["headers"]["CacheControl"];
+          "X-Content-Type-Options": components["headers"]["XContentTypeOptions"];
+          "Content-Disposition": components["headers"]["ContentDisposition"];
+          "X-Export-Truncated": components["headers"]["XExportTruncated"];
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example id,event_type,created_at,user_id,user_email,ip_address,description,details
+           *     01M84M2HTCWMKJZ6C5HZPNP2SM,institution_created,2026-11-23T16:33:22.764Z,b225f876-4988-446b-bd3c-7c506f33d77c,olive@acme.test,127.0.0.1,olive@acme.test created institution 'Beta Institute',"{""institution_id"":""01M84M2HTC4RVNX6Y27RW9DZGD"",""name"":""Beta Institute""}"
+           *     01M84M2ES7CJDHJ7M5RKKRXNCG,institution_created,2026-11-23T16:33:19.655Z,b225f876-4988-446b-bd3c-7c506f33d77c,olive@acme.test,127.0.0.1,olive@acme.test created institution 'Acme College',"{""institution_id"":""01M84M2ES7DTY37NE05PPBJBQG"",""name"":""Acme College""}"
+           */
+          "text/csv": string;
+        };
+      };
+      400: components["responses"]["BadRequest"];
+      401: components["responses"]["Unauthorized"];
+      /** @description The caller lacks the role the operation needs; recorded as `insufficient_privileges`. */
+      403: {
+        headers: {
+          "Cache-Control": components["headers"]["CacheControl"];
+          "X-Content-Type-Options": components["headers"]["XContentTypeOptions"];
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      409: components["responses"]["Conflict"];
+      413: components["responses"]["PayloadTooLarge"];
+      500: components["responses"]["InternalError"];
+      503: components["responses"]["ServiceUnavailable"];
+    };
+  };
+  securityAlerts: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description The alerts. */
+      200: {
+        headers: {
+          "Cache-Control": components["headers"]["CacheControl"];
+          "X-Content-Type-Options": components["headers"]["XContentTypeOptions"];
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "summary": {
+           *         "unauthorized_institution_access": 1,
+           *         "rate_limit_exceeded": 1,
+           *         "token_validation_failure": 1
+           *       },
+           *       "alerts": [],
+           *       "time_range": {
+           *         "from": "2026-11-23T15:33:27.285Z",
+           *         "to": "2026-11-23T16:33:27.285Z"
+           *       },
+           *       "series": [
+           *         {
+           *           "minute": "2026-11-23T15:34:00.000Z",
+           *           "unauthorized_institution_access": 0,
+           *           "rate_limit_exceeded": 0,
+           *           "token_validation_failure": 0
+           *         },
+           *         {
+           *           "minute": "2026-11-23T15:35:00.000Z",
+           *           "unauthorized_institution_access": 0,
+           *           "rate_limit_exceeded": 0,
+           *           "token_validation_failure": 0
+           *         },
+           *         {
+           *           "minute": "2026-11-23T15:36:00.000Z",
+           *           "unauthorized_institution_access": 0,
+           *           "rate_limit_exceeded": 0,
+           *           "token_validation_failure": 0
+           *         },
+           *         {
+           *           "minute": "2026-11-23T15:37:00.000Z",
+           *           "unauthorized_institution_access": 0,
+           *           "rate_limit_exceeded": 0,
+           *           "token_validation_failure": 0
+           *         },
+           *         {
+           *           "minute": "2026-11-23T15:38:00.000Z",
+           *           "unauthorized_institution_access": 0,
+           *           "rate_limit_exceeded": 0,
+           *           "token_validation_failure": 0
+           *         },
+           *         {
+           *           "minute": "2026-11-23T15:39:00.000Z",
+           *           "unauthorized_institution_access": 0,
+           *           "rate_limit_exceeded": 0,
+           *           "token_validation_failure": 0
+           *         },
+           *         {
+           *           "minute": "2026-11-23T15:40:00.000Z",
+           *           "unauthorized_institution_access": 0,
+           *           "rate_limit_exceeded": 0,
+           *           "token_validation_failure": 0
+           *         },
+           *         {
+           *           "minute": "2026-11-23T15:41:00.000Z",
+           *           "unauthorized_institution_access": 0,
+           *           "rate_limit_exceeded": 0,
+           *           "token_validation_failure": 0
+           *         },
+           *         {
+           *           "minute": "2026-11-23T15:42:00.000Z",
+           *           "unauthorized_institution_access": 0,
+           *           "rate_limit_exceeded": 0,
+           *           "token_validation_failure": 0
+           *         },
+           *         {
+           *           "minute": "2026-11-23T15:43:00.000Z",
+           *           "unauthorized_institution_access": 0,
+           *           "rate_limit_exceeded": 0,
+           *           "token_validation_failure": 0
+           *         },
+           *         {
+           *           "minute": "2026-11-23T15:44:00.000Z",
+           *           "unauthorized_institution_access": 0,
+           *           "rate_limit_exceeded": 0,
+           *           "token_validation_failure": 0
+           *         },
+           *         {
+           *           "minute": "2026-11-23T15:45:00.000Z",
+           *           "unauthorized_institution_access": 0,
+           *           "rate_limit_exceeded": 0,
+           *           "token_validation_failure": 0
+           *         },
+           *         {
+           *           "minute": "2026-11-23T15:46:00.000Z",
+           *           "unauthorized_institution_access": 0,
+           *           "rate_limit_exceeded": 0,
+           *           "token_validation_failure": 0
+           *         },
+           *         {
+           *           "minute": "2026-11-23T15:47:00.000Z",
+           *           "unauthorized_institution_access": 0,
+           *           "rate_limit_exceeded": 0,
+           *           "token_validation_failure": 0
+           *         },
+           *         {
+           *           "minute": "2026-11-23T15:48:00.000Z",
+           *           "unauthorized_institution_access": 0,
+           *           "rate_limit_exceeded": 0,
+           *           "token_validation_failure": 0
+           *         },
+           *         {
+           *           "minute": "2026-11-23T15:49:00.000Z",
+           *           "unauthorized_institution_access": 0,
+           *           "rate_limit_exceeded": 0,
+           *           "token_validation_failure": 0
+           *         },
+           *         {
+           *           "minute": "2026-11-23T15:50:00.000Z",
+           *           "unauthorized_institution_access": 0,
+           *           "rate_limit_exceeded": 0,
+           *           "token_validation_failure": 0
+           *         },
+           *         {
+           *           "minute": "2026-11-23T15:51:00.000Z",
+           *           "unauthorized_institution_access": 0,
+           *           "rate_limit_exceeded": 0,
+           *           "token_validation_failure": 0
+           *         },
+           *         {
+           *           "minute": "2026-11-23T15:52:00.000Z",
+           *           "unauthorized_institution_access": 0,
+           *           "rate_limit_exceeded": 0,
+           *           "token_validation_failure": 0
+           *         },
+           *         {
+           *           "minute": "2026-11-23T15:53:00.000Z",
+           *           "unauthorized_institution_access": 0,
+           *           "rate_limit_exceeded": 0,
+           *           "token_validation_failure": 0
+           *         },
+           *         {
+           *           "minute": "2026-11-23T15:54:00.000Z",
+           *           "unauthorized_institution_access": 0,
+           *           "rate_limit_exceeded": 0,
+           *           "token_validation_failure": 0
+           *         },
+           *         {
+           *           "minute": "2026-11-23T15:55:00.000Z",
+           *           "unauthorized_institution_access": 0,
+           *           "rate_limit_exceeded": 0,
+           *           "token_validation_failure": 0
+           *         },
+           *         {
+           *           "minute": "2026-11-23T15:56:00.000Z",
+           *           "unauthorized_institution_access": 0,
+           *           "rate_limit_exceeded": 0,
+           *           "token_validation_failure": 0
+           *         },
+           *         {
+           *           "minute": "2026-11-23T15:57:00.000Z",
+           *           "unauthorized_institution_access": 0,
+           *           "rate_limit_exceeded": 0,
+           *           "token_validation_failure": 0
+           *         },
+           *         {
+           *           "minute": "2026-11-23T15:58:00.000Z",
+           *           "unauthorized_institution_access": 0,
+           *           "rate_limit_exceeded": 0,
+           *           "token_validation_failure": 0
+           *         },
+           *         {
+           *           "minute": "2026-11-23T15:59:00.000Z",
+           *           "unauthorized_institution_access": 0,
+           *           "rate_limit_exceeded": 0,
+           *           "token_validation_failure": 0
+           *         },
+           *         {
+           *           "minute": "2026-11-23T16:00:00.000Z",
+           *           "unauthorized_institution_access": 0,
+           *           "rate_limit_exceeded": 0,
+           *           "token_validation_failure": 0
+           *         },
+           *         {
+           *           "minute": "2026-11-23T16:01:00.000Z",
+           *           "unauthorized_institution_access": 0,
+           *           "rate_limit_exceeded": 0,
+           *           "token_validation_failure": 0
+           *         },
+           *         {
+           *           "minute": "2026-11-23T16:02:00.000Z",
+           *           "unauthorized_institution_access": 0,
+           *           "rate_limit_exceeded": 0,
+           *           "token_validation_failure": 0
+           *         },
+           *         {
+           *           "minute": "2026-11-23T16:03:00.000Z",
+           *           "unauthorized_institution_access": 0,
+           *           "rate_limit_exceeded": 0,
+           *           "token_validation_failure": 0
+           *         },
+           *         {
+           *           "minute": "2026-11-23T16:04:00.000Z",
+           *           "unauthorized_institution_access": 0,
+           *           "rate_limit_exceeded": 0,
+           *           "token_validation_failure": 0
+           *         },
+           *         {
+           *           "minute": "2026-11-23T16:05:00.000Z",
+           *           "unauthorized_institution_access": 0,
+           *           "rate_limit_exceeded": 0,
+           *           "token_validation_failure": 0
+           *         },
+           *         {
+           *           "minute": "2026-11-23T16:06:00.000Z",
+           *           "unauthorized_institution_access": 0,
+           *           "rate_limit_exceeded": 0,
+           *           "token_validation_failure": 0
+           *         },
+           *         {
+           *           "minute": "2026-11-23T16:07:00.000Z",
+           *           "unauthorized_institution_access": 0,
+           *           "rate_limit_exceeded": 0,
+           *           "token_validation_failure": 0
+           *         },
+           *         {
+           *           "minute": "2026-11-23T16:08:00.000Z",
+           *           "unauthorized_institution_access": 0,
+           *           "rate_limit_exceeded": 0,
+           *           "token_validation_failure": 0
+           *         },
+           *         {
+           *           "minute": "2026-11-23T16:09:00.000Z",
+           *           "unauthorized_institution_access": 0,
+           *           "rate_limit_exceeded": 0,
+           *           "token_validation_failure": 0
+           *         },
+           *         {
+           *           "minute": "2026-11-23T16:10:00.000Z",
+           *           "unauthorized_institution_access": 0,
+           *           "rate_limit_exceeded": 0,
+           *           "token_validation_failure": 0
+           *         },
+           *         {
+           *           "minute": "2026-11-23T16:11:00.000Z",
+           *           "unauthorized_institution_access": 0,
+           *           "rate_limit_exceeded": 0,
+           *           "token_validation_failure": 0
+           *         },
+           *         {
+           *           "minute": "2026-11-23T16:12:00.000Z",
+           *           "unauthorized_institution_access": 0,
+           *           "rate_limit_exceeded": 0,
+           *           "token_validation_failure": 0
+           *         },
+           *         {
+           *           "minute": "2026-11-23T16:13:00.000Z",
+           *           "unauthorized_institution_access": 0,
+           *           "rate_limit_exceeded": 0,
+           *           "token_validation_failure": 0
+           *         },
+           *         {
+           *           "minute": "2026-11-23T16:14:00.000Z",
+           *           "unauthorized_institution_access": 0,
+           *           "rate_limit_exceeded": 0,
+           *           "token_validation_failure": 0
+           *         },
+           *         {
+           *           "minute": "2026-11-23T16:15:00.000Z",
+           *           "unauthorized_institution_access": 0,
+           *           "rate_limit_exceeded": 0,
+           *           "token_validation_failure": 0
+           *         },
+           *         {
+           *           "minute": "2026-11-23T16:16:00.000Z",
+           *           "unauthorized_institution_access": 0,
+           *           "rate_limit_exceeded": 0,
+           *           "token_validation_failure": 0
+           *         },
+           *         {
+           *           "minute": "2026-11-23T16:17:00.000Z",
+           *           "unauthorized_institution_access": 0,
+           *           "rate_limit_exceeded": 0,
+           *           "token_validation_failure": 0
+           *         },
+           *         {
+           *           "minute": "2026-11-23T16:18:00.000Z",
+           *           "unauthorized_institution_access": 0,
+           *           "rate_limit_exceeded": 0,
+           *           "token_validation_failure": 0
+           *         },
+           *         {
+           *           "minute": "2026-11-23T16:19:00.000Z",
+           *           "unauthorized_institution_access": 0,
+           *           "rate_limit_exceeded": 0,
+           *           "token_validation_failure": 0
+           *         },
+           *         {
+           *           "minute": "2026-11-23T16:20:00.000Z",
+           *           "unauthorized_institution_access": 0,
+           *           "rate_limit_exceeded": 0,
+           *           "token_validation_failure": 0
+           *         },
+           *         {
+           *           "minute": "2026-11-23T16:21:00.000Z",
+           *           "unauthorized_institution_access": 0,
+           *           "rate_limit_exceeded": 0,
+           *           "token_validation_failure": 0
+           *         },
+           *         {
+           *           "minute": "2026-11-23T16:22:00.000Z",
+           *           "unauthorized_institution_access": 0,
+           *           "rate_limit_exceeded": 0,
+           *           "token_validation_failure": 0
+           *         },
+           *         {
+           *           "minute": "2026-11-23T16:23:00.000Z",
+           *           "unauthorized_institution_access": 0,
+           *           "rate_limit_exceeded": 0,
+           *           "token_validation_failure": 0
+           *         },
+           *         {
+           *           "minute": "2026-11-23T16:24:00.000Z",
+           *           "unauthorized_institution_access": 0,
+           *           "rate_limit_exceeded": 0,
+           *           "token_validation_failure": 0
+           *         },
+           *         {
+           *           "minute": "2026-11-23T16:25:00.000Z",
+           *           "unauthorized_institution_access": 0,
+           *           "rate_limit_exceeded": 0,
+           *           "token_validation_failure": 0
+           *         },
+           *         {
+           *           "minute": "2026-11-23T16:26:00.000Z",
+           *           "unauthorized_institution_access": 0,
+           *           "rate_limit_exceeded": 0,
+           *           "token_validation_failure": 0
+           *         },
+           *         {
+           *           "minute": "2026-11-23T16:27:00.000Z",
+           *           "unauthorized_institution_access": 0,
+           *           "rate_limit_exceeded": 0,
+           *           "token_validation_failure": 0
+           *         },
+           *         {
+           *           "minute": "2026-11-23T16:28:00.000Z",
+           *           "unauthorized_institution_access": 0,
+           *           "rate_limit_exceeded": 0,
+           *           "token_validation_failure": 0
+           *         },
+           *         {
+           *           "minute": "2026-11-23T16:29:00.000Z",
+           *           "unauthorized_institution_access": 0,
+           *           "rate_limit_exceeded": 0,
+           *           "token_validation_failure": 0
+           *         },
+           *         {
+           *           "minute": "2026-11-23T16:30:00.000Z",
+           *           "unauthorized_institution_access": 0,
+           *           "rate_limit_exceeded": 0,
+           *           "token_validation_failure": 0
+           *         },
+           *         {
+           *           "minute": "2026-11-23T16:31:00.000Z",
+           *           "unauthorized_institution_access": 0,
+           *           "rate_limit_exceeded": 0,
+           *           "token_validation_failure": 0
+           *         },
+           *         {
+           *           "minute": "2026-11-23T16:32:00.000Z",
+           *           "unauthorized_institution_access": 1,
+           *           "rate_limit_exceeded": 1,
+           *           "token_validation_failure": 1
+           *         },
+           *         {
+           *           "minute": "2026-11-23T16:33:00.000Z",
+           *           "unauthorized_institution_access": 0,
+           *           "rate_limit_exceeded": 0,
+           *           "token_validation_failure": 0
+           *         }
+           *       ]
+           *     }
+           */
+          "application/json": components["schemas"]["Alerts"];
+        };
+      };
+      400: components["responses"]["BadRequest"];
+      401: components["responses"]["Unauthorized"];
+      /** @description The caller lacks the role the operation needs; recorded as `insufficient_privileges`. */
+      403: {
+        headers: {
+          "Cache-Control": components["headers"]["CacheControl"];
+          "X-Content-Type-Options": components["headers"]["XContentTypeOptions"];
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      413: components["responses"]["PayloadTooLarge"];
+      500: components["responses"]["InternalError"];
+      503: components["responses"]["ServiceUnavailable"];
+    };
+  };
+  showSecurityEvent: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        /** @description The event's id. */
+        id: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description The event. */
+      200: {
+        headers: {
+          "Cache-Control": components["headers"]["CacheControl"];
+          "X-Content-Type-Options": components["headers"]["XContentTypeOptions"];
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "id": "01M84M2NFFBM80AC7DEF0GZDHA",
+           *       "event_type": "invitation_accepted",
+           *       "user": {
+           *         "id": "bdc594e8-3596-4c4d-bc42-165a70801f32",
+           *         "email": "ada@acme.test",
+           *         "name": "Ada Admin"
+           *       },
+           *       "ip_address": "127.0.0.1",
+           *       "details": {
+           *         "invitation_id": "01M84M2JRR02A4753J81QXQWGQ",
+           *         "role": "cohort_admin",
+           *         "email": "ada@acme.test",
+           *         "institution_id": "01M84M2ES7DTY37NE05PPBJBQG"
+           *       },
+           *       "created_at": "2026-11-23T16:33:26.511Z",
+           *       "description": "ada@acme.test accepted an invitation as cohort_admin"
+           *     }
+           */
+          "application/json": components["schemas"]["SecurityEvent"];
+        };
+      };
+      400: components["responses"]["BadRequest"];
+      401: components["responses"]["Unauthorized"];
+      /** @description The caller lacks the role the operation needs; recorded as `insufficient_privileges`. */
+      403: {
+        headers: {
+          "Cache-Control": components["headers"]["CacheControl"];
+          "X-Content-Type-Options": components["headers"]["XContentTypeOptions"];
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description Not found among what the caller may see (an unknown, malformed or invisible id is the same). */
+      404: {
+        headers: {
+          "Cache-Control": components["headers"]["CacheControl"];
+          "X-Content-Type-Options": components["headers"]["XContentTypeOptions"];
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      413: components["responses"]["PayloadTooLarge"];
+      500: components["responses"]["InternalError"];
+      503: components["responses"]["ServiceUnavailable"];
+    };
+  };
+  getApiDocument: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description The OpenAPI 3.1 document. */
+      200: {
+        headers: {
+          "Cache-Control": components["headers"]["CacheControl"];
+          "X-Content-Type-Options": components["headers"]["XContentTypeOptions"];
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": {
+            /** @constant */
+            openapi: "3.1.0";
+          };
+        };
+      };
+      500: components["responses"]["InternalError"];
+    };
+  };
+  getApiReference: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description The HTML page. */
+      200: {
+        headers: {
+          "Cache-Control": components["headers"]["CacheControl"];
+          "X-Content-Type-Options": components["headers"]["XContentTypeOptions"];
+          [name: string]: unknown;
+        };
+        content: {
+          "text/html": string;
+        };
+      };
+      500: components["responses"]["InternalError"];
+    };
+  };
+}

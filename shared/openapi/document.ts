@@ -1,0 +1,517 @@
+/**
+ * The API document (OpenAPI 3.1, DESIGN.md §6): one operation per route of `shared/routes.ts`, request
+ * schemas generated from the valibot schemas (requests.ts), response schemas from components.ts, examples
+ * from real responses (examples.ts). Only the two docs functions import this module: building it loads
+ * the JSON Schema converter, which no other handler should pay for at cold start.
+ */
+import { type HttpMethod, type Route, routes } from "../routes.js";
+import { commonHeaders, headers, schemaRef as ref, responses, type Schema, schemas } from "./components.js";
+import { examples } from "./examples.js";
+import { type RequestSchemas, requestSchemas } from "./requests.js";
+
+export type Document = {
+  openapi: string;
+  info: Schema;
+  paths: Record<string, Partial<Record<Lowercase<HttpMethod>, Operation>>>;
+  components: Schema;
+  [key: string]: unknown;
+};
+
+export interface Operation {
+  operationId: string;
+  summary: string;
+  description?: string;
+  tags: string[];
+  security?: Record<string, string[]>[];
+  parameters?: Schema[];
+  requestBody?: Schema;
+  responses: Record<string, Schema>;
+}
+
+/** A route's key in `routes.ts` and here: `GET /api/v1/institutions/{id}`. */
+export const routeKey = (r: Pick<Route, "method" | "path">) => `${r.method} ${r.path}`;
+
+type ErrorStatus = "403" | "404" | "422" | "429" | "502";
+
+interface Spec {
+  readonly operationId: string;
+  readonly summary: string;
+  readonly description?: string;
+  readonly tag: string;
+  readonly parameters?: Schema[];
+  readonly body?: { readonly schema: Schema; readonly example?: unknown };
+  readonly success: {
+    readonly status: "200" | "201";
+    readonly description: string;
+    readonly schema: Schema;
+    readonly example: unknown;
+    /** Default JSON. */
+    readonly media?: "text/csv" | "text/html";
+    /** Beyond those every response carries. */
+    readonly headers?: Record<string, Schema>;
+  };
+  /** Statuses this operation answers beyond those every route of its kind has; 422 names its body shape. */
+  readonly errors?: Partial<Record<Exclude<ErrorStatus, "422">, Record<string, string>>> & {
+    readonly 422?: { readonly shape: "errors" | "error"; readonly examples: Record<string, unknown> };
+  };
+}
+
+const idParam = (description: string): Schema => ({ name: "id", in: "path", required: true, description, schema: { type: "string" } });
+
+/** Query parameters from a converted valibot object schema, each with its description. */
+function queryParams(schema: Schema, descriptions: Record<string, string>): Schema[] {
+  const properties = schema.properties as Record<string, Schema>;
+  const required = new Set(schema.required as string[]);
+  return Object.entries(properties).map(([name, s]) => ({
+    name,
+    in: "query",
+    required: required.has(name),
+    ...(descriptions[name] && { description: descriptions[name] }),
+    schema: s,
+  }));
+}
+
+const json = (schema: Schema, example?: unknown) => ({
+  "application/json": { schema, ...(example !== undefined && { example }) },
+});
+
+const INSTITUTION_ID_DESCRIPTION = "The institution; may also be sent in a JSON body.";
+
+function specs(req: RequestSchemas): Record<string, Spec> {
+  const institutionId = idParam("The institution's id.");
+  const invitationId = idParam("The invitation's id.");
+  const institutionRef = queryParams(req.institutionRef, { institution_id: INSTITUTION_ID_DESCRIPTION });
+  const instNotFound = { institution: "Institution not found or access denied" };
+  const invNotFound = { ...instNotFound, invitation: "Invitation not found" };
+  const validation = (...messages: string[]) => ({
+    shape: "errors" as const,
+    examples: { validation: { errors: messages } },
+  });
+  const single = (examples: Record<string, string>) => ({
+    shape: "error" as const,
+    examples: Object.fromEntries(Object.entries(examples).map(([k, error]) => [k, { error }])),
+  });
+  const mailBound = { mailBound: "Too many invitation e-mails, try again later" };
+  const eventsFilters = {
+    user_id: "Events of this user (equality).",
+    event_type: "Events of this type (equality).",
+    from: "Events at or after this instant: ISO 8601 date or date-time; without an offset, UTC.",
+    to: "Events at or before this instant, as `from`.",
+    limit: "Page size.",
+    cursor: "`meta.next_cursor` of the previous page, with the same filters.",
+  };
+
+  const inst = "/api/v1/institutions";
+  const inv = "/api/v1/admin/invitations";
+  const sec = "/api/v1/admin/security_events";
+  const update = (method: "PATCH" | "PUT"): Spec => ({
+    operationId: method === "PATCH" ? "updateInstitution" : "replaceInstitution",
+    summary: method === "PATCH" ? "Update an institution" : "Update an institution (PUT, same as PATCH)",
+    description:
+      "Super admin of the institution. Only the submitted fields change (PUT and PATCH alike); an empty string or null clears an optional field. Logs `institution_updated`.",
+    tag: "Institutions",
+    parameters: [institutionId],
+    body: { schema: req.institutionUpdate, example: { institution: { address: "2 Main St", settings: { auto_finalize: false } } } },
+    success: { status: "200", description: "Updated.", schema: ref("InstitutionWritten"), example: examples.institutionUpdated },
+    errors: {
+      403: { update: "Only super admins can update institutions" },
+      404: instNotFound,
+      422: validation("Registration number has already been taken", "Name contains invalid characters"),
+    },
+  });
+
+  return {
+    [`GET ${inst}`]: {
+      operationId: "listInstitutions",
+      summary: "List the institutions you can see",
+      description: "Every institution the caller has an access record for, with the caller's role, by name.",
+      tag: "Institutions",
+      success: { status: "200", description: "The institutions.", schema: ref("InstitutionList"), example: examples.institutionList },
+    },
+    [`POST ${inst}`]: {
+      operationId: "createInstitution",
+      summary: "Create an institution",
+      description:
+        "Cohort super admins only. The institution belongs to the caller's account and the caller is its super admin. Unknown keys are ignored. Logs `institution_created`.",
+      tag: "Institutions",
+      body: {
+        schema: req.institutionCreate,
+        example: {
+          institution: {
+            name: "Acme College",
+            registration_number: "AC-1",
+            contact_email: "desk@acme.test",
+            settings: { auto_finalize: true },
+          },
+        },
+      },
+      success: { status: "201", description: "Created.", schema: ref("InstitutionWritten"), example: examples.institutionCreated },
+      errors: {
+        403: { superAdmin: "Super admin access required" },
+        422: validation("Name can't be blank", "Contact email is invalid"),
+      },
+    },
+    [`GET ${inst}/{id}`]: {
+      operationId: "showInstitution",
+      summary: "Read an institution",
+      description:
+        "The record, the caller's role views and the effective settings. An invisible id logs `unauthorized_institution_access`.",
+      tag: "Institutions",
+      parameters: [institutionId],
+      success: { status: "200", description: "The institution.", schema: ref("InstitutionShown"), example: examples.institutionShown },
+      errors: { 404: instNotFound },
+    },
+    [`PATCH ${inst}/{id}`]: update("PATCH"),
+    [`PUT ${inst}/{id}`]: update("PUT"),
+    [`DELETE ${inst}/{id}`]: {
+      operationId: "deleteInstitution",
+      summary: "Delete an institution",
+      description: "Super admin of the institution; refused while it has cohorts. Logs `institution_deleted`.",
+      tag: "Institutions",
+      parameters: [institutionId],
+      success: { status: "200", description: "Deleted.", schema: ref("Message"), example: examples.institutionDeleted },
+      errors: {
+        403: { delete: "Only super admins can delete institutions" },
+        404: instNotFound,
+        422: single({ cohorts: "Cannot delete institution with existing cohorts" }),
+      },
+    },
+    [`GET ${inst}/{id}/cohorts`]: {
+      operationId: "listCohorts",
+      summary: "List an institution's cohorts",
+      tag: "Cohorts",
+      parameters: [institutionId],
+      success: { status: "200", description: "The cohorts.", schema: ref("CohortList"), example: examples.cohortList },
+      errors: { 404: instNotFound },
+    },
+    [`POST ${inst}/{id}/cohorts`]: {
+      operationId: "createCohort",
+      summary: "Create a cohort",
+      description: "Super admin of the institution. Logs `cohort_created`.",
+      tag: "Cohorts",
+      parameters: [institutionId],
+      body: { schema: req.cohortCreate, example: { cohort: { name: "2026" } } },
+      success: { status: "201", description: "Created.", schema: ref("CohortCreated"), example: examples.cohortCreated },
+      errors: {
+        403: { cohort: "Only super admins can create cohorts" },
+        404: instNotFound,
+        422: validation("Name can't be blank"),
+      },
+    },
+    [`GET ${inv}`]: {
+      operationId: "listInvitations",
+      summary: "List an institution's invitations",
+      description: "Any administrator of the institution. Active invitations, or with `show_used=true` used ones; newest first, paged.",
+      tag: "Invitations",
+      parameters: queryParams(req.invitationListQuery, {
+        institution_id: "The institution.",
+        show_used: "`true` lists used invitations; any other value or none, active ones.",
+        limit: "Page size.",
+        cursor: "`meta.next_cursor` of the previous page.",
+      }),
+      success: { status: "200", description: "One page of invitations.", schema: ref("InvitationList"), example: examples.invitationList },
+      errors: { 404: instNotFound },
+    },
+    [`POST ${inv}`]: {
+      operationId: "createInvitation",
+      summary: "Invite an administrator",
+      description:
+        "A cohort super admin managing the institution; only its super admin may invite `cohort_super_admin`. Mails the accept link and logs `invitation_created`. At most 3 active invitations per e-mail and institution, and bounded mail volume: each bound answers 429 with `Retry-After` and logs `rate_limit_exceeded`. The fields may also be sent as query parameters.",
+      tag: "Invitations",
+      body: {
+        schema: req.invitationCreate,
+        example: { institution_id: "01M84M2ES7DTY37NE05PPBJBQG", email: "ada@acme.test", role: "cohort_admin" },
+      },
+      success: {
+        status: "201",
+        description: "Invited; the e-mail is sent.",
+        schema: ref("InvitationIssued"),
+        example: examples.invitationCreated,
+      },
+      errors: {
+        403: { superAdmin: "Super admin access required", superAdminRole: "Only the institution's super admin can invite super admins" },
+        404: instNotFound,
+        422: validation("Email already has access to this institution"),
+        429: { pending: "Too many pending invitations for this email", ...mailBound },
+        502: { mail: "Failed to send invitation email" },
+      },
+    },
+    [`DELETE ${inv}/{id}`]: {
+      operationId: "revokeInvitation",
+      summary: "Revoke an invitation",
+      description: "A cohort super admin managing the institution. The record stays, with `revoked_at`. Logs `invitation_revoked`.",
+      tag: "Invitations",
+      parameters: [invitationId, ...institutionRef],
+      success: { status: "200", description: "Revoked.", schema: ref("Message"), example: examples.invitationRevoked },
+      errors: {
+        403: { superAdmin: "Super admin access required" },
+        404: invNotFound,
+        422: single({ notActive: "Failed to revoke invitation" }),
+      },
+    },
+    [`POST ${inv}/{id}/resend`]: {
+      operationId: "resendInvitation",
+      summary: "Resend an invitation",
+      description:
+        "Same caller rule as create. Issues a new token (the old one stops working), restarts the validity period and mails again. Logs `invitation_resent`.",
+      tag: "Invitations",
+      parameters: [invitationId, ...institutionRef],
+      success: { status: "200", description: "Resent.", schema: ref("InvitationResent"), example: examples.invitationResent },
+      errors: {
+        403: { superAdmin: "Super admin access required" },
+        404: invNotFound,
+        422: single({ notActive: "Cannot resend a revoked invitation" }),
+        429: mailBound,
+        502: { mail: "Failed to send invitation email" },
+      },
+    },
+    "POST /api/v1/invitations/accept": {
+      operationId: "acceptInvitation",
+      summary: "Accept an invitation",
+      description:
+        "The signed-in user whose e-mail was invited. Grants the invited role (never lowers one the user has) and logs `invitation_accepted`; a failed attempt logs `token_validation_failure` and leaves the invitation as it was.",
+      tag: "Invitations",
+      // No example: the only valid one would be a token (it comes from the invitation e-mail's link).
+      body: { schema: req.invitationAccept },
+      success: { status: "200", description: "Accepted.", schema: ref("InvitationAccepted"), example: examples.invitationAccepted },
+      errors: {
+        422: single({ invalid: "Invalid or expired invitation", full: "Institution has reached its limit of 95 administrators" }),
+      },
+    },
+    [`GET ${sec}`]: {
+      operationId: "listSecurityEvents",
+      summary: "List security events",
+      description: "Cohort super admins; the caller's account only. Newest first (ties by id), paged; filters combine with AND.",
+      tag: "Security events",
+      parameters: queryParams(req.securityEventListQuery, eventsFilters),
+      success: { status: "200", description: "One page of events.", schema: ref("SecurityEventList"), example: examples.securityEventList },
+      errors: { 403: { superAdmin: "Super admin access required" } },
+    },
+    [`GET ${sec}/export`]: {
+      operationId: "exportSecurityEvents",
+      summary: "Export security events as CSV",
+      description:
+        "Cohort super admins. Columns `id,event_type,created_at,user_id,user_email,ip_address,description,details` (details as JSON), RFC 4180, UTF-8; a cell starting with `= + - @`, tab or CR gets a leading `'`. Newest first, at most 10,000 rows. `event_type` may name several types, comma-separated. Logs `security_events_exported`.",
+      tag: "Security events",
+      parameters: queryParams(req.securityEventExportQuery, {
+        event_type: "One type, or several separated by commas.",
+        from: eventsFilters.from,
+        to: eventsFilters.to,
+      }),
+      success: {
+        status: "200",
+        description: "The CSV file.",
+        schema: { type: "string" },
+        example: examples.securityEventExport,
+        media: "text/csv",
+        headers: {
+          "Content-Disposition": { $ref: "#/components/headers/ContentDisposition" },
+          "X-Export-Truncated": { $ref: "#/components/headers/XExportTruncated" },
+        },
+      },
+      errors: { 403: { superAdmin: "Super admin access required" } },
+    },
+    [`GET ${sec}/alerts`]: {
+      operationId: "securityAlerts",
+      summary: "Alerts of the last hour",
+      description:
+        "Cohort super admins. Counts of the three counted event types over the last hour, the alerts they reach, and the per-minute series.",
+      tag: "Security events",
+      success: { status: "200", description: "The alerts.", schema: ref("Alerts"), example: examples.securityAlerts },
+      errors: { 403: { superAdmin: "Super admin access required" } },
+    },
+    [`GET ${sec}/{id}`]: {
+      operationId: "showSecurityEvent",
+      summary: "Read a security event",
+      tag: "Security events",
+      parameters: [idParam("The event's id.")],
+      success: { status: "200", description: "The event.", schema: ref("SecurityEvent"), example: examples.securityEvent },
+      errors: { 403: { superAdmin: "Super admin access required" }, 404: { event: "Security event not found" } },
+    },
+    "GET /api/v1/openapi.json": {
+      operationId: "getApiDocument",
+      summary: "This document",
+      description: "No token needed.",
+      tag: "API document",
+      success: {
+        status: "200",
+        description: "The OpenAPI 3.1 document.",
+        schema: { type: "object", properties: { openapi: { type: "string", const: "3.1.0" } }, required: ["openapi"] },
+        example: undefined,
+      },
+    },
+    "GET /api/v1/docs": {
+      operationId: "getApiReference",
+      summary: "The API reference page",
+      description: "An interactive page (Swagger UI, served by this API, no CDN) built from this document. No token needed.",
+      tag: "API document",
+      success: { status: "200", description: "The HTML page.", schema: { type: "string" }, example: undefined, media: "text/html" },
+    },
+  };
+}
+
+/** Response wrappers of the success bodies, so that each has a name in generated clients. */
+const bodies: Record<string, Schema> = {
+  Message: { type: "object", properties: { message: { type: "string" } }, required: ["message"], additionalProperties: false },
+  InstitutionList: closedList("institutions", "InstitutionListItem"),
+  InstitutionShown: closedObject({
+    institution: ref("Institution"),
+    role: { ...ref("Role"), description: "The caller's role in the institution." },
+    is_super_admin: { type: "boolean" },
+    settings: ref("EffectiveSettings"),
+  }),
+  InstitutionWritten: closedObject({ institution: ref("Institution"), message: { type: "string" } }),
+  CohortList: closedList("cohorts", "Cohort"),
+  CohortCreated: closedObject({ cohort: ref("Cohort") }),
+  InvitationList: closedObject({ invitations: { type: "array", items: ref("InvitationListItem") }, meta: ref("PageMeta") }),
+  InvitationIssued: closedObject({ invitation: ref("IssuedInvitation"), message: { type: "string" } }),
+  InvitationResent: closedObject({ invitation: ref("ResentInvitation"), message: { type: "string" } }),
+  InvitationAccepted: closedObject({
+    institution: closedObject({ id: ref("Id"), name: { type: "string" } }),
+    role: ref("Role"),
+    message: { type: "string" },
+  }),
+  SecurityEventList: closedObject({ events: { type: "array", items: ref("ListedEvent") }, meta: ref("PageMeta") }),
+};
+
+function closedObject(properties: Record<string, Schema>): Schema {
+  return { type: "object", properties, required: Object.keys(properties), additionalProperties: false };
+}
+function closedList(key: string, item: string): Schema {
+  return closedObject({ [key]: { type: "array", items: ref(item) } });
+}
+
+/** The component response whose description and headers an operation's own messages go with. */
+const ERROR_RESPONSE: Record<Exclude<ErrorStatus, "422">, string> = {
+  403: "Forbidden",
+  404: "NotFound",
+  429: "TooManyRequests",
+  502: "BadGateway",
+};
+
+/** The operation of `route` from its spec: the statuses every route of its kind answers, then its own. */
+function operation(route: Route, spec: Spec): Operation {
+  const out: Record<string, Schema> = {
+    [spec.success.status]: {
+      description: spec.success.description,
+      headers: { ...commonHeaders, ...spec.success.headers },
+      content: {
+        [spec.success.media ?? "application/json"]: {
+          schema: spec.success.schema,
+          ...(spec.success.example !== undefined && { example: spec.success.example }),
+        },
+      },
+    },
+  };
+  const r = (name: string) => ({ $ref: `#/components/responses/${name}` });
+  const { main, events } = route.access;
+  const writes = [main, events].some((a) => a === "write" || a === "readwrite");
+  if (!route.public) {
+    // Every handler of the shared middy stack reads a body, whatever the method: 400 malformed, 413 too large.
+    out[400] = r("BadRequest");
+    out[401] = r("Unauthorized");
+    out[413] = r("PayloadTooLarge");
+  }
+  for (const [status, messages] of Object.entries(spec.errors ?? {}) as [ErrorStatus, unknown][]) {
+    if (status === "422") {
+      const { shape, examples: ex } = messages as { shape: "errors" | "error"; examples: Record<string, unknown> };
+      out[status] = {
+        description:
+          shape === "errors" ? "The record is invalid: every message, once." : "The request is valid, but the current state refuses it.",
+        headers: commonHeaders,
+        content: {
+          "application/json": {
+            schema: ref(shape === "errors" ? "ValidationErrors" : "Error"),
+            examples: Object.fromEntries(Object.entries(ex).map(([k, value]) => [k, { value }])),
+          },
+        },
+      };
+      continue;
+    }
+    const base = responses[ERROR_RESPONSE[status]] as Schema;
+    out[status] = {
+      description: base.description,
+      headers: base.headers,
+      content: {
+        "application/json": {
+          schema: ref("Error"),
+          examples: Object.fromEntries(Object.entries(messages as Record<string, string>).map(([k, error]) => [k, { value: { error } }])),
+        },
+      },
+    };
+  }
+  if (writes) out[409] = r("Conflict");
+  out[500] = r("InternalError");
+  if (main || events) out[503] = r("ServiceUnavailable");
+  const sorted = Object.fromEntries(Object.entries(out).sort(([a], [b]) => a.localeCompare(b)));
+  return {
+    operationId: spec.operationId,
+    summary: spec.summary,
+    description: [spec.description, `Who: ${route.who}.`].filter(Boolean).join("\n\n"),
+    tags: [spec.tag],
+    ...(route.public && { security: [] }),
+    ...(spec.parameters && { parameters: spec.parameters }),
+    ...(spec.body && {
+      requestBody: { required: true, content: json(spec.body.schema, spec.body.example) },
+    }),
+    responses: sorted,
+  };
+}
+
+/** Builds the document. `errorMode: "throw"` makes any valibot construct the converter cannot express fail. */
+export function buildDocument(errorMode: "throw" | "ignore" = "ignore"): Document {
+  const all = specs(requestSchemas(errorMode));
+  const paths: Document["paths"] = {};
+  for (const route of routes) {
+    const spec = all[routeKey(route)];
+    // A route without a spec is left out; the tests name it (test/integration/openapi.test.ts).
+    if (!spec) continue;
+    paths[route.path] ??= {};
+    (paths[route.path] as Record<string, Operation>)[route.method.toLowerCase()] = operation(route, spec);
+  }
+  return {
+    openapi: "3.1.0",
+    info: {
+      title: "Institution Administration API",
+      version: "1.0.0",
+      description: [
+        "Institutions, the administrators invited into them, and the security-event audit trail of your account.",
+        "",
+        "Send a Cognito **ID token** as `Authorization: Bearer <token>` (access tokens are refused). Bodies are JSON in UTF-8,",
+        "at most 64 KiB; responses are JSON (the export is CSV), snake_case, timestamps ISO 8601 UTC with milliseconds.",
+        "Every response carries `Cache-Control: no-store` and `X-Content-Type-Options: nosniff`.",
+      ].join("\n"),
+    },
+    // Relative: the document is served by the API it describes, locally and deployed.
+    servers: [{ url: "/", description: "The API serving this document" }],
+    security: [{ bearerAuth: [] }],
+    tags: [
+      { name: "Institutions" },
+      { name: "Cohorts", description: "Minimal, so that the delete rule is reachable." },
+      { name: "Invitations" },
+      { name: "Security events", description: "Scoped to the caller's account." },
+      { name: "API document" },
+    ],
+    paths,
+    components: {
+      securitySchemes: {
+        bearerAuth: {
+          type: "http",
+          scheme: "bearer",
+          bearerFormat: "JWT",
+          description: "A Cognito ID token of the API's user pool (claims used: sub, email, name, cognito:groups, custom:account_id).",
+        },
+      },
+      schemas: { ...schemas, ...bodies },
+      headers,
+      responses,
+    },
+  };
+}
+
+let built: Document | undefined;
+/** The document, built once per process (a warm function serves it from memory). */
+export function openApiDocument(): Document {
+  built ??= buildDocument();
+  return built;
+}

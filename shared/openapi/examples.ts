@@ -1,0 +1,199 @@
+/**
+ * Examples of the API document: responses of a real run against the local stack (`npm start`), with the
+ * test run's unique suffixes taken out of e-mails and the account. No token appears: invitation tokens
+ * only as their 8-character preview. `test/integration/openapi.test.ts` validates each against its schema.
+ */
+import { COUNTED } from "./components.js";
+
+/** The alerts' per-minute series of the example's hour: one minute with each counted type, the rest zero. */
+function series(from: string): Record<string, string | number>[] {
+  const start = Math.floor(Date.parse(from) / 60_000) * 60_000;
+  return Array.from({ length: 60 }, (_, i) => {
+    const minute = new Date(start + (i + 1) * 60_000).toISOString();
+    return { minute, ...Object.fromEntries(COUNTED.map((t) => [t, i === 58 ? 1 : 0])) };
+  });
+}
+
+export const examples = {
+  institutionList: {
+    institutions: [
+      {
+        id: "01M84M2ES7DTY37NE05PPBJBQG",
+        name: "Acme College",
+        registration_number: "AC-1",
+        contact_email: "desk@acme.test",
+        role: "cohort_super_admin",
+        is_super_admin: true,
+        created_at: "2026-11-23T16:33:19.655Z",
+      },
+    ],
+  },
+  institutionShown: {
+    institution: {
+      id: "01M84M2ES7DTY37NE05PPBJBQG",
+      name: "Acme College",
+      registration_number: "AC-1",
+      address: "1 Main St",
+      contact_email: "desk@acme.test",
+      contact_phone: "+1 555 0100",
+      settings: { auto_finalize: true },
+      account_id: "acme",
+      super_admin_id: "b225f876-4988-446b-bd3c-7c506f33d77c",
+      created_at: "2026-11-23T16:33:19.655Z",
+      updated_at: "2026-11-23T16:33:19.655Z",
+    },
+    role: "cohort_super_admin",
+    is_super_admin: true,
+    settings: { allow_student_enrollment: true, require_verification: true, auto_finalize: true, email_notifications: true },
+  },
+  institutionCreated: {
+    institution: {
+      id: "01M84M2ES7DTY37NE05PPBJBQG",
+      name: "Acme College",
+      registration_number: "AC-1",
+      address: "1 Main St",
+      contact_email: "desk@acme.test",
+      contact_phone: "+1 555 0100",
+      settings: { auto_finalize: true },
+      account_id: "acme",
+      super_admin_id: "b225f876-4988-446b-bd3c-7c506f33d77c",
+      created_at: "2026-11-23T16:33:19.655Z",
+      updated_at: "2026-11-23T16:33:19.655Z",
+    },
+    message: "Institution created successfully",
+  },
+  institutionUpdated: {
+    institution: {
+      id: "01M84M2ES7DTY37NE05PPBJBQG",
+      name: "Acme College",
+      registration_number: "AC-1",
+      address: "2 Main St",
+      contact_email: "desk@acme.test",
+      contact_phone: "+1 555 0100",
+      settings: { auto_finalize: true },
+      account_id: "acme",
+      super_admin_id: "b225f876-4988-446b-bd3c-7c506f33d77c",
+      created_at: "2026-11-23T16:33:19.655Z",
+      updated_at: "2026-11-23T16:33:22.112Z",
+    },
+    message: "Institution updated successfully",
+  },
+  institutionDeleted: { message: "Institution 'Beta Institute' deleted successfully" },
+  cohortList: { cohorts: [{ id: "01M84M2HAMHH0EA3AKCTQAJP1B", name: "2026", created_at: "2026-11-23T16:33:22.260Z" }] },
+  cohortCreated: { cohort: { id: "01M84M2HAMHH0EA3AKCTQAJP1B", name: "2026", created_at: "2026-11-23T16:33:22.260Z" } },
+  invitationList: {
+    invitations: [
+      {
+        id: "01M84M2KAZP8VD5B0EW6YAWVH4",
+        email: "ada@acme.test",
+        role: "cohort_admin",
+        token_preview: "MuxqSrod...",
+        sent_at: "2026-11-23T16:33:24.319Z",
+        expires_at: "2026-11-30T16:33:24.319Z",
+        used_at: null,
+        created_by: "olive@acme.test",
+        status: "active",
+      },
+      {
+        id: "01M84M2K5MBZXTFR4XDKR8WZ9A",
+        email: "ada@acme.test",
+        role: "cohort_admin",
+        token_preview: "P5gLlt77...",
+        sent_at: "2026-11-23T16:33:24.148Z",
+        expires_at: "2026-11-30T16:33:24.148Z",
+        used_at: null,
+        created_by: "olive@acme.test",
+        status: "active",
+      },
+    ],
+    meta: { count: 2, limit: 50, next_cursor: null },
+  },
+  invitationCreated: {
+    invitation: {
+      id: "01M84M2JRR02A4753J81QXQWGQ",
+      email: "ada@acme.test",
+      role: "cohort_admin",
+      token_preview: "IUEGYARY...",
+      expires_at: "2026-11-30T16:33:23.736Z",
+    },
+    message: "Invitation sent to ada@acme.test",
+  },
+  invitationRevoked: { message: "Invitation revoked" },
+  invitationResent: {
+    invitation: {
+      id: "01M84M2JRR02A4753J81QXQWGQ",
+      email: "ada@acme.test",
+      role: "cohort_admin",
+      token_preview: "65UByWi9...",
+      expires_at: "2026-11-30T16:33:24.707Z",
+      sent_at: "2026-11-23T16:33:24.707Z",
+    },
+    message: "Invitation resent to ada@acme.test",
+  },
+  invitationAccepted: {
+    institution: { id: "01M84M2ES7DTY37NE05PPBJBQG", name: "Acme College" },
+    role: "cohort_admin",
+    message: "Invitation accepted",
+  },
+  securityEventList: {
+    events: [
+      {
+        user_email: "ada@acme.test",
+        event_type: "invitation_accepted",
+        created_at: "2026-11-23T16:33:26.511Z",
+        description: "ada@acme.test accepted an invitation as cohort_admin",
+        details: {
+          invitation_id: "01M84M2JRR02A4753J81QXQWGQ",
+          role: "cohort_admin",
+          email: "ada@acme.test",
+          institution_id: "01M84M2ES7DTY37NE05PPBJBQG",
+        },
+        id: "01M84M2NFFBM80AC7DEF0GZDHA",
+        ip_address: "127.0.0.1",
+      },
+      {
+        user_email: "ada@acme.test",
+        event_type: "token_validation_failure",
+        created_at: "2026-11-23T16:33:25.919Z",
+        description: "ada@acme.test presented an invalid invitation token (unknown)",
+        details: { reason: "unknown" },
+        id: "01M84M2MWZPPRWS11BK2CV8M6Q",
+        ip_address: "127.0.0.1",
+      },
+      {
+        user_email: "olive@acme.test",
+        event_type: "invitation_revoked",
+        created_at: "2026-11-23T16:33:25.203Z",
+        description: "olive@acme.test revoked the invitation for bob@acme.test",
+        details: { invitation_id: "01M84M2KXSK6XPCPBTTV3Y8DA6", email: "bob@acme.test", institution_id: "01M84M2ES7DTY37NE05PPBJBQG" },
+        id: "01M84M2M6KA0K6BSHFHNARDVE6",
+        ip_address: "127.0.0.1",
+      },
+    ],
+    meta: { count: 3, limit: 3, next_cursor: "MjAyNi0xMS0yM1QxNjozMzoyNS4yMDNaIzAxTTg0TTJNNktBMEs2QlNIRkhOQVJEVkU2" },
+  },
+  securityEvent: {
+    id: "01M84M2NFFBM80AC7DEF0GZDHA",
+    event_type: "invitation_accepted",
+    user: { id: "bdc594e8-3596-4c4d-bc42-165a70801f32", email: "ada@acme.test", name: "Ada Admin" },
+    ip_address: "127.0.0.1",
+    details: {
+      invitation_id: "01M84M2JRR02A4753J81QXQWGQ",
+      role: "cohort_admin",
+      email: "ada@acme.test",
+      institution_id: "01M84M2ES7DTY37NE05PPBJBQG",
+    },
+    created_at: "2026-11-23T16:33:26.511Z",
+    description: "ada@acme.test accepted an invitation as cohort_admin",
+  },
+  securityAlerts: {
+    ...{
+      summary: { unauthorized_institution_access: 1, rate_limit_exceeded: 1, token_validation_failure: 1 },
+      alerts: [],
+      time_range: { from: "2026-11-23T15:33:27.285Z", to: "2026-11-23T16:33:27.285Z" },
+    },
+    series: series("2026-11-23T15:33:27.285Z"),
+  },
+  securityEventExport:
+    'id,event_type,created_at,user_id,user_email,ip_address,description,details\r\n01M84M2HTCWMKJZ6C5HZPNP2SM,institution_created,2026-11-23T16:33:22.764Z,b225f876-4988-446b-bd3c-7c506f33d77c,olive@acme.test,127.0.0.1,olive@acme.test created institution \'Beta Institute\',"{""institution_id"":""01M84M2HTC4RVNX6Y27RW9DZGD"",""name"":""Beta Institute""}"\r\n01M84M2ES7CJDHJ7M5RKKRXNCG,institution_created,2026-11-23T16:33:19.655Z,b225f876-4988-446b-bd3c-7c506f33d77c,olive@acme.test,127.0.0.1,olive@acme.test created institution \'Acme College\',"{""institution_id"":""01M84M2ES7DTY37NE05PPBJBQG"",""name"":""Acme College""}"\r\n',
+};
