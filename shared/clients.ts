@@ -6,6 +6,7 @@
 import { DynamoDBClient } from "@aws-sdk/client-dynamodb";
 import { DynamoDBDocumentClient, QueryCommand, type QueryCommandInput, type QueryCommandOutput } from "@aws-sdk/lib-dynamodb";
 import { config } from "./config.js";
+import { tracer } from "./telemetry.js";
 
 /**
  * Client options for a local endpoint: fixed credentials, so the local stack needs no AWS profile. In AWS
@@ -47,6 +48,7 @@ export const dynamo = new DynamoDBClient({
     throwOnRequestTimeout: true,
   },
 });
+tracer.captureAWSv3Client(dynamo); // X-Ray subsegments for every call, the DocumentClient's too (it shares this stack)
 
 export const db = DynamoDBDocumentClient.from(dynamo, {
   marshallOptions: { removeUndefinedValues: true },

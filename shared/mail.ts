@@ -12,6 +12,7 @@
 import { SESClient, SendEmailCommand } from "@aws-sdk/client-ses";
 import { localCredentials } from "./clients.js";
 import { config } from "./config.js";
+import { tracer } from "./telemetry.js";
 
 export const mailConfig = {
   from: process.env.MAIL_FROM || undefined,
@@ -27,6 +28,7 @@ export const ses = new SESClient({
   // Enforced: without throwOnRequestTimeout the SDK only logs that 5 s passed and waits on.
   requestHandler: { connectionTimeout: 1_000, requestTimeout: 5_000, throwOnRequestTimeout: true },
 });
+tracer.captureAWSv3Client(ses); // X-Ray subsegments for every SES call
 
 export interface Mail {
   readonly to: string;

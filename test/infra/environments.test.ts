@@ -59,7 +59,8 @@ describe("the settings table", () => {
   });
 
   it("reserves concurrency only for handlers of the route table", () => {
-    for (const s of [dev, prod]) for (const handler of Object.keys(s.reservedConcurrency)) expect(handlers().has(handler), handler).toBe(true);
+    for (const s of [dev, prod])
+      for (const handler of Object.keys(s.reservedConcurrency)) expect(handlers().has(handler), handler).toBe(true);
   });
 
   it("takes single values from context over the environment's", () => {
@@ -110,11 +111,19 @@ describe("dev and prod stacks", () => {
 
   it("throttle the stage and the export route as their settings say", () => {
     each((b, s, env) => {
-      expect(stageOf(b).DefaultRouteSettings, env).toMatchObject({ ThrottlingRateLimit: s.throttle.rateLimit, ThrottlingBurstLimit: s.throttle.burstLimit });
+      expect(stageOf(b).DefaultRouteSettings, env).toMatchObject({
+        ThrottlingRateLimit: s.throttle.rateLimit,
+        ThrottlingBurstLimit: s.throttle.burstLimit,
+      });
       const exportSettings = Object.values(stageOf(b).RouteSettings)[0];
-      expect(exportSettings, env).toMatchObject({ ThrottlingRateLimit: s.exportThrottle.rateLimit, ThrottlingBurstLimit: s.exportThrottle.burstLimit });
+      expect(exportSettings, env).toMatchObject({
+        ThrottlingRateLimit: s.exportThrottle.rateLimit,
+        ThrottlingBurstLimit: s.exportThrottle.burstLimit,
+      });
     });
-    expect(stageOf(stacks.dev.built).DefaultRouteSettings.ThrottlingRateLimit).not.toBe(stageOf(stacks.prod.built).DefaultRouteSettings.ThrottlingRateLimit);
+    expect(stageOf(stacks.dev.built).DefaultRouteSettings.ThrottlingRateLimit).not.toBe(
+      stageOf(stacks.prod.built).DefaultRouteSettings.ThrottlingRateLimit,
+    );
   });
 
   it("keep every log group as long as their settings say", () => {
@@ -136,16 +145,22 @@ describe("dev and prod stacks", () => {
   it("reserve concurrency only where prod bounds cost", () => {
     each((b, s, env) => {
       for (const [handler, fn] of b.stack.functions) {
-        expect(b.resources[b.logicalId(fn)].Properties.ReservedConcurrentExecutions, `${env} ${handler}`).toBe(s.reservedConcurrency[handler]);
+        expect(b.resources[b.logicalId(fn)].Properties.ReservedConcurrentExecutions, `${env} ${handler}`).toBe(
+          s.reservedConcurrency[handler],
+        );
       }
     });
     const prod = stacks.prod.built;
-    const reserved = [...prod.stack.functions.values()].filter((fn) => prod.resources[prod.logicalId(fn)].Properties.ReservedConcurrentExecutions);
+    const reserved = [...prod.stack.functions.values()].filter(
+      (fn) => prod.resources[prod.logicalId(fn)].Properties.ReservedConcurrentExecutions,
+    );
     expect(reserved).toHaveLength(3);
   });
 
   it("require MFA in prod, and offer it in dev", () => {
-    expect(stacks.dev.built.resources[stacks.dev.built.logicalId(stacks.dev.built.stack.userPool)].Properties.MfaConfiguration).toBe("OPTIONAL");
+    expect(stacks.dev.built.resources[stacks.dev.built.logicalId(stacks.dev.built.stack.userPool)].Properties.MfaConfiguration).toBe(
+      "OPTIONAL",
+    );
     const prod = stacks.prod.built;
     expect(prod.resources[prod.logicalId(prod.stack.userPool)].Properties).toMatchObject({
       MfaConfiguration: "ON",
