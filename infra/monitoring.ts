@@ -12,7 +12,6 @@ import type { NodejsFunction } from "aws-cdk-lib/aws-lambda-nodejs";
 import type * as sns from "aws-cdk-lib/aws-sns";
 import { Construct } from "constructs";
 import { METRIC, METRICS_NAMESPACE, SERVICE_NAME } from "../shared/observability.js";
-import type { Route } from "../shared/routes.js";
 import type { Settings } from "./settings.js";
 
 const PERIOD = Duration.minutes(5);
@@ -70,7 +69,6 @@ export interface MonitoringProps {
   /** Construct id of each function (`InstitutionsList`), for alarm ids. */
   readonly functionId: (handler: string) => string;
   readonly tables: readonly { readonly name: string; readonly table: dynamodb.Table }[];
-  readonly routes: readonly Route[];
   readonly settings: Settings;
   readonly topic: sns.ITopic;
 }

@@ -508,7 +508,6 @@ export class InstitutionAdminStack extends Stack {
         { name: "Main", table: this.mainTable },
         { name: "Events", table: this.eventsTable },
       ],
-      routes,
       settings,
       topic: this.alarmTopic,
     });

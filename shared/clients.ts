@@ -37,19 +37,18 @@ export function localCredentials(endpoint: string | undefined) {
  */
 export const DYNAMODB_RETRY_POLICY = { connectionTimeoutMs: 1_000, requestTimeoutMs: 3_000, maxAttempts: 3 } as const;
 
-export const dynamo = tracer.captureAWSv3Client(
-  new DynamoDBClient({
-    region: config.region,
-    endpoint: config.endpoints.dynamodb,
-    ...localCredentials(config.endpoints.dynamodb),
-    maxAttempts: DYNAMODB_RETRY_POLICY.maxAttempts,
-    requestHandler: {
-      connectionTimeout: DYNAMODB_RETRY_POLICY.connectionTimeoutMs,
-      requestTimeout: DYNAMODB_RETRY_POLICY.requestTimeoutMs,
-      throwOnRequestTimeout: true,
-    },
-  }),
-);
+export const dynamo = new DynamoDBClient({
+  region: config.region,
+  endpoint: config.endpoints.dynamodb,
+  ...localCredentials(config.endpoints.dynamodb),
+  maxAttempts: DYNAMODB_RETRY_POLICY.maxAttempts,
+  requestHandler: {
+    connectionTimeout: DYNAMODB_RETRY_POLICY.connectionTimeoutMs,
+    requestTimeout: DYNAMODB_RETRY_POLICY.requestTimeoutMs,
+    throwOnRequestTimeout: true,
+  },
+});
+tracer.captureAWSv3Client(dynamo); // X-Ray subsegments for every call, the DocumentClient's too (it shares this stack)
 
 export const db = DynamoDBDocumentClient.from(dynamo, {
   marshallOptions: { removeUndefinedValues: true },

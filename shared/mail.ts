@@ -21,16 +21,15 @@ export const mailConfig = {
   configurationSet: process.env.SES_CONFIGURATION_SET || undefined,
 } as const;
 
-export const ses = tracer.captureAWSv3Client(
-  new SESClient({
-    region: config.region,
-    endpoint: config.endpoints.ses,
-    ...localCredentials(config.endpoints.ses),
-    maxAttempts: 2,
-    // Enforced: without throwOnRequestTimeout the SDK only logs that 5 s passed and waits on.
-    requestHandler: { connectionTimeout: 1_000, requestTimeout: 5_000, throwOnRequestTimeout: true },
-  }),
-);
+export const ses = new SESClient({
+  region: config.region,
+  endpoint: config.endpoints.ses,
+  ...localCredentials(config.endpoints.ses),
+  maxAttempts: 2,
+  // Enforced: without throwOnRequestTimeout the SDK only logs that 5 s passed and waits on.
+  requestHandler: { connectionTimeout: 1_000, requestTimeout: 5_000, throwOnRequestTimeout: true },
+});
+tracer.captureAWSv3Client(ses); // X-Ray subsegments for every SES call
 
 export interface Mail {
   readonly to: string;

@@ -4,7 +4,7 @@
  *
  * Nothing here touches the network at import: the Logger and Metrics write to stdout (EMF for metrics), and
  * the Tracer turns itself off outside Lambda (no `AWS_EXECUTION_ENV`) or with `POWERTOOLS_TRACE_ENABLED=false`;
- * inside Lambda it sends segments only when a handler's segment closes.
+ * inside Lambda it sends segments (UDP to the X-Ray daemon) only when a handler's segment closes.
  *
  * Settings come from the environment the stack sets: `POWERTOOLS_LOG_LEVEL` (or `LOG_LEVEL`),
  * `POWERTOOLS_SERVICE_NAME`, `POWERTOOLS_METRICS_NAMESPACE`; the names of `observability.ts` are the defaults.
@@ -13,7 +13,6 @@ import { Logger } from "@aws-lambda-powertools/logger";
 import { injectLambdaContext } from "@aws-lambda-powertools/logger/middleware";
 import { Metrics, MetricUnit } from "@aws-lambda-powertools/metrics";
 import { logMetrics } from "@aws-lambda-powertools/metrics/middleware";
-import { Tracer } from "@aws-lambda-powertools/tracer";
 import { captureLambdaHandler } from "@aws-lambda-powertools/tracer/middleware";
 import type { MiddlewareObj, Request } from "@middy/core";
 import type { APIGatewayProxyEventV2, APIGatewayProxyStructuredResultV2, Context } from "aws-lambda";
@@ -40,6 +39,19 @@ function dottedPath(path: string, data: unknown): unknown {
 export const logger = new Logger({ serviceName, correlationIdSearchFn: dottedPath });
 
 export const metrics = new Metrics({ serviceName, namespace: process.env.POWERTOOLS_METRICS_NAMESPACE || METRICS_NAMESPACE });
+
+/**
+ * Whether the Tracer will be on: as Powertools decides (in Lambda, unless `POWERTOOLS_TRACE_ENABLED=false` or SAM
+ * local). Off, the X-Ray SDK is loaded in manual mode: in its default mode it installs an async hook at load, which
+ * every promise of the process then pays for (about 8× on a promise-only loop here), traced or not.
+ */
+export const tracingOn =
+  process.env.POWERTOOLS_TRACE_ENABLED?.toLowerCase() !== "false" &&
+  process.env.AWS_SAM_LOCAL !== "true" &&
+  Boolean(process.env.AWS_EXECUTION_ENV);
+if (!tracingOn) process.env.AWS_XRAY_MANUAL_MODE ??= "true";
+// Loaded after the line above (a static import would run first), so that the SDK sees the mode.
+const { Tracer } = await import("@aws-lambda-powertools/tracer");
 
 export const tracer = new Tracer({ serviceName });
 
