@@ -22,5 +22,7 @@ export function localHandlerEnv(info: LocalEndpoints): Record<string, string> {
     AWS_REGION: info.region,
     AWS_ACCESS_KEY_ID: LOCAL_CREDENTIALS.accessKeyId,
     AWS_SECRET_ACCESS_KEY: LOCAL_CREDENTIALS.secretAccessKey,
+    // The request line of each invocation stays in the local logs; EMF metrics have no CloudWatch to go to.
+    POWERTOOLS_METRICS_DISABLED: "true",
   };
 }

@@ -12,11 +12,7 @@ import "./stack-info.js";
 
 const stack = inject("stack");
 
-// Domain code run in a test process adds metrics that no handler flushes: keep them out of the output.
-Object.assign(process.env, localHandlerEnv(stack), {
-  AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED: "true",
-  POWERTOOLS_METRICS_DISABLED: "true",
-});
+Object.assign(process.env, localHandlerEnv(stack), { AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED: "true" });
 delete process.env.AWS_SESSION_TOKEN;
 delete process.env.AWS_PROFILE;
 
