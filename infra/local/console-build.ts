@@ -47,6 +47,8 @@ export async function ensureConsoleBuilt(opts: { log?: (line: string) => void } 
   await new Promise<void>((resolve, reject) => {
     const child = spawn(process.execPath, [vite, "build", "--config", join(WEB_DIR, "vite.config.ts"), "--logLevel", "warn"], {
       cwd: ROOT,
+      // The test runner's NODE_ENV=test would make Vite bundle React's development build.
+      env: { ...process.env, NODE_ENV: "production" },
       stdio: ["ignore", "pipe", "pipe"],
     });
     let output = "";

@@ -145,8 +145,9 @@ export function consoleSite(opts: ConsoleSiteOptions): ConsoleSite {
         body: await readFile(found),
       };
     }
-    // A missing build file is a 404, not the page: a script tag must never receive HTML.
-    if (rawPath.startsWith("/assets/") || extname(rawPath) !== "") return plain(404, "Not Found\n");
+    // A missing build file is a 404, not the page: a script tag must never receive HTML. Nor does a hidden
+    // or escaping path get the page, as if it named one of the console's routes.
+    if (rawPath.startsWith("/assets/") || extname(rawPath) !== "" || /\/\.|%2e/i.test(rawPath)) return plain(404, "Not Found\n");
     return index();
   };
 }
