@@ -45,6 +45,8 @@ export async function screenshot(page: Page, name: string): Promise<void> {
   mkdirSync(SCREENSHOTS, { recursive: true });
   // Spinners and transitions settle first.
   await page.waitForLoadState("networkidle").catch(() => {});
+  // From the top: a full-page shot of a scrolled page draws the sticky top bar across its middle.
+  await page.evaluate(() => window.scrollTo(0, 0));
   await page.screenshot({ path: join(SCREENSHOTS, `${name}.png`), fullPage: true, animations: "disabled" });
 }
 

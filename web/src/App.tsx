@@ -40,15 +40,16 @@ const SignIn = lazy(pages.signIn);
 
 interface Routed {
   readonly element: ReactElement;
-  readonly contentType: "table" | "form" | "default" | "dashboard";
+  // No "form": AppLayout closes the navigation for it, and the console keeps its navigation in view.
+  readonly contentType: "table" | "default" | "dashboard";
 }
 
 function route(pathname: string): Routed {
   const on = (pattern: string) => matchPath(pattern, pathname);
   let m: Record<string, string> | undefined;
   if (pathname === "/" || on("/institutions")) return { element: <Institutions />, contentType: "table" };
-  if (on("/institutions/new")) return { element: <InstitutionForm />, contentType: "form" };
-  if ((m = on("/institutions/:id/edit"))) return { element: <InstitutionForm id={m.id} key={m.id} />, contentType: "form" };
+  if (on("/institutions/new")) return { element: <InstitutionForm />, contentType: "default" };
+  if ((m = on("/institutions/:id/edit"))) return { element: <InstitutionForm id={m.id} key={m.id} />, contentType: "default" };
   if ((m = on("/institutions/:id"))) return { element: <InstitutionPage id={m.id ?? ""} key={m.id} />, contentType: "default" };
   if (on("/invitations/accept")) return { element: <AcceptInvitation />, contentType: "default" };
   if (on("/security-events")) return { element: <SecurityEvents />, contentType: "table" };
@@ -117,7 +118,8 @@ function Console({ session }: { session: Session }) {
           dismissLabel: "Dismiss message",
           onDismiss: () => dismiss(id),
         };
-        setFlashes((all) => [...all.slice(-3), { id, nav: navCount.current, item }]);
+        // The newest message replaces the others: one outcome at a time, not a growing pile.
+        setFlashes([{ id, nav: navCount.current, item }]);
       },
     }),
     [dismiss],
@@ -158,7 +160,8 @@ function Console({ session }: { session: Session }) {
               text: session.name ?? session.email,
               description: session.email,
               iconName: "user-profile",
-              ariaLabel: `Account: ${session.email}`,
+              // Contains the visible name, as a screen reader's voice commands need it to.
+              ariaLabel: session.name ? `${session.name} (${session.email})` : session.email,
               items: [{ id: "sign-out", text: "Sign out" }],
               onItemClick: ({ detail }) => {
                 if (detail.id === "sign-out") void signOut();

@@ -17,3 +17,8 @@ export function byField<K extends string>(
   }
   return { fields, rest };
 }
+
+/** After a refused submit, the keyboard (and a screen reader) lands on the first field to correct. */
+export function focusFirstInvalid(): void {
+  window.setTimeout(() => document.querySelector<HTMLElement>('[aria-invalid="true"]')?.focus(), 0);
+}

@@ -12,6 +12,15 @@ export function formatDateTime(iso: string | null | undefined): string {
   return Number.isNaN(d.getTime()) ? iso : dateTime.format(d);
 }
 
+const dateTimeShort = new Intl.DateTimeFormat(undefined, { dateStyle: "medium", timeStyle: "short" });
+
+/** To the minute, for tables where seconds do not matter. */
+export function formatShort(iso: string | null | undefined): string {
+  if (!iso) return "—";
+  const d = new Date(iso);
+  return Number.isNaN(d.getTime()) ? iso : dateTimeShort.format(d);
+}
+
 export function formatTime(d: Date): string {
   return timeOnly.format(d);
 }
@@ -31,9 +40,14 @@ export function fromNow(d: Date, now = Date.now()): string {
   return relative.format(Math.round(hours / 24), "day");
 }
 
-/** A 429's `Retry-After` as a time: "You can try again at 17:05:12 (in 10 minutes)." */
+/**
+ * A 429's `Retry-After` as a time: "You can try again at 17:05:12 (in 10 minutes)."; with the date when it
+ * is not today: "… at 30 Nov 2026, 17:05:12 (in 7 days)."
+ */
 export function retryText(retryAt: Date | undefined): string {
-  return retryAt ? `You can try again at ${formatTime(retryAt)} (${fromNow(retryAt)}).` : "Try again later.";
+  if (!retryAt) return "Try again later.";
+  const today = new Date().toDateString() === retryAt.toDateString();
+  return `You can try again at ${today ? formatTime(retryAt) : dateTime.format(retryAt)} (${fromNow(retryAt)}).`;
 }
 
 export const ROLE_LABELS: Record<Role, string> = {

@@ -92,9 +92,14 @@ export async function revoke(config: ConsoleConfig, refreshToken: string): Promi
   await call(config, "RevokeToken", { ClientId: config.userPoolClientId, Token: refreshToken });
 }
 
-/** Cognito's exceptions in words a person can act on; anything else keeps Cognito's own message. */
-export function signInMessage(err: unknown): string {
+/**
+ * Cognito's exceptions in words a person can act on; anything else keeps Cognito's own message. At the
+ * password step an InvalidPasswordException means a wrong password (cognito-local answers so where Cognito
+ * says NotAuthorizedException); at the new-password step it means the pool's policy refused the new one.
+ */
+export function signInMessage(err: unknown, step: "password" | "new-password" = "password"): string {
   const e = err as { name?: string; message?: string };
+  if (step === "password" && e.name === "InvalidPasswordException") return "Incorrect e-mail address or password.";
   switch (e.name) {
     case "NotAuthorizedException":
     case "UserNotFoundException":

@@ -12,6 +12,7 @@ import { type FormEvent, useState } from "react";
 import { ApiError, api, type Cohort } from "../api";
 import { formatDateTime } from "../format";
 import { useShell } from "../shell";
+import { focusFirstInvalid } from "../fieldErrors";
 import { useApi } from "../useApi";
 import { describe, ErrorNotice } from "./ErrorNotice";
 
@@ -42,8 +43,10 @@ export function Cohorts({ institutionId, owner }: { institutionId: string; owner
       close();
       reload();
     } catch (err) {
-      if (err instanceof ApiError && err.status === 422 && err.errors.length > 0) setNameError(err.errors.join(" "));
-      else {
+      if (err instanceof ApiError && err.status === 422 && err.errors.length > 0) {
+        setNameError(err.errors.join(" "));
+        focusFirstInvalid();
+      } else {
         const d = describe(err);
         setFormError(`${d.header}: ${d.text}`);
       }

@@ -18,9 +18,10 @@ import StatusIndicator, { type StatusIndicatorProps } from "@cloudscape-design/c
 import Table from "@cloudscape-design/components/table";
 import { type FormEvent, useState } from "react";
 import { ApiError, api, type Invitation, type InvitationStatus, type PageMeta, type Role } from "../api";
-import { formatDateTime, ROLE_LABELS, retryText, roleLabel } from "../format";
+import { formatShort, ROLE_LABELS, retryText, roleLabel } from "../format";
 import { query } from "../router";
 import { useShell } from "../shell";
+import { focusFirstInvalid } from "../fieldErrors";
 import { useApi } from "../useApi";
 import { describe, ErrorNotice } from "./ErrorNotice";
 
@@ -122,7 +123,7 @@ export function Invitations({ institutionId, canManage, owner }: { institutionId
           <Header
             variant="h2"
             counter={data && !data.meta?.next_cursor && pageIndex === 0 ? `(${data.invitations.length})` : undefined}
-            description={used ? "Invitations that were accepted: who became an administrator, and when." : "Invitations waiting to be accepted."}
+            description={used ? "Administrators who joined by invitation, and when." : "Invitations waiting to be accepted."}
             actions={
               <SpaceBetween direction="horizontal" size="xs">
                 <Button disabled={!actionable} disabledReason={why} loading={resending} onClick={() => void resend()}>
@@ -175,6 +176,7 @@ export function Invitations({ institutionId, canManage, owner }: { institutionId
             <b>{used ? "No accepted invitations" : "No active invitations"}</b>
           </Box>
         }
+        wrapLines
         columnDefinitions={[
           { id: "email", header: "E-mail", isRowHeader: true, cell: (inv) => inv.email },
           { id: "role", header: "Role", cell: (inv) => roleLabel(inv.role) },
@@ -186,9 +188,11 @@ export function Invitations({ institutionId, canManage, owner }: { institutionId
               return <StatusIndicator type={s.type}>{s.text}</StatusIndicator>;
             },
           },
-          { id: "sent_at", header: "Sent", cell: (inv) => formatDateTime(inv.sent_at) },
-          { id: "expires_at", header: "Expires", cell: (inv) => formatDateTime(inv.expires_at) },
-          { id: "used_at", header: "Accepted", cell: (inv) => formatDateTime(inv.used_at) },
+          // Active ones say when they lapse, accepted ones when they were accepted.
+          used
+            ? { id: "used_at", header: "Accepted", cell: (inv: Invitation) => formatShort(inv.used_at) }
+            : { id: "expires_at", header: "Expires", cell: (inv: Invitation) => formatShort(inv.expires_at) },
+          { id: "sent_at", header: "Sent", cell: (inv) => formatShort(inv.sent_at) },
           { id: "created_by", header: "Invited by", cell: (inv) => inv.created_by },
           { id: "token", header: "Token", cell: (inv) => <Box variant="code">{inv.token_preview}</Box> },
         ]}
@@ -247,6 +251,7 @@ function InviteModal(props: { visible: boolean; institutionId: string; owner: bo
       if (err instanceof ApiError && err.status === 422 && err.errors.length > 0) {
         // Every invitation validation message is about the e-mail (invalid, already a member, institution full).
         setEmailError(err.errors.join(" "));
+        focusFirstInvalid();
       } else if (err instanceof ApiError && err.status === 429) {
         setError({ header: "Too many invitations", text: `${err.message}. ${retryText(err.retryAt)}` });
       } else setError(describe(err));

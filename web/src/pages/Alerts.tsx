@@ -107,10 +107,10 @@ export default function Alerts() {
             {COUNTED_TYPES.map((t) => (
               <div key={t}>
                 <Box variant="awsui-key-label">{humanize(t)}</Box>
-                <Box variant="awsui-value-large" data-testid={`summary-${t}`}>
+                <Box variant="awsui-value-large" display="block" data-testid={`summary-${t}`}>
                   {data ? data.summary[t] : "–"}
                 </Box>
-                <Box variant="small" color="text-body-secondary">
+                <Box variant="small" display="block" color="text-body-secondary">
                   Alert at {THRESHOLDS[t].at} ·{" "}
                   <Link href={`/security-events${query({ event_type: t, range: "1-hour" })}`} onFollow={follow}>
                     show events

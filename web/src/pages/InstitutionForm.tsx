@@ -14,7 +14,7 @@ import Textarea from "@cloudscape-design/components/textarea";
 import { type FormEvent, useEffect, useState } from "react";
 import { ApiError, api, type Institution, type InstitutionView, SETTINGS, SETTINGS_DEFAULTS, type SettingKey } from "../api";
 import { describe, ErrorNotice } from "../components/ErrorNotice";
-import { byField } from "../fieldErrors";
+import { byField, focusFirstInvalid } from "../fieldErrors";
 import { humanize } from "../format";
 import { navigate } from "../router";
 import { usePage, useShell } from "../shell";
@@ -129,6 +129,7 @@ export default function InstitutionForm({ id }: { id?: string | undefined }) {
       if (err instanceof ApiError && err.status === 422 && err.errors.length > 0) {
         const { fields, rest } = byField(err.errors, LABELS);
         setErrors(fields);
+        focusFirstInvalid();
         if (rest.length > 0 || fields.settings) setFormError({ header: "Check the form", text: [...rest, fields.settings ?? ""].join(" ").trim() });
       } else {
         setFormError(describe(err));
@@ -213,7 +214,13 @@ export default function InstitutionForm({ id }: { id?: string | undefined }) {
               </FormField>
             </SpaceBetween>
           </Container>
-          <Container header={<Header variant="h2" description="Unchanged settings keep their defaults.">Settings</Header>}>
+          <Container
+            header={
+              <Header variant="h2" description={editing ? "Settings you leave alone keep their current value." : "A setting left at its default follows it."}>
+                Settings
+              </Header>
+            }
+          >
             <SpaceBetween size="s">
               {SETTINGS.map((k) => (
                 <Checkbox

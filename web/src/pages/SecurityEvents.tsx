@@ -147,6 +147,7 @@ export default function SecurityEvents() {
         loading={loading && !data}
         loadingText="Loading security events"
         trackBy="id"
+        wrapLines
         ariaLabels={{ tableLabel: "Security events" }}
         header={
           <Header

@@ -87,7 +87,7 @@ export default function SignIn() {
         const result = await cognito.setNewPassword(getConfig(), step.username, step.session, newPassword);
         if (result.kind === "signed-in") setSession(result.tokens);
       } catch (err) {
-        const message = cognito.signInMessage(err);
+        const message = cognito.signInMessage(err, "new-password");
         if ((err as Error).name === "InvalidPasswordException") setFieldError(message);
         else setError(message);
       }
