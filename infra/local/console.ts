@@ -76,7 +76,11 @@ export function contentSecurityPolicy(cognitoEndpoint: string): string {
 export function consoleSite(opts: ConsoleSiteOptions): ConsoleSite {
   const root = resolve(opts.distDir);
   const configBody = Buffer.from(
-    JSON.stringify({ region: opts.config.region, userPoolClientId: opts.config.userPoolClientId, cognitoEndpoint: opts.config.cognitoEndpoint }),
+    JSON.stringify({
+      region: opts.config.region,
+      userPoolClientId: opts.config.userPoolClientId,
+      cognitoEndpoint: opts.config.cognitoEndpoint,
+    }),
   );
   const htmlHeaders = {
     "content-type": TYPES[".html"] as string,

@@ -25,7 +25,12 @@ import {
 } from "./support.js";
 
 const ownerDomain = `${uniq("acme")}.test`;
-const owner = { email: uniqEmail("olive", ownerDomain), name: "Olive Owner", temporary: strongPassword("Temp"), password: strongPassword("Olive") };
+const owner = {
+  email: uniqEmail("olive", ownerDomain),
+  name: "Olive Owner",
+  temporary: strongPassword("Temp"),
+  password: strongPassword("Olive"),
+};
 // A colleague of the owner's account: what she does shows in the owner's audit trail.
 const invitee = { email: uniqEmail("ada", ownerDomain), name: "Ada Admin", password: strongPassword("Ada") };
 const outsider = { email: uniqEmail("eve"), name: "Eve Outsider", password: strongPassword("Eve") };
@@ -230,7 +235,10 @@ describe("the console", () => {
     const token = await ownerToken();
     // The pending limit is 3 per address: three invitations, then the console asks for a fourth.
     for (let i = 0; i < 3; i++) {
-      const res = await call("POST", "/api/v1/admin/invitations", { token, body: { institution_id: institutionId, email: crowded, role: "cohort_admin" } });
+      const res = await call("POST", "/api/v1/admin/invitations", {
+        token,
+        body: { institution_id: institutionId, email: crowded, role: "cohort_admin" },
+      });
       expect(res.status).toBe(201);
     }
     await page.getByRole("button", { name: "Invite administrator" }).click();
@@ -243,7 +251,10 @@ describe("the console", () => {
     await screenshot(page, "11-invite-429");
     await dialog.getByRole("button", { name: "Cancel" }).click();
     // The time shown is the one the API gave.
-    const again = await call("POST", "/api/v1/admin/invitations", { token, body: { institution_id: institutionId, email: crowded, role: "cohort_admin" } });
+    const again = await call("POST", "/api/v1/admin/invitations", {
+      token,
+      body: { institution_id: institutionId, email: crowded, role: "cohort_admin" },
+    });
     expect(again.status).toBe(429);
     expect(Number(again.headers["retry-after"])).toBeGreaterThan(0);
   });
@@ -409,7 +420,8 @@ describe("the console", () => {
     const page = ownerPage;
     // Five more lookups of institutions that do not exist reach the unauthorized-access alert.
     const token = await ownerToken();
-    for (let i = 0; i < 5; i++) expect((await call("GET", `/api/v1/institutions/01KYYYYYYYYYYYYYYYYYYYYY${i}Y`, { token })).status).toBe(404);
+    for (let i = 0; i < 5; i++)
+      expect((await call("GET", `/api/v1/institutions/01KYYYYYYYYYYYYYYYYYYYYY${i}Y`, { token })).status).toBe(404);
     const api = await call("GET", "/api/v1/admin/security_events/alerts", { token });
     expect(api.status).toBe(200);
 
@@ -417,7 +429,10 @@ describe("the console", () => {
     await heading(page, "Alerts");
     const count = api.body.summary.unauthorized_institution_access as number;
     expect(count).toBeGreaterThanOrEqual(6);
-    await page.getByTestId("summary-unauthorized_institution_access").filter({ hasText: new RegExp(`^${count}$`) }).waitFor();
+    await page
+      .getByTestId("summary-unauthorized_institution_access")
+      .filter({ hasText: new RegExp(`^${count}$`) })
+      .waitFor();
     const alertRow = page.getByTestId("alerts-table").getByRole("row").filter({ hasText: "Unauthorized institution access" });
     await alertRow.getByText("High").waitFor();
 

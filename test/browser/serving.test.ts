@@ -41,7 +41,11 @@ describe("the console on the local gateway", () => {
     expect(res.status).toBe(200);
     expect(res.headers.get("cache-control")).toBe("no-store");
     expect(res.headers.get("x-content-type-options")).toBe("nosniff");
-    expect(await res.json()).toEqual({ region: stack.region, userPoolClientId: stack.userPoolClientId, cognitoEndpoint: stack.cognitoEndpoint });
+    expect(await res.json()).toEqual({
+      region: stack.region,
+      userPoolClientId: stack.userPoolClientId,
+      cognitoEndpoint: stack.cognitoEndpoint,
+    });
   });
 
   it("serves the hashed build files cacheable for good, with their types", async () => {

@@ -18,7 +18,14 @@ export const consoleUrl = (path = "/"): string => new URL(path, stack.consoleUrl
 export function launch(): Promise<Browser> {
   return chromium.launch({
     executablePath: process.env.CHROMIUM_PATH ?? "/usr/bin/chromium",
-    args: ["--no-sandbox", "--disable-gpu", "--disable-background-networking", "--disable-component-update", "--disable-sync", "--no-first-run"],
+    args: [
+      "--no-sandbox",
+      "--disable-gpu",
+      "--disable-background-networking",
+      "--disable-component-update",
+      "--disable-sync",
+      "--no-first-run",
+    ],
   });
 }
 
@@ -29,7 +36,12 @@ export interface PageWatch {
 
 /** A fresh context (its own storage: a different person) and one page in it, watched. */
 export async function openPage(browser: Browser): Promise<{ context: BrowserContext; page: Page; watch: PageWatch }> {
-  const context = await browser.newContext({ viewport: { width: 1366, height: 900 }, locale: "en-GB", timezoneId: "UTC", acceptDownloads: true });
+  const context = await browser.newContext({
+    viewport: { width: 1366, height: 900 },
+    locale: "en-GB",
+    timezoneId: "UTC",
+    acceptDownloads: true,
+  });
   const page = await context.newPage();
   page.setDefaultTimeout(15_000);
   const watch: PageWatch = { problems: [] };
@@ -46,7 +58,7 @@ export async function screenshot(page: Page, name: string): Promise<void> {
   // Spinners and transitions settle first.
   await page.waitForLoadState("networkidle").catch(() => {});
   // From the top: a full-page shot of a scrolled page draws the sticky top bar across its middle.
-  await page.evaluate(() => window.scrollTo(0, 0));
+  await page.evaluate(() => (globalThis as unknown as { scrollTo(x: number, y: number): void }).scrollTo(0, 0));
   await page.screenshot({ path: join(SCREENSHOTS, `${name}.png`), fullPage: true, animations: "disabled" });
 }
 
@@ -62,8 +74,9 @@ export async function axeViolations(page: Page): Promise<AxeViolation[]> {
   // Evaluated through the DevTools protocol, which the page's CSP (no inline script) does not govern.
   await page.evaluate(axe.source);
   const results = await page.evaluate(async () => {
-    const w = window as unknown as { axe: typeof axe };
-    return w.axe.run(document, { runOnly: { type: "tag", values: ["wcag2a", "wcag2aa", "wcag21a", "wcag21aa", "best-practice"] } });
+    // The whole document (axe's default context); this file has no DOM types, the page has.
+    const page = globalThis as unknown as { axe: typeof axe };
+    return page.axe.run({ runOnly: { type: "tag", values: ["wcag2a", "wcag2aa", "wcag21a", "wcag21aa", "best-practice"] } });
   });
   return results.violations
     .filter((v) => v.impact === "serious" || v.impact === "critical")

@@ -2,11 +2,11 @@
 import AppLayout from "@cloudscape-design/components/app-layout";
 import BreadcrumbGroup, { type BreadcrumbGroupProps } from "@cloudscape-design/components/breadcrumb-group";
 import Flashbar, { type FlashbarProps } from "@cloudscape-design/components/flashbar";
+import { I18nProvider } from "@cloudscape-design/components/i18n";
+import messages from "@cloudscape-design/components/i18n/messages/all.en";
 import SideNavigation, { type SideNavigationProps } from "@cloudscape-design/components/side-navigation";
 import Spinner from "@cloudscape-design/components/spinner";
 import TopNavigation from "@cloudscape-design/components/top-navigation";
-import { I18nProvider } from "@cloudscape-design/components/i18n";
-import messages from "@cloudscape-design/components/i18n/messages/all.en";
 import { lazy, type ReactElement, Suspense, useCallback, useEffect, useMemo, useRef, useState } from "react";
 import { getSession, type Session, useSession } from "./auth/session";
 import { signOut } from "./auth/signOut";
@@ -46,14 +46,16 @@ interface Routed {
 
 function route(pathname: string): Routed {
   const on = (pattern: string) => matchPath(pattern, pathname);
-  let m: Record<string, string> | undefined;
   if (pathname === "/" || on("/institutions")) return { element: <Institutions />, contentType: "table" };
   if (on("/institutions/new")) return { element: <InstitutionForm />, contentType: "default" };
-  if ((m = on("/institutions/:id/edit"))) return { element: <InstitutionForm id={m.id} key={m.id} />, contentType: "default" };
-  if ((m = on("/institutions/:id"))) return { element: <InstitutionPage id={m.id ?? ""} key={m.id} />, contentType: "default" };
+  const edit = on("/institutions/:id/edit");
+  if (edit) return { element: <InstitutionForm id={edit.id} key={edit.id} />, contentType: "default" };
+  const institution = on("/institutions/:id");
+  if (institution) return { element: <InstitutionPage id={institution.id ?? ""} key={institution.id} />, contentType: "default" };
   if (on("/invitations/accept")) return { element: <AcceptInvitation />, contentType: "default" };
   if (on("/security-events")) return { element: <SecurityEvents />, contentType: "table" };
-  if ((m = on("/security-events/:id"))) return { element: <SecurityEventPage id={m.id ?? ""} key={m.id} />, contentType: "default" };
+  const event = on("/security-events/:id");
+  if (event) return { element: <SecurityEventPage id={event.id ?? ""} key={event.id} />, contentType: "default" };
   if (on("/alerts")) return { element: <Alerts />, contentType: "dashboard" };
   return { element: <NotFound />, contentType: "default" };
 }
@@ -128,6 +130,7 @@ function Console({ session }: { session: Session }) {
   // A message lives through the navigation that follows it (a create that lands on the new page), then goes.
   // Focus moves to the new page's heading, so a screen reader announces where the person landed.
   const first = useRef(true);
+  // biome-ignore lint/correctness/useExhaustiveDependencies: runs on each navigation, which `pathname` stands for.
   useEffect(() => {
     if (first.current) {
       first.current = false;
@@ -182,7 +185,12 @@ function Console({ session }: { session: Session }) {
         }
         navigationOpen={navOpen}
         onNavigationChange={({ detail }) => setNavOpen(detail.open)}
-        ariaLabels={{ navigation: "Navigation", navigationClose: "Close navigation", navigationToggle: "Open navigation", notifications: "Notifications" }}
+        ariaLabels={{
+          navigation: "Navigation",
+          navigationClose: "Close navigation",
+          navigationToggle: "Open navigation",
+          notifications: "Notifications",
+        }}
         breadcrumbs={crumbs.length > 0 ? <BreadcrumbGroup items={[...crumbs]} onFollow={follow} ariaLabel="Breadcrumbs" /> : undefined}
         notifications={flashes.length > 0 ? <Flashbar items={flashes.map((f) => f.item)} /> : undefined}
         toolsHide

@@ -1,8 +1,8 @@
 import "@cloudscape-design/global-styles/index.css";
 import { createRoot } from "react-dom/client";
 import { App } from "./App";
-import { keepInvitationToken } from "./invitation";
 import { loadConfig, setConfig } from "./config";
+import { keepInvitationToken } from "./invitation";
 
 // The token leaves the address bar (and so the history) before anything renders; see invitation.ts.
 keepInvitationToken();

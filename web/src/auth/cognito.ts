@@ -40,7 +40,11 @@ async function call<T>(config: ConsoleConfig, action: string, body: Record<strin
   }
   if (!res.ok) {
     // `__type` is "NotAuthorizedException", or prefixed with a namespace and `#`.
-    const type = String(out.__type ?? res.headers.get("x-amzn-errortype") ?? "CognitoError").split("#").pop()?.split(":")[0] ?? "";
+    const type =
+      String(out.__type ?? res.headers.get("x-amzn-errortype") ?? "CognitoError")
+        .split("#")
+        .pop()
+        ?.split(":")[0] ?? "";
     throw new CognitoError(type, typeof out.message === "string" ? out.message : `Cognito answered ${res.status}`);
   }
   return out as T;
@@ -52,7 +56,10 @@ function result(out: AuthOutput, username: string): SignInResult {
     return { kind: "signed-in", tokens: { idToken: auth.IdToken, accessToken: auth.AccessToken, refreshToken: auth.RefreshToken } };
   }
   if (out.ChallengeName === "NEW_PASSWORD_REQUIRED" && out.Session) return { kind: "new-password", username, session: out.Session };
-  throw new CognitoError("UnsupportedChallenge", `Sign-in asks for a step this console does not support (${out.ChallengeName ?? "no tokens"}).`);
+  throw new CognitoError(
+    "UnsupportedChallenge",
+    `Sign-in asks for a step this console does not support (${out.ChallengeName ?? "no tokens"}).`,
+  );
 }
 
 export async function signIn(config: ConsoleConfig, username: string, password: string): Promise<SignInResult> {
@@ -109,7 +116,9 @@ export function signInMessage(err: unknown, step: "password" | "new-password" = 
     case "UserNotConfirmedException":
       return "This user is not confirmed yet. Ask an administrator.";
     case "InvalidPasswordException":
-      return e.message ? `The new password is not accepted: ${e.message.replace(/^Password does not conform to policy: /, "")}` : "The new password is not accepted.";
+      return e.message
+        ? `The new password is not accepted: ${e.message.replace(/^Password does not conform to policy: /, "")}`
+        : "The new password is not accepted.";
     case "TooManyRequestsException":
     case "LimitExceededException":
     case "TooManyFailedAttemptsException":

@@ -38,7 +38,12 @@ function read(): Session | undefined {
 
 function claims(jwt: string): Record<string, unknown> {
   const part = jwt.split(".")[1] ?? "";
-  const json = atob(part.replace(/-/g, "+").replace(/_/g, "/").padEnd(Math.ceil(part.length / 4) * 4, "="));
+  const json = atob(
+    part
+      .replace(/-/g, "+")
+      .replace(/_/g, "/")
+      .padEnd(Math.ceil(part.length / 4) * 4, "="),
+  );
   return JSON.parse(new TextDecoder().decode(Uint8Array.from(json, (c) => c.charCodeAt(0)))) as Record<string, unknown>;
 }
 

@@ -10,9 +10,9 @@ import SpaceBetween from "@cloudscape-design/components/space-between";
 import Table from "@cloudscape-design/components/table";
 import { type FormEvent, useState } from "react";
 import { ApiError, api, type Cohort } from "../api";
+import { focusFirstInvalid } from "../fieldErrors";
 import { formatDateTime } from "../format";
 import { useShell } from "../shell";
-import { focusFirstInvalid } from "../fieldErrors";
 import { useApi } from "../useApi";
 import { describe, ErrorNotice } from "./ErrorNotice";
 

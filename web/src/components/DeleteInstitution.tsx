@@ -61,8 +61,8 @@ export function DeleteInstitution({
     >
       <SpaceBetween size="m">
         <Box variant="p">
-          Delete <strong>{institution?.name}</strong>? Its administrators lose access. This cannot be undone. An institution that
-          still has cohorts cannot be deleted.
+          Delete <strong>{institution?.name}</strong>? Its administrators lose access. This cannot be undone. An institution that still has
+          cohorts cannot be deleted.
         </Box>
         {error && (
           <Alert type="error" header={error.header}>

@@ -18,10 +18,10 @@ import StatusIndicator, { type StatusIndicatorProps } from "@cloudscape-design/c
 import Table from "@cloudscape-design/components/table";
 import { type FormEvent, useState } from "react";
 import { ApiError, api, type Invitation, type InvitationStatus, type PageMeta, type Role } from "../api";
+import { focusFirstInvalid } from "../fieldErrors";
 import { formatShort, ROLE_LABELS, retryText, roleLabel } from "../format";
 import { query } from "../router";
 import { useShell } from "../shell";
-import { focusFirstInvalid } from "../fieldErrors";
 import { useApi } from "../useApi";
 import { describe, ErrorNotice } from "./ErrorNotice";
 
@@ -223,7 +223,13 @@ export function Invitations({ institutionId, canManage, owner }: { institutionId
   );
 }
 
-function InviteModal(props: { visible: boolean; institutionId: string; owner: boolean; onClose: () => void; onSent: (message: string) => void }) {
+function InviteModal(props: {
+  visible: boolean;
+  institutionId: string;
+  owner: boolean;
+  onClose: () => void;
+  onSent: (message: string) => void;
+}) {
   const [email, setEmail] = useState("");
   const [role, setRole] = useState<SelectProps.Option>(roleOptions[1] as SelectProps.Option);
   const [emailError, setEmailError] = useState<string>();
@@ -298,7 +304,12 @@ function InviteModal(props: { visible: boolean; institutionId: string; owner: bo
   );
 }
 
-function RevokeModal(props: { invitation: Invitation | undefined; institutionId: string; onClose: () => void; onRevoked: (message: string) => void }) {
+function RevokeModal(props: {
+  invitation: Invitation | undefined;
+  institutionId: string;
+  onClose: () => void;
+  onRevoked: (message: string) => void;
+}) {
   const [error, setError] = useState<{ header: string; text: string }>();
   const [busy, setBusy] = useState(false);
   const close = () => {
@@ -342,8 +353,8 @@ function RevokeModal(props: { invitation: Invitation | undefined; institutionId:
     >
       <SpaceBetween size="m">
         <Box variant="p">
-          Revoke the invitation of <strong>{props.invitation?.email}</strong>? Its link stops working at once; the revocation is
-          recorded in the security events.
+          Revoke the invitation of <strong>{props.invitation?.email}</strong>? Its link stops working at once; the revocation is recorded in
+          the security events.
         </Box>
         {error && (
           <Alert type="error" header={error.header}>

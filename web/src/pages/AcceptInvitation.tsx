@@ -46,9 +46,13 @@ export default function AcceptInvitation() {
     setBusy(true);
     setFailure(undefined);
     try {
-      const res = await api<{ institution: { id: string; name: string }; role: Role; message: string }>("POST", "/api/v1/invitations/accept", {
-        body: { token },
-      });
+      const res = await api<{ institution: { id: string; name: string }; role: Role; message: string }>(
+        "POST",
+        "/api/v1/invitations/accept",
+        {
+          body: { token },
+        },
+      );
       forgetInvitationToken();
       flash({ type: "success", header: res.message, content: `You are now ${roleLabel(res.role)} of ${res.institution.name}.` });
       navigate(`/institutions/${encodeURIComponent(res.institution.id)}`, { replace: true });
@@ -69,8 +73,8 @@ export default function AcceptInvitation() {
     return (
       <ContentLayout header={header}>
         <Alert type="error" header="This page needs the link from your invitation e-mail">
-          No invitation was found in this link. Open the link in the invitation e-mail again; if your mail program split it over
-          two lines, copy the whole link into the address bar.
+          No invitation was found in this link. Open the link in the invitation e-mail again; if your mail program split it over two lines,
+          copy the whole link into the address bar.
         </Alert>
       </ContentLayout>
     );
@@ -79,8 +83,8 @@ export default function AcceptInvitation() {
     return (
       <ContentLayout header={header}>
         <Alert type="error" header="This invitation link is incomplete">
-          The invitation code in the link has {token.length} characters where it should have 43, so part of it was lost or changed.
-          Copy the whole link from the invitation e-mail into the address bar.
+          The invitation code in the link has {token.length} characters where it should have 43, so part of it was lost or changed. Copy the
+          whole link from the invitation e-mail into the address bar.
         </Alert>
       </ContentLayout>
     );

@@ -17,7 +17,7 @@ import Table from "@cloudscape-design/components/table";
 import Toggle from "@cloudscape-design/components/toggle";
 import { useEffect, useMemo, useState } from "react";
 import { type AlertsView, COUNTED_TYPES, type CountedType } from "../api";
-import { ErrorNotice } from "../components/ErrorNotice";
+import { AuditTrailForbidden, ErrorNotice, isForbidden } from "../components/ErrorNotice";
 import { formatClock, formatDateTime, formatTime, humanize } from "../format";
 import { follow, query } from "../router";
 import { usePage } from "../shell";
@@ -54,7 +54,8 @@ export default function Alerts() {
   }, [auto, reload]);
 
   const alerts = useMemo(
-    () => [...(data?.alerts ?? [])].sort((a, b) => (SEVERITY_RANK[a.severity] ?? 9) - (SEVERITY_RANK[b.severity] ?? 9) || b.count - a.count),
+    () =>
+      [...(data?.alerts ?? [])].sort((a, b) => (SEVERITY_RANK[a.severity] ?? 9) - (SEVERITY_RANK[b.severity] ?? 9) || b.count - a.count),
     [data],
   );
   const series = useMemo(
@@ -69,6 +70,8 @@ export default function Alerts() {
     [data],
   );
   const domain = useMemo(() => data?.series?.map((m) => new Date(m.minute)), [data]);
+
+  if (isForbidden(error)) return <AuditTrailForbidden title="Alerts" error={error} />;
 
   return (
     <ContentLayout
@@ -102,7 +105,13 @@ export default function Alerts() {
             Updated at {formatTime(updated)}
           </Box>
         )}
-        <Container header={<Header variant="h2" description="Counted over the last hour; each alert has its threshold.">Summary</Header>}>
+        <Container
+          header={
+            <Header variant="h2" description="Counted over the last hour; each alert has its threshold.">
+              Summary
+            </Header>
+          }
+        >
           <ColumnLayout columns={3} variant="text-grid">
             {COUNTED_TYPES.map((t) => (
               <div key={t}>
@@ -132,22 +141,28 @@ export default function Alerts() {
               Alerts by severity
             </Header>
           }
-          empty={
-            <StatusIndicator type="success">No alert: no count reached its threshold in the last hour.</StatusIndicator>
-          }
+          empty={<StatusIndicator type="success">No alert: no count reached its threshold in the last hour.</StatusIndicator>}
           columnDefinitions={[
             {
               id: "severity",
               header: "Severity",
               cell: (a) => (
-                <StatusIndicator type={a.severity === "high" || a.severity === "critical" ? "error" : "warning"}>{humanize(a.severity)}</StatusIndicator>
+                <StatusIndicator type={a.severity === "high" || a.severity === "critical" ? "error" : "warning"}>
+                  {humanize(a.severity)}
+                </StatusIndicator>
               ),
             },
             { id: "type", header: "Alert", isRowHeader: true, cell: (a) => ALERT_LABELS[a.type] ?? humanize(a.type) },
             { id: "count", header: "Events in the last hour", cell: (a) => a.count },
           ]}
         />
-        <Container header={<Header variant="h2" description="Events of the counted types in each minute of the hour.">Per minute</Header>}>
+        <Container
+          header={
+            <Header variant="h2" description="Events of the counted types in each minute of the hour.">
+              Per minute
+            </Header>
+          }
+        >
           {!data ? (
             <Box textAlign="center" color="text-body-secondary">
               Loading

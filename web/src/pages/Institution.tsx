@@ -73,7 +73,9 @@ export default function InstitutionPage({ id }: { id: string }) {
     >
       <Tabs
         activeTabId={tab}
-        onChange={({ detail }) => navigate(`${pathname}${query({ tab: detail.activeTabId === "details" ? undefined : detail.activeTabId })}`, { replace: true })}
+        onChange={({ detail }) =>
+          navigate(`${pathname}${query({ tab: detail.activeTabId === "details" ? undefined : detail.activeTabId })}`, { replace: true })
+        }
         ariaLabel="Institution sections"
         tabs={[
           {
@@ -95,7 +97,13 @@ export default function InstitutionPage({ id }: { id: string }) {
                     ]}
                   />
                 </Container>
-                <Container header={<Header variant="h2" description="Settings nobody has set follow their defaults.">Settings</Header>}>
+                <Container
+                  header={
+                    <Header variant="h2" description="Settings nobody has set follow their defaults.">
+                      Settings
+                    </Header>
+                  }
+                >
                   <KeyValuePairs
                     columns={4}
                     items={SETTINGS.map((k) => ({

@@ -130,7 +130,8 @@ export default function InstitutionForm({ id }: { id?: string | undefined }) {
         const { fields, rest } = byField(err.errors, LABELS);
         setErrors(fields);
         focusFirstInvalid();
-        if (rest.length > 0 || fields.settings) setFormError({ header: "Check the form", text: [...rest, fields.settings ?? ""].join(" ").trim() });
+        if (rest.length > 0 || fields.settings)
+          setFormError({ header: "Check the form", text: [...rest, fields.settings ?? ""].join(" ").trim() });
       } else {
         setFormError(describe(err));
       }
@@ -216,7 +217,10 @@ export default function InstitutionForm({ id }: { id?: string | undefined }) {
           </Container>
           <Container
             header={
-              <Header variant="h2" description={editing ? "Settings you leave alone keep their current value." : "A setting left at its default follows it."}>
+              <Header
+                variant="h2"
+                description={editing ? "Settings you leave alone keep their current value." : "A setting left at its default follows it."}
+              >
                 Settings
               </Header>
             }

@@ -139,7 +139,12 @@ export default function Institutions() {
             sortingField: "role",
             cell: (i) => (i.is_super_admin ? `${roleLabel(i.role)} (owner)` : roleLabel(i.role)),
           },
-          { id: "registration_number", header: "Registration number", sortingField: "registration_number", cell: (i) => i.registration_number ?? "—" },
+          {
+            id: "registration_number",
+            header: "Registration number",
+            sortingField: "registration_number",
+            cell: (i) => i.registration_number ?? "—",
+          },
           { id: "contact_email", header: "Contact e-mail", cell: (i) => i.contact_email ?? "—" },
           { id: "created_at", header: "Created", sortingField: "created_at", cell: (i) => formatDateTime(i.created_at) },
         ]}

@@ -8,7 +8,7 @@ import Link from "@cloudscape-design/components/link";
 import SpaceBetween from "@cloudscape-design/components/space-between";
 import Spinner from "@cloudscape-design/components/spinner";
 import type { SecurityEventDetail } from "../api";
-import { ErrorNotice } from "../components/ErrorNotice";
+import { AuditTrailForbidden, ErrorNotice, isForbidden } from "../components/ErrorNotice";
 import { formatDateTime, humanize } from "../format";
 import { follow, query } from "../router";
 import { usePage } from "../shell";
@@ -24,6 +24,7 @@ export default function SecurityEventPage({ id }: { id: string }) {
     { text: title, href: `/security-events/${encodeURIComponent(id)}` },
   ]);
 
+  if (isForbidden(error)) return <AuditTrailForbidden title="Security event" error={error} />;
   if (!data) {
     return error !== undefined ? (
       <ContentLayout header={<Header variant="h1">Security event</Header>}>
@@ -39,7 +40,13 @@ export default function SecurityEventPage({ id }: { id: string }) {
   const user = data.user;
   const details = Object.entries(data.details ?? {});
   return (
-    <ContentLayout header={<Header variant="h1" description={data.description}>{title}</Header>}>
+    <ContentLayout
+      header={
+        <Header variant="h1" description={data.description}>
+          {title}
+        </Header>
+      }
+    >
       <SpaceBetween size="l">
         <Container header={<Header variant="h2">Event</Header>}>
           <KeyValuePairs
@@ -71,7 +78,10 @@ export default function SecurityEventPage({ id }: { id: string }) {
           {details.length === 0 ? (
             <Box color="text-body-secondary">This event records no details.</Box>
           ) : (
-            <KeyValuePairs columns={3} items={details.map(([k, v]) => ({ label: humanize(k), value: <Box variant="code">{text(v)}</Box> }))} />
+            <KeyValuePairs
+              columns={3}
+              items={details.map(([k, v]) => ({ label: humanize(k), value: <Box variant="code">{text(v)}</Box> }))}
+            />
           )}
         </Container>
       </SpaceBetween>

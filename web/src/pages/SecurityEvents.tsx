@@ -16,8 +16,7 @@ import SpaceBetween from "@cloudscape-design/components/space-between";
 import Table from "@cloudscape-design/components/table";
 import { useMemo, useState } from "react";
 import { EVENT_TYPES, type PageMeta, request, type SecurityEvent } from "../api";
-import { ErrorNotice } from "../components/ErrorNotice";
-import { describe } from "../components/ErrorNotice";
+import { AuditTrailForbidden, describe, ErrorNotice, isForbidden } from "../components/ErrorNotice";
 import { formatDateTime, humanize } from "../format";
 import { follow, navigate, query, useLocation } from "../router";
 import { usePage, useShell } from "../shell";
@@ -134,6 +133,8 @@ export default function SecurityEvents() {
     }
   };
 
+  if (isForbidden(error)) return <AuditTrailForbidden title="Security events" error={error} />;
+
   const selectedType = typeOptions.find((o) => o.value === filters.eventType) ?? ANY_TYPE;
   const filtered = filters.eventType !== "" || filters.userId !== "" || filters.range !== null;
 
@@ -247,7 +248,11 @@ export default function SecurityEvents() {
             id: "created_at",
             header: "Time",
             cell: (e) => (
-              <Link href={`/security-events/${encodeURIComponent(e.id)}`} onFollow={follow} ariaLabel={`${humanize(e.event_type)} at ${formatDateTime(e.created_at)}: details`}>
+              <Link
+                href={`/security-events/${encodeURIComponent(e.id)}`}
+                onFollow={follow}
+                ariaLabel={`${humanize(e.event_type)} at ${formatDateTime(e.created_at)}: details`}
+              >
                 {formatDateTime(e.created_at)}
               </Link>
             ),

@@ -32,6 +32,7 @@ export default function SignIn() {
   const [confirm, setConfirm] = useState("");
   const [error, setError] = useState<string>();
   const [fieldError, setFieldError] = useState<string>();
+  const [confirmError, setConfirmError] = useState<string>();
   const [busy, setBusy] = useState(false);
   const ended = sessionEndReason();
   const forInvitation = pathname.replace(/\/+$/, "") === ACCEPT_PATH;
@@ -46,6 +47,7 @@ export default function SignIn() {
     setBusy(true);
     setError(undefined);
     setFieldError(undefined);
+    setConfirmError(undefined);
     try {
       await action();
     } finally {
@@ -78,7 +80,8 @@ export default function SignIn() {
     e.preventDefault();
     if (step.kind !== "new-password") return;
     if (newPassword !== confirm) {
-      setFieldError("The two passwords differ.");
+      setFieldError(undefined);
+      setConfirmError("The two passwords differ.");
       return;
     }
     void run(async () => {
@@ -132,7 +135,12 @@ export default function SignIn() {
                       />
                     </FormField>
                     <FormField label="Password">
-                      <Input type="password" autoComplete="current-password" value={password} onChange={({ detail }) => setPassword(detail.value)} />
+                      <Input
+                        type="password"
+                        autoComplete="current-password"
+                        value={password}
+                        onChange={({ detail }) => setPassword(detail.value)}
+                      />
                     </FormField>
                   </SpaceBetween>
                 </Container>
@@ -176,10 +184,21 @@ export default function SignIn() {
                       constraintText="At least 12 characters, with upper- and lower-case letters, a digit and a symbol."
                       errorText={fieldError}
                     >
-                      <Input type="password" autoComplete="new-password" value={newPassword} onChange={({ detail }) => setNewPassword(detail.value)} autoFocus />
+                      <Input
+                        type="password"
+                        autoComplete="new-password"
+                        value={newPassword}
+                        onChange={({ detail }) => setNewPassword(detail.value)}
+                        autoFocus
+                      />
                     </FormField>
-                    <FormField label="Repeat the new password">
-                      <Input type="password" autoComplete="new-password" value={confirm} onChange={({ detail }) => setConfirm(detail.value)} />
+                    <FormField label="Repeat the new password" errorText={confirmError}>
+                      <Input
+                        type="password"
+                        autoComplete="new-password"
+                        value={confirm}
+                        onChange={({ detail }) => setConfirm(detail.value)}
+                      />
                     </FormField>
                   </SpaceBetween>
                 </Container>
