@@ -52,14 +52,25 @@ export async function openPage(browser: Browser): Promise<{ context: BrowserCont
   return { context, page, watch };
 }
 
-/** A full-page screenshot for review, named after the page and its state. */
+/**
+ * A screenshot of the whole page for review, named after the page and its state. The window is made as
+ * tall as the page instead of Playwright's `fullPage`, whose capture passes through a size that Cloudscape's
+ * AppLayout takes for a phone (it then closes the navigation, and the picture shows a state nobody sees).
+ */
 export async function screenshot(page: Page, name: string): Promise<void> {
   mkdirSync(SCREENSHOTS, { recursive: true });
   // Spinners and transitions settle first.
   await page.waitForLoadState("networkidle").catch(() => {});
-  // From the top: a full-page shot of a scrolled page draws the sticky top bar across its middle.
-  await page.evaluate(() => (globalThis as unknown as { scrollTo(x: number, y: number): void }).scrollTo(0, 0));
-  await page.screenshot({ path: join(SCREENSHOTS, `${name}.png`), fullPage: true, animations: "disabled" });
+  const viewport = page.viewportSize() ?? { width: 1366, height: 900 };
+  const height = await page.evaluate(
+    () => (globalThis as unknown as { document: { documentElement: { scrollHeight: number } } }).document.documentElement.scrollHeight,
+  );
+  if (height > viewport.height) await page.setViewportSize({ width: viewport.width, height: Math.min(height, 4000) });
+  try {
+    await page.screenshot({ path: join(SCREENSHOTS, `${name}.png`), animations: "disabled" });
+  } finally {
+    if (height > viewport.height) await page.setViewportSize(viewport);
+  }
 }
 
 export interface AxeViolation {

@@ -40,7 +40,6 @@ const SignIn = lazy(pages.signIn);
 
 interface Routed {
   readonly element: ReactElement;
-  // No "form": AppLayout closes the navigation for it, and the console keeps its navigation in view.
   readonly contentType: "table" | "default" | "dashboard";
 }
 
