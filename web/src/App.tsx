@@ -1,4 +1,5 @@
 /** The frame (top bar, side navigation, breadcrumbs, flash messages) and the routes, each page loaded on demand. */
+import "@cloudscape-design/global-styles/index.css";
 import AppLayout from "@cloudscape-design/components/app-layout";
 import BreadcrumbGroup, { type BreadcrumbGroupProps } from "@cloudscape-design/components/breadcrumb-group";
 import Flashbar, { type FlashbarProps } from "@cloudscape-design/components/flashbar";
@@ -8,7 +9,8 @@ import SideNavigation, { type SideNavigationProps } from "@cloudscape-design/com
 import Spinner from "@cloudscape-design/components/spinner";
 import TopNavigation from "@cloudscape-design/components/top-navigation";
 import { lazy, type ReactElement, Suspense, useCallback, useEffect, useMemo, useRef, useState } from "react";
-import { getSession, type Session, useSession } from "./auth/session";
+import { createRoot } from "react-dom/client";
+import { type Session, useSession } from "./auth/session";
 import { signOut } from "./auth/signOut";
 import { follow, matchPath, useLocation } from "./router";
 import { type Shell, ShellContext } from "./shell";
@@ -24,9 +26,6 @@ const pages = {
   notFound: () => import("./pages/NotFound"),
   signIn: () => import("./pages/SignIn"),
 };
-
-// The first page's code is fetched while React starts, not after it asks for it.
-if (getSession() && /^\/(institutions\/?)?$/.test(location.pathname)) void pages.institutions();
 
 const Institutions = lazy(pages.institutions);
 const InstitutionForm = lazy(pages.institutionForm);
@@ -198,4 +197,9 @@ function Console({ session }: { session: Session }) {
       />
     </ShellContext.Provider>
   );
+}
+
+/** Renders the console into `#root`. */
+export function mount(root: HTMLElement): void {
+  createRoot(root).render(<App />);
 }

@@ -3,7 +3,7 @@
  * with the refresh token; when that fails too the session ends and the sign-in page says why.
  */
 import { clearSession, getSession, setSession } from "./auth/session";
-import { getConfig } from "./config";
+import { loadConfig } from "./config";
 
 export class ApiError extends Error {
   constructor(
@@ -30,7 +30,8 @@ function refreshSession(): Promise<boolean> {
     if (!refreshToken) return false;
     try {
       const { refresh } = await import("./auth/cognito");
-      setSession(await refresh(getConfig(), refreshToken));
+      // A prefetch (main.tsx) may meet its 401 before the configuration has arrived.
+      setSession(await refresh(await loadConfig(), refreshToken));
       return true;
     } catch {
       return false;
@@ -110,6 +111,22 @@ export async function request(method: string, path: string, opts: RequestOptions
 export async function api<T>(method: string, path: string, opts: RequestOptions = {}): Promise<T> {
   const res = await request(method, path, opts);
   return (await res.json()) as T;
+}
+
+const prefetched = new Map<string, Promise<unknown>>();
+
+/** Starts a GET before the page that needs it has loaded its code (main.tsx, for the first page). */
+export function prefetch(path: string): void {
+  const p = api("GET", path);
+  p.catch(() => {}); // the page that takes it handles the failure
+  prefetched.set(path, p);
+}
+
+/** The prefetched answer for `path`, once: later loads (a reload) ask again. */
+export function takePrefetched<T>(path: string): Promise<T> | undefined {
+  const p = prefetched.get(path);
+  prefetched.delete(path);
+  return p as Promise<T> | undefined;
 }
 
 // --- the contract's shapes -----------------------------------------------------------------------------

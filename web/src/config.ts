@@ -6,7 +6,7 @@ export interface ConsoleConfig {
   readonly cognitoEndpoint: string;
 }
 
-export async function loadConfig(): Promise<ConsoleConfig> {
+async function fetchConfig(): Promise<ConsoleConfig> {
   const res = await fetch("/config.json", { cache: "no-store", headers: { accept: "application/json" } });
   if (!res.ok) throw new Error(`GET /config.json answered ${res.status}`);
   const raw = (await res.json()) as Record<string, unknown>;
@@ -18,13 +18,19 @@ export async function loadConfig(): Promise<ConsoleConfig> {
   return { region: read("region"), userPoolClientId: read("userPoolClientId"), cognitoEndpoint: read("cognitoEndpoint") };
 }
 
+let pending: Promise<ConsoleConfig> | undefined;
 let loaded: ConsoleConfig | undefined;
 
-export function setConfig(config: ConsoleConfig): void {
-  loaded = config;
+/** Fetches `/config.json` once; every caller shares the one request. */
+export function loadConfig(): Promise<ConsoleConfig> {
+  pending ??= fetchConfig().then((config) => {
+    loaded = config;
+    return config;
+  });
+  return pending;
 }
 
-/** The configuration main.tsx loaded before the first render. */
+/** The configuration, once main.tsx has loaded it (the app renders only then). */
 export function getConfig(): ConsoleConfig {
   if (!loaded) throw new Error("the console's configuration is not loaded");
   return loaded;

@@ -1,18 +1,27 @@
-import "@cloudscape-design/global-styles/index.css";
-import { createRoot } from "react-dom/client";
-import { App } from "./App";
-import { loadConfig, setConfig } from "./config";
+/**
+ * The entry: small on purpose. It starts at once, in parallel, everything the first page waits for (the
+ * configuration, the frame's code, and for a signed-in visit to the institutions its code and its data),
+ * instead of discovering each only once the previous one has run.
+ */
+import { prefetch } from "./api";
+import { getSession } from "./auth/session";
+import { loadConfig } from "./config";
 import { keepInvitationToken } from "./invitation";
 
 // The token leaves the address bar (and so the history) before anything renders; see invitation.ts.
 keepInvitationToken();
 
-const root = createRoot(document.getElementById("root") as HTMLElement);
-loadConfig().then(
-  (config) => {
-    setConfig(config);
-    root.render(<App />);
-  },
+const config = loadConfig();
+const app = import("./App");
+const session = getSession();
+if (session && session.expiresAt > Date.now() + 10_000 && /^\/(institutions\/?)?$/.test(location.pathname)) {
+  prefetch("/api/v1/institutions");
+  void import("./pages/Institutions");
+}
+
+const root = document.getElementById("root") as HTMLElement;
+Promise.all([config, app]).then(
+  ([, { mount }]) => mount(root),
   (err: unknown) => {
     // Without its configuration the console cannot sign anyone in: say so in plain HTML.
     const main = document.createElement("main");
@@ -20,8 +29,8 @@ loadConfig().then(
     const h1 = document.createElement("h1");
     h1.textContent = "The console cannot start";
     const p = document.createElement("p");
-    p.textContent = `Its configuration could not be loaded (${(err as Error).message}). Reload the page; if this persists, the console is not deployed completely.`;
+    p.textContent = `It could not load (${(err as Error).message}). Reload the page; if this persists, the console is not deployed completely.`;
     main.append(h1, p);
-    document.getElementById("root")?.replaceChildren(main);
+    root.replaceChildren(main);
   },
 );

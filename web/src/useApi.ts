@@ -1,6 +1,6 @@
 /** Loads one API resource for a page, with loading and error states and a `reload`. */
 import { useCallback, useEffect, useState } from "react";
-import { api } from "./api";
+import { api, takePrefetched } from "./api";
 
 export interface Loaded<T> {
   /** The answer for the current `path` only: never a previous path's (a previous page of a list). */
@@ -23,7 +23,7 @@ export function useApi<T>(path: string | undefined): Loaded<T> {
   useEffect(() => {
     if (path === undefined || key === undefined) return;
     const abort = new AbortController();
-    api<T>("GET", path, { signal: abort.signal }).then(
+    (takePrefetched<T>(path) ?? api<T>("GET", path, { signal: abort.signal })).then(
       (data) => setState({ key, data }),
       (error: unknown) => {
         if ((error as Error).name !== "AbortError") setState({ key, error });
