@@ -10,6 +10,7 @@
 import { readFile, stat } from "node:fs/promises";
 import { extname, join, normalize, resolve, sep } from "node:path";
 import { fileURLToPath } from "node:url";
+import { gzipSync } from "node:zlib";
 
 /** What the console reads from `/config.json`: exactly these keys (the CDK stack writes the same file). */
 export interface ConsoleConfig {
@@ -31,8 +32,12 @@ export interface SiteReply {
   body: Buffer;
 }
 
-/** Answers a request for the console, or undefined when it is not one (the API's paths, other methods). */
-export type ConsoleSite = (method: string, rawPath: string) => Promise<SiteReply | undefined>;
+/**
+ * Answers a request for the console, or undefined when it is not one (the API's paths, other methods).
+ * `acceptEncoding` is the request's header: text files go gzipped to a client that takes it, as CloudFront
+ * compresses them deployed.
+ */
+export type ConsoleSite = (method: string, rawPath: string, acceptEncoding?: string | string[]) => Promise<SiteReply | undefined>;
 
 const TYPES: Record<string, string> = {
   ".html": "text/html; charset=utf-8",
@@ -46,6 +51,10 @@ const TYPES: Record<string, string> = {
   ".txt": "text/plain; charset=utf-8",
   ".map": "application/json",
 };
+
+/** Worth compressing: text, and larger than a packet. */
+const COMPRESSIBLE = new Set([".html", ".js", ".css", ".json", ".svg", ".txt", ".map"]);
+const MIN_COMPRESS_BYTES = 1024;
 
 const NO_STORE = "no-store";
 /** Names under /assets/ change with their content (Vite's hashes). */
@@ -97,6 +106,22 @@ export function consoleSite(opts: ConsoleSiteOptions): ConsoleSite {
     body: Buffer.from(text),
   });
 
+  // Each build file gzipped once (a rebuild changes its mtime); the build is a few megabytes at most.
+  const gzipped = new Map<string, { mtimeMs: number; gz: Buffer }>();
+
+  /** The reply for a build file, gzipped when the client takes it and it is worth it. */
+  async function send(full: string, headers: Record<string, string>, gzip: boolean): Promise<SiteReply> {
+    const info = await stat(full);
+    const ext = extname(full).toLowerCase();
+    if (!gzip || !COMPRESSIBLE.has(ext) || info.size < MIN_COMPRESS_BYTES) return { status: 200, headers, body: await readFile(full) };
+    let cached = gzipped.get(full);
+    if (cached?.mtimeMs !== info.mtimeMs) {
+      cached = { mtimeMs: info.mtimeMs, gz: gzipSync(await readFile(full)) };
+      gzipped.set(full, cached);
+    }
+    return { status: 200, headers: { ...headers, "content-encoding": "gzip", vary: "accept-encoding" }, body: cached.gz };
+  }
+
   /** The file under the build for a URL path, or undefined when the path leaves it or names no file. */
   async function file(rawPath: string): Promise<string | undefined> {
     let path: string;
@@ -116,16 +141,17 @@ export function consoleSite(opts: ConsoleSiteOptions): ConsoleSite {
     }
   }
 
-  async function index(): Promise<SiteReply> {
+  async function index(gzip: boolean): Promise<SiteReply> {
     try {
-      return { status: 200, headers: htmlHeaders, body: await readFile(join(root, "index.html")) };
+      return await send(join(root, "index.html"), htmlHeaders, gzip);
     } catch {
       return plain(503, "The console is not built: run `npm run build:web`, then reload.\n");
     }
   }
 
-  return async (method, rawPath) => {
+  return async (method, rawPath, acceptEncoding) => {
     if (method !== "GET" && method !== "HEAD") return undefined;
+    const gzip = /\bgzip\b/i.test(String(acceptEncoding ?? ""));
     if (rawPath === "/api" || rawPath.startsWith("/api/")) return undefined;
     if (rawPath === "/config.json") {
       return {
@@ -134,25 +160,22 @@ export function consoleSite(opts: ConsoleSiteOptions): ConsoleSite {
         body: configBody,
       };
     }
-    if (rawPath === "/" || rawPath === "/index.html") return index();
+    if (rawPath === "/" || rawPath === "/index.html") return index(gzip);
     const found = await file(rawPath);
     if (found) {
       const ext = extname(found).toLowerCase();
-      if (ext === ".html") return { status: 200, headers: htmlHeaders, body: await readFile(found) };
-      return {
-        status: 200,
-        headers: {
-          "content-type": TYPES[ext] ?? "application/octet-stream",
-          "cache-control": rawPath.startsWith("/assets/") ? IMMUTABLE : NO_STORE,
-          "x-content-type-options": "nosniff",
-        },
-        body: await readFile(found),
+      if (ext === ".html") return send(found, htmlHeaders, gzip);
+      const headers = {
+        "content-type": TYPES[ext] ?? "application/octet-stream",
+        "cache-control": rawPath.startsWith("/assets/") ? IMMUTABLE : NO_STORE,
+        "x-content-type-options": "nosniff",
       };
+      return send(found, headers, gzip);
     }
     // A missing build file is a 404, not the page: a script tag must never receive HTML. Nor does a hidden
     // or escaping path get the page, as if it named one of the console's routes.
     if (rawPath.startsWith("/assets/") || extname(rawPath) !== "" || /\/\.|%2e/i.test(rawPath)) return plain(404, "Not Found\n");
-    return index();
+    return index(gzip);
   };
 }
 

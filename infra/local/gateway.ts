@@ -364,7 +364,7 @@ export async function startGateway(opts: GatewayOptions): Promise<Gateway> {
     const match = matchRoute(req.method ?? "GET", rawPath);
     const body = await readBody(req);
     if (body === "too-large") return json(413, "Request Entity Too Large");
-    if (!match) return (await opts.console?.(req.method ?? "GET", rawPath)) ?? json(404, "Not Found");
+    if (!match) return (await opts.console?.(req.method ?? "GET", rawPath, req.headers["accept-encoding"])) ?? json(404, "Not Found");
 
     const token = bearer(req.headers.authorization);
     if (!token) return json(401, "Unauthorized");

@@ -2,7 +2,8 @@
  * How the local gateway serves the console (infra/local/console.ts): the page for the console's routes, the
  * build's files with their caching, `/config.json`, and nothing from outside the build; and the build's size.
  */
-import { readdirSync } from "node:fs";
+import { readdirSync, readFileSync } from "node:fs";
+import { get as httpGet } from "node:http";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { bundleSizes, DIST_DIR } from "../../infra/local/console-build.js";
@@ -65,6 +66,25 @@ describe("the console on the local gateway", () => {
       expect(res.headers.get("cache-control"), file).toBe("public, max-age=31536000, immutable");
       expect(res.headers.get("x-content-type-options"), file).toBe("nosniff");
     }
+  });
+
+  it("sends text files gzipped to a client that takes gzip, and plain to one that does not", async () => {
+    const js = readdirSync(join(DIST_DIR, "assets")).find((f) => f.endsWith(".js")) as string;
+    const raw = readFileSync(join(DIST_DIR, "assets", js));
+    // fetch() asks for gzip and unpacks it: the body is the file, the headers say how it travelled.
+    const zipped = await get(`/assets/${js}`);
+    expect(zipped.headers.get("content-encoding")).toBe("gzip");
+    expect(zipped.headers.get("vary")).toBe("accept-encoding");
+    expect(Buffer.from(await zipped.arrayBuffer()).equals(raw)).toBe(true);
+    const plain = await new Promise<{ encoding: string | undefined; body: Buffer }>((resolve, reject) => {
+      httpGet(new URL(`/assets/${js}`, stack.apiUrl), { headers: { "accept-encoding": "identity" } }, (res) => {
+        const chunks: Buffer[] = [];
+        res.on("data", (c: Buffer) => chunks.push(c));
+        res.on("end", () => resolve({ encoding: res.headers["content-encoding"], body: Buffer.concat(chunks) }));
+      }).on("error", reject);
+    });
+    expect(plain.encoding).toBeUndefined();
+    expect(plain.body.equals(raw)).toBe(true);
   });
 
   it("answers 404 for a missing build file rather than the page, and serves nothing outside the build", async () => {
