@@ -457,6 +457,50 @@ describe("the console", () => {
     await page.getByTestId("alerts-updated").filter({ hasNotText: before }).waitFor();
   });
 
+  it("renews an expired ID token with the refresh token, and asks for a new sign-in once that fails too", async () => {
+    // Signed in with a password (cognito-local keeps no refresh token of a new-password challenge's sign-in).
+    const page = await newPerson();
+    await page.goto(consoleUrl("/institutions"));
+    await submitSignIn(page, invitee.email, invitee.password);
+    await page.getByRole("row").filter({ hasText: institutionName }).waitFor();
+    type Stored = { idToken: string; refreshToken?: string };
+    const KEY = "institution-admin.session";
+    // (Each function below runs in the page, so each names the page's localStorage itself.)
+    // An ID token the API refuses (its signature broken), as an expired one is.
+    const broken = await page.evaluate((key) => {
+      const ls = (globalThis as unknown as { localStorage: { getItem(k: string): string | null; setItem(k: string, v: string): void } })
+        .localStorage;
+      const session = JSON.parse(ls.getItem(key) ?? "{}") as { idToken: string };
+      const [header, payload, signature = ""] = session.idToken.split(".");
+      session.idToken = [header, payload, `${signature.slice(0, -6)}AAAAAA`].join(".");
+      ls.setItem(key, JSON.stringify(session));
+      return session.idToken;
+    }, KEY);
+    await page.goto(consoleUrl("/institutions"));
+    await page.getByRole("row").filter({ hasText: institutionName }).waitFor();
+    const renewed = await page.evaluate((key) => {
+      const ls = (globalThis as unknown as { localStorage: { getItem(k: string): string | null } }).localStorage;
+      return JSON.parse(ls.getItem(key) ?? "{}") as Stored;
+    }, KEY);
+    expect(renewed.idToken).not.toBe(broken);
+    expect(renewed.refreshToken).toBeTruthy();
+
+    // Both refused: the console says why it asks for a sign-in.
+    await page.evaluate((key) => {
+      const ls = (globalThis as unknown as { localStorage: { getItem(k: string): string | null; setItem(k: string, v: string): void } })
+        .localStorage;
+      const session = JSON.parse(ls.getItem(key) ?? "{}") as { idToken: string; refreshToken?: string };
+      const [header, payload, signature = ""] = session.idToken.split(".");
+      session.idToken = [header, payload, `${signature.slice(0, -6)}AAAAAA`].join(".");
+      session.refreshToken = "not-a-refresh-token";
+      ls.setItem(key, JSON.stringify(session));
+    }, KEY);
+    await page.goto(consoleUrl("/institutions"));
+    await heading(page, "Sign in");
+    await page.getByText("Your session has expired. Sign in again.").waitFor();
+    await screenshot(page, "24-session-expired");
+  });
+
   it("reported no uncaught error and no Content-Security-Policy violation on any page", () => {
     expect(watches.flatMap((w) => w.problems)).toEqual([]);
   });
