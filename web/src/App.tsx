@@ -136,14 +136,17 @@ function Console({ session }: { session: Session }) {
     }
     navCount.current++;
     setFlashes((all) => all.filter((f) => f.nav >= navCount.current - 1));
-    const timer = window.setTimeout(() => {
-      const h1 = document.querySelector<HTMLElement>("main h1, h1");
-      if (h1) {
+    // The new page's code may still be loading: wait (up to 2 s) for its heading to appear.
+    let tries = 0;
+    const timer = window.setInterval(() => {
+      const h1 = document.querySelector<HTMLElement>("main h1");
+      if (h1 || ++tries > 40) window.clearInterval(timer);
+      if (h1 && !h1.contains(document.activeElement) && !document.querySelector("[role=dialog]")) {
         h1.tabIndex = -1;
-        h1.focus({ preventScroll: false });
+        h1.focus({ preventScroll: true });
       }
     }, 50);
-    return () => window.clearTimeout(timer);
+    return () => window.clearInterval(timer);
   }, [pathname]);
 
   const { element, contentType } = route(pathname);

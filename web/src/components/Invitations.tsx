@@ -183,6 +183,7 @@ export function Invitations({ institutionId, canManage, owner }: { institutionId
           {
             id: "status",
             header: "Status",
+            minWidth: 120,
             cell: (inv) => {
               const s = STATUS[statusOf(inv)];
               return <StatusIndicator type={s.type}>{s.text}</StatusIndicator>;
@@ -190,9 +191,9 @@ export function Invitations({ institutionId, canManage, owner }: { institutionId
           },
           // Active ones say when they lapse, accepted ones when they were accepted.
           used
-            ? { id: "used_at", header: "Accepted", cell: (inv: Invitation) => formatShort(inv.used_at) }
-            : { id: "expires_at", header: "Expires", cell: (inv: Invitation) => formatShort(inv.expires_at) },
-          { id: "sent_at", header: "Sent", cell: (inv) => formatShort(inv.sent_at) },
+            ? { id: "used_at", header: "Accepted", minWidth: 160, cell: (inv: Invitation) => formatShort(inv.used_at) }
+            : { id: "expires_at", header: "Expires", minWidth: 160, cell: (inv: Invitation) => formatShort(inv.expires_at) },
+          { id: "sent_at", header: "Sent", minWidth: 160, cell: (inv) => formatShort(inv.sent_at) },
           { id: "created_by", header: "Invited by", cell: (inv) => inv.created_by },
           { id: "token", header: "Token", cell: (inv) => <Box variant="code">{inv.token_preview}</Box> },
         ]}

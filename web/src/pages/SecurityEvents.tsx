@@ -247,6 +247,7 @@ export default function SecurityEvents() {
           {
             id: "created_at",
             header: "Time",
+            minWidth: 190,
             cell: (e) => (
               <Link
                 href={`/security-events/${encodeURIComponent(e.id)}`}
@@ -257,9 +258,9 @@ export default function SecurityEvents() {
               </Link>
             ),
           },
-          { id: "event_type", header: "Event type", isRowHeader: true, cell: (e) => humanize(e.event_type) },
+          { id: "event_type", header: "Event type", isRowHeader: true, minWidth: 170, cell: (e) => humanize(e.event_type) },
           { id: "user_email", header: "User", cell: (e) => e.user_email ?? "—" },
-          { id: "ip_address", header: "IP address", cell: (e) => e.ip_address },
+          { id: "ip_address", header: "IP address", minWidth: 120, cell: (e) => e.ip_address },
           { id: "description", header: "Description", cell: (e) => e.description },
         ]}
       />
