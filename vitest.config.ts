@@ -5,7 +5,8 @@ export default defineConfig({
   test: {
     include: ["test/**/*.test.ts"],
     // One local stack for the whole run, shared by every file (see test/support/).
-    globalSetup: ["test/support/global-setup.ts"],
+    // The console is built (when its sources changed) before the stack that serves it starts.
+    globalSetup: ["test/browser/build-console.ts", "test/support/global-setup.ts"],
     setupFiles: ["test/support/setup-env.ts"],
     // Real services: cold starts of handler modules, Java, token issuing.
     testTimeout: 60_000,

@@ -142,6 +142,11 @@ export interface TokenOptions {
   readonly account?: string;
   /** `name`; when left out, a new user has none and an existing one keeps theirs. */
   readonly name?: string;
+  /**
+   * The user's permanent password from now on, so a person can sign in to the console with it; default a
+   * fresh random one (the token is then all the caller gets).
+   */
+  readonly password?: string;
 }
 
 /** The account a user gets when none is given: `acct-<e-mail domain>`, so colleagues share one. */
@@ -150,41 +155,84 @@ export function defaultAccount(email: string): string {
   return `acct-${domain || "default"}`;
 }
 
-/**
- * Creates or updates `email` in the local pool to match `opts`, signs in with USER_PASSWORD_AUTH and returns
- * the ID token. Each call sets a new random password; the token is all a caller needs.
- */
-export async function issueToken(target: CognitoTarget, email: string, opts: TokenOptions = {}): Promise<string> {
+function normalizeEmail(email: string): string {
   const username = email.trim().toLowerCase();
   if (!/^[^@\s]+@[^@\s]+$/.test(username)) throw new Error(`not an e-mail address: "${email}"`);
-  const { userPoolId: UserPoolId, userPoolClientId: ClientId } = target;
+  return username;
+}
+
+/**
+ * Creates `username` in the local pool, or updates its attributes, to match `opts`; then sets its password
+ * (`permanent` false: the user must choose a new one at the next sign-in) and its group membership.
+ */
+async function upsertUser(
+  cognito: CognitoIdentityProviderClient,
+  target: CognitoTarget,
+  username: string,
+  opts: Omit<TokenOptions, "password">,
+  password: { value: string; permanent: boolean },
+): Promise<void> {
+  const { userPoolId: UserPoolId } = target;
   const attributes: AttributeType[] = [{ Name: "custom:account_id", Value: opts.account ?? defaultAccount(username) }];
   if (opts.name !== undefined) attributes.push({ Name: "name", Value: opts.name });
+  try {
+    await cognito.send(
+      new AdminCreateUserCommand({
+        UserPoolId,
+        Username: username,
+        MessageAction: "SUPPRESS",
+        UserAttributes: [{ Name: "email", Value: username }, { Name: "email_verified", Value: "true" }, ...attributes],
+      }),
+    );
+  } catch (err) {
+    if (!(err instanceof UsernameExistsException) && (err as Error).name !== "UsernameExistsException") throw err;
+    await cognito.send(new AdminUpdateUserAttributesCommand({ UserPoolId, Username: username, UserAttributes: attributes }));
+  }
+  await cognito.send(
+    new AdminSetUserPasswordCommand({ UserPoolId, Username: username, Password: password.value, Permanent: password.permanent }),
+  );
+  const group = { UserPoolId, Username: username, GroupName: SUPER_ADMIN_GROUP };
+  await cognito.send(opts.superAdmin ? new AdminAddUserToGroupCommand(group) : new AdminRemoveUserFromGroupCommand(group));
+}
+
+/**
+ * Creates or updates `email` in the local pool to match `opts`, signs in with USER_PASSWORD_AUTH and returns
+ * the ID token. Each call sets a new random password unless `opts.password` names one.
+ */
+export async function issueToken(target: CognitoTarget, email: string, opts: TokenOptions = {}): Promise<string> {
+  const username = normalizeEmail(email);
+  const password = opts.password ?? `${randomBytes(18).toString("base64url")}aA1!`;
   const cognito = cognitoClient(target.cognitoEndpoint, target.region);
   try {
-    try {
-      await cognito.send(
-        new AdminCreateUserCommand({
-          UserPoolId,
-          Username: username,
-          MessageAction: "SUPPRESS",
-          UserAttributes: [{ Name: "email", Value: username }, { Name: "email_verified", Value: "true" }, ...attributes],
-        }),
-      );
-    } catch (err) {
-      if (!(err instanceof UsernameExistsException) && (err as Error).name !== "UsernameExistsException") throw err;
-      await cognito.send(new AdminUpdateUserAttributesCommand({ UserPoolId, Username: username, UserAttributes: attributes }));
-    }
-    const password = `${randomBytes(18).toString("base64url")}aA1!`;
-    await cognito.send(new AdminSetUserPasswordCommand({ UserPoolId, Username: username, Password: password, Permanent: true }));
-    const group = { UserPoolId, Username: username, GroupName: SUPER_ADMIN_GROUP };
-    await cognito.send(opts.superAdmin ? new AdminAddUserToGroupCommand(group) : new AdminRemoveUserFromGroupCommand(group));
+    await upsertUser(cognito, target, username, opts, { value: password, permanent: true });
     const auth = await cognito.send(
-      new InitiateAuthCommand({ ClientId, AuthFlow: "USER_PASSWORD_AUTH", AuthParameters: { USERNAME: username, PASSWORD: password } }),
+      new InitiateAuthCommand({
+        ClientId: target.userPoolClientId,
+        AuthFlow: "USER_PASSWORD_AUTH",
+        AuthParameters: { USERNAME: username, PASSWORD: password },
+      }),
     );
     const token = auth.AuthenticationResult?.IdToken;
     if (!token) throw new Error(`cognito-local returned no ID token for ${username} (challenge: ${auth.ChallengeName ?? "none"})`);
     return token;
+  } finally {
+    cognito.destroy();
+  }
+}
+
+/**
+ * Creates or updates `email` with a temporary password, as an administrator creates a user in Cognito: the
+ * first sign-in answers NEW_PASSWORD_REQUIRED and the user must choose a password of their own.
+ */
+export async function createUserWithTemporaryPassword(
+  target: CognitoTarget,
+  email: string,
+  temporaryPassword: string,
+  opts: Omit<TokenOptions, "password"> = {},
+): Promise<void> {
+  const cognito = cognitoClient(target.cognitoEndpoint, target.region);
+  try {
+    await upsertUser(cognito, target, normalizeEmail(email), opts, { value: temporaryPassword, permanent: false });
   } finally {
     cognito.destroy();
   }

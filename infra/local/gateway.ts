@@ -16,6 +16,7 @@ import { JwtRsaVerifier } from "aws-jwt-verify";
 import type { JwtPayload } from "aws-jwt-verify/jwt-model";
 import type { APIGatewayProxyEventV2WithJWTAuthorizer, APIGatewayProxyStructuredResultV2, Context } from "aws-lambda";
 import { type Route, routes } from "../../shared/routes.js";
+import { type ConsoleSite, consoleSiteFromEnv } from "./console.js";
 
 // Handlers import files as text where the deployed bundle has them inlined by esbuild (the API reference page).
 register("./text-imports.mjs", import.meta.url);
@@ -297,6 +298,8 @@ export interface GatewayOptions {
   readonly region?: string;
   /** One line per request; default stdout. */
   readonly log?: (line: string) => void;
+  /** The console, for GETs outside `/api/` (console.ts). */
+  readonly console?: ConsoleSite;
 }
 
 export interface Gateway {
@@ -370,7 +373,7 @@ export async function startGateway(opts: GatewayOptions): Promise<Gateway> {
     const match = matchRoute(req.method ?? "GET", rawPath);
     const body = await readBody(req);
     if (body === "too-large") return json(413, "Request Entity Too Large");
-    if (!match) return json(404, "Not Found");
+    if (!match) return (await opts.console?.(req.method ?? "GET", rawPath, req.headers["accept-encoding"])) ?? json(404, "Not Found");
 
     // Public routes (the API document and its page) have no authorizer, deployed or here.
     let payload: JwtPayload | undefined;
@@ -458,6 +461,7 @@ async function main(): Promise<void> {
     port: Number(process.env.PORT ?? 3000),
     host: process.env.GATEWAY_HOST ?? "127.0.0.1",
     auth: { issuer: env("JWT_ISSUER"), audience: env("JWT_AUDIENCE"), jwksUrl: env("JWKS_URL") },
+    console: consoleSiteFromEnv(),
   });
   console.log(`[gateway] listening on ${gateway.url}`);
   const stop = () => void gateway.close().then(() => process.exit(0));

@@ -18,6 +18,8 @@ export const STACK_FILE = join(LOCAL_DIR, "stack.json");
 /** What clients need to reach the stack; `npm start` writes it to `.local/stack.json`. */
 export interface StackInfo {
   readonly apiUrl: string;
+  /** The console (web/), on the API's origin: `<apiUrl>/`. */
+  readonly consoleUrl: string;
   readonly region: string;
   readonly userPoolId: string;
   readonly userPoolClientId: string;
@@ -129,6 +131,7 @@ export async function startLocalStack(opts: StackOptions): Promise<LocalStack> {
   const cognitoEndpoint = `http://127.0.0.1:${ports.cognito}`;
   const sesEndpoint = `http://127.0.0.1:${ports.ses}`;
   const apiUrl = `http://127.0.0.1:${ports.api}`;
+  const consoleUrl = `${apiUrl}/`;
 
   const trigger = await startTokenTrigger();
   writeCognitoConfig(cognitoDir, { issuerDomain: cognitoEndpoint, triggerEndpoint: trigger.endpoint });
@@ -171,7 +174,10 @@ export async function startLocalStack(opts: StackOptions): Promise<LocalStack> {
         AWS_SESSION_TOKEN: "",
         AWS_PROFILE: "",
         MAIL_FROM: process.env.MAIL_FROM ?? "no-reply@institution-admin.local",
-        APP_BASE_URL: process.env.APP_BASE_URL ?? `http://localhost:${ports.api}`,
+        // Invitation links open the console, which the gateway serves on its own origin.
+        APP_BASE_URL: process.env.APP_BASE_URL ?? apiUrl,
+        // The console's /config.json (console.ts): the same keys the CDK stack writes into its bucket.
+        CONSOLE_CONFIG: JSON.stringify({ region, userPoolClientId: pool.userPoolClientId, cognitoEndpoint }),
         // The authorizer's settings.
         JWT_ISSUER: `${cognitoEndpoint}/${pool.userPoolId}`,
         JWT_AUDIENCE: pool.userPoolClientId,
@@ -182,6 +188,7 @@ export async function startLocalStack(opts: StackOptions): Promise<LocalStack> {
 
     const info: StackInfo = {
       apiUrl,
+      consoleUrl,
       region,
       userPoolId: pool.userPoolId,
       userPoolClientId: pool.userPoolClientId,

@@ -6,6 +6,7 @@
  * default that is taken is replaced by a free one. `.local/stack.json` says which were used.
  */
 import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { ensureConsoleBuilt } from "./console-build.js";
 import { killAllServicesNow, portIsFree, portOr } from "./services.js";
 import { LOCAL_DIR, type LocalStack, STACK_FILE, type StackInfo, startLocalStack } from "./stack.js";
 
@@ -45,6 +46,8 @@ async function main(): Promise<void> {
     ses: await port("SES_PORT", 8005),
   };
   console.log("Starting DynamoDB Local, cognito-local, aws-ses-v2-local and the gateway…");
+  // Builds web/ only when it changed since the last build.
+  await ensureConsoleBuilt({ log: (line) => console.log(line) });
   let stack: LocalStack | undefined;
   let stopping = 0;
   const shutdown = async (signal: string) => {
@@ -74,6 +77,7 @@ async function main(): Promise<void> {
   console.log(`
 Institution Administration API — local stack (data in .local/, logs in ${stack.logDir})
 
+  Console          ${stack.consoleUrl}  (a password to sign in with: npm run token -- <email> --super-admin --password '<pw>')
   API              ${stack.apiUrl}/api/v1/institutions
   API reference    ${stack.docsUrl}  (the OpenAPI document: ${stack.apiUrl}/api/v1/openapi.json)
   Cognito (local)  ${stack.cognitoEndpoint}  pool ${stack.userPoolId}, app client ${stack.userPoolClientId}

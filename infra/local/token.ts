@@ -1,16 +1,16 @@
 /**
- * `npm run -s token -- <email> [--super-admin] [--account <id>] [--name <name>]`: prints only a fresh ID
- * token on stdout, for the stack `npm start` runs. Everything else goes to stderr.
+ * `npm run -s token -- <email> [--super-admin] [--account <id>] [--name <name>] [--password <pw> [--temporary]]`:
+ * prints only a fresh ID token on stdout, for the stack `npm start` runs. Everything else goes to stderr.
  */
 import { existsSync, readFileSync } from "node:fs";
 import { parseArgs } from "node:util";
-import { issueToken } from "./cognito.js";
+import { createUserWithTemporaryPassword, issueToken } from "./cognito.js";
 import { STACK_FILE, type StackInfo } from "./stack.js";
 
 // The SDK's notice that its 2027 releases need Node 22 (engines says >=20) would repeat in every local process.
 process.env.AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED ??= "true";
 
-const HELP = `Usage: npm run -s token -- <email> [--super-admin] [--account <id>] [--name <name>]
+const HELP = `Usage: npm run -s token -- <email> [--super-admin] [--account <id>] [--name <name>] [--password <pw> [--temporary]]
 
 Creates or updates <email> in the local Cognito user pool of \`npm start\` and prints a fresh ID token
 (valid 24 hours) on stdout, and nothing else. Use -s (--silent) so npm's own banner stays out of stdout:
@@ -23,6 +23,10 @@ Options:
   --account <id>    custom:account_id; default: derived from the e-mail domain, acct-<domain>
                     (ada@example.com -> acct-example.com), so users of one domain share an account
   --name <name>     the name claim; without it a new user has none and an existing user keeps theirs
+  --password <pw>   make <pw> the user's permanent password, to sign in to the console (consoleUrl in
+                    .local/stack.json) with it; without it every call sets a fresh random one
+  --temporary       with --password: make it a temporary password instead, as an administrator creating a
+                    user does; the first sign-in in the console asks for a new one. Prints no token.
   -h, --help        this text
 `;
 
@@ -54,12 +58,21 @@ async function main(): Promise<void> {
   } catch {
     fail(`${notRunning} (nothing answers at ${stack.cognitoEndpoint}; ${STACK_FILE} is stale)`);
   }
-  const token = await issueToken(stack, email, {
+  const opts = {
     superAdmin: values["super-admin"] ?? false,
     ...(values.account !== undefined && { account: values.account }),
     ...(values.name !== undefined && { name: values.name }),
-  });
+  };
+  const consoleUrl = stack.consoleUrl ?? `${stack.apiUrl}/`;
+  if (values.temporary) {
+    if (values.password === undefined) fail(`--temporary needs --password <pw>\n\n${HELP}`);
+    await createUserWithTemporaryPassword(stack, email, values.password, opts);
+    process.stderr.write(`${email} has a temporary password: sign in at ${consoleUrl} and choose a new one.\n`);
+    return;
+  }
+  const token = await issueToken(stack, email, { ...opts, ...(values.password !== undefined && { password: values.password }) });
   process.stdout.write(`${token}\n`);
+  if (values.password !== undefined) process.stderr.write(`Sign in at ${consoleUrl} as ${email} with that password.\n`);
 }
 
 function parse() {
@@ -69,6 +82,8 @@ function parse() {
       "super-admin": { type: "boolean" },
       account: { type: "string" },
       name: { type: "string" },
+      password: { type: "string" },
+      temporary: { type: "boolean" },
       help: { type: "boolean", short: "h" },
     },
   });

@@ -1,0 +1,208 @@
+/** The frame (top bar, side navigation, breadcrumbs, flash messages) and the routes, each page loaded on demand. */
+import "@cloudscape-design/global-styles/index.css";
+import AppLayout from "@cloudscape-design/components/app-layout";
+import BreadcrumbGroup, { type BreadcrumbGroupProps } from "@cloudscape-design/components/breadcrumb-group";
+import Flashbar, { type FlashbarProps } from "@cloudscape-design/components/flashbar";
+import { I18nProvider } from "@cloudscape-design/components/i18n";
+import messages from "@cloudscape-design/components/i18n/messages/all.en";
+import SideNavigation, { type SideNavigationProps } from "@cloudscape-design/components/side-navigation";
+import Spinner from "@cloudscape-design/components/spinner";
+import TopNavigation from "@cloudscape-design/components/top-navigation";
+import { lazy, type ReactElement, Suspense, useCallback, useEffect, useMemo, useRef, useState } from "react";
+import { createRoot } from "react-dom/client";
+import { type Session, useSession } from "./auth/session";
+import { signOut } from "./auth/signOut";
+import { follow, matchPath, useLocation } from "./router";
+import { type Shell, ShellContext } from "./shell";
+
+const pages = {
+  institutions: () => import("./pages/Institutions"),
+  institutionForm: () => import("./pages/InstitutionForm"),
+  institution: () => import("./pages/Institution"),
+  accept: () => import("./pages/AcceptInvitation"),
+  events: () => import("./pages/SecurityEvents"),
+  event: () => import("./pages/SecurityEvent"),
+  alerts: () => import("./pages/Alerts"),
+  notFound: () => import("./pages/NotFound"),
+  signIn: () => import("./pages/SignIn"),
+};
+
+const Institutions = lazy(pages.institutions);
+const InstitutionForm = lazy(pages.institutionForm);
+const InstitutionPage = lazy(pages.institution);
+const AcceptInvitation = lazy(pages.accept);
+const SecurityEvents = lazy(pages.events);
+const SecurityEventPage = lazy(pages.event);
+const Alerts = lazy(pages.alerts);
+const NotFound = lazy(pages.notFound);
+const SignIn = lazy(pages.signIn);
+
+interface Routed {
+  readonly element: ReactElement;
+  readonly contentType: "table" | "default" | "dashboard";
+}
+
+function route(pathname: string): Routed {
+  const on = (pattern: string) => matchPath(pattern, pathname);
+  if (pathname === "/" || on("/institutions")) return { element: <Institutions />, contentType: "table" };
+  if (on("/institutions/new")) return { element: <InstitutionForm />, contentType: "default" };
+  const edit = on("/institutions/:id/edit");
+  if (edit) return { element: <InstitutionForm id={edit.id} key={edit.id} />, contentType: "default" };
+  const institution = on("/institutions/:id");
+  if (institution) return { element: <InstitutionPage id={institution.id ?? ""} key={institution.id} />, contentType: "default" };
+  if (on("/invitations/accept")) return { element: <AcceptInvitation />, contentType: "default" };
+  if (on("/security-events")) return { element: <SecurityEvents />, contentType: "table" };
+  const event = on("/security-events/:id");
+  if (event) return { element: <SecurityEventPage id={event.id ?? ""} key={event.id} />, contentType: "default" };
+  if (on("/alerts")) return { element: <Alerts />, contentType: "dashboard" };
+  return { element: <NotFound />, contentType: "default" };
+}
+
+function navItems(session: Session): SideNavigationProps.Item[] {
+  const items: SideNavigationProps.Item[] = [{ type: "link", text: "Institutions", href: "/institutions" }];
+  // Only cohort super admins may read the audit trail (the API answers 403 to anyone else).
+  if (session.superAdmin) {
+    items.push({ type: "link", text: "Security events", href: "/security-events" }, { type: "link", text: "Alerts", href: "/alerts" });
+  }
+  return items;
+}
+
+const pageFallback = (
+  <div style={{ padding: "2rem", textAlign: "center" }}>
+    <Spinner size="large" />
+  </div>
+);
+
+interface FlashItem {
+  readonly id: string;
+  readonly nav: number;
+  readonly item: FlashbarProps.MessageDefinition;
+}
+
+export function App() {
+  const session = useSession();
+  // Cloudscape's own English strings: labels of its controls (pagination, dialogs, date pickers) for screen readers.
+  return (
+    <I18nProvider locale="en" messages={[messages]}>
+      {session ? (
+        <Console session={session} />
+      ) : (
+        <Suspense fallback={pageFallback}>
+          <SignIn />
+        </Suspense>
+      )}
+    </I18nProvider>
+  );
+}
+
+function Console({ session }: { session: Session }) {
+  const { pathname } = useLocation();
+  const [crumbs, setCrumbs] = useState<readonly BreadcrumbGroupProps.Item[]>([]);
+  const [flashes, setFlashes] = useState<readonly FlashItem[]>([]);
+  const [navOpen, setNavOpen] = useState(true);
+  const navCount = useRef(0);
+  const flashSeq = useRef(0);
+
+  const dismiss = useCallback((id: string) => setFlashes((all) => all.filter((f) => f.id !== id)), []);
+  const shell = useMemo<Shell>(
+    () => ({
+      setCrumbs,
+      flash: ({ type, content, header }) => {
+        const id = `flash-${++flashSeq.current}`;
+        const item: FlashbarProps.MessageDefinition = {
+          id,
+          type,
+          content,
+          header,
+          dismissible: true,
+          dismissLabel: "Dismiss message",
+          onDismiss: () => dismiss(id),
+        };
+        // The newest message replaces the others: one outcome at a time, not a growing pile.
+        setFlashes([{ id, nav: navCount.current, item }]);
+      },
+    }),
+    [dismiss],
+  );
+
+  // A message lives through the navigation that follows it (a create that lands on the new page), then goes.
+  // Focus moves to the new page's heading, so a screen reader announces where the person landed.
+  const first = useRef(true);
+  // biome-ignore lint/correctness/useExhaustiveDependencies: runs on each navigation, which `pathname` stands for.
+  useEffect(() => {
+    if (first.current) {
+      first.current = false;
+      return;
+    }
+    navCount.current++;
+    setFlashes((all) => all.filter((f) => f.nav >= navCount.current - 1));
+    // The new page's code may still be loading: wait (up to 2 s) for its heading to appear.
+    let tries = 0;
+    const timer = window.setInterval(() => {
+      const h1 = document.querySelector<HTMLElement>("main h1");
+      if (h1 || ++tries > 40) window.clearInterval(timer);
+      if (h1 && !h1.contains(document.activeElement) && !document.querySelector("[role=dialog]")) {
+        h1.tabIndex = -1;
+        h1.focus({ preventScroll: true });
+      }
+    }, 50);
+    return () => window.clearInterval(timer);
+  }, [pathname]);
+
+  const { element, contentType } = route(pathname);
+  const section = `/${pathname.split("/")[1] ?? ""}`;
+  const activeHref = section === "/" ? "/institutions" : section;
+
+  return (
+    <ShellContext.Provider value={shell}>
+      <div id="top-nav" style={{ position: "sticky", top: 0, zIndex: 1002 }}>
+        <TopNavigation
+          identity={{ href: "/institutions", title: "Institution Admin", onFollow: follow }}
+          utilities={[
+            {
+              type: "menu-dropdown",
+              text: session.name ?? session.email,
+              description: session.email,
+              iconName: "user-profile",
+              // Contains the visible name, as a screen reader's voice commands need it to.
+              ariaLabel: session.name ? `${session.name} (${session.email})` : session.email,
+              items: [{ id: "sign-out", text: "Sign out" }],
+              onItemClick: ({ detail }) => {
+                if (detail.id === "sign-out") void signOut();
+              },
+            },
+          ]}
+        />
+      </div>
+      <AppLayout
+        headerSelector="#top-nav"
+        navigation={
+          <SideNavigation
+            header={{ href: "/institutions", text: "Console" }}
+            activeHref={activeHref}
+            items={navItems(session)}
+            onFollow={follow}
+          />
+        }
+        navigationOpen={navOpen}
+        onNavigationChange={({ detail }) => setNavOpen(detail.open)}
+        ariaLabels={{
+          navigation: "Navigation",
+          navigationClose: "Close navigation",
+          navigationToggle: "Open navigation",
+          notifications: "Notifications",
+        }}
+        breadcrumbs={crumbs.length > 0 ? <BreadcrumbGroup items={[...crumbs]} onFollow={follow} ariaLabel="Breadcrumbs" /> : undefined}
+        notifications={flashes.length > 0 ? <Flashbar items={flashes.map((f) => f.item)} /> : undefined}
+        toolsHide
+        contentType={contentType}
+        content={<Suspense fallback={pageFallback}>{element}</Suspense>}
+      />
+    </ShellContext.Provider>
+  );
+}
+
+/** Renders the console into `#root`. */
+export function mount(root: HTMLElement): void {
+  createRoot(root).render(<App />);
+}

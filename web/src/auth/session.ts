@@ -1,0 +1,111 @@
+/**
+ * The signed-in user: Cognito's tokens and what the console reads from the ID token's claims (for display and
+ * to hide what the API would refuse; the API checks everything itself). Kept in localStorage so that an
+ * invitation link opened in a new tab finds the session, as Amplify does by default.
+ */
+import { useSyncExternalStore } from "react";
+
+export interface Tokens {
+  readonly idToken: string;
+  readonly accessToken?: string | undefined;
+  readonly refreshToken?: string | undefined;
+}
+
+export interface Session extends Tokens {
+  readonly email: string;
+  readonly name?: string | undefined;
+  readonly superAdmin: boolean;
+  /** Expiry of the ID token, ms since the epoch. */
+  readonly expiresAt: number;
+}
+
+const KEY = "institution-admin.session";
+const listeners = new Set<() => void>();
+let current: Session | undefined = read();
+/** Why the last session ended, shown once on the sign-in page. */
+let endedBecause: string | undefined;
+
+function read(): Session | undefined {
+  try {
+    const raw = localStorage.getItem(KEY);
+    if (!raw) return undefined;
+    const tokens = JSON.parse(raw) as Tokens;
+    return typeof tokens.idToken === "string" ? fromTokens(tokens) : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+function claims(jwt: string): Record<string, unknown> {
+  const part = jwt.split(".")[1] ?? "";
+  const json = atob(
+    part
+      .replace(/-/g, "+")
+      .replace(/_/g, "/")
+      .padEnd(Math.ceil(part.length / 4) * 4, "="),
+  );
+  return JSON.parse(new TextDecoder().decode(Uint8Array.from(json, (c) => c.charCodeAt(0)))) as Record<string, unknown>;
+}
+
+/** Group membership as the API reads it: the `cognito:groups` array holds exactly `cohort_super_admin`. */
+function inGroup(value: unknown, group: string): boolean {
+  return Array.isArray(value) ? value.includes(group) : typeof value === "string" && value.split(/\s+/).includes(group);
+}
+
+export function fromTokens(tokens: Tokens): Session {
+  const c = claims(tokens.idToken);
+  return {
+    ...tokens,
+    email: typeof c.email === "string" ? c.email : "",
+    name: typeof c.name === "string" && c.name !== "" ? c.name : undefined,
+    superAdmin: inGroup(c["cognito:groups"], "cohort_super_admin"),
+    expiresAt: typeof c.exp === "number" ? c.exp * 1000 : 0,
+  };
+}
+
+function emit(): void {
+  for (const l of listeners) l();
+}
+
+export function setSession(tokens: Tokens): Session {
+  // A refresh answers without a refresh token: keep the one we have.
+  const merged: Tokens = { ...tokens, refreshToken: tokens.refreshToken ?? current?.refreshToken };
+  current = fromTokens(merged);
+  localStorage.setItem(KEY, JSON.stringify(merged));
+  endedBecause = undefined;
+  emit();
+  return current;
+}
+
+export function clearSession(reason?: string): void {
+  current = undefined;
+  endedBecause = reason;
+  localStorage.removeItem(KEY);
+  emit();
+}
+
+export function getSession(): Session | undefined {
+  return current;
+}
+
+/** Why the previous session ended ("expired"), if it did not end by signing out. */
+export function sessionEndReason(): string | undefined {
+  return endedBecause;
+}
+
+// Another tab signed in or out.
+window.addEventListener("storage", (e) => {
+  if (e.key !== KEY) return;
+  current = read();
+  emit();
+});
+
+export function useSession(): Session | undefined {
+  return useSyncExternalStore(
+    (l) => {
+      listeners.add(l);
+      return () => listeners.delete(l);
+    },
+    () => current,
+  );
+}

@@ -1,0 +1,75 @@
+/** The confirmation before deleting an institution; the API's refusal (cohorts, role) stays in the dialog. */
+import Alert from "@cloudscape-design/components/alert";
+import Box from "@cloudscape-design/components/box";
+import Button from "@cloudscape-design/components/button";
+import Modal from "@cloudscape-design/components/modal";
+import SpaceBetween from "@cloudscape-design/components/space-between";
+import { useState } from "react";
+import { api } from "../api";
+import { useShell } from "../shell";
+import { describe } from "./ErrorNotice";
+
+export function DeleteInstitution({
+  institution,
+  onClose,
+  onDeleted,
+}: {
+  institution: { id: string; name: string } | undefined;
+  onClose: () => void;
+  onDeleted: () => void;
+}) {
+  const { flash } = useShell();
+  const [busy, setBusy] = useState(false);
+  const [error, setError] = useState<{ header: string; text: string }>();
+  const close = () => {
+    setError(undefined);
+    onClose();
+  };
+  const remove = async () => {
+    if (!institution) return;
+    setBusy(true);
+    setError(undefined);
+    try {
+      const { message } = await api<{ message: string }>("DELETE", `/api/v1/institutions/${encodeURIComponent(institution.id)}`);
+      flash({ type: "success", content: message });
+      setError(undefined);
+      onDeleted();
+    } catch (err) {
+      setError(describe(err));
+    } finally {
+      setBusy(false);
+    }
+  };
+  return (
+    <Modal
+      visible={institution !== undefined}
+      onDismiss={close}
+      header="Delete institution"
+      closeAriaLabel="Close dialog"
+      footer={
+        <Box float="right">
+          <SpaceBetween direction="horizontal" size="xs">
+            <Button variant="link" onClick={close}>
+              Cancel
+            </Button>
+            <Button variant="primary" loading={busy} onClick={() => void remove()}>
+              Delete
+            </Button>
+          </SpaceBetween>
+        </Box>
+      }
+    >
+      <SpaceBetween size="m">
+        <Box variant="p">
+          Delete <strong>{institution?.name}</strong>? Its administrators lose access. This cannot be undone. An institution that still has
+          cohorts cannot be deleted.
+        </Box>
+        {error && (
+          <Alert type="error" header={error.header}>
+            {error.text}
+          </Alert>
+        )}
+      </SpaceBetween>
+    </Modal>
+  );
+}

@@ -1,0 +1,368 @@
+/**
+ * An institution's invitations, active or used, newest first; those who manage it invite, resend and revoke.
+ * Pages with the API's cursor when it returns `meta` (one page otherwise). A 429 says when to try again.
+ */
+import Alert from "@cloudscape-design/components/alert";
+import Box from "@cloudscape-design/components/box";
+import Button from "@cloudscape-design/components/button";
+import Form from "@cloudscape-design/components/form";
+import FormField from "@cloudscape-design/components/form-field";
+import Header from "@cloudscape-design/components/header";
+import Input from "@cloudscape-design/components/input";
+import Modal from "@cloudscape-design/components/modal";
+import Pagination from "@cloudscape-design/components/pagination";
+import SegmentedControl from "@cloudscape-design/components/segmented-control";
+import Select, { type SelectProps } from "@cloudscape-design/components/select";
+import SpaceBetween from "@cloudscape-design/components/space-between";
+import StatusIndicator, { type StatusIndicatorProps } from "@cloudscape-design/components/status-indicator";
+import Table from "@cloudscape-design/components/table";
+import { type FormEvent, useState } from "react";
+import { ApiError, api, type Invitation, type InvitationStatus, type PageMeta, type Role } from "../api";
+import { focusFirstInvalid } from "../fieldErrors";
+import { formatShort, ROLE_LABELS, retryText, roleLabel } from "../format";
+import { query } from "../router";
+import { useShell } from "../shell";
+import { useApi } from "../useApi";
+import { describe, ErrorNotice } from "./ErrorNotice";
+
+const PAGE_SIZE = 20;
+
+const STATUS: Record<InvitationStatus, { type: StatusIndicatorProps.Type; text: string }> = {
+  active: { type: "pending", text: "Active" },
+  used: { type: "success", text: "Accepted" },
+  revoked: { type: "stopped", text: "Revoked" },
+  expired: { type: "warning", text: "Expired" },
+};
+
+/** The API says `status`; before it did, it followed from the dates. */
+function statusOf(inv: Invitation): InvitationStatus {
+  if (inv.status) return inv.status;
+  if (inv.used_at) return "used";
+  return new Date(inv.expires_at).getTime() <= Date.now() ? "expired" : "active";
+}
+
+const roleOptions: SelectProps.Option[] = (Object.keys(ROLE_LABELS) as Role[]).map((r) => ({ value: r, label: ROLE_LABELS[r] }));
+
+export function Invitations({ institutionId, canManage, owner }: { institutionId: string; canManage: boolean; owner: boolean }) {
+  const { flash } = useShell();
+  const [used, setUsed] = useState(false);
+  // cursors[i] opens page i (null: the first page).
+  const [cursors, setCursors] = useState<(string | null)[]>([null]);
+  const [pageIndex, setPageIndex] = useState(0);
+  const [selected, setSelected] = useState<Invitation[]>([]);
+  const [inviting, setInviting] = useState(false);
+  const [revoking, setRevoking] = useState<Invitation>();
+  const [resending, setResending] = useState(false);
+
+  const path = `/api/v1/admin/invitations${query({
+    institution_id: institutionId,
+    show_used: used ? "true" : undefined,
+    limit: PAGE_SIZE,
+    cursor: cursors[pageIndex] ?? undefined,
+  })}`;
+  const { data, error, loading, reload } = useApi<{ invitations: Invitation[]; meta?: PageMeta }>(path);
+  const next = data?.meta?.next_cursor ?? null;
+  if (data && next && cursors.length === pageIndex + 1) setCursors([...cursors, next]);
+
+  const restart = (showUsed: boolean) => {
+    setUsed(showUsed);
+    setCursors([null]);
+    setPageIndex(0);
+    setSelected([]);
+  };
+  const refresh = () => {
+    setSelected([]);
+    if (pageIndex === 0) reload();
+    else restart(used);
+  };
+
+  const current = selected[0];
+  const actionable = canManage && current !== undefined && statusOf(current) === "active";
+  const why = !canManage
+    ? "Only a cohort super admin who manages this institution can do this."
+    : current
+      ? "Only active invitations can be changed."
+      : "Select an invitation first.";
+
+  const resend = async () => {
+    if (!current) return;
+    setResending(true);
+    try {
+      const res = await api<{ message?: string }>("POST", `/api/v1/admin/invitations/${encodeURIComponent(current.id)}/resend`, {
+        body: { institution_id: institutionId },
+      });
+      flash({ type: "success", content: res.message ?? `Invitation sent again to ${current.email}` });
+      refresh();
+    } catch (err) {
+      const d = describe(err);
+      flash({ type: "error", header: d.header, content: d.text });
+    } finally {
+      setResending(false);
+    }
+  };
+
+  return (
+    <SpaceBetween size="m">
+      {error !== undefined && <ErrorNotice error={error} onRetry={reload} />}
+      <Table
+        data-testid="invitations-table"
+        items={data?.invitations ?? []}
+        loading={loading && !data}
+        loadingText="Loading invitations"
+        trackBy="id"
+        selectionType={canManage ? "single" : undefined}
+        selectedItems={selected}
+        onSelectionChange={({ detail }) => setSelected(detail.selectedItems)}
+        ariaLabels={{
+          tableLabel: "Invitations",
+          selectionGroupLabel: "Invitation selection",
+          itemSelectionLabel: (_, item) => `Select the invitation of ${item.email}`,
+          allItemsSelectionLabel: () => "Select all",
+        }}
+        header={
+          <Header
+            variant="h2"
+            counter={data && !data.meta?.next_cursor && pageIndex === 0 ? `(${data.invitations.length})` : undefined}
+            description={used ? "Administrators who joined by invitation, and when." : "Invitations waiting to be accepted."}
+            actions={
+              <SpaceBetween direction="horizontal" size="xs">
+                <Button disabled={!actionable} disabledReason={why} loading={resending} onClick={() => void resend()}>
+                  Resend
+                </Button>
+                <Button disabled={!actionable} disabledReason={why} onClick={() => setRevoking(current)}>
+                  Revoke
+                </Button>
+                <Button
+                  variant="primary"
+                  disabled={!canManage}
+                  disabledReason="Only a cohort super admin who manages this institution can invite."
+                  onClick={() => setInviting(true)}
+                >
+                  Invite administrator
+                </Button>
+              </SpaceBetween>
+            }
+          >
+            Invitations
+          </Header>
+        }
+        filter={
+          <SegmentedControl
+            label="Show invitations"
+            selectedId={used ? "used" : "active"}
+            onChange={({ detail }) => restart(detail.selectedId === "used")}
+            options={[
+              { id: "active", text: "Active" },
+              { id: "used", text: "Accepted" },
+            ]}
+          />
+        }
+        pagination={
+          data?.meta ? (
+            <Pagination
+              currentPageIndex={pageIndex + 1}
+              pagesCount={cursors.length}
+              openEnd={next !== null}
+              onChange={({ detail }) => {
+                setSelected([]);
+                setPageIndex(detail.currentPageIndex - 1);
+              }}
+              ariaLabels={{ nextPageLabel: "Next page", previousPageLabel: "Previous page", pageLabel: (n) => `Page ${n}` }}
+            />
+          ) : undefined
+        }
+        empty={
+          <Box textAlign="center" color="inherit">
+            <b>{used ? "No accepted invitations" : "No active invitations"}</b>
+          </Box>
+        }
+        wrapLines
+        columnDefinitions={[
+          { id: "email", header: "E-mail", isRowHeader: true, cell: (inv) => inv.email },
+          { id: "role", header: "Role", cell: (inv) => roleLabel(inv.role) },
+          {
+            id: "status",
+            header: "Status",
+            minWidth: 120,
+            cell: (inv) => {
+              const s = STATUS[statusOf(inv)];
+              return <StatusIndicator type={s.type}>{s.text}</StatusIndicator>;
+            },
+          },
+          // Active ones say when they lapse, accepted ones when they were accepted.
+          used
+            ? { id: "used_at", header: "Accepted", minWidth: 160, cell: (inv: Invitation) => formatShort(inv.used_at) }
+            : { id: "expires_at", header: "Expires", minWidth: 160, cell: (inv: Invitation) => formatShort(inv.expires_at) },
+          { id: "sent_at", header: "Sent", minWidth: 160, cell: (inv) => formatShort(inv.sent_at) },
+          { id: "created_by", header: "Invited by", cell: (inv) => inv.created_by },
+          { id: "token", header: "Token", cell: (inv) => <Box variant="code">{inv.token_preview}</Box> },
+        ]}
+      />
+      <InviteModal
+        visible={inviting}
+        institutionId={institutionId}
+        owner={owner}
+        onClose={() => setInviting(false)}
+        onSent={(message) => {
+          setInviting(false);
+          flash({ type: "success", content: message });
+          if (used) restart(false);
+          else refresh();
+        }}
+      />
+      <RevokeModal
+        invitation={revoking}
+        institutionId={institutionId}
+        onClose={() => setRevoking(undefined)}
+        onRevoked={(message) => {
+          setRevoking(undefined);
+          flash({ type: "success", content: message });
+          refresh();
+        }}
+      />
+    </SpaceBetween>
+  );
+}
+
+function InviteModal(props: {
+  visible: boolean;
+  institutionId: string;
+  owner: boolean;
+  onClose: () => void;
+  onSent: (message: string) => void;
+}) {
+  const [email, setEmail] = useState("");
+  const [role, setRole] = useState<SelectProps.Option>(roleOptions[1] as SelectProps.Option);
+  const [emailError, setEmailError] = useState<string>();
+  const [error, setError] = useState<{ header: string; text: string }>();
+  const [busy, setBusy] = useState(false);
+
+  const close = () => {
+    setEmail("");
+    setEmailError(undefined);
+    setError(undefined);
+    props.onClose();
+  };
+  const submit = async (e: FormEvent) => {
+    e.preventDefault();
+    setBusy(true);
+    setEmailError(undefined);
+    setError(undefined);
+    try {
+      const res = await api<{ message: string }>("POST", "/api/v1/admin/invitations", {
+        body: { institution_id: props.institutionId, email, role: role.value },
+      });
+      setEmail("");
+      props.onSent(res.message);
+    } catch (err) {
+      if (err instanceof ApiError && err.status === 422 && err.errors.length > 0) {
+        // Every invitation validation message is about the e-mail (invalid, already a member, institution full).
+        setEmailError(err.errors.join(" "));
+        focusFirstInvalid();
+      } else if (err instanceof ApiError && err.status === 429) {
+        setError({ header: "Too many invitations", text: `${err.message}. ${retryText(err.retryAt)}` });
+      } else setError(describe(err));
+    } finally {
+      setBusy(false);
+    }
+  };
+
+  return (
+    <Modal visible={props.visible} onDismiss={close} header="Invite an administrator" closeAriaLabel="Close dialog">
+      <form onSubmit={(e) => void submit(e)} noValidate>
+        <Form
+          actions={
+            <SpaceBetween direction="horizontal" size="xs">
+              <Button variant="link" formAction="none" onClick={close}>
+                Cancel
+              </Button>
+              <Button variant="primary" loading={busy} formAction="submit">
+                Send invitation
+              </Button>
+            </SpaceBetween>
+          }
+        >
+          <SpaceBetween size="m">
+            <Box variant="p">The invitation is e-mailed with a link that is valid for 7 days.</Box>
+            <FormField label="E-mail address" errorText={emailError}>
+              <Input type="email" inputMode="email" value={email} onChange={({ detail }) => setEmail(detail.value)} autoFocus />
+            </FormField>
+            <FormField
+              label="Role"
+              description={props.owner ? undefined : "Only the institution's super admin can invite cohort super admins."}
+            >
+              <Select selectedOption={role} onChange={({ detail }) => setRole(detail.selectedOption)} options={roleOptions} />
+            </FormField>
+            {error && (
+              <Alert type="error" header={error.header}>
+                {error.text}
+              </Alert>
+            )}
+          </SpaceBetween>
+        </Form>
+      </form>
+    </Modal>
+  );
+}
+
+function RevokeModal(props: {
+  invitation: Invitation | undefined;
+  institutionId: string;
+  onClose: () => void;
+  onRevoked: (message: string) => void;
+}) {
+  const [error, setError] = useState<{ header: string; text: string }>();
+  const [busy, setBusy] = useState(false);
+  const close = () => {
+    setError(undefined);
+    props.onClose();
+  };
+  const revoke = async () => {
+    if (!props.invitation) return;
+    setBusy(true);
+    setError(undefined);
+    try {
+      const res = await api<{ message: string }>(
+        "DELETE",
+        `/api/v1/admin/invitations/${encodeURIComponent(props.invitation.id)}${query({ institution_id: props.institutionId })}`,
+      );
+      props.onRevoked(res.message);
+    } catch (err) {
+      setError(describe(err));
+    } finally {
+      setBusy(false);
+    }
+  };
+  return (
+    <Modal
+      visible={props.invitation !== undefined}
+      onDismiss={close}
+      header="Revoke invitation"
+      closeAriaLabel="Close dialog"
+      footer={
+        <Box float="right">
+          <SpaceBetween direction="horizontal" size="xs">
+            <Button variant="link" onClick={close}>
+              Cancel
+            </Button>
+            <Button variant="primary" loading={busy} onClick={() => void revoke()}>
+              Revoke
+            </Button>
+          </SpaceBetween>
+        </Box>
+      }
+    >
+      <SpaceBetween size="m">
+        <Box variant="p">
+          Revoke the invitation of <strong>{props.invitation?.email}</strong>? Its link stops working at once; the revocation is recorded in
+          the security events.
+        </Box>
+        {error && (
+          <Alert type="error" header={error.header}>
+            {error.text}
+          </Alert>
+        )}
+      </SpaceBetween>
+    </Modal>
+  );
+}

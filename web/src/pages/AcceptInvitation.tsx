@@ -1,0 +1,163 @@
+/**
+ * Accepting an invitation from its mail link. The token was moved from the address bar into this tab's
+ * storage (invitation.ts); the person is signed in by now (App shows the sign-in first). Accepting is a
+ * deliberate click, so the person sees which account accepts it. Only the token's first 8 characters show.
+ */
+import Alert from "@cloudscape-design/components/alert";
+import Box from "@cloudscape-design/components/box";
+import Button from "@cloudscape-design/components/button";
+import Container from "@cloudscape-design/components/container";
+import ContentLayout from "@cloudscape-design/components/content-layout";
+import Header from "@cloudscape-design/components/header";
+import KeyValuePairs from "@cloudscape-design/components/key-value-pairs";
+import SpaceBetween from "@cloudscape-design/components/space-between";
+import { type ReactNode, useState } from "react";
+import { ApiError, api, type Role } from "../api";
+import { clearSession, useSession } from "../auth/session";
+import { describe } from "../components/ErrorNotice";
+import { roleLabel } from "../format";
+import { forgetInvitationToken, invitationToken, TOKEN_PATTERN, tokenPreview } from "../invitation";
+import { navigate } from "../router";
+import { usePage, useShell } from "../shell";
+
+interface Failure {
+  readonly header: string;
+  readonly body: ReactNode;
+  /** The same click may work a moment later. */
+  readonly retry?: boolean;
+}
+
+export default function AcceptInvitation() {
+  usePage("Accept invitation", [{ text: "Accept invitation", href: "/invitations/accept" }]);
+  const session = useSession();
+  const { flash } = useShell();
+  const [token] = useState(invitationToken);
+  const [busy, setBusy] = useState(false);
+  const [failure, setFailure] = useState<Failure>();
+  const email = session?.email ?? "";
+
+  const switchUser = () => {
+    // The token stays in this tab: after the next sign-in, this page comes back with it.
+    clearSession();
+  };
+
+  const accept = async () => {
+    if (!token) return;
+    setBusy(true);
+    setFailure(undefined);
+    try {
+      const res = await api<{ institution: { id: string; name: string }; role: Role; message: string }>(
+        "POST",
+        "/api/v1/invitations/accept",
+        {
+          body: { token },
+        },
+      );
+      forgetInvitationToken();
+      flash({ type: "success", header: res.message, content: `You are now ${roleLabel(res.role)} of ${res.institution.name}.` });
+      navigate(`/institutions/${encodeURIComponent(res.institution.id)}`, { replace: true });
+    } catch (err) {
+      setFailure(explain(err, email));
+    } finally {
+      setBusy(false);
+    }
+  };
+
+  const header = (
+    <Header variant="h1" description="An administrator of an institution invited you to help administer it.">
+      Accept invitation
+    </Header>
+  );
+
+  if (!token) {
+    return (
+      <ContentLayout header={header}>
+        <Alert type="error" header="This page needs the link from your invitation e-mail">
+          No invitation was found in this link. Open the link in the invitation e-mail again; if your mail program split it over two lines,
+          copy the whole link into the address bar.
+        </Alert>
+      </ContentLayout>
+    );
+  }
+  if (!TOKEN_PATTERN.test(token)) {
+    return (
+      <ContentLayout header={header}>
+        <Alert type="error" header="This invitation link is incomplete">
+          The invitation code in the link has {token.length} characters where it should have 43, so part of it was lost or changed. Copy the
+          whole link from the invitation e-mail into the address bar.
+        </Alert>
+      </ContentLayout>
+    );
+  }
+
+  return (
+    <ContentLayout header={header}>
+      <SpaceBetween size="l">
+        {failure && (
+          <Alert
+            type="error"
+            header={failure.header}
+            action={failure.retry ? <Button onClick={() => void accept()}>Try again</Button> : undefined}
+          >
+            {failure.body}
+          </Alert>
+        )}
+        <Container
+          header={<Header variant="h2">Your invitation</Header>}
+          footer={
+            <Box float="right">
+              <SpaceBetween direction="horizontal" size="xs">
+                <Button onClick={switchUser}>Sign in as someone else</Button>
+                <Button variant="primary" loading={busy} onClick={() => void accept()}>
+                  Accept invitation
+                </Button>
+              </SpaceBetween>
+            </Box>
+          }
+        >
+          <SpaceBetween size="m">
+            <KeyValuePairs
+              columns={2}
+              items={[
+                { label: "Invitation", value: <Box variant="code">{tokenPreview(token)}</Box> },
+                { label: "Signed in as", value: email },
+              ]}
+            />
+            <Box variant="p">
+              The invitation must be addressed to <strong>{email}</strong>. If it was sent to another address, sign in with that one.
+            </Box>
+          </SpaceBetween>
+        </Container>
+      </SpaceBetween>
+    </ContentLayout>
+  );
+}
+
+/** Every way an accept can fail, in words. The API gives one answer for all token problems, on purpose. */
+function explain(err: unknown, email: string): Failure {
+  if (err instanceof ApiError && err.status === 422 && err.message === "Invalid or expired invitation") {
+    return {
+      header: "This invitation cannot be accepted",
+      body: (
+        <SpaceBetween size="xs">
+          <span>For your protection the service does not say which of these applies:</span>
+          <ul style={{ margin: 0 }}>
+            <li>It was sent to another e-mail address than {email || "the one you signed in with"}.</li>
+            <li>It has expired: invitations are valid for 7 days.</li>
+            <li>It was already accepted.</li>
+            <li>It was revoked, or sent again with a new link that replaces this one.</li>
+          </ul>
+          <span>Sign in with the invited address, or ask the administrator who invited you for a new invitation.</span>
+        </SpaceBetween>
+      ),
+    };
+  }
+  if (err instanceof ApiError && err.status === 422) {
+    return { header: "The invitation cannot be accepted", body: err.message };
+  }
+  if (err instanceof ApiError && err.status === 409) {
+    return { header: "The invitation was busy", body: `${err.message}.`, retry: true };
+  }
+  const d = describe(err);
+  return { header: d.header, body: d.text, retry: !(err instanceof ApiError) || err.status === 0 || err.status >= 500 };
+}

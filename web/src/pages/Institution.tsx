@@ -1,0 +1,140 @@
+/** One institution: its record and settings (with their defaults), its cohorts, its administrators' invitations. */
+import Box from "@cloudscape-design/components/box";
+import Button from "@cloudscape-design/components/button";
+import Container from "@cloudscape-design/components/container";
+import ContentLayout from "@cloudscape-design/components/content-layout";
+import Header from "@cloudscape-design/components/header";
+import KeyValuePairs from "@cloudscape-design/components/key-value-pairs";
+import SpaceBetween from "@cloudscape-design/components/space-between";
+import Spinner from "@cloudscape-design/components/spinner";
+import StatusIndicator from "@cloudscape-design/components/status-indicator";
+import Tabs from "@cloudscape-design/components/tabs";
+import { useState } from "react";
+import { type InstitutionView, SETTINGS, SETTINGS_DEFAULTS } from "../api";
+import { useSession } from "../auth/session";
+import { Cohorts } from "../components/Cohorts";
+import { DeleteInstitution } from "../components/DeleteInstitution";
+import { ErrorNotice } from "../components/ErrorNotice";
+import { Invitations } from "../components/Invitations";
+import { formatDateTime, humanize, roleLabel } from "../format";
+import { navigate, query, useLocation } from "../router";
+import { usePage } from "../shell";
+import { useApi } from "../useApi";
+
+const TABS = ["details", "cohorts", "invitations"] as const;
+
+export default function InstitutionPage({ id }: { id: string }) {
+  const path = `/api/v1/institutions/${encodeURIComponent(id)}`;
+  const { data, error, reload } = useApi<InstitutionView>(path);
+  const session = useSession();
+  const { search, pathname } = useLocation();
+  const [deleting, setDeleting] = useState(false);
+  const name = data?.institution.name;
+  usePage(name ?? "Institution", [
+    { text: "Institutions", href: "/institutions" },
+    { text: name ?? "Institution", href: `/institutions/${encodeURIComponent(id)}` },
+  ]);
+
+  if (!data) {
+    return error !== undefined ? (
+      <ContentLayout header={<Header variant="h1">Institution</Header>}>
+        <ErrorNotice error={error} onRetry={reload} />
+      </ContentLayout>
+    ) : (
+      <Box textAlign="center" padding="xxl">
+        <Spinner size="large" />
+      </Box>
+    );
+  }
+
+  const { institution: i, role, is_super_admin: owner, settings } = data;
+  // As the API decides it: cohort-super-admin status and the super-admin role on this institution.
+  const canManage = session?.superAdmin === true && role === "cohort_super_admin";
+  const tab = TABS.find((t) => t === search.get("tab")) ?? "details";
+
+  return (
+    <ContentLayout
+      header={
+        <Header
+          variant="h1"
+          description={`Your role: ${roleLabel(role)}${owner ? " · you are its super admin" : ""}`}
+          actions={
+            owner && (
+              <SpaceBetween direction="horizontal" size="xs">
+                <Button onClick={() => navigate(`/institutions/${encodeURIComponent(i.id)}/edit`)}>Edit</Button>
+                <Button onClick={() => setDeleting(true)}>Delete</Button>
+              </SpaceBetween>
+            )
+          }
+        >
+          {i.name}
+        </Header>
+      }
+    >
+      <Tabs
+        activeTabId={tab}
+        onChange={({ detail }) =>
+          navigate(`${pathname}${query({ tab: detail.activeTabId === "details" ? undefined : detail.activeTabId })}`, { replace: true })
+        }
+        ariaLabel="Institution sections"
+        tabs={[
+          {
+            id: "details",
+            label: "Details",
+            content: (
+              <SpaceBetween size="l">
+                <Container header={<Header variant="h2">Institution</Header>}>
+                  <KeyValuePairs
+                    columns={3}
+                    items={[
+                      { label: "Registration number", value: i.registration_number ?? "—" },
+                      { label: "Contact e-mail", value: i.contact_email ?? "—" },
+                      { label: "Contact phone", value: i.contact_phone ?? "—" },
+                      { label: "Address", value: i.address ? <span style={{ whiteSpace: "pre-line" }}>{i.address}</span> : "—" },
+                      { label: "Created", value: formatDateTime(i.created_at) },
+                      { label: "Updated", value: formatDateTime(i.updated_at) },
+                      { label: "Institution ID", value: <Box variant="code">{i.id}</Box> },
+                    ]}
+                  />
+                </Container>
+                <Container
+                  header={
+                    <Header variant="h2" description="Settings nobody has set follow their defaults.">
+                      Settings
+                    </Header>
+                  }
+                >
+                  <KeyValuePairs
+                    columns={4}
+                    items={SETTINGS.map((k) => ({
+                      label: humanize(k),
+                      value: (
+                        <SpaceBetween size="xxxs">
+                          <StatusIndicator type={settings[k] ? "success" : "stopped"}>{settings[k] ? "On" : "Off"}</StatusIndicator>
+                          <Box variant="small" color="text-body-secondary">
+                            {k in i.settings ? `Set (default: ${SETTINGS_DEFAULTS[k] ? "on" : "off"})` : "Default"}
+                          </Box>
+                        </SpaceBetween>
+                      ),
+                    }))}
+                  />
+                </Container>
+              </SpaceBetween>
+            ),
+          },
+          { id: "cohorts", label: "Cohorts", content: <Cohorts institutionId={i.id} owner={owner} /> },
+          {
+            id: "invitations",
+            label: "Administrators and invitations",
+            content: <Invitations institutionId={i.id} canManage={canManage} owner={owner} />,
+          },
+        ]}
+      />
+      <DeleteInstitution
+        institution={deleting ? i : undefined}
+        onClose={() => setDeleting(false)}
+        onDeleted={() => navigate("/institutions")}
+      />
+    </ContentLayout>
+  );
+}

@@ -1,0 +1,245 @@
+/** Create an institution, or edit one (only what changed is sent, so the audit event names exactly that). */
+import Alert from "@cloudscape-design/components/alert";
+import Button from "@cloudscape-design/components/button";
+import Checkbox from "@cloudscape-design/components/checkbox";
+import ColumnLayout from "@cloudscape-design/components/column-layout";
+import Container from "@cloudscape-design/components/container";
+import Form from "@cloudscape-design/components/form";
+import FormField from "@cloudscape-design/components/form-field";
+import Header from "@cloudscape-design/components/header";
+import Input from "@cloudscape-design/components/input";
+import SpaceBetween from "@cloudscape-design/components/space-between";
+import Spinner from "@cloudscape-design/components/spinner";
+import Textarea from "@cloudscape-design/components/textarea";
+import { type FormEvent, useEffect, useState } from "react";
+import { ApiError, api, type Institution, type InstitutionView, SETTINGS, SETTINGS_DEFAULTS, type SettingKey } from "../api";
+import { describe, ErrorNotice } from "../components/ErrorNotice";
+import { byField, focusFirstInvalid } from "../fieldErrors";
+import { humanize } from "../format";
+import { navigate } from "../router";
+import { usePage, useShell } from "../shell";
+import { useApi } from "../useApi";
+
+const TEXT_FIELDS = ["name", "registration_number", "address", "contact_email", "contact_phone"] as const;
+type TextField = (typeof TEXT_FIELDS)[number];
+type Values = Record<TextField, string> & { settings: Record<SettingKey, boolean> };
+
+const LABELS: Record<TextField | "settings", string> = {
+  name: "Name",
+  registration_number: "Registration number",
+  address: "Address",
+  contact_email: "Contact email",
+  contact_phone: "Contact phone",
+  settings: "Settings",
+};
+
+const empty: Values = {
+  name: "",
+  registration_number: "",
+  address: "",
+  contact_email: "",
+  contact_phone: "",
+  settings: { ...SETTINGS_DEFAULTS },
+};
+
+function valuesOf(view: InstitutionView): Values {
+  const i: Institution = view.institution;
+  return {
+    name: i.name,
+    registration_number: i.registration_number ?? "",
+    address: i.address ?? "",
+    contact_email: i.contact_email ?? "",
+    contact_phone: i.contact_phone ?? "",
+    settings: { ...view.settings },
+  };
+}
+
+/**
+ * The body of create (the name, what is filled in, the settings that differ from their defaults) or of
+ * update (what differs from `before`): a setting left at its default stays unset, and follows the default.
+ */
+function body(values: Values, before: Values | undefined): Record<string, unknown> {
+  const out: Record<string, unknown> = {};
+  for (const f of TEXT_FIELDS) if (before ? values[f] !== before[f] : f === "name" || values[f] !== "") out[f] = values[f];
+  const settings: Partial<Record<SettingKey, boolean>> = {};
+  for (const k of SETTINGS) if (values.settings[k] !== (before ?? empty).settings[k]) settings[k] = values.settings[k];
+  if (Object.keys(settings).length > 0) out.settings = settings;
+  return out;
+}
+
+export default function InstitutionForm({ id }: { id?: string | undefined }) {
+  const editing = id !== undefined;
+  const loaded = useApi<InstitutionView>(editing ? `/api/v1/institutions/${encodeURIComponent(id)}` : undefined);
+  const name = loaded.data?.institution.name;
+  const base = { text: "Institutions", href: "/institutions" };
+  usePage(
+    editing ? `Edit ${name ?? "institution"}` : "Create institution",
+    editing
+      ? [base, { text: name ?? "Institution", href: `/institutions/${encodeURIComponent(id)}` }, { text: "Edit", href: "#" }]
+      : [base, { text: "Create institution", href: "/institutions/new" }],
+  );
+  const { flash } = useShell();
+  const [before, setBefore] = useState<Values>();
+  const [values, setValues] = useState<Values>(empty);
+  const [errors, setErrors] = useState<Partial<Record<TextField | "settings", string>>>({});
+  const [formError, setFormError] = useState<{ header: string; text: string }>();
+  const [busy, setBusy] = useState(false);
+
+  useEffect(() => {
+    if (loaded.data) {
+      const v = valuesOf(loaded.data);
+      setBefore(v);
+      setValues(v);
+    }
+  }, [loaded.data]);
+
+  if (editing && !loaded.data) {
+    return loaded.error !== undefined ? <ErrorNotice error={loaded.error} onRetry={loaded.reload} /> : <Spinner size="large" />;
+  }
+  if (editing && loaded.data && !loaded.data.is_super_admin) {
+    return (
+      <Alert type="error" header="Access denied">
+        Only the super admin of {loaded.data.institution.name} can edit it.
+      </Alert>
+    );
+  }
+
+  const set = (field: TextField) => ({
+    value: values[field],
+    onChange: ({ detail }: { detail: { value: string } }) => setValues((v) => ({ ...v, [field]: detail.value })),
+  });
+
+  const submit = async (e: FormEvent) => {
+    e.preventDefault();
+    setBusy(true);
+    setErrors({});
+    setFormError(undefined);
+    try {
+      const payload = { institution: body(values, before) };
+      if (editing) {
+        const res = await api<{ message: string }>("PATCH", `/api/v1/institutions/${encodeURIComponent(id)}`, { body: payload });
+        flash({ type: "success", content: res.message });
+        navigate(`/institutions/${encodeURIComponent(id)}`);
+      } else {
+        const res = await api<{ institution: Institution; message: string }>("POST", "/api/v1/institutions", { body: payload });
+        flash({ type: "success", content: `${res.message}: ${res.institution.name}` });
+        navigate(`/institutions/${encodeURIComponent(res.institution.id)}`);
+      }
+    } catch (err) {
+      if (err instanceof ApiError && err.status === 422 && err.errors.length > 0) {
+        const { fields, rest } = byField(err.errors, LABELS);
+        setErrors(fields);
+        focusFirstInvalid();
+        if (rest.length > 0 || fields.settings)
+          setFormError({ header: "Check the form", text: [...rest, fields.settings ?? ""].join(" ").trim() });
+      } else {
+        setFormError(describe(err));
+      }
+    } finally {
+      setBusy(false);
+    }
+  };
+
+  const cancel = () => navigate(editing ? `/institutions/${encodeURIComponent(id)}` : "/institutions");
+
+  return (
+    <form onSubmit={(e) => void submit(e)} noValidate>
+      <Form
+        header={
+          <Header variant="h1" description={editing ? "Only the fields you change are sent." : "You become its super admin."}>
+            {editing ? `Edit ${name}` : "Create institution"}
+          </Header>
+        }
+        errorText={formError ? `${formError.header}: ${formError.text}` : undefined}
+        errorIconAriaLabel="Error"
+        actions={
+          <SpaceBetween direction="horizontal" size="xs">
+            <Button variant="link" formAction="none" onClick={cancel}>
+              Cancel
+            </Button>
+            <Button variant="primary" loading={busy} formAction="submit">
+              {editing ? "Save changes" : "Create institution"}
+            </Button>
+          </SpaceBetween>
+        }
+      >
+        <SpaceBetween size="l">
+          <Container header={<Header variant="h2">Institution</Header>}>
+            <SpaceBetween size="m">
+              <FormField label="Name" errorText={errors.name} constraintText="Required, up to 255 characters.">
+                <Input {...set("name")} />
+              </FormField>
+              <FormField
+                label={
+                  <>
+                    Registration number <i>- optional</i>
+                  </>
+                }
+                errorText={errors.registration_number}
+                constraintText="Unique within your account."
+              >
+                <Input {...set("registration_number")} />
+              </FormField>
+              <ColumnLayout columns={2}>
+                <FormField
+                  label={
+                    <>
+                      Contact e-mail <i>- optional</i>
+                    </>
+                  }
+                  errorText={errors.contact_email}
+                >
+                  <Input type="email" inputMode="email" {...set("contact_email")} />
+                </FormField>
+                <FormField
+                  label={
+                    <>
+                      Contact phone <i>- optional</i>
+                    </>
+                  }
+                  errorText={errors.contact_phone}
+                  constraintText="Digits, spaces and + - ( )."
+                >
+                  <Input type="text" inputMode="tel" {...set("contact_phone")} />
+                </FormField>
+              </ColumnLayout>
+              <FormField
+                label={
+                  <>
+                    Address <i>- optional</i>
+                  </>
+                }
+                errorText={errors.address}
+              >
+                <Textarea rows={3} {...set("address")} />
+              </FormField>
+            </SpaceBetween>
+          </Container>
+          <Container
+            header={
+              <Header
+                variant="h2"
+                description={editing ? "Settings you leave alone keep their current value." : "A setting left at its default follows it."}
+              >
+                Settings
+              </Header>
+            }
+          >
+            <SpaceBetween size="s">
+              {SETTINGS.map((k) => (
+                <Checkbox
+                  key={k}
+                  checked={values.settings[k]}
+                  description={`Default: ${SETTINGS_DEFAULTS[k] ? "on" : "off"}`}
+                  onChange={({ detail }) => setValues((v) => ({ ...v, settings: { ...v.settings, [k]: detail.checked } }))}
+                >
+                  {humanize(k)}
+                </Checkbox>
+              ))}
+            </SpaceBetween>
+          </Container>
+        </SpaceBetween>
+      </Form>
+    </form>
+  );
+}
