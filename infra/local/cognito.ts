@@ -199,7 +199,7 @@ async function upsertUser(
  * Creates or updates `email` in the local pool to match `opts`, signs in with USER_PASSWORD_AUTH and returns
  * the ID token. Each call sets a new random password unless `opts.password` names one.
  */
-export async function issueToken(target: CognitoTarget, email: string, opts: TokenOptions = {}): Promise<string> {
+export async function issueIdToken(target: CognitoTarget, email: string, opts: TokenOptions = {}): Promise<string> {
   const username = normalizeEmail(email);
   const password = opts.password ?? `${randomBytes(18).toString("base64url")}aA1!`;
   const cognito = cognitoClient(target.cognitoEndpoint, target.region);

@@ -4,7 +4,7 @@
  */
 import { existsSync, readFileSync } from "node:fs";
 import { parseArgs } from "node:util";
-import { createUserWithTemporaryPassword, issueToken } from "./cognito.js";
+import { createUserWithTemporaryPassword, issueIdToken } from "./cognito.js";
 import { STACK_FILE, type StackInfo } from "./stack.js";
 
 // The SDK's notice that its 2027 releases need Node 22 (engines says >=20) would repeat in every local process.
@@ -70,7 +70,7 @@ async function main(): Promise<void> {
     process.stderr.write(`${email} has a temporary password: sign in at ${consoleUrl} and choose a new one.\n`);
     return;
   }
-  const token = await issueToken(stack, email, { ...opts, ...(values.password !== undefined && { password: values.password }) });
+  const token = await issueIdToken(stack, email, { ...opts, ...(values.password !== undefined && { password: values.password }) });
   process.stdout.write(`${token}\n`);
   if (values.password !== undefined) process.stderr.write(`Sign in at ${consoleUrl} as ${email} with that password.\n`);
 }

@@ -14,7 +14,7 @@ import { loadavg, tmpdir } from "node:os";
 import { join } from "node:path";
 import { pathToFileURL } from "node:url";
 import { chromium } from "playwright-core";
-import { issueToken } from "../../infra/local/cognito.js";
+import { issueIdToken } from "../../infra/local/cognito.js";
 import { bundleSizes, ensureConsoleBuilt } from "../../infra/local/console-build.js";
 import { type StackInfo, startLocalStack } from "../../infra/local/stack.js";
 
@@ -107,7 +107,7 @@ async function measure(opts: ConsoleBenchOptions): Promise<ConsoleFigures & Diag
   try {
     const email = `bench-${Date.now().toString(36)}@bench.test`;
     const password = `Bench-Passw0rd!${Math.random().toString(36).slice(2, 8)}`;
-    const token = await issueToken(stack, email, { superAdmin: true, name: "Bench", password });
+    const token = await issueIdToken(stack, email, { superAdmin: true, name: "Bench", password });
     for (let i = 0; i < (opts.institutions ?? 20); i++) {
       const res = await fetch(new URL("/api/v1/institutions", stack.apiUrl), {
         method: "POST",

@@ -5,7 +5,7 @@
 import { Agent, request } from "node:http";
 import { DynamoDBClient } from "@aws-sdk/client-dynamodb";
 import { DynamoDBDocumentClient, GetCommand } from "@aws-sdk/lib-dynamodb";
-import { issueToken } from "../../infra/local/cognito.js";
+import { issueIdToken } from "../../infra/local/cognito.js";
 import { LOCAL_CREDENTIALS } from "../../infra/local/env.js";
 import { type Gateway, startGateway } from "../../infra/local/gateway.js";
 import { freePort } from "../../infra/local/services.js";
@@ -74,7 +74,7 @@ export interface User {
 }
 
 export async function newUser(stack: LocalStack, email: string, account: string, superAdmin = true): Promise<User> {
-  const token = await issueToken(stack, email, { superAdmin, account, name: email.split("@")[0] ?? "user" });
+  const token = await issueIdToken(stack, email, { superAdmin, account, name: email.split("@")[0] ?? "user" });
   const claims = JSON.parse(Buffer.from(token.split(".")[1] ?? "", "base64url").toString("utf8")) as { sub: string };
   return { token, id: claims.sub, email, account };
 }

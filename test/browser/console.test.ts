@@ -10,7 +10,7 @@
 import { readFile } from "node:fs/promises";
 import type { Browser, BrowserContext, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { createUserWithTemporaryPassword, issueToken } from "../../infra/local/cognito.js";
+import { createUserWithTemporaryPassword, issueIdToken } from "../../infra/local/cognito.js";
 import { call, invitationTokenIn, sentMail, stack, uniq, uniqEmail } from "../support/api.js";
 import {
   axeViolations,
@@ -63,8 +63,8 @@ const flash = (page: Page, text: string) => page.getByText(text).first();
 beforeAll(async () => {
   browser = await launch();
   await createUserWithTemporaryPassword(stack, owner.email, owner.temporary, { superAdmin: true, name: owner.name });
-  await issueToken(stack, invitee.email, { name: invitee.name, password: invitee.password });
-  await issueToken(stack, outsider.email, { superAdmin: true, name: outsider.name, password: outsider.password });
+  await issueIdToken(stack, invitee.email, { name: invitee.name, password: invitee.password });
+  await issueIdToken(stack, outsider.email, { superAdmin: true, name: outsider.name, password: outsider.password });
 });
 
 afterAll(async () => {
@@ -170,7 +170,7 @@ describe("the console", () => {
     await flash(page, "Institution updated successfully").waitFor();
     await page.getByText("Springfield").waitFor();
 
-    const token = await issueToken(stack, owner.email, { superAdmin: true, name: owner.name, password: owner.password });
+    const token = await issueIdToken(stack, owner.email, { superAdmin: true, name: owner.name, password: owner.password });
     const events = await call("GET", "/api/v1/admin/security_events", { token, query: { event_type: "institution_updated" } });
     expect(events.body.events[0]?.details).toMatchObject({ institution_id: institutionId, changes: ["address"] });
   });
@@ -507,5 +507,5 @@ describe("the console", () => {
 });
 
 async function ownerToken(): Promise<string> {
-  return issueToken(stack, owner.email, { superAdmin: true, name: owner.name, password: owner.password });
+  return issueIdToken(stack, owner.email, { superAdmin: true, name: owner.name, password: owner.password });
 }

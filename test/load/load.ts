@@ -7,7 +7,7 @@
  */
 import { mkdirSync, readdirSync, rmSync } from "node:fs";
 import { join } from "node:path";
-import { issueToken } from "../../infra/local/cognito.js";
+import { issueIdToken } from "../../infra/local/cognito.js";
 import { localHandlerEnv } from "../../infra/local/env.js";
 import { LOCAL_DIR, startLocalStack } from "../../infra/local/stack.js";
 
@@ -47,7 +47,7 @@ async function main(): Promise<number> {
     for (let a = 0; a < 3; a++) {
       const account = `load-acct-${tag}-${a}`;
       for (let u = 0; u < 2; u++) {
-        const token = await issueToken(stack, `load-${a}-${u}-${tag}@load.test`, {
+        const token = await issueIdToken(stack, `load-${a}-${u}-${tag}@load.test`, {
           superAdmin: true,
           account,
           name: `Load User ${a}.${u}`,

@@ -8,7 +8,7 @@
 import { randomBytes } from "node:crypto";
 import { AdminAddUserToGroupCommand, CreateGroupCommand } from "@aws-sdk/client-cognito-identity-provider";
 import { inject } from "vitest";
-import { cognitoClient, issueToken, type TokenOptions } from "../../infra/local/cognito.js";
+import { cognitoClient, issueIdToken, type TokenOptions } from "../../infra/local/cognito.js";
 import { assertConforms } from "./contract.js";
 import type { TestStackInfo } from "./stack-info.js";
 
@@ -45,7 +45,7 @@ export function token(email: string, opts: TokenOptions = {}): Promise<string> {
   const key = JSON.stringify([email.trim().toLowerCase(), opts.superAdmin ?? false, opts.account ?? null, opts.name ?? null]);
   let t = tokens.get(key);
   if (!t) {
-    t = issueToken(stack, email, opts);
+    t = issueIdToken(stack, email, opts);
     t.catch(() => tokens.delete(key));
     tokens.set(key, t);
   }
@@ -58,7 +58,7 @@ export function token(email: string, opts: TokenOptions = {}): Promise<string> {
  * Not cached: membership only shows in a token issued after it changes.
  */
 export async function tokenInGroups(email: string, groups: readonly string[], opts: TokenOptions = {}): Promise<string> {
-  await issueToken(stack, email, opts); // creates the user (and sets `opts`) before it can join a group
+  await issueIdToken(stack, email, opts); // creates the user (and sets `opts`) before it can join a group
   const cognito = cognitoClient(stack.cognitoEndpoint, stack.region);
   try {
     for (const GroupName of groups) {
@@ -72,7 +72,7 @@ export async function tokenInGroups(email: string, groups: readonly string[], op
   } finally {
     cognito.destroy();
   }
-  return issueToken(stack, email, opts);
+  return issueIdToken(stack, email, opts);
 }
 
 // --- HTTP --------------------------------------------------------------------------------------------
