@@ -53,7 +53,8 @@ export const encodeCursor = (position: string): string => Buffer.from(position, 
 
 /** The position a cursor continues after, and the instant in it; 400 `Invalid cursor` for anything else. */
 export function decodeCursor(cursor: string): { position: string; at: string } {
-  const m = /^[A-Za-z0-9_-]{1,128}$/.test(cursor) ? POSITION.exec(Buffer.from(cursor, "base64url").toString("utf8")) : null;
-  if (!m || !isId(m[2])) throw new BadRequest(PAGING_ERRORS.cursor);
+  const m = POSITION.exec(Buffer.from(cursor, "base64url").toString("utf8"));
+  // Exactly the encoding of a position: base64url decoding skips what it cannot read, this does not.
+  if (!m || !isId(m[2]) || encodeCursor(m[0]) !== cursor) throw new BadRequest(PAGING_ERRORS.cursor);
   return { position: m[0], at: m[1] as string };
 }

@@ -86,7 +86,9 @@ describe("gateway: routing", () => {
   it("unknown routes and methods → 404 Not Found, whether or not a token is sent", async () => {
     const tok = await token(uniqEmail("router"));
     for (const [method, path] of [
-      ["GET", "/nope"],
+      // Outside /api/ a GET is the console's (test/browser/): only API paths are routes.
+      ["POST", "/nope"],
+      ["GET", "/api/nope"],
       ["GET", "/api/v1/institution"],
       ["GET", `${INST}/`],
       ["POST", `${INST}/abc`],
