@@ -5,16 +5,17 @@
  */
 import { spawn } from "node:child_process";
 import { createHash } from "node:crypto";
-import { existsSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
+import { existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
 import { createRequire } from "node:module";
-import { join, relative } from "node:path";
+import { dirname, join, relative } from "node:path";
+import { pathToFileURL } from "node:url";
 import { gzipSync } from "node:zlib";
 import { ROOT } from "./services.js";
 
 export const WEB_DIR = join(ROOT, "web");
 export const DIST_DIR = join(WEB_DIR, "dist");
-/** The hash of the sources the build in DIST_DIR was made from. */
-const STAMP = join(DIST_DIR, ".build-stamp");
+/** The hash of the sources the build in DIST_DIR was made from (outside the build, which is deployed as it is). */
+const STAMP = join(ROOT, ".local", "console-build-stamp");
 
 function files(dir: string): string[] {
   return readdirSync(dir, { withFileTypes: true }).flatMap((e) => (e.isDirectory() ? files(join(dir, e.name)) : [join(dir, e.name)]));
@@ -37,9 +38,9 @@ export function consoleIsBuilt(): boolean {
   return existsSync(join(DIST_DIR, "index.html")) && existsSync(STAMP) && readFileSync(STAMP, "utf8").trim() === sourceHash();
 }
 
-/** Runs `vite build` (in a process of its own) unless web/dist is the build of the current sources. */
-export async function ensureConsoleBuilt(opts: { log?: (line: string) => void } = {}): Promise<"fresh" | "built"> {
-  if (consoleIsBuilt()) return "fresh";
+/** Runs `vite build` (in a process of its own) unless web/dist is the build of the current sources, or `force`. */
+export async function ensureConsoleBuilt(opts: { log?: (line: string) => void; force?: boolean } = {}): Promise<"fresh" | "built"> {
+  if (!opts.force && consoleIsBuilt()) return "fresh";
   const hash = sourceHash();
   const vite = join(createRequire(import.meta.url).resolve("vite/package.json"), "..", "bin", "vite.js");
   opts.log?.("Building the console (web/ → web/dist)…");
@@ -61,6 +62,7 @@ export async function ensureConsoleBuilt(opts: { log?: (line: string) => void } 
     child.on("error", reject);
     child.on("exit", (code) => (code === 0 ? resolve() : reject(new Error(`vite build failed (${code}):\n${output.slice(-4000)}`))));
   });
+  mkdirSync(dirname(STAMP), { recursive: true });
   writeFileSync(STAMP, `${hash}\n`);
   opts.log?.(`Built the console in ${((Date.now() - started) / 1000).toFixed(1)} s.`);
   return "built";
@@ -82,4 +84,18 @@ export function bundleSizes(distDir = DIST_DIR): BundleSizes {
   }
   const kb = (bytes: number) => Math.round((bytes / 1024) * 10) / 10;
   return { jsGzipKb: kb(js), cssGzipKb: kb(css) };
+}
+
+// `npm run build:web`: always builds, and records what it built from.
+if (process.argv[1] && import.meta.url === pathToFileURL(process.argv[1]).href) {
+  ensureConsoleBuilt({ force: true, log: (line) => console.log(line) }).then(
+    () => {
+      const { jsGzipKb, cssGzipKb } = bundleSizes();
+      console.log(`web/dist: JS ${jsGzipKb} KB + CSS ${cssGzipKb} KB gzipped`);
+    },
+    (err: unknown) => {
+      console.error((err as Error).message);
+      process.exit(1);
+    },
+  );
 }

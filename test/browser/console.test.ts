@@ -271,7 +271,14 @@ describe("the console", () => {
     await submitSignIn(page, invitee.email, "Wrong-Passw0rd!");
     await page.getByText("Incorrect e-mail address or password.", { exact: true }).waitFor();
     await screenshot(page, "13-sign-in-failed");
-    await submitSignIn(page, invitee.email, invitee.password);
+    // This time by keyboard alone: the fields in order, Enter submits.
+    await page.getByLabel("E-mail address").focus();
+    await page.keyboard.press("Control+A");
+    await page.keyboard.type(invitee.email);
+    await page.keyboard.press("Tab");
+    await page.keyboard.press("Control+A");
+    await page.keyboard.type(invitee.password);
+    await page.keyboard.press("Enter");
 
     await heading(page, "Accept invitation");
     const token = new URL(acceptLink).searchParams.get("token") ?? "";
@@ -281,7 +288,8 @@ describe("the console", () => {
     await screenshot(page, "14-accept");
     await expectAccessible(page, "accept");
 
-    await page.getByRole("button", { name: "Accept invitation" }).click();
+    await page.getByRole("button", { name: "Accept invitation" }).focus();
+    await page.keyboard.press("Enter");
     await heading(page, institutionName);
     await flash(page, `You are now Cohort admin of ${institutionName}.`).waitFor();
     expect(new URL(page.url()).pathname).toBe(`/institutions/${institutionId}`);

@@ -85,8 +85,8 @@ describe("gateway: authorizer", () => {
 describe("gateway: routing", () => {
   it("unknown routes and methods → 404 Not Found, whether or not a token is sent", async () => {
     const tok = await token(uniqEmail("router"));
+    // (A GET outside /api/ is the console's page: test/browser/serving.test.ts.)
     for (const [method, path] of [
-      // Outside /api/ a GET is the console's (test/browser/): only API paths are routes.
       ["POST", "/nope"],
       ["GET", "/api/nope"],
       ["GET", "/api/v1/institution"],

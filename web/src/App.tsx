@@ -116,6 +116,8 @@ function Console({ session }: { session: Session }) {
           header,
           dismissible: true,
           dismissLabel: "Dismiss message",
+          // Announced by screen readers as it appears: errors at once, other outcomes politely.
+          ariaRole: type === "error" ? "alert" : "status",
           onDismiss: () => dismiss(id),
         };
         // The newest message replaces the others: one outcome at a time, not a growing pile.
