@@ -215,7 +215,8 @@ export class InstitutionAdminStack extends Stack {
     this.userPoolClient = this.userPool.addClient("WebClient", {
       // A browser / CLI client: no secret, direct sign-in flows; the API accepts its ID tokens.
       generateSecret: false,
-      authFlows: { userSrp: true, adminUserPassword: true },
+      // The console signs in with USER_PASSWORD_AUTH over HTTPS (web/src/auth): no SRP library in its bundle.
+      authFlows: { userSrp: true, userPassword: true, adminUserPassword: true },
       disableOAuth: true,
       preventUserExistenceErrors: true,
       enableTokenRevocation: true,

@@ -256,6 +256,8 @@ describe("Cognito", () => {
     expect(client.WriteAttributes).toBeDefined();
     expect(client.WriteAttributes).not.toContain("custom:account_id");
     expect(client.WriteAttributes).not.toContain("email");
+    // The console's sign-in.
+    expect(client.ExplicitAuthFlows).toContain("ALLOW_USER_PASSWORD_AUTH");
   });
 
   it("has the cohort_super_admin group", () => {
