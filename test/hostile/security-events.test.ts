@@ -13,6 +13,7 @@
 import fc from "fast-check";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { token, uniq, uniqEmail } from "../support/api.js";
+import { parseCsv } from "../support/csv.js";
 import {
   badId,
   eventsOutsideWhitelist,
@@ -277,35 +278,6 @@ function expectStatus(res: RawResult, status: number, body: unknown, input: unkn
   if (body !== undefined) expect(res.body, context).toEqual(body);
 }
 
-/** Cells of an RFC 4180 CSV text. */
-function csvCells(text: string): string[][] {
-  const rows: string[][] = [];
-  let row: string[] = [];
-  let cell = "";
-  let quoted = false;
-  for (let i = 0; i < text.length; i++) {
-    const c = text[i] as string;
-    if (quoted) {
-      if (c === '"' && text[i + 1] === '"') {
-        cell += '"';
-        i++;
-      } else if (c === '"') quoted = false;
-      else cell += c;
-    } else if (c === '"') quoted = true;
-    else if (c === ",") {
-      row.push(cell);
-      cell = "";
-    } else if (c === "\r" && text[i + 1] === "\n") {
-      row.push(cell);
-      rows.push(row);
-      row = [];
-      cell = "";
-      i++;
-    } else cell += c;
-  }
-  return rows;
-}
-
 // --- properties ----------------------------------------------------------------------------------------
 
 describe("hostile input: security events", () => {
@@ -385,7 +357,7 @@ describe("hostile input: security events", () => {
         if (from !== undefined && to !== undefined && from > to) return expectStatus(res, 400, { error: MSG.range }, pairs);
         expectStatus(res, 200, undefined, pairs);
         expect(res.headers["content-type"]).toMatch(/^text\/csv/);
-        const rows = csvCells(res.text);
+        const rows = parseCsv(res.text);
         expect(rows[0]).toEqual(["id", "event_type", "created_at", "user_id", "user_email", "ip_address", "description", "details"]);
         for (const row of rows.slice(1)) {
           expect(row).toHaveLength(8);
@@ -448,7 +420,7 @@ describe("hostile input: security events", () => {
       expect(Object.keys(e).sort()).toEqual(["created_at", "description", "details", "event_type", "id", "ip_address", "user_email"]);
     expect(eventsOutsideWhitelist(listed.map((e) => ({ ...e, pk: "x", sk: "y" })))).toEqual([]);
     // The admin's address starts with "+": its cells (user_email, description) need the guard.
-    const rows = csvCells((await send("GET", `${SEC}/export`, { token: admin })).text).slice(1);
+    const rows = parseCsv((await send("GET", `${SEC}/export`, { token: admin })).text).slice(1);
     expect(rows.flat().filter((cell) => /^'[=+\-@\t\r]/.test(cell)).length).toBeGreaterThan(0);
   });
 });

@@ -2,6 +2,7 @@
  * The API on the same origin (`/api/v1/...`), with the ID token as Bearer. An expired token is refreshed once
  * with the refresh token; when that fails too the session ends and the sign-in page says why.
  */
+import type { components } from "../../shared/openapi/api-types";
 import { clearSession, getSession, setSession } from "./auth/session";
 import { loadConfig } from "./config";
 
@@ -144,88 +145,23 @@ export const SETTINGS_DEFAULTS: Required<Settings> = {
   email_notifications: true,
 };
 
-export interface InstitutionSummary {
-  id: string;
-  name: string;
-  registration_number: string | null;
-  contact_email: string | null;
-  role: Role;
-  is_super_admin: boolean;
-  created_at: string;
-}
+/** Response shapes come from the API document (shared/openapi/api-types.ts, generated and checked in npm test). */
+type Schemas = components["schemas"];
 
-export interface Institution {
-  id: string;
-  name: string;
-  registration_number: string | null;
-  address: string | null;
-  contact_email: string | null;
-  contact_phone: string | null;
-  /** As stored: only the keys that were ever set. */
-  settings: Settings;
-  account_id: string;
-  super_admin_id: string;
-  created_at: string;
-  updated_at: string;
-}
-
-export interface InstitutionView {
-  institution: Institution;
-  role: Role;
-  is_super_admin: boolean;
-  /** With the defaults applied. */
-  settings: Required<Settings>;
-}
-
-export interface Cohort {
-  id: string;
-  name: string;
-  created_at: string;
-}
-
-export type InvitationStatus = "active" | "used" | "revoked" | "expired";
-
-export interface Invitation {
-  id: string;
-  email: string;
-  role: Role;
-  token_preview: string;
-  sent_at: string;
-  expires_at: string;
-  used_at: string | null;
-  created_by: string;
-  status?: InvitationStatus;
-}
-
-export interface PageMeta {
-  count: number;
-  limit: number;
-  next_cursor: string | null;
-}
-
-export interface SecurityEvent {
-  id: string;
-  event_type: string;
-  user_email: string | null;
-  ip_address: string;
-  details: Record<string, unknown>;
-  created_at: string;
-  description: string;
-}
-
-export interface SecurityEventDetail extends Omit<SecurityEvent, "user_email"> {
-  user?: { id: string | null; email: string | null; name: string | null };
-}
+export type InstitutionSummary = Schemas["InstitutionListItem"];
+export type Institution = Schemas["Institution"];
+export type InstitutionView = Schemas["InstitutionShown"];
+export type Cohort = Schemas["Cohort"];
+export type Invitation = Schemas["InvitationListItem"];
+export type InvitationStatus = Invitation["status"];
+export type PageMeta = Schemas["PageMeta"];
+export type SecurityEvent = Schemas["ListedEvent"];
+export type SecurityEventDetail = Schemas["SecurityEvent"];
 
 export const COUNTED_TYPES = ["unauthorized_institution_access", "rate_limit_exceeded", "token_validation_failure"] as const;
 export type CountedType = (typeof COUNTED_TYPES)[number];
 
-export interface AlertsView {
-  summary: Record<CountedType, number>;
-  alerts: { type: string; severity: string; count: number }[];
-  time_range: { from: string; to: string };
-  series?: ({ minute: string } & Partial<Record<CountedType, number>>)[];
-}
+export type AlertsView = Schemas["Alerts"];
 
 export const EVENT_TYPES = [
   "institution_created",
