@@ -91,6 +91,8 @@ async function main(): Promise<number> {
     try {
       // shared/config.ts reads these at import: every module that imports shared/ is loaded after this.
       Object.assign(process.env, localHandlerEnv(stack), {
+        // The table goes to stdout; handlers run in this process must not log a line per request there.
+        POWERTOOLS_LOG_LEVEL: "WARN",
         MAIL_FROM: "no-reply@institution-admin.local",
         APP_BASE_URL: "http://app.local",
       });

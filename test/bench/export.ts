@@ -141,6 +141,9 @@ export async function measureExport(
     AWS_ACCESS_KEY_ID: "local",
     AWS_SECRET_ACCESS_KEY: "local",
     AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED: "true",
+    // The child reports on stdout: the request line stays out of it.
+    POWERTOOLS_LOG_LEVEL: "WARN",
+    POWERTOOLS_METRICS_DISABLED: "true",
     NODE_OPTIONS: "--enable-source-maps",
     BENCH_BUNDLE_URL: pathToFileURL(bundle.file).href,
     BENCH_EVENT: JSON.stringify(exportEvent(admin.token)),

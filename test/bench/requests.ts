@@ -3,9 +3,14 @@
  * gateway in this process, with a real token, a few times on fresh data; the requests counted at the SDK.
  * The floor is the design's minimum for the endpoint; the budget is that minimum and never a Scan.
  */
+
+import { UpdateCommand } from "@aws-sdk/lib-dynamodb";
 import type { Gateway } from "../../infra/local/gateway.js";
 import type { LocalStack } from "../../infra/local/stack.js";
+import { db } from "../../shared/clients.js";
+import { config } from "../../shared/config.js";
 import { routes } from "../../shared/routes.js";
+import { keys } from "../../shared/tables.js";
 import { seedEvents, spreadSeeds } from "../support/seed-events.js";
 import {
   Api,
@@ -23,6 +28,18 @@ import { type Row, verdict } from "./report.js";
 
 /** Calls of each endpoint: they must all make the same requests. */
 export const CALLS = 3;
+
+/** Moves an invitation's last mail back past the resend cooldown (10 minutes). */
+async function mailedLongAgo(institutionId: string, invitationId: string): Promise<void> {
+  await db.send(
+    new UpdateCommand({
+      TableName: config.tables.main,
+      Key: keys.invitation(institutionId, invitationId),
+      UpdateExpression: "SET sent_at = :p",
+      ExpressionAttributeValues: { ":p": new Date(Date.now() - 11 * 60_000).toISOString() },
+    }),
+  );
+}
 
 const INST = "/api/v1/institutions";
 const INV = "/api/v1/admin/invitations";
@@ -171,10 +188,12 @@ function scenarios(stack: LocalStack, api: Api, owner: User, run: string): Scena
       route: `POST ${INV}/{id}/resend`,
       status: 200,
       design: ["GetItem", "GetItem", "TransactWriteItems"],
-      prepare: async () => {
+      prepare: async (count) => {
         const id = await institution("Invitations resent");
-        const inv = await invite(id, `resent-${run}@bench.test`);
-        return () => call(`${INV}/${inv}/resend`, { body: { institution_id: id } });
+        const ids = await times(count, (i) => invite(id, `resent-${i}-${run}@bench.test`));
+        // Past the resend cooldown, so that each resend mails.
+        await times(count, (i) => mailedLongAgo(id, ids[i] as string));
+        return (i) => call(`${INV}/${ids[i]}/resend`, { body: { institution_id: id } });
       },
     },
     {
