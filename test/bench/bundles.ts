@@ -12,9 +12,8 @@ import { spawn, spawnSync } from "node:child_process";
 import { existsSync, readdirSync, readFileSync, statSync } from "node:fs";
 import { join } from "node:path";
 import { pathToFileURL } from "node:url";
-import { build } from "esbuild";
 import { ROOT } from "../../infra/local/services.js";
-import { BUNDLING, ESBUILD_TARGET } from "../../infra/stack.js";
+import { bundleAsDeployed } from "../support/bundle.js";
 import { fmtBytes, fmtMs, fmtRatio, median, type Row, verdict } from "./report.js";
 
 /** Budget: size and import CPU time of a function at most this many times the reference's. */
@@ -71,20 +70,9 @@ export const handler = async () =>
 
 async function buildReference(dir: string): Promise<string> {
   const file = join(dir, "reference", "index.mjs");
-  await build({
+  await bundleAsDeployed({
     stdin: { contents: REFERENCE_SOURCE, resolveDir: ROOT, loader: "ts", sourcefile: "reference.ts" },
-    bundle: true,
-    platform: "node",
-    target: ESBUILD_TARGET,
-    format: "esm",
     outfile: file,
-    minify: BUNDLING.minify,
-    sourcemap: BUNDLING.sourceMap,
-    sourcesContent: BUNDLING.sourcesContent,
-    mainFields: BUNDLING.mainFields,
-    banner: { js: BUNDLING.banner },
-    external: BUNDLING.externalModules,
-    logLevel: "error",
   });
   return file;
 }

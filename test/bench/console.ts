@@ -9,14 +9,15 @@
  * empty HTTP cache. Run alone it also prints the same with the build cached, Chromium's CPU time for a cold
  * load and the load average: on a shared machine the wall time is only as good as the CPU share it got.
  */
+
 import { mkdtempSync, readdirSync, readFileSync, rmSync } from "node:fs";
 import { loadavg, tmpdir } from "node:os";
 import { join } from "node:path";
 import { pathToFileURL } from "node:url";
-import { chromium } from "playwright-core";
 import { issueIdToken } from "../../infra/local/cognito.js";
 import { bundleSizes, ensureConsoleBuilt } from "../../infra/local/console-build.js";
 import { type StackInfo, startLocalStack } from "../../infra/local/stack.js";
+import { launchChromium } from "../support/chromium.js";
 
 export interface ConsoleFigures {
   /** Median ms from navigation start to the institutions list rendered. */
@@ -93,17 +94,7 @@ async function measure(opts: ConsoleBenchOptions): Promise<ConsoleFigures & Diag
     stack = started.info();
   }
   const consoleUrl = stack.consoleUrl ?? `${stack.apiUrl}/`;
-  const browser = await chromium.launch({
-    executablePath: process.env.CHROMIUM_PATH ?? "/usr/bin/chromium",
-    args: [
-      "--no-sandbox",
-      "--disable-gpu",
-      "--disable-background-networking",
-      "--disable-component-update",
-      "--disable-sync",
-      "--no-first-run",
-    ],
-  });
+  const browser = await launchChromium();
   try {
     const email = `bench-${Date.now().toString(36)}@bench.test`;
     const password = `Bench-Passw0rd!${Math.random().toString(36).slice(2, 8)}`;

@@ -3,31 +3,22 @@
  * axe-core checks, screenshots for review (`.local/screenshots/`, not committed) and a watch on what the
  * page itself reports (uncaught errors, Content-Security-Policy violations).
  */
+
 import { mkdirSync } from "node:fs";
 import { join } from "node:path";
 import axe from "axe-core";
-import { type Browser, type BrowserContext, chromium, type Page } from "playwright-core";
+import type { Browser, BrowserContext, Page } from "playwright-core";
 import { LOCAL_DIR } from "../../infra/local/stack.js";
 import { stack } from "../support/api.js";
+import { launchChromium } from "../support/chromium.js";
 
 export const SCREENSHOTS = join(LOCAL_DIR, "screenshots");
 
 /** The console's origin, as invitation links name it. */
 export const consoleUrl = (path = "/"): string => new URL(path, stack.consoleUrl ?? `${stack.apiUrl}/`).href;
 
-export function launch(): Promise<Browser> {
-  return chromium.launch({
-    executablePath: process.env.CHROMIUM_PATH ?? "/usr/bin/chromium",
-    args: [
-      "--no-sandbox",
-      "--disable-gpu",
-      "--disable-background-networking",
-      "--disable-component-update",
-      "--disable-sync",
-      "--no-first-run",
-    ],
-  });
-}
+/** Debian's Chromium, as every browser test launches it. */
+export const launch = launchChromium;
 
 /** What a page reported on its own: uncaught exceptions and CSP violations. A test ends by expecting none. */
 export interface PageWatch {

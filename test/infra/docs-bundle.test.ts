@@ -3,6 +3,7 @@
  * then run from a directory with no node_modules, so the page's Swagger UI can only come from the bundle.
  * And the API document stays out of every other function's bundle (cold starts).
  */
+
 import { mkdtempSync, rmSync, statSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -11,6 +12,7 @@ import { gunzipSync } from "node:zlib";
 import { build } from "esbuild";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { handlers } from "../../shared/routes.js";
+import { bundleAsDeployed } from "../support/bundle.js";
 import { document } from "../support/contract.js";
 
 const ROOT = fileURLToPath(new URL("../..", import.meta.url));
@@ -23,23 +25,8 @@ type Handler = (event: unknown) => Promise<Result>;
 let dir: string;
 
 async function bundle(handler: string): Promise<string> {
-  const { BUNDLING, ESBUILD_TARGET } = await import("../../infra/stack.js");
   const outfile = join(dir, handler, "index.mjs");
-  await build({
-    entryPoints: [join(ROOT, "functions", `${handler}.ts`)],
-    bundle: true,
-    platform: "node",
-    target: ESBUILD_TARGET,
-    format: "esm",
-    outfile,
-    minify: BUNDLING.minify,
-    sourcemap: BUNDLING.sourceMap,
-    sourcesContent: BUNDLING.sourcesContent,
-    mainFields: BUNDLING.mainFields,
-    banner: { js: BUNDLING.banner },
-    external: BUNDLING.externalModules,
-    logLevel: "error",
-  });
+  await bundleAsDeployed({ entryPoints: [join(ROOT, "functions", `${handler}.ts`)], outfile });
   return outfile;
 }
 
