@@ -1,3 +1,5 @@
+import { readFileSync } from "node:fs";
+
 /**
  * Configuration shared by every function, read and checked once at module load: a misconfigured
  * deployment fails at its first cold start, loudly, instead of on some later request.
@@ -14,6 +16,15 @@ function positiveInt(name: string, fallback: number): number {
   const n = Number(raw);
   if (!Number.isInteger(n) || n <= 0) throw new Error(`${name} must be a positive integer, got "${raw}"`);
   return n;
+}
+
+/** Digest period: 60–3600 s, dividing the hour, so that periods align to the epoch and to every UTC hour. */
+function digestPeriod(): number {
+  const seconds = positiveInt("DIGEST_PERIOD_SECONDS", 3600);
+  if (seconds < 60 || seconds > 3600 || 3600 % seconds !== 0) {
+    throw new Error(`DIGEST_PERIOD_SECONDS must be between 60 and 3600 and divide 3600, got ${seconds}`);
+  }
+  return seconds;
 }
 
 export const config = {
@@ -35,4 +46,23 @@ export const config = {
   institutionHourlyMailLimit: positiveInt("INSTITUTION_HOURLY_MAIL_LIMIT", 100),
   /** and at most this many per (institution, e-mail) per UTC day. */
   recipientDailyMailLimit: positiveInt("RECIPIENT_DAILY_MAIL_LIMIT", 10),
+  /** Events expire this many days after they happen (DESIGN.md §10); no read returns one past it. */
+  eventRetentionDays: positiveInt("EVENT_RETENTION_DAYS", 90),
+  /** Length of a digest period: the hour when deployed, shorter locally for tests and demos. */
+  digestPeriodSeconds: digestPeriod(),
+  /**
+   * The digest signing key: its id and public key (PEM, SPKI), served with the digests. Deployed, the stack
+   * sets both from its KMS key; locally they name the key pair the local stack generated (a file).
+   */
+  digestKey: {
+    id: process.env.DIGEST_KEY_ID || undefined,
+    publicKey:
+      process.env.DIGEST_PUBLIC_KEY ||
+      (process.env.DIGEST_PUBLIC_KEY_FILE ? readFileSync(process.env.DIGEST_PUBLIC_KEY_FILE, "utf8") : undefined),
+  },
 } as const;
+
+/** The oldest instant still within the retention at `now`: reads return only events created at it or later. */
+export function retainedSince(now: Date): number {
+  return now.getTime() - config.eventRetentionDays * 86_400_000;
+}

@@ -20,3 +20,9 @@ export function newId(now = Date.now()): string {
 export function isId(value: unknown): value is string {
   return typeof value === "string" && /^[0-9A-HJKMNP-TV-Z]{26}$/.test(value);
 }
+
+/** The lowest id of epoch millisecond `ms`: a lower key bound for "created at `ms` or later". */
+export const firstIdAt = (ms: number): string => `${encodeTime(ms, 10)}${"0".repeat(16)}`;
+
+/** The highest id of epoch millisecond `ms`: an upper key bound for "created at `ms` or earlier". */
+export const lastIdAt = (ms: number): string => `${encodeTime(ms, 10)}${"Z".repeat(16)}`;

@@ -9,6 +9,7 @@ import { MetricUnit } from "@aws-lambda-powertools/metrics";
 import { TransactionCanceledException } from "@aws-sdk/client-dynamodb";
 import { TransactWriteCommand, type TransactWriteCommandInput } from "@aws-sdk/lib-dynamodb";
 import { unmarshall } from "@aws-sdk/util-dynamodb";
+import { noteCommitted } from "./audit.js";
 import { db } from "./clients.js";
 import { config } from "./config.js";
 import { METRIC } from "./observability.js";
@@ -32,6 +33,7 @@ export async function transact(named: TxItems): Promise<TxResult> {
   try {
     await db.send(new TransactWriteCommand({ TransactItems: entries.map(([, item]) => item) }));
     countEvents(entries.map(([, item]) => item));
+    noteCommitted(entries.map(([, item]) => item));
     return { ok: true };
   } catch (err) {
     if (!(err instanceof TransactionCanceledException)) throw err;

@@ -13,6 +13,7 @@ import { flattenClaims } from "../../infra/local/gateway.js";
 import { ROOT } from "../../infra/local/services.js";
 import type { LocalStack } from "../../infra/local/stack.js";
 import { EXPORT_PROJECTION } from "../../shared/security-events/repository.js";
+import { eventKeys } from "../../shared/tables.js";
 import { seedEvents, spreadSeeds } from "../support/seed-events.js";
 import { bundles } from "./bundles.js";
 import { newUser } from "./harness.js";
@@ -51,9 +52,9 @@ if (env.BENCH_MODE === "export") {
   const db = DynamoDBDocumentClient.from(new DynamoDBClient({ endpoint: env.DYNAMODB_ENDPOINT, region: env.AWS_REGION }));
   const projection = JSON.parse(env.BENCH_PROJECTION);
   const query = (start, limit) => new QueryCommand({
-    TableName: env.EVENTS_TABLE, IndexName: "by_account", KeyConditionExpression: "#p = :p",
+    TableName: env.EVENTS_TABLE, KeyConditionExpression: "#p = :p",
     ProjectionExpression: projection.ProjectionExpression,
-    ExpressionAttributeNames: { "#p": "g_account", ...projection.names }, ExpressionAttributeValues: { ":p": env.BENCH_ACCOUNT },
+    ExpressionAttributeNames: { "#p": "pk", ...projection.names }, ExpressionAttributeValues: { ":p": env.BENCH_ACCOUNT },
     ScanIndexForward: false, Limit: limit, ...(start && { ExclusiveStartKey: start }),
   });
   await db.send(query(undefined, 10));
@@ -148,7 +149,7 @@ export async function measureExport(
     BENCH_BUNDLE_URL: pathToFileURL(bundle.file).href,
     BENCH_EVENT: JSON.stringify(exportEvent(admin.token)),
     BENCH_WARM_EVENT: JSON.stringify(exportEvent(warm.token)),
-    BENCH_ACCOUNT: admin.account,
+    BENCH_ACCOUNT: eventKeys.partition(admin.account),
     BENCH_PROJECTION: JSON.stringify(EXPORT_PROJECTION),
     BENCH_ROWS: String(EXPORT_ROWS),
   };

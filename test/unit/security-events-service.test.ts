@@ -4,6 +4,8 @@ import { beforeEach, describe, expect, it, vi } from "vitest";
 vi.hoisted(() => {
   process.env.MAIN_TABLE ??= "main";
   process.env.EVENTS_TABLE ??= "events";
+  // The rows below are from 2024: all of them within the retention.
+  process.env.EVENT_RETENTION_DAYS = "36500";
 });
 
 vi.mock("../../shared/security-events/repository.js", async (importOriginal) => ({
@@ -39,7 +41,7 @@ const admin: Caller = { id: "u1", email: "a@example.com", name: "A", accountId: 
 const plain: Caller = { ...admin, isCohortSuperAdmin: false };
 const mocked = vi.mocked(repo);
 
-type EventRow = StoredEvent & { created_key: string };
+type EventRow = StoredEvent & { position: string };
 
 let clock = Date.UTC(2024, 4, 1);
 function row(over: Partial<EventRow> = {}): EventRow {
@@ -57,7 +59,7 @@ function row(over: Partial<EventRow> = {}): EventRow {
     details: { name: "X" },
     description: "a created institution 'X'",
     created_at,
-    created_key: `${created_at}#${id}`,
+    position: `${created_at}#${id}`,
     ...over,
   };
 }
@@ -131,7 +133,7 @@ describe("list", () => {
       from: "2024-01-01T00:00:00.000Z",
       cursor: page.meta.next_cursor ?? "",
     });
-    expect(mocked.queryEvents).toHaveBeenLastCalledWith(expect.anything(), 3, rows[1]?.created_key);
+    expect(mocked.queryEvents).toHaveBeenLastCalledWith(expect.anything(), 3, rows[1]?.position);
     expect(next.meta).toEqual({ count: 1, limit: 2, next_cursor: null });
   });
 
