@@ -103,6 +103,8 @@ export function describe(type: EventType, details: Record<string, unknown>, acto
     case "rate_limit_exceeded":
       return `${actor} exceeded the invitation limit (${t("limit")}, ${t("scope") || "pending"}) for ${t("email")}`;
     case "security_events_exported":
+      // A full export (DESIGN.md §11) is recorded when it starts, before its row count is known.
+      if (details.export_id !== undefined) return `${actor} started a full export (${t("format")}) of security events`;
       return `${actor} exported ${t("event_count")} security events`;
     case "token_validation_failure":
       return `${actor} presented an invalid invitation token (${t("reason")})`;

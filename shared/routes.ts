@@ -11,6 +11,8 @@ export interface RouteAccess {
   readonly events?: "read" | "write" | "readwrite";
   /** Sends mail through SES. */
   readonly mail?: boolean;
+  /** Full exports (DESIGN.md §11): starts the export worker, or signs download links to the exports bucket. */
+  readonly exports?: "start" | "read";
 }
 
 export interface Route {
@@ -101,6 +103,21 @@ export const routes: readonly Route[] = [
   { method: "GET", path: sec, handler: "security-events/list", who: "cohort super admin", access: { events: "read" } },
   { method: "GET", path: `${sec}/export`, handler: "security-events/export", who: "cohort super admin", access: { events: "readwrite" } },
   { method: "GET", path: `${sec}/alerts`, handler: "security-events/alerts", who: "cohort super admin", access: { events: "read" } },
+  // Full exports (shared/exports/): the worker that writes the file is no route (infra/streaming.ts).
+  {
+    method: "POST",
+    path: `${sec}/exports`,
+    handler: "exports/create",
+    who: "cohort super admin",
+    access: { main: "readwrite", events: "write", exports: "start" },
+  },
+  {
+    method: "GET",
+    path: `${sec}/exports/{id}`,
+    handler: "exports/show",
+    who: "cohort super admin",
+    access: { main: "read", exports: "read" },
+  },
   { method: "GET", path: `${sec}/{id}`, handler: "security-events/show", who: "cohort super admin", access: { events: "read" } },
   // The API document and its reference page (shared/openapi/): read no table.
   { method: "GET", path: "/api/v1/openapi.json", handler: "docs/openapi", who: "anyone, without a token", access: {}, public: true },

@@ -464,7 +464,9 @@ async function main(): Promise<void> {
     console: consoleSiteFromEnv(),
   });
   console.log(`[gateway] listening on ${gateway.url}`);
-  const stop = () => void gateway.close().then(() => process.exit(0));
+  // The functions AWS invokes without a route (export worker, stream consumer, webhook retrier), in-process.
+  const workers = process.env.LOCAL_WORKERS ? await (await import("./workers.js")).startLocalWorkers() : undefined;
+  const stop = () => void Promise.all([gateway.close(), workers?.stop()]).then(() => process.exit(0));
   process.on("SIGTERM", stop);
   process.on("SIGINT", stop);
 }

@@ -8,6 +8,7 @@ import { type HttpMethod, type Route, routes } from "../routes.js";
 import { commonHeaders, headers, schemaRef as ref, responses, type Schema, schemas } from "./components.js";
 import { examples } from "./examples.js";
 import { type RequestSchemas, requestSchemas } from "./requests.js";
+import { streamingSchemas, streamingSpecs } from "./streaming.js";
 
 export type Document = {
   openapi: string;
@@ -31,9 +32,9 @@ export interface Operation {
 /** A route's key in `routes.ts` and here: `GET /api/v1/institutions/{id}`. */
 export const routeKey = (r: Pick<Route, "method" | "path">) => `${r.method} ${r.path}`;
 
-type ErrorStatus = "403" | "404" | "422" | "429" | "502";
+export type ErrorStatus = "403" | "404" | "422" | "429" | "502";
 
-interface Spec {
+export interface Spec {
   readonly operationId: string;
   readonly summary: string;
   readonly description?: string;
@@ -41,7 +42,7 @@ interface Spec {
   readonly parameters?: Schema[];
   readonly body?: { readonly schema: Schema; readonly example?: unknown };
   readonly success: {
-    readonly status: "200" | "201";
+    readonly status: "200" | "201" | "202";
     readonly description: string;
     readonly schema: Schema;
     readonly example: unknown;
@@ -77,7 +78,7 @@ const json = (schema: Schema, example?: unknown) => ({
 
 const INSTITUTION_ID_DESCRIPTION = "The institution; may also be sent in a JSON body.";
 
-function specs(req: RequestSchemas): Record<string, Spec> {
+function specs(req: RequestSchemas, errorMode: "throw" | "ignore"): Record<string, Spec> {
   const institutionId = idParam("The institution's id.");
   const invitationId = idParam("The invitation's id.");
   const institutionRef = queryParams(req.institutionRef, { institution_id: INSTITUTION_ID_DESCRIPTION });
@@ -347,6 +348,8 @@ function specs(req: RequestSchemas): Record<string, Spec> {
       tag: "API document",
       success: { status: "200", description: "The HTML page.", schema: { type: "string" }, example: undefined, media: "text/html" },
     },
+    // Full exports and webhooks (DESIGN.md §11).
+    ...streamingSpecs(errorMode),
   };
 }
 
@@ -460,7 +463,7 @@ function operation(route: Route, spec: Spec): Operation {
 
 /** Builds the document. `errorMode: "throw"` makes any valibot construct the converter cannot express fail. */
 export function buildDocument(errorMode: "throw" | "ignore" = "ignore"): Document {
-  const all = specs(requestSchemas(errorMode));
+  const all = specs(requestSchemas(errorMode), errorMode);
   const paths: Document["paths"] = {};
   for (const route of routes) {
     const spec = all[routeKey(route)];
@@ -502,7 +505,7 @@ export function buildDocument(errorMode: "throw" | "ignore" = "ignore"): Documen
           description: "A Cognito ID token of the API's user pool (claims used: sub, email, name, cognito:groups, custom:account_id).",
         },
       },
-      schemas: { ...schemas, ...bodies },
+      schemas: { ...schemas, ...bodies, ...streamingSchemas },
       headers,
       responses,
     },

@@ -89,7 +89,7 @@ function convert(schema: AnySchema, errorMode: "throw" | "ignore"): JsonSchema {
 }
 
 /** An object schema with the keys that have a blank default listed as required (see `blankDefault`). */
-function convertObject(schema: AnyObject, errorMode: "throw" | "ignore", overrides = new Map<unknown, JsonSchema>()): Schema {
+export function convertObject(schema: AnyObject, errorMode: "throw" | "ignore", overrides = new Map<unknown, JsonSchema>()): Schema {
   const json = convert(schema as unknown as AnySchema, errorMode);
   const properties = { ...(json.properties as Record<string, JsonSchema>) };
   const required = new Set(json.required ?? []);
@@ -105,7 +105,7 @@ function convertObject(schema: AnyObject, errorMode: "throw" | "ignore", overrid
 const pageLimit = (max: number, dflt: number): JsonSchema => ({ type: "integer", minimum: 1, maximum: max, default: dflt });
 
 /** The object of a `pipe(object, check…, transform…)` query schema. */
-const objectOf = (schema: { pipe: readonly unknown[] }) => schema.pipe[0] as AnyObject;
+export const objectOf = (schema: { pipe: readonly unknown[] }) => schema.pipe[0] as AnyObject;
 
 type Schema = Record<string, unknown>;
 
