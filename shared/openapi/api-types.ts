@@ -255,6 +255,50 @@ export interface paths {
     patch?: never;
     trace?: never;
   };
+  "/api/v1/admin/security_events/exports": {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /**
+     * Export every matching event to a file
+     * @description Cohort super admins; the caller's account only. Starts a full export, as CSV (the columns, quoting and injection guard of the CSV export, without its 10,000-row cap) or JSON Lines (each line the event as `GET /security_events/{id}` shows it), newest first, with the list's filters. Poll `GET …/exports/{id}` for its status and download link. At most 2 exports of an account run at a time. Logs `security_events_exported`.
+     *
+     *     Who: cohort super admin.
+     */
+    post: operations["startSecurityEventExport"];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  "/api/v1/admin/security_events/exports/{id}": {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /**
+     * Status and download link of an export
+     * @description Cohort super admins; the caller's account only. A succeeded export carries a download link valid for 15 minutes.
+     *
+     *     Who: cohort super admin.
+     */
+    get: operations["showSecurityEventExport"];
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
   "/api/v1/admin/security_events/{id}": {
     parameters: {
       query?: never;
@@ -549,6 +593,38 @@ export interface components {
     SecurityEventList: {
       events: components["schemas"]["ListedEvent"][];
       meta: components["schemas"]["PageMeta"];
+    };
+    ExportFilters: {
+      event_type: string | null;
+      user_id: string | null;
+      from: components["schemas"]["Timestamp"] | null;
+      to: components["schemas"]["Timestamp"] | null;
+    };
+    Export: {
+      id: components["schemas"]["Id"];
+      /** @enum {string} */
+      status: "running" | "succeeded" | "failed";
+      /** @enum {string} */
+      format: "csv" | "jsonl";
+      filters: components["schemas"]["ExportFilters"];
+      created_at: components["schemas"]["Timestamp"];
+      /** @description Rows written so far; all of them once succeeded. */
+      row_count: number;
+      completed_at: components["schemas"]["Timestamp"] | null;
+      /**
+       * Format: uri
+       * @description Succeeded only: a presigned S3 link, valid 15 minutes.
+       */
+      download_url?: string;
+      /** @description When `download_url` stops working. */
+      expires_at?: components["schemas"]["Timestamp"];
+      /** @description When the file is deleted (7 days after the export). */
+      file_expires_at?: components["schemas"]["Timestamp"];
+      /** @description Failed only: why. */
+      reason?: string;
+    };
+    ExportShown: {
+      export: components["schemas"]["Export"];
     };
   };
   responses: {
@@ -2312,6 +2388,166 @@ export interface operations {
       401: components["responses"]["Unauthorized"];
       /** @description The caller lacks the role the operation needs; recorded as `insufficient_privileges`. */
       403: {
+        headers: {
+          "Cache-Control": components["headers"]["CacheControl"];
+          "X-Content-Type-Options": components["headers"]["XContentTypeOptions"];
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      413: components["responses"]["PayloadTooLarge"];
+      500: components["responses"]["InternalError"];
+      503: components["responses"]["ServiceUnavailable"];
+    };
+  };
+  startSecurityEventExport: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        /**
+         * @example {
+         *       "format": "csv",
+         *       "from": "2024-06-01T00:00:00Z"
+         *     }
+         */
+        "application/json": {
+          /** @enum {string} */
+          format: "csv" | "jsonl";
+          /** @default null */
+          event_type?: string | null;
+          /** @default null */
+          user_id?: string | null;
+          /** @default null */
+          from?: string | null;
+          /** @default null */
+          to?: string | null;
+        };
+      };
+    };
+    responses: {
+      /** @description Started. */
+      202: {
+        headers: {
+          "Cache-Control": components["headers"]["CacheControl"];
+          "X-Content-Type-Options": components["headers"]["XContentTypeOptions"];
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "export": {
+           *         "id": "01JD3Z8Q9X4T7V2N5M8K1C6B0A",
+           *         "status": "running",
+           *         "format": "csv",
+           *         "filters": {
+           *           "event_type": null,
+           *           "user_id": null,
+           *           "from": "2024-06-01T00:00:00.000Z",
+           *           "to": null
+           *         },
+           *         "created_at": "2024-06-01T08:00:00.000Z",
+           *         "row_count": 0,
+           *         "completed_at": null
+           *       }
+           *     }
+           */
+          "application/json": components["schemas"]["ExportShown"];
+        };
+      };
+      400: components["responses"]["BadRequest"];
+      401: components["responses"]["Unauthorized"];
+      /** @description The caller lacks the role the operation needs; recorded as `insufficient_privileges`. */
+      403: {
+        headers: {
+          "Cache-Control": components["headers"]["CacheControl"];
+          "X-Content-Type-Options": components["headers"]["XContentTypeOptions"];
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      409: components["responses"]["Conflict"];
+      413: components["responses"]["PayloadTooLarge"];
+      /** @description Over a bound on invitations or their e-mails; logged as `rate_limit_exceeded`. */
+      429: {
+        headers: {
+          "Cache-Control": components["headers"]["CacheControl"];
+          "X-Content-Type-Options": components["headers"]["XContentTypeOptions"];
+          "Retry-After": components["headers"]["RetryAfter"];
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      500: components["responses"]["InternalError"];
+      503: components["responses"]["ServiceUnavailable"];
+    };
+  };
+  showSecurityEventExport: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        /** @description The export's id. */
+        id: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description The export. */
+      200: {
+        headers: {
+          "Cache-Control": components["headers"]["CacheControl"];
+          "X-Content-Type-Options": components["headers"]["XContentTypeOptions"];
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "export": {
+           *         "id": "01JD3Z8Q9X4T7V2N5M8K1C6B0A",
+           *         "status": "succeeded",
+           *         "format": "csv",
+           *         "filters": {
+           *           "event_type": null,
+           *           "user_id": null,
+           *           "from": "2024-06-01T00:00:00.000Z",
+           *           "to": null
+           *         },
+           *         "created_at": "2024-06-01T08:00:00.000Z",
+           *         "row_count": 1234,
+           *         "completed_at": "2024-06-01T08:00:04.000Z"
+           *       }
+           *     }
+           */
+          "application/json": components["schemas"]["ExportShown"];
+        };
+      };
+      400: components["responses"]["BadRequest"];
+      401: components["responses"]["Unauthorized"];
+      /** @description The caller lacks the role the operation needs; recorded as `insufficient_privileges`. */
+      403: {
+        headers: {
+          "Cache-Control": components["headers"]["CacheControl"];
+          "X-Content-Type-Options": components["headers"]["XContentTypeOptions"];
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description Not found among what the caller may see (an unknown, malformed or invisible id is the same). */
+      404: {
         headers: {
           "Cache-Control": components["headers"]["CacheControl"];
           "X-Content-Type-Options": components["headers"]["XContentTypeOptions"];

@@ -424,6 +424,25 @@ describe("the console", () => {
     expect(lines.some((l) => l.includes(",invitation_accepted,") && l.includes(invitee.email))).toBe(true);
   });
 
+  it("exports all matching events with Export all: progress, then the download link to the file", async () => {
+    const page = ownerPage;
+    await page.goto(consoleUrl("/security-events?event_type=institution_created"));
+    await heading(page, "Security events");
+    await page.getByRole("button", { name: "Export all" }).click();
+    await page.getByRole("menuitem", { name: "All matching events as CSV" }).click();
+    const link = page.getByTestId("export-download");
+    await link.waitFor({ timeout: 60_000 });
+    expect(await link.innerText()).toMatch(/Download CSV \(\d+ rows\)/);
+    const file = await fetch((await link.getAttribute("href")) as string);
+    expect(file.status).toBe(200);
+    const lines = (await file.text()).split("\r\n").filter(Boolean);
+    expect(lines[0]).toBe("id,event_type,created_at,user_id,user_email,ip_address,description,details");
+    expect(lines.length).toBeGreaterThan(1);
+    expect(lines.slice(1).every((l) => l.split(",")[1] === "institution_created")).toBe(true);
+    expect(lines.some((l) => l.includes(institutionName))).toBe(true);
+    await screenshot(page, "22b-security-events-export-all");
+  });
+
   it("shows the alerts: the summary, the alerts by severity and the chart of the hour", async () => {
     const page = ownerPage;
     // Five more lookups of institutions that do not exist reach the unauthorized-access alert.
