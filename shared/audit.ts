@@ -30,6 +30,9 @@ export const EVENT_TYPES = {
   invitation_resent: true,
   invitation_accepted: true,
   cohort_created: true,
+  webhook_created: true,
+  webhook_deleted: true,
+  webhook_disabled: true,
 } as const;
 export type EventType = keyof typeof EVENT_TYPES;
 
@@ -118,6 +121,12 @@ export function describe(type: EventType, details: Record<string, unknown>, acto
       return `${actor} accepted an invitation as ${t("role")}`;
     case "cohort_created":
       return `${actor} created cohort '${t("name")}'`;
+    case "webhook_created":
+      return `${actor} created a webhook to ${t("url")}`;
+    case "webhook_deleted":
+      return `${actor} deleted the webhook to ${t("url")}`;
+    case "webhook_disabled":
+      return `The webhook to ${t("url")} was disabled after failing since ${t("failing_since")}`;
   }
 }
 

@@ -31,6 +31,7 @@ export interface Route {
 const inst = "/api/v1/institutions";
 const inv = "/api/v1/admin/invitations";
 const sec = "/api/v1/admin/security_events";
+const hooks = "/api/v1/admin/webhooks";
 
 export const routes: readonly Route[] = [
   { method: "GET", path: inst, handler: "institutions/list", who: "any authorized user", access: { main: "read" } },
@@ -119,6 +120,17 @@ export const routes: readonly Route[] = [
     access: { main: "read", exports: "read" },
   },
   { method: "GET", path: `${sec}/{id}`, handler: "security-events/show", who: "cohort super admin", access: { events: "read" } },
+  // Webhooks (shared/webhooks/): deliveries go out from the events table's stream, not from a route.
+  { method: "GET", path: hooks, handler: "webhooks/list", who: "cohort super admin", access: { main: "read" } },
+  { method: "POST", path: hooks, handler: "webhooks/create", who: "cohort super admin", access: { main: "readwrite", events: "write" } },
+  {
+    method: "DELETE",
+    path: `${hooks}/{id}`,
+    handler: "webhooks/delete",
+    who: "cohort super admin",
+    access: { main: "readwrite", events: "write" },
+  },
+  { method: "GET", path: `${hooks}/{id}/deliveries`, handler: "webhooks/deliveries", who: "cohort super admin", access: { main: "read" } },
   // The API document and its reference page (shared/openapi/): read no table.
   { method: "GET", path: "/api/v1/openapi.json", handler: "docs/openapi", who: "anyone, without a token", access: {}, public: true },
   { method: "GET", path: "/api/v1/docs", handler: "docs/page", who: "anyone, without a token", access: {}, public: true },

@@ -271,6 +271,8 @@ export async function startLocalStack(opts: StackOptions): Promise<LocalStack> {
         // The gateway runs the export worker and the events stream's consumer in-process (infra/local/workers.ts),
         // as AWS invokes their functions; webhook retries come due on a timer there too.
         LOCAL_WORKERS: "true",
+        // A webhook receiver on this machine (http://127.0.0.1:…) can be tested; a deployed stack takes https only.
+        WEBHOOK_ALLOW_LOOPBACK_HTTP: "true",
         ...((opts.webhookRetryBaseSeconds ?? envInt("WEBHOOK_RETRY_BASE_SECONDS")) !== undefined && {
           WEBHOOK_RETRY_BASE_SECONDS: String(opts.webhookRetryBaseSeconds ?? envInt("WEBHOOK_RETRY_BASE_SECONDS")),
         }),

@@ -319,6 +319,78 @@ export interface paths {
     patch?: never;
     trace?: never;
   };
+  "/api/v1/admin/webhooks": {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /**
+     * List the account's webhooks
+     * @description Cohort super admins; the caller's account only. Secrets are never shown again.
+     *
+     *     Who: cohort super admin.
+     */
+    get: operations["listWebhooks"];
+    put?: never;
+    /**
+     * Create a webhook
+     * @description Cohort super admins; for the caller's account. Every event recorded in the account from then on is POSTed to `url`, signed per Standard Webhooks (`webhook-id` is the event id, so duplicates can be dropped; payload `{type, timestamp, data}` with `data` the event as show returns it). A receiver must answer 2xx within 5 s; failed deliveries are retried with exponential backoff for 24 hours. https URLs only. At most 5 per account. Logs `webhook_created`.
+     *
+     *     Who: cohort super admin.
+     */
+    post: operations["createWebhook"];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  "/api/v1/admin/webhooks/{id}": {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    post?: never;
+    /**
+     * Delete a webhook
+     * @description Cohort super admins; the caller's account only. Pending retries stop. Logs `webhook_deleted`.
+     *
+     *     Who: cohort super admin.
+     */
+    delete: operations["deleteWebhook"];
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  "/api/v1/admin/webhooks/{id}/deliveries": {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /**
+     * Recent deliveries of a webhook
+     * @description Cohort super admins; the caller's account only. The newest 50 deliveries (one per event), with their attempts so far.
+     *
+     *     Who: cohort super admin.
+     */
+    get: operations["listWebhookDeliveries"];
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
   "/api/v1/openapi.json": {
     parameters: {
       query?: never;
@@ -486,7 +558,10 @@ export interface components {
       | "invitation_revoked"
       | "invitation_resent"
       | "invitation_accepted"
-      | "cohort_created";
+      | "cohort_created"
+      | "webhook_created"
+      | "webhook_deleted"
+      | "webhook_disabled";
     /** @description Event-specific data (see the event types in the contract); values taken from a request are cut to 64 characters. */
     EventDetails: {
       [key: string]: unknown;
@@ -625,6 +700,51 @@ export interface components {
     };
     ExportShown: {
       export: components["schemas"]["Export"];
+    };
+    Webhook: {
+      id: components["schemas"]["Id"];
+      /** Format: uri */
+      url: string;
+      /**
+       * @description Disabled after its receiver failed every attempt for 24 hours.
+       * @enum {string}
+       */
+      status: "enabled" | "disabled";
+      created_at: components["schemas"]["Timestamp"];
+      /** @description Since when every attempt has failed; null while it answers. */
+      failing_since: components["schemas"]["Timestamp"] | null;
+      disabled_at: components["schemas"]["Timestamp"] | null;
+    };
+    WebhookList: {
+      webhooks: components["schemas"]["Webhook"][];
+    };
+    WebhookCreated: {
+      webhook: {
+        id: components["schemas"]["Id"];
+        /** Format: uri */
+        url: string;
+        created_at: components["schemas"]["Timestamp"];
+        /** @description Verifies the deliveries' `webhook-signature` (Standard Webhooks). Shown only here: keep it. */
+        secret: string;
+      };
+    };
+    WebhookDelivery: {
+      event_id: components["schemas"]["Id"];
+      event_type: components["schemas"]["EventType"];
+      /**
+       * @description Pending: a retry is scheduled at `next_attempt_at`.
+       * @enum {string}
+       */
+      status: "pending" | "delivered" | "failed";
+      attempts: number;
+      first_attempt_at: components["schemas"]["Timestamp"];
+      last_attempt_at: components["schemas"]["Timestamp"];
+      last_status_code: number | null;
+      last_error: string | null;
+      next_attempt_at: components["schemas"]["Timestamp"] | null;
+    };
+    WebhookDeliveries: {
+      deliveries: components["schemas"]["WebhookDelivery"][];
     };
   };
   responses: {
@@ -2603,6 +2723,272 @@ export interface operations {
            *     }
            */
           "application/json": components["schemas"]["SecurityEvent"];
+        };
+      };
+      400: components["responses"]["BadRequest"];
+      401: components["responses"]["Unauthorized"];
+      /** @description The caller lacks the role the operation needs; recorded as `insufficient_privileges`. */
+      403: {
+        headers: {
+          "Cache-Control": components["headers"]["CacheControl"];
+          "X-Content-Type-Options": components["headers"]["XContentTypeOptions"];
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description Not found among what the caller may see (an unknown, malformed or invisible id is the same). */
+      404: {
+        headers: {
+          "Cache-Control": components["headers"]["CacheControl"];
+          "X-Content-Type-Options": components["headers"]["XContentTypeOptions"];
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      413: components["responses"]["PayloadTooLarge"];
+      500: components["responses"]["InternalError"];
+      503: components["responses"]["ServiceUnavailable"];
+    };
+  };
+  listWebhooks: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description The webhooks. */
+      200: {
+        headers: {
+          "Cache-Control": components["headers"]["CacheControl"];
+          "X-Content-Type-Options": components["headers"]["XContentTypeOptions"];
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "webhooks": [
+           *         {
+           *           "id": "01JD3Z8Q9X4T7V2N5M8K1C6B0C",
+           *           "url": "https://siem.example.com/hooks/institution-admin",
+           *           "status": "enabled",
+           *           "created_at": "2024-06-01T08:00:00.000Z",
+           *           "failing_since": null,
+           *           "disabled_at": null
+           *         }
+           *       ]
+           *     }
+           */
+          "application/json": components["schemas"]["WebhookList"];
+        };
+      };
+      400: components["responses"]["BadRequest"];
+      401: components["responses"]["Unauthorized"];
+      /** @description The caller lacks the role the operation needs; recorded as `insufficient_privileges`. */
+      403: {
+        headers: {
+          "Cache-Control": components["headers"]["CacheControl"];
+          "X-Content-Type-Options": components["headers"]["XContentTypeOptions"];
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      413: components["responses"]["PayloadTooLarge"];
+      500: components["responses"]["InternalError"];
+      503: components["responses"]["ServiceUnavailable"];
+    };
+  };
+  createWebhook: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        /**
+         * @example {
+         *       "webhook": {
+         *         "url": "https://siem.example.com/hooks/institution-admin"
+         *       }
+         *     }
+         */
+        "application/json": {
+          webhook: {
+            url: string;
+          };
+        };
+      };
+    };
+    responses: {
+      /** @description Created; the secret is in this answer only. */
+      201: {
+        headers: {
+          "Cache-Control": components["headers"]["CacheControl"];
+          "X-Content-Type-Options": components["headers"]["XContentTypeOptions"];
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "webhook": {
+           *         "id": "01JD3Z8Q9X4T7V2N5M8K1C6B0C",
+           *         "url": "https://siem.example.com/hooks/institution-admin",
+           *         "created_at": "2024-06-01T08:00:00.000Z",
+           *         "secret": "whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw"
+           *       }
+           *     }
+           */
+          "application/json": components["schemas"]["WebhookCreated"];
+        };
+      };
+      400: components["responses"]["BadRequest"];
+      401: components["responses"]["Unauthorized"];
+      /** @description The caller lacks the role the operation needs; recorded as `insufficient_privileges`. */
+      403: {
+        headers: {
+          "Cache-Control": components["headers"]["CacheControl"];
+          "X-Content-Type-Options": components["headers"]["XContentTypeOptions"];
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      409: components["responses"]["Conflict"];
+      413: components["responses"]["PayloadTooLarge"];
+      /** @description The record is invalid: every message, once. */
+      422: {
+        headers: {
+          "Cache-Control": components["headers"]["CacheControl"];
+          "X-Content-Type-Options": components["headers"]["XContentTypeOptions"];
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ValidationErrors"];
+        };
+      };
+      /** @description Over a bound on invitations or their e-mails; logged as `rate_limit_exceeded`. */
+      429: {
+        headers: {
+          "Cache-Control": components["headers"]["CacheControl"];
+          "X-Content-Type-Options": components["headers"]["XContentTypeOptions"];
+          "Retry-After": components["headers"]["RetryAfter"];
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      500: components["responses"]["InternalError"];
+      503: components["responses"]["ServiceUnavailable"];
+    };
+  };
+  deleteWebhook: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        /** @description The webhook's id. */
+        id: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description Deleted. */
+      200: {
+        headers: {
+          "Cache-Control": components["headers"]["CacheControl"];
+          "X-Content-Type-Options": components["headers"]["XContentTypeOptions"];
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "message": "Webhook deleted"
+           *     }
+           */
+          "application/json": components["schemas"]["Message"];
+        };
+      };
+      400: components["responses"]["BadRequest"];
+      401: components["responses"]["Unauthorized"];
+      /** @description The caller lacks the role the operation needs; recorded as `insufficient_privileges`. */
+      403: {
+        headers: {
+          "Cache-Control": components["headers"]["CacheControl"];
+          "X-Content-Type-Options": components["headers"]["XContentTypeOptions"];
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description Not found among what the caller may see (an unknown, malformed or invisible id is the same). */
+      404: {
+        headers: {
+          "Cache-Control": components["headers"]["CacheControl"];
+          "X-Content-Type-Options": components["headers"]["XContentTypeOptions"];
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      409: components["responses"]["Conflict"];
+      413: components["responses"]["PayloadTooLarge"];
+      500: components["responses"]["InternalError"];
+      503: components["responses"]["ServiceUnavailable"];
+    };
+  };
+  listWebhookDeliveries: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        /** @description The webhook's id. */
+        id: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description The deliveries, newest event first. */
+      200: {
+        headers: {
+          "Cache-Control": components["headers"]["CacheControl"];
+          "X-Content-Type-Options": components["headers"]["XContentTypeOptions"];
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "deliveries": [
+           *         {
+           *           "event_id": "01JD3Z8Q9X4T7V2N5M8K1C6B0B",
+           *           "event_type": "institution_created",
+           *           "status": "delivered",
+           *           "attempts": 1,
+           *           "first_attempt_at": "2024-06-01T08:00:01.000Z",
+           *           "last_attempt_at": "2024-06-01T08:00:01.000Z",
+           *           "last_status_code": 204,
+           *           "last_error": null,
+           *           "next_attempt_at": null
+           *         }
+           *       ]
+           *     }
+           */
+          "application/json": components["schemas"]["WebhookDeliveries"];
         };
       };
       400: components["responses"]["BadRequest"];

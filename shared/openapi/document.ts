@@ -493,6 +493,7 @@ export function buildDocument(errorMode: "throw" | "ignore" = "ignore"): Documen
       { name: "Cohorts", description: "Minimal, so that the delete rule is reachable." },
       { name: "Invitations" },
       { name: "Security events", description: "Scoped to the caller's account." },
+      { name: "Webhooks", description: "The account's events, pushed to your endpoints as they are recorded." },
       { name: "API document" },
     ],
     paths,

@@ -3,6 +3,7 @@
  * schemas come from the valibot schemas the handlers validate with; response schemas are written here once.
  */
 import { exportRequest } from "../exports/schema.js";
+import { webhookCreate } from "../webhooks/schema.js";
 import type { ErrorStatus, Spec } from "./document.js";
 import { convertObject, objectOf } from "./requests.js";
 
@@ -42,6 +43,47 @@ export const streamingSchemas: Record<string, Schema> = {
     ),
   },
   ExportShown: closed({ export: ref("Export") }),
+  Webhook: closed({
+    id: ref("Id"),
+    url: { type: "string", format: "uri" },
+    status: {
+      type: "string",
+      enum: ["enabled", "disabled"],
+      description: "Disabled after its receiver failed every attempt for 24 hours.",
+    },
+    created_at: ref("Timestamp"),
+    failing_since: { ...nullable(ref("Timestamp")), description: "Since when every attempt has failed; null while it answers." },
+    disabled_at: nullable(ref("Timestamp")),
+  }),
+  WebhookList: closed({ webhooks: { type: "array", items: ref("Webhook"), maxItems: 5 } }),
+  WebhookCreated: closed({
+    webhook: closed({
+      id: ref("Id"),
+      url: { type: "string", format: "uri" },
+      created_at: ref("Timestamp"),
+      secret: {
+        type: "string",
+        pattern: "^whsec_[A-Za-z0-9+/=]+$",
+        description: "Verifies the deliveries' `webhook-signature` (Standard Webhooks). Shown only here: keep it.",
+      },
+    }),
+  }),
+  WebhookDelivery: closed({
+    event_id: ref("Id"),
+    event_type: ref("EventType"),
+    status: {
+      type: "string",
+      enum: ["pending", "delivered", "failed"],
+      description: "Pending: a retry is scheduled at `next_attempt_at`.",
+    },
+    attempts: { type: "integer", minimum: 1 },
+    first_attempt_at: ref("Timestamp"),
+    last_attempt_at: ref("Timestamp"),
+    last_status_code: nullable({ type: "integer" }),
+    last_error: nullable({ type: "string" }),
+    next_attempt_at: nullable(ref("Timestamp")),
+  }),
+  WebhookDeliveries: closed({ deliveries: { type: "array", items: ref("WebhookDelivery") } }),
 };
 
 const example = {
@@ -59,6 +101,7 @@ const superAdmin = { superAdmin: "Super admin access required" };
 /** The operations, by route key. */
 export function streamingSpecs(errorMode: "throw" | "ignore"): Record<string, Spec> {
   const sec = "/api/v1/admin/security_events";
+  const hooks = "/api/v1/admin/webhooks";
   const errors = (more: Partial<Record<Exclude<ErrorStatus, "422">, Record<string, string>>>) => ({ 403: superAdmin, ...more });
   return {
     [`POST ${sec}/exports`]: {
@@ -85,5 +128,89 @@ export function streamingSpecs(errorMode: "throw" | "ignore"): Record<string, Sp
       },
       errors: errors({ 404: { export: "Export not found" } }),
     },
+    [`GET ${hooks}`]: {
+      operationId: "listWebhooks",
+      summary: "List the account's webhooks",
+      description: "Cohort super admins; the caller's account only. Secrets are never shown again.",
+      tag: "Webhooks",
+      success: { status: "200", description: "The webhooks.", schema: ref("WebhookList"), example: { webhooks: [hookExample] } },
+      errors: errors({}),
+    },
+    [`POST ${hooks}`]: {
+      operationId: "createWebhook",
+      summary: "Create a webhook",
+      description:
+        "Cohort super admins; for the caller's account. Every event recorded in the account from then on is POSTed to `url`, signed per Standard Webhooks (`webhook-id` is the event id, so duplicates can be dropped; payload `{type, timestamp, data}` with `data` the event as show returns it). A receiver must answer 2xx within 5 s; failed deliveries are retried with exponential backoff for 24 hours. https URLs only. At most 5 per account. Logs `webhook_created`.",
+      tag: "Webhooks",
+      body: {
+        schema: { type: "object", properties: { webhook: convertObject(webhookCreate, errorMode) }, required: ["webhook"] },
+        example: { webhook: { url: "https://siem.example.com/hooks/institution-admin" } },
+      },
+      success: {
+        status: "201",
+        description: "Created; the secret is in this answer only.",
+        schema: ref("WebhookCreated"),
+        example: {
+          webhook: {
+            id: hookExample.id,
+            url: hookExample.url,
+            created_at: hookExample.created_at,
+            secret: "whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw",
+          },
+        },
+      },
+      errors: {
+        403: superAdmin,
+        422: { shape: "errors", examples: { url: { errors: ["Url must be an https URL"] } } },
+        429: { tooMany: "At most 5 webhooks per account" },
+      },
+    },
+    [`DELETE ${hooks}/{id}`]: {
+      operationId: "deleteWebhook",
+      summary: "Delete a webhook",
+      description: "Cohort super admins; the caller's account only. Pending retries stop. Logs `webhook_deleted`.",
+      tag: "Webhooks",
+      parameters: [hookId],
+      success: { status: "200", description: "Deleted.", schema: ref("Message"), example: { message: "Webhook deleted" } },
+      errors: errors({ 404: { webhook: "Webhook not found" } }),
+    },
+    [`GET ${hooks}/{id}/deliveries`]: {
+      operationId: "listWebhookDeliveries",
+      summary: "Recent deliveries of a webhook",
+      description: "Cohort super admins; the caller's account only. The newest 50 deliveries (one per event), with their attempts so far.",
+      tag: "Webhooks",
+      parameters: [hookId],
+      success: {
+        status: "200",
+        description: "The deliveries, newest event first.",
+        schema: ref("WebhookDeliveries"),
+        example: {
+          deliveries: [
+            {
+              event_id: "01JD3Z8Q9X4T7V2N5M8K1C6B0B",
+              event_type: "institution_created",
+              status: "delivered",
+              attempts: 1,
+              first_attempt_at: "2024-06-01T08:00:01.000Z",
+              last_attempt_at: "2024-06-01T08:00:01.000Z",
+              last_status_code: 204,
+              last_error: null,
+              next_attempt_at: null,
+            },
+          ],
+        },
+      },
+      errors: errors({ 404: { webhook: "Webhook not found" } }),
+    },
   };
 }
+
+const hookId: Schema = { name: "id", in: "path", required: true, description: "The webhook's id.", schema: { type: "string" } };
+const hookExample = {
+  id: "01JD3Z8Q9X4T7V2N5M8K1C6B0C",
+  url: "https://siem.example.com/hooks/institution-admin",
+  status: "enabled",
+  created_at: "2024-06-01T08:00:00.000Z",
+  failing_since: null,
+  disabled_at: null,
+};

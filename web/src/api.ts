@@ -177,4 +177,7 @@ export const EVENT_TYPES = [
   "rate_limit_exceeded",
   "token_validation_failure",
   "security_events_exported",
+  "webhook_created",
+  "webhook_deleted",
+  "webhook_disabled",
 ] as const;
