@@ -39,6 +39,7 @@ import { eventsTable, mainTable, type TableDef } from "../shared/tables.js";
 import { Console } from "./console.js";
 import { Monitoring } from "./monitoring.js";
 import { ENVIRONMENTS, type Settings } from "./settings.js";
+import { Streaming } from "./streaming.js";
 import { ConsoleWebAcl } from "./waf.js";
 
 /** Newest Node.js runtime aws-cdk-lib offers; the tests assert it, so a CDK upgrade is a one-line change. */
@@ -159,6 +160,8 @@ export class InstitutionAdminStack extends Stack {
   readonly alarmTopic: sns.Topic;
   readonly mailFeedbackTopic: sns.Topic;
   readonly monitoring: Monitoring;
+  /** Exports bucket and worker, the events stream's consumer, the bus and the webhook retrier (DESIGN.md §11). */
+  readonly streaming: Streaming;
   /** Origin of the links in mail. */
   readonly appBaseUrl: string;
 
@@ -513,6 +516,20 @@ export class InstitutionAdminStack extends Stack {
       topic: this.alarmTopic,
     });
 
+    // ---- Getting events out ----
+    this.streaming = new Streaming(this, "Streaming", {
+      mainTable: this.mainTable,
+      eventsTable: this.eventsTable,
+      functions: this.functions,
+      commonEnv,
+      alarmTopic: this.alarmTopic,
+      logRetention: settings.logRetention,
+      runtime: RUNTIME,
+      architecture: ARCHITECTURE,
+      bundling: BUNDLING,
+      projectRoot,
+    });
+
     // ---- Outputs ----
     new CfnOutput(this, "ConsoleUrl", { value: this.console.url, description: "The console; the API is under /api/ on it too" });
     new CfnOutput(this, "ApiUrl", { value: this.stage.url, description: "Base URL of the API (API Gateway's own endpoint)" });
@@ -570,6 +587,7 @@ function buildTable(scope: Construct, def: TableDef): dynamodb.Table {
     encryption: dynamodb.TableEncryption.AWS_MANAGED,
     removalPolicy: RemovalPolicy.RETAIN,
     ...(def.ttlAttribute !== undefined && { timeToLiveAttribute: def.ttlAttribute }),
+    ...(def.stream && { stream: dynamodb.StreamViewType.NEW_IMAGE }),
   });
   for (const index of def.indexes) {
     table.addGlobalSecondaryIndex({

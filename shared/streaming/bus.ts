@@ -8,8 +8,8 @@ import { EventBridgeClient, PutEventsCommand, type PutEventsRequestEntry } from 
 import type { StoredEvent } from "../audit.js";
 import { config } from "../config.js";
 import { showBody } from "../security-events/service.js";
+import { EVENT_SOURCE } from "./source.js";
 
-export const EVENT_SOURCE = "institution-admin";
 const busName = process.env.EVENT_BUS_NAME || undefined;
 const eventBridge = new EventBridgeClient({ region: config.region });
 
