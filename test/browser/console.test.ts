@@ -52,6 +52,52 @@ async function expectAccessible(page: Page, what: string): Promise<void> {
   expect(violations, `${what}: ${JSON.stringify(violations, null, 2)}`).toEqual([]);
 }
 
+/**
+ * Watches, through the hook React offers its developer tools (present in production builds too), the props
+ * the frame hands to Cloudscape's components on every commit: for each `Component.prop`, how often it
+ * arrived as a new object or function, and how many commits re-rendered the AppLayout at all.
+ */
+const FRAME_PROPS_WATCH = `(() => {
+  const watched = {
+    TopNavigation: ["identity", "utilities"],
+    SideNavigation: ["header", "items", "onFollow"],
+    AppLayout: ["ariaLabels", "onNavigationChange"],
+  };
+  const last = new Map();
+  const report = { changes: {}, layoutRenders: 0 };
+  let layoutProps;
+  window.__frameProps = report;
+  const visit = (fiber) => {
+    for (let f = fiber; f; f = f.sibling) {
+      const name = f.type && f.type.displayName;
+      if (name && watched[name] && f.memoizedProps) {
+        if (name === "AppLayout" && f.memoizedProps !== layoutProps) {
+          layoutProps = f.memoizedProps;
+          report.layoutRenders++;
+        }
+        for (const prop of watched[name]) {
+          const key = name + "." + prop;
+          const value = f.memoizedProps[prop];
+          if (last.has(key) && last.get(key) !== value) report.changes[key] = (report.changes[key] || 0) + 1;
+          last.set(key, value);
+        }
+      }
+      if (f.child) visit(f.child);
+    }
+  };
+  window.__REACT_DEVTOOLS_GLOBAL_HOOK__ = {
+    supportsFiber: true,
+    isDisabled: false,
+    renderers: new Map(),
+    inject: () => 1,
+    checkDCE: () => {},
+    onScheduleFiberRoot: () => {},
+    onCommitFiberUnmount: () => {},
+    onPostCommitFiberRoot: () => {},
+    onCommitFiberRoot: (_id, root) => visit(root.current),
+  };
+})();`;
+
 /** The flash message that says `text`. */
 const flash = (page: Page, text: string) => page.getByText(text).first();
 
@@ -167,7 +213,7 @@ describe("the console", () => {
     const page = await browse(owner);
     await page.goto(consoleUrl(`/institutions/${institution.id}`));
     await heading(page, institution.name);
-    await page.getByRole("button", { name: "Edit" }).click();
+    await page.getByRole("button", { name: "Edit", exact: true }).click();
     await heading(page, `Edit ${institution.name}`);
     expect(await page.getByLabel(/^Name/).inputValue()).toBe(institution.name);
     await page.getByLabel(/^Address/).fill("1 Main Street\nSpringfield");
@@ -198,7 +244,7 @@ describe("the console", () => {
     await screenshot(page, "07-cohorts");
     await expectAccessible(page, "cohorts");
 
-    await page.getByRole("button", { name: "Delete" }).click();
+    await page.getByRole("button", { name: "Delete", exact: true }).click();
     await page.getByRole("dialog").getByRole("button", { name: "Delete" }).click();
     await page.getByRole("dialog").getByText("Cannot delete institution with existing cohorts").waitFor();
     await screenshot(page, "08-delete-refused");
@@ -318,7 +364,7 @@ describe("the console", () => {
     expect(new URL(page.url()).pathname).toBe(`/institutions/${institution.id}`);
     await page.getByText("Your role: Cohort admin").waitFor();
     // A cohort admin may look but not change: the actions are not offered.
-    expect(await page.getByRole("button", { name: "Edit" }).count()).toBe(0);
+    expect(await page.getByRole("button", { name: "Edit", exact: true }).count()).toBe(0);
     await screenshot(page, "15-accepted");
 
     await page.getByRole("link", { name: "Institutions" }).first().click();
@@ -581,6 +627,30 @@ describe("the console", () => {
     await heading(page, "Sign in");
     await page.getByText("Your session has expired. Sign in again.").waitFor();
     await screenshot(page, "24-session-expired");
+  });
+
+  it("hands the frame's Cloudscape components the same props on every render (new ones made React loop, #185)", async () => {
+    const { owner } = await newAccount("frame");
+    const institution = await seedInstitution(owner.token);
+    const page = await browse(owner);
+    await page.addInitScript({ content: FRAME_PROPS_WATCH });
+    await page.goto(consoleUrl("/institutions"));
+    await heading(page, "Institutions");
+    // Navigations re-render the frame (its path, breadcrumbs and messages change); its top bar, navigation
+    // and labels stay what they were, so Cloudscape has nothing to measure again inside React's commit.
+    for (const [link, title] of [
+      ["Security events", "Security events"],
+      ["Alerts", "Alerts"],
+      ["Institutions", "Institutions"],
+      [institution.name, institution.name],
+      ["Institutions", "Institutions"],
+    ] as const) {
+      await page.getByRole("link", { name: link, exact: true }).first().click();
+      await heading(page, title);
+    }
+    const report = (await page.evaluate("window.__frameProps")) as { changes: Record<string, number>; layoutRenders: number };
+    expect(report.layoutRenders).toBeGreaterThan(5);
+    expect(report.changes).toEqual({});
   });
 
   it("shows an error page, not a blank one, when a page fails to render, and logs the error with its component stack", async () => {

@@ -79,7 +79,6 @@ export async function openPage(
   page.on("pageerror", (err) => watch.problems.push(`page error: ${err.message}`));
   page.on("console", (msg) => {
     if (/Content Security Policy|Refused to (load|execute|apply|connect)/i.test(msg.text())) watch.problems.push(`CSP: ${msg.text()}`);
-    if (process.env.REPRO_NESTED && msg.text().includes("NESTED")) watch.problems.push(msg.text());
     // What the error boundary (web/src/components/ErrorBoundary.tsx) logs, and React's own warnings.
     else if (msg.type() === "error" && /failed to render|Maximum update depth|React/i.test(msg.text())) {
       watch.problems.push(`console error: ${msg.text().slice(0, 2000)}`);
