@@ -7,7 +7,7 @@ import KeyValuePairs from "@cloudscape-design/components/key-value-pairs";
 import Link from "@cloudscape-design/components/link";
 import SpaceBetween from "@cloudscape-design/components/space-between";
 import Spinner from "@cloudscape-design/components/spinner";
-import type { SecurityEventDetail } from "../api";
+import { client, ok } from "../api";
 import { AuditTrailForbidden, ErrorNotice, isForbidden } from "../components/ErrorNotice";
 import { formatDateTime, humanize } from "../format";
 import { follow, query } from "../router";
@@ -17,7 +17,9 @@ import { useApi } from "../useApi";
 const text = (value: unknown): string => (typeof value === "string" ? value : JSON.stringify(value));
 
 export default function SecurityEventPage({ id }: { id: string }) {
-  const { data, error, reload } = useApi<SecurityEventDetail>(`/api/v1/admin/security_events/${encodeURIComponent(id)}`);
+  const { data, error, reload } = useApi(`/api/v1/admin/security_events/${id}`, async (signal) =>
+    ok(await client.GET("/api/v1/admin/security_events/{id}", { params: { path: { id } }, signal })),
+  );
   const title = data ? humanize(data.event_type) : "Security event";
   usePage(title, [
     { text: "Security events", href: "/security-events" },
