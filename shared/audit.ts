@@ -5,6 +5,7 @@
  * records its event with `recordEvent`, in a request of its own.
  */
 import type { Caller } from "./caller.js";
+import { now as clock } from "./clock.js";
 import { config } from "./config.js";
 import { COUNTED_TYPES, type CountedType, EVENT_TYPES, type EventType } from "./constants.js";
 import { newId } from "./ids.js";
@@ -53,7 +54,7 @@ export function auditEvent(
   actor: Caller,
   type: EventType,
   details: Record<string, unknown>,
-  { now = new Date(), owner }: { now?: Date; owner?: string | undefined } = {},
+  { now = clock(), owner }: { now?: Date; owner?: string | undefined } = {},
 ): AuditEvent {
   const accounts = owner === undefined || owner === actor.accountId ? [actor.accountId] : [actor.accountId, owner];
   return { id: newId(now.getTime()), type, createdAt: now.toISOString(), actor, details, accounts };

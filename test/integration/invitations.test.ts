@@ -6,12 +6,12 @@
  */
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
-import { GetCommand, QueryCommand, UpdateCommand } from "@aws-sdk/lib-dynamodb";
+import { GetCommand, QueryCommand } from "@aws-sdk/lib-dynamodb";
 import { beforeAll, describe, expect, it } from "vitest";
 import type { StoredEvent } from "../../shared/audit.js";
 import { db } from "../../shared/clients.js";
 import { config } from "../../shared/config.js";
-import { invitationStateIndex, keys } from "../../shared/tables.js";
+import { keys } from "../../shared/tables.js";
 import {
   type CallOptions,
   type CallResult,
@@ -62,8 +62,9 @@ async function mailedToken(email: string): Promise<string> {
   return t;
 }
 
-async function invite(tok: string, institutionId: string, email: string, role = "cohort_admin") {
-  const res = await call("POST", INV, { token: tok, body: { institution_id: institutionId, email, role } });
+/** Invites `email`; `clockOffsetMs` -PAST_EXPIRY makes an invitation that has expired by now. */
+async function invite(tok: string, institutionId: string, email: string, role = "cohort_admin", clockOffsetMs?: number) {
+  const res = await call("POST", INV, { token: tok, body: { institution_id: institutionId, email, role }, clockOffsetMs });
   expect(res.status, JSON.stringify(res.body)).toBe(201);
   return { id: res.body.invitation.id as string, token: await mailedToken(email), res };
 }
@@ -83,34 +84,8 @@ async function storedInvitation(institutionId: string, id: string) {
   return out.Item;
 }
 
-/** Ages an invitation past its expiry, directly in the table (the slot carries the expiry too). */
-async function expire(institutionId: string, id: string): Promise<void> {
-  const inv = await storedInvitation(institutionId, id);
-  if (!inv) throw new Error("no such invitation");
-  const past = new Date(Date.now() - 60_000).toISOString();
-  const set = (Key: { pk: string; sk: string }) =>
-    db.send(
-      new UpdateCommand({
-        TableName: config.tables.main,
-        Key,
-        UpdateExpression: "SET expires_at = :p",
-        ConditionExpression: "attribute_exists(pk)",
-        ExpressionAttributeValues: { ":p": past },
-      }),
-    );
-  await set(keys.invitation(institutionId, id));
-  await set(keys.invitationSlot(institutionId, inv.email, inv.slot)).catch(() => {});
-  // The list reads unexpired invitations by the expiry in their index key: it moves too.
-  await db.send(
-    new UpdateCommand({
-      TableName: config.tables.main,
-      Key: keys.invitation(institutionId, id),
-      UpdateExpression: "SET #o = :o",
-      ExpressionAttributeNames: { "#o": invitationStateIndex.sortKey },
-      ExpressionAttributeValues: { ":o": invitationStateIndex.order(past, id) },
-    }),
-  );
-}
+/** Far enough for an invitation to have expired (they are valid for 7 days). */
+const PAST_EXPIRY = 8 * DAY;
 
 async function listActive(tok: string, institutionId: string) {
   const res = await call("GET", INV, { token: tok, query: { institution_id: institutionId } });
@@ -454,9 +429,13 @@ describe("invitations: create", () => {
     expect((await call("POST", INV, { token: w.owner, body: { institution_id: w.inst.id, email, role: "cohort_admin" } })).status).toBe(
       429,
     );
-    await expire(w.inst.id, fourth.id);
-    await invite(w.owner, w.inst.id, email);
-    expect((await listActive(w.owner, w.inst.id)).filter((i) => i.email === email)).toHaveLength(3);
+    // Once the three active ones have expired, three more may be sent, and no fourth.
+    const later = { token: w.owner, body: { institution_id: w.inst.id, email, role: "cohort_admin" }, clockOffsetMs: PAST_EXPIRY };
+    for (let i = 0; i < 3; i++) expect((await call("POST", INV, later)).status).toBe(201);
+    expect((await call("POST", INV, later)).status).toBe(429);
+    const listedLater = await call("GET", INV, { token: w.owner, query: { institution_id: w.inst.id }, clockOffsetMs: PAST_EXPIRY });
+    expect(listedLater.body.invitations.filter((i: { email: string }) => i.email === email)).toHaveLength(3);
+    expect(listedLater.body.invitations.map((i: { id: string }) => i.id)).not.toContain(fourth.id);
   });
 
   it("12 simultaneous creates for one e-mail: exactly 3 × 201 and 9 × 429, and 3 stored", async () => {
@@ -493,11 +472,10 @@ describe("invitations: list", () => {
     const active = await invite(w.owner, inst.id, emails[0] as string);
     const used = await invite(w.owner, inst.id, emails[1] as string, "cohort_super_admin");
     const revoked = await invite(w.owner, inst.id, emails[2] as string);
-    const expired = await invite(w.owner, inst.id, emails[3] as string);
+    const _expired = await invite(w.owner, inst.id, emails[3] as string, "cohort_admin", -PAST_EXPIRY);
     const usedBy = await token(emails[1] as string);
     expect((await accept(usedBy, used.token)).status).toBe(200);
     expect((await call("DELETE", `${INV}/${revoked.id}`, { token: w.owner, query: { institution_id: inst.id } })).status).toBe(200);
-    await expire(inst.id, expired.id);
 
     const list = await listActive(usedBy, inst.id);
     expect(list).toEqual([
@@ -551,8 +529,7 @@ describe("invitations: revoke", () => {
     expect((await accept(await token(usedEmail), used.token)).status).toBe(200);
     const revoked = await invite(w.owner, w.inst.id, uniqEmail("r"));
     expect((await call("DELETE", `${INV}/${revoked.id}`, { token: w.owner, query: { institution_id: w.inst.id } })).status).toBe(200);
-    const expired = await invite(w.owner, w.inst.id, uniqEmail("e"));
-    await expire(w.inst.id, expired.id);
+    const expired = await invite(w.owner, w.inst.id, uniqEmail("e"), "cohort_admin", -PAST_EXPIRY);
     for (const inv of [used, revoked, expired]) {
       const { res, events } = await withEvents(w.owner, () =>
         call("DELETE", `${INV}/${inv.id}`, { token: w.owner, query: { institution_id: w.inst.id } }),
@@ -615,11 +592,14 @@ describe("invitations: resend", () => {
 
     const revoked = await invite(w.owner, w.inst.id, uniqEmail("rr"));
     await call("DELETE", `${INV}/${revoked.id}`, { token: w.owner, query: { institution_id: w.inst.id } });
-    const expired = await invite(w.owner, w.inst.id, uniqEmail("re"));
-    await expire(w.inst.id, expired.id);
+    const expired = await invite(w.owner, w.inst.id, uniqEmail("re"), "cohort_admin", -PAST_EXPIRY);
     for (const id of [inv.id, revoked.id, expired.id]) {
-      await ageLastMail(w.inst.id, id, 11 * 60); // refused for its state, not for the cooldown
-      const r = await call("POST", `${INV}/${id}/resend`, { token: w.owner, body: { institution_id: w.inst.id } });
+      // 11 minutes on, past the cooldown: refused for its state, not for the cooldown.
+      const r = await call("POST", `${INV}/${id}/resend`, {
+        token: w.owner,
+        body: { institution_id: w.inst.id },
+        clockOffsetMs: 11 * 60_000,
+      });
       expect(r).toMatchObject({ status: 422, body: { error: expect.any(String) } });
     }
     expect((await call("POST", `${INV}/nope/resend`, { token: w.owner, body: { institution_id: w.inst.id } })).body).toEqual({
@@ -664,8 +644,10 @@ describe("invitations: accept", () => {
     }
     const inv = await invite(w.owner, w.inst.id, email);
     expect((await accept(w.other, inv.token)).status).toBe(422);
-    await expire(w.inst.id, inv.id);
-    const r = await withEvents(invitee, () => accept(invitee, inv.token));
+    // Accepted 8 days later: it has expired.
+    const r = await withEvents(invitee, () =>
+      call("POST", ACCEPT, { token: invitee, body: { token: inv.token }, clockOffsetMs: PAST_EXPIRY }),
+    );
     expect(r.res.status).toBe(422);
     expect(r.events).toEqual([expect.objectContaining({ details: { reason: "expired" } })]);
 

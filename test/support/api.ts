@@ -9,6 +9,7 @@ import { randomBytes } from "node:crypto";
 import { AdminAddUserToGroupCommand, CreateGroupCommand } from "@aws-sdk/client-cognito-identity-provider";
 import { inject } from "vitest";
 import { cognitoClient, issueIdToken, type TokenOptions } from "../../infra/local/cognito.js";
+import { CLOCK_OFFSET_HEADER } from "../../shared/clock.js";
 import { assertConforms } from "./contract.js";
 import type { TestStackInfo } from "./stack-info.js";
 
@@ -90,6 +91,11 @@ export interface CallOptions {
   readonly query?: Readonly<Record<string, QueryValue | readonly QueryValue[]>>;
   readonly headers?: Readonly<Record<string, string>>;
   /**
+   * Runs the request with the domain's clock this many milliseconds ahead (the local gateway's
+   * `x-local-clock-offset`, shared/clock.ts): an invitation expires, a cooldown passes, for this request only.
+   */
+  readonly clockOffsetMs?: number;
+  /**
    * `false` only for a request the API document cannot describe (an unknown route, answered by the
    * gateway). Otherwise the response is checked against the document (contract.ts) and a mismatch throws.
    */
@@ -114,6 +120,7 @@ export async function call(method: string, path: string, opts: CallOptions = {})
   }
   const headers: Record<string, string> = {};
   if (opts.token !== undefined) headers.authorization = `Bearer ${opts.token}`;
+  if (opts.clockOffsetMs !== undefined) headers[CLOCK_OFFSET_HEADER] = String(opts.clockOffsetMs);
   let body: string | Uint8Array | undefined;
   if (opts.rawBody !== undefined) body = opts.rawBody;
   else if (opts.body !== undefined) {
