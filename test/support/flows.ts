@@ -10,10 +10,15 @@ import { config } from "../../shared/config.js";
 import { keys } from "../../shared/tables.js";
 import { call, invitationTokenIn, sentMail, uniq } from "./api.js";
 
+// The API's paths, for every test file.
 export const INST = "/api/v1/institutions";
 export const INV = "/api/v1/admin/invitations";
 export const ACCEPT = "/api/v1/invitations/accept";
 export const EVENTS = "/api/v1/admin/security_events";
+export const EXPORT = `${EVENTS}/export`;
+export const ALERTS = `${EVENTS}/alerts`;
+export const OPENAPI = "/api/v1/openapi.json";
+export const DOCS = "/api/v1/docs";
 
 /** Creates an institution (201 expected) and returns its record. */
 export async function createInstitution(tok: string, fields: Record<string, unknown> = {}): Promise<{ id: string; name: string }> {
