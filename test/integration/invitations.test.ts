@@ -6,29 +6,16 @@
  */
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
-import { GetCommand, QueryCommand } from "@aws-sdk/lib-dynamodb";
+import { QueryCommand } from "@aws-sdk/lib-dynamodb";
 import { beforeAll, describe, expect, it } from "vitest";
 import type { StoredEvent } from "../../shared/audit.js";
 import { db } from "../../shared/clients.js";
 import { config } from "../../shared/config.js";
 import { keys } from "../../shared/tables.js";
-import {
-  type CallOptions,
-  type CallResult,
-  invitationTokenIn,
-  call as rawCall,
-  sentMail,
-  stack,
-  token,
-  uniq,
-  uniqEmail,
-} from "../support/api.js";
-import { ageLastMail } from "../support/flows.js";
+import { type CallResult, call, invitationTokenIn, observeResponses, sentMail, stack, token, uniq, uniqEmail } from "../support/api.js";
+import { ACCEPT, ageLastMail, createInstitution, INST, INV, inviteMailed, storedInvitation } from "../support/flows.js";
 import { eventsOf, userIdOf } from "./helpers.js";
 
-const INV = "/api/v1/admin/invitations";
-const ACCEPT = "/api/v1/invitations/accept";
-const INST = "/api/v1/institutions";
 const ISO = /^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z$/;
 const DAY = 86_400_000;
 
@@ -37,12 +24,10 @@ const responses: string[] = [];
 const mailedTokens: string[] = [];
 const actorsSeen = new Set<string>();
 
-async function call(method: string, path: string, opts: CallOptions = {}): Promise<CallResult> {
-  const res = await rawCall(method, path, opts);
+observeResponses((res, opts) => {
   responses.push(JSON.stringify(res.headers) + res.text);
   if (opts.token) actorsSeen.add(opts.token);
-  return res;
-}
+});
 
 /** Runs `fn` and returns what it answered together with the events `tok`'s user caused meanwhile, oldest first. */
 async function withEvents(tok: string, fn: () => Promise<CallResult>): Promise<{ res: CallResult; events: StoredEvent[] }> {
@@ -62,26 +47,15 @@ async function mailedToken(email: string): Promise<string> {
   return t;
 }
 
-/** Invites `email`; `clockOffsetMs` -PAST_EXPIRY makes an invitation that has expired by now. */
+/** Invites `email`, keeping its token for the leak check; `clockOffsetMs` -PAST_EXPIRY makes one that has expired by now. */
 async function invite(tok: string, institutionId: string, email: string, role = "cohort_admin", clockOffsetMs?: number) {
-  const res = await call("POST", INV, { token: tok, body: { institution_id: institutionId, email, role }, clockOffsetMs });
-  expect(res.status, JSON.stringify(res.body)).toBe(201);
-  return { id: res.body.invitation.id as string, token: await mailedToken(email), res };
+  const inv = await inviteMailed(tok, institutionId, email, { role, clockOffsetMs });
+  mailedTokens.push(inv.token);
+  return inv;
 }
 
 async function accept(tok: string, invitationToken: string) {
   return call("POST", ACCEPT, { token: tok, body: { token: invitationToken } });
-}
-
-async function createInstitution(tok: string): Promise<{ id: string; name: string }> {
-  const res = await call("POST", INST, { token: tok, body: { institution: { name: uniq("Invite U") } } });
-  expect(res.status).toBe(201);
-  return { id: res.body.institution.id, name: res.body.institution.name };
-}
-
-async function storedInvitation(institutionId: string, id: string) {
-  const out = await db.send(new GetCommand({ TableName: config.tables.main, Key: keys.invitation(institutionId, id) }));
-  return out.Item;
 }
 
 /** Far enough for an invitation to have expired (they are valid for 7 days). */
@@ -126,7 +100,7 @@ async function world(): Promise<World> {
     token(uniqEmail("outsider", domain), { superAdmin: true, account }),
     token(uniqEmail("other"), { superAdmin: true, account: uniq("acct") }),
   ]);
-  const inst = await createInstitution(owner);
+  const inst = await createInstitution(owner, { name: uniq("Invite U") });
   for (const [tok, email, role] of [
     [admin, adminEmail, "cohort_admin"],
     [manager, managerEmail, "cohort_super_admin"],
@@ -231,7 +205,7 @@ describe("invitations: authorization matrix", () => {
     expect(events).toEqual([
       expect.objectContaining({
         event_type: "invitation_revoked",
-        details: { invitation_id: target.id, institution_id: w.inst.id, email: target.res.body.invitation.email },
+        details: { invitation_id: target.id, institution_id: w.inst.id, email: target.invitation.email },
       }),
     ]);
     const owned = await invite(w.owner, w.inst.id, uniqEmail("revokee"));
@@ -266,10 +240,10 @@ describe("invitations: authorization matrix", () => {
       expect(events).toEqual([
         expect.objectContaining({
           event_type: "invitation_resent",
-          details: { invitation_id: target.id, institution_id: w.inst.id, email: target.res.body.invitation.email },
+          details: { invitation_id: target.id, institution_id: w.inst.id, email: target.invitation.email },
         }),
       ]);
-      await mailedToken(target.res.body.invitation.email);
+      await mailedToken(target.invitation.email);
     }
   });
 
@@ -408,7 +382,7 @@ describe("invitations: create", () => {
     expect(res.status).toBe(429);
     expect(res.body).toEqual({ error: expect.any(String) });
     const retryAfter = Number(res.headers["retry-after"]);
-    const firstExpiry = Date.parse(first.res.body.invitation.expires_at);
+    const firstExpiry = Date.parse(first.invitation.expires_at);
     expect(Math.abs(retryAfter - (firstExpiry - Date.now()) / 1000)).toBeLessThan(30);
     expect(events).toEqual([
       expect.objectContaining({
@@ -420,7 +394,7 @@ describe("invitations: create", () => {
     const manager = await call("POST", INV, { token: w.manager, body: { institution_id: w.inst.id, email, role: "cohort_super_admin" } });
     expect(manager.status).toBe(429);
     // Another institution is another count.
-    const other = await createInstitution(w.owner);
+    const other = await createInstitution(w.owner, { name: uniq("Invite U") });
     await invite(w.owner, other.id, email);
 
     // Revoked and expired invitations stop counting.
@@ -467,7 +441,7 @@ describe("invitations: create", () => {
 
 describe("invitations: list", () => {
   it("active by default, only used with show_used=true; every item has the contract's fields and a status", async () => {
-    const inst = await createInstitution(w.owner);
+    const inst = await createInstitution(w.owner, { name: uniq("Invite U") });
     const emails = [uniqEmail("l1"), uniqEmail("l2"), uniqEmail("l3"), uniqEmail("l4")];
     const active = await invite(w.owner, inst.id, emails[0] as string);
     const used = await invite(w.owner, inst.id, emails[1] as string, "cohort_super_admin");
@@ -483,9 +457,9 @@ describe("invitations: list", () => {
         id: active.id,
         email: emails[0],
         role: "cohort_admin",
-        token_preview: active.res.body.invitation.token_preview,
+        token_preview: active.invitation.token_preview,
         sent_at: expect.stringMatching(ISO),
-        expires_at: active.res.body.invitation.expires_at,
+        expires_at: active.invitation.expires_at,
         used_at: null,
         created_by: w.ownerEmail,
         status: "active",
@@ -515,7 +489,7 @@ describe("invitations: list", () => {
 
 describe("invitations: revoke", () => {
   it("404 for unknown, malformed or another institution's id; 422 for used, revoked, expired", async () => {
-    const other = await createInstitution(w.owner);
+    const other = await createInstitution(w.owner, { name: uniq("Invite U") });
     const elsewhere = await invite(w.owner, other.id, uniqEmail("elsewhere"));
     for (const id of ["01ARZ3NDEKTSV4RRFFQ69G5FAV", "not-an-id", elsewhere.id]) {
       const { res, events } = await withEvents(w.owner, () =>
@@ -538,7 +512,7 @@ describe("invitations: revoke", () => {
       expect(events).toEqual([]);
     }
     // A revoked token cannot be accepted.
-    const revokedEmail = revoked.res.body.invitation.email;
+    const revokedEmail = revoked.invitation.email;
     const r = await withEvents(await token(revokedEmail), async () => accept(await token(revokedEmail), revoked.token));
     expect(r.res.status).toBe(422);
     expect(r.events).toEqual([expect.objectContaining({ event_type: "token_validation_failure", details: { reason: "revoked" } })]);
@@ -670,7 +644,7 @@ describe("invitations: accept", () => {
   });
 
   it("a user who already has access keeps the stronger role; the invitation is consumed", async () => {
-    const inst = await createInstitution(w.owner);
+    const inst = await createInstitution(w.owner, { name: uniq("Invite U") });
     const email = uniqEmail("double");
     const first = await invite(w.owner, inst.id, email, "cohort_super_admin");
     const second = await invite(w.owner, inst.id, email, "cohort_admin");

@@ -112,6 +112,13 @@ export interface CallResult {
   readonly text: string;
 }
 
+const observers: ((result: CallResult, opts: CallOptions) => void)[] = [];
+
+/** Calls `observer` with every response `call` gets in this file from now on (e.g. to check them all for leaks). */
+export function observeResponses(observer: (result: CallResult, opts: CallOptions) => void): void {
+  observers.push(observer);
+}
+
 /** One request through the gateway, e.g. `call("GET", "/api/v1/institutions", { token })`. */
 export async function call(method: string, path: string, opts: CallOptions = {}): Promise<CallResult> {
   const url = new URL(path, stack.apiUrl);
@@ -141,6 +148,7 @@ export async function call(method: string, path: string, opts: CallOptions = {})
   }
   const result = { status: res.status, headers: responseHeaders, body: parsed, text };
   if (opts.contract !== false) assertConforms(method, url.pathname, result);
+  for (const observe of observers) observe(result, opts);
   return result;
 }
 
