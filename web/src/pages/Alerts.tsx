@@ -72,7 +72,7 @@ export default function Alerts() {
         : undefined,
     [data],
   );
-  const domain = useMemo(() => data?.series?.map((m) => new Date(m.minute)), [data]);
+  const domain = useMemo(() => data?.series.map((m) => new Date(m.minute)), [data]);
 
   if (isForbidden(error)) return <AuditTrailForbidden title="Alerts" error={error} />;
 

@@ -40,7 +40,7 @@ export default function SecurityEventPage({ id }: { id: string }) {
   }
 
   const user = data.user;
-  const details = Object.entries(data.details ?? {});
+  const details = Object.entries(data.details);
   return (
     <ContentLayout
       header={
@@ -57,11 +57,11 @@ export default function SecurityEventPage({ id }: { id: string }) {
               { label: "Time", value: formatDateTime(data.created_at) },
               { label: "Type", value: <Box variant="code">{data.event_type}</Box> },
               { label: "IP address", value: data.ip_address },
-              { label: "User", value: user?.name ?? user?.email ?? "—" },
-              { label: "User e-mail", value: user?.email ?? "—" },
+              { label: "User", value: user.name ?? user.email ?? "—" },
+              { label: "User e-mail", value: user.email ?? "—" },
               {
                 label: "User ID",
-                value: user?.id ? (
+                value: user.id ? (
                   <SpaceBetween size="xxxs">
                     <Box variant="code">{user.id}</Box>
                     <Link href={`/security-events${query({ user_id: user.id })}`} onFollow={follow}>
