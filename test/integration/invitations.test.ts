@@ -100,7 +100,9 @@ async function world(): Promise<World> {
     token(uniqEmail("outsider", domain), { superAdmin: true, account }),
     token(uniqEmail("other"), { superAdmin: true, account: uniq("acct") }),
   ]);
-  const inst = await createInstitution(owner, { name: uniq("Invite U") });
+  // Only what an accept answers of the institution.
+  const { id, name } = await createInstitution(owner, { name: uniq("Invite U") });
+  const inst = { id, name };
   for (const [tok, email, role] of [
     [admin, adminEmail, "cohort_admin"],
     [manager, managerEmail, "cohort_super_admin"],
