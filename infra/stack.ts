@@ -34,7 +34,7 @@ import * as subscriptions from "aws-cdk-lib/aws-sns-subscriptions";
 import type { Construct } from "constructs";
 import { SUPER_ADMIN_GROUP } from "../shared/caller.js";
 import { METRICS_NAMESPACE, SERVICE_NAME } from "../shared/observability.js";
-import { type Route, type RouteAccess, routes as routeTable } from "../shared/routes.js";
+import { handlers, type Route, type RouteAccess, routeKey, routes as routeTable } from "../shared/routes.js";
 import { eventsTable, mainTable, type TableDef } from "../shared/tables.js";
 import { Console } from "./console.js";
 import { Monitoring } from "./monitoring.js";
@@ -113,13 +113,6 @@ export function functionId(handler: string): string {
     .split(/[/-]/)
     .map((part) => part.charAt(0).toUpperCase() + part.slice(1))
     .join("");
-}
-
-/** Distinct handlers of a route table with the union of their routes' access (`handlers()` of shared/routes.ts). */
-export function handlersOf(table: readonly Route[]): Map<string, RouteAccess> {
-  const out = new Map<string, RouteAccess>();
-  for (const r of table) out.set(r.handler, { ...out.get(r.handler), ...r.access });
-  return out;
 }
 
 /** The stage's access log: one JSON line per request, joined to the function's log by the request ids. */
@@ -393,7 +386,7 @@ export class InstitutionAdminStack extends Stack {
       SES_CONFIGURATION_SET: this.mailConfigurationSet.configurationSetName,
     };
 
-    for (const [handler, access] of handlersOf(routes)) {
+    for (const [handler, access] of handlers(routes)) {
       const fnId = functionId(handler);
       // Operational logs only (the audit trail lives in the events table), so they go with the stack.
       const logGroup = new logs.LogGroup(this, `${fnId}Logs`, {
@@ -436,7 +429,7 @@ export class InstitutionAdminStack extends Stack {
         ...(reserved !== undefined && { reservedConcurrentExecutions: reserved }),
         description: `${handler}: ${routes
           .filter((r) => r.handler === handler)
-          .map((r) => `${r.method} ${r.path}`)
+          .map(routeKey)
           .join(", ")}`,
         environment: { ...commonEnv, ...(access.mail ? mailEnv : {}) },
         bundling: BUNDLING,
@@ -461,8 +454,8 @@ export class InstitutionAdminStack extends Stack {
         // Public routes (the API document and its page) are served without a token.
         authorizer: route.public ? noAuthorizer : authorizer,
       });
-      if (!created) throw new Error(`No route made for ${route.method} ${route.path}`);
-      routeResources.set(`${route.method} ${route.path}`, created);
+      if (!created) throw new Error(`No route made for ${routeKey(route)}`);
+      routeResources.set(routeKey(route), created);
       if (route.public) {
         Validations.of(created).acknowledge({
           id: "AwsSolutions-APIG4",
@@ -486,7 +479,7 @@ export class InstitutionAdminStack extends Stack {
     // The export's own throttle: route settings override the stage's for that route alone.
     const exportRoute = routes.find((r) => r.handler === "security-events/export");
     if (exportRoute) {
-      const key = `${exportRoute.method} ${exportRoute.path}`;
+      const key = routeKey(exportRoute);
       (this.stage.node.defaultChild as CfnStage).routeSettings = {
         [key]: {
           ThrottlingRateLimit: settings.exportThrottle.rateLimit,

@@ -15,7 +15,7 @@ import { fileURLToPath, pathToFileURL } from "node:url";
 import { JwtRsaVerifier } from "aws-jwt-verify";
 import type { JwtPayload } from "aws-jwt-verify/jwt-model";
 import type { APIGatewayProxyEventV2WithJWTAuthorizer, APIGatewayProxyStructuredResultV2, Context } from "aws-lambda";
-import { type Route, routes } from "../../shared/routes.js";
+import { type Route, routeKey, routes } from "../../shared/routes.js";
 import { type ConsoleSite, consoleSiteFromEnv } from "./console.js";
 
 // Handlers import files as text where the deployed bundle has them inlined by esbuild (the API reference page).
@@ -41,7 +41,7 @@ const compiled: readonly CompiledRoute[] = routes.map((route) => {
   const parts = route.path.split("/").slice(1);
   return {
     route,
-    routeKey: `${route.method} ${route.path}`,
+    routeKey: routeKey(route),
     segments: parts.map((p) => (/^\{[^}]+\}$/.test(p) ? null : p)),
     paramNames: parts.map((p) => /^\{([^}]+)\}$/.exec(p)?.[1]),
   };
