@@ -38,7 +38,7 @@ export async function requireVisible(caller: Caller, id: string | undefined, act
 async function requireSuperAdminOf(caller: Caller, visible: Visible, action: string, message: string): Promise<void> {
   if (visible.isSuperAdmin) return;
   const { institution } = visible;
-  const details = { action, required_role: "super_admin", institution_id: institution.id };
+  const details = { action, required_role: "super_admin" as const, institution_id: institution.id };
   await recordEvent(auditEvent(caller, "insufficient_privileges", details, { owner: institution.account_id }));
   throw new Forbidden(message);
 }
@@ -86,7 +86,7 @@ function apply(base: Institution, input: InstitutionInput): Institution {
 /** Creates an institution owned by the caller's account, with the caller as its super admin. One transaction. */
 export async function createInstitution(caller: Caller, body: unknown) {
   if (!caller.isCohortSuperAdmin) {
-    const details = { action: "create_institution", required_role: "cohort_super_admin" };
+    const details = { action: "create_institution", required_role: "cohort_super_admin" as const };
     await recordEvent(auditEvent(caller, "insufficient_privileges", details));
     throw new Forbidden(messages.superAdminRequired);
   }
@@ -114,8 +114,8 @@ export async function createInstitution(caller: Caller, body: unknown) {
     );
     const event = auditEvent(caller, "institution_created", { institution_id: institution.id, name: institution.name }, { now });
     const result = await repo.insertInstitution(institution, event);
-    if (result === "registration_number_taken") throw new ValidationFailed([TAKEN]);
-    if (result !== "ok") return RETRY;
+    if (result.kind === "registration_number_taken") throw new ValidationFailed([TAKEN]);
+    if (result.kind === "retry") return RETRY;
     return { institution: toRecord(institution), message: "Institution created successfully" };
   });
 }
@@ -131,9 +131,9 @@ export async function updateInstitution(caller: Caller, id: string | undefined, 
     const after = { ...apply(before, input), updated_at: now.toISOString() };
     const changes = submittedKeys(body, "institution", WRITABLE_FIELDS);
     const event = auditEvent(caller, "institution_updated", { institution_id: after.id, changes }, { now, owner: before.account_id });
-    const result = await repo.updateInstitution(before, after, event);
-    if (result === "ok") return { institution: toRecord(after), message: "Institution updated successfully" };
-    if (result === "registration_number_taken") throw new ValidationFailed([TAKEN]);
+    const result = await repo.storeInstitutionUpdate(before, after, event);
+    if (result.kind === "ok") return { institution: toRecord(after), message: "Institution updated successfully" };
+    if (result.kind === "registration_number_taken") throw new ValidationFailed([TAKEN]);
     // "gone" goes round once more, so that the caller gets the same 404 (and event) as for any other unknown id.
     return RETRY;
   });
@@ -146,9 +146,9 @@ export async function deleteInstitution(caller: Caller, id: string | undefined) 
     await requireSuperAdminOf(caller, visible, "destroy_institution", messages.onlySuperAdminsDelete);
     const { institution } = visible;
     const event = auditEvent(caller, "institution_deleted", { institution_name: institution.name }, { owner: institution.account_id });
-    const result = await repo.deleteInstitution(institution, event);
-    if (result === "ok") return { message: `Institution '${institution.name}' deleted successfully` };
-    if (result === "has_cohorts") throw new Unprocessable("Cannot delete institution with existing cohorts");
+    const result = await repo.removeInstitution(institution, event);
+    if (result.kind === "ok") return { message: `Institution '${institution.name}' deleted successfully` };
+    if (result.kind === "has_cohorts") throw new Unprocessable("Cannot delete institution with existing cohorts");
     return RETRY;
   });
 }
@@ -164,8 +164,8 @@ export async function createCohort(caller: Caller, institutionId: string | undef
     const cohort = { id: newId(now.getTime()), institution_id: institution.id, name: input.name, created_at: now.toISOString() };
     const details = { institution_id: institution.id, cohort_id: cohort.id, name: cohort.name };
     const result = await repo.insertCohort(cohort, auditEvent(caller, "cohort_created", details, { now, owner: institution.account_id }));
-    if (result === "gone") throw new NotFound(messages.institutionNotFound);
-    if (result !== "ok") return RETRY;
+    if (result.kind === "gone") throw new NotFound(messages.institutionNotFound);
+    if (result.kind === "retry") return RETRY;
     return { cohort: { id: cohort.id, name: cohort.name, created_at: cohort.created_at } };
   });
 }
@@ -173,6 +173,6 @@ export async function createCohort(caller: Caller, institutionId: string | undef
 /** Cohorts of an institution visible to the caller. One GetItem and one Query. */
 export async function listCohorts(caller: Caller, institutionId: string | undefined) {
   const { institution } = await requireVisible(caller, institutionId);
-  const cohorts = await repo.listCohorts(institution.id);
+  const cohorts = await repo.queryCohorts(institution.id);
   return { cohorts: cohorts.map(({ id, name, created_at }) => ({ id, name, created_at })) };
 }

@@ -131,7 +131,7 @@ async function withdraw(caller: Caller, visible: Visible, inv: Invitation): Prom
       const details = { invitation_id: inv.id, institution_id: inv.institution_id, email: inv.email, reason: "email_delivery_failed" };
       const event = institutionEvent(caller, visible, "invitation_revoked", details);
       const change = { revokedBy: caller.id, reason: "email_delivery_failed", expectTokenHash: inv.token_hash };
-      const out = await repo.revokeInvitation(inv, change, event);
+      const out = await repo.markRevoked(inv, change, event);
       if (out.kind === "retry") return RETRY;
       // Refused: someone revoked it or issued a newer token meanwhile; either way this token is no longer live.
       if (out.kind === "ok") metrics.addMetric(METRIC.invitationWithdrawn, MetricUnit.Count, 1);
@@ -194,9 +194,9 @@ export async function createInvitation(caller: Caller, query: Query, body: unkno
     const details = { invitation_id: invitation.id, institution_id: invitation.institution_id, email, role: invitation.role };
     const event = institutionEvent(caller, visible, "invitation_created", details, now);
     const result = await repo.insertInvitation(invitation, { id: caller.id, email: caller.email }, event, now);
-    if (result === "ok") return { invitation, token: token.token, visible };
-    if (result === "has_access") throw new ValidationFailed([HAS_ACCESS]);
-    if (typeof result === "object") {
+    if (result.kind === "ok") return { invitation, token: token.token, visible };
+    if (result.kind === "has_access") throw new ValidationFailed([HAS_ACCESS]);
+    if (result.kind === "bound") {
       const { limit: boundLimit, retryAfter } = boundRefusal(result.bound, now);
       await refuseMail(caller, visible, email, result.bound, boundLimit, retryAfter, now);
     }

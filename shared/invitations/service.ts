@@ -4,7 +4,7 @@
  * the invitation → its state → the change and its event in one transaction.
  */
 import * as v from "valibot";
-import { auditEvent, type EventType, recordEvent } from "../audit.js";
+import { auditEvent, type EventDetails, type EventType, recordEvent } from "../audit.js";
 import type { Caller } from "../caller.js";
 import { Forbidden, messages, NotFound, Unprocessable } from "../errors.js";
 import { isId } from "../ids.js";
@@ -26,7 +26,7 @@ export const INVALID_INVITATION = "Invalid or expired invitation";
 export type TokenFailureReason = "unknown" | "expired" | "used" | "revoked" | "email_mismatch";
 
 /** An event about `visible`'s institution: recorded in its owner's trail too. */
-export function institutionEvent(caller: Caller, visible: Visible, type: EventType, details: Record<string, unknown>, now?: Date) {
+export function institutionEvent<T extends EventType>(caller: Caller, visible: Visible, type: T, details: EventDetails[T], now?: Date) {
   return auditEvent(caller, type, details, { now, owner: visible.institution.account_id });
 }
 
@@ -38,7 +38,7 @@ export function institutionEvent(caller: Caller, visible: Visible, type: EventTy
 export async function requireManaging(caller: Caller, institutionId: string | undefined): Promise<Visible> {
   const visible = await requireVisible(caller, institutionId, "manage_invitations");
   if (caller.isCohortSuperAdmin && visible.role === "cohort_super_admin") return visible;
-  const details = { action: "manage_invitations", required_role: "cohort_super_admin", institution_id: visible.institution.id };
+  const details = { action: "manage_invitations", required_role: "cohort_super_admin" as const, institution_id: visible.institution.id };
   await recordEvent(institutionEvent(caller, visible, "insufficient_privileges", details));
   throw new Forbidden(messages.superAdminRequired);
 }
@@ -49,7 +49,7 @@ export async function requireManaging(caller: Caller, institutionId: string | un
  */
 export async function requireMayInvite(caller: Caller, visible: Visible, role: Role): Promise<void> {
   if (role !== "cohort_super_admin" || visible.isSuperAdmin) return;
-  const details = { action: "manage_invitations", required_role: "super_admin", institution_id: visible.institution.id };
+  const details = { action: "manage_invitations", required_role: "super_admin" as const, institution_id: visible.institution.id };
   await recordEvent(institutionEvent(caller, visible, "insufficient_privileges", details));
   throw new Forbidden(ONLY_SUPER_ADMIN_INVITES_SUPER_ADMINS);
 }
@@ -84,7 +84,7 @@ export async function listInvitations(caller: Caller, query: Readonly<Record<str
   const now = new Date();
   const state = q.show_used === "true" ? "used" : "active";
   // One more than the page tells whether a next page exists.
-  const page = await repo.listInvitations(institution.id, state, q.limit + 1, now, after);
+  const page = await repo.queryInvitationPage(institution.id, state, q.limit + 1, now, after);
   const invitations = page.invitations.slice(0, q.limit);
   const last = invitations.at(-1);
   const more = page.invitations.length > q.limit || page.more;
@@ -116,7 +116,7 @@ export async function revokeInvitation(
     if (statusOf(invitation, now) !== "active") throw new Unprocessable(messages.failedToRevoke);
     const details = { invitation_id: invitation.id, institution_id: invitation.institution_id, email: invitation.email };
     const event = institutionEvent(caller, visible, "invitation_revoked", details, now);
-    const out = await repo.revokeInvitation(invitation, { revokedBy: caller.id }, event);
+    const out = await repo.markRevoked(invitation, { revokedBy: caller.id }, event);
     if (out.kind === "ok") return { message: "Invitation revoked" };
     if (out.kind === "refused") {
       if (!out.current) throw new NotFound(messages.invitationNotFound);
