@@ -16,6 +16,7 @@ import { JwtRsaVerifier } from "aws-jwt-verify";
 import type { JwtPayload } from "aws-jwt-verify/jwt-model";
 import type { APIGatewayProxyEventV2WithJWTAuthorizer, APIGatewayProxyStructuredResultV2, Context } from "aws-lambda";
 import { type Route, routeKey, routes } from "../../shared/routes.js";
+import { SECURITY_HEADERS } from "../../shared/security-headers.js";
 import { type ConsoleSite, consoleSiteFromEnv } from "./console.js";
 
 // Handlers import files as text where the deployed bundle has them inlined by esbuild (the API reference page).
@@ -313,9 +314,6 @@ interface Reply {
   headers: Record<string, string | string[]>;
   body: Buffer;
 }
-
-/** What the deployed stack sends on every response, the gateway's own included (DESIGN.md §3). */
-const SECURITY_HEADERS = { "cache-control": "no-store", "x-content-type-options": "nosniff" } as const;
 
 const json = (status: number, message: string): Reply => ({
   status,

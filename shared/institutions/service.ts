@@ -6,12 +6,16 @@ import { auditEvent, recordEvent, requestValue } from "../audit.js";
 import type { Caller } from "../caller.js";
 import { Forbidden, messages, NotFound, Unprocessable, ValidationFailed } from "../errors.js";
 import { isId, newId } from "../ids.js";
+import type { components } from "../openapi/api-types.js";
 import { RETRY, withRetries } from "../retry.js";
 import type { Role } from "../roles.js";
 import { parseRoot, submittedKeys } from "../validation.js";
 import { effectiveSettings, type Institution, toRecord, WRITABLE_FIELDS } from "./model.js";
 import * as repo from "./repository.js";
 import { cohortInput, type InstitutionInput, institutionCreate, institutionInput } from "./schema.js";
+
+/** The API document's schemas: what each use case answers is typed by the contract. */
+type Schemas = components["schemas"];
 
 const TAKEN = "Registration number has already been taken";
 
@@ -44,7 +48,7 @@ async function requireSuperAdminOf(caller: Caller, visible: Visible, action: str
 }
 
 /** Institutions visible to the caller, with the caller's role. One Query. */
-export async function listInstitutions(caller: Caller) {
+export async function listInstitutions(caller: Caller): Promise<Schemas["InstitutionList"]> {
   const records = await repo.listAccess(caller.id);
   return {
     institutions: records
@@ -62,7 +66,7 @@ export async function listInstitutions(caller: Caller) {
 }
 
 /** One institution with the caller's role views and the effective settings. One GetItem. */
-export async function showInstitution(caller: Caller, id: string | undefined) {
+export async function showInstitution(caller: Caller, id: string | undefined): Promise<Schemas["InstitutionShown"]> {
   const { institution, role, isSuperAdmin } = await requireVisible(caller, id);
   return { institution: toRecord(institution), role, is_super_admin: isSuperAdmin, settings: effectiveSettings(institution.settings) };
 }
@@ -84,7 +88,7 @@ function apply(base: Institution, input: InstitutionInput): Institution {
 }
 
 /** Creates an institution owned by the caller's account, with the caller as its super admin. One transaction. */
-export async function createInstitution(caller: Caller, body: unknown) {
+export async function createInstitution(caller: Caller, body: unknown): Promise<Schemas["InstitutionWritten"]> {
   if (!caller.isCohortSuperAdmin) {
     const details = { action: "create_institution", required_role: "cohort_super_admin" as const };
     await recordEvent(auditEvent(caller, "insufficient_privileges", details));
@@ -121,7 +125,7 @@ export async function createInstitution(caller: Caller, body: unknown) {
 }
 
 /** PATCH and PUT alike: applies the submitted whitelisted fields. One read and one transaction (more under contention). */
-export async function updateInstitution(caller: Caller, id: string | undefined, body: unknown) {
+export async function updateInstitution(caller: Caller, id: string | undefined, body: unknown): Promise<Schemas["InstitutionWritten"]> {
   return withRetries("Institution was changed concurrently, please retry", async () => {
     const visible = await requireVisible(caller, id);
     await requireSuperAdminOf(caller, visible, "update_institution", messages.onlySuperAdminsUpdate);
@@ -140,7 +144,7 @@ export async function updateInstitution(caller: Caller, id: string | undefined, 
 }
 
 /** Deletes an institution that has no cohort. One read and one transaction. */
-export async function deleteInstitution(caller: Caller, id: string | undefined) {
+export async function deleteInstitution(caller: Caller, id: string | undefined): Promise<Schemas["Message"]> {
   return withRetries("Institution was changed concurrently, please retry", async () => {
     const visible = await requireVisible(caller, id);
     await requireSuperAdminOf(caller, visible, "destroy_institution", messages.onlySuperAdminsDelete);
@@ -154,7 +158,7 @@ export async function deleteInstitution(caller: Caller, id: string | undefined) 
 }
 
 /** Creates a cohort in an institution the caller is super admin of. One read and one transaction. */
-export async function createCohort(caller: Caller, institutionId: string | undefined, body: unknown) {
+export async function createCohort(caller: Caller, institutionId: string | undefined, body: unknown): Promise<Schemas["CohortCreated"]> {
   return withRetries("Cohort could not be created, please retry", async () => {
     const visible = await requireVisible(caller, institutionId);
     await requireSuperAdminOf(caller, visible, "create_cohort", "Only super admins can create cohorts");
@@ -171,7 +175,7 @@ export async function createCohort(caller: Caller, institutionId: string | undef
 }
 
 /** Cohorts of an institution visible to the caller. One GetItem and one Query. */
-export async function listCohorts(caller: Caller, institutionId: string | undefined) {
+export async function listCohorts(caller: Caller, institutionId: string | undefined): Promise<Schemas["CohortList"]> {
   const { institution } = await requireVisible(caller, institutionId);
   const cohorts = await repo.queryCohorts(institution.id);
   return { cohorts: cohorts.map(({ id, name, created_at }) => ({ id, name, created_at })) };

@@ -11,6 +11,7 @@ import { isId } from "../ids.js";
 import { INSTITUTION_FULL, isFull } from "../institutions/model.js";
 import { getInstitution } from "../institutions/repository.js";
 import { requireVisible, type Visible } from "../institutions/service.js";
+import type { components } from "../openapi/api-types.js";
 import { decodeCursor, encodeCursor, parseQuery } from "../paging.js";
 import { RETRY, withRetries } from "../retry.js";
 import type { Role } from "../roles.js";
@@ -19,6 +20,9 @@ import { type Invitation, statusOf, strongerRole, toListItem } from "./model.js"
 import * as repo from "./repository.js";
 import { acceptInput, invitationListQuery, invitationParams } from "./schema.js";
 import { hashToken } from "./token.js";
+
+/** The API document's schemas: what each use case answers is typed by the contract. */
+type Schemas = components["schemas"];
 
 export const ONLY_SUPER_ADMIN_INVITES_SUPER_ADMINS = "Only the institution's super admin can invite super admins";
 export const INVALID_INVITATION = "Invalid or expired invitation";
@@ -76,7 +80,11 @@ export async function requireManagedInvitation(
  * `show_used=true` only used ones, otherwise only active ones; newest first. One GetItem and one Query that
  * reads only the page.
  */
-export async function listInvitations(caller: Caller, query: Readonly<Record<string, string | undefined>>, body?: unknown) {
+export async function listInvitations(
+  caller: Caller,
+  query: Readonly<Record<string, string | undefined>>,
+  body?: unknown,
+): Promise<Schemas["InvitationList"]> {
   const params = invitationParams(query, body);
   const { institution } = await requireVisible(caller, params.institution_id, "manage_invitations");
   const q = parseQuery(invitationListQuery, query);
@@ -108,7 +116,7 @@ export async function revokeInvitation(
   id: string | undefined,
   query: Readonly<Record<string, string | undefined>>,
   body: unknown,
-) {
+): Promise<Schemas["Message"]> {
   const institutionId = invitationParams(query, body).institution_id;
   return withRetries("Invitation was changed concurrently, please retry", async () => {
     const { visible, invitation } = await requireManagedInvitation(caller, institutionId, id);
@@ -146,7 +154,7 @@ function failureReason(inv: Invitation, now: Date): TokenFailureReason | undefin
  * Every token failure is 422 with `token_validation_failure {reason}` and changes nothing; a new member
  * of a full institution (`MAX_MEMBERS`) gets 422 `{error}`, and the invitation stays active.
  */
-export async function acceptInvitation(caller: Caller, body: unknown) {
+export async function acceptInvitation(caller: Caller, body: unknown): Promise<Schemas["InvitationAccepted"]> {
   const parsed = v.safeParse(acceptInput, body);
   if (!parsed.success) return refuse(caller, "unknown");
   const tokenHash = hashToken(parsed.output.token);

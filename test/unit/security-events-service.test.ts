@@ -21,6 +21,7 @@ vi.mock("../../shared/audit.js", async (importOriginal) => ({
 
 import { recordEvent, type StoredEvent } from "../../shared/audit.js";
 import type { Caller } from "../../shared/caller.js";
+import { csvFile } from "../../shared/http.js";
 import { newId } from "../../shared/ids.js";
 import { encodeCursor } from "../../shared/paging.js";
 import { eventLine } from "../../shared/security-events/csv.js";
@@ -184,6 +185,8 @@ describe("show", () => {
 
 describe("export", () => {
   const body = (r: { body: unknown }) => String(r.body);
+  /** The export as its handler answers it. */
+  const exported = async (...args: Parameters<typeof exportSecurityEvents>) => csvFile(await exportSecurityEvents(...args));
   const lines = (r: { body: unknown }) => body(r).split("\r\n").slice(1, -1);
 
   it("merges one stream per type newest first and logs the export with the submitted filters", async () => {
@@ -195,11 +198,7 @@ describe("export", () => {
       ),
     );
     const now = new Date("2024-05-01T01:02:03Z");
-    const r = await exportSecurityEvents(
-      admin,
-      { event_type: "institution_created, rate_limit_exceeded,unknown", from: "2020-01-01" },
-      now,
-    );
+    const r = await exported(admin, { event_type: "institution_created, rate_limit_exceeded,unknown", from: "2020-01-01" }, now);
     expect(mocked.eventPages).toHaveBeenCalledTimes(2);
     expect(lines(r).map((l) => l.slice(0, 26))).toEqual(all.map((e) => e.id));
     expect(r.headers).toEqual({
@@ -219,7 +218,7 @@ describe("export", () => {
   });
 
   it("only unknown types: no read, header only", async () => {
-    const r = await exportSecurityEvents(admin, { event_type: "nope" });
+    const r = await exported(admin, { event_type: "nope" });
     expect(mocked.eventPages).not.toHaveBeenCalled();
     expect(body(r)).toBe("id,event_type,created_at,user_id,user_email,ip_address,description,details\r\n");
   });
@@ -227,13 +226,13 @@ describe("export", () => {
   it(`caps at ${MAX_EXPORT_ROWS} rows and says so only when more match`, async () => {
     const many = Array.from({ length: MAX_EXPORT_ROWS + 1 }, () => row());
     mocked.eventPages.mockImplementationOnce(() => pagesOf(many));
-    const over = await exportSecurityEvents(admin, {});
+    const over = await exported(admin, {});
     expect(lines(over)).toHaveLength(MAX_EXPORT_ROWS);
     expect(over.headers?.["X-Export-Truncated"]).toBe("true");
     expect(exportEvent().details.event_count).toBe(MAX_EXPORT_ROWS);
 
     mocked.eventPages.mockImplementationOnce(() => pagesOf(many.slice(0, MAX_EXPORT_ROWS)));
-    const exact = await exportSecurityEvents(admin, {});
+    const exact = await exported(admin, {});
     expect(lines(exact)).toHaveLength(MAX_EXPORT_ROWS);
     expect(exact.headers).not.toHaveProperty("X-Export-Truncated");
   });
@@ -243,7 +242,7 @@ describe("export", () => {
     const heavy = { note: '"quoted", \r\n'.repeat(120) };
     const many = Array.from({ length: MAX_EXPORT_ROWS }, () => row({ details: heavy, description: "d".repeat(300) }));
     mocked.eventPages.mockImplementationOnce(() => pagesOf(many));
-    const r = await exportSecurityEvents(admin, {});
+    const r = await exported(admin, {});
     const envelope = JSON.stringify({ statusCode: 200, headers: r.headers, body: r.body });
     expect(Buffer.byteLength(envelope)).toBeLessThan(6 * 1024 * 1024);
     const jsonBytes = (s: string) => Buffer.byteLength(JSON.stringify(s)) - 2;
@@ -262,7 +261,7 @@ describe("export", () => {
       }),
     );
     mocked.eventPages.mockImplementationOnce(() => pagesOf(many));
-    const r = await exportSecurityEvents(admin, {});
+    const r = await exported(admin, {});
     expect(lines(r)).toHaveLength(MAX_EXPORT_ROWS);
     expect(r.headers).not.toHaveProperty("X-Export-Truncated");
   });
