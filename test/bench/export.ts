@@ -151,6 +151,7 @@ export async function measureExport(
     // The child reports on stdout: the request line stays out of it.
     POWERTOOLS_LOG_LEVEL: "WARN",
     POWERTOOLS_METRICS_DISABLED: "true",
+    AWS_XRAY_MANUAL_MODE: "true",
     NODE_OPTIONS: "--enable-source-maps",
     BENCH_BUNDLE_URL: pathToFileURL(bundle.file).href,
     BENCH_EVENT: JSON.stringify(exportEvent(admin.token)),
