@@ -96,10 +96,10 @@ export async function createExport(record: ExportRecord, n: number, event: Audit
     },
     ...eventItems(event),
   });
-  if (result.ok) return "ok";
-  if (result.failed === "slot") return "slot";
-  if (result.failed === undefined) return "conflict";
-  throw new Error(`export ${record.id}: condition failed on ${result.failed}`);
+  if (result.kind === "ok") return "ok";
+  if (result.kind === "failed" && result.item === "slot") return "slot";
+  if (result.kind === "conflict") return "conflict";
+  throw new Error(`export ${record.id}: condition failed on ${result.item}`);
 }
 
 export async function getExport(account: string, id: string): Promise<ExportRecord | undefined> {

@@ -59,10 +59,10 @@ export async function createWebhook(w: WebhookRecord, limit: number, event: Audi
     },
     ...eventItems(event),
   });
-  if (result.ok) return "ok";
-  if (result.failed === "count") return "full";
-  if (result.failed === undefined) return "conflict";
-  throw new Error(`webhook ${w.id}: condition failed on ${result.failed}`);
+  if (result.kind === "ok") return "ok";
+  if (result.kind === "failed" && result.item === "count") return "full";
+  if (result.kind === "conflict") return "conflict";
+  throw new Error(`webhook ${w.id}: condition failed on ${result.item}`);
 }
 
 /** Deletes the webhook (if it still exists) with its event; `gone` when it did not. */
@@ -80,10 +80,10 @@ export async function deleteWebhook(account: string, id: string, event: AuditEve
     },
     ...eventItems(event),
   });
-  if (result.ok) return "ok";
-  if (result.failed === "webhook") return "gone";
-  if (result.failed === undefined) return "conflict";
-  throw new Error(`webhook ${id}: condition failed on ${result.failed}`);
+  if (result.kind === "ok") return "ok";
+  if (result.kind === "failed" && result.item === "webhook") return "gone";
+  if (result.kind === "conflict") return "conflict";
+  throw new Error(`webhook ${id}: condition failed on ${result.item}`);
 }
 
 export async function getWebhook(account: string, id: string): Promise<WebhookRecord | undefined> {
@@ -155,7 +155,7 @@ export async function disableWebhook(account: string, id: string, at: string, ev
     },
     ...eventItems(event),
   });
-  return result.ok;
+  return result.kind === "ok";
 }
 
 export async function putDelivery(d: DeliveryRecord): Promise<void> {

@@ -9,12 +9,12 @@ import SpaceBetween from "@cloudscape-design/components/space-between";
 import StatusIndicator from "@cloudscape-design/components/status-indicator";
 import { useEffect, useState } from "react";
 import type { components } from "../../../shared/openapi/api-types";
-import { api } from "../api";
+import { client, ok } from "../api";
 import { describe } from "./ErrorNotice";
 
 type Export = components["schemas"]["Export"];
 
-const EXPORTS = "/api/v1/admin/security_events/exports";
+const EXPORTS = "/api/v1/admin/security_events/exports" as const;
 const POLL_MS = 1000;
 
 export interface ExportFilters {
@@ -34,7 +34,8 @@ export function ExportAll({ filters }: { filters: ExportFilters }) {
     if (current?.status !== "running") return;
     const timer = setTimeout(async () => {
       try {
-        setCurrent((await api<{ export: Export }>("GET", `${EXPORTS}/${current.id}`)).export);
+        const shown = ok(await client.GET(`${EXPORTS}/{id}`, { params: { path: { id: current.id } } }));
+        setCurrent(shown.export);
       } catch (err) {
         setProblem(describe(err).header);
       }
@@ -46,8 +47,15 @@ export function ExportAll({ filters }: { filters: ExportFilters }) {
     setStarting(true);
     setProblem(undefined);
     try {
-      const body = Object.fromEntries(Object.entries({ format, ...filters }).filter(([, v]) => v !== undefined && v !== ""));
-      setCurrent((await api<{ export: Export }>("POST", EXPORTS, { body })).export);
+      const given = (v: string | undefined) => (v === undefined || v === "" ? undefined : v);
+      const body = {
+        format,
+        event_type: given(filters.event_type),
+        user_id: given(filters.user_id),
+        from: given(filters.from),
+        to: given(filters.to),
+      };
+      setCurrent(ok(await client.POST(EXPORTS, { body })).export);
     } catch (err) {
       const d = describe(err);
       setProblem(`${d.header}${d.text ? `: ${d.text}` : ""}`);
