@@ -30,6 +30,9 @@ export const EVENT_TYPES = {
   invitation_resent: true,
   invitation_accepted: true,
   cohort_created: true,
+  administrator_removed: true,
+  administrator_role_changed: true,
+  institution_transferred: true,
 } as const;
 export type EventType = keyof typeof EVENT_TYPES;
 
@@ -116,6 +119,14 @@ export function describe(type: EventType, details: Record<string, unknown>, acto
       return `${actor} accepted an invitation as ${t("role")}`;
     case "cohort_created":
       return `${actor} created cohort '${t("name")}'`;
+    case "administrator_removed":
+      return details.self === true
+        ? `${actor} left institution ${t("institution_id")}`
+        : `${actor} removed ${t("email") || t("user_id")} from institution ${t("institution_id")}`;
+    case "administrator_role_changed":
+      return `${actor} changed the role of ${t("user_id")} from ${t("from")} to ${t("to")}`;
+    case "institution_transferred":
+      return `${actor} transferred institution ${t("institution_id")} to ${t("to_user_id")}`;
   }
 }
 

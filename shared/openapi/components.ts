@@ -35,6 +35,9 @@ const EVENT_TYPES = Object.keys({
   invitation_resent: 1,
   invitation_accepted: 1,
   cohort_created: 1,
+  administrator_removed: 1,
+  administrator_role_changed: 1,
+  institution_transferred: 1,
 } satisfies Record<EventType, 1>);
 
 /** The three event types the alerts count (`COUNTED_TYPES` of shared/audit.ts, which the tests compare). */

@@ -490,6 +490,9 @@ const DETAIL_KEYS: Record<string, readonly string[]> = {
   invitation_resent: ["invitation_id", "institution_id", "email"],
   invitation_accepted: ["invitation_id", "institution_id", "email", "role"],
   cohort_created: ["institution_id", "cohort_id", "name"],
+  administrator_removed: ["institution_id", "user_id", "email", "self"],
+  administrator_role_changed: ["institution_id", "user_id", "from", "to"],
+  institution_transferred: ["institution_id", "from_user_id", "to_user_id"],
 };
 const EVENT_ATTRS = [
   "pk",
