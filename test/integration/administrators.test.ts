@@ -29,7 +29,11 @@ let owner: Person;
 
 async function person(label: string, opts: { superAdmin?: boolean; account?: string; name?: string } = {}): Promise<Person> {
   const email = uniqEmail(label, opts.account && opts.account !== account ? `${uniq("d")}.test` : domain);
-  const tok = await token(email, { superAdmin: opts.superAdmin ?? false, account: opts.account ?? account, ...(opts.name && { name: opts.name }) });
+  const tok = await token(email, {
+    superAdmin: opts.superAdmin ?? false,
+    account: opts.account ?? account,
+    ...(opts.name && { name: opts.name }),
+  });
   return { token: tok, id: await userIdOf(tok), email };
 }
 
