@@ -98,13 +98,14 @@ export function stripAccess(item: Record<string, unknown>): AccessRecord {
 }
 
 /**
- * Creates the institution, the creator's access record (`creator` is its super admin), the number guard
- * and the event: one transaction.
+ * Creates the institution, the creator's access record and e-mail marker (`creator` is its super admin), the
+ * number guard and the event: one transaction.
  */
 export async function insertInstitution(i: Institution, creator: Member, event: AuditEvent): Promise<WriteResult> {
   const result = await transact({
     institution: { Put: { TableName: T(), Item: { ...keys.institution(i.id), ...i }, ConditionExpression: "attribute_not_exists(pk)" } },
     access: putAccess(i, creator),
+    marker: creator.email ? { Put: { TableName: T(), Item: { ...keys.memberEmail(i.id, creator.email), user_id: creator.user_id } } } : undefined,
     guard: putGuard(i),
     ...eventItems(event),
   });
