@@ -258,7 +258,8 @@ export async function auditMembership(institutionId: string): Promise<string[]> 
       continue;
     }
     if (record.role !== role) problems.push(`seat of ${userId} is ${role}, its access record ${str(record.role)}`);
-    if ((record.institution as Item | undefined)?.super_admin_id !== superAdmin) problems.push(`access record of ${userId} names a stale super admin`);
+    if ((record.institution as Item | undefined)?.super_admin_id !== superAdmin)
+      problems.push(`access record of ${userId} names a stale super admin`);
     if (!listedIds.has(userId)) problems.push(`access record of ${userId} missing from the administrators index`);
     const email = str(record.email ?? "");
     if (email !== "" && !items.some((i) => i.sk === keys.memberEmail(institutionId, email).sk && i.user_id === userId))
@@ -266,7 +267,8 @@ export async function auditMembership(institutionId: string): Promise<string[]> 
   }
   for (const id of listedIds) if (!Object.hasOwn(members, id)) problems.push(`access record of ${id} without its seat`);
   for (const marker of items.filter((i) => str(i.sk).endsWith("#MEMBER"))) {
-    if (!Object.hasOwn(members, str(marker.user_id))) problems.push(`e-mail marker ${str(marker.sk)} of ${str(marker.user_id)}, who holds no seat`);
+    if (!Object.hasOwn(members, str(marker.user_id)))
+      problems.push(`e-mail marker ${str(marker.sk)} of ${str(marker.user_id)}, who holds no seat`);
   }
   return problems;
 }
