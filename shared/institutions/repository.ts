@@ -105,7 +105,7 @@ export async function insertInstitution(i: Institution, creator: Member, event: 
   const result = await transact({
     institution: { Put: { TableName: T(), Item: { ...keys.institution(i.id), ...i }, ConditionExpression: "attribute_not_exists(pk)" } },
     access: putAccess(i, creator),
-    marker: creator.email ? { Put: { TableName: T(), Item: { ...keys.memberEmail(i.id, creator.email), user_id: creator.user_id } } } : undefined,
+    marker: memberMarker(i, creator),
     guard: putGuard(i),
     ...eventItems(event),
   });
@@ -184,11 +184,16 @@ export async function deleteInstitution(i: Institution, event: AuditEvent): Prom
   return (old.cohort_count ?? 0) > 0 ? "has_cohorts" : "retry";
 }
 
+/** The item that marks `member`'s e-mail as one with access to `i` (for the invitation checks); none without an e-mail. */
+export function memberMarker(i: Pick<Institution, "id">, member: Pick<Member, "user_id" | "email">): TxItem | undefined {
+  return member.email ? { Put: { TableName: T(), Item: { ...keys.memberEmail(i.id, member.email), user_id: member.user_id } } } : undefined;
+}
+
 /**
- * Transaction items that give `member` its role in `i` (access record + members map), guarded by the
- * institution's version so the access record's summary cannot be stale. For invitation acceptance.
+ * Transaction items that give `member` its role in `i` (access record, members map, e-mail marker), guarded
+ * by the institution's version so the access record's summary cannot be stale. For invitation acceptance.
  */
-export function grantAccessItems(i: Institution, member: Member): { grant: TxItem; access: TxItem } {
+export function grantAccessItems(i: Institution, member: Member): { grant: TxItem; access: TxItem; marker: TxItem | undefined } {
   return {
     grant: {
       Update: {
@@ -201,6 +206,7 @@ export function grantAccessItems(i: Institution, member: Member): { grant: TxIte
       },
     },
     access: putAccess(i, member),
+    marker: memberMarker(i, member),
   };
 }
 

@@ -17,7 +17,7 @@ import { type AuditEvent, eventItems } from "../audit.js";
 import { db, queryAll } from "../clients.js";
 import { config } from "../config.js";
 import type { Institution } from "../institutions/model.js";
-import { grantAccessItems, type Member } from "../institutions/repository.js";
+import { grantAccessItems, type Member, memberMarker } from "../institutions/repository.js";
 import type { Role } from "../roles.js";
 import { invitationStateIndex, keys, withoutKey } from "../tables.js";
 import { returnOldOnFailure, type TxItem, type TxItems, transact } from "../tx.js";
@@ -357,10 +357,10 @@ export async function consumeInvitation(
       },
     },
     slot: releaseSlot(inv),
-    memberEmail: { Put: { TableName: T(), Item: { ...keys.memberEmail(inv.institution_id, inv.email), user_id: use.userId } } },
     ...(use.grant
       ? grantAccessItems(use.institution, use.grant)
       : {
+          memberEmail: memberMarker(use.institution, { user_id: use.userId, email: inv.email }),
           keepAccess: {
             ConditionCheck: {
               TableName: T(),

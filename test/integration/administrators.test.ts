@@ -7,6 +7,7 @@
 import { beforeAll, describe, expect, it } from "vitest";
 import type { StoredEvent } from "../../shared/audit.js";
 import { getInstitution } from "../../shared/institutions/repository.js";
+import { auditMembership } from "../fault/consistency.js";
 import { call, token, uniq, uniqEmail } from "../support/api.js";
 import { ACCEPT, allEvents, createInstitution, INST, invite, lastMailedToken, storedInvitation } from "../support/flows.js";
 import { eventsOf, userIdOf } from "./helpers.js";
@@ -76,6 +77,7 @@ async function expectSeats(institutionId: string, n: number) {
   expect(Object.keys(inst?.members ?? {})).toHaveLength(n);
   const listed = await listAll(owner.token, institutionId, 3);
   expect(listed.map((a) => a.user_id).sort()).toEqual(Object.keys(inst?.members ?? {}).sort());
+  expect(await auditMembership(institutionId)).toEqual([]);
 }
 
 beforeAll(async () => {
