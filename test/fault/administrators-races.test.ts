@@ -125,7 +125,7 @@ describe("administrator races", () => {
       expect(seats.sort()).toEqual([ownerId, ...kept, ...acceptedIds].sort());
       for (const id of removedIds) expect(seats).not.toContain(id);
       // A sender removed before its invitee accepted: that accept was refused; accepted first: the removal revoked one fewer.
-      fromSenders.forEach((p, i) => {
+      fromSenders.forEach((_, i) => {
         const senderRemoved = removals[i]?.status === 200;
         const accepted = accepts[fromOwner.length + i]?.status === 200;
         if (senderRemoved) expect(removals[i]?.body.revoked_invitations).toBe(accepted ? 0 : 1);
