@@ -8,6 +8,7 @@
 import * as v from "valibot";
 import { type AuditEvent, auditEvent } from "../audit.js";
 import type { Caller } from "../caller.js";
+import { now as clock } from "../clock.js";
 import { BadRequest, messages, NotFound, Unprocessable } from "../errors.js";
 import { type Institution, toRecord } from "../institutions/model.js";
 import { type AccessRecord, getAccess } from "../institutions/repository.js";
@@ -135,7 +136,7 @@ export async function changeAdministratorRole(
     const from = roleIn(institution, target.user_id) as Role;
     const changed = { ...target, role };
     if (from === role && target.role === role) return { administrator: toAdministrator(changed, institution), message: "Role updated" };
-    const now = new Date();
+    const now = clock();
     const details = { institution_id: institution.id, user_id: target.user_id, from, to: role };
     const event = institutionEvent(caller, visible, "administrator_role_changed", details, now);
     if ((await repo.changeRole(institution, target, role, event)) === "retry") return RETRY;
@@ -163,7 +164,7 @@ export async function removeAdministrator(caller: Caller, institutionId: string 
     const { institution } = visible;
     if (institution.super_admin_id === target.user_id) throw new Unprocessable(SUPER_ADMIN_NOT_REMOVABLE);
 
-    const now = new Date();
+    const now = clock();
     const at = now.toISOString();
     const sent = await activeInvitationsSentBy(institution.id, target.user_id, now);
     const revocation = (inv: Invitation) =>
@@ -216,7 +217,7 @@ export async function transferInstitution(caller: Caller, institutionId: string 
     if ((target.user_account_id ?? "") !== before.account_id) throw new Unprocessable(TRANSFER_OTHER_ACCOUNT);
     if (roleIn(before, target.user_id) !== "cohort_super_admin") throw new Unprocessable(TRANSFER_NEEDS_SUPER_ADMIN_ROLE);
 
-    const now = new Date();
+    const now = clock();
     const after: Institution = { ...before, super_admin_id: target.user_id, updated_at: now.toISOString() };
     const details = { institution_id: before.id, from_user_id: caller.id, to_user_id: target.user_id };
     const event = institutionEvent(caller, visible, "institution_transferred", details, now);
