@@ -10,7 +10,7 @@
  * removal, a role change, a transfer and an accept racing one another serialise: the loser reads again.
  */
 import { QueryCommand } from "@aws-sdk/lib-dynamodb";
-import { type AuditEvent, eventItems } from "../audit.js";
+import { type AuditEvent, commitWithEvent, commitWithEvents } from "../audit.js";
 import { db } from "../clients.js";
 import { config } from "../config.js";
 import type { Institution } from "../institutions/model.js";
@@ -19,12 +19,12 @@ import type { Invitation } from "../invitations/model.js";
 import { revocationItems } from "../invitations/repository.js";
 import type { Role } from "../roles.js";
 import { keys, memberIndex } from "../tables.js";
-import { type TxItems, transact } from "../tx.js";
+import type { TxResult, Written } from "../tx.js";
 
 const T = () => config.tables.main;
 
 /** What a write came to: done, or to be judged again from a fresh read (the institution or an invitation changed, or a conflict). */
-export type MemberWrite = "ok" | "retry";
+export type MemberWrite = Written;
 
 /**
  * One page of an institution's administrators by e-mail, after the position `after` (an index order value)
@@ -55,14 +55,7 @@ export async function listMembers(
   return { members: (out.Items ?? []).map(stripAccess), more: out.LastEvaluatedKey !== undefined };
 }
 
-/** The items of several events, each under its own names. */
-function eventsItems(events: readonly AuditEvent[]): TxItems {
-  const items: TxItems = {};
-  for (const e of events) for (const [name, item] of Object.entries(eventItems(e))) items[`${name} ${e.id}`] = item;
-  return items;
-}
-
-const done = (result: Awaited<ReturnType<typeof transact>>): MemberWrite => (result.ok ? "ok" : "retry");
+const done = (result: TxResult): MemberWrite => (result.kind === "ok" ? result : { kind: "retry" });
 
 /**
  * Removes `target` from `i` as read: its seat (the `members` entry), its access record and its e-mail
@@ -75,7 +68,7 @@ export async function removeMember(
   revoke: { invitations: readonly Invitation[]; revokedBy: string; at: string },
   events: readonly AuditEvent[],
 ): Promise<MemberWrite> {
-  const result = await transact({
+  const result = await commitWithEvents(events, {
     institution: institutionChange(i, { remove: "#members.#user", names: { "#members": "members", "#user": target.user_id } }),
     access: { Delete: { TableName: T(), Key: keys.access(target.user_id, i.id), ConditionExpression: "attribute_exists(pk)" } },
     marker: target.email ? { Delete: { TableName: T(), Key: keys.memberEmail(i.id, target.email) } } : undefined,
@@ -85,7 +78,6 @@ export async function removeMember(
         revocationItems(inv, { revokedBy: revoke.revokedBy, reason: "administrator_removed", at: revoke.at }),
       ),
     ),
-    ...eventsItems(events),
   });
   return done(result);
 }
@@ -95,16 +87,16 @@ export async function removeMember(
  * do not fit in the removal's transaction (see `service.ts`).
  */
 export async function revokeInvitations(invitations: readonly Invitation[], revokedBy: string, at: string, events: readonly AuditEvent[]) {
-  const result = await transact({
-    ...Object.assign({}, ...invitations.map((inv) => revocationItems(inv, { revokedBy, reason: "administrator_removed", at }))),
-    ...eventsItems(events),
-  });
+  const result = await commitWithEvents(
+    events,
+    Object.assign({}, ...invitations.map((inv) => revocationItems(inv, { revokedBy, reason: "administrator_removed", at }))),
+  );
   return done(result);
 }
 
 /** Gives `target` the role `role` in `i` as read: the seat and the access record change together. One transaction. */
 export async function changeRole(i: Institution, target: AccessRecord, role: Role, event: AuditEvent): Promise<MemberWrite> {
-  const result = await transact({
+  const result = await commitWithEvent(event, {
     institution: institutionChange(i, {
       set: "#members.#user = :role",
       names: { "#members": "members", "#user": target.user_id },
@@ -120,7 +112,6 @@ export async function changeRole(i: Institution, target: AccessRecord, role: Rol
         ExpressionAttributeValues: { ":role": role },
       },
     },
-    ...eventItems(event),
   });
   return done(result);
 }
@@ -131,14 +122,16 @@ export async function changeRole(i: Institution, target: AccessRecord, role: Rol
  * member's access record. One transaction: the institution, at most 95 access records, the event.
  */
 export async function transferInstitution(before: Institution, after: Institution, event: AuditEvent): Promise<MemberWrite> {
-  const result = await transact({
-    institution: institutionChange(before, {
-      set: "#super = :to, #updated = :updated",
-      names: { "#super": "super_admin_id", "#updated": "updated_at" },
-      values: { ":to": after.super_admin_id, ":updated": after.updated_at },
-    }),
-    ...summaryRefreshItems(before, after),
-    ...eventItems(event),
-  });
+  const result = await commitWithEvent(
+    event,
+    {
+      institution: institutionChange(before, {
+        set: "#super = :to, #updated = :updated",
+        names: { "#super": "super_admin_id", "#updated": "updated_at" },
+        values: { ":to": after.super_admin_id, ":updated": after.updated_at },
+      }),
+    },
+    summaryRefreshItems(before, after),
+  );
   return done(result);
 }

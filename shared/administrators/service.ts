@@ -6,7 +6,7 @@
  * trails) in one transaction, guarded by the institution's version (see `repository.ts`).
  */
 import * as v from "valibot";
-import { type AuditEvent, auditEvent } from "../audit.js";
+import { type AuditEvent, auditEvent, type EventDetails, type EventType } from "../audit.js";
 import type { Caller } from "../caller.js";
 import { now as clock } from "../clock.js";
 import { BadRequest, messages, NotFound, Unprocessable } from "../errors.js";
@@ -15,6 +15,7 @@ import { type AccessRecord, getAccess } from "../institutions/repository.js";
 import { requireSuperAdminOf, requireVisible, roleIn, type Visible } from "../institutions/service.js";
 import type { Invitation } from "../invitations/model.js";
 import { activeInvitationsSentBy } from "../invitations/repository.js";
+import type { components } from "../openapi/api-types.js";
 import { PAGING_ERRORS, parseQuery } from "../paging.js";
 import { RETRY, withRetries } from "../retry.js";
 import type { Role } from "../roles.js";
@@ -35,9 +36,10 @@ export const TRANSFER_NEEDS_SUPER_ADMIN_ROLE = "The new super admin must have th
 const MAX_TX_ITEMS = 100;
 
 type Query = Readonly<Record<string, string | undefined>>;
+type Schemas = components["schemas"];
 
 /** An administrator as the list and the role change answer. */
-export function toAdministrator(record: AccessRecord, institution: Institution) {
+export function toAdministrator(record: AccessRecord, institution: Institution): Schemas["Administrator"] {
   return {
     user_id: record.user_id,
     email: record.email ?? "",
@@ -51,13 +53,8 @@ export function toAdministrator(record: AccessRecord, institution: Institution) 
 }
 
 /** An event about the institution of `visible`: in the actor's trail and its owner's. */
-const institutionEvent = (
-  caller: Caller,
-  visible: Visible,
-  type: Parameters<typeof auditEvent>[1],
-  details: Record<string, unknown>,
-  now: Date,
-) => auditEvent(caller, type, details, { now, owner: visible.institution.account_id });
+const institutionEvent = <T extends EventType>(caller: Caller, visible: Visible, type: T, details: EventDetails[T], now: Date) =>
+  auditEvent(caller, type, details, { now, owner: visible.institution.account_id });
 
 /** A user id from a path or body that could name a member (anything else is as unknown as a stranger's). */
 const plausibleUserId = (id: string | undefined): id is string => typeof id === "string" && id !== "" && id.length <= 128;
@@ -96,7 +93,11 @@ function decodeCursor(cursor: string): { order: string; userId: string } {
  * one Query of the administrators index that reads only the page (and one more record, to know whether a
  * next page exists).
  */
-export async function listAdministrators(caller: Caller, institutionId: string | undefined, query: Query) {
+export async function listAdministrators(
+  caller: Caller,
+  institutionId: string | undefined,
+  query: Query,
+): Promise<Schemas["AdministratorList"]> {
   const { institution } = await requireVisible(caller, institutionId, ACTION);
   const q = parseQuery(administratorListQuery, query);
   const after = q.cursor === undefined ? undefined : decodeCursor(q.cursor);
@@ -123,7 +124,7 @@ export async function changeAdministratorRole(
   institutionId: string | undefined,
   userId: string | undefined,
   body: unknown,
-) {
+): Promise<Schemas["AdministratorUpdated"]> {
   return withRetries("Administrator was changed concurrently, please retry", async () => {
     const { visible, record } = await lookUp(caller, institutionId, userId);
     await requireSuperAdmin(caller, visible);
@@ -139,7 +140,7 @@ export async function changeAdministratorRole(
     const now = clock();
     const details = { institution_id: institution.id, user_id: target.user_id, from, to: role };
     const event = institutionEvent(caller, visible, "administrator_role_changed", details, now);
-    if ((await repo.changeRole(institution, target, role, event)) === "retry") return RETRY;
+    if ((await repo.changeRole(institution, target, role, event)).kind === "retry") return RETRY;
     return { administrator: toAdministrator(changed, institution), message: "Role updated" };
   });
 }
@@ -155,7 +156,11 @@ const revocationsFitting = (fixed: number, accounts: number) => Math.floor((MAX_
  * transaction holds, the excess is revoked first, in transactions of their own (and acceptance checks that
  * the inviter is still an administrator, so none of them could be used meanwhile).
  */
-export async function removeAdministrator(caller: Caller, institutionId: string | undefined, userId: string | undefined) {
+export async function removeAdministrator(
+  caller: Caller,
+  institutionId: string | undefined,
+  userId: string | undefined,
+): Promise<Schemas["AdministratorRemoved"]> {
   return withRetries("Administrator was changed concurrently, please retry", async () => {
     const { visible, record } = await lookUp(caller, institutionId, userId);
     const self = userId === caller.id;
@@ -188,12 +193,12 @@ export async function removeAdministrator(caller: Caller, institutionId: string 
     const perBatch = revocationsFitting(0, accounts);
     for (let i = 0; i < excess.length; i += perBatch) {
       const batch = excess.slice(i, i + perBatch);
-      if ((await repo.revokeInvitations(batch, caller.id, at, batch.map(revocation))) === "retry") return RETRY;
+      if ((await repo.revokeInvitations(batch, caller.id, at, batch.map(revocation))).kind === "retry") return RETRY;
     }
     const last = sent.slice(excess.length);
     const events: AuditEvent[] = [removal, ...last.map(revocation)];
     const written = await repo.removeMember(institution, target, { invitations: last, revokedBy: caller.id, at }, events);
-    if (written === "retry") return RETRY;
+    if (written.kind === "retry") return RETRY;
     return { message: "Administrator removed", revoked_invitations: sent.length };
   });
 }
@@ -203,7 +208,11 @@ export async function removeAdministrator(caller: Caller, institutionId: string 
  * `cohort_super_admin` and belong to the institution's account (422 saying which). The former super admin
  * keeps access as `cohort_super_admin`. One read round trip and one transaction.
  */
-export async function transferInstitution(caller: Caller, institutionId: string | undefined, body: unknown) {
+export async function transferInstitution(
+  caller: Caller,
+  institutionId: string | undefined,
+  body: unknown,
+): Promise<Schemas["InstitutionWritten"]> {
   const wanted = typeof body === "object" && body !== null && !Array.isArray(body) ? (body as Record<string, unknown>).user_id : undefined;
   const userId = typeof wanted === "string" ? wanted : undefined;
   return withRetries("Institution was changed concurrently, please retry", async () => {
@@ -221,7 +230,7 @@ export async function transferInstitution(caller: Caller, institutionId: string 
     const after: Institution = { ...before, super_admin_id: target.user_id, updated_at: now.toISOString() };
     const details = { institution_id: before.id, from_user_id: caller.id, to_user_id: target.user_id };
     const event = institutionEvent(caller, visible, "institution_transferred", details, now);
-    if ((await repo.transferInstitution(before, after, event)) === "retry") return RETRY;
+    if ((await repo.transferInstitution(before, after, event)).kind === "retry") return RETRY;
     return { institution: toRecord(after), message: `Institution transferred to ${target.email || target.user_id}` };
   });
 }

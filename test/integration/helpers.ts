@@ -56,5 +56,5 @@ export async function grantAccess(institutionId: string, userId: string, role: R
     ...who,
   };
   const result = await transact(grantAccessItems(institution, member));
-  if (!result.ok) throw new Error("grantAccess failed");
+  if (result.kind !== "ok") throw new Error("grantAccess failed");
 }
