@@ -100,7 +100,7 @@ describe("administrators in the console", () => {
     const foreignRow = table.locator("tbody tr", { hasText: foreign.email });
     await foreignRow.getByText("Other account").waitFor();
     expect(await table.locator("tbody tr", { hasText: sam.email }).getByText("Other account").count()).toBe(0);
-    await table.locator("tbody tr", { hasText: owner.email }).getByText("Super admin").waitFor();
+    await table.locator("tbody tr", { hasText: owner.email }).getByText("Super admin", { exact: true }).waitFor();
     await screenshot(page, "20-administrators");
     await expectAccessible(page, "administrators");
 
