@@ -24,18 +24,24 @@ export interface TableDef {
 /**
  * Main table, single-table design:
  * - institution `INST#<id>` / `META`; its cohorts `INST#<id>` / `COHORT#<id>`; its invitations `INST#<id>` / `INV#<id>`
- * - access record `USER#<user>` / `INST#<institution>` (carries the institution summary, so listing is one Query)
+ * - access record `USER#<user>` / `INST#<institution>` (carries the institution summary, so listing is one Query,
+ *   and the member's e-mail, name and account, so the institution's administrators list is one Query of `by_institution_member`)
  * - registration-number guard `REGNO#<account>#<normalised number>` / `REGNO`
  * - invitation token `TOKEN#<sha256>` / `TOKEN`
  * - mail counters `INST#<id>` / `MAILS#HOUR#<YYYY-MM-DDTHH>` and `EMAIL#<email>#DAY#<YYYY-MM-DD>` (expire by TTL)
  * The `by_invitation_state` GSI holds active and used invitations by institution and state, sorted by
  * `<expires_at>#<id>`, so a page of the invitation list reads only that page.
+ * The `by_institution_member` GSI holds the access records by institution, sorted by `<e-mail>#<user>`, so a
+ * page of the administrators list reads only that page.
  */
 export const mainTable: TableDef = {
   id: "Main",
   partitionKey: "pk",
   sortKey: "sk",
-  indexes: [{ name: "by_invitation_state", partitionKey: "g_inv_state", sortKey: "g_inv_order" }],
+  indexes: [
+    { name: "by_invitation_state", partitionKey: "g_inv_state", sortKey: "g_inv_order" },
+    { name: "by_institution_member", partitionKey: "g_member_inst", sortKey: "g_member_order" },
+  ],
   ttlAttribute: "ttl",
 };
 
@@ -142,6 +148,28 @@ export const invitationStateIndex = {
   idOf: (order: string) => order.slice(order.lastIndexOf("#") + 1),
   attributes(institutionId: string, state: "active" | "used", expiresAt: string, id: string) {
     return { g_inv_state: this.partition(institutionId, state), g_inv_order: this.order(expiresAt, id) };
+  },
+} as const;
+
+/** The inverse of `keyPart`. */
+export const fromKeyPart = (part: string): string => part.replace(/%2[35]/g, (c) => (c === "%25" ? "%" : "#"));
+
+/**
+ * Index attributes of an access record in `by_institution_member`: the institution's administrators ordered
+ * by e-mail (then user id, so that the order is total); `#` separates the two encoded parts.
+ */
+export const memberIndex = {
+  name: "by_institution_member",
+  partitionKey: "g_member_inst",
+  sortKey: "g_member_order",
+  order: (email: string, userId: string) => `${keyPart(email)}#${keyPart(userId)}`,
+  /** The user id of an order value, or undefined when the value is not one `order` makes. */
+  userOf(order: string): string | undefined {
+    const parts = order.split("#");
+    return parts.length === 2 && parts[1] !== "" ? fromKeyPart(parts[1] as string) : undefined;
+  },
+  attributes(institutionId: string, email: string, userId: string) {
+    return { g_member_inst: institutionId, g_member_order: this.order(email, userId) };
   },
 } as const;
 

@@ -26,21 +26,43 @@ export interface Visible {
   isSuperAdmin: boolean;
 }
 
+/** The member `caller` becomes with `role` at `now` (by `invitationId`, or as the creator: null). */
+export function memberOf(caller: Caller, role: Role, now: Date, invitationId: string | null): repo.Member {
+  return {
+    user_id: caller.id,
+    email: caller.email,
+    name: caller.name,
+    user_account_id: caller.accountId,
+    role,
+    added_at: now.toISOString(),
+    invitation_id: invitationId,
+  };
+}
+
+/** The role `userId` holds in `institution`: own properties only, so no user id can match a built-in one. */
+export const roleIn = (institution: Pick<Institution, "members">, userId: string): Role | undefined =>
+  Object.hasOwn(institution.members, userId) ? institution.members[userId] : undefined;
+
 /**
  * The institution if the caller has an access record for it, else 404 with `unauthorized_institution_access`
  * (also in the owner's trail when the institution exists). A malformed id is just an unknown one. `action`
- * is set only for the invitation endpoints (`manage_invitations`).
+ * is set only for the invitation and administrator endpoints.
  */
-export async function requireVisible(caller: Caller, id: string | undefined, action?: "manage_invitations"): Promise<Visible> {
+export async function requireVisible(
+  caller: Caller,
+  id: string | undefined,
+  action?: "manage_invitations" | "manage_administrators",
+): Promise<Visible> {
   const institution = isId(id) ? await repo.getInstitution(id) : undefined;
-  const role = institution?.members[caller.id];
+  const role = institution && roleIn(institution, caller.id);
   if (institution && role) return { institution, role, isSuperAdmin: institution.super_admin_id === caller.id };
   const details = { attempted_institution_id: isId(id) ? id : requestValue(id), ...(action && { action }) };
   await recordEvent(auditEvent(caller, "unauthorized_institution_access", details, { owner: institution?.account_id }));
   throw new NotFound(messages.institutionNotFound);
 }
 
-async function requireSuperAdminOf(caller: Caller, visible: Visible, action: string, message: string): Promise<void> {
+/** The institution's super admin, else 403 with `insufficient_privileges` (`required_role: super_admin`, in the owner's trail too). */
+export async function requireSuperAdminOf(caller: Caller, visible: Visible, action: string, message: string): Promise<void> {
   if (visible.isSuperAdmin) return;
   const { institution } = visible;
   const details = { action, required_role: "super_admin" as const, institution_id: institution.id };
@@ -118,7 +140,8 @@ export async function createInstitution(caller: Caller, body: unknown): Promise<
       input,
     );
     const event = auditEvent(caller, "institution_created", { institution_id: institution.id, name: institution.name }, { now });
-    const result = await repo.insertInstitution(institution, event);
+    const creator = memberOf(caller, "cohort_super_admin", now, null);
+    const result = await repo.insertInstitution(institution, creator, event);
     if (result.kind === "registration_number_taken") throw new ValidationFailed([TAKEN]);
     if (result.kind === "retry") return RETRY;
     return { institution: toRecord(institution), message: "Institution created successfully" };

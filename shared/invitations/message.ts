@@ -21,7 +21,7 @@ const HTML_SPECIAL = /[&<>"']/g;
 const escapeHtml = (s: string) => s.replace(HTML_SPECIAL, (c) => HTML_ESCAPES[c] as string);
 
 /** User text on one line: no line break or control character from user data reaches the mail (or its headers). */
-const oneLine = (s: string) => s.replace(/[\p{Cc}\p{Cf}\u2028\u2029]+/gu, " ").trim();
+export const oneLine = (s: string) => s.replace(/[\p{Cc}\p{Cf}\u2028\u2029]+/gu, " ").trim();
 
 /** The accept link of the contract: `<APP_BASE_URL>/invitations/accept?token=<token>`. */
 export function acceptLink(appBaseUrl: string, token: string): string {

@@ -88,6 +88,15 @@ function specs(req: RequestSchemas): Record<string, Spec> {
     shape: "error" as const,
     examples: Object.fromEntries(Object.entries(examples).map(([k, error]) => [k, { error }])),
   });
+  const userIdParam: Schema = {
+    name: "user_id",
+    in: "path",
+    required: true,
+    description: "The administrator's user id.",
+    schema: { type: "string" },
+  };
+  const manageAdmins = { superAdmin: "Only the institution's super admin can manage administrators" };
+  const adminNotFound = { ...instNotFound, administrator: "Administrator not found" };
   const mailBound = { mailBound: "Too many invitation e-mails, try again later" };
   const eventsFilters = {
     user_id: "Events of this user (equality).",
@@ -195,6 +204,71 @@ function specs(req: RequestSchemas): Record<string, Spec> {
         422: validation("Name can't be blank"),
       },
     },
+    [`GET ${inst}/{id}/administrators`]: {
+      operationId: "listAdministrators",
+      summary: "List an institution's administrators",
+      description:
+        "Any administrator of the institution. Ordered by e-mail, paged; a page reads only that page. Members from another account show their own `account_id`.",
+      tag: "Administrators",
+      parameters: [
+        institutionId,
+        ...queryParams(req.administratorListQuery, { limit: "Page size.", cursor: "`meta.next_cursor` of the previous page." }),
+      ],
+      success: {
+        status: "200",
+        description: "One page of administrators.",
+        schema: ref("AdministratorList"),
+        example: examples.administratorList,
+      },
+      errors: { 404: instNotFound },
+    },
+    [`PATCH ${inst}/{id}/administrators/{user_id}`]: {
+      operationId: "changeAdministratorRole",
+      summary: "Change an administrator's role",
+      description: "The institution's super admin; never its own role. Logs `administrator_role_changed`.",
+      tag: "Administrators",
+      parameters: [institutionId, userIdParam],
+      body: { schema: req.roleChange, example: { role: "cohort_super_admin" } },
+      success: { status: "200", description: "Changed.", schema: ref("AdministratorUpdated"), example: examples.administratorUpdated },
+      errors: {
+        403: manageAdmins,
+        404: adminNotFound,
+        422: single({ superAdmin: "The super admin's role cannot be changed" }),
+      },
+    },
+    [`DELETE ${inst}/{id}/administrators/{user_id}`]: {
+      operationId: "removeAdministrator",
+      summary: "Remove an administrator, or leave",
+      description:
+        "The super admin removes anyone but itself; any other administrator may remove itself (leave). Takes the access and the seat, and revokes the active invitations that administrator sent (each logs `invitation_revoked`, reason `administrator_removed`). Logs `administrator_removed`. The person can be invited again.",
+      tag: "Administrators",
+      parameters: [institutionId, userIdParam],
+      success: { status: "200", description: "Removed.", schema: ref("AdministratorRemoved"), example: examples.administratorRemoved },
+      errors: {
+        403: manageAdmins,
+        404: adminNotFound,
+        422: single({ superAdmin: "The super admin cannot be removed; transfer the institution first" }),
+      },
+    },
+    [`POST ${inst}/{id}/transfer`]: {
+      operationId: "transferInstitution",
+      summary: "Transfer an institution to another administrator",
+      description:
+        "The super admin. The new super admin must be an administrator of the institution, of its account, with role `cohort_super_admin`; the former keeps access as `cohort_super_admin`. Logs `institution_transferred`.",
+      tag: "Administrators",
+      parameters: [institutionId],
+      body: { schema: req.transfer, example: { user_id: "3c9a5e1d-7b42-4f0e-9a61-2d8b7c4e5f10" } },
+      success: { status: "200", description: "Transferred.", schema: ref("InstitutionWritten"), example: examples.institutionTransferred },
+      errors: {
+        403: manageAdmins,
+        404: adminNotFound,
+        422: single({
+          self: "You are already the institution's super admin",
+          account: "The new super admin must belong to the institution's account",
+          role: "The new super admin must have the role cohort_super_admin",
+        }),
+      },
+    },
     [`GET ${inv}`]: {
       operationId: "listInvitations",
       summary: "List an institution's invitations",
@@ -274,6 +348,16 @@ function specs(req: RequestSchemas): Record<string, Spec> {
       errors: {
         422: single({ invalid: "Invalid or expired invitation", full: "Institution has reached its limit of 95 administrators" }),
       },
+    },
+    "POST /api/v1/invitations/preview": {
+      operationId: "previewInvitation",
+      summary: "Preview an invitation",
+      description:
+        "The signed-in user whose e-mail was invited: what accepting would grant (the institution, the role, who invited, until when). The token goes in the body, never in a URL. Consumes nothing; a failure is accept's and logs `token_validation_failure`.",
+      tag: "Invitations",
+      body: { schema: req.invitationAccept },
+      success: { status: "200", description: "The invitation.", schema: ref("InvitationPreview"), example: examples.invitationPreview },
+      errors: { 422: single({ invalid: "Invalid or expired invitation" }) },
     },
     [`GET ${sec}`]: {
       operationId: "listSecurityEvents",
@@ -367,6 +451,12 @@ const bodies: Record<string, Schema> = {
     institution: closedObject({ id: ref("Id"), name: { type: "string" } }),
     role: ref("Role"),
     message: { type: "string" },
+  }),
+  AdministratorList: closedObject({ administrators: { type: "array", items: ref("Administrator") }, meta: ref("PageMeta") }),
+  AdministratorUpdated: closedObject({ administrator: ref("Administrator"), message: { type: "string" } }),
+  AdministratorRemoved: closedObject({
+    message: { type: "string" },
+    revoked_invitations: { type: "integer", minimum: 0, description: "Active invitations the administrator had sent, now revoked." },
   }),
   SecurityEventList: closedObject({ events: { type: "array", items: ref("ListedEvent") }, meta: ref("PageMeta") }),
 };
@@ -485,6 +575,7 @@ export function buildDocument(errorMode: "throw" | "ignore" = "ignore"): Documen
     tags: [
       { name: "Institutions" },
       { name: "Cohorts", description: "Minimal, so that the delete rule is reachable." },
+      { name: "Administrators", description: "Who holds access to an institution, and changing or removing it." },
       { name: "Invitations" },
       { name: "Security events", description: "Scoped to the caller's account." },
       { name: "API document" },
