@@ -13,32 +13,26 @@ export interface Caller {
   readonly accountId: string;
   /** Cohort-super-admin status: member of the `cohort_super_admin` group. */
   readonly isCohortSuperAdmin: boolean;
+  /** The identity provider verified `email` (`email_verified` true): required to accept an invitation. */
+  readonly emailVerified: boolean;
   readonly ip: string;
 }
 
 type Claims = Record<string, string | number | boolean | string[]>;
 
 /**
- * Group membership from the `cognito:groups` claim. API Gateway hands array claims to Lambda flattened to
- * `[a b]`: split on whitespace only, as Cognito group names hold none (a comma is part of a name, so
- * `ops,cohort_super_admin` is not the super-admin group). A JSON array or a real array is read as is.
+ * Group membership from the `cognito:groups` claim, matched exactly. API Gateway hands array claims to
+ * Lambda flattened to `[a b]`: split on whitespace only, as Cognito group names hold none (a comma is part
+ * of a name, so `ops,cohort_super_admin` is not the super-admin group). A string is never parsed as JSON:
+ * a group may be named `"cohort_super_admin"`, quotes included, and its flattened claim
+ * `["cohort_super_admin"]` must not read as the group. A real array (another authorizer) is read as is.
  */
 export function parseGroups(value: Claims[string] | undefined): string[] {
   if (value === undefined) return [];
   if (Array.isArray(value)) return value.map(String);
   const text = String(value).trim();
-  if (text.startsWith('["')) {
-    try {
-      const parsed: unknown = JSON.parse(text);
-      if (Array.isArray(parsed)) return parsed.map(String);
-    } catch {
-      // not JSON: the flattened form
-    }
-  }
-  return text
-    .replace(/^\[|\]$/g, "")
-    .split(/\s+/)
-    .filter(Boolean);
+  const inner = text.startsWith("[") && text.endsWith("]") ? text.slice(1, -1) : text;
+  return inner.split(/\s+/).filter(Boolean);
 }
 
 /**
@@ -59,6 +53,8 @@ export function callerFrom(event: APIGatewayProxyEventV2WithJWTAuthorizer): Call
     name: typeof claims.name === "string" && claims.name !== "" ? claims.name : null,
     accountId: typeof account === "string" && account !== "" ? account : `user:${id}`,
     isCohortSuperAdmin: parseGroups(claims["cognito:groups"]).includes(SUPER_ADMIN_GROUP),
+    // API Gateway hands boolean claims over as strings.
+    emailVerified: claims.email_verified === true || claims.email_verified === "true",
     ip: event.requestContext.http?.sourceIp ?? "unknown",
   };
 }

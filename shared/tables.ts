@@ -28,6 +28,9 @@ export interface TableDef {
  * - registration-number guard `REGNO#<account>#<normalised number>` / `REGNO`
  * - invitation token `TOKEN#<sha256>` / `TOKEN`
  * - mail counters `INST#<id>` / `MAILS#HOUR#<YYYY-MM-DDTHH>` and `EMAIL#<email>#DAY#<YYYY-MM-DD>` (expire by TTL)
+ * - service-wide counters (expire by TTL): mails per mailbox `MAILBOX#<mailbox>` / `DAY#<YYYY-MM-DD>`; mails
+ *   and institutions created per account `ACCOUNT#<account>` / `MAILS#HOUR#<YYYY-MM-DDTHH>` and
+ *   `INSTITUTIONS#DAY#<YYYY-MM-DD>`
  * The `by_invitation_state` GSI holds active and used invitations by institution and state, sorted by
  * `<expires_at>#<id>`, so a page of the invitation list reads only that page.
  */
@@ -40,7 +43,8 @@ export const mainTable: TableDef = {
 };
 
 /**
- * Events table: event `EVT#<id>` / `ACCT#<account>`; per-minute alert counters `CNT#<account>` / `<YYYY-MM-DDTHH:MM>`.
+ * Events table: event `EVT#<id>` / `ACCT#<account>`; per-minute alert counters `CNT#<account>` / `<YYYY-MM-DDTHH:MM>`;
+ * per-minute refused-request counters `REFUSED#<user>` / `<YYYY-MM-DDTHH:MM>` (the probing bound).
  * The GSIs are partitioned by account (and user / type), sorted by `created_key` = `<created_at>#<id>`,
  * so every filter combination of the list is one Query on exactly the matching events.
  */
@@ -129,6 +133,15 @@ export const keys = {
     pk: `INST#${institutionId}`,
     sk: `EMAIL#${keyPart(email)}#DAY#${day}`,
   }),
+  /** Invitation mails to one mailbox (see `mailboxOf`), service-wide, in one UTC day. */
+  mailboxDailyMails: (mailbox: string, day: string): Key => ({ pk: `MAILBOX#${keyPart(mailbox)}`, sk: `DAY#${day}` }),
+  /** Invitation mails of the institutions of one account in one UTC hour. */
+  accountHourlyMails: (accountId: string, hour: string): Key => ({ pk: `ACCOUNT#${keyPart(accountId)}`, sk: `MAILS#HOUR#${hour}` }),
+  /** Institutions created in one account in one UTC day. */
+  accountDailyInstitutions: (accountId: string, day: string): Key => ({
+    pk: `ACCOUNT#${keyPart(accountId)}`,
+    sk: `INSTITUTIONS#DAY#${day}`,
+  }),
 } as const;
 
 /** Index attributes of an invitation in `by_invitation_state` (a revoked one has none, so it leaves the index). */
@@ -151,6 +164,8 @@ export const eventKeys = {
   event: (id: string, accountId: string): Key => ({ pk: `EVT#${id}`, sk: `ACCT#${keyPart(accountId)}` }),
   counter: (accountId: string, minute: string): Key => ({ pk: `CNT#${keyPart(accountId)}`, sk: minute }),
   counterPartition: (accountId: string): string => `CNT#${keyPart(accountId)}`,
+  /** Requests of one user refused in one UTC minute (`YYYY-MM-DDTHH:MM`): the probing bound. */
+  refusals: (userId: string, minute: string): Key => ({ pk: `REFUSED#${keyPart(userId)}`, sk: minute }),
   account: (accountId: string) => keyPart(accountId),
   accountUser: (accountId: string, userId: string) => `${keyPart(accountId)}#${keyPart(userId)}`,
   accountType: (accountId: string, type: string) => `${keyPart(accountId)}#${type}`,

@@ -5,6 +5,7 @@
  */
 import { GetCommand } from "@aws-sdk/lib-dynamodb";
 import { type AuditEvent, eventItems } from "../audit.js";
+import { boundedCount, dayOf, nextDay } from "../bounds.js";
 import { db, queryAll } from "../clients.js";
 import { config } from "../config.js";
 import type { Role } from "../roles.js";
@@ -31,7 +32,7 @@ export interface Cohort {
 }
 
 /** What a write came to: done, or why not. `retry`: the institution changed since it was read, or a transaction held an item. */
-export type WriteResult = "ok" | "registration_number_taken" | "retry" | "gone" | "has_cohorts";
+export type WriteResult = "ok" | "registration_number_taken" | "retry" | "gone" | "has_cohorts" | "daily_limit";
 
 const guardKey = (i: Pick<Institution, "account_id" | "registration_number">) =>
   i.registration_number ? keys.registrationNumber(i.account_id, i.registration_number) : undefined;
@@ -66,15 +67,28 @@ export async function listAccess(userId: string): Promise<AccessRecord[]> {
   return items.map((item) => withoutKey<AccessRecord>(item));
 }
 
-/** Creates the institution, the creator's access record, the number guard and the event: one transaction. */
+/**
+ * Creates the institution, the creator's access record, the number guard and the event, and counts it
+ * against its account's daily creations (`daily_limit` when `config.accountDailyInstitutionLimit` are
+ * made already): one transaction.
+ */
 export async function insertInstitution(i: Institution, event: AuditEvent): Promise<WriteResult> {
+  const now = new Date(i.created_at);
   const result = await transact({
     institution: { Put: { TableName: T(), Item: { ...keys.institution(i.id), ...i }, ConditionExpression: "attribute_not_exists(pk)" } },
     access: putAccess(i, i.super_admin_id, "cohort_super_admin"),
     guard: putGuard(i),
+    daily: boundedCount(
+      T(),
+      keys.accountDailyInstitutions(i.account_id, dayOf(now)),
+      "institutions",
+      config.accountDailyInstitutionLimit,
+      nextDay(now),
+    ),
     ...eventItems(event),
   });
   if (result.ok) return "ok";
+  if (result.failed === "daily") return "daily_limit";
   return result.failed === "guard" ? "registration_number_taken" : "retry";
 }
 

@@ -2,18 +2,21 @@
  * Institution use cases, in the contract's check order: look up among visible (404 + event) → role
  * (403 + event) → body (400/422) → the change and its event in one transaction.
  */
-import { auditEvent, recordEvent, requestValue } from "../audit.js";
+import { auditEvent, recordEvent, recordRefusal, requestValue } from "../audit.js";
+import { nextDay, secondsUntil } from "../bounds.js";
 import type { Caller } from "../caller.js";
-import { Forbidden, messages, NotFound, Unprocessable, ValidationFailed } from "../errors.js";
+import { config } from "../config.js";
+import { Forbidden, messages, NotFound, TooManyRequests, Unprocessable, ValidationFailed } from "../errors.js";
 import { isId, newId } from "../ids.js";
 import { RETRY, withRetries } from "../retry.js";
 import type { Role } from "../roles.js";
 import { parseRoot, submittedKeys } from "../validation.js";
-import { effectiveSettings, type Institution, toRecord, WRITABLE_FIELDS } from "./model.js";
+import { effectiveSettings, type Institution, memberRole, toRecord, WRITABLE_FIELDS } from "./model.js";
 import * as repo from "./repository.js";
 import { cohortInput, type InstitutionInput, institutionCreate, institutionInput } from "./schema.js";
 
 const TAKEN = "Registration number has already been taken";
+export const TOO_MANY_INSTITUTIONS = "Too many institutions created today, try again later";
 
 export interface Visible {
   institution: Institution;
@@ -28,10 +31,10 @@ export interface Visible {
  */
 export async function requireVisible(caller: Caller, id: string | undefined, action?: "manage_invitations"): Promise<Visible> {
   const institution = isId(id) ? await repo.getInstitution(id) : undefined;
-  const role = institution?.members[caller.id];
+  const role = institution && memberRole(institution, caller.id);
   if (institution && role) return { institution, role, isSuperAdmin: institution.super_admin_id === caller.id };
   const details = { attempted_institution_id: isId(id) ? id : requestValue(id), ...(action && { action }) };
-  await recordEvent(auditEvent(caller, "unauthorized_institution_access", details, { owner: institution?.account_id }));
+  await recordRefusal(caller, auditEvent(caller, "unauthorized_institution_access", details, { owner: institution?.account_id }));
   throw new NotFound(messages.institutionNotFound);
 }
 
@@ -39,7 +42,7 @@ async function requireSuperAdminOf(caller: Caller, visible: Visible, action: str
   if (visible.isSuperAdmin) return;
   const { institution } = visible;
   const details = { action, required_role: "super_admin", institution_id: institution.id };
-  await recordEvent(auditEvent(caller, "insufficient_privileges", details, { owner: institution.account_id }));
+  await recordRefusal(caller, auditEvent(caller, "insufficient_privileges", details, { owner: institution.account_id }));
   throw new Forbidden(message);
 }
 
@@ -87,7 +90,7 @@ function apply(base: Institution, input: InstitutionInput): Institution {
 export async function createInstitution(caller: Caller, body: unknown) {
   if (!caller.isCohortSuperAdmin) {
     const details = { action: "create_institution", required_role: "cohort_super_admin" };
-    await recordEvent(auditEvent(caller, "insufficient_privileges", details));
+    await recordRefusal(caller, auditEvent(caller, "insufficient_privileges", details));
     throw new Forbidden(messages.superAdminRequired);
   }
   const input = parseRoot(body, "institution", institutionCreate);
@@ -115,6 +118,11 @@ export async function createInstitution(caller: Caller, body: unknown) {
     const event = auditEvent(caller, "institution_created", { institution_id: institution.id, name: institution.name }, { now });
     const result = await repo.insertInstitution(institution, event);
     if (result === "registration_number_taken") throw new ValidationFailed([TAKEN]);
+    if (result === "daily_limit") {
+      const limit = config.accountDailyInstitutionLimit;
+      await recordEvent(auditEvent(caller, "rate_limit_exceeded", { limit, scope: "institution_daily" }, { now }));
+      throw new TooManyRequests(TOO_MANY_INSTITUTIONS, secondsUntil(nextDay(now), now));
+    }
     if (result !== "ok") return RETRY;
     return { institution: toRecord(institution), message: "Institution created successfully" };
   });

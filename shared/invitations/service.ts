@@ -4,11 +4,11 @@
  * the invitation → its state → the change and its event in one transaction.
  */
 import * as v from "valibot";
-import { auditEvent, type EventType, recordEvent } from "../audit.js";
+import { auditEvent, type EventType, recordRefusal } from "../audit.js";
 import type { Caller } from "../caller.js";
 import { Forbidden, messages, NotFound, Unprocessable } from "../errors.js";
 import { isId } from "../ids.js";
-import { INSTITUTION_FULL, isFull } from "../institutions/model.js";
+import { INSTITUTION_FULL, isFull, memberRole } from "../institutions/model.js";
 import { getInstitution } from "../institutions/repository.js";
 import { requireVisible, type Visible } from "../institutions/service.js";
 import { decodeCursor, encodeCursor, parseQuery } from "../paging.js";
@@ -23,7 +23,16 @@ import { hashToken } from "./token.js";
 export const ONLY_SUPER_ADMIN_INVITES_SUPER_ADMINS = "Only the institution's super admin can invite super admins";
 export const INVALID_INVITATION = "Invalid or expired invitation";
 
-export type TokenFailureReason = "unknown" | "expired" | "used" | "revoked" | "email_mismatch";
+export type TokenFailureReason = "unknown" | "expired" | "used" | "revoked" | "email_mismatch" | "email_unverified";
+
+/**
+ * Whether the caller is the invitee: its `email` claim is the invitation's e-mail and the identity
+ * provider verified it (an unverified address proves nothing about who reads that mailbox).
+ */
+export function inviteeMismatch(caller: Caller, inv: Pick<Invitation, "email">): TokenFailureReason | undefined {
+  if (caller.email === "" || caller.email !== inv.email) return "email_mismatch";
+  return caller.emailVerified ? undefined : "email_unverified";
+}
 
 /** An event about `visible`'s institution: recorded in its owner's trail too. */
 export function institutionEvent(caller: Caller, visible: Visible, type: EventType, details: Record<string, unknown>, now?: Date) {
@@ -39,7 +48,7 @@ export async function requireManaging(caller: Caller, institutionId: string | un
   const visible = await requireVisible(caller, institutionId, "manage_invitations");
   if (caller.isCohortSuperAdmin && visible.role === "cohort_super_admin") return visible;
   const details = { action: "manage_invitations", required_role: "cohort_super_admin", institution_id: visible.institution.id };
-  await recordEvent(institutionEvent(caller, visible, "insufficient_privileges", details));
+  await recordRefusal(caller, institutionEvent(caller, visible, "insufficient_privileges", details));
   throw new Forbidden(messages.superAdminRequired);
 }
 
@@ -50,7 +59,7 @@ export async function requireManaging(caller: Caller, institutionId: string | un
 export async function requireMayInvite(caller: Caller, visible: Visible, role: Role): Promise<void> {
   if (role !== "cohort_super_admin" || visible.isSuperAdmin) return;
   const details = { action: "manage_invitations", required_role: "super_admin", institution_id: visible.institution.id };
-  await recordEvent(institutionEvent(caller, visible, "insufficient_privileges", details));
+  await recordRefusal(caller, institutionEvent(caller, visible, "insufficient_privileges", details));
   throw new Forbidden(ONLY_SUPER_ADMIN_INVITES_SUPER_ADMINS);
 }
 
@@ -128,7 +137,7 @@ export async function revokeInvitation(
 
 /** Records `token_validation_failure` (the reason only, never the token) and refuses with the one fixed answer. */
 async function refuse(caller: Caller, reason: TokenFailureReason, owner?: string): Promise<never> {
-  await recordEvent(auditEvent(caller, "token_validation_failure", { reason }, { owner }));
+  await recordRefusal(caller, auditEvent(caller, "token_validation_failure", { reason }, { owner }));
   throw new Unprocessable(INVALID_INVITATION);
 }
 
@@ -161,10 +170,10 @@ export async function acceptInvitation(caller: Caller, body: unknown) {
     if (!inv || !institution || inv.token_hash !== tokenHash) return refuse(caller, "unknown");
     const owner = institution.account_id;
     const now = new Date();
-    const reason = failureReason(inv, now) ?? (caller.email !== "" && caller.email === inv.email ? undefined : "email_mismatch");
+    const reason = failureReason(inv, now) ?? inviteeMismatch(caller, inv);
     if (reason) return refuse(caller, reason, owner);
 
-    const current = institution.members[caller.id];
+    const current = memberRole(institution, caller.id);
     // Checked again at accept (invitations pending when the last seat went stay pending, unused); the
     // version guard on the grant makes two accepts racing for the last seat read again, so one gets it.
     if (current === undefined && isFull(institution)) throw new Unprocessable(INSTITUTION_FULL);

@@ -31,7 +31,7 @@ const owner: Caller = {
   email: uniqEmail("budget-owner"),
   name: "Budget Owner",
   accountId: uniq("acct"),
-  isCohortSuperAdmin: true,
+  isCohortSuperAdmin: true, emailVerified: true,
   ip: "127.0.0.1",
 };
 let institutionId: string;

@@ -26,7 +26,7 @@ describe("invitations: request budget", () => {
     email: uniqEmail("budget-owner"),
     name: "Budget Owner",
     accountId: uniq("acct"),
-    isCohortSuperAdmin: true,
+    isCohortSuperAdmin: true, emailVerified: true,
     ip: "127.0.0.1",
   };
 

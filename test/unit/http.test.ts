@@ -37,7 +37,7 @@ describe("the middy stack", () => {
     expect(parsed.caller).toMatchObject({
       id: "u1",
       email: "u1@example.com",
-      isCohortSuperAdmin: true,
+      isCohortSuperAdmin: true, emailVerified: true,
       accountId: "user:u1",
       ip: "10.0.0.1",
     });
@@ -126,9 +126,12 @@ describe("error mapping", () => {
 });
 
 describe("group claims", () => {
-  it("reads the flattened, JSON and array forms", () => {
+  it("reads the flattened and array forms, exactly", () => {
     expect(parseGroups("[cohort_super_admin other]")).toEqual(["cohort_super_admin", "other"]);
-    expect(parseGroups('["cohort_super_admin"]')).toEqual(["cohort_super_admin"]);
+    // A group named `"cohort_super_admin"` (quotes included) flattens to this: never the group itself.
+    expect(parseGroups('["cohort_super_admin"]')).toEqual(['"cohort_super_admin"']);
+    expect(parseGroups('["a","cohort_super_admin"]')).not.toContain("cohort_super_admin");
+    expect(parseGroups("[ops,cohort_super_admin]")).not.toContain("cohort_super_admin");
     expect(parseGroups(["a", "b"])).toEqual(["a", "b"]);
     expect(parseGroups("cohort_super_admin")).toEqual(["cohort_super_admin"]);
     expect(parseGroups(undefined)).toEqual([]);
