@@ -99,9 +99,6 @@ export interface Key {
  */
 export const keyPart = (value: string): string => value.replace(/[%#]/g, (c) => (c === "%" ? "%25" : "%23"));
 
-/** Registration numbers are unique per account after NFKC normalisation and case folding (`ＡＣ-1` is `AC-1`). */
-export const registrationNumberKey = (number: string): string => number.normalize("NFKC").toLowerCase();
-
 /** Item keys of the main table. */
 export const keys = {
   institution: (id: string): Key => ({ pk: `INST#${id}`, sk: "META" }),
@@ -110,8 +107,9 @@ export const keys = {
   access: (userId: string, institutionId: string): Key => ({ pk: `USER#${keyPart(userId)}`, sk: `INST#${institutionId}` }),
   accessPartition: (userId: string): string => `USER#${keyPart(userId)}`,
   accessPrefix: "INST#",
-  registrationNumber: (accountId: string, number: string): Key => ({
-    pk: `REGNO#${keyPart(accountId)}#${keyPart(registrationNumberKey(number))}`,
+  /** `numberKey`: the number folded (shared/institutions/registration-number.ts), so that look-alikes share the key. */
+  registrationNumber: (accountId: string, numberKey: string): Key => ({
+    pk: `REGNO#${keyPart(accountId)}#${keyPart(numberKey)}`,
     sk: "REGNO",
   }),
   invitation: (institutionId: string, invitationId: string): Key => ({ pk: `INST#${institutionId}`, sk: `INV#${invitationId}` }),

@@ -12,6 +12,7 @@ import type { Role } from "../roles.js";
 import { keys, withoutKey } from "../tables.js";
 import { returnOldOnFailure, type TxItem, type TxItems, transact } from "../tx.js";
 import { type Institution, type InstitutionSummary, toSummary } from "./model.js";
+import { registrationGuard } from "./registration-number.js";
 
 const T = () => config.tables.main;
 
@@ -35,7 +36,7 @@ export interface Cohort {
 export type WriteResult = "ok" | "registration_number_taken" | "retry" | "gone" | "has_cohorts" | "daily_limit";
 
 const guardKey = (i: Pick<Institution, "account_id" | "registration_number">) =>
-  i.registration_number ? keys.registrationNumber(i.account_id, i.registration_number) : undefined;
+  i.registration_number ? registrationGuard(i.account_id, i.registration_number) : undefined;
 
 function putGuard(i: Institution): TxItem | undefined {
   const key = guardKey(i);

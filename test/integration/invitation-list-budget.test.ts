@@ -31,7 +31,8 @@ const owner: Caller = {
   email: uniqEmail("budget-owner"),
   name: "Budget Owner",
   accountId: uniq("acct"),
-  isCohortSuperAdmin: true, emailVerified: true,
+  isCohortSuperAdmin: true,
+  emailVerified: true,
   ip: "127.0.0.1",
 };
 let institutionId: string;

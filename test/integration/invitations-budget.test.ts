@@ -26,7 +26,8 @@ describe("invitations: request budget", () => {
     email: uniqEmail("budget-owner"),
     name: "Budget Owner",
     accountId: uniq("acct"),
-    isCohortSuperAdmin: true, emailVerified: true,
+    isCohortSuperAdmin: true,
+    emailVerified: true,
     ip: "127.0.0.1",
   };
 

@@ -17,7 +17,8 @@ describe("request budget", () => {
     email: "budget@example.com",
     name: "Budget",
     accountId: uniq("acct"),
-    isCohortSuperAdmin: true, emailVerified: true,
+    isCohortSuperAdmin: true,
+    emailVerified: true,
     ip: "127.0.0.1",
   };
 

@@ -20,7 +20,8 @@ function seeds(account: string, type: EventType, count: number, at: (i: number) 
     email: "alert@example.com",
     name: null,
     accountId: account,
-    isCohortSuperAdmin: false, emailVerified: true,
+    isCohortSuperAdmin: false,
+    emailVerified: true,
     ip: "192.0.2.9",
   };
   return Array.from({ length: count }, (_, i) => ({ caller, event: { type, details: { n: i } }, at: new Date(at(i)) }));

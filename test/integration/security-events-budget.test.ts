@@ -43,7 +43,8 @@ describe("security events: request budget", () => {
     email: "budget@example.com",
     name: null,
     accountId: account,
-    isCohortSuperAdmin: true, emailVerified: true,
+    isCohortSuperAdmin: true,
+    emailVerified: true,
     ip: "192.0.2.1",
   };
   let ids: string[] = [];

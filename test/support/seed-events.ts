@@ -79,7 +79,8 @@ export function spreadSeeds(account: string, count: number, end: number, spanMs:
       email: `seed-user-${u}@example.com`,
       name: `Seed User ${u}`,
       accountId: account,
-      isCohortSuperAdmin: true, emailVerified: true,
+      isCohortSuperAdmin: true,
+      emailVerified: true,
       ip: "192.0.2.10",
     };
     const type = TYPES[i % TYPES.length] as EventType;

@@ -37,7 +37,8 @@ describe("the middy stack", () => {
     expect(parsed.caller).toMatchObject({
       id: "u1",
       email: "u1@example.com",
-      isCohortSuperAdmin: true, emailVerified: true,
+      isCohortSuperAdmin: true,
+      emailVerified: true,
       accountId: "user:u1",
       ip: "10.0.0.1",
     });

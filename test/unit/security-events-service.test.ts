@@ -35,7 +35,15 @@ import {
   showSecurityEvent,
 } from "../../shared/security-events/service.js";
 
-const admin: Caller = { id: "u1", email: "a@example.com", name: "A", accountId: "acct", isCohortSuperAdmin: true, emailVerified: true, ip: "10.0.0.1" };
+const admin: Caller = {
+  id: "u1",
+  email: "a@example.com",
+  name: "A",
+  accountId: "acct",
+  isCohortSuperAdmin: true,
+  emailVerified: true,
+  ip: "10.0.0.1",
+};
 const plain: Caller = { ...admin, isCohortSuperAdmin: false };
 const mocked = vi.mocked(repo);
 
