@@ -30,10 +30,13 @@ describe("the middy stack", () => {
   const echo = api(async ({ body, caller }) => ok({ body, caller }));
 
   it("parses JSON whatever the content type and passes the verified caller", async () => {
-    const res = await echo(event('{"a":1}'), context);
+    const res = await echo(event('{"a":1}', { email_verified: "true" }), context);
     expect(res.statusCode).toBe(200);
     const parsed = JSON.parse(String(res.body));
     expect(parsed.body).toEqual({ a: 1 });
+    // API Gateway hands the boolean claim over as a string; without it the e-mail is not verified.
+    const unverified = JSON.parse(String((await echo(event("{}"), context)).body));
+    expect(unverified.caller.emailVerified).toBe(false);
     expect(parsed.caller).toMatchObject({
       id: "u1",
       email: "u1@example.com",

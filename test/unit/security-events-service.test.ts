@@ -17,9 +17,10 @@ vi.mock("../../shared/security-events/repository.js", async (importOriginal) => 
 vi.mock("../../shared/audit.js", async (importOriginal) => ({
   ...(await importOriginal<typeof import("../../shared/audit.js")>()),
   recordEvent: vi.fn(),
+  recordRefusal: vi.fn(),
 }));
 
-import { recordEvent, type StoredEvent } from "../../shared/audit.js";
+import { recordEvent, recordRefusal, type StoredEvent } from "../../shared/audit.js";
 import type { Caller } from "../../shared/caller.js";
 import { newId } from "../../shared/ids.js";
 import { encodeCursor } from "../../shared/paging.js";
@@ -96,7 +97,7 @@ async function status(p: Promise<unknown>): Promise<number> {
 beforeEach(() => vi.clearAllMocks());
 
 describe("check order", () => {
-  it("403 before query validation, on all four, with no read and no event", async () => {
+  it("403 before query validation, on all four, with no read and no event; each counted as a refusal (the probing bound)", async () => {
     expect(await status(listSecurityEvents(plain, { limit: "0" }))).toBe(403);
     expect(await status(showSecurityEvent(plain, "bad"))).toBe(403);
     expect(await status(exportSecurityEvents(plain, { from: "bad" }))).toBe(403);
@@ -105,6 +106,7 @@ describe("check order", () => {
     for (const fn of [mocked.queryEvents, mocked.eventPages, mocked.getEvent, mocked.minuteCounters, mocked.countEvents])
       expect(fn).not.toHaveBeenCalled();
     expect(recordEvent).not.toHaveBeenCalled();
+    expect(vi.mocked(recordRefusal).mock.calls).toEqual(Array(5).fill([plain, undefined]));
   });
 
   it("400 on a bad query before any read", async () => {
