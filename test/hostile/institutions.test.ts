@@ -321,12 +321,17 @@ const writeBody = (root: string, inner: fc.Arbitrary<unknown>) =>
 const anyBody = fc.oneof({ weight: 3, arbitrary: hostileJson }, { weight: 1, arbitrary: pollution({ polluted: "yes" }) });
 const withQuery = (path: string, q: [string, string][]) => (q.length > 0 ? `${path}?${queryString(q)}` : path);
 
-/** Every Cc and Cf code point of the Unicode version this Node knows: controls and invisible format characters. */
+/**
+ * Every code point a single-line field refuses, of the Unicode version this Node knows: Cc and Cf (controls,
+ * invisible format characters), the line and paragraph separators, and the characters that render as
+ * nothing (Hangul fillers, the combining grapheme joiner, variation selectors, the blank Braille pattern).
+ */
+const INVISIBLE_LETTERS_AND_MARKS = /[\p{Zl}\p{Zp}\u115F\u1160\u3164\uFFA0\u034F\uFE00-\uFE0F\u{E0100}-\u{E01EF}\u2800]/u;
 const controlOrFormat = fc.constantFrom(
   ...Array.from({ length: 0x110000 }, (_, cp) => cp)
     .filter((cp) => cp < 0xd800 || cp > 0xdfff)
     .map((cp) => String.fromCodePoint(cp))
-    .filter((c) => CC_OR_CF.test(c)),
+    .filter((c) => CC_OR_CF.test(c) || INVISIBLE_LETTERS_AND_MARKS.test(c)),
 );
 
 // --- properties ----------------------------------------------------------------------------------------
@@ -493,7 +498,7 @@ describe("hostile input: institutions and cohorts", () => {
     );
   });
 
-  it("a Cc or Cf character inside a single-line field: 422 '<Field> contains invalid characters', never a 5xx, nothing stored", async () => {
+  it("a Cc, Cf, line-separator or invisible character inside a single-line field: 422 '<Field> contains invalid characters', never a 5xx, nothing stored", async () => {
     const fieldsAndModes = [
       ["name", "Name", "create"],
       ["name", "Name", "update"],
