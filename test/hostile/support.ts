@@ -104,7 +104,12 @@ export function tried(endpoint: string, status: number): void {
  * handler's answer to each input.
  */
 async function forgetRefusals(token: string): Promise<void> {
-  const sub = String(JSON.parse(Buffer.from(token.split(".")[1] ?? "", "base64url").toString("utf8")).sub);
+  let sub: string;
+  try {
+    sub = String(JSON.parse(Buffer.from(token.split(".")[1] ?? "", "base64url").toString("utf8")).sub);
+  } catch {
+    return; // not a JWT: the gateway answers 401 before anything is counted
+  }
   const minute = new Date().toISOString().slice(0, 16);
   await db.send(new DeleteCommand({ TableName: config.tables.events, Key: eventKeys.refusals(sub, minute) }));
 }
