@@ -1,10 +1,24 @@
 /**
  * The current user, built only from claims the JWT authorizer verified, never from the body or query.
  */
+import { isIP } from "node:net";
 import type { APIGatewayProxyEventV2WithJWTAuthorizer } from "aws-lambda";
 import { Unauthorized } from "./errors.js";
 
 export const SUPER_ADMIN_GROUP = "cohort_super_admin";
+
+/**
+ * `TRUST_CLOUDFRONT_VIEWER_ADDRESS=true`: every request comes through the console's CloudFront distribution
+ * (the HTTP API's own endpoint is disabled), so the viewer's address is CloudFront's
+ * `CloudFront-Viewer-Address`, not the connection's. The stack sets it only then; unset locally, where the
+ * connection is the viewer. Read once at load, like shared/config.ts (which this module does not need).
+ */
+const TRUST_VIEWER_ADDRESS = (() => {
+  const raw = process.env.TRUST_CLOUDFRONT_VIEWER_ADDRESS;
+  if (raw === undefined || raw === "" || raw === "false") return false;
+  if (raw === "true") return true;
+  throw new Error(`TRUST_CLOUDFRONT_VIEWER_ADDRESS must be true or false, got "${raw}"`);
+})();
 
 export interface Caller {
   readonly id: string;
@@ -36,6 +50,20 @@ export function parseGroups(value: Claims[string] | undefined): string[] {
 }
 
 /**
+ * The viewer's IP address. Behind CloudFront the connection API Gateway sees is CloudFront's edge; the
+ * viewer's is in `CloudFront-Viewer-Address` (`<ip>:<port>`, IPv6 unbracketed), which CloudFront sets
+ * itself. It is trusted only with `trusted` (`TRUST_CLOUDFRONT_VIEWER_ADDRESS`: the stack sets it when
+ * every request must come through CloudFront), never otherwise, as a client could send the header itself.
+ */
+export function viewerIp(event: Pick<APIGatewayProxyEventV2WithJWTAuthorizer, "headers" | "requestContext">, trusted: boolean): string {
+  const sourceIp = event.requestContext.http?.sourceIp ?? "unknown";
+  if (!trusted) return sourceIp;
+  const viewer = event.headers?.["cloudfront-viewer-address"];
+  const ip = viewer?.slice(0, Math.max(0, viewer.lastIndexOf(":")));
+  return ip && isIP(ip) ? ip : sourceIp;
+}
+
+/**
  * Builds the caller from a verified event. A user without an `account_id` attribute acts in a personal
  * account named after their user id, so that their institutions and events are still isolated.
  */
@@ -55,6 +83,6 @@ export function callerFrom(event: APIGatewayProxyEventV2WithJWTAuthorizer): Call
     isCohortSuperAdmin: parseGroups(claims["cognito:groups"]).includes(SUPER_ADMIN_GROUP),
     // API Gateway hands boolean claims over as strings.
     emailVerified: claims.email_verified === true || claims.email_verified === "true",
-    ip: event.requestContext.http?.sourceIp ?? "unknown",
+    ip: viewerIp(event, TRUST_VIEWER_ADDRESS),
   };
 }

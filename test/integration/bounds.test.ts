@@ -302,6 +302,15 @@ describe("claims", () => {
   });
 });
 
+describe("the recorded IP address", () => {
+  it("locally (not fronted by CloudFront) is the connection's: a CloudFront-Viewer-Address sent by the client is ignored", async () => {
+    const tok = await owner();
+    await call("GET", `${INST}/${uniq("nope")}`, { token: tok, headers: { "CloudFront-Viewer-Address": "203.0.113.9:4444" } });
+    const [event] = await eventsOf(tok);
+    expect(event?.ip_address).toMatch(/^(127\.0\.0\.1|::1)$/);
+  });
+});
+
 describe("refusal counters", () => {
   it("live in the events table under the caller, one per UTC minute, expiring by TTL", async () => {
     await withinOneWindow("minute", 10_000);

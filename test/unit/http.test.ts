@@ -1,6 +1,6 @@
 import type { Context } from "aws-lambda";
 import { afterEach, describe, expect, it, vi } from "vitest";
-import { parseGroups } from "../../shared/caller.js";
+import { parseGroups, viewerIp } from "../../shared/caller.js";
 import { Forbidden, ServiceUnavailable, TooManyRequests, toResponse } from "../../shared/errors.js";
 import { type ApiEvent, api, MAX_BODY_BYTES, ok } from "../../shared/http.js";
 
@@ -139,5 +139,26 @@ describe("group claims", () => {
     expect(parseGroups(["a", "b"])).toEqual(["a", "b"]);
     expect(parseGroups("cohort_super_admin")).toEqual(["cohort_super_admin"]);
     expect(parseGroups(undefined)).toEqual([]);
+  });
+});
+
+describe("the viewer's IP address", () => {
+  const at = (headers: Record<string, string>) =>
+    ({ headers, requestContext: { http: { sourceIp: "130.176.1.1" } } }) as unknown as Parameters<typeof viewerIp>[0];
+
+  it("behind CloudFront (trusted): CloudFront-Viewer-Address without its port, IPv4 and IPv6", () => {
+    expect(viewerIp(at({ "cloudfront-viewer-address": "198.51.100.10:46532" }), true)).toBe("198.51.100.10");
+    expect(viewerIp(at({ "cloudfront-viewer-address": "2001:db8:85a3::8a2e:370:7334:46532" }), true)).toBe("2001:db8:85a3::8a2e:370:7334");
+  });
+
+  it("not trusted (locally, or a stack not fronted): the connection's address, whatever the header says", () => {
+    expect(viewerIp(at({ "cloudfront-viewer-address": "198.51.100.10:46532" }), false)).toBe("130.176.1.1");
+  });
+
+  it("a missing or malformed header falls back to the connection's address", () => {
+    for (const value of ["", "nonsense", "198.51.100.10", "<script>:1", "999.1.1.1:80"]) {
+      expect(viewerIp(at({ "cloudfront-viewer-address": value }), true)).toBe("130.176.1.1");
+    }
+    expect(viewerIp(at({}), true)).toBe("130.176.1.1");
   });
 });
