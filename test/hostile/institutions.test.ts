@@ -15,6 +15,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { registrationNumberKey } from "../../shared/institutions/registration-number.js";
 import { claimsOf, eventsOf } from "../integration/helpers.js";
 import { token, uniq, uniqEmail } from "../support/api.js";
+import { INST } from "../support/flows.js";
 import {
   answered,
   anyString,
@@ -43,7 +44,6 @@ import {
   wrongType,
 } from "./support.js";
 
-const INST = "/api/v1/institutions";
 const MAX_BODY = 64 * 1024;
 const NOT_FOUND = { error: "Institution not found or access denied" };
 const BLANK = "Name can't be blank";
