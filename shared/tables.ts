@@ -29,6 +29,9 @@ export interface TableDef {
  * - registration-number guard `REGNO#<account>#<normalised number>` / `REGNO`
  * - invitation token `TOKEN#<sha256>` / `TOKEN`
  * - mail counters `INST#<id>` / `MAILS#HOUR#<YYYY-MM-DDTHH>` and `EMAIL#<email>#DAY#<YYYY-MM-DD>` (expire by TTL)
+ * - service-wide counters (expire by TTL): mails per mailbox `MAILBOX#<mailbox>` / `DAY#<YYYY-MM-DD>`; mails
+ *   and institutions created per account `ACCOUNT#<account>` / `MAILS#HOUR#<YYYY-MM-DDTHH>` and
+ *   `INSTITUTIONS#DAY#<YYYY-MM-DD>`
  * The `by_invitation_state` GSI holds active and used invitations by institution and state, sorted by
  * `<expires_at>#<id>`, so a page of the invitation list reads only that page.
  * The `by_institution_member` GSI holds the access records by institution, sorted by `<e-mail>#<user>`, so a
@@ -46,7 +49,8 @@ export const mainTable: TableDef = {
 };
 
 /**
- * Events table: event `EVT#<id>` / `ACCT#<account>`; per-minute alert counters `CNT#<account>` / `<YYYY-MM-DDTHH:MM>`.
+ * Events table: event `EVT#<id>` / `ACCT#<account>`; per-minute alert counters `CNT#<account>` / `<YYYY-MM-DDTHH:MM>`;
+ * per-minute refused-request counters `REFUSED#<user>` / `<YYYY-MM-DDTHH:MM>` (the probing bound).
  * The GSIs are partitioned by account (and user / type), sorted by `created_key` = `<created_at>#<id>`,
  * so every filter combination of the list is one Query on exactly the matching events.
  */
@@ -101,9 +105,6 @@ export interface Key {
  */
 export const keyPart = (value: string): string => value.replace(/[%#]/g, (c) => (c === "%" ? "%25" : "%23"));
 
-/** Registration numbers are unique per account after NFKC normalisation and case folding (`ＡＣ-1` is `AC-1`). */
-export const registrationNumberKey = (number: string): string => number.normalize("NFKC").toLowerCase();
-
 /** Item keys of the main table. */
 export const keys = {
   institution: (id: string): Key => ({ pk: `INST#${id}`, sk: "META" }),
@@ -112,8 +113,9 @@ export const keys = {
   access: (userId: string, institutionId: string): Key => ({ pk: `USER#${keyPart(userId)}`, sk: `INST#${institutionId}` }),
   accessPartition: (userId: string): string => `USER#${keyPart(userId)}`,
   accessPrefix: "INST#",
-  registrationNumber: (accountId: string, number: string): Key => ({
-    pk: `REGNO#${keyPart(accountId)}#${keyPart(registrationNumberKey(number))}`,
+  /** `numberKey`: the number folded (shared/institutions/registration-number.ts), so that look-alikes share the key. */
+  registrationNumber: (accountId: string, numberKey: string): Key => ({
+    pk: `REGNO#${keyPart(accountId)}#${keyPart(numberKey)}`,
     sk: "REGNO",
   }),
   invitation: (institutionId: string, invitationId: string): Key => ({ pk: `INST#${institutionId}`, sk: `INV#${invitationId}` }),
@@ -134,6 +136,15 @@ export const keys = {
   dailyMails: (institutionId: string, email: string, day: string): Key => ({
     pk: `INST#${institutionId}`,
     sk: `EMAIL#${keyPart(email)}#DAY#${day}`,
+  }),
+  /** Invitation mails to one mailbox (see `mailboxOf`), service-wide, in one UTC day. */
+  mailboxDailyMails: (mailbox: string, day: string): Key => ({ pk: `MAILBOX#${keyPart(mailbox)}`, sk: `DAY#${day}` }),
+  /** Invitation mails of the institutions of one account in one UTC hour. */
+  accountHourlyMails: (accountId: string, hour: string): Key => ({ pk: `ACCOUNT#${keyPart(accountId)}`, sk: `MAILS#HOUR#${hour}` }),
+  /** Institutions created in one account in one UTC day. */
+  accountDailyInstitutions: (accountId: string, day: string): Key => ({
+    pk: `ACCOUNT#${keyPart(accountId)}`,
+    sk: `INSTITUTIONS#DAY#${day}`,
   }),
 } as const;
 
@@ -179,6 +190,8 @@ export const eventKeys = {
   event: (id: string, accountId: string): Key => ({ pk: `EVT#${id}`, sk: `ACCT#${keyPart(accountId)}` }),
   counter: (accountId: string, minute: string): Key => ({ pk: `CNT#${keyPart(accountId)}`, sk: minute }),
   counterPartition: (accountId: string): string => `CNT#${keyPart(accountId)}`,
+  /** Requests of one user refused in one UTC minute (`YYYY-MM-DDTHH:MM`): the probing bound. */
+  refusals: (userId: string, minute: string): Key => ({ pk: `REFUSED#${keyPart(userId)}`, sk: minute }),
   account: (accountId: string) => keyPart(accountId),
   accountUser: (accountId: string, userId: string) => `${keyPart(accountId)}#${keyPart(userId)}`,
   accountType: (accountId: string, type: string) => `${keyPart(accountId)}#${type}`,

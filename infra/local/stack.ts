@@ -43,6 +43,8 @@ export interface StackOptions {
   readonly tablePrefix?: string;
   /** The gateway's request log on our stdout ("inherit") or in `<dataDir>/logs/gateway.log` ("file", default). */
   readonly gatewayOutput?: "inherit" | "file";
+  /** More environment for the handlers (settings such as `MEASUREMENT_BOUNDS`). */
+  readonly handlerEnv?: Readonly<Record<string, string>>;
 }
 
 /** A service that fault tests can take away and bring back on the same port. */
@@ -182,6 +184,7 @@ export async function startLocalStack(opts: StackOptions): Promise<LocalStack> {
         JWT_ISSUER: `${cognitoEndpoint}/${pool.userPoolId}`,
         JWT_AUDIENCE: pool.userPoolClientId,
         JWKS_URL: `${cognitoEndpoint}/${pool.userPoolId}/.well-known/jwks.json`,
+        ...opts.handlerEnv,
       },
     });
     await gateway.start();

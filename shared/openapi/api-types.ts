@@ -18,7 +18,7 @@ export interface paths {
     put?: never;
     /**
      * Create an institution
-     * @description Cohort super admins only. The institution belongs to the caller's account and the caller is its super admin. Unknown keys are ignored. Logs `institution_created`.
+     * @description Cohort super admins only. The institution belongs to the caller's account and the caller is its super admin. Unknown keys are ignored. Logs `institution_created`. At most 100 institutions per account per UTC day (429 with `Retry-After`).
      *
      *     Who: cohort super admin.
      */
@@ -184,7 +184,7 @@ export interface paths {
     put?: never;
     /**
      * Invite an administrator
-     * @description A cohort super admin managing the institution; only its super admin may invite `cohort_super_admin`. Mails the accept link and logs `invitation_created`. At most 3 active invitations per e-mail and institution, and bounded mail volume: each bound answers 429 with `Retry-After` and logs `rate_limit_exceeded`. The fields may also be sent as query parameters.
+     * @description A cohort super admin managing the institution; only its super admin may invite `cohort_super_admin`. Mails the accept link and logs `invitation_created`. At most 3 active invitations per e-mail and institution, and bounded mail volume (per institution, per mailbox across the service, per account): each bound answers 429 with `Retry-After` and logs `rate_limit_exceeded`. The fields may also be sent as query parameters.
      *
      *     Who: cohort super admin managing the institution.
      */
@@ -767,7 +767,7 @@ export interface components {
         "application/json": components["schemas"]["Error"] | components["schemas"]["GatewayMessage"];
       };
     };
-    /** @description Over a bound on invitations or their e-mails; logged as `rate_limit_exceeded`. */
+    /** @description Over a bound: on invitations or their e-mails, on institutions created per day, or on refused requests (more than 30 in a minute, until it ends); logged as `rate_limit_exceeded` with its `scope`. */
     TooManyRequests: {
       headers: {
         "Cache-Control": components["headers"]["CacheControl"];
@@ -964,6 +964,18 @@ export interface operations {
           "application/json": components["schemas"]["ValidationErrors"];
         };
       };
+      /** @description Over a bound: on invitations or their e-mails, on institutions created per day, or on refused requests (more than 30 in a minute, until it ends); logged as `rate_limit_exceeded` with its `scope`. */
+      429: {
+        headers: {
+          "Cache-Control": components["headers"]["CacheControl"];
+          "X-Content-Type-Options": components["headers"]["XContentTypeOptions"];
+          "Retry-After": components["headers"]["RetryAfter"];
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
       500: components["responses"]["InternalError"];
       503: components["responses"]["ServiceUnavailable"];
     };
@@ -1033,6 +1045,18 @@ export interface operations {
       };
       409: components["responses"]["Conflict"];
       413: components["responses"]["PayloadTooLarge"];
+      /** @description Over a bound: on invitations or their e-mails, on institutions created per day, or on refused requests (more than 30 in a minute, until it ends); logged as `rate_limit_exceeded` with its `scope`. */
+      429: {
+        headers: {
+          "Cache-Control": components["headers"]["CacheControl"];
+          "X-Content-Type-Options": components["headers"]["XContentTypeOptions"];
+          "Retry-After": components["headers"]["RetryAfter"];
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
       500: components["responses"]["InternalError"];
       503: components["responses"]["ServiceUnavailable"];
     };
@@ -1145,6 +1169,18 @@ export interface operations {
           "application/json": components["schemas"]["ValidationErrors"];
         };
       };
+      /** @description Over a bound: on invitations or their e-mails, on institutions created per day, or on refused requests (more than 30 in a minute, until it ends); logged as `rate_limit_exceeded` with its `scope`. */
+      429: {
+        headers: {
+          "Cache-Control": components["headers"]["CacheControl"];
+          "X-Content-Type-Options": components["headers"]["XContentTypeOptions"];
+          "Retry-After": components["headers"]["RetryAfter"];
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
       500: components["responses"]["InternalError"];
       503: components["responses"]["ServiceUnavailable"];
     };
@@ -1208,6 +1244,18 @@ export interface operations {
         headers: {
           "Cache-Control": components["headers"]["CacheControl"];
           "X-Content-Type-Options": components["headers"]["XContentTypeOptions"];
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description Over a bound: on invitations or their e-mails, on institutions created per day, or on refused requests (more than 30 in a minute, until it ends); logged as `rate_limit_exceeded` with its `scope`. */
+      429: {
+        headers: {
+          "Cache-Control": components["headers"]["CacheControl"];
+          "X-Content-Type-Options": components["headers"]["XContentTypeOptions"];
+          "Retry-After": components["headers"]["RetryAfter"];
           [name: string]: unknown;
         };
         content: {
@@ -1326,6 +1374,18 @@ export interface operations {
           "application/json": components["schemas"]["ValidationErrors"];
         };
       };
+      /** @description Over a bound: on invitations or their e-mails, on institutions created per day, or on refused requests (more than 30 in a minute, until it ends); logged as `rate_limit_exceeded` with its `scope`. */
+      429: {
+        headers: {
+          "Cache-Control": components["headers"]["CacheControl"];
+          "X-Content-Type-Options": components["headers"]["XContentTypeOptions"];
+          "Retry-After": components["headers"]["RetryAfter"];
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
       500: components["responses"]["InternalError"];
       503: components["responses"]["ServiceUnavailable"];
     };
@@ -1379,6 +1439,18 @@ export interface operations {
       };
       409: components["responses"]["Conflict"];
       413: components["responses"]["PayloadTooLarge"];
+      /** @description Over a bound: on invitations or their e-mails, on institutions created per day, or on refused requests (more than 30 in a minute, until it ends); logged as `rate_limit_exceeded` with its `scope`. */
+      429: {
+        headers: {
+          "Cache-Control": components["headers"]["CacheControl"];
+          "X-Content-Type-Options": components["headers"]["XContentTypeOptions"];
+          "Retry-After": components["headers"]["RetryAfter"];
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
       500: components["responses"]["InternalError"];
       503: components["responses"]["ServiceUnavailable"];
     };
@@ -1465,6 +1537,18 @@ export interface operations {
         };
         content: {
           "application/json": components["schemas"]["ValidationErrors"];
+        };
+      };
+      /** @description Over a bound: on invitations or their e-mails, on institutions created per day, or on refused requests (more than 30 in a minute, until it ends); logged as `rate_limit_exceeded` with its `scope`. */
+      429: {
+        headers: {
+          "Cache-Control": components["headers"]["CacheControl"];
+          "X-Content-Type-Options": components["headers"]["XContentTypeOptions"];
+          "Retry-After": components["headers"]["RetryAfter"];
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error"];
         };
       };
       500: components["responses"]["InternalError"];
@@ -1886,6 +1970,18 @@ export interface operations {
       };
       409: components["responses"]["Conflict"];
       413: components["responses"]["PayloadTooLarge"];
+      /** @description Over a bound: on invitations or their e-mails, on institutions created per day, or on refused requests (more than 30 in a minute, until it ends); logged as `rate_limit_exceeded` with its `scope`. */
+      429: {
+        headers: {
+          "Cache-Control": components["headers"]["CacheControl"];
+          "X-Content-Type-Options": components["headers"]["XContentTypeOptions"];
+          "Retry-After": components["headers"]["RetryAfter"];
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
       500: components["responses"]["InternalError"];
       503: components["responses"]["ServiceUnavailable"];
     };
@@ -1975,7 +2071,7 @@ export interface operations {
           "application/json": components["schemas"]["ValidationErrors"];
         };
       };
-      /** @description Over a bound on invitations or their e-mails; logged as `rate_limit_exceeded`. */
+      /** @description Over a bound: on invitations or their e-mails, on institutions created per day, or on refused requests (more than 30 in a minute, until it ends); logged as `rate_limit_exceeded` with its `scope`. */
       429: {
         headers: {
           "Cache-Control": components["headers"]["CacheControl"];
@@ -2070,6 +2166,18 @@ export interface operations {
           "application/json": components["schemas"]["Error"];
         };
       };
+      /** @description Over a bound: on invitations or their e-mails, on institutions created per day, or on refused requests (more than 30 in a minute, until it ends); logged as `rate_limit_exceeded` with its `scope`. */
+      429: {
+        headers: {
+          "Cache-Control": components["headers"]["CacheControl"];
+          "X-Content-Type-Options": components["headers"]["XContentTypeOptions"];
+          "Retry-After": components["headers"]["RetryAfter"];
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
       500: components["responses"]["InternalError"];
       503: components["responses"]["ServiceUnavailable"];
     };
@@ -2150,7 +2258,7 @@ export interface operations {
           "application/json": components["schemas"]["Error"];
         };
       };
-      /** @description Over a bound on invitations or their e-mails; logged as `rate_limit_exceeded`. */
+      /** @description Over a bound: on invitations or their e-mails, on institutions created per day, or on refused requests (more than 30 in a minute, until it ends); logged as `rate_limit_exceeded` with its `scope`. */
       429: {
         headers: {
           "Cache-Control": components["headers"]["CacheControl"];
@@ -2222,6 +2330,18 @@ export interface operations {
         headers: {
           "Cache-Control": components["headers"]["CacheControl"];
           "X-Content-Type-Options": components["headers"]["XContentTypeOptions"];
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description Over a bound: on invitations or their e-mails, on institutions created per day, or on refused requests (more than 30 in a minute, until it ends); logged as `rate_limit_exceeded` with its `scope`. */
+      429: {
+        headers: {
+          "Cache-Control": components["headers"]["CacheControl"];
+          "X-Content-Type-Options": components["headers"]["XContentTypeOptions"];
+          "Retry-After": components["headers"]["RetryAfter"];
           [name: string]: unknown;
         };
         content: {
@@ -2386,6 +2506,18 @@ export interface operations {
         };
       };
       413: components["responses"]["PayloadTooLarge"];
+      /** @description Over a bound: on invitations or their e-mails, on institutions created per day, or on refused requests (more than 30 in a minute, until it ends); logged as `rate_limit_exceeded` with its `scope`. */
+      429: {
+        headers: {
+          "Cache-Control": components["headers"]["CacheControl"];
+          "X-Content-Type-Options": components["headers"]["XContentTypeOptions"];
+          "Retry-After": components["headers"]["RetryAfter"];
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
       500: components["responses"]["InternalError"];
       503: components["responses"]["ServiceUnavailable"];
     };
@@ -2439,6 +2571,18 @@ export interface operations {
       };
       409: components["responses"]["Conflict"];
       413: components["responses"]["PayloadTooLarge"];
+      /** @description Over a bound: on invitations or their e-mails, on institutions created per day, or on refused requests (more than 30 in a minute, until it ends); logged as `rate_limit_exceeded` with its `scope`. */
+      429: {
+        headers: {
+          "Cache-Control": components["headers"]["CacheControl"];
+          "X-Content-Type-Options": components["headers"]["XContentTypeOptions"];
+          "Retry-After": components["headers"]["RetryAfter"];
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
       500: components["responses"]["InternalError"];
       503: components["responses"]["ServiceUnavailable"];
     };
@@ -2853,6 +2997,18 @@ export interface operations {
         };
       };
       413: components["responses"]["PayloadTooLarge"];
+      /** @description Over a bound: on invitations or their e-mails, on institutions created per day, or on refused requests (more than 30 in a minute, until it ends); logged as `rate_limit_exceeded` with its `scope`. */
+      429: {
+        headers: {
+          "Cache-Control": components["headers"]["CacheControl"];
+          "X-Content-Type-Options": components["headers"]["XContentTypeOptions"];
+          "Retry-After": components["headers"]["RetryAfter"];
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
       500: components["responses"]["InternalError"];
       503: components["responses"]["ServiceUnavailable"];
     };
@@ -2925,6 +3081,18 @@ export interface operations {
         };
       };
       413: components["responses"]["PayloadTooLarge"];
+      /** @description Over a bound: on invitations or their e-mails, on institutions created per day, or on refused requests (more than 30 in a minute, until it ends); logged as `rate_limit_exceeded` with its `scope`. */
+      429: {
+        headers: {
+          "Cache-Control": components["headers"]["CacheControl"];
+          "X-Content-Type-Options": components["headers"]["XContentTypeOptions"];
+          "Retry-After": components["headers"]["RetryAfter"];
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
       500: components["responses"]["InternalError"];
       503: components["responses"]["ServiceUnavailable"];
     };

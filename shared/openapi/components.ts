@@ -296,7 +296,7 @@ export const responses: Record<string, Schema> = {
     "Internal Server Error",
   ),
   TooManyRequests: error(
-    "Over a bound on invitations or their e-mails; logged as `rate_limit_exceeded`.",
+    "Over a bound: on invitations or their e-mails, on institutions created per day, or on refused requests (more than 30 in a minute, until it ends); logged as `rate_limit_exceeded` with its `scope`.",
     { mailBound: "Too many invitation e-mails, try again later" },
     { "Retry-After": { $ref: "#/components/headers/RetryAfter" } },
   ),

@@ -138,7 +138,7 @@ function specs(req: RequestSchemas): Record<string, Spec> {
       operationId: "createInstitution",
       summary: "Create an institution",
       description:
-        "Cohort super admins only. The institution belongs to the caller's account and the caller is its super admin. Unknown keys are ignored. Logs `institution_created`.",
+        "Cohort super admins only. The institution belongs to the caller's account and the caller is its super admin. Unknown keys are ignored. Logs `institution_created`. At most 100 institutions per account per UTC day (429 with `Retry-After`).",
       tag: "Institutions",
       body: {
         schema: req.institutionCreate,
@@ -155,6 +155,7 @@ function specs(req: RequestSchemas): Record<string, Spec> {
       errors: {
         403: { superAdmin: "Super admin access required" },
         422: validation("Name can't be blank", "Contact email is invalid"),
+        429: { institutionDaily: "Too many institutions created today, try again later" },
       },
     },
     [`GET ${inst}/{id}`]: {
@@ -287,7 +288,7 @@ function specs(req: RequestSchemas): Record<string, Spec> {
       operationId: "createInvitation",
       summary: "Invite an administrator",
       description:
-        "A cohort super admin managing the institution; only its super admin may invite `cohort_super_admin`. Mails the accept link and logs `invitation_created`. At most 3 active invitations per e-mail and institution, and bounded mail volume: each bound answers 429 with `Retry-After` and logs `rate_limit_exceeded`. The fields may also be sent as query parameters.",
+        "A cohort super admin managing the institution; only its super admin may invite `cohort_super_admin`. Mails the accept link and logs `invitation_created`. At most 3 active invitations per e-mail and institution, and bounded mail volume (per institution, per mailbox across the service, per account): each bound answers 429 with `Retry-After` and logs `rate_limit_exceeded`. The fields may also be sent as query parameters.",
       tag: "Invitations",
       body: {
         schema: req.invitationCreate,
@@ -499,7 +500,12 @@ function operation(route: Route, spec: Spec): Operation {
     out[401] = r("Unauthorized");
     out[413] = r("PayloadTooLarge");
   }
-  for (const [status, messages] of Object.entries(spec.errors ?? {}) as [ErrorStatus, unknown][]) {
+  // A refusal (403, 404, a failed invitation token) counts against the probing bound (DESIGN.md §13).
+  const errors: Spec["errors"] = { ...spec.errors };
+  if (errors[403] || errors[404] || route.handler === "invitations/accept") {
+    errors[429] = { ...errors[429], refused: "Too many refused requests, try again later" };
+  }
+  for (const [status, messages] of Object.entries(errors) as [ErrorStatus, unknown][]) {
     if (status === "422") {
       const { shape, examples: ex } = messages as { shape: "errors" | "error"; examples: Record<string, unknown> };
       out[status] = {
