@@ -35,6 +35,9 @@ export const EVENT_TYPES = [
   "webhook_created",
   "webhook_deleted",
   "webhook_disabled",
+  "administrator_removed",
+  "administrator_role_changed",
+  "institution_transferred",
 ] as const;
 export type EventType = (typeof EVENT_TYPES)[number];
 

@@ -26,18 +26,27 @@ export interface TableDef {
 /**
  * Main table, single-table design:
  * - institution `INST#<id>` / `META`; its cohorts `INST#<id>` / `COHORT#<id>`; its invitations `INST#<id>` / `INV#<id>`
- * - access record `USER#<user>` / `INST#<institution>` (carries the institution summary, so listing is one Query)
+ * - access record `USER#<user>` / `INST#<institution>` (carries the institution summary, so listing is one Query,
+ *   and the member's e-mail, name and account, so the institution's administrators list is one Query of `by_institution_member`)
  * - registration-number guard `REGNO#<account>#<normalised number>` / `REGNO`
  * - invitation token `TOKEN#<sha256>` / `TOKEN`
  * - mail counters `INST#<id>` / `MAILS#HOUR#<YYYY-MM-DDTHH>` and `EMAIL#<email>#DAY#<YYYY-MM-DD>` (expire by TTL)
+ * - service-wide counters (expire by TTL): mails per mailbox `MAILBOX#<mailbox>` / `DAY#<YYYY-MM-DD>`; mails
+ *   and institutions created per account `ACCOUNT#<account>` / `MAILS#HOUR#<YYYY-MM-DDTHH>` and
+ *   `INSTITUTIONS#DAY#<YYYY-MM-DD>`
  * The `by_invitation_state` GSI holds active and used invitations by institution and state, sorted by
  * `<expires_at>#<id>`, so a page of the invitation list reads only that page.
+ * The `by_institution_member` GSI holds the access records by institution, sorted by `<e-mail>#<user>`, so a
+ * page of the administrators list reads only that page.
  */
 export const mainTable: TableDef = {
   id: "Main",
   partitionKey: "pk",
   sortKey: "sk",
-  indexes: [{ name: "by_invitation_state", partitionKey: "g_inv_state", sortKey: "g_inv_order" }],
+  indexes: [
+    { name: "by_invitation_state", partitionKey: "g_inv_state", sortKey: "g_inv_order" },
+    { name: "by_institution_member", partitionKey: "g_member_inst", sortKey: "g_member_order" },
+  ],
   ttlAttribute: "ttl",
 };
 
@@ -46,6 +55,7 @@ export const mainTable: TableDef = {
  * - event `EVT#<account>` / `<id>`: the id is a ULID, so the sort key orders an account's trail by time and
  *   ties by id, and a time range is a key range; this replaces an index partitioned by account;
  * - per-minute alert counters `CNT#<account>` / `<YYYY-MM-DDTHH:MM>`;
+ * - per-minute refused-request counters `REFUSED#<user>` / `<YYYY-MM-DDTHH:MM>` (the probing bound);
  * - "this account had events in this period" markers `ACTIVE#<YYYY-MM-DD>` / `<period start>#<account>`, so
  *   the digester finds the accounts to digest without a Scan;
  * - digests `DIGEST#<account>` / `<sequence, 10 digits>`, and the digester's progress `DIGESTER` / `STATE`.
@@ -104,9 +114,6 @@ export interface Key {
  */
 export const keyPart = (value: string): string => value.replace(/[%#]/g, (c) => (c === "%" ? "%25" : "%23"));
 
-/** Registration numbers are unique per account after NFKC normalisation and case folding (`ＡＣ-1` is `AC-1`). */
-export const registrationNumberKey = (number: string): string => number.normalize("NFKC").toLowerCase();
-
 /** Item keys of the main table. */
 export const keys = {
   institution: (id: string): Key => ({ pk: `INST#${id}`, sk: "META" }),
@@ -115,8 +122,9 @@ export const keys = {
   access: (userId: string, institutionId: string): Key => ({ pk: `USER#${keyPart(userId)}`, sk: `INST#${institutionId}` }),
   accessPartition: (userId: string): string => `USER#${keyPart(userId)}`,
   accessPrefix: "INST#",
-  registrationNumber: (accountId: string, number: string): Key => ({
-    pk: `REGNO#${keyPart(accountId)}#${keyPart(registrationNumberKey(number))}`,
+  /** `numberKey`: the number folded (shared/institutions/registration-number.ts), so that look-alikes share the key. */
+  registrationNumber: (accountId: string, numberKey: string): Key => ({
+    pk: `REGNO#${keyPart(accountId)}#${keyPart(numberKey)}`,
     sk: "REGNO",
   }),
   invitation: (institutionId: string, invitationId: string): Key => ({ pk: `INST#${institutionId}`, sk: `INV#${invitationId}` }),
@@ -138,6 +146,15 @@ export const keys = {
     pk: `INST#${institutionId}`,
     sk: `EMAIL#${keyPart(email)}#DAY#${day}`,
   }),
+  /** Invitation mails to one mailbox (see `mailboxOf`), service-wide, in one UTC day. */
+  mailboxDailyMails: (mailbox: string, day: string): Key => ({ pk: `MAILBOX#${keyPart(mailbox)}`, sk: `DAY#${day}` }),
+  /** Invitation mails of the institutions of one account in one UTC hour. */
+  accountHourlyMails: (accountId: string, hour: string): Key => ({ pk: `ACCOUNT#${keyPart(accountId)}`, sk: `MAILS#HOUR#${hour}` }),
+  /** Institutions created in one account in one UTC day. */
+  accountDailyInstitutions: (accountId: string, day: string): Key => ({
+    pk: `ACCOUNT#${keyPart(accountId)}`,
+    sk: `INSTITUTIONS#DAY#${day}`,
+  }),
 } as const;
 
 /** Index attributes of an invitation in `by_invitation_state` (a revoked one has none, so it leaves the index). */
@@ -154,6 +171,28 @@ export const invitationStateIndex = {
   },
 } as const;
 
+/** The inverse of `keyPart`. */
+export const fromKeyPart = (part: string): string => part.replace(/%2[35]/g, (c) => (c === "%25" ? "%" : "#"));
+
+/**
+ * Index attributes of an access record in `by_institution_member`: the institution's administrators ordered
+ * by e-mail (then user id, so that the order is total); `#` separates the two encoded parts.
+ */
+export const memberIndex = {
+  name: "by_institution_member",
+  partitionKey: "g_member_inst",
+  sortKey: "g_member_order",
+  order: (email: string, userId: string) => `${keyPart(email)}#${keyPart(userId)}`,
+  /** The user id of an order value, or undefined when the value is not one `order` makes. */
+  userOf(order: string): string | undefined {
+    const parts = order.split("#");
+    return parts.length === 2 && parts[1] !== "" ? fromKeyPart(parts[1] as string) : undefined;
+  },
+  attributes(institutionId: string, email: string, userId: string) {
+    return { g_member_inst: institutionId, g_member_order: this.order(email, userId) };
+  },
+} as const;
+
 /** Item keys and index keys of the events table. */
 export const eventKeys = {
   /** One event in one account's trail: an event that concerns another account's institution is in both. */
@@ -162,6 +201,9 @@ export const eventKeys = {
   partition: (accountId: string): string => `EVT#${keyPart(accountId)}`,
   counter: (accountId: string, minute: string): Key => ({ pk: `CNT#${keyPart(accountId)}`, sk: minute }),
   counterPartition: (accountId: string): string => `CNT#${keyPart(accountId)}`,
+  /** Requests of one user refused in one UTC minute (`YYYY-MM-DDTHH:MM`): the probing bound. */
+  refusals: (userId: string, minute: string): Key => ({ pk: `REFUSED#${keyPart(userId)}`, sk: minute }),
+  account: (accountId: string) => keyPart(accountId),
   /** `by_user` partition. */
   accountUser: (accountId: string, userId: string) => `${keyPart(accountId)}#${keyPart(userId)}`,
   /** `by_type` partition. */
@@ -180,9 +222,6 @@ export const eventKeys = {
   digestPartition: (accountId: string): string => `DIGEST#${keyPart(accountId)}`,
   digester: { pk: "DIGESTER", sk: "STATE" } as Key,
 } as const;
-
-/** The inverse of `keyPart`. */
-export const fromKeyPart = (part: string): string => part.replace(/%23|%25/g, (c) => (c === "%23" ? "#" : "%"));
 
 /** A stored item without its table keys. */
 export function withoutKey<T>(item: Record<string, unknown>): T {

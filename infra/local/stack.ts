@@ -70,6 +70,8 @@ export interface StackOptions {
   readonly digestTimer?: boolean;
   /** Webhook retries: the first waits this long, each next twice as long (default: $WEBHOOK_RETRY_BASE_SECONDS, else 30). */
   readonly webhookRetryBaseSeconds?: number;
+  /** More environment for the handlers (settings such as `MEASUREMENT_BOUNDS`). */
+  readonly handlerEnv?: Readonly<Record<string, string>>;
 }
 
 /**
@@ -289,6 +291,7 @@ export async function startLocalStack(opts: StackOptions): Promise<LocalStack> {
         JWT_ISSUER: `${cognitoEndpoint}/${pool.userPoolId}`,
         JWT_AUDIENCE: pool.userPoolClientId,
         JWKS_URL: `${cognitoEndpoint}/${pool.userPoolId}/.well-known/jwks.json`,
+        ...opts.handlerEnv,
       },
     });
     await gateway.start();

@@ -2,16 +2,18 @@
  * Institution use cases, in the contract's check order: look up among visible (404 + event) → role
  * (403 + event) → body (400/422) → the change and its event in one transaction.
  */
-import { auditEvent, recordEvent, requestValue } from "../audit.js";
+import { auditEvent, recordEvent, recordRefusal, requestValue } from "../audit.js";
+import { nextDay, secondsUntil } from "../bounds.js";
 import type { Caller } from "../caller.js";
 import { now as clock } from "../clock.js";
-import { Forbidden, messages, NotFound, Unprocessable, ValidationFailed } from "../errors.js";
+import { config } from "../config.js";
+import { Forbidden, messages, NotFound, TooManyRequests, Unprocessable, ValidationFailed } from "../errors.js";
 import { isId, newId } from "../ids.js";
 import type { components } from "../openapi/api-types.js";
 import { RETRY, withRetries } from "../retry.js";
 import type { Role } from "../roles.js";
 import { parseRoot, submittedKeys } from "../validation.js";
-import { effectiveSettings, type Institution, toRecord, WRITABLE_FIELDS } from "./model.js";
+import { effectiveSettings, type Institution, memberRole, toRecord, WRITABLE_FIELDS } from "./model.js";
 import * as repo from "./repository.js";
 import { cohortInput, type InstitutionInput, institutionCreate, institutionInput } from "./schema.js";
 
@@ -19,6 +21,7 @@ import { cohortInput, type InstitutionInput, institutionCreate, institutionInput
 type Schemas = components["schemas"];
 
 const TAKEN = "Registration number has already been taken";
+export const TOO_MANY_INSTITUTIONS = "Too many institutions created today, try again later";
 
 export interface Visible {
   institution: Institution;
@@ -26,25 +29,43 @@ export interface Visible {
   isSuperAdmin: boolean;
 }
 
+/** The member `caller` becomes with `role` at `now` (by `invitationId`, or as the creator: null). */
+export function memberOf(caller: Caller, role: Role, now: Date, invitationId: string | null): repo.Member {
+  return {
+    user_id: caller.id,
+    email: caller.email,
+    name: caller.name,
+    user_account_id: caller.accountId,
+    role,
+    added_at: now.toISOString(),
+    invitation_id: invitationId,
+  };
+}
+
 /**
  * The institution if the caller has an access record for it, else 404 with `unauthorized_institution_access`
  * (also in the owner's trail when the institution exists). A malformed id is just an unknown one. `action`
- * is set only for the invitation endpoints (`manage_invitations`).
+ * is set only for the invitation and administrator endpoints.
  */
-export async function requireVisible(caller: Caller, id: string | undefined, action?: "manage_invitations"): Promise<Visible> {
+export async function requireVisible(
+  caller: Caller,
+  id: string | undefined,
+  action?: "manage_invitations" | "manage_administrators",
+): Promise<Visible> {
   const institution = isId(id) ? await repo.getInstitution(id) : undefined;
-  const role = institution?.members[caller.id];
+  const role = institution && memberRole(institution, caller.id);
   if (institution && role) return { institution, role, isSuperAdmin: institution.super_admin_id === caller.id };
   const details = { attempted_institution_id: isId(id) ? id : requestValue(id), ...(action && { action }) };
-  await recordEvent(auditEvent(caller, "unauthorized_institution_access", details, { owner: institution?.account_id }));
+  await recordRefusal(caller, auditEvent(caller, "unauthorized_institution_access", details, { owner: institution?.account_id }));
   throw new NotFound(messages.institutionNotFound);
 }
 
-async function requireSuperAdminOf(caller: Caller, visible: Visible, action: string, message: string): Promise<void> {
+/** The institution's super admin, else 403 with `insufficient_privileges` (`required_role: super_admin`, in the owner's trail too). */
+export async function requireSuperAdminOf(caller: Caller, visible: Visible, action: string, message: string): Promise<void> {
   if (visible.isSuperAdmin) return;
   const { institution } = visible;
   const details = { action, required_role: "super_admin" as const, institution_id: institution.id };
-  await recordEvent(auditEvent(caller, "insufficient_privileges", details, { owner: institution.account_id }));
+  await recordRefusal(caller, auditEvent(caller, "insufficient_privileges", details, { owner: institution.account_id }));
   throw new Forbidden(message);
 }
 
@@ -92,7 +113,7 @@ function apply(base: Institution, input: InstitutionInput): Institution {
 export async function createInstitution(caller: Caller, body: unknown): Promise<Schemas["InstitutionWritten"]> {
   if (!caller.isCohortSuperAdmin) {
     const details = { action: "create_institution", required_role: "cohort_super_admin" as const };
-    await recordEvent(auditEvent(caller, "insufficient_privileges", details));
+    await recordRefusal(caller, auditEvent(caller, "insufficient_privileges", details));
     throw new Forbidden(messages.superAdminRequired);
   }
   const input = parseRoot(body, "institution", institutionCreate);
@@ -118,8 +139,14 @@ export async function createInstitution(caller: Caller, body: unknown): Promise<
       input,
     );
     const event = auditEvent(caller, "institution_created", { institution_id: institution.id, name: institution.name }, { now });
-    const result = await repo.insertInstitution(institution, event);
+    const creator = memberOf(caller, "cohort_super_admin", now, null);
+    const result = await repo.insertInstitution(institution, creator, event);
     if (result.kind === "registration_number_taken") throw new ValidationFailed([TAKEN]);
+    if (result.kind === "daily_limit") {
+      const limit = config.accountDailyInstitutionLimit;
+      await recordEvent(auditEvent(caller, "rate_limit_exceeded", { limit, scope: "institution_daily" }, { now }));
+      throw new TooManyRequests(TOO_MANY_INSTITUTIONS, secondsUntil(nextDay(now), now));
+    }
     if (result.kind === "retry") return RETRY;
     return { institution: toRecord(institution), message: "Institution created successfully" };
   });

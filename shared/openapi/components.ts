@@ -116,6 +116,25 @@ export const schemas: Record<string, Schema> = {
     created_by: { type: "string", description: "E-mail of the administrator who created it." },
     status: { type: "string", enum: STATUSES },
   }),
+  Administrator: closed({
+    user_id: { type: "string", description: "The administrator's user id (Cognito `sub`)." },
+    email: { type: "string", description: "As the administrator's token said when access was granted." },
+    name: nullable({ type: "string" }),
+    account_id: {
+      type: "string",
+      description: "The administrator's own account; another than the institution's for a member from another account.",
+    },
+    role: ref("Role"),
+    is_super_admin: { type: "boolean" },
+    added_at: ref("Timestamp"),
+    invitation_id: { ...nullable(ref("Id")), description: "The invitation that granted the access; null for the institution's creator." },
+  }),
+  InvitationPreview: closed({
+    institution: closed({ name: { type: "string" } }),
+    role: ref("Role"),
+    invited_by: closed({ email: { type: "string" }, name: nullable({ type: "string" }) }),
+    expires_at: ref("Timestamp"),
+  }),
   PageMeta: closed({
     count: { type: "integer", minimum: 0, description: "Items on this page." },
     limit: { type: "integer", minimum: 1, maximum: 200 },
@@ -277,7 +296,7 @@ export const responses: Record<string, Schema> = {
     "Internal Server Error",
   ),
   TooManyRequests: error(
-    "Over a bound on invitations or their e-mails; logged as `rate_limit_exceeded`.",
+    "Over a bound: on invitations or their e-mails, on institutions created per day, or on refused requests (more than 30 in a minute, until it ends); logged as `rate_limit_exceeded` with its `scope`.",
     { mailBound: "Too many invitation e-mails, try again later" },
     { "Retry-After": { $ref: "#/components/headers/RetryAfter" } },
   ),

@@ -89,6 +89,15 @@ function specs(req: RequestSchemas, errorMode: "throw" | "ignore"): Record<strin
     shape: "error" as const,
     examples: Object.fromEntries(Object.entries(examples).map(([k, error]) => [k, { error }])),
   });
+  const userIdParam: Schema = {
+    name: "user_id",
+    in: "path",
+    required: true,
+    description: "The administrator's user id.",
+    schema: { type: "string" },
+  };
+  const manageAdmins = { superAdmin: "Only the institution's super admin can manage administrators" };
+  const adminNotFound = { ...instNotFound, administrator: "Administrator not found" };
   const mailBound = { mailBound: "Too many invitation e-mails, try again later" };
   const eventsFilters = {
     user_id: "Events of this user (equality).",
@@ -130,7 +139,7 @@ function specs(req: RequestSchemas, errorMode: "throw" | "ignore"): Record<strin
       operationId: "createInstitution",
       summary: "Create an institution",
       description:
-        "Cohort super admins only. The institution belongs to the caller's account and the caller is its super admin. Unknown keys are ignored. Logs `institution_created`.",
+        "Cohort super admins only. The institution belongs to the caller's account and the caller is its super admin. Unknown keys are ignored. Logs `institution_created`. At most 100 institutions per account per UTC day (429 with `Retry-After`).",
       tag: "Institutions",
       body: {
         schema: req.institutionCreate,
@@ -147,6 +156,7 @@ function specs(req: RequestSchemas, errorMode: "throw" | "ignore"): Record<strin
       errors: {
         403: { superAdmin: "Super admin access required" },
         422: validation("Name can't be blank", "Contact email is invalid"),
+        429: { institutionDaily: "Too many institutions created today, try again later" },
       },
     },
     [`GET ${inst}/{id}`]: {
@@ -196,6 +206,71 @@ function specs(req: RequestSchemas, errorMode: "throw" | "ignore"): Record<strin
         422: validation("Name can't be blank"),
       },
     },
+    [`GET ${inst}/{id}/administrators`]: {
+      operationId: "listAdministrators",
+      summary: "List an institution's administrators",
+      description:
+        "Any administrator of the institution. Ordered by e-mail, paged; a page reads only that page. Members from another account show their own `account_id`.",
+      tag: "Administrators",
+      parameters: [
+        institutionId,
+        ...queryParams(req.administratorListQuery, { limit: "Page size.", cursor: "`meta.next_cursor` of the previous page." }),
+      ],
+      success: {
+        status: "200",
+        description: "One page of administrators.",
+        schema: ref("AdministratorList"),
+        example: examples.administratorList,
+      },
+      errors: { 404: instNotFound },
+    },
+    [`PATCH ${inst}/{id}/administrators/{user_id}`]: {
+      operationId: "changeAdministratorRole",
+      summary: "Change an administrator's role",
+      description: "The institution's super admin; never its own role. Logs `administrator_role_changed`.",
+      tag: "Administrators",
+      parameters: [institutionId, userIdParam],
+      body: { schema: req.roleChange, example: { role: "cohort_super_admin" } },
+      success: { status: "200", description: "Changed.", schema: ref("AdministratorUpdated"), example: examples.administratorUpdated },
+      errors: {
+        403: manageAdmins,
+        404: adminNotFound,
+        422: single({ superAdmin: "The super admin's role cannot be changed" }),
+      },
+    },
+    [`DELETE ${inst}/{id}/administrators/{user_id}`]: {
+      operationId: "removeAdministrator",
+      summary: "Remove an administrator, or leave",
+      description:
+        "The super admin removes anyone but itself; any other administrator may remove itself (leave). Takes the access and the seat, and revokes the active invitations that administrator sent (each logs `invitation_revoked`, reason `administrator_removed`). Logs `administrator_removed`. The person can be invited again.",
+      tag: "Administrators",
+      parameters: [institutionId, userIdParam],
+      success: { status: "200", description: "Removed.", schema: ref("AdministratorRemoved"), example: examples.administratorRemoved },
+      errors: {
+        403: manageAdmins,
+        404: adminNotFound,
+        422: single({ superAdmin: "The super admin cannot be removed; transfer the institution first" }),
+      },
+    },
+    [`POST ${inst}/{id}/transfer`]: {
+      operationId: "transferInstitution",
+      summary: "Transfer an institution to another administrator",
+      description:
+        "The super admin. The new super admin must be an administrator of the institution, of its account, with role `cohort_super_admin`; the former keeps access as `cohort_super_admin`. Logs `institution_transferred`.",
+      tag: "Administrators",
+      parameters: [institutionId],
+      body: { schema: req.transfer, example: { user_id: "3c9a5e1d-7b42-4f0e-9a61-2d8b7c4e5f10" } },
+      success: { status: "200", description: "Transferred.", schema: ref("InstitutionWritten"), example: examples.institutionTransferred },
+      errors: {
+        403: manageAdmins,
+        404: adminNotFound,
+        422: single({
+          self: "You are already the institution's super admin",
+          account: "The new super admin must belong to the institution's account",
+          role: "The new super admin must have the role cohort_super_admin",
+        }),
+      },
+    },
     [`GET ${inv}`]: {
       operationId: "listInvitations",
       summary: "List an institution's invitations",
@@ -214,7 +289,7 @@ function specs(req: RequestSchemas, errorMode: "throw" | "ignore"): Record<strin
       operationId: "createInvitation",
       summary: "Invite an administrator",
       description:
-        "A cohort super admin managing the institution; only its super admin may invite `cohort_super_admin`. Mails the accept link and logs `invitation_created`. At most 3 active invitations per e-mail and institution, and bounded mail volume: each bound answers 429 with `Retry-After` and logs `rate_limit_exceeded`. The fields may also be sent as query parameters.",
+        "A cohort super admin managing the institution; only its super admin may invite `cohort_super_admin`. Mails the accept link and logs `invitation_created`. At most 3 active invitations per e-mail and institution, and bounded mail volume (per institution, per mailbox across the service, per account): each bound answers 429 with `Retry-After` and logs `rate_limit_exceeded`. The fields may also be sent as query parameters.",
       tag: "Invitations",
       body: {
         schema: req.invitationCreate,
@@ -275,6 +350,16 @@ function specs(req: RequestSchemas, errorMode: "throw" | "ignore"): Record<strin
       errors: {
         422: single({ invalid: "Invalid or expired invitation", full: "Institution has reached its limit of 95 administrators" }),
       },
+    },
+    "POST /api/v1/invitations/preview": {
+      operationId: "previewInvitation",
+      summary: "Preview an invitation",
+      description:
+        "The signed-in user whose e-mail was invited: what accepting would grant (the institution, the role, who invited, until when). The token goes in the body, never in a URL. Consumes nothing; a failure is accept's and logs `token_validation_failure`.",
+      tag: "Invitations",
+      body: { schema: req.invitationAccept },
+      success: { status: "200", description: "The invitation.", schema: ref("InvitationPreview"), example: examples.invitationPreview },
+      errors: { 422: single({ invalid: "Invalid or expired invitation" }) },
     },
     [`GET ${sec}`]: {
       operationId: "listSecurityEvents",
@@ -371,6 +456,12 @@ const bodies: Record<string, Schema> = {
     role: ref("Role"),
     message: { type: "string" },
   }),
+  AdministratorList: closedObject({ administrators: { type: "array", items: ref("Administrator") }, meta: ref("PageMeta") }),
+  AdministratorUpdated: closedObject({ administrator: ref("Administrator"), message: { type: "string" } }),
+  AdministratorRemoved: closedObject({
+    message: { type: "string" },
+    revoked_invitations: { type: "integer", minimum: 0, description: "Active invitations the administrator had sent, now revoked." },
+  }),
   SecurityEventList: closedObject({ events: { type: "array", items: ref("ListedEvent") }, meta: ref("PageMeta") }),
 };
 
@@ -412,7 +503,12 @@ function operation(route: Route, spec: Spec): Operation {
     out[401] = r("Unauthorized");
     out[413] = r("PayloadTooLarge");
   }
-  for (const [status, messages] of Object.entries(spec.errors ?? {}) as [ErrorStatus, unknown][]) {
+  // A refusal (403, 404, a failed invitation token) counts against the probing bound (DESIGN.md §13).
+  const errors: Spec["errors"] = { ...spec.errors };
+  if (errors[403] || errors[404] || route.handler === "invitations/accept") {
+    errors[429] = { ...errors[429], refused: "Too many refused requests, try again later" };
+  }
+  for (const [status, messages] of Object.entries(errors) as [ErrorStatus, unknown][]) {
     if (status === "422") {
       const { shape, examples: ex } = messages as { shape: "errors" | "error"; examples: Record<string, unknown> };
       out[status] = {
@@ -488,6 +584,7 @@ export function buildDocument(errorMode: "throw" | "ignore" = "ignore"): Documen
     tags: [
       { name: "Institutions" },
       { name: "Cohorts", description: "Minimal, so that the delete rule is reachable." },
+      { name: "Administrators", description: "Who holds access to an institution, and changing or removing it." },
       { name: "Invitations" },
       { name: "Security events", description: "Scoped to the caller's account." },
       { name: "Webhooks", description: "The account's events, pushed to your endpoints as they are recorded." },

@@ -52,6 +52,7 @@ const system = (account: string): Caller => ({
   name: "institution-admin",
   accountId: account,
   isCohortSuperAdmin: false,
+  emailVerified: false,
   ip: "internal",
 });
 

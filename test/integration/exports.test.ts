@@ -16,7 +16,7 @@ import { type Seed, seedEvents } from "../support/seed-events.js";
 const BASE = Date.UTC(2024, 5, 1, 8, 0, 0);
 
 function person(account: string, id: string, email: string, ip: string): Caller {
-  return { id, email, name: `Name of ${id}`, accountId: account, isCohortSuperAdmin: false, ip };
+  return { id, email, name: `Name of ${id}`, accountId: account, isCohortSuperAdmin: false, emailVerified: true, ip };
 }
 
 describe("full exports", () => {

@@ -93,9 +93,30 @@ describe("the API document", () => {
     expect(Object.keys(exportOk.content as Json)).toEqual(["text/csv"]);
     const mailing = operations.filter((o) => Object.hasOwn(o.op.responses as Json, "502")).map((o) => o.op.operationId);
     expect(mailing.sort()).toEqual(["createInvitation", "resendInvitation"]);
+    // Mail bounds, the institution-creation bound, and on every route that can refuse (403, 404, a failed
+    // token) the probing bound: all but the own-account lists and the public routes.
     const limited = operations.filter((o) => Object.hasOwn(o.op.responses as Json, "429")).map((o) => o.op.operationId);
-    // Beyond the mail bounds: at most 2 running exports and 5 webhooks per account (DESIGN.md §11).
-    expect(limited.sort()).toEqual(["createInvitation", "createWebhook", "resendInvitation", "startSecurityEventExport"]);
+    const unlimited = operations.map((o) => o.op.operationId).filter((id) => !limited.includes(id));
+    // The export and webhook routes (DESIGN.md §11) refuse with 403/404 without the probing bound's 429.
+    expect(unlimited.sort()).toEqual([
+      "deleteWebhook",
+      "getApiDocument",
+      "getApiReference",
+      "listInstitutions",
+      "listWebhookDeliveries",
+      "listWebhooks",
+      "showSecurityEventExport",
+    ]);
+    const refused = (id: string) => {
+      const op = operations.find((o) => o.op.operationId === id)?.op as Json;
+      const media = (deref((op.responses as Json)[429], "responses").content as Json)["application/json"] as Json;
+      return Object.values(media.examples as Json).map((e) => ((e as Json).value as Json).error);
+    };
+    expect(refused("showInstitution")).toEqual(["Too many refused requests, try again later"]);
+    expect(refused("acceptInvitation")).toEqual(["Too many refused requests, try again later"]);
+    expect(refused("createInstitution")).toEqual(
+      expect.arrayContaining(["Too many institutions created today, try again later", "Too many refused requests, try again later"]),
+    );
   });
 
   it("every example validates against the schema it illustrates", () => {

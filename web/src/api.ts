@@ -156,3 +156,4 @@ export type SecurityEvent = Schemas["ListedEvent"];
 export type SecurityEventDetail = Schemas["SecurityEvent"];
 
 export type AlertsView = Schemas["Alerts"];
+export type Administrator = Schemas["Administrator"];

@@ -1,4 +1,4 @@
-/** One institution: its record and settings (with their defaults), its cohorts, its administrators' invitations. */
+/** One institution: its record and settings (with their defaults), its cohorts, its administrators and their invitations. */
 import Box from "@cloudscape-design/components/box";
 import Button from "@cloudscape-design/components/button";
 import Container from "@cloudscape-design/components/container";
@@ -13,6 +13,7 @@ import { useState } from "react";
 import { SETTINGS_DEFAULTS, SETTINGS_KEYS } from "../../../shared/constants";
 import { client, ok } from "../api";
 import { useSession } from "../auth/session";
+import { Administrators } from "../components/Administrators";
 import { Cohorts } from "../components/Cohorts";
 import { DeleteInstitution } from "../components/DeleteInstitution";
 import { ErrorNotice } from "../components/ErrorNotice";
@@ -128,7 +129,17 @@ export default function InstitutionPage({ id }: { id: string }) {
           {
             id: "invitations",
             label: "Administrators and invitations",
-            content: <Invitations institutionId={i.id} canManage={canManage} owner={owner} />,
+            content: (
+              <SpaceBetween size="l">
+                <Administrators
+                  institution={i}
+                  owner={owner}
+                  self={session?.userId}
+                  onChanged={(change) => (change === "left" ? navigate("/institutions") : reload())}
+                />
+                <Invitations institutionId={i.id} canManage={canManage} owner={owner} />
+              </SpaceBetween>
+            ),
           },
         ]}
       />
