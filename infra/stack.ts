@@ -34,8 +34,8 @@ import * as subscriptions from "aws-cdk-lib/aws-sns-subscriptions";
 import type { Construct } from "constructs";
 import { SUPER_ADMIN_GROUP } from "../shared/caller.js";
 import { METRICS_NAMESPACE, SERVICE_NAME } from "../shared/observability.js";
-import { type Route, type RouteAccess, routes as routeTable } from "../shared/routes.js";
-import { eventsTable, mainTable, type TableDef } from "../shared/tables.js";
+import { type Route, type RouteAccess, routes as routeTable, takesIdempotencyKey } from "../shared/routes.js";
+import { eventsTable, idempotencyTable, mainTable, type TableDef } from "../shared/tables.js";
 import { Console } from "./console.js";
 import { Monitoring } from "./monitoring.js";
 import { ENVIRONMENTS, type Settings } from "./settings.js";
@@ -149,6 +149,8 @@ export class InstitutionAdminStack extends Stack {
   readonly settings: Settings;
   readonly mainTable: dynamodb.Table;
   readonly eventsTable: dynamodb.Table;
+  /** Idempotency-Key records (shared/idempotency.ts), for the functions with a POST route only. */
+  readonly idempotencyTable: dynamodb.Table;
   readonly userPool: cognito.UserPool;
   readonly userPoolClient: cognito.UserPoolClient;
   readonly api: HttpApi;
@@ -171,6 +173,7 @@ export class InstitutionAdminStack extends Stack {
     // ---- Data ----
     this.mainTable = buildTable(this, mainTable);
     this.eventsTable = buildTable(this, eventsTable);
+    this.idempotencyTable = buildTable(this, idempotencyTable);
 
     // ---- Identity ----
     this.userPool = new cognito.UserPool(this, "UserPool", {
@@ -320,8 +323,8 @@ export class InstitutionAdminStack extends Stack {
         corsPreflight: {
           allowOrigins: [props.appBaseUrl],
           allowMethods: [CorsHttpMethod.GET, CorsHttpMethod.POST, CorsHttpMethod.PUT, CorsHttpMethod.PATCH, CorsHttpMethod.DELETE],
-          allowHeaders: ["authorization", "content-type"],
-          exposeHeaders: ["content-disposition", "retry-after", "x-export-truncated"],
+          allowHeaders: ["authorization", "content-type", "idempotency-key", "if-match"],
+          exposeHeaders: ["content-disposition", "etag", "retry-after", "x-export-truncated"],
           maxAge: Duration.hours(1),
         },
       }),
@@ -408,6 +411,17 @@ export class InstitutionAdminStack extends Stack {
       });
       logGroup.grantWrite(role);
       this.grantTables(role, access);
+      const idempotent = routes.some((r) => r.handler === handler && takesIdempotencyKey(r.method));
+      if (idempotent) {
+        // What Powertools' DynamoDB persistence layer sends: PutItem (in progress), GetItem, UpdateItem (done), DeleteItem (failed).
+        role.addToPrincipalPolicy(
+          new iam.PolicyStatement({
+            sid: "IdempotencyRecords",
+            actions: ["dynamodb:GetItem", "dynamodb:PutItem", "dynamodb:UpdateItem", "dynamodb:DeleteItem"],
+            resources: [this.idempotencyTable.tableArn],
+          }),
+        );
+      }
       if (access.mail) {
         role.addToPrincipalPolicy(
           new iam.PolicyStatement({ sid: "SendInvitationMail", actions: ["ses:SendEmail"], resources: sesResources }),
@@ -438,7 +452,11 @@ export class InstitutionAdminStack extends Stack {
           .filter((r) => r.handler === handler)
           .map((r) => `${r.method} ${r.path}`)
           .join(", ")}`,
-        environment: { ...commonEnv, ...(access.mail ? mailEnv : {}) },
+        environment: {
+          ...commonEnv,
+          ...(access.mail ? mailEnv : {}),
+          ...(idempotent && { IDEMPOTENCY_TABLE: this.idempotencyTable.tableName }),
+        },
         bundling: BUNDLING,
       });
       this.functions.set(handler, fn);
@@ -508,6 +526,7 @@ export class InstitutionAdminStack extends Stack {
       tables: [
         { name: "Main", table: this.mainTable },
         { name: "Events", table: this.eventsTable },
+        { name: "Idempotency", table: this.idempotencyTable },
       ],
       settings,
       topic: this.alarmTopic,
@@ -520,6 +539,7 @@ export class InstitutionAdminStack extends Stack {
     new CfnOutput(this, "UserPoolClientId", { value: this.userPoolClient.userPoolClientId });
     new CfnOutput(this, "MainTableName", { value: this.mainTable.tableName });
     new CfnOutput(this, "EventsTableName", { value: this.eventsTable.tableName });
+    new CfnOutput(this, "IdempotencyTableName", { value: this.idempotencyTable.tableName });
     new CfnOutput(this, "DistributionId", { value: this.console.distribution.distributionId });
     new CfnOutput(this, "AlarmTopicArn", { value: this.alarmTopic.topicArn, description: "Alarms and their recovery" });
     new CfnOutput(this, "MailFeedbackTopicArn", { value: this.mailFeedbackTopic.topicArn, description: "SES bounces and complaints" });
@@ -563,7 +583,7 @@ function buildTable(scope: Construct, def: TableDef): dynamodb.Table {
   const str = (name: string) => ({ name, type: dynamodb.AttributeType.STRING });
   const table = new dynamodb.Table(scope, `${def.id}Table`, {
     partitionKey: str(def.partitionKey),
-    sortKey: str(def.sortKey),
+    ...(def.sortKey !== undefined && { sortKey: str(def.sortKey) }),
     billingMode: dynamodb.BillingMode.PAY_PER_REQUEST,
     pointInTimeRecoverySpecification: { pointInTimeRecoveryEnabled: true },
     deletionProtection: true,

@@ -1,8 +1,9 @@
 /**
  * The one middy stack every handler uses, one middleware per concern, in request order: telemetry
  * (Powertools: log line, metrics, trace) → security headers (on every response) → the caller (401 before
- * anything reads the body) → body size limit (413) → JSON body (400) → the handler; the error mapping of
- * `errors.ts` turns anything thrown into the contract's response.
+ * anything reads the body) → body size limit (413) → JSON body (400) → `Idempotency-Key` on a POST
+ * (idempotency.ts: a replay answers the first response) → the handler; the error mapping of `errors.ts`
+ * turns anything thrown into the contract's response.
  */
 import middy from "@middy/core";
 import jsonBodyParser from "@middy/http-json-body-parser";
@@ -10,11 +11,12 @@ import httpSecurityHeaders from "@middy/http-security-headers";
 import type { APIGatewayProxyEventV2WithJWTAuthorizer, APIGatewayProxyStructuredResultV2, Context } from "aws-lambda";
 import { type Caller, callerFrom } from "./caller.js";
 import { BadRequest, messages, PayloadTooLarge, toResponse } from "./errors.js";
+import { type IdempotencyContext, idempotency } from "./idempotency.js";
 import { telemetry } from "./telemetry.js";
 
 export type ApiEvent = APIGatewayProxyEventV2WithJWTAuthorizer;
 export type ApiResult = APIGatewayProxyStructuredResultV2;
-type ApiContext = Context & { caller?: Caller };
+type ApiContext = Context & IdempotencyContext;
 type Middleware = middy.MiddlewareObj<ApiEvent, ApiResult, Error, ApiContext>;
 
 export const MAX_BODY_BYTES = 64 * 1024;
@@ -121,7 +123,9 @@ export function api(fn: (req: ApiRequest) => Promise<ApiResponse>) {
     .use(caller)
     .use(sizeLimit)
     .use(jsonBody)
+    .use(idempotency((err) => result(toResponse(err))))
     .handler(async (event, context) =>
+      context.idempotentReplay ??
       result(
         await fn({
           caller: context.caller as Caller,

@@ -107,6 +107,12 @@ export const routes: readonly Route[] = [
   { method: "GET", path: "/api/v1/docs", handler: "docs/page", who: "anyone, without a token", access: {}, public: true },
 ];
 
+/**
+ * Every POST takes an `Idempotency-Key` (DESIGN.md §12), by its method alone: a new POST route needs nothing
+ * to get it. The middleware (shared/idempotency.ts), the API document and the stack's grants all ask this.
+ */
+export const takesIdempotencyKey = (method: string): boolean => method === "POST";
+
 /** Distinct handlers with the union of their routes' access. */
 export function handlers(): Map<string, RouteAccess> {
   const out = new Map<string, RouteAccess>();
