@@ -25,6 +25,8 @@ export interface ApiRequest {
   readonly caller: Caller;
   readonly params: Readonly<Record<string, string | undefined>>;
   readonly query: Readonly<Record<string, string | undefined>>;
+  /** Request headers, names lower-cased (as API Gateway passes them). */
+  readonly headers: Readonly<Record<string, string | undefined>>;
   /** Parsed JSON body; `undefined` when the request had none. */
   readonly body: unknown;
   readonly requestId: string;
@@ -37,8 +39,12 @@ export interface ApiResponse {
   readonly headers?: Record<string, string>;
 }
 
-export const ok = (body: unknown): ApiResponse => ({ status: 200, body });
-export const created = (body: unknown): ApiResponse => ({ status: 201, body });
+export const ok = (body: unknown, headers?: Record<string, string>): ApiResponse => ({ status: 200, body, ...(headers && { headers }) });
+export const created = (body: unknown, headers?: Record<string, string>): ApiResponse => ({
+  status: 201,
+  body,
+  ...(headers && { headers }),
+});
 
 function result(response: ApiResponse): ApiResult {
   return {
@@ -124,16 +130,18 @@ export function api(fn: (req: ApiRequest) => Promise<ApiResponse>) {
     .use(sizeLimit)
     .use(jsonBody)
     .use(idempotency((err) => result(toResponse(err))))
-    .handler(async (event, context) =>
-      context.idempotentReplay ??
-      result(
-        await fn({
-          caller: context.caller as Caller,
-          params: event.pathParameters ?? {},
-          query: event.queryStringParameters ?? {},
-          body: event.body as unknown,
-          requestId: context.awsRequestId,
-        }),
-      ),
+    .handler(
+      async (event, context) =>
+        context.idempotentReplay ??
+        result(
+          await fn({
+            caller: context.caller as Caller,
+            params: event.pathParameters ?? {},
+            query: event.queryStringParameters ?? {},
+            headers: event.headers ?? {},
+            body: event.body as unknown,
+            requestId: context.awsRequestId,
+          }),
+        ),
     );
 }

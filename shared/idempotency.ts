@@ -15,6 +15,8 @@
  *
  * Without the header, or on a method other than POST, it does nothing: no DynamoDB request.
  */
+
+import type { JSONObject } from "@aws-lambda-powertools/commons/types";
 import {
   IdempotencyConfig,
   IdempotencyItemAlreadyExistsError,
@@ -24,7 +26,6 @@ import {
 } from "@aws-lambda-powertools/idempotency";
 import { DynamoDBPersistenceLayer } from "@aws-lambda-powertools/idempotency/dynamodb";
 import type { IdempotencyRecord } from "@aws-lambda-powertools/idempotency/persistence";
-import type { JSONObject } from "@aws-lambda-powertools/commons/types";
 import type middy from "@middy/core";
 import type { APIGatewayProxyEventV2WithJWTAuthorizer, APIGatewayProxyStructuredResultV2, Context } from "aws-lambda";
 import type { Caller } from "./caller.js";
@@ -52,7 +53,8 @@ const WELL_FORMED = /^[\x20-\x7e]{1,255}$/;
 type Payload = JSONObject;
 
 /** 2xx, and the 4xx that are the action's answer; not 409/429 ("try again"), never a 5xx. */
-export const isStored = (status: number): boolean => (status >= 200 && status < 300) || (status >= 400 && status < 500 && status !== 409 && status !== 429);
+export const isStored = (status: number): boolean =>
+  (status >= 200 && status < 300) || (status >= 400 && status < 500 && status !== 409 && status !== 429);
 
 const idempotencyConfig = new IdempotencyConfig({
   eventKeyJmesPath: "key",
@@ -133,9 +135,7 @@ async function finish(request: object, response: Result | undefined): Promise<vo
  * action threw is stored as the client receives it. Use it last, right before the handler, which must
  * return `context.idempotentReplay` when it is set.
  */
-export function idempotency(
-  errorResult: (err: unknown) => Result,
-): middy.MiddlewareObj<Event, Result, Error, IdempotencyContext> {
+export function idempotency(errorResult: (err: unknown) => Result): middy.MiddlewareObj<Event, Result, Error, IdempotencyContext> {
   return {
     before: async (request) => {
       const { event, context } = request;

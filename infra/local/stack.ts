@@ -89,11 +89,7 @@ export async function createTables(endpoint: string, region: string, tables: Sta
     }
   };
   try {
-    await Promise.all([
-      create(mainTable, tables.main),
-      create(eventsTable, tables.events),
-      create(idempotencyTable, tables.idempotency),
-    ]);
+    await Promise.all([create(mainTable, tables.main), create(eventsTable, tables.events), create(idempotencyTable, tables.idempotency)]);
   } finally {
     db.destroy();
   }

@@ -4,7 +4,8 @@
  */
 import { auditEvent, recordEvent, requestValue } from "../audit.js";
 import type { Caller } from "../caller.js";
-import { Forbidden, messages, NotFound, Unprocessable, ValidationFailed } from "../errors.js";
+import { Forbidden, messages, NotFound, PreconditionFailed, Unprocessable, ValidationFailed } from "../errors.js";
+import type { VersionCheck } from "../etag.js";
 import { isId, newId } from "../ids.js";
 import { RETRY, withRetries } from "../retry.js";
 import type { Role } from "../roles.js";
@@ -61,10 +62,23 @@ export async function listInstitutions(caller: Caller) {
   };
 }
 
-/** One institution with the caller's role views and the effective settings. One GetItem. */
+/**
+ * One institution with the caller's role views and the effective settings, and its stored `version` (the
+ * handler's ETag; not part of the body). One GetItem.
+ */
 export async function showInstitution(caller: Caller, id: string | undefined) {
   const { institution, role, isSuperAdmin } = await requireVisible(caller, id);
-  return { institution: toRecord(institution), role, is_super_admin: isSuperAdmin, settings: effectiveSettings(institution.settings) };
+  const settings = effectiveSettings(institution.settings);
+  return { institution: toRecord(institution), role, is_super_admin: isSuperAdmin, settings, version: institution.version };
+}
+
+/**
+ * 412 when the request's `If-Match` does not name the version just read. The write that follows holds its
+ * condition on that same version, so a writer that got in between makes it fail, and the retry's fresh read
+ * then answers 412 here: the check holds under races.
+ */
+function requireVersion(institution: Institution, expected: VersionCheck | undefined): void {
+  if (expected && !expected(institution.version)) throw new PreconditionFailed(messages.institutionChanged);
 }
 
 const nullIfBlank = (s: string | null | undefined) => (s === undefined ? undefined : s === null || s === "" ? null : s);
@@ -116,15 +130,20 @@ export async function createInstitution(caller: Caller, body: unknown) {
     const result = await repo.insertInstitution(institution, event);
     if (result === "registration_number_taken") throw new ValidationFailed([TAKEN]);
     if (result !== "ok") return RETRY;
-    return { institution: toRecord(institution), message: "Institution created successfully" };
+    return { institution: toRecord(institution), message: "Institution created successfully", version: institution.version };
   });
 }
 
-/** PATCH and PUT alike: applies the submitted whitelisted fields. One read and one transaction (more under contention). */
-export async function updateInstitution(caller: Caller, id: string | undefined, body: unknown) {
+/**
+ * PATCH and PUT alike: applies the submitted whitelisted fields, if the stored version passes `expected`
+ * (`If-Match`; 412 otherwise, after the 404 and 403 checks, before the body's). Returns the new `version`
+ * beside the body. One read and one transaction (more under contention).
+ */
+export async function updateInstitution(caller: Caller, id: string | undefined, body: unknown, expected?: VersionCheck) {
   return withRetries("Institution was changed concurrently, please retry", async () => {
     const visible = await requireVisible(caller, id);
     await requireSuperAdminOf(caller, visible, "update_institution", messages.onlySuperAdminsUpdate);
+    requireVersion(visible.institution, expected);
     const input = parseRoot(body, "institution", institutionInput);
     const now = new Date();
     const before = visible.institution;
@@ -132,18 +151,19 @@ export async function updateInstitution(caller: Caller, id: string | undefined, 
     const changes = submittedKeys(body, "institution", WRITABLE_FIELDS);
     const event = auditEvent(caller, "institution_updated", { institution_id: after.id, changes }, { now, owner: before.account_id });
     const result = await repo.updateInstitution(before, after, event);
-    if (result === "ok") return { institution: toRecord(after), message: "Institution updated successfully" };
+    if (result === "ok") return { institution: toRecord(after), message: "Institution updated successfully", version: before.version + 1 };
     if (result === "registration_number_taken") throw new ValidationFailed([TAKEN]);
     // "gone" goes round once more, so that the caller gets the same 404 (and event) as for any other unknown id.
     return RETRY;
   });
 }
 
-/** Deletes an institution that has no cohort. One read and one transaction. */
-export async function deleteInstitution(caller: Caller, id: string | undefined) {
+/** Deletes an institution that has no cohort, if its version passes `expected` (`If-Match`). One read and one transaction. */
+export async function deleteInstitution(caller: Caller, id: string | undefined, expected?: VersionCheck) {
   return withRetries("Institution was changed concurrently, please retry", async () => {
     const visible = await requireVisible(caller, id);
     await requireSuperAdminOf(caller, visible, "destroy_institution", messages.onlySuperAdminsDelete);
+    requireVersion(visible.institution, expected);
     const { institution } = visible;
     const event = auditEvent(caller, "institution_deleted", { institution_name: institution.name }, { owner: institution.account_id });
     const result = await repo.deleteInstitution(institution, event);
