@@ -610,6 +610,28 @@ export interface components {
         "application/json": components["schemas"]["Error"];
       };
     };
+    /** @description A write kept losing races with concurrent ones, or a request with the same `Idempotency-Key` is still running; nothing was changed. Retry. */
+    IdempotentConflict: {
+      headers: {
+        "Cache-Control": components["headers"]["CacheControl"];
+        "X-Content-Type-Options": components["headers"]["XContentTypeOptions"];
+        [name: string]: unknown;
+      };
+      content: {
+        "application/json": components["schemas"]["Error"];
+      };
+    };
+    /** @description `If-Match` does not name the institution's current version: someone changed it since you read it. Nothing was changed; read it again. */
+    PreconditionFailed: {
+      headers: {
+        "Cache-Control": components["headers"]["CacheControl"];
+        "X-Content-Type-Options": components["headers"]["XContentTypeOptions"];
+        [name: string]: unknown;
+      };
+      content: {
+        "application/json": components["schemas"]["Error"];
+      };
+    };
     /** @description The body is over 64 KiB (or over API Gateway's 10 MB, answered by the gateway). */
     PayloadTooLarge: {
       headers: {
@@ -667,7 +689,18 @@ export interface components {
       };
     };
   };
-  parameters: never;
+  parameters: {
+    /**
+     * @description Makes a retry safe (DESIGN.md §12): a request with the same key, from the same caller, to the same route, within 24 hours gets the first one's response (status, headers and body) and changes nothing again. The same key with another request is 422; while the first one runs, 409. 1 to 255 printable ASCII characters (400 otherwise); a UUID is a good choice. Responses are kept for 2xx and for 4xx other than 409 and 429; after a 409, 429 or 5xx the same key acts again.
+     * @example 5f0c7f7e-7a52-4a4e-9d0b-6a1c2b3d4e5f
+     */
+    IdempotencyKey: string;
+    /**
+     * @description Change only if the institution is still at this version: the `ETag` of your last read (or `*`). Otherwise 412 and nothing changes. Without it the write applies whatever the version.
+     * @example "3"
+     */
+    IfMatch: string;
+  };
   requestBodies: never;
   headers: {
     /** @description Every response: nothing here belongs in a shared cache. */
@@ -684,6 +717,11 @@ export interface components {
      * @example attachment; filename="security_events_20261123_163327.csv"
      */
     ContentDisposition: string;
+    /**
+     * @description The institution's current version, a strong entity tag. Send it back as `If-Match` on PATCH, PUT or DELETE to change only what you read.
+     * @example "3"
+     */
+    ETag: string;
     /** @description Present when more events matched than one export holds (10,000 rows, or about 6 MB). */
     XExportTruncated: "true";
   };
@@ -736,7 +774,13 @@ export interface operations {
   createInstitution: {
     parameters: {
       query?: never;
-      header?: never;
+      header?: {
+        /**
+         * @description Makes a retry safe (DESIGN.md §12): a request with the same key, from the same caller, to the same route, within 24 hours gets the first one's response (status, headers and body) and changes nothing again. The same key with another request is 422; while the first one runs, 409. 1 to 255 printable ASCII characters (400 otherwise); a UUID is a good choice. Responses are kept for 2xx and for 4xx other than 409 and 429; after a 409, 429 or 5xx the same key acts again.
+         * @example 5f0c7f7e-7a52-4a4e-9d0b-6a1c2b3d4e5f
+         */
+        "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+      };
       path?: never;
       cookie?: never;
     };
@@ -777,6 +821,7 @@ export interface operations {
         headers: {
           "Cache-Control": components["headers"]["CacheControl"];
           "X-Content-Type-Options": components["headers"]["XContentTypeOptions"];
+          ETag: components["headers"]["ETag"];
           [name: string]: unknown;
         };
         content: {
@@ -816,9 +861,9 @@ export interface operations {
           "application/json": components["schemas"]["Error"];
         };
       };
-      409: components["responses"]["Conflict"];
+      409: components["responses"]["IdempotentConflict"];
       413: components["responses"]["PayloadTooLarge"];
-      /** @description The record is invalid: every message, once. */
+      /** @description The record is invalid: every message, once. Or the `Idempotency-Key` was used with another request (`{error}`). */
       422: {
         headers: {
           "Cache-Control": components["headers"]["CacheControl"];
@@ -826,7 +871,7 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
-          "application/json": components["schemas"]["ValidationErrors"];
+          "application/json": components["schemas"]["ValidationErrors"] | components["schemas"]["Error"];
         };
       };
       500: components["responses"]["InternalError"];
@@ -850,6 +895,7 @@ export interface operations {
         headers: {
           "Cache-Control": components["headers"]["CacheControl"];
           "X-Content-Type-Options": components["headers"]["XContentTypeOptions"];
+          ETag: components["headers"]["ETag"];
           [name: string]: unknown;
         };
         content: {
@@ -905,7 +951,13 @@ export interface operations {
   replaceInstitution: {
     parameters: {
       query?: never;
-      header?: never;
+      header?: {
+        /**
+         * @description Change only if the institution is still at this version: the `ETag` of your last read (or `*`). Otherwise 412 and nothing changes. Without it the write applies whatever the version.
+         * @example "3"
+         */
+        "If-Match"?: components["parameters"]["IfMatch"];
+      };
       path: {
         /** @description The institution's id. */
         id: string;
@@ -947,6 +999,7 @@ export interface operations {
         headers: {
           "Cache-Control": components["headers"]["CacheControl"];
           "X-Content-Type-Options": components["headers"]["XContentTypeOptions"];
+          ETag: components["headers"]["ETag"];
           [name: string]: unknown;
         };
         content: {
@@ -998,6 +1051,7 @@ export interface operations {
         };
       };
       409: components["responses"]["Conflict"];
+      412: components["responses"]["PreconditionFailed"];
       413: components["responses"]["PayloadTooLarge"];
       /** @description The record is invalid: every message, once. */
       422: {
@@ -1017,7 +1071,13 @@ export interface operations {
   deleteInstitution: {
     parameters: {
       query?: never;
-      header?: never;
+      header?: {
+        /**
+         * @description Change only if the institution is still at this version: the `ETag` of your last read (or `*`). Otherwise 412 and nothing changes. Without it the write applies whatever the version.
+         * @example "3"
+         */
+        "If-Match"?: components["parameters"]["IfMatch"];
+      };
       path: {
         /** @description The institution's id. */
         id: string;
@@ -1067,6 +1127,7 @@ export interface operations {
         };
       };
       409: components["responses"]["Conflict"];
+      412: components["responses"]["PreconditionFailed"];
       413: components["responses"]["PayloadTooLarge"];
       /** @description The request is valid, but the current state refuses it. */
       422: {
@@ -1086,7 +1147,13 @@ export interface operations {
   updateInstitution: {
     parameters: {
       query?: never;
-      header?: never;
+      header?: {
+        /**
+         * @description Change only if the institution is still at this version: the `ETag` of your last read (or `*`). Otherwise 412 and nothing changes. Without it the write applies whatever the version.
+         * @example "3"
+         */
+        "If-Match"?: components["parameters"]["IfMatch"];
+      };
       path: {
         /** @description The institution's id. */
         id: string;
@@ -1128,6 +1195,7 @@ export interface operations {
         headers: {
           "Cache-Control": components["headers"]["CacheControl"];
           "X-Content-Type-Options": components["headers"]["XContentTypeOptions"];
+          ETag: components["headers"]["ETag"];
           [name: string]: unknown;
         };
         content: {
@@ -1179,6 +1247,7 @@ export interface operations {
         };
       };
       409: components["responses"]["Conflict"];
+      412: components["responses"]["PreconditionFailed"];
       413: components["responses"]["PayloadTooLarge"];
       /** @description The record is invalid: every message, once. */
       422: {
@@ -1251,7 +1320,13 @@ export interface operations {
   createCohort: {
     parameters: {
       query?: never;
-      header?: never;
+      header?: {
+        /**
+         * @description Makes a retry safe (DESIGN.md §12): a request with the same key, from the same caller, to the same route, within 24 hours gets the first one's response (status, headers and body) and changes nothing again. The same key with another request is 422; while the first one runs, 409. 1 to 255 printable ASCII characters (400 otherwise); a UUID is a good choice. Responses are kept for 2xx and for 4xx other than 409 and 429; after a 409, 429 or 5xx the same key acts again.
+         * @example 5f0c7f7e-7a52-4a4e-9d0b-6a1c2b3d4e5f
+         */
+        "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+      };
       path: {
         /** @description The institution's id. */
         id: string;
@@ -1319,9 +1394,9 @@ export interface operations {
           "application/json": components["schemas"]["Error"];
         };
       };
-      409: components["responses"]["Conflict"];
+      409: components["responses"]["IdempotentConflict"];
       413: components["responses"]["PayloadTooLarge"];
-      /** @description The record is invalid: every message, once. */
+      /** @description The record is invalid: every message, once. Or the `Idempotency-Key` was used with another request (`{error}`). */
       422: {
         headers: {
           "Cache-Control": components["headers"]["CacheControl"];
@@ -1329,7 +1404,7 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
-          "application/json": components["schemas"]["ValidationErrors"];
+          "application/json": components["schemas"]["ValidationErrors"] | components["schemas"]["Error"];
         };
       };
       500: components["responses"]["InternalError"];
@@ -1420,7 +1495,13 @@ export interface operations {
   createInvitation: {
     parameters: {
       query?: never;
-      header?: never;
+      header?: {
+        /**
+         * @description Makes a retry safe (DESIGN.md §12): a request with the same key, from the same caller, to the same route, within 24 hours gets the first one's response (status, headers and body) and changes nothing again. The same key with another request is 422; while the first one runs, 409. 1 to 255 printable ASCII characters (400 otherwise); a UUID is a good choice. Responses are kept for 2xx and for 4xx other than 409 and 429; after a 409, 429 or 5xx the same key acts again.
+         * @example 5f0c7f7e-7a52-4a4e-9d0b-6a1c2b3d4e5f
+         */
+        "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+      };
       path?: never;
       cookie?: never;
     };
@@ -1489,9 +1570,9 @@ export interface operations {
           "application/json": components["schemas"]["Error"];
         };
       };
-      409: components["responses"]["Conflict"];
+      409: components["responses"]["IdempotentConflict"];
       413: components["responses"]["PayloadTooLarge"];
-      /** @description The record is invalid: every message, once. */
+      /** @description The record is invalid: every message, once. Or the `Idempotency-Key` was used with another request (`{error}`). */
       422: {
         headers: {
           "Cache-Control": components["headers"]["CacheControl"];
@@ -1499,7 +1580,7 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
-          "application/json": components["schemas"]["ValidationErrors"];
+          "application/json": components["schemas"]["ValidationErrors"] | components["schemas"]["Error"];
         };
       };
       /** @description Over a bound on invitations or their e-mails; logged as `rate_limit_exceeded`. */
@@ -1607,7 +1688,13 @@ export interface operations {
         /** @description The institution; may also be sent in a JSON body. */
         institution_id: string;
       };
-      header?: never;
+      header?: {
+        /**
+         * @description Makes a retry safe (DESIGN.md §12): a request with the same key, from the same caller, to the same route, within 24 hours gets the first one's response (status, headers and body) and changes nothing again. The same key with another request is 422; while the first one runs, 409. 1 to 255 printable ASCII characters (400 otherwise); a UUID is a good choice. Responses are kept for 2xx and for 4xx other than 409 and 429; after a 409, 429 or 5xx the same key acts again.
+         * @example 5f0c7f7e-7a52-4a4e-9d0b-6a1c2b3d4e5f
+         */
+        "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+      };
       path: {
         /** @description The invitation's id. */
         id: string;
@@ -1664,9 +1751,9 @@ export interface operations {
           "application/json": components["schemas"]["Error"];
         };
       };
-      409: components["responses"]["Conflict"];
+      409: components["responses"]["IdempotentConflict"];
       413: components["responses"]["PayloadTooLarge"];
-      /** @description The request is valid, but the current state refuses it. */
+      /** @description The request is valid, but the current state refuses it. Or the `Idempotency-Key` was used with another request (`{error}`). */
       422: {
         headers: {
           "Cache-Control": components["headers"]["CacheControl"];
@@ -1707,7 +1794,13 @@ export interface operations {
   acceptInvitation: {
     parameters: {
       query?: never;
-      header?: never;
+      header?: {
+        /**
+         * @description Makes a retry safe (DESIGN.md §12): a request with the same key, from the same caller, to the same route, within 24 hours gets the first one's response (status, headers and body) and changes nothing again. The same key with another request is 422; while the first one runs, 409. 1 to 255 printable ASCII characters (400 otherwise); a UUID is a good choice. Responses are kept for 2xx and for 4xx other than 409 and 429; after a 409, 429 or 5xx the same key acts again.
+         * @example 5f0c7f7e-7a52-4a4e-9d0b-6a1c2b3d4e5f
+         */
+        "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+      };
       path?: never;
       cookie?: never;
     };
@@ -1742,9 +1835,9 @@ export interface operations {
       };
       400: components["responses"]["BadRequest"];
       401: components["responses"]["Unauthorized"];
-      409: components["responses"]["Conflict"];
+      409: components["responses"]["IdempotentConflict"];
       413: components["responses"]["PayloadTooLarge"];
-      /** @description The request is valid, but the current state refuses it. */
+      /** @description The request is valid, but the current state refuses it. Or the `Idempotency-Key` was used with another request (`{error}`). */
       422: {
         headers: {
           "Cache-Control": components["headers"]["CacheControl"];
