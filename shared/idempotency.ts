@@ -52,6 +52,16 @@ const WELL_FORMED = /^[\x20-\x7e]{1,255}$/;
  */
 type Payload = JSONObject;
 
+/** The payload of one request: exported for the tests, which write a running request's record as it would. */
+export function payloadOf(
+  callerId: string,
+  route: string,
+  idempotencyKey: string,
+  request: { params: unknown; query: unknown; body: unknown },
+): Payload {
+  return { key: [callerId, route, idempotencyKey], request: request as JSONObject };
+}
+
 /** 2xx, and the 4xx that are the action's answer; not 409/429 ("try again"), never a 5xx. */
 export const isStored = (status: number): boolean =>
   (status >= 200 && status < 300) || (status >= 400 && status < 500 && status !== 409 && status !== 429);
@@ -66,7 +76,7 @@ const idempotencyConfig = new IdempotencyConfig({
 
 let store: DynamoDBPersistenceLayer | undefined;
 /** Made on first use, so that a function without POST routes (no table configured) never needs one. */
-function persistence(): DynamoDBPersistenceLayer {
+export function persistence(): DynamoDBPersistenceLayer {
   if (store) return store;
   if (!config.tables.idempotency) throw new Error("IDEMPOTENCY_TABLE is not set for a function with a POST route");
   // The module-scope client: the same endpoint, timeouts, retries and tracing as every other request.
@@ -143,14 +153,11 @@ export function idempotency(errorResult: (err: unknown) => Result): middy.Middle
       if (header === undefined || !takesIdempotencyKey(event.requestContext.http.method)) return;
       if (!WELL_FORMED.test(header)) throw new BadRequest(messages.idempotencyKeyMalformed);
       const route = event.routeKey || event.requestContext.routeKey;
-      const payload: Payload = {
-        key: [context.caller?.id ?? "", route, header],
-        request: {
-          params: event.pathParameters ?? {},
-          query: event.queryStringParameters ?? {},
-          body: (event.body as unknown as JSONObject | undefined) ?? null,
-        },
-      };
+      const payload = payloadOf(context.caller?.id ?? "", route, header, {
+        params: event.pathParameters ?? {},
+        query: event.queryStringParameters ?? {},
+        body: event.body ?? null,
+      });
       const first = await begin(payload, context.getRemainingTimeInMillis?.());
       if (first) {
         context.idempotentReplay = JSON.parse(first.getResponse() as string) as Result;
