@@ -66,6 +66,14 @@ export const BUNDLING = {
   forceDockerBundling: false,
 } satisfies BundlingOptions;
 
+/**
+ * What esbuild replaces in one function's bundle: whether it serves a POST route (shared/http.ts leaves the
+ * idempotency middleware out of a bundle where this is "false").
+ */
+export const bundlingDefine = (takesIdempotencyKey: boolean): Record<string, string> => ({
+  "process.env.TAKES_IDEMPOTENCY_KEY": JSON.stringify(String(takesIdempotencyKey)),
+});
+
 /** esbuild's `target` for the runtime, as NodejsFunction derives it (`nodejs24.x` → `node24`). */
 export const ESBUILD_TARGET = `node${/nodejs(\d+)/.exec(RUNTIME.name)?.[1] ?? ""}`;
 
@@ -457,7 +465,7 @@ export class InstitutionAdminStack extends Stack {
           ...(access.mail ? mailEnv : {}),
           ...(idempotent && { IDEMPOTENCY_TABLE: this.idempotencyTable.tableName }),
         },
-        bundling: BUNDLING,
+        bundling: { ...BUNDLING, define: bundlingDefine(idempotent) },
       });
       this.functions.set(handler, fn);
     }

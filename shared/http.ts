@@ -11,7 +11,7 @@ import httpSecurityHeaders from "@middy/http-security-headers";
 import type { APIGatewayProxyEventV2WithJWTAuthorizer, APIGatewayProxyStructuredResultV2, Context } from "aws-lambda";
 import { type Caller, callerFrom } from "./caller.js";
 import { BadRequest, messages, PayloadTooLarge, toResponse } from "./errors.js";
-import { type IdempotencyContext, idempotency } from "./idempotency.js";
+import type { IdempotencyContext } from "./idempotency.js";
 import { telemetry } from "./telemetry.js";
 
 export type ApiEvent = APIGatewayProxyEventV2WithJWTAuthorizer;
@@ -53,6 +53,17 @@ function result(response: ApiResponse): ApiResult {
     body: typeof response.body === "string" ? response.body : JSON.stringify(response.body),
   };
 }
+
+/**
+ * `Idempotency-Key` on POST routes (idempotency.ts). The stack defines `TAKES_IDEMPOTENCY_KEY` per function
+ * when it bundles it, "false" for a function without a POST route, and esbuild drops this import from that
+ * bundle: Powertools' idempotency utility, JMESPath and the DynamoDB commands the dynamic import keeps add
+ * about 100 kB to a POST function and nothing to the others. Unbundled (locally, in tests) it is always there.
+ */
+const idempotency: Middleware[] =
+  process.env.TAKES_IDEMPOTENCY_KEY === "false"
+    ? []
+    : [(await import("./idempotency.js")).idempotency((err) => result(toResponse(err))) as Middleware];
 
 const helmet = httpSecurityHeaders();
 
@@ -129,7 +140,7 @@ export function api(fn: (req: ApiRequest) => Promise<ApiResponse>) {
     .use(caller)
     .use(sizeLimit)
     .use(jsonBody)
-    .use(idempotency((err) => result(toResponse(err))))
+    .use(idempotency)
     .handler(
       async (event, context) =>
         context.idempotentReplay ??
