@@ -5,35 +5,17 @@
  * records its event with `recordEvent`, in a request of its own.
  */
 import type { Caller } from "./caller.js";
+import { now as clock } from "./clock.js";
 import { config } from "./config.js";
+import { COUNTED_TYPES, type CountedType, EVENT_TYPES, type EventType } from "./constants.js";
 import { newId } from "./ids.js";
 import { RETRY, withRetries } from "./retry.js";
 import { eventKeys } from "./tables.js";
 import { type TxItems, transact } from "./tx.js";
 
-/** Event types counted per minute for the alerts summary. */
-export const COUNTED_TYPES = ["unauthorized_institution_access", "rate_limit_exceeded", "token_validation_failure"] as const;
-export type CountedType = (typeof COUNTED_TYPES)[number];
+export { COUNTED_TYPES, type CountedType, EVENT_TYPES, type EventType } from "./constants.js";
 
-/** Every event type. A record, so that a type added here must be named wherever types are listed. */
-export const EVENT_TYPES = {
-  institution_created: true,
-  institution_updated: true,
-  institution_deleted: true,
-  insufficient_privileges: true,
-  unauthorized_institution_access: true,
-  rate_limit_exceeded: true,
-  token_validation_failure: true,
-  security_events_exported: true,
-  invitation_created: true,
-  invitation_revoked: true,
-  invitation_resent: true,
-  invitation_accepted: true,
-  cohort_created: true,
-} as const;
-export type EventType = keyof typeof EVENT_TYPES;
-
-export const isEventType = (value: string): value is EventType => Object.hasOwn(EVENT_TYPES, value);
+export const isEventType = (value: string): value is EventType => (EVENT_TYPES as readonly string[]).includes(value);
 const isCounted = (type: EventType): type is CountedType => (COUNTED_TYPES as readonly string[]).includes(type);
 
 /** One security event, as a use case describes it. */
@@ -72,7 +54,7 @@ export function auditEvent(
   actor: Caller,
   type: EventType,
   details: Record<string, unknown>,
-  { now = new Date(), owner }: { now?: Date; owner?: string | undefined } = {},
+  { now = clock(), owner }: { now?: Date; owner?: string | undefined } = {},
 ): AuditEvent {
   const accounts = owner === undefined || owner === actor.accountId ? [actor.accountId] : [actor.accountId, owner];
   return { id: newId(now.getTime()), type, createdAt: now.toISOString(), actor, details, accounts };

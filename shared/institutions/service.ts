@@ -4,6 +4,7 @@
  */
 import { auditEvent, recordEvent, requestValue } from "../audit.js";
 import type { Caller } from "../caller.js";
+import { now as clock } from "../clock.js";
 import { Forbidden, messages, NotFound, PreconditionFailed, Unprocessable, ValidationFailed } from "../errors.js";
 import type { VersionCheck } from "../etag.js";
 import { isId, newId } from "../ids.js";
@@ -106,7 +107,7 @@ export async function createInstitution(caller: Caller, body: unknown) {
   }
   const input = parseRoot(body, "institution", institutionCreate);
   return withRetries("Institution could not be created, please retry", async () => {
-    const now = new Date();
+    const now = clock();
     const institution = apply(
       {
         id: newId(now.getTime()),
@@ -145,7 +146,7 @@ export async function updateInstitution(caller: Caller, id: string | undefined, 
     await requireSuperAdminOf(caller, visible, "update_institution", messages.onlySuperAdminsUpdate);
     requireVersion(visible.institution, expected);
     const input = parseRoot(body, "institution", institutionInput);
-    const now = new Date();
+    const now = clock();
     const before = visible.institution;
     const after = { ...apply(before, input), updated_at: now.toISOString() };
     const changes = submittedKeys(body, "institution", WRITABLE_FIELDS);
@@ -179,7 +180,7 @@ export async function createCohort(caller: Caller, institutionId: string | undef
     const visible = await requireVisible(caller, institutionId);
     await requireSuperAdminOf(caller, visible, "create_cohort", "Only super admins can create cohorts");
     const input = parseRoot(body, "cohort", cohortInput);
-    const now = new Date();
+    const now = clock();
     const { institution } = visible;
     const cohort = { id: newId(now.getTime()), institution_id: institution.id, name: input.name, created_at: now.toISOString() };
     const details = { institution_id: institution.id, cohort_id: cohort.id, name: cohort.name };

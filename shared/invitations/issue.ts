@@ -13,6 +13,7 @@
 import { MetricUnit } from "@aws-lambda-powertools/metrics";
 import { recordEvent } from "../audit.js";
 import type { Caller } from "../caller.js";
+import { now as clock } from "../clock.js";
 import { config } from "../config.js";
 import { BadGateway, BadRequest, messages, TooManyRequests, Unprocessable, ValidationFailed } from "../errors.js";
 import { isId, newId } from "../ids.js";
@@ -168,7 +169,7 @@ export async function createInvitation(caller: Caller, query: Query, body: unkno
     if (!isRole(params.role)) throw new BadRequest(messages.invalidRole);
     // An invalid e-mail has no pending invitations to limit: it fails the e-mail step at once.
     if (!email || !state) throw new ValidationFailed([EMAIL_INVALID]);
-    const now = new Date();
+    const now = clock();
     const free = freeSlots(state.slots, limit, now);
     if (free[0] === undefined) await refuseMail(caller, visible, email, "pending", limit, retryAfterSeconds(state.slots, limit, now), now);
     await requireMayInvite(caller, visible, params.role);
@@ -219,7 +220,7 @@ export async function resendInvitation(caller: Caller, id: string | undefined, q
   const { after, token, visible } = await withRetries("Invitation was changed concurrently, please retry", async () => {
     const { visible, invitation: inv } = await requireManagedInvitation(caller, params.institution_id, id);
     await requireMayInvite(caller, visible, inv.role);
-    const now = new Date();
+    const now = clock();
     const status = statusOf(inv, now);
     if (status !== "active") throw new Unprocessable(`Cannot resend a ${status} invitation`);
     const cooldownEnds = Date.parse(inv.sent_at) + cooldownMs;

@@ -6,6 +6,7 @@
 import * as v from "valibot";
 import { auditEvent, type EventType, recordEvent } from "../audit.js";
 import type { Caller } from "../caller.js";
+import { now as clock } from "../clock.js";
 import { Forbidden, messages, NotFound, Unprocessable } from "../errors.js";
 import { isId } from "../ids.js";
 import { INSTITUTION_FULL, isFull } from "../institutions/model.js";
@@ -81,7 +82,7 @@ export async function listInvitations(caller: Caller, query: Readonly<Record<str
   const { institution } = await requireVisible(caller, params.institution_id, "manage_invitations");
   const q = parseQuery(invitationListQuery, query);
   const after = q.cursor === undefined ? undefined : decodeCursor(q.cursor).position;
-  const now = new Date();
+  const now = clock();
   const state = q.show_used === "true" ? "used" : "active";
   // One more than the page tells whether a next page exists.
   const page = await repo.listInvitations(institution.id, state, q.limit + 1, now, after);
@@ -112,7 +113,7 @@ export async function revokeInvitation(
   const institutionId = invitationParams(query, body).institution_id;
   return withRetries("Invitation was changed concurrently, please retry", async () => {
     const { visible, invitation } = await requireManagedInvitation(caller, institutionId, id);
-    const now = new Date();
+    const now = clock();
     if (statusOf(invitation, now) !== "active") throw new Unprocessable(messages.failedToRevoke);
     const details = { invitation_id: invitation.id, institution_id: invitation.institution_id, email: invitation.email };
     const event = institutionEvent(caller, visible, "invitation_revoked", details, now);
@@ -160,7 +161,7 @@ export async function acceptInvitation(caller: Caller, body: unknown) {
     // An institution deleted since, or a token superseded by a resend, is as unknown as a made-up one.
     if (!inv || !institution || inv.token_hash !== tokenHash) return refuse(caller, "unknown");
     const owner = institution.account_id;
-    const now = new Date();
+    const now = clock();
     const reason = failureReason(inv, now) ?? (caller.email !== "" && caller.email === inv.email ? undefined : "email_mismatch");
     if (reason) return refuse(caller, reason, owner);
 
@@ -184,7 +185,7 @@ export async function acceptInvitation(caller: Caller, body: unknown) {
       };
     }
     if (out.kind === "refused") {
-      const lost = out.current && out.current.token_hash === tokenHash ? failureReason(out.current, new Date()) : "unknown";
+      const lost = out.current && out.current.token_hash === tokenHash ? failureReason(out.current, clock()) : "unknown";
       if (lost) return refuse(caller, lost, owner);
     }
     // The institution changed under us (version) or another transaction held an item: read again.

@@ -5,6 +5,7 @@
 import { MetricUnit } from "@aws-lambda-powertools/metrics";
 import { auditEvent, COUNTED_TYPES, isEventType, recordEvent } from "../audit.js";
 import type { Caller } from "../caller.js";
+import { now as clock } from "../clock.js";
 import { BadRequest, Forbidden, messages, NotFound } from "../errors.js";
 import type { ApiResponse } from "../http.js";
 import { isId } from "../ids.js";
@@ -128,7 +129,7 @@ const jsonBytes = (s: string) => Buffer.byteLength(JSON.stringify(s)) - 2;
  * is held as objects. At most `MAX_EXPORT_ROWS` rows and `MAX_EXPORT_BYTES`; when more match,
  * `X-Export-Truncated: true`. Records `security_events_exported` with the row count and the submitted filters.
  */
-export async function exportSecurityEvents(caller: Caller, query: Query, now = new Date()): Promise<ApiResponse> {
+export async function exportSecurityEvents(caller: Caller, query: Query, now = clock()): Promise<ApiResponse> {
   requireSuperAdmin(caller);
   const q = parseQuery(exportQuery, query);
   const base = { account: caller.accountId, from: q.from, to: q.to };
@@ -167,7 +168,7 @@ export async function exportSecurityEvents(caller: Caller, query: Query, now = n
  * first minute one COUNT Query over at most 30 s of its events: the cost does not grow with the events in
  * the hour.
  */
-export async function securityAlerts(caller: Caller, now = new Date()) {
+export async function securityAlerts(caller: Caller, now = clock()) {
   requireSuperAdmin(caller);
   const plan = planWindow(now);
   const counters = await repo.minuteCounters(caller.accountId, plan.firstMinute, plan.lastMinute);
