@@ -2,18 +2,18 @@
  * Configuration shared by every function, read and checked once at module load: a misconfigured
  * deployment fails at its first cold start, loudly, instead of on some later request.
  */
+import { positiveInt } from "./numbers.js";
+
 function required(name: string): string {
   const value = process.env[name];
   if (!value) throw new Error(`Missing required environment variable ${name}`);
   return value;
 }
 
-function positiveInt(name: string, fallback: number): number {
+/** A positive integer from the environment, or `fallback` when unset. */
+function envInt(name: string, fallback: number): number {
   const raw = process.env[name];
-  if (raw === undefined || raw === "") return fallback;
-  const n = Number(raw);
-  if (!Number.isInteger(n) || n <= 0) throw new Error(`${name} must be a positive integer, got "${raw}"`);
-  return n;
+  return raw === undefined || raw === "" ? fallback : positiveInt(name, raw);
 }
 
 export const config = {
@@ -29,12 +29,12 @@ export const config = {
     dynamodb: process.env.DYNAMODB_ENDPOINT || undefined,
     ses: process.env.SES_ENDPOINT || undefined,
   },
-  invitationValidityDays: positiveInt("INVITATION_VALIDITY_DAYS", 7),
-  pendingInvitationLimit: positiveInt("PENDING_INVITATION_LIMIT", 3),
+  invitationValidityDays: envInt("INVITATION_VALIDITY_DAYS", 7),
+  pendingInvitationLimit: envInt("PENDING_INVITATION_LIMIT", 3),
   /** Mail bounds (DESIGN.md §3): a resend waits this long after the invitation's last mail, */
-  resendCooldownSeconds: positiveInt("RESEND_COOLDOWN_SECONDS", 600),
+  resendCooldownSeconds: envInt("RESEND_COOLDOWN_SECONDS", 600),
   /** at most this many invitation mails per institution per UTC hour, */
-  institutionHourlyMailLimit: positiveInt("INSTITUTION_HOURLY_MAIL_LIMIT", 100),
+  institutionHourlyMailLimit: envInt("INSTITUTION_HOURLY_MAIL_LIMIT", 100),
   /** and at most this many per (institution, e-mail) per UTC day. */
-  recipientDailyMailLimit: positiveInt("RECIPIENT_DAILY_MAIL_LIMIT", 10),
+  recipientDailyMailLimit: envInt("RECIPIENT_DAILY_MAIL_LIMIT", 10),
 } as const;

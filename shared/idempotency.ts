@@ -38,7 +38,7 @@ import { logger } from "./telemetry.js";
 type Event = APIGatewayProxyEventV2WithJWTAuthorizer;
 type Result = APIGatewayProxyStructuredResultV2;
 /** The first response of a replayed request, for the handler to return instead of acting. */
-export type IdempotencyContext = Context & { caller?: Caller; idempotentReplay?: Result };
+export type IdempotencyContext = Context & { caller?: Caller; body?: unknown; idempotentReplay?: Result };
 
 export const IDEMPOTENCY_HEADER = "idempotency-key";
 /** How long a key holds: Stripe's 24 hours. */
@@ -156,7 +156,7 @@ export function idempotency(errorResult: (err: unknown) => Result): middy.Middle
       const payload = payloadOf(context.caller?.id ?? "", route, header, {
         params: event.pathParameters ?? {},
         query: event.queryStringParameters ?? {},
-        body: event.body ?? null,
+        body: context.body ?? null,
       });
       const first = await begin(payload, context.getRemainingTimeInMillis?.());
       if (first) {

@@ -16,7 +16,8 @@ import { JwtRsaVerifier } from "aws-jwt-verify";
 import type { JwtPayload } from "aws-jwt-verify/jwt-model";
 import type { APIGatewayProxyEventV2WithJWTAuthorizer, APIGatewayProxyStructuredResultV2, Context } from "aws-lambda";
 import { CLOCK_OFFSET_HEADER, withClockOffset } from "../../shared/clock.js";
-import { type Route, routes } from "../../shared/routes.js";
+import { type Route, routeKey, routes } from "../../shared/routes.js";
+import { SECURITY_HEADERS } from "../../shared/security-headers.js";
 import { type ConsoleSite, consoleSiteFromEnv } from "./console.js";
 
 // Handlers import files as text where the deployed bundle has them inlined by esbuild (the API reference page).
@@ -42,7 +43,7 @@ const compiled: readonly CompiledRoute[] = routes.map((route) => {
   const parts = route.path.split("/").slice(1);
   return {
     route,
-    routeKey: `${route.method} ${route.path}`,
+    routeKey: routeKey(route),
     segments: parts.map((p) => (/^\{[^}]+\}$/.test(p) ? null : p)),
     paramNames: parts.map((p) => /^\{([^}]+)\}$/.exec(p)?.[1]),
   };
@@ -327,9 +328,6 @@ interface Reply {
   headers: Record<string, string | string[]>;
   body: Buffer;
 }
-
-/** What the deployed stack sends on every response, the gateway's own included (DESIGN.md §3). */
-const SECURITY_HEADERS = { "cache-control": "no-store", "x-content-type-options": "nosniff" } as const;
 
 const json = (status: number, message: string): Reply => ({
   status,

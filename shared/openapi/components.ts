@@ -4,6 +4,7 @@
  * without the document saying so fails the tests that validate every response against this.
  */
 import { COUNTED_TYPES, EVENT_TYPES, SETTINGS_KEYS } from "../constants.js";
+import { DETAIL_KEYS } from "../event-details.js";
 import type { InvitationStatus } from "../invitations/model.js";
 import { ROLES } from "../roles.js";
 
@@ -123,7 +124,11 @@ export const schemas: Record<string, Schema> = {
   EventType: { type: "string", enum: [...EVENT_TYPES] },
   EventDetails: {
     type: "object",
-    description: "Event-specific data (see the event types in the contract); values taken from a request are cut to 64 characters.",
+    description: `Event-specific data; values taken from a request are cut to 64 characters. Keys by event type: ${Object.entries(
+      DETAIL_KEYS,
+    )
+      .map(([type, keys]) => `${type}: ${keys.join(", ")}`)
+      .join("; ")}.`,
     additionalProperties: true,
   },
   ListedEvent: closed({

@@ -5,7 +5,7 @@
  * the JSON Schema converter, which no other handler should pay for at cold start.
  */
 import { messages } from "../errors.js";
-import { type HttpMethod, type Route, routes, takesIdempotencyKey } from "../routes.js";
+import { type HttpMethod, type Route, routeKey, routes, takesIdempotencyKey } from "../routes.js";
 import { commonHeaders, headers, parameters, schemaRef as ref, responses, type Schema, schemas } from "./components.js";
 import { examples } from "./examples.js";
 import { type RequestSchemas, requestSchemas } from "./requests.js";
@@ -28,9 +28,6 @@ export interface Operation {
   requestBody?: Schema;
   responses: Record<string, Schema>;
 }
-
-/** A route's key in `routes.ts` and here: `GET /api/v1/institutions/{id}`. */
-export const routeKey = (r: Pick<Route, "method" | "path">) => `${r.method} ${r.path}`;
 
 type ErrorStatus = "403" | "404" | "422" | "429" | "502";
 

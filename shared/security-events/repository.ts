@@ -93,8 +93,8 @@ export type ListedEvent = Pick<StoredEvent, (typeof LISTED_FIELDS)[number]>;
 
 /** The export reads an event's CSV columns and its sort key, by which it merges its streams. */
 export type ExportRow = ExportedEvent & { created_key: string };
-/** The export's projection; the bench pages with it too, as its floor. */
-export const EXPORT_PROJECTION = projection([...CSV_COLUMNS, "created_key"]);
+/** The export's projection. */
+const EXPORT_PROJECTION = projection([...CSV_COLUMNS, "created_key"]);
 
 /** `queryFor(f)` reading back only what `p` projects. */
 function projectedQuery(f: EventFilter, p: ReturnType<typeof projection>): QueryCommandInput {

@@ -7,9 +7,9 @@ import { auditEvent, COUNTED_TYPES, isEventType, recordEvent } from "../audit.js
 import type { Caller } from "../caller.js";
 import { now as clock } from "../clock.js";
 import { BadRequest, Forbidden, messages, NotFound } from "../errors.js";
-import type { ApiResponse } from "../http.js";
 import { isId } from "../ids.js";
 import { METRIC } from "../observability.js";
+import type { components } from "../openapi/api-types.js";
 import { decodeCursor, encodeCursor, PAGING_ERRORS, parseQuery } from "../paging.js";
 import { eventKeys } from "../tables.js";
 import { metrics } from "../telemetry.js";
@@ -19,7 +19,17 @@ import type { EventFilter, ExportRow, ListedEvent } from "./repository.js";
 import * as repo from "./repository.js";
 import { exportQuery, listQuery } from "./schema.js";
 
+/** The API document's schemas: what each use case answers is typed by the contract. */
+type Schemas = components["schemas"];
+
 type Query = Readonly<Record<string, string | undefined>>;
+
+/** The export as a file: the CSV text, its name, and whether rows were left out by a cap. */
+export interface CsvExport {
+  readonly csv: string;
+  readonly filename: string;
+  readonly truncated: boolean;
+}
 
 /** The export's row cap (contract). */
 export const MAX_EXPORT_ROWS = 10_000;
@@ -47,7 +57,7 @@ function requireSuperAdmin(caller: Caller): void {
  * `event_type` (equality) and `from`/`to` (inclusive). One Query on the GSI the filters select, with the
  * bounds as its key condition; the next page continues from `meta.next_cursor`.
  */
-export async function listSecurityEvents(caller: Caller, query: Query) {
+export async function listSecurityEvents(caller: Caller, query: Query): Promise<Schemas["SecurityEventList"]> {
   requireSuperAdmin(caller);
   const q = parseQuery(listQuery, query);
   const filter: EventFilter = { account: caller.accountId, userId: q.user_id, type: q.event_type, from: q.from, to: q.to };
@@ -65,7 +75,7 @@ export async function listSecurityEvents(caller: Caller, query: Query) {
 }
 
 /** One event of the caller's account. Unknown, malformed or another account's id: 404. One GetItem. */
-export async function showSecurityEvent(caller: Caller, id: string | undefined) {
+export async function showSecurityEvent(caller: Caller, id: string | undefined): Promise<Schemas["SecurityEvent"]> {
   requireSuperAdmin(caller);
   const e = isId(id) ? await repo.getEvent(id, caller.accountId) : undefined;
   if (!e) throw new NotFound(messages.securityEventNotFound);
@@ -127,9 +137,9 @@ const jsonBytes = (s: string) => Buffer.byteLength(JSON.stringify(s)) - 2;
  * The caller's account's events as CSV, newest first, filtered by `event_type` (comma-separated: one
  * Query per type, merged) and `from`/`to`. Pages become CSV lines as they arrive, so only one page per type
  * is held as objects. At most `MAX_EXPORT_ROWS` rows and `MAX_EXPORT_BYTES`; when more match,
- * `X-Export-Truncated: true`. Records `security_events_exported` with the row count and the submitted filters.
+ * `truncated`. Records `security_events_exported` with the row count and the submitted filters.
  */
-export async function exportSecurityEvents(caller: Caller, query: Query, now = clock()): Promise<ApiResponse> {
+export async function exportSecurityEvents(caller: Caller, query: Query, now = clock()): Promise<CsvExport> {
   requireSuperAdmin(caller);
   const q = parseQuery(exportQuery, query);
   const base = { account: caller.accountId, from: q.from, to: q.to };
@@ -154,12 +164,7 @@ export async function exportSecurityEvents(caller: Caller, query: Query, now = c
   metrics.addMetric(METRIC.exportedRows, MetricUnit.Count, count);
   const filtersSent = { event_type: query.event_type ?? null, from: query.from ?? null, to: query.to ?? null };
   await recordEvent(auditEvent(caller, "security_events_exported", { event_count: count, filters: filtersSent }, { now }));
-  const headers = {
-    "content-type": "text/csv; charset=utf-8",
-    "Content-Disposition": `attachment; filename="${exportFilename(now)}"`,
-    ...(truncated && { "X-Export-Truncated": "true" }),
-  };
-  return { status: 200, body: lines.join(""), headers };
+  return { csv: lines.join(""), filename: exportFilename(now), truncated };
 }
 
 /**
@@ -168,7 +173,7 @@ export async function exportSecurityEvents(caller: Caller, query: Query, now = c
  * first minute one COUNT Query over at most 30 s of its events: the cost does not grow with the events in
  * the hour.
  */
-export async function securityAlerts(caller: Caller, now = clock()) {
+export async function securityAlerts(caller: Caller, now = clock()): Promise<Schemas["Alerts"]> {
   requireSuperAdmin(caller);
   const plan = planWindow(now);
   const counters = await repo.minuteCounters(caller.accountId, plan.firstMinute, plan.lastMinute);
@@ -192,7 +197,9 @@ export async function securityAlerts(caller: Caller, now = clock()) {
   const series = Array.from({ length: 60 }, (_, i) => {
     const minute = minuteOf(now.getTime() - (59 - i) * 60_000);
     const counter = byMinute.get(minute);
-    return { minute: `${minute}:00.000Z`, ...Object.fromEntries(COUNTED_TYPES.map((t) => [t, count(counter, t)])) };
+    const counts = emptySummary();
+    for (const t of COUNTED_TYPES) counts[t] = count(counter, t);
+    return { minute: `${minute}:00.000Z`, ...counts };
   });
   return { summary, alerts: alertsFor(summary), time_range: { from: plan.from, to: plan.to }, series };
 }

@@ -6,8 +6,8 @@
 import { join } from "node:path";
 import { build } from "esbuild";
 import { describe, expect, it } from "vitest";
+import { bundlingDefine, ESBUILD_TARGET } from "../../infra/api-function.js";
 import { ROOT } from "../../infra/local/services.js";
-import { bundlingDefine, ESBUILD_TARGET } from "../../infra/stack.js";
 import { handlers, routes, takesIdempotencyKey } from "../../shared/routes.js";
 
 const hasPost = (handler: string) => routes.some((r) => r.handler === handler && takesIdempotencyKey(r.method));

@@ -26,7 +26,7 @@ export async function seedEvents(seeds: readonly Seed[]): Promise<string[]> {
   const counters = new Map<string, { key: Record<string, unknown>; counts: Map<string, number>; ttl: unknown }>();
   const ids: string[] = [];
   for (const s of seeds) {
-    for (const item of Object.values(eventItems(auditEvent(s.caller, s.event.type, s.event.details, { now: s.at })))) {
+    for (const item of Object.values(eventItems(auditEvent(s.caller, s.event.type, s.event.details as never, { now: s.at })))) {
       if (!item) continue;
       if (item.Put) {
         puts.push(item.Put.Item as Record<string, unknown>);

@@ -12,11 +12,10 @@ import { EVENT_TYPES } from "../../shared/constants.js";
 import { institutionCreate, institutionInput } from "../../shared/institutions/schema.js";
 import { acceptInput, institutionRef, invitationCreateInput, invitationListQuery } from "../../shared/invitations/schema.js";
 import { schemas } from "../../shared/openapi/components.js";
-import { routeKey } from "../../shared/openapi/document.js";
 import { generateTypes, TYPES_FILE } from "../../shared/openapi/generate.js";
 import { requestSchemas } from "../../shared/openapi/requests.js";
 import { ROLES } from "../../shared/roles.js";
-import { routes } from "../../shared/routes.js";
+import { routeKey, routes } from "../../shared/routes.js";
 import { ALERT_RULES } from "../../shared/security-events/alerts.js";
 import { assertConforms, contractProblems, document, documentPath, schemaProblems } from "../support/contract.js";
 
