@@ -745,6 +745,28 @@ export interface components {
         "application/json": components["schemas"]["Error"];
       };
     };
+    /** @description A write kept losing races with concurrent ones, or a request with the same `Idempotency-Key` is still running; nothing was changed. Retry. */
+    IdempotentConflict: {
+      headers: {
+        "Cache-Control": components["headers"]["CacheControl"];
+        "X-Content-Type-Options": components["headers"]["XContentTypeOptions"];
+        [name: string]: unknown;
+      };
+      content: {
+        "application/json": components["schemas"]["Error"];
+      };
+    };
+    /** @description `If-Match` does not name the institution's current version: someone changed it since you read it. Nothing was changed; read it again. */
+    PreconditionFailed: {
+      headers: {
+        "Cache-Control": components["headers"]["CacheControl"];
+        "X-Content-Type-Options": components["headers"]["XContentTypeOptions"];
+        [name: string]: unknown;
+      };
+      content: {
+        "application/json": components["schemas"]["Error"];
+      };
+    };
     /** @description The body is over 64 KiB (or over API Gateway's 10 MB, answered by the gateway). */
     PayloadTooLarge: {
       headers: {
@@ -802,7 +824,18 @@ export interface components {
       };
     };
   };
-  parameters: never;
+  parameters: {
+    /**
+     * @description Makes a retry safe (DESIGN.md §12): a request with the same key, from the same caller, to the same route, within 24 hours gets the first one's response (status, headers and body) and changes nothing again. The same key with another request is 422; while the first one runs, 409. 1 to 255 printable ASCII characters (400 otherwise); a UUID is a good choice. Responses are kept for 2xx and for 4xx other than 409 and 429; after a 409, 429 or 5xx the same key acts again.
+     * @example 5f0c7f7e-7a52-4a4e-9d0b-6a1c2b3d4e5f
+     */
+    IdempotencyKey: string;
+    /**
+     * @description Change only if the institution is still at this version: the `ETag` of your last read (or `*`). Otherwise 412 and nothing changes. Without it the write applies whatever the version.
+     * @example "3"
+     */
+    IfMatch: string;
+  };
   requestBodies: never;
   headers: {
     /** @description Every response: nothing here belongs in a shared cache. */
@@ -819,6 +852,11 @@ export interface components {
      * @example attachment; filename="security_events_20261123_163327.csv"
      */
     ContentDisposition: string;
+    /**
+     * @description The institution's current version, a strong entity tag. Send it back as `If-Match` on PATCH, PUT or DELETE to change only what you read.
+     * @example "3"
+     */
+    ETag: string;
     /** @description Present when more events matched than one export holds (10,000 rows, or about 6 MB). */
     XExportTruncated: "true";
   };
@@ -871,7 +909,13 @@ export interface operations {
   createInstitution: {
     parameters: {
       query?: never;
-      header?: never;
+      header?: {
+        /**
+         * @description Makes a retry safe (DESIGN.md §12): a request with the same key, from the same caller, to the same route, within 24 hours gets the first one's response (status, headers and body) and changes nothing again. The same key with another request is 422; while the first one runs, 409. 1 to 255 printable ASCII characters (400 otherwise); a UUID is a good choice. Responses are kept for 2xx and for 4xx other than 409 and 429; after a 409, 429 or 5xx the same key acts again.
+         * @example 5f0c7f7e-7a52-4a4e-9d0b-6a1c2b3d4e5f
+         */
+        "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+      };
       path?: never;
       cookie?: never;
     };
@@ -912,6 +956,7 @@ export interface operations {
         headers: {
           "Cache-Control": components["headers"]["CacheControl"];
           "X-Content-Type-Options": components["headers"]["XContentTypeOptions"];
+          ETag: components["headers"]["ETag"];
           [name: string]: unknown;
         };
         content: {
@@ -951,9 +996,9 @@ export interface operations {
           "application/json": components["schemas"]["Error"];
         };
       };
-      409: components["responses"]["Conflict"];
+      409: components["responses"]["IdempotentConflict"];
       413: components["responses"]["PayloadTooLarge"];
-      /** @description The record is invalid: every message, once. */
+      /** @description The record is invalid: every message, once. Or the `Idempotency-Key` was used with another request (`{error}`). */
       422: {
         headers: {
           "Cache-Control": components["headers"]["CacheControl"];
@@ -961,7 +1006,7 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
-          "application/json": components["schemas"]["ValidationErrors"];
+          "application/json": components["schemas"]["ValidationErrors"] | components["schemas"]["Error"];
         };
       };
       /** @description Over a bound: on invitations or their e-mails, on institutions created per day, or on refused requests (more than 30 in a minute, until it ends); logged as `rate_limit_exceeded` with its `scope`. */
@@ -997,6 +1042,7 @@ export interface operations {
         headers: {
           "Cache-Control": components["headers"]["CacheControl"];
           "X-Content-Type-Options": components["headers"]["XContentTypeOptions"];
+          ETag: components["headers"]["ETag"];
           [name: string]: unknown;
         };
         content: {
@@ -1064,7 +1110,13 @@ export interface operations {
   replaceInstitution: {
     parameters: {
       query?: never;
-      header?: never;
+      header?: {
+        /**
+         * @description Change only if the institution is still at this version: the `ETag` of your last read (or `*`). Otherwise 412 and nothing changes. Without it the write applies whatever the version.
+         * @example "3"
+         */
+        "If-Match"?: components["parameters"]["IfMatch"];
+      };
       path: {
         /** @description The institution's id. */
         id: string;
@@ -1106,6 +1158,7 @@ export interface operations {
         headers: {
           "Cache-Control": components["headers"]["CacheControl"];
           "X-Content-Type-Options": components["headers"]["XContentTypeOptions"];
+          ETag: components["headers"]["ETag"];
           [name: string]: unknown;
         };
         content: {
@@ -1157,6 +1210,7 @@ export interface operations {
         };
       };
       409: components["responses"]["Conflict"];
+      412: components["responses"]["PreconditionFailed"];
       413: components["responses"]["PayloadTooLarge"];
       /** @description The record is invalid: every message, once. */
       422: {
@@ -1188,7 +1242,13 @@ export interface operations {
   deleteInstitution: {
     parameters: {
       query?: never;
-      header?: never;
+      header?: {
+        /**
+         * @description Change only if the institution is still at this version: the `ETag` of your last read (or `*`). Otherwise 412 and nothing changes. Without it the write applies whatever the version.
+         * @example "3"
+         */
+        "If-Match"?: components["parameters"]["IfMatch"];
+      };
       path: {
         /** @description The institution's id. */
         id: string;
@@ -1238,6 +1298,7 @@ export interface operations {
         };
       };
       409: components["responses"]["Conflict"];
+      412: components["responses"]["PreconditionFailed"];
       413: components["responses"]["PayloadTooLarge"];
       /** @description The request is valid, but the current state refuses it. */
       422: {
@@ -1269,7 +1330,13 @@ export interface operations {
   updateInstitution: {
     parameters: {
       query?: never;
-      header?: never;
+      header?: {
+        /**
+         * @description Change only if the institution is still at this version: the `ETag` of your last read (or `*`). Otherwise 412 and nothing changes. Without it the write applies whatever the version.
+         * @example "3"
+         */
+        "If-Match"?: components["parameters"]["IfMatch"];
+      };
       path: {
         /** @description The institution's id. */
         id: string;
@@ -1311,6 +1378,7 @@ export interface operations {
         headers: {
           "Cache-Control": components["headers"]["CacheControl"];
           "X-Content-Type-Options": components["headers"]["XContentTypeOptions"];
+          ETag: components["headers"]["ETag"];
           [name: string]: unknown;
         };
         content: {
@@ -1362,6 +1430,7 @@ export interface operations {
         };
       };
       409: components["responses"]["Conflict"];
+      412: components["responses"]["PreconditionFailed"];
       413: components["responses"]["PayloadTooLarge"];
       /** @description The record is invalid: every message, once. */
       422: {
@@ -1458,7 +1527,13 @@ export interface operations {
   createCohort: {
     parameters: {
       query?: never;
-      header?: never;
+      header?: {
+        /**
+         * @description Makes a retry safe (DESIGN.md §12): a request with the same key, from the same caller, to the same route, within 24 hours gets the first one's response (status, headers and body) and changes nothing again. The same key with another request is 422; while the first one runs, 409. 1 to 255 printable ASCII characters (400 otherwise); a UUID is a good choice. Responses are kept for 2xx and for 4xx other than 409 and 429; after a 409, 429 or 5xx the same key acts again.
+         * @example 5f0c7f7e-7a52-4a4e-9d0b-6a1c2b3d4e5f
+         */
+        "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+      };
       path: {
         /** @description The institution's id. */
         id: string;
@@ -1526,9 +1601,9 @@ export interface operations {
           "application/json": components["schemas"]["Error"];
         };
       };
-      409: components["responses"]["Conflict"];
+      409: components["responses"]["IdempotentConflict"];
       413: components["responses"]["PayloadTooLarge"];
-      /** @description The record is invalid: every message, once. */
+      /** @description The record is invalid: every message, once. Or the `Idempotency-Key` was used with another request (`{error}`). */
       422: {
         headers: {
           "Cache-Control": components["headers"]["CacheControl"];
@@ -1536,7 +1611,7 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
-          "application/json": components["schemas"]["ValidationErrors"];
+          "application/json": components["schemas"]["ValidationErrors"] | components["schemas"]["Error"];
         };
       };
       /** @description Over a bound: on invitations or their e-mails, on institutions created per day, or on refused requests (more than 30 in a minute, until it ends); logged as `rate_limit_exceeded` with its `scope`. */
@@ -1837,7 +1912,13 @@ export interface operations {
   transferInstitution: {
     parameters: {
       query?: never;
-      header?: never;
+      header?: {
+        /**
+         * @description Makes a retry safe (DESIGN.md §12): a request with the same key, from the same caller, to the same route, within 24 hours gets the first one's response (status, headers and body) and changes nothing again. The same key with another request is 422; while the first one runs, 409. 1 to 255 printable ASCII characters (400 otherwise); a UUID is a good choice. Responses are kept for 2xx and for 4xx other than 409 and 429; after a 409, 429 or 5xx the same key acts again.
+         * @example 5f0c7f7e-7a52-4a4e-9d0b-6a1c2b3d4e5f
+         */
+        "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+      };
       path: {
         /** @description The institution's id. */
         id: string;
@@ -1912,9 +1993,9 @@ export interface operations {
           "application/json": components["schemas"]["Error"];
         };
       };
-      409: components["responses"]["Conflict"];
+      409: components["responses"]["IdempotentConflict"];
       413: components["responses"]["PayloadTooLarge"];
-      /** @description The request is valid, but the current state refuses it. */
+      /** @description The request is valid, but the current state refuses it. Or the `Idempotency-Key` was used with another request (`{error}`). */
       422: {
         headers: {
           "Cache-Control": components["headers"]["CacheControl"];
@@ -2037,7 +2118,13 @@ export interface operations {
   createInvitation: {
     parameters: {
       query?: never;
-      header?: never;
+      header?: {
+        /**
+         * @description Makes a retry safe (DESIGN.md §12): a request with the same key, from the same caller, to the same route, within 24 hours gets the first one's response (status, headers and body) and changes nothing again. The same key with another request is 422; while the first one runs, 409. 1 to 255 printable ASCII characters (400 otherwise); a UUID is a good choice. Responses are kept for 2xx and for 4xx other than 409 and 429; after a 409, 429 or 5xx the same key acts again.
+         * @example 5f0c7f7e-7a52-4a4e-9d0b-6a1c2b3d4e5f
+         */
+        "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+      };
       path?: never;
       cookie?: never;
     };
@@ -2106,9 +2193,9 @@ export interface operations {
           "application/json": components["schemas"]["Error"];
         };
       };
-      409: components["responses"]["Conflict"];
+      409: components["responses"]["IdempotentConflict"];
       413: components["responses"]["PayloadTooLarge"];
-      /** @description The record is invalid: every message, once. */
+      /** @description The record is invalid: every message, once. Or the `Idempotency-Key` was used with another request (`{error}`). */
       422: {
         headers: {
           "Cache-Control": components["headers"]["CacheControl"];
@@ -2116,7 +2203,7 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
-          "application/json": components["schemas"]["ValidationErrors"];
+          "application/json": components["schemas"]["ValidationErrors"] | components["schemas"]["Error"];
         };
       };
       /** @description Over a bound: on invitations or their e-mails, on institutions created per day, or on refused requests (more than 30 in a minute, until it ends); logged as `rate_limit_exceeded` with its `scope`. */
@@ -2236,7 +2323,13 @@ export interface operations {
         /** @description The institution; may also be sent in a JSON body. */
         institution_id: string;
       };
-      header?: never;
+      header?: {
+        /**
+         * @description Makes a retry safe (DESIGN.md §12): a request with the same key, from the same caller, to the same route, within 24 hours gets the first one's response (status, headers and body) and changes nothing again. The same key with another request is 422; while the first one runs, 409. 1 to 255 printable ASCII characters (400 otherwise); a UUID is a good choice. Responses are kept for 2xx and for 4xx other than 409 and 429; after a 409, 429 or 5xx the same key acts again.
+         * @example 5f0c7f7e-7a52-4a4e-9d0b-6a1c2b3d4e5f
+         */
+        "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+      };
       path: {
         /** @description The invitation's id. */
         id: string;
@@ -2293,9 +2386,9 @@ export interface operations {
           "application/json": components["schemas"]["Error"];
         };
       };
-      409: components["responses"]["Conflict"];
+      409: components["responses"]["IdempotentConflict"];
       413: components["responses"]["PayloadTooLarge"];
-      /** @description The request is valid, but the current state refuses it. */
+      /** @description The request is valid, but the current state refuses it. Or the `Idempotency-Key` was used with another request (`{error}`). */
       422: {
         headers: {
           "Cache-Control": components["headers"]["CacheControl"];
@@ -2336,7 +2429,13 @@ export interface operations {
   acceptInvitation: {
     parameters: {
       query?: never;
-      header?: never;
+      header?: {
+        /**
+         * @description Makes a retry safe (DESIGN.md §12): a request with the same key, from the same caller, to the same route, within 24 hours gets the first one's response (status, headers and body) and changes nothing again. The same key with another request is 422; while the first one runs, 409. 1 to 255 printable ASCII characters (400 otherwise); a UUID is a good choice. Responses are kept for 2xx and for 4xx other than 409 and 429; after a 409, 429 or 5xx the same key acts again.
+         * @example 5f0c7f7e-7a52-4a4e-9d0b-6a1c2b3d4e5f
+         */
+        "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+      };
       path?: never;
       cookie?: never;
     };
@@ -2371,9 +2470,9 @@ export interface operations {
       };
       400: components["responses"]["BadRequest"];
       401: components["responses"]["Unauthorized"];
-      409: components["responses"]["Conflict"];
+      409: components["responses"]["IdempotentConflict"];
       413: components["responses"]["PayloadTooLarge"];
-      /** @description The request is valid, but the current state refuses it. */
+      /** @description The request is valid, but the current state refuses it. Or the `Idempotency-Key` was used with another request (`{error}`). */
       422: {
         headers: {
           "Cache-Control": components["headers"]["CacheControl"];
@@ -2403,7 +2502,13 @@ export interface operations {
   previewInvitation: {
     parameters: {
       query?: never;
-      header?: never;
+      header?: {
+        /**
+         * @description Makes a retry safe (DESIGN.md §12): a request with the same key, from the same caller, to the same route, within 24 hours gets the first one's response (status, headers and body) and changes nothing again. The same key with another request is 422; while the first one runs, 409. 1 to 255 printable ASCII characters (400 otherwise); a UUID is a good choice. Responses are kept for 2xx and for 4xx other than 409 and 429; after a 409, 429 or 5xx the same key acts again.
+         * @example 5f0c7f7e-7a52-4a4e-9d0b-6a1c2b3d4e5f
+         */
+        "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+      };
       path?: never;
       cookie?: never;
     };
@@ -2441,9 +2546,9 @@ export interface operations {
       };
       400: components["responses"]["BadRequest"];
       401: components["responses"]["Unauthorized"];
-      409: components["responses"]["Conflict"];
+      409: components["responses"]["IdempotentConflict"];
       413: components["responses"]["PayloadTooLarge"];
-      /** @description The request is valid, but the current state refuses it. */
+      /** @description The request is valid, but the current state refuses it. Or the `Idempotency-Key` was used with another request (`{error}`). */
       422: {
         headers: {
           "Cache-Control": components["headers"]["CacheControl"];
