@@ -16,7 +16,8 @@ export interface TableDef {
   /** Construct id in CDK and name stem locally. */
   readonly id: string;
   readonly partitionKey: string;
-  readonly sortKey: string;
+  /** Absent for a table keyed by its partition key alone. */
+  readonly sortKey?: string;
   readonly indexes: readonly IndexDef[];
   readonly ttlAttribute?: string;
   /** A DynamoDB stream of the table's changes, with the new image of each item (DESIGN.md §11). */
@@ -75,11 +76,24 @@ export const eventsTable: TableDef = {
   stream: "NEW_IMAGE",
 };
 
-export const tableDefs = [mainTable, eventsTable] as const;
+/**
+ * Idempotency records (DESIGN.md §12), written by Powertools' DynamoDB persistence layer with its default
+ * attribute names: `id` = `<prefix>#<SHA-256 of [caller, route, Idempotency-Key]>`, `status`, `expiration`
+ * (epoch seconds, 24 hours on: the TTL attribute), `in_progress_expiration`, `validation` (hash of the
+ * request) and `data` (the response). Keyed by `id` alone, so records spread over partitions.
+ */
+export const idempotencyTable: TableDef = {
+  id: "Idempotency",
+  partitionKey: "id",
+  indexes: [],
+  ttlAttribute: "expiration",
+};
+
+export const tableDefs = [mainTable, eventsTable, idempotencyTable] as const;
 
 /** CreateTable input for DynamoDB Local and the tests (CDK maps the same definition in infra/). */
 export function createTableInput(def: TableDef, tableName: string): CreateTableCommandInput {
-  const attrs = new Set<string>([def.partitionKey, def.sortKey]);
+  const attrs = new Set<string>([def.partitionKey, ...(def.sortKey ? [def.sortKey] : [])]);
   for (const i of def.indexes) attrs.add(i.partitionKey).add(i.sortKey);
   return {
     TableName: tableName,
@@ -87,7 +101,7 @@ export function createTableInput(def: TableDef, tableName: string): CreateTableC
     AttributeDefinitions: [...attrs].map((AttributeName) => ({ AttributeName, AttributeType: "S" })),
     KeySchema: [
       { AttributeName: def.partitionKey, KeyType: "HASH" },
-      { AttributeName: def.sortKey, KeyType: "RANGE" },
+      ...(def.sortKey ? [{ AttributeName: def.sortKey, KeyType: "RANGE" as const }] : []),
     ],
     ...(def.indexes.length > 0 && {
       GlobalSecondaryIndexes: def.indexes.map((i) => ({

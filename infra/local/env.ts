@@ -18,7 +18,7 @@ export interface LocalTrail {
 }
 
 export interface LocalEndpoints {
-  readonly tables: { readonly main: string; readonly events: string };
+  readonly tables: { readonly main: string; readonly events: string; readonly idempotency: string };
   readonly dynamodbEndpoint: string;
   readonly sesEndpoint: string;
   readonly region: string;
@@ -49,6 +49,7 @@ export function localHandlerEnv(info: LocalEndpoints): Record<string, string> {
     ...trailEnv(info.trail),
     MAIN_TABLE: info.tables.main,
     EVENTS_TABLE: info.tables.events,
+    IDEMPOTENCY_TABLE: info.tables.idempotency,
     DYNAMODB_ENDPOINT: info.dynamodbEndpoint,
     SES_ENDPOINT: info.sesEndpoint,
     ...(info.s3Endpoint && { S3_ENDPOINT: info.s3Endpoint, EXPORTS_BUCKET: LOCAL_EXPORTS_BUCKET }),

@@ -15,7 +15,7 @@ import {
   UpdateTimeToLiveCommand,
   waitUntilTableNotExists,
 } from "@aws-sdk/client-dynamodb";
-import { createTableInput, eventsTable, mainTable, type TableDef } from "../../shared/tables.js";
+import { createTableInput, eventsTable, idempotencyTable, mainTable, type TableDef } from "../../shared/tables.js";
 import { ensureUserPool, startTokenTrigger, writeCognitoConfig } from "./cognito.js";
 import { LOCAL_CREDENTIALS, LOCAL_EXPORTS_BUCKET, type LocalTrail, localHandlerEnv } from "./env.js";
 import { cognitoService, dynamodbService, freePort, gatewayService, ROOT, type Service, s3Service, sesService } from "./services.js";
@@ -35,7 +35,7 @@ export interface StackInfo {
   readonly cognitoEndpoint: string;
   readonly dynamodbEndpoint: string;
   readonly sesEndpoint: string;
-  readonly tables: { readonly main: string; readonly events: string };
+  readonly tables: { readonly main: string; readonly events: string; readonly idempotency: string };
   /** The API reference page (the document is `<apiUrl>/api/v1/openapi.json`). */
   readonly docsUrl: string;
   /** The audit trail's retention, digest period and signing key pair (DESIGN.md §10). */
@@ -58,7 +58,7 @@ export interface StackOptions {
     readonly s3?: number;
   };
   readonly region?: string;
-  /** Tables are `<prefix>-main` and `<prefix>-events`. */
+  /** Tables are `<prefix>-main`, `<prefix>-events` and `<prefix>-idempotency`. */
   readonly tablePrefix?: string;
   /** The gateway's request log on our stdout ("inherit") or in `<dataDir>/logs/gateway.log` ("file", default). */
   readonly gatewayOutput?: "inherit" | "file";
@@ -172,7 +172,7 @@ export async function createTables(endpoint: string, region: string, tables: Sta
     }
   };
   try {
-    await Promise.all([create(mainTable, tables.main), create(eventsTable, tables.events)]);
+    await Promise.all([create(mainTable, tables.main), create(eventsTable, tables.events), create(idempotencyTable, tables.idempotency)]);
   } finally {
     db.destroy();
   }
@@ -205,7 +205,7 @@ function controllable(service: Service, endpoint: string, afterStart: () => Prom
 export async function startLocalStack(opts: StackOptions): Promise<LocalStack> {
   const region = opts.region ?? "us-east-1";
   const prefix = opts.tablePrefix ?? "institution-admin";
-  const tables = { main: `${prefix}-main`, events: `${prefix}-events` };
+  const tables = { main: `${prefix}-main`, events: `${prefix}-events`, idempotency: `${prefix}-idempotency` };
   const logDir = join(opts.dataDir, "logs");
   const cognitoDir = join(opts.dataDir, "cognito");
   mkdirSync(logDir, { recursive: true });

@@ -941,6 +941,28 @@ export interface components {
         "application/json": components["schemas"]["Error"];
       };
     };
+    /** @description A write kept losing races with concurrent ones, or a request with the same `Idempotency-Key` is still running; nothing was changed. Retry. */
+    IdempotentConflict: {
+      headers: {
+        "Cache-Control": components["headers"]["CacheControl"];
+        "X-Content-Type-Options": components["headers"]["XContentTypeOptions"];
+        [name: string]: unknown;
+      };
+      content: {
+        "application/json": components["schemas"]["Error"];
+      };
+    };
+    /** @description `If-Match` does not name the institution's current version: someone changed it since you read it. Nothing was changed; read it again. */
+    PreconditionFailed: {
+      headers: {
+        "Cache-Control": components["headers"]["CacheControl"];
+        "X-Content-Type-Options": components["headers"]["XContentTypeOptions"];
+        [name: string]: unknown;
+      };
+      content: {
+        "application/json": components["schemas"]["Error"];
+      };
+    };
     /** @description The body is over 64 KiB (or over API Gateway's 10 MB, answered by the gateway). */
     PayloadTooLarge: {
       headers: {
@@ -998,7 +1020,18 @@ export interface components {
       };
     };
   };
-  parameters: never;
+  parameters: {
+    /**
+     * @description Makes a retry safe (DESIGN.md §12): a request with the same key, from the same caller, to the same route, within 24 hours gets the first one's response (status, headers and body) and changes nothing again. The same key with another request is 422; while the first one runs, 409. 1 to 255 printable ASCII characters (400 otherwise); a UUID is a good choice. Responses are kept for 2xx and for 4xx other than 409 and 429; after a 409, 429 or 5xx the same key acts again.
+     * @example 5f0c7f7e-7a52-4a4e-9d0b-6a1c2b3d4e5f
+     */
+    IdempotencyKey: string;
+    /**
+     * @description Change only if the institution is still at this version: the `ETag` of your last read (or `*`). Otherwise 412 and nothing changes. Without it the write applies whatever the version.
+     * @example "3"
+     */
+    IfMatch: string;
+  };
   requestBodies: never;
   headers: {
     /** @description Every response: nothing here belongs in a shared cache. */
@@ -1015,6 +1048,11 @@ export interface components {
      * @example attachment; filename="security_events_20261123_163327.csv"
      */
     ContentDisposition: string;
+    /**
+     * @description The institution's current version, a strong entity tag. Send it back as `If-Match` on PATCH, PUT or DELETE to change only what you read.
+     * @example "3"
+     */
+    ETag: string;
     /** @description Present when more events matched than one export holds (10,000 rows, or about 6 MB). */
     XExportTruncated: "true";
   };
@@ -1067,7 +1105,13 @@ export interface operations {
   createInstitution: {
     parameters: {
       query?: never;
-      header?: never;
+      header?: {
+        /**
+         * @description Makes a retry safe (DESIGN.md §12): a request with the same key, from the same caller, to the same route, within 24 hours gets the first one's response (status, headers and body) and changes nothing again. The same key with another request is 422; while the first one runs, 409. 1 to 255 printable ASCII characters (400 otherwise); a UUID is a good choice. Responses are kept for 2xx and for 4xx other than 409 and 429; after a 409, 429 or 5xx the same key acts again.
+         * @example 5f0c7f7e-7a52-4a4e-9d0b-6a1c2b3d4e5f
+         */
+        "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+      };
       path?: never;
       cookie?: never;
     };
@@ -1108,6 +1152,7 @@ export interface operations {
         headers: {
           "Cache-Control": components["headers"]["CacheControl"];
           "X-Content-Type-Options": components["headers"]["XContentTypeOptions"];
+          ETag: components["headers"]["ETag"];
           [name: string]: unknown;
         };
         content: {
@@ -1147,9 +1192,9 @@ export interface operations {
           "application/json": components["schemas"]["Error"];
         };
       };
-      409: components["responses"]["Conflict"];
+      409: components["responses"]["IdempotentConflict"];
       413: components["responses"]["PayloadTooLarge"];
-      /** @description The record is invalid: every message, once. */
+      /** @description The record is invalid: every message, once. Or the `Idempotency-Key` was used with another request (`{error}`). */
       422: {
         headers: {
           "Cache-Control": components["headers"]["CacheControl"];
@@ -1157,7 +1202,7 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
-          "application/json": components["schemas"]["ValidationErrors"];
+          "application/json": components["schemas"]["ValidationErrors"] | components["schemas"]["Error"];
         };
       };
       /** @description Over a bound: on invitations or their e-mails, on institutions created per day, or on refused requests (more than 30 in a minute, until it ends); logged as `rate_limit_exceeded` with its `scope`. */
@@ -1193,6 +1238,7 @@ export interface operations {
         headers: {
           "Cache-Control": components["headers"]["CacheControl"];
           "X-Content-Type-Options": components["headers"]["XContentTypeOptions"];
+          ETag: components["headers"]["ETag"];
           [name: string]: unknown;
         };
         content: {
@@ -1260,7 +1306,13 @@ export interface operations {
   replaceInstitution: {
     parameters: {
       query?: never;
-      header?: never;
+      header?: {
+        /**
+         * @description Change only if the institution is still at this version: the `ETag` of your last read (or `*`). Otherwise 412 and nothing changes. Without it the write applies whatever the version.
+         * @example "3"
+         */
+        "If-Match"?: components["parameters"]["IfMatch"];
+      };
       path: {
         /** @description The institution's id. */
         id: string;
@@ -1302,6 +1354,7 @@ export interface operations {
         headers: {
           "Cache-Control": components["headers"]["CacheControl"];
           "X-Content-Type-Options": components["headers"]["XContentTypeOptions"];
+          ETag: components["headers"]["ETag"];
           [name: string]: unknown;
         };
         content: {
@@ -1353,6 +1406,7 @@ export interface operations {
         };
       };
       409: components["responses"]["Conflict"];
+      412: components["responses"]["PreconditionFailed"];
       413: components["responses"]["PayloadTooLarge"];
       /** @description The record is invalid: every message, once. */
       422: {
@@ -1384,7 +1438,13 @@ export interface operations {
   deleteInstitution: {
     parameters: {
       query?: never;
-      header?: never;
+      header?: {
+        /**
+         * @description Change only if the institution is still at this version: the `ETag` of your last read (or `*`). Otherwise 412 and nothing changes. Without it the write applies whatever the version.
+         * @example "3"
+         */
+        "If-Match"?: components["parameters"]["IfMatch"];
+      };
       path: {
         /** @description The institution's id. */
         id: string;
@@ -1434,6 +1494,7 @@ export interface operations {
         };
       };
       409: components["responses"]["Conflict"];
+      412: components["responses"]["PreconditionFailed"];
       413: components["responses"]["PayloadTooLarge"];
       /** @description The request is valid, but the current state refuses it. */
       422: {
@@ -1465,7 +1526,13 @@ export interface operations {
   updateInstitution: {
     parameters: {
       query?: never;
-      header?: never;
+      header?: {
+        /**
+         * @description Change only if the institution is still at this version: the `ETag` of your last read (or `*`). Otherwise 412 and nothing changes. Without it the write applies whatever the version.
+         * @example "3"
+         */
+        "If-Match"?: components["parameters"]["IfMatch"];
+      };
       path: {
         /** @description The institution's id. */
         id: string;
@@ -1507,6 +1574,7 @@ export interface operations {
         headers: {
           "Cache-Control": components["headers"]["CacheControl"];
           "X-Content-Type-Options": components["headers"]["XContentTypeOptions"];
+          ETag: components["headers"]["ETag"];
           [name: string]: unknown;
         };
         content: {
@@ -1558,6 +1626,7 @@ export interface operations {
         };
       };
       409: components["responses"]["Conflict"];
+      412: components["responses"]["PreconditionFailed"];
       413: components["responses"]["PayloadTooLarge"];
       /** @description The record is invalid: every message, once. */
       422: {
@@ -1654,7 +1723,13 @@ export interface operations {
   createCohort: {
     parameters: {
       query?: never;
-      header?: never;
+      header?: {
+        /**
+         * @description Makes a retry safe (DESIGN.md §12): a request with the same key, from the same caller, to the same route, within 24 hours gets the first one's response (status, headers and body) and changes nothing again. The same key with another request is 422; while the first one runs, 409. 1 to 255 printable ASCII characters (400 otherwise); a UUID is a good choice. Responses are kept for 2xx and for 4xx other than 409 and 429; after a 409, 429 or 5xx the same key acts again.
+         * @example 5f0c7f7e-7a52-4a4e-9d0b-6a1c2b3d4e5f
+         */
+        "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+      };
       path: {
         /** @description The institution's id. */
         id: string;
@@ -1722,9 +1797,9 @@ export interface operations {
           "application/json": components["schemas"]["Error"];
         };
       };
-      409: components["responses"]["Conflict"];
+      409: components["responses"]["IdempotentConflict"];
       413: components["responses"]["PayloadTooLarge"];
-      /** @description The record is invalid: every message, once. */
+      /** @description The record is invalid: every message, once. Or the `Idempotency-Key` was used with another request (`{error}`). */
       422: {
         headers: {
           "Cache-Control": components["headers"]["CacheControl"];
@@ -1732,7 +1807,7 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
-          "application/json": components["schemas"]["ValidationErrors"];
+          "application/json": components["schemas"]["ValidationErrors"] | components["schemas"]["Error"];
         };
       };
       /** @description Over a bound: on invitations or their e-mails, on institutions created per day, or on refused requests (more than 30 in a minute, until it ends); logged as `rate_limit_exceeded` with its `scope`. */
@@ -2033,7 +2108,13 @@ export interface operations {
   transferInstitution: {
     parameters: {
       query?: never;
-      header?: never;
+      header?: {
+        /**
+         * @description Makes a retry safe (DESIGN.md §12): a request with the same key, from the same caller, to the same route, within 24 hours gets the first one's response (status, headers and body) and changes nothing again. The same key with another request is 422; while the first one runs, 409. 1 to 255 printable ASCII characters (400 otherwise); a UUID is a good choice. Responses are kept for 2xx and for 4xx other than 409 and 429; after a 409, 429 or 5xx the same key acts again.
+         * @example 5f0c7f7e-7a52-4a4e-9d0b-6a1c2b3d4e5f
+         */
+        "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+      };
       path: {
         /** @description The institution's id. */
         id: string;
@@ -2108,9 +2189,9 @@ export interface operations {
           "application/json": components["schemas"]["Error"];
         };
       };
-      409: components["responses"]["Conflict"];
+      409: components["responses"]["IdempotentConflict"];
       413: components["responses"]["PayloadTooLarge"];
-      /** @description The request is valid, but the current state refuses it. */
+      /** @description The request is valid, but the current state refuses it. Or the `Idempotency-Key` was used with another request (`{error}`). */
       422: {
         headers: {
           "Cache-Control": components["headers"]["CacheControl"];
@@ -2233,7 +2314,13 @@ export interface operations {
   createInvitation: {
     parameters: {
       query?: never;
-      header?: never;
+      header?: {
+        /**
+         * @description Makes a retry safe (DESIGN.md §12): a request with the same key, from the same caller, to the same route, within 24 hours gets the first one's response (status, headers and body) and changes nothing again. The same key with another request is 422; while the first one runs, 409. 1 to 255 printable ASCII characters (400 otherwise); a UUID is a good choice. Responses are kept for 2xx and for 4xx other than 409 and 429; after a 409, 429 or 5xx the same key acts again.
+         * @example 5f0c7f7e-7a52-4a4e-9d0b-6a1c2b3d4e5f
+         */
+        "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+      };
       path?: never;
       cookie?: never;
     };
@@ -2302,9 +2389,9 @@ export interface operations {
           "application/json": components["schemas"]["Error"];
         };
       };
-      409: components["responses"]["Conflict"];
+      409: components["responses"]["IdempotentConflict"];
       413: components["responses"]["PayloadTooLarge"];
-      /** @description The record is invalid: every message, once. */
+      /** @description The record is invalid: every message, once. Or the `Idempotency-Key` was used with another request (`{error}`). */
       422: {
         headers: {
           "Cache-Control": components["headers"]["CacheControl"];
@@ -2312,7 +2399,7 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
-          "application/json": components["schemas"]["ValidationErrors"];
+          "application/json": components["schemas"]["ValidationErrors"] | components["schemas"]["Error"];
         };
       };
       /** @description Over a bound: on invitations or their e-mails, on institutions created per day, or on refused requests (more than 30 in a minute, until it ends); logged as `rate_limit_exceeded` with its `scope`. */
@@ -2432,7 +2519,13 @@ export interface operations {
         /** @description The institution; may also be sent in a JSON body. */
         institution_id: string;
       };
-      header?: never;
+      header?: {
+        /**
+         * @description Makes a retry safe (DESIGN.md §12): a request with the same key, from the same caller, to the same route, within 24 hours gets the first one's response (status, headers and body) and changes nothing again. The same key with another request is 422; while the first one runs, 409. 1 to 255 printable ASCII characters (400 otherwise); a UUID is a good choice. Responses are kept for 2xx and for 4xx other than 409 and 429; after a 409, 429 or 5xx the same key acts again.
+         * @example 5f0c7f7e-7a52-4a4e-9d0b-6a1c2b3d4e5f
+         */
+        "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+      };
       path: {
         /** @description The invitation's id. */
         id: string;
@@ -2489,9 +2582,9 @@ export interface operations {
           "application/json": components["schemas"]["Error"];
         };
       };
-      409: components["responses"]["Conflict"];
+      409: components["responses"]["IdempotentConflict"];
       413: components["responses"]["PayloadTooLarge"];
-      /** @description The request is valid, but the current state refuses it. */
+      /** @description The request is valid, but the current state refuses it. Or the `Idempotency-Key` was used with another request (`{error}`). */
       422: {
         headers: {
           "Cache-Control": components["headers"]["CacheControl"];
@@ -2532,7 +2625,13 @@ export interface operations {
   acceptInvitation: {
     parameters: {
       query?: never;
-      header?: never;
+      header?: {
+        /**
+         * @description Makes a retry safe (DESIGN.md §12): a request with the same key, from the same caller, to the same route, within 24 hours gets the first one's response (status, headers and body) and changes nothing again. The same key with another request is 422; while the first one runs, 409. 1 to 255 printable ASCII characters (400 otherwise); a UUID is a good choice. Responses are kept for 2xx and for 4xx other than 409 and 429; after a 409, 429 or 5xx the same key acts again.
+         * @example 5f0c7f7e-7a52-4a4e-9d0b-6a1c2b3d4e5f
+         */
+        "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+      };
       path?: never;
       cookie?: never;
     };
@@ -2567,9 +2666,9 @@ export interface operations {
       };
       400: components["responses"]["BadRequest"];
       401: components["responses"]["Unauthorized"];
-      409: components["responses"]["Conflict"];
+      409: components["responses"]["IdempotentConflict"];
       413: components["responses"]["PayloadTooLarge"];
-      /** @description The request is valid, but the current state refuses it. */
+      /** @description The request is valid, but the current state refuses it. Or the `Idempotency-Key` was used with another request (`{error}`). */
       422: {
         headers: {
           "Cache-Control": components["headers"]["CacheControl"];
@@ -2599,7 +2698,13 @@ export interface operations {
   previewInvitation: {
     parameters: {
       query?: never;
-      header?: never;
+      header?: {
+        /**
+         * @description Makes a retry safe (DESIGN.md §12): a request with the same key, from the same caller, to the same route, within 24 hours gets the first one's response (status, headers and body) and changes nothing again. The same key with another request is 422; while the first one runs, 409. 1 to 255 printable ASCII characters (400 otherwise); a UUID is a good choice. Responses are kept for 2xx and for 4xx other than 409 and 429; after a 409, 429 or 5xx the same key acts again.
+         * @example 5f0c7f7e-7a52-4a4e-9d0b-6a1c2b3d4e5f
+         */
+        "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+      };
       path?: never;
       cookie?: never;
     };
@@ -2637,9 +2742,9 @@ export interface operations {
       };
       400: components["responses"]["BadRequest"];
       401: components["responses"]["Unauthorized"];
-      409: components["responses"]["Conflict"];
+      409: components["responses"]["IdempotentConflict"];
       413: components["responses"]["PayloadTooLarge"];
-      /** @description The request is valid, but the current state refuses it. */
+      /** @description The request is valid, but the current state refuses it. Or the `Idempotency-Key` was used with another request (`{error}`). */
       422: {
         headers: {
           "Cache-Control": components["headers"]["CacheControl"];
@@ -3260,7 +3365,13 @@ export interface operations {
   startSecurityEventExport: {
     parameters: {
       query?: never;
-      header?: never;
+      header?: {
+        /**
+         * @description Makes a retry safe (DESIGN.md §12): a request with the same key, from the same caller, to the same route, within 24 hours gets the first one's response (status, headers and body) and changes nothing again. The same key with another request is 422; while the first one runs, 409. 1 to 255 printable ASCII characters (400 otherwise); a UUID is a good choice. Responses are kept for 2xx and for 4xx other than 409 and 429; after a 409, 429 or 5xx the same key acts again.
+         * @example 5f0c7f7e-7a52-4a4e-9d0b-6a1c2b3d4e5f
+         */
+        "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+      };
       path?: never;
       cookie?: never;
     };
@@ -3329,8 +3440,19 @@ export interface operations {
           "application/json": components["schemas"]["Error"];
         };
       };
-      409: components["responses"]["Conflict"];
+      409: components["responses"]["IdempotentConflict"];
       413: components["responses"]["PayloadTooLarge"];
+      /** @description The `Idempotency-Key` was used with another request. */
+      422: {
+        headers: {
+          "Cache-Control": components["headers"]["CacheControl"];
+          "X-Content-Type-Options": components["headers"]["XContentTypeOptions"];
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
       /** @description Over a bound: on invitations or their e-mails, on institutions created per day, or on refused requests (more than 30 in a minute, until it ends); logged as `rate_limit_exceeded` with its `scope`. */
       429: {
         headers: {
@@ -3580,7 +3702,13 @@ export interface operations {
   createWebhook: {
     parameters: {
       query?: never;
-      header?: never;
+      header?: {
+        /**
+         * @description Makes a retry safe (DESIGN.md §12): a request with the same key, from the same caller, to the same route, within 24 hours gets the first one's response (status, headers and body) and changes nothing again. The same key with another request is 422; while the first one runs, 409. 1 to 255 printable ASCII characters (400 otherwise); a UUID is a good choice. Responses are kept for 2xx and for 4xx other than 409 and 429; after a 409, 429 or 5xx the same key acts again.
+         * @example 5f0c7f7e-7a52-4a4e-9d0b-6a1c2b3d4e5f
+         */
+        "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+      };
       path?: never;
       cookie?: never;
     };
@@ -3635,9 +3763,9 @@ export interface operations {
           "application/json": components["schemas"]["Error"];
         };
       };
-      409: components["responses"]["Conflict"];
+      409: components["responses"]["IdempotentConflict"];
       413: components["responses"]["PayloadTooLarge"];
-      /** @description The record is invalid: every message, once. */
+      /** @description The record is invalid: every message, once. Or the `Idempotency-Key` was used with another request (`{error}`). */
       422: {
         headers: {
           "Cache-Control": components["headers"]["CacheControl"];
@@ -3645,7 +3773,7 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
-          "application/json": components["schemas"]["ValidationErrors"];
+          "application/json": components["schemas"]["ValidationErrors"] | components["schemas"]["Error"];
         };
       };
       /** @description Over a bound: on invitations or their e-mails, on institutions created per day, or on refused requests (more than 30 in a minute, until it ends); logged as `rate_limit_exceeded` with its `scope`. */

@@ -4,8 +4,9 @@
  * from real responses (examples.ts). Only the two docs functions import this module: building it loads
  * the JSON Schema converter, which no other handler should pay for at cold start.
  */
-import { type HttpMethod, type Route, routeKey, routes } from "../routes.js";
-import { commonHeaders, headers, schemaRef as ref, responses, type Schema, schemas } from "./components.js";
+import { messages } from "../errors.js";
+import { type HttpMethod, type Route, routeKey, routes, takesIdempotencyKey } from "../routes.js";
+import { commonHeaders, headers, parameters, schemaRef as ref, responses, type Schema, schemas } from "./components.js";
 import { examples } from "./examples.js";
 import { type RequestSchemas, requestSchemas } from "./requests.js";
 import { streamingSchemas, streamingSpecs } from "./streaming.js";
@@ -37,6 +38,8 @@ export interface Spec {
   readonly description?: string;
   readonly tag: string;
   readonly parameters?: Schema[];
+  /** Honours `If-Match` (412 when stale). */
+  readonly ifMatch?: true;
   readonly body?: { readonly schema: Schema; readonly example?: unknown };
   readonly success: {
     readonly status: "200" | "201" | "202";
@@ -108,6 +111,7 @@ function specs(req: RequestSchemas, errorMode: "throw" | "ignore"): Record<strin
     cursor: "`meta.next_cursor` of the previous page, with the same filters.",
   };
 
+  const etag = { ETag: { $ref: "#/components/headers/ETag" } };
   const inst = "/api/v1/institutions";
   const inv = "/api/v1/admin/invitations";
   const sec = "/api/v1/admin/security_events";
@@ -118,8 +122,15 @@ function specs(req: RequestSchemas, errorMode: "throw" | "ignore"): Record<strin
       "Super admin of the institution. Only the submitted fields change (PUT and PATCH alike); an empty string or null clears an optional field. Logs `institution_updated`.",
     tag: "Institutions",
     parameters: [institutionId],
+    ifMatch: true,
     body: { schema: req.institutionUpdate, example: { institution: { address: "2 Main St", settings: { auto_finalize: false } } } },
-    success: { status: "200", description: "Updated.", schema: ref("InstitutionWritten"), example: examples.institutionUpdated },
+    success: {
+      status: "200",
+      description: "Updated.",
+      schema: ref("InstitutionWritten"),
+      example: examples.institutionUpdated,
+      headers: etag,
+    },
     errors: {
       403: { update: "Only super admins can update institutions" },
       404: instNotFound,
@@ -152,7 +163,13 @@ function specs(req: RequestSchemas, errorMode: "throw" | "ignore"): Record<strin
           },
         },
       },
-      success: { status: "201", description: "Created.", schema: ref("InstitutionWritten"), example: examples.institutionCreated },
+      success: {
+        status: "201",
+        description: "Created.",
+        schema: ref("InstitutionWritten"),
+        example: examples.institutionCreated,
+        headers: etag,
+      },
       errors: {
         403: { superAdmin: "Super admin access required" },
         422: validation("Name can't be blank", "Contact email is invalid"),
@@ -166,7 +183,13 @@ function specs(req: RequestSchemas, errorMode: "throw" | "ignore"): Record<strin
         "The record, the caller's role views and the effective settings. An invisible id logs `unauthorized_institution_access`.",
       tag: "Institutions",
       parameters: [institutionId],
-      success: { status: "200", description: "The institution.", schema: ref("InstitutionShown"), example: examples.institutionShown },
+      success: {
+        status: "200",
+        description: "The institution.",
+        schema: ref("InstitutionShown"),
+        example: examples.institutionShown,
+        headers: etag,
+      },
       errors: { 404: instNotFound },
     },
     [`PATCH ${inst}/{id}`]: update("PATCH"),
@@ -177,6 +200,7 @@ function specs(req: RequestSchemas, errorMode: "throw" | "ignore"): Record<strin
       description: "Super admin of the institution; refused while it has cohorts. Logs `institution_deleted`.",
       tag: "Institutions",
       parameters: [institutionId],
+      ifMatch: true,
       success: { status: "200", description: "Deleted.", schema: ref("Message"), example: examples.institutionDeleted },
       errors: {
         403: { delete: "Only super admins can delete institutions" },
@@ -480,6 +504,31 @@ const ERROR_RESPONSE: Record<Exclude<ErrorStatus, "422">, string> = {
   502: "BadGateway",
 };
 
+/** A POST's 422: its own, or-ed with the `{error}` of an `Idempotency-Key` reused with another request. */
+function withReusedKey(own: Schema | undefined): Schema {
+  const reused = { idempotencyKeyReused: { value: { error: messages.idempotencyKeyReused } } };
+  const media = (own?.content as Record<string, Schema> | undefined)?.["application/json"];
+  if (!own || !media) {
+    return {
+      description: "The `Idempotency-Key` was used with another request.",
+      headers: commonHeaders,
+      content: { "application/json": { schema: ref("Error"), examples: reused } },
+    };
+  }
+  const schema = media.schema as Schema;
+  const isError = schema.$ref === "#/components/schemas/Error";
+  return {
+    ...own,
+    description: `${own.description as string} Or the \`Idempotency-Key\` was used with another request (\`{error}\`).`,
+    content: {
+      "application/json": {
+        schema: isError ? schema : { oneOf: [schema, ref("Error")] },
+        examples: { ...(media.examples as Schema), ...reused },
+      },
+    },
+  };
+}
+
 /** The operation of `route` from its spec: the statuses every route of its kind answers, then its own. */
 function operation(route: Route, spec: Spec): Operation {
   const out: Record<string, Schema> = {
@@ -537,16 +586,27 @@ function operation(route: Route, spec: Spec): Operation {
     };
   }
   if (writes) out[409] = r("Conflict");
+  if (spec.ifMatch) out[412] = r("PreconditionFailed");
+  const idempotent = !route.public && takesIdempotencyKey(route.method);
+  if (idempotent) {
+    out[409] = r("IdempotentConflict");
+    out[422] = withReusedKey(out[422]);
+  }
   out[500] = r("InternalError");
   if (main || events) out[503] = r("ServiceUnavailable");
   const sorted = Object.fromEntries(Object.entries(out).sort(([a], [b]) => a.localeCompare(b)));
+  const params = [
+    ...(spec.parameters ?? []),
+    ...(spec.ifMatch ? [{ $ref: "#/components/parameters/IfMatch" }] : []),
+    ...(idempotent ? [{ $ref: "#/components/parameters/IdempotencyKey" }] : []),
+  ];
   return {
     operationId: spec.operationId,
     summary: spec.summary,
     description: [spec.description, `Who: ${route.who}.`].filter(Boolean).join("\n\n"),
     tags: [spec.tag],
     ...(route.public && { security: [] }),
-    ...(spec.parameters && { parameters: spec.parameters }),
+    ...(params.length > 0 && { parameters: params }),
     ...(spec.body && {
       requestBody: { required: true, content: json(spec.body.schema, spec.body.example) },
     }),
@@ -602,6 +662,7 @@ export function buildDocument(errorMode: "throw" | "ignore" = "ignore"): Documen
       },
       schemas: { ...schemas, ...bodies, ...streamingSchemas },
       headers,
+      parameters,
       responses,
     },
   };
