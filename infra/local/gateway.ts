@@ -17,6 +17,7 @@ import type { JwtPayload } from "aws-jwt-verify/jwt-model";
 import type { APIGatewayProxyEventV2WithJWTAuthorizer, APIGatewayProxyStructuredResultV2, Context } from "aws-lambda";
 import { type Route, routes } from "../../shared/routes.js";
 import { type ConsoleSite, consoleSiteFromEnv } from "./console.js";
+import { startDigestTimer } from "./digest-timer.js";
 
 // Handlers import files as text where the deployed bundle has them inlined by esbuild (the API reference page).
 register("./text-imports.mjs", import.meta.url);
@@ -464,7 +465,11 @@ async function main(): Promise<void> {
     console: consoleSiteFromEnv(),
   });
   console.log(`[gateway] listening on ${gateway.url}`);
-  const stop = () => void gateway.close().then(() => process.exit(0));
+  const stopTimer = process.env.DIGEST_TIMER ? startDigestTimer((line) => console.log(line)) : () => {};
+  const stop = () => {
+    stopTimer();
+    void gateway.close().then(() => process.exit(0));
+  };
   process.on("SIGTERM", stop);
   process.on("SIGINT", stop);
 }

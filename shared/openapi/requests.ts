@@ -9,7 +9,7 @@ import type * as v from "valibot";
 import { cohortInput, institutionCreate, institutionInput } from "../institutions/schema.js";
 import { acceptInput, institutionRef, invitationCreateInput, invitationListQuery } from "../invitations/schema.js";
 import { DEFAULT_LIMIT, MAX_LIMIT } from "../paging.js";
-import { exportQuery, listQuery } from "../security-events/schema.js";
+import { digestsQuery, exportQuery, listQuery } from "../security-events/schema.js";
 
 type AnySchema = v.GenericSchema;
 type AnyObject = v.ObjectSchema<v.ObjectEntries, v.ErrorMessage<v.ObjectIssue> | undefined>;
@@ -119,6 +119,7 @@ export interface RequestSchemas {
   readonly invitationListQuery: Schema;
   readonly securityEventListQuery: Schema;
   readonly securityEventExportQuery: Schema;
+  readonly securityEventDigestsQuery: Schema;
 }
 
 /** Every request schema of the document. */
@@ -147,5 +148,6 @@ export function requestSchemas(errorMode: "throw" | "ignore" = "ignore"): Reques
     },
     securityEventListQuery: convertObject(events, errorMode, new Map([[events.entries.limit, pageLimit(MAX_LIMIT, DEFAULT_LIMIT)]])),
     securityEventExportQuery: convertObject(exported, errorMode),
+    securityEventDigestsQuery: convertObject(objectOf(digestsQuery), errorMode),
   };
 }
