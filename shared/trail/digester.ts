@@ -25,6 +25,10 @@ export interface DigesterRun {
   readonly signer: Signer;
   /** Start here (epoch ms) instead of where the last run stopped: `npm run digest` looks over the whole retention. */
   readonly from?: number;
+  /** Stop before the period that starts here (epoch ms); the run then leaves the digester's progress alone. */
+  readonly until?: number;
+  /** Only these accounts (a backfill, or a test that must not digest its neighbours' periods). */
+  readonly accounts?: readonly string[];
   /** Keeps a copy of each new digest elsewhere before it is stored (the S3 bucket deployed). */
   readonly copy?: (d: Digest) => Promise<void>;
 }
@@ -37,7 +41,8 @@ export async function runDigester(run: DigesterRun): Promise<Digest[]> {
   const now = run.now.getTime();
   // Periods wholly inside the retention; events before it are never digested (nor read).
   const retained = Math.ceil(retainedSince(run.now) / period) * period;
-  const end = Math.floor((now - DIGEST_GRACE_MS) / period) * period; // first period not yet ended (with grace)
+  // The first period not yet ended (with the grace), or `until`.
+  const end = Math.min(Math.floor((now - DIGEST_GRACE_MS) / period) * period, run.until ?? Number.POSITIVE_INFINITY);
   const start = Math.max(retained, run.from ?? (await repo.digesterProgress()) ?? now - FIRST_RUN_LOOKBACK_MS);
   const first = Math.floor(start / period) * period;
   if (first >= end) return [];
@@ -57,6 +62,7 @@ export async function runDigester(run: DigesterRun): Promise<Digest[]> {
   const written: Digest[] = [];
   const last = new Map<string, Digest | undefined>();
   for (const [periodStart, account] of active) {
+    if (run.accounts && !run.accounts.includes(account)) continue;
     if (!last.has(account)) last.set(account, await repo.lastDigest(account));
     const previous = last.get(account);
     if (previous && previous.period_start >= periodStart) continue;
@@ -87,7 +93,7 @@ export async function runDigester(run: DigesterRun): Promise<Digest[]> {
       last.set(account, await repo.lastDigest(account));
     }
   }
-  await repo.saveDigesterProgress(end);
+  if (run.until === undefined) await repo.saveDigesterProgress(end);
   return written;
 }
 
