@@ -42,6 +42,10 @@ export interface Settings {
   readonly waf: boolean;
   /** Requests per 5 minutes from one IP address before the rate-based rule blocks it. */
   readonly wafRateLimit: number;
+  /** Days an audit event is kept (DynamoDB TTL) and readable; digests and their S3 copies as long. */
+  readonly eventRetentionDays: number;
+  /** The digest bucket locks each copy (S3 Object Lock, compliance mode) for the retention: nobody can delete it. */
+  readonly digestObjectLock: boolean;
   readonly alarms: {
     /** Stage 5xx responses as a percentage of requests, over 5 minutes. */
     readonly serverErrorRatePercent: number;
@@ -62,6 +66,8 @@ export const ENVIRONMENTS: Readonly<Record<EnvName, Omit<Settings, "env">>> = {
     mfa: "optional",
     waf: false,
     wafRateLimit: 1000,
+    eventRetentionDays: 90,
+    digestObjectLock: false,
     alarms: { serverErrorRatePercent: 5, p99LatencyMs: 5000, evaluationPeriods: 1 },
   },
   prod: {
@@ -73,12 +79,23 @@ export const ENVIRONMENTS: Readonly<Record<EnvName, Omit<Settings, "env">>> = {
     mfa: "required",
     waf: true,
     wafRateLimit: 2000,
+    eventRetentionDays: 400,
+    digestObjectLock: true,
     alarms: { serverErrorRatePercent: 1, p99LatencyMs: 3000, evaluationPeriods: 2 },
   },
 };
 
 /** Context keys that override one value of the chosen environment, e.g. `-c alarmEmail=ops@example.com`. */
-export const CONTEXT_KEYS = ["env", "alarmEmail", "waf", "wafRateLimit", "logLevel", "logRetentionDays", "mfa"] as const;
+export const CONTEXT_KEYS = [
+  "env",
+  "alarmEmail",
+  "waf",
+  "wafRateLimit",
+  "logLevel",
+  "logRetentionDays",
+  "mfa",
+  "eventRetentionDays",
+] as const;
 
 const RETENTION_DAYS = new Set<number>(Object.values(RetentionDays).filter((v): v is number => typeof v === "number"));
 
@@ -122,6 +139,7 @@ export function resolveSettings(context: (key: string) => string | undefined): S
       `Context logRetentionDays must be a CloudWatch Logs retention (${[...RETENTION_DAYS].join(", ")}), got ${logRetention}`,
     );
   }
+  const eventRetention = context("eventRetentionDays");
   const mfa = context("mfa");
   if (mfa !== undefined && mfa !== "optional" && mfa !== "required") {
     throw new Error(`Context mfa must be optional or required, got "${mfa}"`);
@@ -136,5 +154,6 @@ export function resolveSettings(context: (key: string) => string | undefined): S
     ...(logLevel !== undefined && { logLevel: logLevel as LogLevel }),
     ...(logRetention !== undefined && { logRetention: logRetention as RetentionDays }),
     ...(mfa !== undefined && { mfa }),
+    ...(eventRetention !== undefined && { eventRetentionDays: positiveInt("eventRetentionDays", eventRetention) }),
   };
 }

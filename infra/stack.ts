@@ -39,6 +39,7 @@ import { eventsTable, mainTable, type TableDef } from "../shared/tables.js";
 import { Console } from "./console.js";
 import { Monitoring } from "./monitoring.js";
 import { ENVIRONMENTS, type Settings } from "./settings.js";
+import { EvidenceTrail } from "./trail.js";
 import { ConsoleWebAcl } from "./waf.js";
 
 /** Newest Node.js runtime aws-cdk-lib offers; the tests assert it, so a CDK upgrade is a one-line change. */
@@ -159,6 +160,7 @@ export class InstitutionAdminStack extends Stack {
   readonly alarmTopic: sns.Topic;
   readonly mailFeedbackTopic: sns.Topic;
   readonly monitoring: Monitoring;
+  readonly trail: EvidenceTrail;
   /** Origin of the links in mail. */
   readonly appBaseUrl: string;
 
@@ -443,6 +445,15 @@ export class InstitutionAdminStack extends Stack {
       });
       this.functions.set(handler, fn);
     }
+    // Retention, signed hourly digests and their locked copies (trail.ts).
+    this.trail = new EvidenceTrail(this, "Trail", {
+      settings,
+      mainTable: this.mainTable,
+      eventsTable: this.eventsTable,
+      functions: this.functions,
+      accessLogsBucket: logBucket,
+    });
+
     for (const handler of Object.keys(settings.reservedConcurrency)) {
       if (!this.functions.has(handler)) throw new Error(`Reserved concurrency for unknown handler ${handler}`);
     }

@@ -27,6 +27,20 @@ function digestPeriod(): number {
   return seconds;
 }
 
+/**
+ * The digest public key as PEM: `DIGEST_PUBLIC_KEY` (PEM, or the base64 DER that KMS GetPublicKey returns, as
+ * the deployed stack sets it), else the file `DIGEST_PUBLIC_KEY_FILE` (the local stack's key pair).
+ */
+function publicKeyPem(): string | undefined {
+  const value = process.env.DIGEST_PUBLIC_KEY;
+  if (value) {
+    if (value.startsWith("-----BEGIN")) return value;
+    return `-----BEGIN PUBLIC KEY-----\n${value.match(/.{1,64}/g)?.join("\n")}\n-----END PUBLIC KEY-----\n`;
+  }
+  const file = process.env.DIGEST_PUBLIC_KEY_FILE;
+  return file ? readFileSync(file, "utf8") : undefined;
+}
+
 export const config = {
   region: process.env.AWS_REGION ?? "us-east-1",
   tables: {
