@@ -114,7 +114,8 @@ export class EvidenceTrail extends Construct {
       tracing: lambda.Tracing.ACTIVE,
       // One run at a time: two would only race for the same digests.
       reservedConcurrentExecutions: 1,
-      description: "Writes the audit trail's signed hourly digests",
+      // `<name>: …` as the API's functions, so the bench names it.
+      description: "trail/digest: writes the audit trail's signed hourly digests (EventBridge Scheduler)",
       environment: {
         MAIN_TABLE: props.mainTable.tableName,
         EVENTS_TABLE: props.eventsTable.tableName,
