@@ -22,13 +22,6 @@ export function defineApp(app: App, opts: { readonly env: Environment; readonly 
     const value: unknown = app.node.tryGetContext(key);
     return value === undefined || value === null || value === "" ? undefined : String(value);
   };
-  const positiveInt = (key: string): number | undefined => {
-    const raw = context(key);
-    if (raw === undefined) return undefined;
-    const n = Number(raw);
-    if (!Number.isInteger(n) || n <= 0) throw new Error(`Context ${key} must be a positive integer, got "${raw}"`);
-    return n;
-  };
 
   const settings = resolveSettings(context);
   const senderEmail = context("senderEmail");
@@ -61,8 +54,6 @@ export function defineApp(app: App, opts: { readonly env: Environment; readonly 
       ?.split(",")
       .map((s) => s.trim())
       .filter(Boolean),
-    invitationValidityDays: positiveInt("invitationValidityDays"),
-    pendingInvitationLimit: positiveInt("pendingInvitationLimit"),
     consoleAssetDir: opts.consoleAssetDir,
     webAclArn: wafStack?.webAcl.arn,
   });

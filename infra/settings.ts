@@ -4,6 +4,7 @@
  * wins over the column. The README's Deploy section lists the same defaults.
  */
 import { RetentionDays } from "aws-cdk-lib/aws-logs";
+import { positiveInt } from "../shared/numbers.js";
 
 export const ENV_NAMES = ["dev", "prod"] as const;
 export type EnvName = (typeof ENV_NAMES)[number];
@@ -54,6 +55,13 @@ export interface Settings {
     /** Consecutive 5-minute periods over the threshold before the stage alarms fire. */
     readonly evaluationPeriods: number;
   };
+  /**
+   * Days an invitation stays valid, and invitations pending at once per e-mail and institution. Unset in every
+   * environment: the functions' own defaults apply (`shared/config.ts`: 7 days, 3 pending), and only a value set
+   * from context reaches them (`INVITATION_VALIDITY_DAYS`, `PENDING_INVITATION_LIMIT`).
+   */
+  readonly invitationValidityDays?: number;
+  readonly pendingInvitationLimit?: number;
 }
 
 export const ENVIRONMENTS: Readonly<Record<EnvName, Omit<Settings, "env">>> = {
@@ -94,6 +102,8 @@ export const CONTEXT_KEYS = [
   "logLevel",
   "logRetentionDays",
   "mfa",
+  "invitationValidityDays",
+  "pendingInvitationLimit",
   "eventRetentionDays",
 ] as const;
 
@@ -105,10 +115,10 @@ function bool(key: string, raw: string): boolean {
   throw new Error(`Context ${key} must be true or false, got "${raw}"`);
 }
 
-function positiveInt(key: string, raw: string): number {
-  const n = Number(raw);
-  if (!Number.isInteger(n) || n <= 0) throw new Error(`Context ${key} must be a positive integer, got "${raw}"`);
-  return n;
+/** A context value that must be a positive integer, or undefined when unset. */
+function contextInt(context: (key: string) => string | undefined, key: string): number | undefined {
+  const raw = context(key);
+  return raw === undefined ? undefined : positiveInt(`Context ${key}`, raw);
 }
 
 /**
@@ -127,19 +137,17 @@ export function resolveSettings(context: (key: string) => string | undefined): S
     throw new Error(`Context alarmEmail must be an e-mail address, got "${alarmEmail}"`);
   }
   const waf = context("waf");
-  const wafRateLimit = context("wafRateLimit");
+  const wafRateLimit = contextInt(context, "wafRateLimit");
   const logLevel = context("logLevel")?.toUpperCase();
   if (logLevel !== undefined && !(LOG_LEVELS as readonly string[]).includes(logLevel)) {
     throw new Error(`Context logLevel must be one of ${LOG_LEVELS.join(", ")}, got "${logLevel}"`);
   }
-  const retention = context("logRetentionDays");
-  const logRetention = retention === undefined ? undefined : positiveInt("logRetentionDays", retention);
+  const logRetention = contextInt(context, "logRetentionDays");
   if (logRetention !== undefined && !RETENTION_DAYS.has(logRetention)) {
     throw new Error(
       `Context logRetentionDays must be a CloudWatch Logs retention (${[...RETENTION_DAYS].join(", ")}), got ${logRetention}`,
     );
   }
-  const eventRetention = context("eventRetentionDays");
   const mfa = context("mfa");
   if (mfa !== undefined && mfa !== "optional" && mfa !== "required") {
     throw new Error(`Context mfa must be optional or required, got "${mfa}"`);
@@ -150,10 +158,15 @@ export function resolveSettings(context: (key: string) => string | undefined): S
     env: env as EnvName,
     ...(alarmEmail !== undefined && { alarmEmail }),
     ...(waf !== undefined && { waf: bool("waf", waf) }),
-    ...(wafRateLimit !== undefined && { wafRateLimit: positiveInt("wafRateLimit", wafRateLimit) }),
+    ...(wafRateLimit !== undefined && { wafRateLimit }),
     ...(logLevel !== undefined && { logLevel: logLevel as LogLevel }),
     ...(logRetention !== undefined && { logRetention: logRetention as RetentionDays }),
     ...(mfa !== undefined && { mfa }),
-    ...(eventRetention !== undefined && { eventRetentionDays: positiveInt("eventRetentionDays", eventRetention) }),
+    ...optional("invitationValidityDays", contextInt(context, "invitationValidityDays")),
+    ...optional("pendingInvitationLimit", contextInt(context, "pendingInvitationLimit")),
+    ...optional("eventRetentionDays", contextInt(context, "eventRetentionDays")),
   };
 }
+
+const optional = <K extends string>(key: K, value: number | undefined) =>
+  value === undefined ? {} : ({ [key]: value } as Record<K, number>);

@@ -1,12 +1,16 @@
-/**
- * The deployed API: an HTTP API with a Cognito JWT authorizer on every route but the public ones, one Lambda
- * function per distinct handler of the route table, the two DynamoDB tables of `shared/tables.ts`, the SES
- * sender with its configuration set, the console on CloudFront (`console.ts`), and what an operator watches
- * (`monitoring.ts`). Routes, handlers, access and table keys all come from `shared/`, so this file restates
- * none of them; what differs per environment comes from `settings.ts`.
- */
-import { fileURLToPath } from "node:url";
-import { Aws, CfnOutput, CfnRule, Duration, Fn, RemovalPolicy, Stack, type StackProps, Token, Validations } from "aws-cdk-lib";
+import {
+  Aws,
+  type CfnElement,
+  CfnOutput,
+  CfnRule,
+  Duration,
+  Fn,
+  RemovalPolicy,
+  Stack,
+  type StackProps,
+  Token,
+  Validations,
+} from "aws-cdk-lib";
 import { AccessLogFormat } from "aws-cdk-lib/aws-apigateway";
 import {
   type CfnStage,
@@ -20,55 +24,27 @@ import {
 } from "aws-cdk-lib/aws-apigatewayv2";
 import { HttpUserPoolAuthorizer } from "aws-cdk-lib/aws-apigatewayv2-authorizers";
 import { HttpLambdaIntegration } from "aws-cdk-lib/aws-apigatewayv2-integrations";
-import * as cognito from "aws-cdk-lib/aws-cognito";
-import * as dynamodb from "aws-cdk-lib/aws-dynamodb";
-import * as iam from "aws-cdk-lib/aws-iam";
-import * as kms from "aws-cdk-lib/aws-kms";
-import * as lambda from "aws-cdk-lib/aws-lambda";
-import { type BundlingOptions, NodejsFunction, OutputFormat } from "aws-cdk-lib/aws-lambda-nodejs";
+import type * as cognito from "aws-cdk-lib/aws-cognito";
+import type * as dynamodb from "aws-cdk-lib/aws-dynamodb";
+import type { NodejsFunction } from "aws-cdk-lib/aws-lambda-nodejs";
 import * as logs from "aws-cdk-lib/aws-logs";
 import * as s3 from "aws-cdk-lib/aws-s3";
-import * as ses from "aws-cdk-lib/aws-ses";
-import * as sns from "aws-cdk-lib/aws-sns";
-import * as subscriptions from "aws-cdk-lib/aws-sns-subscriptions";
+import type * as ses from "aws-cdk-lib/aws-ses";
+import type * as sns from "aws-cdk-lib/aws-sns";
 import type { Construct } from "constructs";
-import { SUPER_ADMIN_GROUP } from "../shared/caller.js";
 import { METRICS_NAMESPACE, SERVICE_NAME } from "../shared/observability.js";
-import { type Route, type RouteAccess, routes as routeTable } from "../shared/routes.js";
-import { eventsTable, mainTable, type TableDef } from "../shared/tables.js";
+import { handlers, type Route, routeKey, routes as routeTable } from "../shared/routes.js";
+import { ApiFunction, functionId } from "./api-function.js";
 import { Console } from "./console.js";
+import { Identity } from "./identity.js";
+import { Mail } from "./mail.js";
 import { Monitoring } from "./monitoring.js";
+import { Notifications } from "./notifications.js";
+import { StackPart } from "./part.js";
 import { ENVIRONMENTS, type Settings } from "./settings.js";
+import { Tables } from "./tables.js";
 import { EvidenceTrail } from "./trail.js";
 import { ConsoleWebAcl } from "./waf.js";
-
-/** Newest Node.js runtime aws-cdk-lib offers; the tests assert it, so a CDK upgrade is a one-line change. */
-export const RUNTIME = lambda.Runtime.NODEJS_24_X;
-export const ARCHITECTURE = lambda.Architecture.ARM_64;
-
-/** IAM actions per access level. TransactWriteItems has no action of its own: IAM checks each item's action. */
-export const TABLE_ACTIONS = {
-  read: ["dynamodb:GetItem", "dynamodb:BatchGetItem", "dynamodb:Query"],
-  write: ["dynamodb:PutItem", "dynamodb:UpdateItem", "dynamodb:DeleteItem", "dynamodb:ConditionCheckItem"],
-} as const;
-
-/** esbuild options of every function (`npm run bench` builds its reference bundle with the same). */
-export const BUNDLING = {
-  format: OutputFormat.ESM,
-  // Bundled CommonJS dependencies call `require`, which ESM lacks; give them one.
-  banner: "import { createRequire as __cjsRequire } from 'node:module'; const require = __cjsRequire(import.meta.url);",
-  mainFields: ["module", "main"],
-  // Bundle the SDK: pinned versions and tree-shaken cold starts instead of the runtime's copy.
-  externalModules: [],
-  minify: true,
-  sourceMap: true,
-  sourcesContent: false,
-  // Local esbuild from node_modules; never Docker.
-  forceDockerBundling: false,
-} satisfies BundlingOptions;
-
-/** esbuild's `target` for the runtime, as NodejsFunction derives it (`nodejs24.x` → `node24`). */
-export const ESBUILD_TARGET = `node${/nodejs(\d+)/.exec(RUNTIME.name)?.[1] ?? ""}`;
 
 export interface InstitutionAdminStackProps extends StackProps {
   /** Verified SES sender address (`From:` of invitation mail). */
@@ -90,9 +66,6 @@ export interface InstitutionAdminStackProps extends StackProps {
    * identity, so test recipients need an identity and a grant. Empty in production.
    */
   readonly sandboxRecipients?: readonly string[];
-  /** Optional overrides of `shared/config.ts` defaults. */
-  readonly invitationValidityDays?: number;
-  readonly pendingInvitationLimit?: number;
   /** Settings of the environment (`settings.ts`); default: dev. */
   readonly settings?: Settings;
   /** The built console (`web/dist`): served at the distribution's root. */
@@ -104,23 +77,6 @@ export interface InstitutionAdminStackProps extends StackProps {
   readonly webAclArn?: string;
   /** The route table; default `shared/routes.ts` (tests add routes to it). */
   readonly routes?: readonly Route[];
-}
-
-const projectRoot = fileURLToPath(new URL("..", import.meta.url));
-
-/** `institutions/list` → `InstitutionsList`: a stable, readable construct id (it fixes the logical id). */
-export function functionId(handler: string): string {
-  return handler
-    .split(/[/-]/)
-    .map((part) => part.charAt(0).toUpperCase() + part.slice(1))
-    .join("");
-}
-
-/** Distinct handlers of a route table with the union of their routes' access (`handlers()` of shared/routes.ts). */
-export function handlersOf(table: readonly Route[]): Map<string, RouteAccess> {
-  const out = new Map<string, RouteAccess>();
-  for (const r of table) out.set(r.handler, { ...out.get(r.handler), ...r.access });
-  return out;
 }
 
 /** The stage's access log: one JSON line per request, joined to the function's log by the request ids. */
@@ -170,141 +126,20 @@ export class InstitutionAdminStack extends Stack {
     this.settings = settings;
     const routes = props.routes ?? routeTable;
 
-    // ---- Data ----
-    this.mainTable = buildTable(this, mainTable);
-    this.eventsTable = buildTable(this, eventsTable);
-
-    // ---- Identity ----
-    this.userPool = new cognito.UserPool(this, "UserPool", {
-      // Administrators create users (and set their account); nobody registers themselves.
-      selfSignUpEnabled: false,
-      signInAliases: { email: true },
-      signInCaseSensitive: false,
-      autoVerify: { email: true },
-      // A changed e-mail only takes effect once verified: invitations are matched on the `email` claim.
-      keepOriginal: { email: true },
-      standardAttributes: {
-        email: { required: true, mutable: true },
-        fullname: { required: false, mutable: true },
-      },
-      customAttributes: {
-        // Mutable so an administrator can move a user between accounts; clients cannot write it (see below).
-        account_id: new cognito.StringAttribute({ minLen: 1, maxLen: 128, mutable: true }),
-      },
-      passwordPolicy: {
-        minLength: 12,
-        requireLowercase: true,
-        requireUppercase: true,
-        requireDigits: true,
-        requireSymbols: true,
-        tempPasswordValidity: Duration.days(3),
-      },
-      accountRecovery: cognito.AccountRecovery.EMAIL_ONLY,
-      mfa: settings.mfa === "required" ? cognito.Mfa.REQUIRED : cognito.Mfa.OPTIONAL,
-      mfaSecondFactor: { otp: true, sms: false },
-      // Plus plan: compromised-credential and adaptive-authentication protection, enforced (cdk-nag AwsSolutions-COG8).
-      featurePlan: cognito.FeaturePlan.PLUS,
-      standardThreatProtectionMode: cognito.StandardThreatProtectionMode.FULL_FUNCTION,
-      deletionProtection: true,
-      removalPolicy: RemovalPolicy.RETAIN,
-    });
-
-    this.userPool.addGroup("CohortSuperAdminGroup", {
-      groupName: SUPER_ADMIN_GROUP,
-      description: "Cohort super admins: may create institutions and read the security events of their account",
-    });
-
-    this.userPoolClient = this.userPool.addClient("WebClient", {
-      // A browser / CLI client: no secret, direct sign-in flows; the API accepts its ID tokens.
-      generateSecret: false,
-      // The console signs in with USER_PASSWORD_AUTH over HTTPS (web/src/auth): no SRP library in its bundle.
-      authFlows: { userSrp: true, userPassword: true, adminUserPassword: true },
-      disableOAuth: true,
-      preventUserExistenceErrors: true,
-      enableTokenRevocation: true,
-      idTokenValidity: Duration.hours(1),
-      accessTokenValidity: Duration.hours(1),
-      refreshTokenValidity: Duration.days(30),
-      readAttributes: new cognito.ClientAttributes()
-        .withStandardAttributes({ email: true, emailVerified: true, fullname: true })
-        .withCustomAttributes("account_id"),
-      // Only the display name: e-mail and account are identity the API trusts, so users cannot rewrite them.
-      writeAttributes: new cognito.ClientAttributes().withStandardAttributes({ fullname: true }),
-    });
-
-    // ---- Notifications: alarms and mail feedback, on topics encrypted with a key these services may use ----
-    // A customer managed key: the AWS managed SNS key cannot be granted to CloudWatch or SES.
-    const notificationsKey = new kms.Key(this, "NotificationsKey", {
-      description: "Encrypts the alarm and mail-feedback SNS topics",
-      enableKeyRotation: true,
-    });
-    this.alarmTopic = new sns.Topic(this, "AlarmTopic", {
-      displayName: "Institution Administration API alarms",
-      masterKey: notificationsKey,
-      enforceSSL: true,
-    });
-    this.alarmTopic.grantPublish(servicePrincipal("cloudwatch.amazonaws.com", this.account));
-    if (settings.alarmEmail) this.alarmTopic.addSubscription(new subscriptions.EmailSubscription(settings.alarmEmail));
-    this.mailFeedbackTopic = new sns.Topic(this, "MailFeedbackTopic", {
-      displayName: "Institution Administration API mail bounces and complaints",
-      masterKey: notificationsKey,
-      enforceSSL: true,
-    });
-    this.mailFeedbackTopic.grantPublish(servicePrincipal("ses.amazonaws.com", this.account));
-
-    // ---- Mail ----
-    // Every send goes through it (SES_CONFIGURATION_SET, and the sender identity's default): bounces and
-    // complaints go to the feedback topic, and addresses that bounce or complain land on the suppression list.
-    this.mailConfigurationSet = new ses.ConfigurationSet(this, "MailConfigurationSet", {
-      reputationMetrics: true,
-      sendingEnabled: true,
-      suppressionReasons: ses.SuppressionReasons.BOUNCES_AND_COMPLAINTS,
-    });
-    this.mailConfigurationSet.addEventDestination("Feedback", {
-      destination: ses.EventDestination.snsTopic(this.mailFeedbackTopic),
-      events: [ses.EmailSendingEvent.BOUNCE, ses.EmailSendingEvent.COMPLAINT],
-    });
-    const configurationSetArn = this.formatArn({
-      service: "ses",
-      resource: "configuration-set",
-      resourceName: this.mailConfigurationSet.configurationSetName,
-    });
-
-    if (props.senderDomain !== undefined && !props.senderEmail.toLowerCase().endsWith(`@${props.senderDomain.toLowerCase()}`)) {
-      throw new Error(`senderEmail ${props.senderEmail} is not in senderDomain ${props.senderDomain}`);
-    }
-    // Created (SES mails a verification link, or waits for the DKIM records) unless it already exists in the
-    // account, where creating fails.
-    const senderIdentityName = props.senderDomain ?? props.senderEmail;
-    let sender: ses.IEmailIdentity;
-    if (props.importSenderIdentity) {
-      sender = ses.EmailIdentity.fromEmailIdentityName(this, "SenderIdentity", senderIdentityName);
-    } else if (props.senderDomain !== undefined) {
-      const domain = new ses.EmailIdentity(this, "SenderIdentity", {
-        identity: ses.Identity.domain(props.senderDomain),
-        dkimSigning: true,
-        dkimIdentity: ses.DkimIdentity.easyDkim(ses.EasyDkimSigningKeyLength.RSA_2048_BIT),
-        configurationSet: this.mailConfigurationSet,
-      });
-      domain.dkimRecords.forEach((record, i) => {
-        new CfnOutput(this, `DkimRecord${i + 1}`, {
-          value: Fn.join(" ", [record.name, "CNAME", record.value]),
-          description: `DKIM record ${i + 1} of 3 to publish in ${props.senderDomain}'s DNS`,
-        });
-      });
-      sender = domain;
-    } else {
-      sender = new ses.EmailIdentity(this, "SenderIdentity", {
-        identity: ses.Identity.email(props.senderEmail),
-        configurationSet: this.mailConfigurationSet,
-      });
-    }
-    // SendEmail is authorized against the identity and the configuration set it names.
-    const sesResources = [sender.emailIdentityArn, configurationSetArn];
-    (props.sandboxRecipients ?? []).forEach((address, i) => {
-      const recipient = new ses.EmailIdentity(this, `SandboxRecipient${i}`, { identity: ses.Identity.email(address) });
-      sesResources.push(recipient.emailIdentityArn);
-    });
+    const tables = new Tables(this, "Tables");
+    this.mainTable = tables.main;
+    this.eventsTable = tables.events;
+    const identity = new Identity(this, "Identity", settings);
+    this.userPool = identity.userPool;
+    this.userPoolClient = identity.userPoolClient;
+    const notifications = new Notifications(this, "Notifications", settings);
+    this.alarmTopic = notifications.alarmTopic;
+    this.mailFeedbackTopic = notifications.mailFeedbackTopic;
+    // Every send goes through the configuration set (SES_CONFIGURATION_SET, and the sender identity's default):
+    // bounces and complaints go to the feedback topic, and addresses that bounce or complain land on the
+    // suppression list.
+    const mail = new Mail(this, "Mail", { ...props, feedbackTopic: this.mailFeedbackTopic });
+    this.mailConfigurationSet = mail.configurationSet;
 
     // ---- API (its routes come after the functions) ----
     const authorizer = new HttpUserPoolAuthorizer("CognitoAuthorizer", this.userPool, {
@@ -386,8 +221,8 @@ export class InstitutionAdminStack extends Stack {
       POWERTOOLS_LOG_LEVEL: settings.logLevel,
       // Responses and method results carry institutions and the audit trail: never trace metadata.
       POWERTOOLS_TRACER_CAPTURE_RESPONSE: "false",
-      ...(props.invitationValidityDays !== undefined && { INVITATION_VALIDITY_DAYS: String(props.invitationValidityDays) }),
-      ...(props.pendingInvitationLimit !== undefined && { PENDING_INVITATION_LIMIT: String(props.pendingInvitationLimit) }),
+      ...(settings.invitationValidityDays !== undefined && { INVITATION_VALIDITY_DAYS: String(settings.invitationValidityDays) }),
+      ...(settings.pendingInvitationLimit !== undefined && { PENDING_INVITATION_LIMIT: String(settings.pendingInvitationLimit) }),
     };
     const mailEnv = {
       MAIL_FROM: props.senderEmail,
@@ -395,53 +230,16 @@ export class InstitutionAdminStack extends Stack {
       SES_CONFIGURATION_SET: this.mailConfigurationSet.configurationSetName,
     };
 
-    for (const [handler, access] of handlersOf(routes)) {
-      const fnId = functionId(handler);
-      // Operational logs only (the audit trail lives in the events table), so they go with the stack.
-      const logGroup = new logs.LogGroup(this, `${fnId}Logs`, {
-        retention: settings.logRetention,
-        removalPolicy: RemovalPolicy.DESTROY,
-      });
-      // Own role instead of the default one: the default attaches the AWS-managed basic execution policy,
-      // which may write to any log group (cdk-nag IAM4); this one writes only to the function's log group.
-      const role = new iam.Role(this, `${fnId}Role`, {
-        assumedBy: new iam.ServicePrincipal("lambda.amazonaws.com"),
-        description: `Runs functions/${handler}.ts`,
-      });
-      logGroup.grantWrite(role);
-      this.grantTables(role, access);
-      if (access.mail) {
-        role.addToPrincipalPolicy(
-          new iam.PolicyStatement({ sid: "SendInvitationMail", actions: ["ses:SendEmail"], resources: sesResources }),
-        );
-      }
-      Validations.of(role).acknowledge({
-        id: "AwsSolutions-IAM5[Resource::*]",
-        reason: "Active tracing: xray:PutTraceSegments and xray:PutTelemetryRecords support no resource-level permissions.",
-      });
-
-      const reserved = settings.reservedConcurrency[handler];
-      const fn = new NodejsFunction(this, fnId, {
-        entry: `${projectRoot}functions/${handler}.ts`,
-        handler: "handler",
-        projectRoot,
-        depsLockFilePath: `${projectRoot}package-lock.json`,
-        runtime: RUNTIME,
-        architecture: ARCHITECTURE,
-        memorySize: 512,
-        // Below the HTTP API's 30 s integration limit, above the DynamoDB client's bounded retries.
-        timeout: Duration.seconds(15),
-        role,
-        logGroup,
-        // The trace starts here: an HTTP API stage has no X-Ray of its own.
-        tracing: lambda.Tracing.ACTIVE,
-        ...(reserved !== undefined && { reservedConcurrentExecutions: reserved }),
-        description: `${handler}: ${routes
-          .filter((r) => r.handler === handler)
-          .map((r) => `${r.method} ${r.path}`)
-          .join(", ")}`,
+    for (const [handler, access] of handlers(routes)) {
+      const { function: fn } = new ApiFunction(this, `${functionId(handler)}Function`, {
+        handler,
+        access,
+        routeKeys: routes.filter((r) => r.handler === handler).map(routeKey),
+        tables,
+        sendResources: mail.sendResources,
         environment: { ...commonEnv, ...(access.mail ? mailEnv : {}) },
-        bundling: BUNDLING,
+        logRetention: settings.logRetention,
+        reservedConcurrency: settings.reservedConcurrency[handler],
       });
       this.functions.set(handler, fn);
     }
@@ -472,8 +270,8 @@ export class InstitutionAdminStack extends Stack {
         // Public routes (the API document and its page) are served without a token.
         authorizer: route.public ? noAuthorizer : authorizer,
       });
-      if (!created) throw new Error(`No route made for ${route.method} ${route.path}`);
-      routeResources.set(`${route.method} ${route.path}`, created);
+      if (!created) throw new Error(`No route made for ${routeKey(route)}`);
+      routeResources.set(routeKey(route), created);
       if (route.public) {
         Validations.of(created).acknowledge({
           id: "AwsSolutions-APIG4",
@@ -497,7 +295,7 @@ export class InstitutionAdminStack extends Stack {
     // The export's own throttle: route settings override the stage's for that route alone.
     const exportRoute = routes.find((r) => r.handler === "security-events/export");
     if (exportRoute) {
-      const key = `${exportRoute.method} ${exportRoute.path}`;
+      const key = routeKey(exportRoute);
       (this.stage.node.defaultChild as CfnStage).routeSettings = {
         [key]: {
           ThrottlingRateLimit: settings.exportThrottle.rateLimit,
@@ -538,74 +336,11 @@ export class InstitutionAdminStack extends Stack {
     new CfnOutput(this, "DashboardUrl", {
       value: `https://console.aws.amazon.com/cloudwatch/home?region=${this.region}#dashboards/dashboard/${this.monitoring.dashboard.dashboardName}`,
     });
-
-    acknowledgeNagFindings(this);
   }
 
-  /** Exactly the actions `access` implies, on exactly the table (and, for reads, its indexes). */
-  private grantTables(role: iam.Role, access: RouteAccess): void {
-    const tables = [
-      { name: "Main", table: this.mainTable, def: mainTable, level: access.main },
-      { name: "Events", table: this.eventsTable, def: eventsTable, level: access.events },
-    ];
-    for (const { name, table, def, level } of tables) {
-      if (!level) continue;
-      if (level === "read" || level === "readwrite") {
-        role.addToPrincipalPolicy(
-          new iam.PolicyStatement({
-            sid: `${name}Read`,
-            actions: [...TABLE_ACTIONS.read],
-            // Index ARNs named one by one rather than `index/*`: no wildcard to justify.
-            resources: [table.tableArn, ...def.indexes.map((i) => `${table.tableArn}/index/${i.name}`)],
-          }),
-        );
-      }
-      if (level === "write" || level === "readwrite") {
-        role.addToPrincipalPolicy(
-          new iam.PolicyStatement({ sid: `${name}Write`, actions: [...TABLE_ACTIONS.write], resources: [table.tableArn] }),
-        );
-      }
-    }
-  }
-}
-
-/** A table from its definition in `shared/tables.ts`; every key attribute is a string there. */
-function buildTable(scope: Construct, def: TableDef): dynamodb.Table {
-  const str = (name: string) => ({ name, type: dynamodb.AttributeType.STRING });
-  const table = new dynamodb.Table(scope, `${def.id}Table`, {
-    partitionKey: str(def.partitionKey),
-    sortKey: str(def.sortKey),
-    billingMode: dynamodb.BillingMode.PAY_PER_REQUEST,
-    pointInTimeRecoverySpecification: { pointInTimeRecoveryEnabled: true },
-    deletionProtection: true,
-    encryption: dynamodb.TableEncryption.AWS_MANAGED,
-    removalPolicy: RemovalPolicy.RETAIN,
-    ...(def.ttlAttribute !== undefined && { timeToLiveAttribute: def.ttlAttribute }),
-  });
-  for (const index of def.indexes) {
-    table.addGlobalSecondaryIndex({
-      indexName: index.name,
-      partitionKey: str(index.partitionKey),
-      sortKey: str(index.sortKey),
-      projectionType: dynamodb.ProjectionType.ALL,
-    });
-  }
-  return table;
-}
-
-/** A service principal acting for this account only (no confused deputy). */
-function servicePrincipal(service: string, account: string): iam.IPrincipal {
-  return new iam.ServicePrincipal(service).withConditions({ StringEquals: { "aws:SourceAccount": account } });
-}
-
-/** cdk-nag findings this design accepts, each with its reason (cdk-nag 3: CDK's own acknowledgement API). */
-function acknowledgeNagFindings(stack: InstitutionAdminStack): void {
-  if (stack.settings.mfa !== "required") {
-    Validations.of(stack.userPool).acknowledge({
-      id: "AwsSolutions-COG2",
-      reason:
-        "MFA is optional (TOTP) in this environment (settings.ts: required in prod): users are provisioned by administrators " +
-        "and the Plus plan's threat protection enforces adaptive authentication.",
-    });
+  /** A resource's logical id: as CDK allocates it, leaving out the parts (`StackPart`) that group resources. */
+  protected override allocateLogicalId(element: CfnElement): string {
+    const scopes = element.node.scopes.filter((scope) => !(scope instanceof StackPart));
+    return super.allocateLogicalId({ stack: element.stack, node: { scopes } } as unknown as CfnElement);
   }
 }

@@ -18,8 +18,8 @@ import * as scheduler from "aws-cdk-lib/aws-scheduler";
 import * as targets from "aws-cdk-lib/aws-scheduler-targets";
 import { Provider } from "aws-cdk-lib/custom-resources";
 import { Construct } from "constructs";
+import { ARCHITECTURE, BUNDLING, RUNTIME } from "./api-function.js";
 import type { Settings } from "./settings.js";
-import { ARCHITECTURE, BUNDLING, RUNTIME } from "./stack.js";
 
 const projectRoot = fileURLToPath(new URL("..", import.meta.url));
 

@@ -1,48 +1,35 @@
 /**
  * The security-event audit trail, write side, and the one place that knows how an event is stored. A
- * use case builds its event with `auditEvent` and hands it to its repository, which writes `eventItems`
- * in the change's own transaction, so the change and its event commit together. A refused request
+ * use case builds its event with `auditEvent` and hands it to its repository, which commits the change
+ * with it (`commitWithEvent`): one transaction, so the change and its event commit together. A refused request
  * records its event with `recordEvent`, in a request of its own.
  */
+import { MetricUnit } from "@aws-lambda-powertools/metrics";
 import type { Caller } from "./caller.js";
+import { now as clock } from "./clock.js";
 import { config } from "./config.js";
+import { COUNTED_TYPES, type CountedType, EVENT_TYPES, type EventType } from "./constants.js";
+import type { EventDetails } from "./event-details.js";
 import { newId } from "./ids.js";
+import { METRIC } from "./observability.js";
 import { RETRY, withRetries } from "./retry.js";
 import { eventKeys } from "./tables.js";
-import { type TxItems, transact } from "./tx.js";
+import { metrics } from "./telemetry.js";
+import { type TxItems, type TxResult, transact } from "./tx.js";
 
-/** Event types counted per minute for the alerts summary. */
-export const COUNTED_TYPES = ["unauthorized_institution_access", "rate_limit_exceeded", "token_validation_failure"] as const;
-export type CountedType = (typeof COUNTED_TYPES)[number];
+export { COUNTED_TYPES, type CountedType, EVENT_TYPES, type EventType } from "./constants.js";
+export type { EventDetails } from "./event-details.js";
 
-/** Every event type. A record, so that a type added here must be named wherever types are listed. */
-export const EVENT_TYPES = {
-  institution_created: true,
-  institution_updated: true,
-  institution_deleted: true,
-  insufficient_privileges: true,
-  unauthorized_institution_access: true,
-  rate_limit_exceeded: true,
-  token_validation_failure: true,
-  security_events_exported: true,
-  invitation_created: true,
-  invitation_revoked: true,
-  invitation_resent: true,
-  invitation_accepted: true,
-  cohort_created: true,
-} as const;
-export type EventType = keyof typeof EVENT_TYPES;
-
-export const isEventType = (value: string): value is EventType => Object.hasOwn(EVENT_TYPES, value);
+export const isEventType = (value: string): value is EventType => (EVENT_TYPES as readonly string[]).includes(value);
 const isCounted = (type: EventType): type is CountedType => (COUNTED_TYPES as readonly string[]).includes(type);
 
 /** One security event, as a use case describes it. */
-export interface AuditEvent {
+export interface AuditEvent<T extends EventType = EventType> {
   readonly id: string;
-  readonly type: EventType;
+  readonly type: T;
   readonly createdAt: string;
   readonly actor: Caller;
-  readonly details: Record<string, unknown>;
+  readonly details: EventDetails[T];
   /**
    * The accounts whose trail holds the event: the actor's, and the account that owns the institution it
    * concerns when that is another one (DESIGN.md §2), under the same id.
@@ -68,12 +55,12 @@ export interface StoredEvent {
  * An event `actor` causes now. `owner` is the account owning the institution the event concerns, when
  * known: a different account records the event too.
  */
-export function auditEvent(
+export function auditEvent<T extends EventType>(
   actor: Caller,
-  type: EventType,
-  details: Record<string, unknown>,
-  { now = new Date(), owner }: { now?: Date; owner?: string | undefined } = {},
-): AuditEvent {
+  type: T,
+  details: EventDetails[T],
+  { now = clock(), owner }: { now?: Date; owner?: string | undefined } = {},
+): AuditEvent<T> {
   const accounts = owner === undefined || owner === actor.accountId ? [actor.accountId] : [actor.accountId, owner];
   return { id: newId(now.getTime()), type, createdAt: now.toISOString(), actor, details, accounts };
 }
@@ -225,9 +212,27 @@ export function eventItems(e: AuditEvent): TxItems {
  */
 export async function recordEvent(e: AuditEvent): Promise<void> {
   await withRetries("Request could not be recorded, please retry", async () => {
-    const result = await transact(eventItems(e));
-    if (result.ok) return;
-    if (result.failed === undefined) return RETRY;
-    throw new Error(`recording event ${e.id} failed its condition on ${result.failed}`);
+    const result = await commitWithEvent(e);
+    if (result.kind === "ok") return;
+    if (result.kind === "conflict") return RETRY;
+    throw new Error(`recording event ${e.id} failed its condition on ${result.item}`);
   });
+}
+
+/**
+ * Writes the named items of `change` and the event `e` in one transaction, so that a change and its event
+ * commit together; once committed, counts the event (`SecurityEventRecorded`, by type, one per trail).
+ */
+export async function commitWithEvent(e: AuditEvent, ...change: TxItems[]): Promise<TxResult> {
+  const result = await transact(...change, eventItems(e));
+  if (result.kind === "ok") countRecorded(e);
+  return result;
+}
+
+function countRecorded(e: AuditEvent): void {
+  for (const _account of e.accounts) {
+    const single = metrics.singleMetric();
+    single.addDimension("event_type", e.type);
+    single.addMetric(METRIC.securityEventRecorded, MetricUnit.Count, 1);
+  }
 }

@@ -4,23 +4,23 @@ import { readFileSync } from "node:fs";
  * Configuration shared by every function, read and checked once at module load: a misconfigured
  * deployment fails at its first cold start, loudly, instead of on some later request.
  */
+import { positiveInt } from "./numbers.js";
+
 function required(name: string): string {
   const value = process.env[name];
   if (!value) throw new Error(`Missing required environment variable ${name}`);
   return value;
 }
 
-function positiveInt(name: string, fallback: number): number {
+/** A positive integer from the environment, or `fallback` when unset. */
+function envInt(name: string, fallback: number): number {
   const raw = process.env[name];
-  if (raw === undefined || raw === "") return fallback;
-  const n = Number(raw);
-  if (!Number.isInteger(n) || n <= 0) throw new Error(`${name} must be a positive integer, got "${raw}"`);
-  return n;
+  return raw === undefined || raw === "" ? fallback : positiveInt(name, raw);
 }
 
 /** Digest period: 60–3600 s, dividing the hour, so that periods align to the epoch and to every UTC hour. */
 function digestPeriod(): number {
-  const seconds = positiveInt("DIGEST_PERIOD_SECONDS", 3600);
+  const seconds = envInt("DIGEST_PERIOD_SECONDS", 3600);
   if (seconds < 60 || seconds > 3600 || 3600 % seconds !== 0) {
     throw new Error(`DIGEST_PERIOD_SECONDS must be between 60 and 3600 and divide 3600, got ${seconds}`);
   }
@@ -52,16 +52,16 @@ export const config = {
     dynamodb: process.env.DYNAMODB_ENDPOINT || undefined,
     ses: process.env.SES_ENDPOINT || undefined,
   },
-  invitationValidityDays: positiveInt("INVITATION_VALIDITY_DAYS", 7),
-  pendingInvitationLimit: positiveInt("PENDING_INVITATION_LIMIT", 3),
+  invitationValidityDays: envInt("INVITATION_VALIDITY_DAYS", 7),
+  pendingInvitationLimit: envInt("PENDING_INVITATION_LIMIT", 3),
   /** Mail bounds (DESIGN.md §3): a resend waits this long after the invitation's last mail, */
-  resendCooldownSeconds: positiveInt("RESEND_COOLDOWN_SECONDS", 600),
+  resendCooldownSeconds: envInt("RESEND_COOLDOWN_SECONDS", 600),
   /** at most this many invitation mails per institution per UTC hour, */
-  institutionHourlyMailLimit: positiveInt("INSTITUTION_HOURLY_MAIL_LIMIT", 100),
+  institutionHourlyMailLimit: envInt("INSTITUTION_HOURLY_MAIL_LIMIT", 100),
   /** and at most this many per (institution, e-mail) per UTC day. */
-  recipientDailyMailLimit: positiveInt("RECIPIENT_DAILY_MAIL_LIMIT", 10),
+  recipientDailyMailLimit: envInt("RECIPIENT_DAILY_MAIL_LIMIT", 10),
   /** Events expire this many days after they happen (DESIGN.md §10); no read returns one past it. */
-  eventRetentionDays: positiveInt("EVENT_RETENTION_DAYS", 90),
+  eventRetentionDays: envInt("EVENT_RETENTION_DAYS", 90),
   /** Length of a digest period: the hour when deployed, shorter locally for tests and demos. */
   digestPeriodSeconds: digestPeriod(),
   /**
@@ -70,9 +70,7 @@ export const config = {
    */
   digestKey: {
     id: process.env.DIGEST_KEY_ID || undefined,
-    publicKey:
-      process.env.DIGEST_PUBLIC_KEY ||
-      (process.env.DIGEST_PUBLIC_KEY_FILE ? readFileSync(process.env.DIGEST_PUBLIC_KEY_FILE, "utf8") : undefined),
+    publicKey: publicKeyPem(),
   },
 } as const;
 

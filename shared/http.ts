@@ -5,16 +5,16 @@
  * `errors.ts` turns anything thrown into the contract's response.
  */
 import middy from "@middy/core";
-import jsonBodyParser from "@middy/http-json-body-parser";
 import httpSecurityHeaders from "@middy/http-security-headers";
 import type { APIGatewayProxyEventV2WithJWTAuthorizer, APIGatewayProxyStructuredResultV2, Context } from "aws-lambda";
 import { type Caller, callerFrom } from "./caller.js";
 import { BadRequest, messages, PayloadTooLarge, toResponse } from "./errors.js";
+import { SECURITY_HEADERS } from "./security-headers.js";
 import { telemetry } from "./telemetry.js";
 
 export type ApiEvent = APIGatewayProxyEventV2WithJWTAuthorizer;
 export type ApiResult = APIGatewayProxyStructuredResultV2;
-type ApiContext = Context & { caller?: Caller };
+type ApiContext = Context & { caller?: Caller; body?: unknown };
 type Middleware = middy.MiddlewareObj<ApiEvent, ApiResult, Error, ApiContext>;
 
 export const MAX_BODY_BYTES = 64 * 1024;
@@ -38,6 +38,17 @@ export interface ApiResponse {
 export const ok = (body: unknown): ApiResponse => ({ status: 200, body });
 export const created = (body: unknown): ApiResponse => ({ status: 201, body });
 
+/** A CSV file to download, with `X-Export-Truncated: true` when a cap left rows out. */
+export const csvFile = (file: { csv: string; filename: string; truncated: boolean }): ApiResponse => ({
+  status: 200,
+  body: file.csv,
+  headers: {
+    "content-type": "text/csv; charset=utf-8",
+    "Content-Disposition": `attachment; filename="${file.filename}"`,
+    ...(file.truncated && { "X-Export-Truncated": "true" }),
+  },
+});
+
 function result(response: ApiResponse): ApiResult {
   return {
     statusCode: response.status,
@@ -46,19 +57,14 @@ function result(response: ApiResponse): ApiResult {
   };
 }
 
-const helmet = httpSecurityHeaders();
+/** The helmet set; `nosniff` comes with the headers every answer carries (`SECURITY_HEADERS`). */
+const helmet = httpSecurityHeaders({ contentTypeOptions: false });
 
-/** `nosniff` and the rest of the helmet set, and no caching anywhere: the audit trail must not sit in shared caches. */
-const securityHeaders: Middleware = {
-  after: async (request) => {
-    await helmet.after?.(request as never);
-    if (request.response?.headers) request.response.headers["Cache-Control"] = "no-store";
-  },
-  onError: async (request) => {
-    if (request.response === undefined) return;
-    await securityHeaders.after?.(request);
-  },
+/** `SECURITY_HEADERS` on every response, the error mapping's included. */
+const addSecurityHeaders = (request: middy.Request<ApiEvent, ApiResult, Error, ApiContext>) => {
+  if (request.response) request.response.headers = { ...request.response.headers, ...SECURITY_HEADERS };
 };
+const securityHeaders: Middleware = { after: addSecurityHeaders, onError: addSecurityHeaders };
 
 /** The verified caller, before anything else reads the request: a bad token with a malformed body is 401. */
 const caller: Middleware = {
@@ -80,20 +86,13 @@ const sizeLimit: Middleware = {
  * surrogate written as a JSON escape (not a character, and not storable) is read as U+FFFD, as the
  * gateway reads an invalid UTF-8 byte: DynamoDB would store it so while the answer echoed it.
  */
-const parseJson = jsonBodyParser({
-  disableContentTypeCheck: true,
-  reviver: (_key: string, value: unknown) => (typeof value === "string" ? value.toWellFormed() : value),
-} as Parameters<typeof jsonBodyParser>[0]); // `disableContentTypeCheck` exists but is not in the type declarations yet
-
 const jsonBody: Middleware = {
-  before: async (request) => {
-    const raw = request.event.body;
-    if (raw === undefined || raw === null || raw.trim() === "") {
-      request.event.body = undefined;
-      return;
-    }
+  before: (request) => {
+    const { body, isBase64Encoded } = request.event;
+    if (body === undefined || body.trim() === "") return;
+    const text = isBase64Encoded ? Buffer.from(body, "base64").toString("utf8") : body;
     try {
-      await parseJson.before?.(request as never);
+      request.context.body = JSON.parse(text, (_key, value: unknown) => (typeof value === "string" ? value.toWellFormed() : value));
     } catch {
       throw new BadRequest(messages.malformedJson);
     }
@@ -116,6 +115,7 @@ export function api(fn: (req: ApiRequest) => Promise<ApiResponse>) {
   // go on, then telemetry logs the request as answered.
   return middy<ApiEvent, ApiResult, Error, ApiContext>()
     .use(telemetry() as Middleware[])
+    .use(helmet)
     .use(securityHeaders)
     .use(errorMapping)
     .use(caller)
@@ -127,7 +127,7 @@ export function api(fn: (req: ApiRequest) => Promise<ApiResponse>) {
           caller: context.caller as Caller,
           params: event.pathParameters ?? {},
           query: event.queryStringParameters ?? {},
-          body: event.body as unknown,
+          body: context.body,
           requestId: context.awsRequestId,
         }),
       ),

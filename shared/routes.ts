@@ -108,9 +108,30 @@ export const routes: readonly Route[] = [
   { method: "GET", path: "/api/v1/docs", handler: "docs/page", who: "anyone, without a token", access: {}, public: true },
 ];
 
-/** Distinct handlers with the union of their routes' access. */
-export function handlers(): Map<string, RouteAccess> {
+/** A route as API Gateway names it (`$context.routeKey`): `GET /api/v1/institutions/{id}`. */
+export const routeKey = (r: Pick<Route, "method" | "path">): string => `${r.method} ${r.path}`;
+
+type Level = NonNullable<RouteAccess["main"]>;
+
+/** Both levels' rights: read and write together are readwrite. */
+function unite(a: Level | undefined, b: Level | undefined): Level | undefined {
+  if (a === undefined || a === b) return b;
+  if (b === undefined) return a;
+  return "readwrite";
+}
+
+/**
+ * Distinct handlers of a route table (default: `routes`) with the union of their routes' access: a handler
+ * serving a read route and a write route on one table may read and write it, and mails if any route does.
+ */
+export function handlers(table: readonly Route[] = routes): Map<string, RouteAccess> {
   const out = new Map<string, RouteAccess>();
-  for (const r of routes) out.set(r.handler, { ...out.get(r.handler), ...r.access });
+  for (const r of table) {
+    const had = out.get(r.handler) ?? {};
+    const main = unite(had.main, r.access.main);
+    const events = unite(had.events, r.access.events);
+    const mail = had.mail === true || r.access.mail === true;
+    out.set(r.handler, { ...(main && { main }), ...(events && { events }), ...(mail && { mail }) });
+  }
   return out;
 }

@@ -13,6 +13,7 @@ import { Logger } from "@aws-lambda-powertools/logger";
 import { injectLambdaContext } from "@aws-lambda-powertools/logger/middleware";
 import { Metrics, MetricUnit } from "@aws-lambda-powertools/metrics";
 import { logMetrics } from "@aws-lambda-powertools/metrics/middleware";
+import { Tracer } from "@aws-lambda-powertools/tracer";
 import { captureLambdaHandler } from "@aws-lambda-powertools/tracer/middleware";
 import type { MiddlewareObj, Request } from "@middy/core";
 import type { APIGatewayProxyEventV2, APIGatewayProxyStructuredResultV2, Context } from "aws-lambda";
@@ -20,38 +21,9 @@ import { METRIC, METRICS_NAMESPACE, SERVICE_NAME } from "./observability.js";
 
 const serviceName = process.env.POWERTOOLS_SERVICE_NAME || SERVICE_NAME;
 
-/** Where the API Gateway request id sits in a payload-2.0 event (Powertools' `correlationPaths.API_GATEWAY_HTTP`). */
-export const CORRELATION_ID_PATH = "requestContext.requestId";
-
-/**
- * A dotted-path lookup for the Logger's correlation id: Powertools' own `search` needs the JMESPath package,
- * a bundle-size cost for a path with no expression in it.
- */
-function dottedPath(path: string, data: unknown): unknown {
-  let value: unknown = data;
-  for (const key of path.split(".")) {
-    if (value === null || typeof value !== "object") return undefined;
-    value = (value as Record<string, unknown>)[key];
-  }
-  return value;
-}
-
-export const logger = new Logger({ serviceName, correlationIdSearchFn: dottedPath });
+export const logger = new Logger({ serviceName });
 
 export const metrics = new Metrics({ serviceName, namespace: process.env.POWERTOOLS_METRICS_NAMESPACE || METRICS_NAMESPACE });
-
-/**
- * Whether the Tracer will be on: as Powertools decides (in Lambda, unless `POWERTOOLS_TRACE_ENABLED=false` or SAM
- * local). Off, the X-Ray SDK is loaded in manual mode: in its default mode it installs an async hook at load, which
- * every promise of the process then pays for (about 8× on a promise-only loop here), traced or not.
- */
-export const tracingOn =
-  process.env.POWERTOOLS_TRACE_ENABLED?.toLowerCase() !== "false" &&
-  process.env.AWS_SAM_LOCAL !== "true" &&
-  Boolean(process.env.AWS_EXECUTION_ENV);
-if (!tracingOn) process.env.AWS_XRAY_MANUAL_MODE ??= "true";
-// Loaded after the line above (a static import would run first), so that the SDK sees the mode.
-const { Tracer } = await import("@aws-lambda-powertools/tracer");
 
 export const tracer = new Tracer({ serviceName });
 
@@ -96,6 +68,8 @@ function requestLine(): MiddlewareObj<Event, Result, Error, Context> {
   return {
     before: (request) => {
       started.set(request, performance.now());
+      // The API Gateway request id as `correlation_id` (Powertools' correlationPaths.API_GATEWAY_HTTP).
+      logger.setCorrelationId(request.event.requestContext?.requestId);
       const route = routeOf(request.event);
       metrics.addDimension("route", route);
       tracer.putAnnotation("route", route);
@@ -113,7 +87,7 @@ function requestLine(): MiddlewareObj<Event, Result, Error, Context> {
  */
 export function telemetry(): MiddlewareObj<Event, Result, Error, Context>[] {
   return [
-    injectLambdaContext(logger, { correlationIdPath: CORRELATION_ID_PATH, resetKeys: true }),
+    injectLambdaContext(logger, { resetKeys: true }),
     // Responses carry institutions and the audit trail: they stay out of trace metadata.
     captureLambdaHandler(tracer, { captureResponse: false }),
     logMetrics(metrics, { captureColdStartMetric: true }),

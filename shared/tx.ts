@@ -5,15 +5,11 @@
  * retry loop (`retry.ts`).
  */
 
-import { MetricUnit } from "@aws-lambda-powertools/metrics";
 import { TransactionCanceledException } from "@aws-sdk/client-dynamodb";
 import { TransactWriteCommand, type TransactWriteCommandInput } from "@aws-sdk/lib-dynamodb";
 import { unmarshall } from "@aws-sdk/util-dynamodb";
 import { noteCommitted } from "./audit.js";
 import { db } from "./clients.js";
-import { config } from "./config.js";
-import { METRIC } from "./observability.js";
-import { metrics } from "./telemetry.js";
 
 export type TxItem = NonNullable<TransactWriteCommandInput["TransactItems"]>[number];
 
@@ -21,42 +17,48 @@ export type TxItem = NonNullable<TransactWriteCommandInput["TransactItems"]>[num
 export type TxItems = Record<string, TxItem | undefined>;
 
 export type TxResult =
-  | { readonly ok: true }
-  /** `failed` names the item whose condition failed; `old` is that item as stored, if it existed and was asked for. */
-  | { readonly ok: false; readonly failed: string; readonly old: Record<string, unknown> | undefined }
+  | { readonly kind: "ok" }
+  /** `item` names the item whose condition failed; `old` is that item as stored, if it existed and was asked for. */
+  | { readonly kind: "failed"; readonly item: string; readonly old: Record<string, unknown> | undefined }
   /** Another transaction held one of the items; nothing was applied, so the caller may retry. */
-  | { readonly ok: false; readonly failed: undefined; readonly conflict: true };
+  | { readonly kind: "conflict" };
 
-/** Runs the transaction once. Condition failures and conflicts come back as results; anything else throws. */
-export async function transact(named: TxItems): Promise<TxResult> {
-  const entries = Object.entries(named).filter((e): e is [string, TxItem] => e[1] !== undefined);
+/**
+ * What a repository's write came to, in the one shape every write has: done, to be tried again (another
+ * transaction held an item, or what was read has changed), or one of the write's own refusals.
+ */
+export type Written<Refusal extends { readonly kind: string } = never> = { readonly kind: "ok" } | { readonly kind: "retry" } | Refusal;
+
+/**
+ * Runs one transaction of the named items of `groups`, once. A name given twice is an error (it would
+ * silently drop an item). Condition failures and conflicts come back as results; anything else throws.
+ */
+export async function transact(...groups: TxItems[]): Promise<TxResult> {
+  const entries: [string, TxItem][] = [];
+  const names = new Set<string>();
+  for (const group of groups) {
+    for (const [name, item] of Object.entries(group)) {
+      if (names.has(name)) throw new Error(`Two transaction items are named ${name}`);
+      names.add(name);
+      if (item !== undefined) entries.push([name, item]);
+    }
+  }
   try {
     await db.send(new TransactWriteCommand({ TransactItems: entries.map(([, item]) => item) }));
-    countEvents(entries.map(([, item]) => item));
     noteCommitted(entries.map(([, item]) => item));
-    return { ok: true };
+    return { kind: "ok" };
   } catch (err) {
     if (!(err instanceof TransactionCanceledException)) throw err;
     // CancellationReasons come in the order of the items.
     const reasons = err.CancellationReasons ?? [];
     const at = reasons.findIndex((r) => r.Code === "ConditionalCheckFailed");
-    if (at >= 0) {
+    const failed = entries[at];
+    if (failed) {
       const item = reasons[at]?.Item;
-      return { ok: false, failed: entries[at]?.[0] as string, old: item ? unmarshall(item) : undefined };
+      return { kind: "failed", item: failed[0], old: item ? unmarshall(item) : undefined };
     }
-    if (reasons.some((r) => r.Code === "TransactionConflict")) return { ok: false, failed: undefined, conflict: true };
+    if (reasons.some((r) => r.Code === "TransactionConflict")) return { kind: "conflict" };
     throw err;
-  }
-}
-
-/** Counts the security events a committed transaction wrote, by type: every event is written through here. */
-function countEvents(items: TxItem[]): void {
-  for (const item of items) {
-    const type = item.Put?.TableName === config.tables.events ? item.Put.Item?.event_type : undefined;
-    if (typeof type !== "string") continue;
-    const single = metrics.singleMetric();
-    single.addDimension("event_type", type);
-    single.addMetric(METRIC.securityEventRecorded, MetricUnit.Count, 1);
   }
 }
 

@@ -1,10 +1,11 @@
 // GET /api/v1/openapi.json, public: a handler of its own, see shared/openapi/serve.ts for why not `api()`.
 import { openApiDocument } from "../../shared/openapi/document.js";
-import { BASE_HEADERS, type PublicResult } from "../../shared/openapi/serve.js";
+import type { PublicResult } from "../../shared/openapi/serve.js";
+import { SECURITY_HEADERS } from "../../shared/security-headers.js";
 
 let body: string | undefined;
 
 export const handler = async (): Promise<PublicResult> => {
   body ??= JSON.stringify(openApiDocument());
-  return { statusCode: 200, headers: { "content-type": "application/json; charset=utf-8", ...BASE_HEADERS }, body };
+  return { statusCode: 200, headers: { "content-type": "application/json; charset=utf-8", ...SECURITY_HEADERS }, body };
 };

@@ -1,12 +1,13 @@
 // GET /api/v1/docs, public: a handler of its own, see shared/openapi/serve.ts for why not `api()`.
 import type { APIGatewayProxyEventV2 } from "aws-lambda";
 import { CONTENT_SECURITY_POLICY, gzippedPage, PAGE_HTML } from "../../shared/openapi/page.js";
-import { acceptsGzip, BASE_HEADERS, type PublicResult } from "../../shared/openapi/serve.js";
+import { acceptsGzip, type PublicResult } from "../../shared/openapi/serve.js";
+import { SECURITY_HEADERS } from "../../shared/security-headers.js";
 
 export const handler = async (event: APIGatewayProxyEventV2): Promise<PublicResult> => {
   const headers = {
     "content-type": "text/html; charset=utf-8",
-    ...BASE_HEADERS,
+    ...SECURITY_HEADERS,
     "content-security-policy": CONTENT_SECURITY_POLICY,
     "referrer-policy": "no-referrer",
     vary: "accept-encoding",

@@ -11,6 +11,7 @@ import { readFile, stat } from "node:fs/promises";
 import { extname, join, normalize, resolve, sep } from "node:path";
 import { fileURLToPath } from "node:url";
 import { gzipSync } from "node:zlib";
+import { SECURITY_HEADERS } from "../../shared/security-headers.js";
 
 /** What the console reads from `/config.json`: exactly these keys (the CDK stack writes the same file). */
 export interface ConsoleConfig {
@@ -56,7 +57,6 @@ const TYPES: Record<string, string> = {
 const COMPRESSIBLE = new Set([".html", ".js", ".css", ".json", ".svg", ".txt", ".map"]);
 const MIN_COMPRESS_BYTES = 1024;
 
-const NO_STORE = "no-store";
 /** Names under /assets/ change with their content (Vite's hashes). */
 const IMMUTABLE = "public, max-age=31536000, immutable";
 
@@ -93,8 +93,7 @@ export function consoleSite(opts: ConsoleSiteOptions): ConsoleSite {
   );
   const htmlHeaders = {
     "content-type": TYPES[".html"] as string,
-    "cache-control": NO_STORE,
-    "x-content-type-options": "nosniff",
+    ...SECURITY_HEADERS,
     "content-security-policy": contentSecurityPolicy(opts.config.cognitoEndpoint),
     "x-frame-options": "DENY",
     // Invitation links carry their token in the query string.
@@ -102,7 +101,7 @@ export function consoleSite(opts: ConsoleSiteOptions): ConsoleSite {
   };
   const plain = (status: number, text: string): SiteReply => ({
     status,
-    headers: { "content-type": "text/plain; charset=utf-8", "cache-control": NO_STORE, "x-content-type-options": "nosniff" },
+    headers: { "content-type": "text/plain; charset=utf-8", ...SECURITY_HEADERS },
     body: Buffer.from(text),
   });
 
@@ -156,7 +155,7 @@ export function consoleSite(opts: ConsoleSiteOptions): ConsoleSite {
     if (rawPath === "/config.json") {
       return {
         status: 200,
-        headers: { "content-type": "application/json", "cache-control": NO_STORE, "x-content-type-options": "nosniff" },
+        headers: { "content-type": "application/json", ...SECURITY_HEADERS },
         body: configBody,
       };
     }
@@ -167,8 +166,9 @@ export function consoleSite(opts: ConsoleSiteOptions): ConsoleSite {
       if (ext === ".html") return send(found, htmlHeaders, gzip);
       const headers = {
         "content-type": TYPES[ext] ?? "application/octet-stream",
-        "cache-control": rawPath.startsWith("/assets/") ? IMMUTABLE : NO_STORE,
-        "x-content-type-options": "nosniff",
+        ...SECURITY_HEADERS,
+        // Build files under /assets/ may be kept for good: their names change with their content.
+        ...(rawPath.startsWith("/assets/") && { "cache-control": IMMUTABLE }),
       };
       return send(found, headers, gzip);
     }

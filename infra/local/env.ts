@@ -51,5 +51,7 @@ export function localHandlerEnv(info: LocalEndpoints): Record<string, string> {
     AWS_SECRET_ACCESS_KEY: LOCAL_CREDENTIALS.secretAccessKey,
     // The request line of each invocation stays in the local logs; EMF metrics have no CloudWatch to go to.
     POWERTOOLS_METRICS_DISABLED: "true",
+    // Tracing is off outside Lambda: the X-Ray SDK in manual mode, with no async hook in these long-lived processes.
+    AWS_XRAY_MANUAL_MODE: "true",
   };
 }

@@ -15,7 +15,9 @@ import { fileURLToPath, pathToFileURL } from "node:url";
 import { JwtRsaVerifier } from "aws-jwt-verify";
 import type { JwtPayload } from "aws-jwt-verify/jwt-model";
 import type { APIGatewayProxyEventV2WithJWTAuthorizer, APIGatewayProxyStructuredResultV2, Context } from "aws-lambda";
-import { type Route, routes } from "../../shared/routes.js";
+import { CLOCK_OFFSET_HEADER, withClockOffset } from "../../shared/clock.js";
+import { type Route, routeKey, routes } from "../../shared/routes.js";
+import { SECURITY_HEADERS } from "../../shared/security-headers.js";
 import { type ConsoleSite, consoleSiteFromEnv } from "./console.js";
 import { startDigestTimer } from "./digest-timer.js";
 
@@ -42,7 +44,7 @@ const compiled: readonly CompiledRoute[] = routes.map((route) => {
   const parts = route.path.split("/").slice(1);
   return {
     route,
-    routeKey: `${route.method} ${route.path}`,
+    routeKey: routeKey(route),
     segments: parts.map((p) => (/^\{[^}]+\}$/.test(p) ? null : p)),
     paramNames: parts.map((p) => /^\{([^}]+)\}$/.exec(p)?.[1]),
   };
@@ -290,6 +292,19 @@ function loadHandler(name: string): Promise<LambdaHandler> {
   return p;
 }
 
+// --- the clock ------------------------------------------------------------------------------------
+
+/**
+ * A request may run with the domain's clock moved (shared/clock.ts), so a test reaches an invitation's
+ * expiry or a cooldown's end without waiting: milliseconds, ahead when positive. Local only: API Gateway
+ * knows no such header, and the deployed functions never move their clock.
+ */
+function clockOffset(raw: string | string[] | undefined): number | "invalid" {
+  if (raw === undefined) return 0;
+  const ms = Number(raw);
+  return typeof raw === "string" && /^-?\d+$/.test(raw) && Number.isSafeInteger(ms) ? ms : "invalid";
+}
+
 // --- the server ------------------------------------------------------------------------------------
 
 export interface GatewayOptions {
@@ -314,9 +329,6 @@ interface Reply {
   headers: Record<string, string | string[]>;
   body: Buffer;
 }
-
-/** What the deployed stack sends on every response, the gateway's own included (DESIGN.md §3). */
-const SECURITY_HEADERS = { "cache-control": "no-store", "x-content-type-options": "nosniff" } as const;
 
 const json = (status: number, message: string): Reply => ({
   status,
@@ -395,12 +407,14 @@ export async function startGateway(opts: GatewayOptions): Promise<Gateway> {
       console.error(`[gateway] ${match.routeKey}: cannot load handler functions/${match.route.handler}.ts: ${(err as Error).stack ?? err}`);
       return json(500, "Internal Server Error");
     }
+    const offset = clockOffset(req.headers[CLOCK_OFFSET_HEADER]);
+    if (offset === "invalid") return json(400, `${CLOCK_OFFSET_HEADER} must be an integer number of milliseconds`);
     const now = new Date();
     const deadline = now.getTime() + INTEGRATION_TIMEOUT_MS;
     const event = buildEvent({ req, match, rawPath, rawQueryString, body, claims: payload ? flattenClaims(payload) : {}, requestId, now });
     try {
       const result = await withTimeout(
-        Promise.resolve(handler(event, lambdaContext(match.route.handler, region, deadline))),
+        withClockOffset(offset, () => Promise.resolve(handler(event, lambdaContext(match.route.handler, region, deadline)))),
         INTEGRATION_TIMEOUT_MS,
       );
       if (result === "timeout") {

@@ -4,12 +4,12 @@
  * the name of the item that failed.
  */
 import { GetCommand } from "@aws-sdk/lib-dynamodb";
-import { type AuditEvent, eventItems } from "../audit.js";
+import { type AuditEvent, commitWithEvent } from "../audit.js";
 import { db, queryAll } from "../clients.js";
 import { config } from "../config.js";
 import type { Role } from "../roles.js";
 import { keys, withoutKey } from "../tables.js";
-import { returnOldOnFailure, type TxItem, type TxItems, transact } from "../tx.js";
+import { returnOldOnFailure, type TxItem, type TxItems, type Written } from "../tx.js";
 import { type Institution, type InstitutionSummary, toSummary } from "./model.js";
 
 const T = () => config.tables.main;
@@ -30,8 +30,12 @@ export interface Cohort {
   created_at: string;
 }
 
-/** What a write came to: done, or why not. `retry`: the institution changed since it was read, or a transaction held an item. */
-export type WriteResult = "ok" | "registration_number_taken" | "retry" | "gone" | "has_cohorts";
+/** The registration number is another institution's in the account. */
+export type NumberTaken = { readonly kind: "registration_number_taken" };
+/** The institution no longer exists. */
+export type Gone = { readonly kind: "gone" };
+/** The institution still has cohorts. */
+export type HasCohorts = { readonly kind: "has_cohorts" };
 
 const guardKey = (i: Pick<Institution, "account_id" | "registration_number">) =>
   i.registration_number ? keys.registrationNumber(i.account_id, i.registration_number) : undefined;
@@ -67,44 +71,50 @@ export async function listAccess(userId: string): Promise<AccessRecord[]> {
 }
 
 /** Creates the institution, the creator's access record, the number guard and the event: one transaction. */
-export async function insertInstitution(i: Institution, event: AuditEvent): Promise<WriteResult> {
-  const result = await transact({
+export async function insertInstitution(i: Institution, event: AuditEvent): Promise<Written<NumberTaken>> {
+  const result = await commitWithEvent(event, {
     institution: { Put: { TableName: T(), Item: { ...keys.institution(i.id), ...i }, ConditionExpression: "attribute_not_exists(pk)" } },
     access: putAccess(i, i.super_admin_id, "cohort_super_admin"),
     guard: putGuard(i),
-    ...eventItems(event),
   });
-  if (result.ok) return "ok";
-  return result.failed === "guard" ? "registration_number_taken" : "retry";
+  if (result.kind === "ok") return result;
+  return { kind: result.kind === "failed" && result.item === "guard" ? "registration_number_taken" : "retry" };
 }
 
 /**
  * Applies `after` over `before` if nobody changed the institution since it was read (`version`), refreshes
  * the summary on every member's access record, and moves the number guard when the number changed.
  */
-export async function updateInstitution(before: Institution, after: Institution, event: AuditEvent): Promise<WriteResult> {
+export async function storeInstitutionUpdate(
+  before: Institution,
+  after: Institution,
+  event: AuditEvent,
+): Promise<Written<NumberTaken | Gone>> {
   const guardMoved = guardKey(before)?.pk !== guardKey(after)?.pk;
   const oldGuard = guardKey(before);
   const fields = ["name", "registration_number", "address", "contact_email", "contact_phone", "settings", "updated_at"] as const;
-  const result = await transact({
-    institution: {
-      Update: {
-        TableName: T(),
-        Key: keys.institution(before.id),
-        UpdateExpression: `SET ${fields.map((f) => `#${f} = :${f}`).join(", ")}, #version = :next`,
-        ConditionExpression: "#version = :version",
-        ExpressionAttributeNames: Object.fromEntries([...fields, "version"].map((f) => [`#${f}`, f])),
-        ExpressionAttributeValues: {
-          ...Object.fromEntries(fields.map((f) => [`:${f}`, after[f]])),
-          ":version": before.version,
-          ":next": before.version + 1,
+  const result = await commitWithEvent(
+    event,
+    {
+      institution: {
+        Update: {
+          TableName: T(),
+          Key: keys.institution(before.id),
+          UpdateExpression: `SET ${fields.map((f) => `#${f} = :${f}`).join(", ")}, #version = :next`,
+          ConditionExpression: "#version = :version",
+          ExpressionAttributeNames: Object.fromEntries([...fields, "version"].map((f) => [`#${f}`, f])),
+          ExpressionAttributeValues: {
+            ...Object.fromEntries(fields.map((f) => [`:${f}`, after[f]])),
+            ":version": before.version,
+            ":next": before.version + 1,
+          },
+          ...returnOldOnFailure,
         },
-        ...returnOldOnFailure,
       },
+      newGuard: guardMoved ? putGuard(after) : undefined,
+      oldGuard: guardMoved && oldGuard ? { Delete: { TableName: T(), Key: oldGuard } } : undefined,
     },
-    newGuard: guardMoved ? putGuard(after) : undefined,
-    oldGuard: guardMoved && oldGuard ? { Delete: { TableName: T(), Key: oldGuard } } : undefined,
-    ...perMember(before, (userId) => ({
+    perMember(before, (userId) => ({
       Update: {
         TableName: T(),
         Key: keys.access(userId, before.id),
@@ -113,40 +123,41 @@ export async function updateInstitution(before: Institution, after: Institution,
         ExpressionAttributeValues: { ":summary": toSummary(after) },
       },
     })),
-    ...eventItems(event),
-  });
-  if (result.ok) return "ok";
-  if (result.failed === "institution") return result.old ? "retry" : "gone";
-  if (result.failed === "newGuard") return "registration_number_taken";
-  return "retry";
+  );
+  if (result.kind === "ok") return result;
+  if (result.kind === "failed" && result.item === "institution") return { kind: result.old ? "retry" : "gone" };
+  if (result.kind === "failed" && result.item === "newGuard") return { kind: "registration_number_taken" };
+  return { kind: "retry" };
 }
 
 /**
  * Deletes the institution with its access records and number guard, only if it has no cohort and is
  * unchanged since read; a cohort created concurrently makes the delete fail, never orphans the cohort.
  */
-export async function deleteInstitution(i: Institution, event: AuditEvent): Promise<WriteResult> {
+export async function removeInstitution(i: Institution, event: AuditEvent): Promise<Written<Gone | HasCohorts>> {
   const guard = guardKey(i);
-  const result = await transact({
-    institution: {
-      Delete: {
-        TableName: T(),
-        Key: keys.institution(i.id),
-        ConditionExpression: "#version = :version AND (attribute_not_exists(#cohorts) OR #cohorts = :zero)",
-        ExpressionAttributeNames: { "#version": "version", "#cohorts": "cohort_count" },
-        ExpressionAttributeValues: { ":version": i.version, ":zero": 0 },
-        ...returnOldOnFailure,
+  const result = await commitWithEvent(
+    event,
+    {
+      institution: {
+        Delete: {
+          TableName: T(),
+          Key: keys.institution(i.id),
+          ConditionExpression: "#version = :version AND (attribute_not_exists(#cohorts) OR #cohorts = :zero)",
+          ExpressionAttributeNames: { "#version": "version", "#cohorts": "cohort_count" },
+          ExpressionAttributeValues: { ":version": i.version, ":zero": 0 },
+          ...returnOldOnFailure,
+        },
       },
+      guard: guard && { Delete: { TableName: T(), Key: guard } },
     },
-    ...perMember(i, (userId) => ({ Delete: { TableName: T(), Key: keys.access(userId, i.id) } })),
-    guard: guard && { Delete: { TableName: T(), Key: guard } },
-    ...eventItems(event),
-  });
-  if (result.ok) return "ok";
-  if (result.failed !== "institution") return "retry";
+    perMember(i, (userId) => ({ Delete: { TableName: T(), Key: keys.access(userId, i.id) } })),
+  );
+  if (result.kind === "ok") return result;
+  if (result.kind !== "failed" || result.item !== "institution") return { kind: "retry" };
   const old = result.old as Partial<Institution> | undefined;
-  if (!old) return "gone";
-  return (old.cohort_count ?? 0) > 0 ? "has_cohorts" : "retry";
+  if (!old) return { kind: "gone" };
+  return { kind: (old.cohort_count ?? 0) > 0 ? "has_cohorts" : "retry" };
 }
 
 /**
@@ -170,8 +181,8 @@ export function grantAccessItems(i: Institution, userId: string, role: Role): { 
 }
 
 /** Creates a cohort and counts it on the institution, so a concurrent delete sees it. */
-export async function insertCohort(c: Cohort, event: AuditEvent): Promise<WriteResult> {
-  const result = await transact({
+export async function insertCohort(c: Cohort, event: AuditEvent): Promise<Written<Gone>> {
+  const result = await commitWithEvent(event, {
     cohort: {
       Put: { TableName: T(), Item: { ...keys.cohort(c.institution_id, c.id), ...c }, ConditionExpression: "attribute_not_exists(pk)" },
     },
@@ -185,14 +196,13 @@ export async function insertCohort(c: Cohort, event: AuditEvent): Promise<WriteR
         ExpressionAttributeValues: { ":one": 1 },
       },
     },
-    ...eventItems(event),
   });
-  if (result.ok) return "ok";
-  return result.failed === "count" ? "gone" : "retry";
+  if (result.kind === "ok") return result;
+  return { kind: result.kind === "failed" && result.item === "count" ? "gone" : "retry" };
 }
 
 /** The institution's cohorts, oldest first. One Query (continued past a 1 MB page). */
-export async function listCohorts(institutionId: string): Promise<Cohort[]> {
+export async function queryCohorts(institutionId: string): Promise<Cohort[]> {
   const items = await queryAll({
     TableName: T(),
     KeyConditionExpression: "pk = :pk AND begins_with(sk, :prefix)",

@@ -4,18 +4,10 @@
  * Messages are Rails-style full messages, as the contract's `{errors:[...]}` bodies show them.
  */
 import * as v from "valibot";
+import { SETTINGS_KEYS, type SettingsKey } from "../constants.js";
 import { isPlainText, lineFeeds, maxCodePoints, plainText } from "../text.js";
 
-const SETTINGS_KEYS = ["allow_student_enrollment", "require_verification", "auto_finalize", "email_notifications"] as const;
-export type SettingsKey = (typeof SETTINGS_KEYS)[number];
-export type Settings = Partial<Record<SettingsKey, boolean>>;
-
-export const SETTINGS_DEFAULTS: Readonly<Required<Settings>> = {
-  allow_student_enrollment: true,
-  require_verification: true,
-  auto_finalize: false,
-  email_notifications: true,
-};
+export { SETTINGS_DEFAULTS, type Settings, type SettingsKey } from "../constants.js";
 
 const label = (key: string) => {
   const words = key.replace(/_/g, " ");

@@ -4,14 +4,19 @@
  */
 import { auditEvent, recordEvent, requestValue } from "../audit.js";
 import type { Caller } from "../caller.js";
+import { now as clock } from "../clock.js";
 import { Forbidden, messages, NotFound, Unprocessable, ValidationFailed } from "../errors.js";
 import { isId, newId } from "../ids.js";
+import type { components } from "../openapi/api-types.js";
 import { RETRY, withRetries } from "../retry.js";
 import type { Role } from "../roles.js";
 import { parseRoot, submittedKeys } from "../validation.js";
 import { effectiveSettings, type Institution, toRecord, WRITABLE_FIELDS } from "./model.js";
 import * as repo from "./repository.js";
 import { cohortInput, type InstitutionInput, institutionCreate, institutionInput } from "./schema.js";
+
+/** The API document's schemas: what each use case answers is typed by the contract. */
+type Schemas = components["schemas"];
 
 const TAKEN = "Registration number has already been taken";
 
@@ -38,13 +43,13 @@ export async function requireVisible(caller: Caller, id: string | undefined, act
 async function requireSuperAdminOf(caller: Caller, visible: Visible, action: string, message: string): Promise<void> {
   if (visible.isSuperAdmin) return;
   const { institution } = visible;
-  const details = { action, required_role: "super_admin", institution_id: institution.id };
+  const details = { action, required_role: "super_admin" as const, institution_id: institution.id };
   await recordEvent(auditEvent(caller, "insufficient_privileges", details, { owner: institution.account_id }));
   throw new Forbidden(message);
 }
 
 /** Institutions visible to the caller, with the caller's role. One Query. */
-export async function listInstitutions(caller: Caller) {
+export async function listInstitutions(caller: Caller): Promise<Schemas["InstitutionList"]> {
   const records = await repo.listAccess(caller.id);
   return {
     institutions: records
@@ -62,7 +67,7 @@ export async function listInstitutions(caller: Caller) {
 }
 
 /** One institution with the caller's role views and the effective settings. One GetItem. */
-export async function showInstitution(caller: Caller, id: string | undefined) {
+export async function showInstitution(caller: Caller, id: string | undefined): Promise<Schemas["InstitutionShown"]> {
   const { institution, role, isSuperAdmin } = await requireVisible(caller, id);
   return { institution: toRecord(institution), role, is_super_admin: isSuperAdmin, settings: effectiveSettings(institution.settings) };
 }
@@ -84,15 +89,15 @@ function apply(base: Institution, input: InstitutionInput): Institution {
 }
 
 /** Creates an institution owned by the caller's account, with the caller as its super admin. One transaction. */
-export async function createInstitution(caller: Caller, body: unknown) {
+export async function createInstitution(caller: Caller, body: unknown): Promise<Schemas["InstitutionWritten"]> {
   if (!caller.isCohortSuperAdmin) {
-    const details = { action: "create_institution", required_role: "cohort_super_admin" };
+    const details = { action: "create_institution", required_role: "cohort_super_admin" as const };
     await recordEvent(auditEvent(caller, "insufficient_privileges", details));
     throw new Forbidden(messages.superAdminRequired);
   }
   const input = parseRoot(body, "institution", institutionCreate);
   return withRetries("Institution could not be created, please retry", async () => {
-    const now = new Date();
+    const now = clock();
     const institution = apply(
       {
         id: newId(now.getTime()),
@@ -114,65 +119,65 @@ export async function createInstitution(caller: Caller, body: unknown) {
     );
     const event = auditEvent(caller, "institution_created", { institution_id: institution.id, name: institution.name }, { now });
     const result = await repo.insertInstitution(institution, event);
-    if (result === "registration_number_taken") throw new ValidationFailed([TAKEN]);
-    if (result !== "ok") return RETRY;
+    if (result.kind === "registration_number_taken") throw new ValidationFailed([TAKEN]);
+    if (result.kind === "retry") return RETRY;
     return { institution: toRecord(institution), message: "Institution created successfully" };
   });
 }
 
 /** PATCH and PUT alike: applies the submitted whitelisted fields. One read and one transaction (more under contention). */
-export async function updateInstitution(caller: Caller, id: string | undefined, body: unknown) {
+export async function updateInstitution(caller: Caller, id: string | undefined, body: unknown): Promise<Schemas["InstitutionWritten"]> {
   return withRetries("Institution was changed concurrently, please retry", async () => {
     const visible = await requireVisible(caller, id);
     await requireSuperAdminOf(caller, visible, "update_institution", messages.onlySuperAdminsUpdate);
     const input = parseRoot(body, "institution", institutionInput);
-    const now = new Date();
+    const now = clock();
     const before = visible.institution;
     const after = { ...apply(before, input), updated_at: now.toISOString() };
     const changes = submittedKeys(body, "institution", WRITABLE_FIELDS);
     const event = auditEvent(caller, "institution_updated", { institution_id: after.id, changes }, { now, owner: before.account_id });
-    const result = await repo.updateInstitution(before, after, event);
-    if (result === "ok") return { institution: toRecord(after), message: "Institution updated successfully" };
-    if (result === "registration_number_taken") throw new ValidationFailed([TAKEN]);
+    const result = await repo.storeInstitutionUpdate(before, after, event);
+    if (result.kind === "ok") return { institution: toRecord(after), message: "Institution updated successfully" };
+    if (result.kind === "registration_number_taken") throw new ValidationFailed([TAKEN]);
     // "gone" goes round once more, so that the caller gets the same 404 (and event) as for any other unknown id.
     return RETRY;
   });
 }
 
 /** Deletes an institution that has no cohort. One read and one transaction. */
-export async function deleteInstitution(caller: Caller, id: string | undefined) {
+export async function deleteInstitution(caller: Caller, id: string | undefined): Promise<Schemas["Message"]> {
   return withRetries("Institution was changed concurrently, please retry", async () => {
     const visible = await requireVisible(caller, id);
     await requireSuperAdminOf(caller, visible, "destroy_institution", messages.onlySuperAdminsDelete);
     const { institution } = visible;
     const event = auditEvent(caller, "institution_deleted", { institution_name: institution.name }, { owner: institution.account_id });
-    const result = await repo.deleteInstitution(institution, event);
-    if (result === "ok") return { message: `Institution '${institution.name}' deleted successfully` };
-    if (result === "has_cohorts") throw new Unprocessable("Cannot delete institution with existing cohorts");
+    const result = await repo.removeInstitution(institution, event);
+    if (result.kind === "ok") return { message: `Institution '${institution.name}' deleted successfully` };
+    if (result.kind === "has_cohorts") throw new Unprocessable("Cannot delete institution with existing cohorts");
     return RETRY;
   });
 }
 
 /** Creates a cohort in an institution the caller is super admin of. One read and one transaction. */
-export async function createCohort(caller: Caller, institutionId: string | undefined, body: unknown) {
+export async function createCohort(caller: Caller, institutionId: string | undefined, body: unknown): Promise<Schemas["CohortCreated"]> {
   return withRetries("Cohort could not be created, please retry", async () => {
     const visible = await requireVisible(caller, institutionId);
     await requireSuperAdminOf(caller, visible, "create_cohort", "Only super admins can create cohorts");
     const input = parseRoot(body, "cohort", cohortInput);
-    const now = new Date();
+    const now = clock();
     const { institution } = visible;
     const cohort = { id: newId(now.getTime()), institution_id: institution.id, name: input.name, created_at: now.toISOString() };
     const details = { institution_id: institution.id, cohort_id: cohort.id, name: cohort.name };
     const result = await repo.insertCohort(cohort, auditEvent(caller, "cohort_created", details, { now, owner: institution.account_id }));
-    if (result === "gone") throw new NotFound(messages.institutionNotFound);
-    if (result !== "ok") return RETRY;
+    if (result.kind === "gone") throw new NotFound(messages.institutionNotFound);
+    if (result.kind === "retry") return RETRY;
     return { cohort: { id: cohort.id, name: cohort.name, created_at: cohort.created_at } };
   });
 }
 
 /** Cohorts of an institution visible to the caller. One GetItem and one Query. */
-export async function listCohorts(caller: Caller, institutionId: string | undefined) {
+export async function listCohorts(caller: Caller, institutionId: string | undefined): Promise<Schemas["CohortList"]> {
   const { institution } = await requireVisible(caller, institutionId);
-  const cohorts = await repo.listCohorts(institution.id);
+  const cohorts = await repo.queryCohorts(institution.id);
   return { cohorts: cohorts.map(({ id, name, created_at }) => ({ id, name, created_at })) };
 }

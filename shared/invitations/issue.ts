@@ -13,6 +13,7 @@
 import { MetricUnit } from "@aws-lambda-powertools/metrics";
 import { recordEvent } from "../audit.js";
 import type { Caller } from "../caller.js";
+import { now as clock } from "../clock.js";
 import { config } from "../config.js";
 import { BadGateway, BadRequest, messages, TooManyRequests, Unprocessable, ValidationFailed } from "../errors.js";
 import { isId, newId } from "../ids.js";
@@ -20,6 +21,7 @@ import { INSTITUTION_FULL, isFull } from "../institutions/model.js";
 import type { Visible } from "../institutions/service.js";
 import { type Mail, requireMailConfig, sendMail } from "../mail.js";
 import { METRIC } from "../observability.js";
+import type { components } from "../openapi/api-types.js";
 import { RETRY, withRetries } from "../retry.js";
 import { isRole } from "../roles.js";
 import { logger, metrics } from "../telemetry.js";
@@ -29,6 +31,9 @@ import * as repo from "./repository.js";
 import { EMAIL_INVALID, invitationParams, parseEmail } from "./schema.js";
 import { institutionEvent, requireManagedInvitation, requireManaging, requireMayInvite } from "./service.js";
 import { newInvitationToken } from "./token.js";
+
+/** The API document's schemas: what each use case answers is typed by the contract. */
+type Schemas = components["schemas"];
 
 export const HAS_ACCESS = "Email already has access to this institution";
 export const MAIL_FAILED = "Failed to send invitation email";
@@ -131,7 +136,7 @@ async function withdraw(caller: Caller, visible: Visible, inv: Invitation): Prom
       const details = { invitation_id: inv.id, institution_id: inv.institution_id, email: inv.email, reason: "email_delivery_failed" };
       const event = institutionEvent(caller, visible, "invitation_revoked", details);
       const change = { revokedBy: caller.id, reason: "email_delivery_failed", expectTokenHash: inv.token_hash };
-      const out = await repo.revokeInvitation(inv, change, event);
+      const out = await repo.markRevoked(inv, change, event);
       if (out.kind === "retry") return RETRY;
       // Refused: someone revoked it or issued a newer token meanwhile; either way this token is no longer live.
       if (out.kind === "ok") metrics.addMetric(METRIC.invitationWithdrawn, MetricUnit.Count, 1);
@@ -154,7 +159,7 @@ async function withdraw(caller: Caller, visible: Visible, inv: Invitation): Prom
  * Uncontended cost: the institution GetItem and one Query of the e-mail's items (together), one transaction;
  * a lost slot race reads again (the limit itself is the transaction's condition).
  */
-export async function createInvitation(caller: Caller, query: Query, body: unknown) {
+export async function createInvitation(caller: Caller, query: Query, body: unknown): Promise<Schemas["InvitationIssued"]> {
   const params = invitationParams(query, body);
   const email = parseEmail(params.email);
   const institutionId = isId(params.institution_id) ? params.institution_id : undefined;
@@ -168,7 +173,7 @@ export async function createInvitation(caller: Caller, query: Query, body: unkno
     if (!isRole(params.role)) throw new BadRequest(messages.invalidRole);
     // An invalid e-mail has no pending invitations to limit: it fails the e-mail step at once.
     if (!email || !state) throw new ValidationFailed([EMAIL_INVALID]);
-    const now = new Date();
+    const now = clock();
     const free = freeSlots(state.slots, limit, now);
     if (free[0] === undefined) await refuseMail(caller, visible, email, "pending", limit, retryAfterSeconds(state.slots, limit, now), now);
     await requireMayInvite(caller, visible, params.role);
@@ -194,9 +199,9 @@ export async function createInvitation(caller: Caller, query: Query, body: unkno
     const details = { invitation_id: invitation.id, institution_id: invitation.institution_id, email, role: invitation.role };
     const event = institutionEvent(caller, visible, "invitation_created", details, now);
     const result = await repo.insertInvitation(invitation, { id: caller.id, email: caller.email }, event, now);
-    if (result === "ok") return { invitation, token: token.token, visible };
-    if (result === "has_access") throw new ValidationFailed([HAS_ACCESS]);
-    if (typeof result === "object") {
+    if (result.kind === "ok") return { invitation, token: token.token, visible };
+    if (result.kind === "has_access") throw new ValidationFailed([HAS_ACCESS]);
+    if (result.kind === "bound") {
       const { limit: boundLimit, retryAfter } = boundRefusal(result.bound, now);
       await refuseMail(caller, visible, email, result.bound, boundLimit, retryAfter, now);
     }
@@ -213,13 +218,18 @@ export async function createInvitation(caller: Caller, query: Query, body: unkno
  * expired → 422; sooner than the cooldown after its last mail, or past a mail bound → 429. A failed mail
  * withdraws the invitation (502), as on create.
  */
-export async function resendInvitation(caller: Caller, id: string | undefined, query: Query, body: unknown) {
+export async function resendInvitation(
+  caller: Caller,
+  id: string | undefined,
+  query: Query,
+  body: unknown,
+): Promise<Schemas["InvitationResent"]> {
   const params = invitationParams(query, body);
   const cooldownMs = config.resendCooldownSeconds * 1000;
   const { after, token, visible } = await withRetries("Invitation was changed concurrently, please retry", async () => {
     const { visible, invitation: inv } = await requireManagedInvitation(caller, params.institution_id, id);
     await requireMayInvite(caller, visible, inv.role);
-    const now = new Date();
+    const now = clock();
     const status = statusOf(inv, now);
     if (status !== "active") throw new Unprocessable(`Cannot resend a ${status} invitation`);
     const cooldownEnds = Date.parse(inv.sent_at) + cooldownMs;

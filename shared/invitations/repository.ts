@@ -13,14 +13,14 @@
  * result, by the name of the item that failed.
  */
 import { GetCommand, QueryCommand } from "@aws-sdk/lib-dynamodb";
-import { type AuditEvent, eventItems } from "../audit.js";
+import { type AuditEvent, commitWithEvent } from "../audit.js";
 import { db } from "../clients.js";
 import { config } from "../config.js";
 import type { Institution } from "../institutions/model.js";
 import { grantAccessItems } from "../institutions/repository.js";
 import type { Role } from "../roles.js";
 import { invitationStateIndex, keys, withoutKey } from "../tables.js";
-import { returnOldOnFailure, type TxItem, type TxItems, transact } from "../tx.js";
+import { returnOldOnFailure, type TxItem, type TxItems, type TxResult, type Written } from "../tx.js";
 import type { Invitation, Slot, TokenRef } from "./model.js";
 
 const T = () => config.tables.main;
@@ -125,7 +125,7 @@ export async function getTokenRef(hash: string): Promise<TokenRef | undefined> {
  * One page of an institution's active (unexpired) or used invitations, newest first, after the position
  * `after` when given. One Query of the state index, reading at most `limit` invitations.
  */
-export async function listInvitations(
+export async function queryInvitationPage(
   institutionId: string,
   state: "active" | "used",
   limit: number,
@@ -191,7 +191,18 @@ export type MailBound = "institution_hourly" | "recipient_daily";
 const mailBoundOf = (failed: string | undefined): MailBound | undefined =>
   failed === "institutionHourly" ? "institution_hourly" : failed === "recipientDaily" ? "recipient_daily" : undefined;
 
-export type InsertResult = "ok" | "slot_taken" | "has_access" | "institution_changed" | "retry" | { readonly bound: MailBound };
+/** A mail bound refused the write. */
+export type BoundReached = { readonly kind: "bound"; readonly bound: MailBound };
+
+/**
+ * Why a new invitation was not written: its slot was claimed first (`slot_taken`), the e-mail has gained
+ * access (`has_access`), the inviter no longer manages the institution (`institution_changed`), or a mail bound.
+ */
+export type InsertRefusal =
+  | { readonly kind: "slot_taken" }
+  | { readonly kind: "has_access" }
+  | { readonly kind: "institution_changed" }
+  | BoundReached;
 
 /**
  * Creates the invitation with its token item, claims its slot (free, or held by an expired invitation),
@@ -204,8 +215,8 @@ export async function insertInvitation(
   inviter: { id: string; email: string },
   event: AuditEvent,
   now: Date,
-): Promise<InsertResult> {
-  const result = await transact({
+): Promise<Written<InsertRefusal>> {
+  const result = await commitWithEvent(event, {
     slot: putSlot(inv, "attribute_not_exists(pk) OR expires_at <= :now", { ":now": now.toISOString() }),
     invitation: { Put: { TableName: T(), Item: invitationItem(inv, "active"), ConditionExpression: "attribute_not_exists(pk)" } },
     token: putToken(inv, inv.token_hash),
@@ -230,28 +241,27 @@ export async function insertInvitation(
         ? { Put: { TableName: T(), Item: { ...keys.memberEmail(inv.institution_id, inviter.email), user_id: inviter.id } } }
         : undefined,
     ...mailCounters(inv, now),
-    ...eventItems(event),
   });
-  if (result.ok) return "ok";
-  const bound = mailBoundOf(result.failed);
-  if (bound) return { bound };
-  if (result.failed === "slot") return "slot_taken";
-  if (result.failed === "notMember") return "has_access";
-  if (result.failed === "stillManaging") return "institution_changed";
-  return "retry";
+  if (result.kind !== "failed") return result.kind === "ok" ? result : { kind: "retry" };
+  const bound = mailBoundOf(result.item);
+  if (bound) return { kind: "bound", bound };
+  if (result.item === "slot") return { kind: "slot_taken" };
+  if (result.item === "notMember") return { kind: "has_access" };
+  if (result.item === "stillManaging") return { kind: "institution_changed" };
+  return { kind: "retry" };
 }
 
-/** A write on one invitation: done, refused because it is no longer in the required state (as it is now), or to retry. */
-export type Outcome =
-  | { readonly kind: "ok" }
-  | { readonly kind: "refused"; readonly current: Invitation | undefined }
-  | { readonly kind: "bound"; readonly bound: MailBound }
-  | { readonly kind: "retry" };
+/** A write on one invitation refused because it is no longer in the required state (`current`: as it is now). */
+export type Refused = { readonly kind: "refused"; readonly current: Invitation | undefined };
 
-function outcome(result: Awaited<ReturnType<typeof transact>>): Outcome {
-  if (result.ok) return { kind: "ok" };
-  if (result.failed === "invitation") return { kind: "refused", current: result.old && stripInvitation(result.old) };
-  const bound = mailBoundOf(result.failed);
+/** A write on one invitation: done, refused, past a mail bound, or to retry. */
+export type Outcome = Written<Refused | BoundReached>;
+
+function outcome(result: TxResult): Outcome {
+  if (result.kind === "ok") return result;
+  if (result.kind === "conflict") return { kind: "retry" };
+  if (result.item === "invitation") return { kind: "refused", current: result.old && stripInvitation(result.old) };
+  const bound = mailBoundOf(result.item);
   return bound ? { kind: "bound", bound } : { kind: "retry" };
 }
 
@@ -260,13 +270,13 @@ function outcome(result: Awaited<ReturnType<typeof transact>>): Outcome {
  * `expectTokenHash` it only revokes while that token is current, and deletes the token item (used to undo
  * an invitation whose mail failed: that token never reached anyone).
  */
-export async function revokeInvitation(
+export async function markRevoked(
   inv: Invitation,
   change: { revokedBy: string; reason?: string; expectTokenHash?: string },
   event: AuditEvent,
 ): Promise<Outcome> {
   const byToken = change.expectTokenHash !== undefined;
-  const result = await transact({
+  const result = await commitWithEvent(event, {
     invitation: {
       Update: {
         TableName: T(),
@@ -285,7 +295,6 @@ export async function revokeInvitation(
     },
     slot: releaseSlot(inv),
     token: change.expectTokenHash ? { Delete: { TableName: T(), Key: keys.token(change.expectTokenHash) } } : undefined,
-    ...eventItems(event),
   });
   return outcome(result);
 }
@@ -301,7 +310,7 @@ export async function consumeInvitation(
   event: AuditEvent,
 ): Promise<Outcome> {
   const used: Invitation = { ...inv, used_at: event.createdAt, used_by: use.userId };
-  const result = await transact({
+  const result = await commitWithEvent(event, {
     invitation: {
       Update: {
         TableName: T(),
@@ -333,7 +342,6 @@ export async function consumeInvitation(
             },
           },
         }),
-    ...eventItems(event),
   });
   return outcome(result);
 }
@@ -352,7 +360,7 @@ export async function reissueToken(
   cooldownEdge: Date,
 ): Promise<Outcome> {
   const after: Invitation = { ...inv, ...next };
-  const result = await transact({
+  const result = await commitWithEvent(event, {
     invitation: {
       Update: {
         TableName: T(),
@@ -378,7 +386,6 @@ export async function reissueToken(
     newToken: putToken(inv, next.token_hash),
     slot: putSlot(after, "attribute_not_exists(pk) OR invitation_id = :id", { ":id": inv.id }),
     ...mailCounters(inv, now),
-    ...eventItems(event),
   });
   return outcome(result);
 }

@@ -4,13 +4,15 @@
  * the invitation → its state → the change and its event in one transaction.
  */
 import * as v from "valibot";
-import { auditEvent, type EventType, recordEvent } from "../audit.js";
+import { auditEvent, type EventDetails, type EventType, recordEvent } from "../audit.js";
 import type { Caller } from "../caller.js";
+import { now as clock } from "../clock.js";
 import { Forbidden, messages, NotFound, Unprocessable } from "../errors.js";
 import { isId } from "../ids.js";
 import { INSTITUTION_FULL, isFull } from "../institutions/model.js";
 import { getInstitution } from "../institutions/repository.js";
 import { requireVisible, type Visible } from "../institutions/service.js";
+import type { components } from "../openapi/api-types.js";
 import { decodeCursor, encodeCursor, parseQuery } from "../paging.js";
 import { RETRY, withRetries } from "../retry.js";
 import type { Role } from "../roles.js";
@@ -20,13 +22,16 @@ import * as repo from "./repository.js";
 import { acceptInput, invitationListQuery, invitationParams } from "./schema.js";
 import { hashToken } from "./token.js";
 
+/** The API document's schemas: what each use case answers is typed by the contract. */
+type Schemas = components["schemas"];
+
 export const ONLY_SUPER_ADMIN_INVITES_SUPER_ADMINS = "Only the institution's super admin can invite super admins";
 export const INVALID_INVITATION = "Invalid or expired invitation";
 
 export type TokenFailureReason = "unknown" | "expired" | "used" | "revoked" | "email_mismatch";
 
 /** An event about `visible`'s institution: recorded in its owner's trail too. */
-export function institutionEvent(caller: Caller, visible: Visible, type: EventType, details: Record<string, unknown>, now?: Date) {
+export function institutionEvent<T extends EventType>(caller: Caller, visible: Visible, type: T, details: EventDetails[T], now?: Date) {
   return auditEvent(caller, type, details, { now, owner: visible.institution.account_id });
 }
 
@@ -38,7 +43,7 @@ export function institutionEvent(caller: Caller, visible: Visible, type: EventTy
 export async function requireManaging(caller: Caller, institutionId: string | undefined): Promise<Visible> {
   const visible = await requireVisible(caller, institutionId, "manage_invitations");
   if (caller.isCohortSuperAdmin && visible.role === "cohort_super_admin") return visible;
-  const details = { action: "manage_invitations", required_role: "cohort_super_admin", institution_id: visible.institution.id };
+  const details = { action: "manage_invitations", required_role: "cohort_super_admin" as const, institution_id: visible.institution.id };
   await recordEvent(institutionEvent(caller, visible, "insufficient_privileges", details));
   throw new Forbidden(messages.superAdminRequired);
 }
@@ -49,7 +54,7 @@ export async function requireManaging(caller: Caller, institutionId: string | un
  */
 export async function requireMayInvite(caller: Caller, visible: Visible, role: Role): Promise<void> {
   if (role !== "cohort_super_admin" || visible.isSuperAdmin) return;
-  const details = { action: "manage_invitations", required_role: "super_admin", institution_id: visible.institution.id };
+  const details = { action: "manage_invitations", required_role: "super_admin" as const, institution_id: visible.institution.id };
   await recordEvent(institutionEvent(caller, visible, "insufficient_privileges", details));
   throw new Forbidden(ONLY_SUPER_ADMIN_INVITES_SUPER_ADMINS);
 }
@@ -76,15 +81,19 @@ export async function requireManagedInvitation(
  * `show_used=true` only used ones, otherwise only active ones; newest first. One GetItem and one Query that
  * reads only the page.
  */
-export async function listInvitations(caller: Caller, query: Readonly<Record<string, string | undefined>>, body?: unknown) {
+export async function listInvitations(
+  caller: Caller,
+  query: Readonly<Record<string, string | undefined>>,
+  body?: unknown,
+): Promise<Schemas["InvitationList"]> {
   const params = invitationParams(query, body);
   const { institution } = await requireVisible(caller, params.institution_id, "manage_invitations");
   const q = parseQuery(invitationListQuery, query);
   const after = q.cursor === undefined ? undefined : decodeCursor(q.cursor).position;
-  const now = new Date();
+  const now = clock();
   const state = q.show_used === "true" ? "used" : "active";
   // One more than the page tells whether a next page exists.
-  const page = await repo.listInvitations(institution.id, state, q.limit + 1, now, after);
+  const page = await repo.queryInvitationPage(institution.id, state, q.limit + 1, now, after);
   const invitations = page.invitations.slice(0, q.limit);
   const last = invitations.at(-1);
   const more = page.invitations.length > q.limit || page.more;
@@ -108,15 +117,15 @@ export async function revokeInvitation(
   id: string | undefined,
   query: Readonly<Record<string, string | undefined>>,
   body: unknown,
-) {
+): Promise<Schemas["Message"]> {
   const institutionId = invitationParams(query, body).institution_id;
   return withRetries("Invitation was changed concurrently, please retry", async () => {
     const { visible, invitation } = await requireManagedInvitation(caller, institutionId, id);
-    const now = new Date();
+    const now = clock();
     if (statusOf(invitation, now) !== "active") throw new Unprocessable(messages.failedToRevoke);
     const details = { invitation_id: invitation.id, institution_id: invitation.institution_id, email: invitation.email };
     const event = institutionEvent(caller, visible, "invitation_revoked", details, now);
-    const out = await repo.revokeInvitation(invitation, { revokedBy: caller.id }, event);
+    const out = await repo.markRevoked(invitation, { revokedBy: caller.id }, event);
     if (out.kind === "ok") return { message: "Invitation revoked" };
     if (out.kind === "refused") {
       if (!out.current) throw new NotFound(messages.invitationNotFound);
@@ -146,7 +155,7 @@ function failureReason(inv: Invitation, now: Date): TokenFailureReason | undefin
  * Every token failure is 422 with `token_validation_failure {reason}` and changes nothing; a new member
  * of a full institution (`MAX_MEMBERS`) gets 422 `{error}`, and the invitation stays active.
  */
-export async function acceptInvitation(caller: Caller, body: unknown) {
+export async function acceptInvitation(caller: Caller, body: unknown): Promise<Schemas["InvitationAccepted"]> {
   const parsed = v.safeParse(acceptInput, body);
   if (!parsed.success) return refuse(caller, "unknown");
   const tokenHash = hashToken(parsed.output.token);
@@ -160,7 +169,7 @@ export async function acceptInvitation(caller: Caller, body: unknown) {
     // An institution deleted since, or a token superseded by a resend, is as unknown as a made-up one.
     if (!inv || !institution || inv.token_hash !== tokenHash) return refuse(caller, "unknown");
     const owner = institution.account_id;
-    const now = new Date();
+    const now = clock();
     const reason = failureReason(inv, now) ?? (caller.email !== "" && caller.email === inv.email ? undefined : "email_mismatch");
     if (reason) return refuse(caller, reason, owner);
 
@@ -184,7 +193,7 @@ export async function acceptInvitation(caller: Caller, body: unknown) {
       };
     }
     if (out.kind === "refused") {
-      const lost = out.current && out.current.token_hash === tokenHash ? failureReason(out.current, new Date()) : "unknown";
+      const lost = out.current && out.current.token_hash === tokenHash ? failureReason(out.current, clock()) : "unknown";
       if (lost) return refuse(caller, lost, owner);
     }
     // The institution changed under us (version) or another transaction held an item: read again.

@@ -465,7 +465,7 @@ export interface components {
       | "invitation_resent"
       | "invitation_accepted"
       | "cohort_created";
-    /** @description Event-specific data (see the event types in the contract); values taken from a request are cut to 64 characters. */
+    /** @description Event-specific data; values taken from a request are cut to 64 characters. Keys by event type: institution_created: institution_id, name; institution_updated: institution_id, changes; institution_deleted: institution_name; insufficient_privileges: action, required_role, institution_id; unauthorized_institution_access: attempted_institution_id, action; rate_limit_exceeded: email, institution_id, limit, scope; token_validation_failure: reason; security_events_exported: event_count, filters; invitation_created: invitation_id, institution_id, email, role; invitation_revoked: invitation_id, institution_id, email, reason; invitation_resent: invitation_id, institution_id, email; invitation_accepted: invitation_id, institution_id, email, role; cohort_created: institution_id, cohort_id, name. */
     EventDetails: {
       [key: string]: unknown;
     };

@@ -3,7 +3,8 @@
  * §3, §6). Objects are closed (`additionalProperties: false`), so a field the service starts to send
  * without the document saying so fails the tests that validate every response against this.
  */
-import type { EventType } from "../audit.js";
+import { COUNTED_TYPES, EVENT_TYPES, SETTINGS_KEYS } from "../constants.js";
+import { DETAIL_KEYS } from "../event-details.js";
 import type { InvitationStatus } from "../invitations/model.js";
 import { ROLES } from "../roles.js";
 
@@ -20,38 +21,13 @@ const closed = (properties: Record<string, Schema>, description?: string): Schem
   additionalProperties: false,
 });
 
-// Lists whose type is checked against the domain's: a new event type or status fails the build here.
-const EVENT_TYPES = Object.keys({
-  institution_created: 1,
-  institution_updated: 1,
-  institution_deleted: 1,
-  insufficient_privileges: 1,
-  unauthorized_institution_access: 1,
-  rate_limit_exceeded: 1,
-  token_validation_failure: 1,
-  security_events_exported: 1,
-  invitation_created: 1,
-  invitation_revoked: 1,
-  invitation_resent: 1,
-  invitation_accepted: 1,
-  cohort_created: 1,
-} satisfies Record<EventType, 1>);
-
-/** The three event types the alerts count (`COUNTED_TYPES` of shared/audit.ts, which the tests compare). */
-export const COUNTED = [
-  "unauthorized_institution_access",
-  "rate_limit_exceeded",
-  "token_validation_failure",
-] as const satisfies readonly EventType[];
-
 const STATUSES = Object.keys({ active: 1, used: 1, revoked: 1, expired: 1 } satisfies Record<InvitationStatus, 1>);
 
-const SETTINGS_KEYS = ["allow_student_enrollment", "require_verification", "auto_finalize", "email_notifications"] as const;
 const counts = (description: string): Schema => ({
   type: "object",
   description,
-  properties: Object.fromEntries(COUNTED.map((t) => [t, { type: "integer", minimum: 0 }])),
-  required: [...COUNTED],
+  properties: Object.fromEntries(COUNTED_TYPES.map((t) => [t, { type: "integer", minimum: 0 }])),
+  required: [...COUNTED_TYPES],
   additionalProperties: false,
 });
 
@@ -145,10 +121,14 @@ export const schemas: Record<string, Schema> = {
     limit: { type: "integer", minimum: 1, maximum: 200 },
     next_cursor: { ...nullable({ type: "string" }), description: "Pass as `cursor` for the next page; null on the last page." },
   }),
-  EventType: { type: "string", enum: EVENT_TYPES },
+  EventType: { type: "string", enum: [...EVENT_TYPES] },
   EventDetails: {
     type: "object",
-    description: "Event-specific data (see the event types in the contract); values taken from a request are cut to 64 characters.",
+    description: `Event-specific data; values taken from a request are cut to 64 characters. Keys by event type: ${Object.entries(
+      DETAIL_KEYS,
+    )
+      .map(([type, keys]) => `${type}: ${keys.join(", ")}`)
+      .join("; ")}.`,
     additionalProperties: true,
   },
   ListedEvent: closed({
@@ -182,9 +162,9 @@ export const schemas: Record<string, Schema> = {
     ...counts("The counted types' events in one minute of the hour."),
     properties: {
       minute: { type: "string", description: "The minute, UTC (ISO 8601)." },
-      ...Object.fromEntries(COUNTED.map((t) => [t, { type: "integer", minimum: 0 }])),
+      ...Object.fromEntries(COUNTED_TYPES.map((t) => [t, { type: "integer", minimum: 0 }])),
     },
-    required: ["minute", ...COUNTED],
+    required: ["minute", ...COUNTED_TYPES],
   },
   Digest: closed(
     {

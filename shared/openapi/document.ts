@@ -4,7 +4,7 @@
  * from real responses (examples.ts). Only the two docs functions import this module: building it loads
  * the JSON Schema converter, which no other handler should pay for at cold start.
  */
-import { type HttpMethod, type Route, routes } from "../routes.js";
+import { type HttpMethod, type Route, routeKey, routes } from "../routes.js";
 import { commonHeaders, headers, schemaRef as ref, responses, type Schema, schemas } from "./components.js";
 import { examples } from "./examples.js";
 import { type RequestSchemas, requestSchemas } from "./requests.js";
@@ -27,9 +27,6 @@ export interface Operation {
   requestBody?: Schema;
   responses: Record<string, Schema>;
 }
-
-/** A route's key in `routes.ts` and here: `GET /api/v1/institutions/{id}`. */
-export const routeKey = (r: Pick<Route, "method" | "path">) => `${r.method} ${r.path}`;
 
 type ErrorStatus = "403" | "404" | "422" | "429" | "502";
 

@@ -3,14 +3,14 @@
  * test run's unique suffixes taken out of e-mails and the account. No token appears: invitation tokens
  * only as their 8-character preview. `test/integration/openapi.test.ts` validates each against its schema.
  */
-import { COUNTED } from "./components.js";
+import { COUNTED_TYPES } from "../constants.js";
 
 /** The alerts' per-minute series of the example's hour: one minute with each counted type, the rest zero. */
 function series(from: string): Record<string, string | number>[] {
   const start = Math.floor(Date.parse(from) / 60_000) * 60_000;
   return Array.from({ length: 60 }, (_, i) => {
     const minute = new Date(start + (i + 1) * 60_000).toISOString();
-    return { minute, ...Object.fromEntries(COUNTED.map((t) => [t, i === 58 ? 1 : 0])) };
+    return { minute, ...Object.fromEntries(COUNTED_TYPES.map((t) => [t, i === 58 ? 1 : 0])) };
   });
 }
 

@@ -7,9 +7,6 @@ import type { APIGatewayProxyEventV2, APIGatewayProxyStructuredResultV2 } from "
 
 export type PublicResult = APIGatewayProxyStructuredResultV2 & { statusCode: number; headers: Record<string, string> };
 
-/** The headers every response of the API carries (DESIGN.md §3). */
-export const BASE_HEADERS = { "cache-control": "no-store", "x-content-type-options": "nosniff" } as const;
-
 /** True when the client takes gzip (API Gateway passes the header through, names lower-cased). */
 export function acceptsGzip(event: Pick<APIGatewayProxyEventV2, "headers">): boolean {
   const value = event.headers?.["accept-encoding"] ?? "";

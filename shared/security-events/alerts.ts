@@ -14,7 +14,7 @@ export const ALERT_WINDOW_MS = 60 * 60 * 1000;
 const MINUTE_MS = 60_000;
 
 export interface AlertRule {
-  readonly type: string;
+  readonly type: "unauthorized_access" | "rate_limit" | "token_failures";
   readonly severity: "high" | "medium";
   readonly eventType: CountedType;
   /** The entry is present when the count is at least this. */
@@ -66,7 +66,7 @@ export type Summary = Record<CountedType, number>;
 export const emptySummary = (): Summary => Object.fromEntries(COUNTED_TYPES.map((t) => [t, 0])) as Summary;
 
 /** The alert entries the summary reaches, in the rules' order. */
-export function alertsFor(summary: Summary): { type: string; severity: string; count: number }[] {
+export function alertsFor(summary: Summary): { type: AlertRule["type"]; severity: AlertRule["severity"]; count: number }[] {
   return ALERT_RULES.filter((r) => summary[r.eventType] >= r.threshold).map((r) => ({
     type: r.type,
     severity: r.severity,

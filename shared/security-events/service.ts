@@ -5,11 +5,12 @@
 import { MetricUnit } from "@aws-lambda-powertools/metrics";
 import { auditEvent, COUNTED_TYPES, isEventType, recordEvent, type StoredEvent } from "../audit.js";
 import type { Caller } from "../caller.js";
+import { now as clock } from "../clock.js";
 import { retainedSince } from "../config.js";
 import { BadRequest, Forbidden, messages, NotFound } from "../errors.js";
-import type { ApiResponse } from "../http.js";
 import { isId } from "../ids.js";
 import { METRIC } from "../observability.js";
+import type { components } from "../openapi/api-types.js";
 import { decodeCursor, encodeCursor, PAGING_ERRORS, parseQuery } from "../paging.js";
 import { metrics } from "../telemetry.js";
 import { alertsFor, emptySummary, minuteOf, planWindow } from "./alerts.js";
@@ -18,7 +19,17 @@ import type { EventFilter, ExportRow, ListedEvent } from "./repository.js";
 import * as repo from "./repository.js";
 import { exportQuery, type Iso, listQuery } from "./schema.js";
 
+/** The API document's schemas: what each use case answers is typed by the contract. */
+type Schemas = components["schemas"];
+
 type Query = Readonly<Record<string, string | undefined>>;
+
+/** The export as a file: the CSV text, its name, and whether rows were left out by a cap. */
+export interface CsvExport {
+  readonly csv: string;
+  readonly filename: string;
+  readonly truncated: boolean;
+}
 
 /** The export's row cap (contract). */
 export const MAX_EXPORT_ROWS = 10_000;
@@ -55,7 +66,7 @@ export function retainedFrom(from: Iso | undefined, now: Date): Iso {
  * `event_type` (equality) and `from`/`to` (inclusive). One Query on the GSI the filters select, with the
  * bounds as its key condition; the next page continues from `meta.next_cursor`.
  */
-export async function listSecurityEvents(caller: Caller, query: Query, now = new Date()) {
+export async function listSecurityEvents(caller: Caller, query: Query, now = clock()): Promise<Schemas["SecurityEventList"]> {
   requireSuperAdmin(caller);
   const q = parseQuery(listQuery, query);
   const from = retainedFrom(q.from, now);
@@ -82,7 +93,7 @@ export async function listSecurityEvents(caller: Caller, query: Query, now = new
  * One event of the caller's account. Unknown, malformed or another account's id, or an event past its
  * retention: 404. One GetItem.
  */
-export async function showSecurityEvent(caller: Caller, id: string | undefined, now = new Date()) {
+export async function showSecurityEvent(caller: Caller, id: string | undefined, now = clock()): Promise<Schemas["SecurityEvent"]> {
   requireSuperAdmin(caller);
   const e = isId(id) ? await repo.getEvent(id, caller.accountId) : undefined;
   if (!e || Date.parse(e.created_at) < retainedSince(now)) throw new NotFound(messages.securityEventNotFound);
@@ -90,7 +101,7 @@ export async function showSecurityEvent(caller: Caller, id: string | undefined, 
 }
 
 /** The body `GET /security_events/:id` returns for `e`: also what a digest hashes (DESIGN.md §10). */
-export function showBody(e: StoredEvent) {
+export function showBody(e: StoredEvent): Schemas["SecurityEvent"] {
   return {
     id: e.id,
     event_type: e.event_type,
@@ -149,9 +160,9 @@ const jsonBytes = (s: string) => Buffer.byteLength(JSON.stringify(s)) - 2;
  * The caller's account's events as CSV, newest first, filtered by `event_type` (comma-separated: one
  * Query per type, merged) and `from`/`to`. Pages become CSV lines as they arrive, so only one page per type
  * is held as objects. At most `MAX_EXPORT_ROWS` rows and `MAX_EXPORT_BYTES`; when more match,
- * `X-Export-Truncated: true`. Records `security_events_exported` with the row count and the submitted filters.
+ * `truncated`. Records `security_events_exported` with the row count and the submitted filters.
  */
-export async function exportSecurityEvents(caller: Caller, query: Query, now = new Date()): Promise<ApiResponse> {
+export async function exportSecurityEvents(caller: Caller, query: Query, now = clock()): Promise<CsvExport> {
   requireSuperAdmin(caller);
   const q = parseQuery(exportQuery, query);
   const base = { account: caller.accountId, from: retainedFrom(q.from, now), to: q.to };
@@ -180,12 +191,7 @@ export async function exportSecurityEvents(caller: Caller, query: Query, now = n
   metrics.addMetric(METRIC.exportedRows, MetricUnit.Count, count);
   const filtersSent = { event_type: query.event_type ?? null, from: query.from ?? null, to: query.to ?? null };
   await recordEvent(auditEvent(caller, "security_events_exported", { event_count: count, filters: filtersSent }, { now }));
-  const headers = {
-    "content-type": "text/csv; charset=utf-8",
-    "Content-Disposition": `attachment; filename="${exportFilename(now)}"`,
-    ...(truncated && { "X-Export-Truncated": "true" }),
-  };
-  return { status: 200, body: lines.join(""), headers };
+  return { csv: lines.join(""), filename: exportFilename(now), truncated };
 }
 
 /**
@@ -194,7 +200,7 @@ export async function exportSecurityEvents(caller: Caller, query: Query, now = n
  * first minute one COUNT Query over at most 30 s of its events: the cost does not grow with the events in
  * the hour.
  */
-export async function securityAlerts(caller: Caller, now = new Date()) {
+export async function securityAlerts(caller: Caller, now = clock()): Promise<Schemas["Alerts"]> {
   requireSuperAdmin(caller);
   const plan = planWindow(now);
   const counters = await repo.minuteCounters(caller.accountId, plan.firstMinute, plan.lastMinute);
@@ -218,7 +224,9 @@ export async function securityAlerts(caller: Caller, now = new Date()) {
   const series = Array.from({ length: 60 }, (_, i) => {
     const minute = minuteOf(now.getTime() - (59 - i) * 60_000);
     const counter = byMinute.get(minute);
-    return { minute: `${minute}:00.000Z`, ...Object.fromEntries(COUNTED_TYPES.map((t) => [t, count(counter, t)])) };
+    const counts = emptySummary();
+    for (const t of COUNTED_TYPES) counts[t] = count(counter, t);
+    return { minute: `${minute}:00.000Z`, ...counts };
   });
   return { summary, alerts: alertsFor(summary), time_range: { from: plan.from, to: plan.to }, series };
 }

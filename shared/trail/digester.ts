@@ -85,7 +85,7 @@ export async function runDigester(run: DigesterRun): Promise<Digest[]> {
     await run.copy?.(digest);
     // Kept as long as the events it covers.
     const expiresAt = Math.floor((startMs + period) / 1000) + config.eventRetentionDays * 86_400;
-    if (await repo.putDigest(digest, expiresAt)) {
+    if ((await repo.putDigest(digest, expiresAt)).kind === "ok") {
       written.push(digest);
       last.set(account, digest);
     } else {

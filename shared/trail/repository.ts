@@ -9,6 +9,7 @@ import { GetCommand, PutCommand, QueryCommand, TransactWriteCommand } from "@aws
 import { db, queryAll } from "../clients.js";
 import { config } from "../config.js";
 import { eventKeys, fromKeyPart, keyPart } from "../tables.js";
+import type { Written } from "../tx.js";
 import type { Digest } from "./digest.js";
 
 const T = () => config.tables.events;
@@ -52,10 +53,10 @@ export async function digestsBetween(account: string, from: string, to: string):
 }
 
 /**
- * Stores a digest and claims its sequence number, both only if new. False when either exists already
+ * Stores a digest and claims its sequence number, both only if new: `taken` when either exists already
  * (another digester got there first).
  */
-export async function putDigest(d: Digest, expiresAt: number): Promise<boolean> {
+export async function putDigest(d: Digest, expiresAt: number): Promise<Written<{ readonly kind: "taken" }>> {
   try {
     await db.send(
       new TransactWriteCommand({
@@ -77,10 +78,10 @@ export async function putDigest(d: Digest, expiresAt: number): Promise<boolean> 
         ],
       }),
     );
-    return true;
+    return { kind: "ok" };
   } catch (err) {
     if (err instanceof TransactionCanceledException && err.CancellationReasons?.some((r) => r.Code === "ConditionalCheckFailed")) {
-      return false;
+      return { kind: "taken" };
     }
     throw err;
   }

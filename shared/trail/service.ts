@@ -3,6 +3,7 @@
  * key that checks them, so that a verifier needs nothing else.
  */
 import type { Caller } from "../caller.js";
+import { now as clock } from "../clock.js";
 import { config, retainedSince } from "../config.js";
 import { Forbidden, messages } from "../errors.js";
 import { parseQuery } from "../paging.js";
@@ -21,7 +22,7 @@ const END_OF_TIME = "9999-12-31T23:59:59.999Z";
 export async function listDigests(
   caller: Caller,
   query: Readonly<Record<string, string | undefined>>,
-  now = new Date(),
+  now = clock(),
 ): Promise<{ digests: Digest[]; public_key: string }> {
   if (!caller.isCohortSuperAdmin) throw new Forbidden(messages.superAdminRequired);
   const q = parseQuery(digestsQuery, query);

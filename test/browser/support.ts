@@ -7,9 +7,11 @@
 import { mkdirSync } from "node:fs";
 import { join } from "node:path";
 import axe from "axe-core";
-import type { Browser, BrowserContext, Page } from "playwright-core";
+import type { Browser, BrowserContext, Locator, Page } from "playwright-core";
+import { expect } from "vitest";
+import { issueIdToken } from "../../infra/local/cognito.js";
 import { LOCAL_DIR } from "../../infra/local/stack.js";
-import { stack } from "../support/api.js";
+import { call, invitationTokenIn, sentMail, stack, uniq, uniqEmail } from "../support/api.js";
 import { launchChromium } from "../support/chromium.js";
 
 export const SCREENSHOTS = join(LOCAL_DIR, "screenshots");
@@ -25,20 +27,62 @@ export interface PageWatch {
   readonly problems: string[];
 }
 
-/** A fresh context (its own storage: a different person) and one page in it, watched. */
-export async function openPage(browser: Browser): Promise<{ context: BrowserContext; page: Page; watch: PageWatch }> {
+/** The console's key in localStorage (web/src/auth/session.ts). */
+export const SESSION_KEY = "institution-admin.session";
+
+/** Cognito's tokens for a user with a known password, as the console's own sign-in gets them. */
+export interface SignedIn {
+  readonly idToken: string;
+  readonly accessToken?: string;
+  readonly refreshToken?: string;
+}
+
+/**
+ * A fresh context (its own storage: a different person) and one page in it, watched. With `session`, the
+ * person is signed in already (the tokens in the console's storage), so a test starts at its own page.
+ *
+ * `BROWSER_CPU_THROTTLE=4` (and `BROWSER_SLOW_NETWORK=1`) slow each page through the DevTools protocol, to
+ * run the tests as a slow laptop on a slow network would.
+ */
+export async function openPage(
+  browser: Browser,
+  opts: { session?: SignedIn } = {},
+): Promise<{ context: BrowserContext; page: Page; watch: PageWatch }> {
+  const origin = new URL(consoleUrl()).origin;
   const context = await browser.newContext({
     viewport: { width: 1366, height: 900 },
     locale: "en-GB",
     timezoneId: "UTC",
     acceptDownloads: true,
+    ...(opts.session && {
+      storageState: { cookies: [], origins: [{ origin, localStorage: [{ name: SESSION_KEY, value: JSON.stringify(opts.session) }] }] },
+    }),
   });
   const page = await context.newPage();
-  page.setDefaultTimeout(15_000);
+  page.setDefaultTimeout(20_000);
+  const throttle = Number(process.env.BROWSER_CPU_THROTTLE ?? 0);
+  if (throttle > 1 || process.env.BROWSER_SLOW_NETWORK) {
+    const cdp = await context.newCDPSession(page);
+    if (throttle > 1) await cdp.send("Emulation.setCPUThrottlingRate", { rate: throttle });
+    if (process.env.BROWSER_SLOW_NETWORK) {
+      await cdp.send("Network.enable");
+      // About a fast 3G connection: 150 ms round trips, 1.6 Mbit/s down.
+      await cdp.send("Network.emulateNetworkConditions", {
+        offline: false,
+        latency: 150,
+        downloadThroughput: 200_000,
+        uploadThroughput: 90_000,
+      });
+    }
+  }
   const watch: PageWatch = { problems: [] };
   page.on("pageerror", (err) => watch.problems.push(`page error: ${err.message}`));
   page.on("console", (msg) => {
     if (/Content Security Policy|Refused to (load|execute|apply|connect)/i.test(msg.text())) watch.problems.push(`CSP: ${msg.text()}`);
+    // What the error boundary (web/src/components/ErrorBoundary.tsx) logs, and React's own warnings.
+    else if (msg.type() === "error" && /failed to render|Maximum update depth|React/i.test(msg.text())) {
+      watch.problems.push(`console error: ${msg.text().slice(0, 2000)}`);
+    }
   });
   return { context, page, watch };
 }
@@ -99,3 +143,69 @@ export async function heading(page: Page, name: string | RegExp): Promise<void> 
 
 /** A password the deployed pool's policy accepts too (12+, upper, lower, digit, symbol). */
 export const strongPassword = (label: string): string => `${label}-Pa55word!${Math.random().toString(36).slice(2, 8)}`;
+
+/** Signs in at Cognito with a password, as the console does (USER_PASSWORD_AUTH), and returns the tokens. */
+export async function signInTokens(email: string, password: string): Promise<SignedIn> {
+  const res = await fetch(stack.cognitoEndpoint, {
+    method: "POST",
+    headers: { "content-type": "application/x-amz-json-1.1", "x-amz-target": "AWSCognitoIdentityProviderService.InitiateAuth" },
+    body: JSON.stringify({
+      ClientId: stack.userPoolClientId,
+      AuthFlow: "USER_PASSWORD_AUTH",
+      AuthParameters: { USERNAME: email.toLowerCase(), PASSWORD: password },
+    }),
+  });
+  const out = (await res.json()) as { AuthenticationResult?: { IdToken?: string; AccessToken?: string; RefreshToken?: string } };
+  const auth = out.AuthenticationResult;
+  if (res.status !== 200 || !auth?.IdToken) throw new Error(`sign-in of ${email}: ${res.status} ${JSON.stringify(out)}`);
+  return { idToken: auth.IdToken, accessToken: auth.AccessToken, refreshToken: auth.RefreshToken };
+}
+
+export interface Person {
+  readonly email: string;
+  readonly name: string;
+  readonly password: string;
+}
+
+/** A user with a known password in the local pool (a super admin of their account with `superAdmin`). */
+export async function newPerson(label: string, domain: string, opts: { superAdmin?: boolean } = {}): Promise<Person & { token: string }> {
+  const name = `${label[0]?.toUpperCase()}${label.slice(1)} Tester`;
+  const person = { email: uniqEmail(label, domain), name, password: strongPassword(label) };
+  const token = await issueIdToken(stack, person.email, { superAdmin: opts.superAdmin ?? false, name, password: person.password });
+  return { ...person, token };
+}
+
+/** An account of its own (an e-mail domain) and its super admin: each test's own data, out of every other's sight. */
+export async function newAccount(label: string): Promise<{ domain: string; owner: Person & { token: string } }> {
+  const domain = `${uniq(label)}.test`;
+  return { domain, owner: await newPerson("olive", domain, { superAdmin: true }) };
+}
+
+/** Creates an institution through the API; returns its id and name. */
+export async function seedInstitution(token: string, name = `Acme College ${uniq("n")}`): Promise<{ id: string; name: string }> {
+  const res = await call("POST", "/api/v1/institutions", { token, body: { institution: { name, contact_email: "desk@acme.test" } } });
+  expect(res.status, JSON.stringify(res.body)).toBe(201);
+  return { id: res.body.institution.id as string, name };
+}
+
+/** Invites `email` through the API; returns the accept link of the mail that went out. */
+export async function seedInvitation(token: string, institutionId: string, email: string): Promise<string> {
+  const res = await call("POST", "/api/v1/admin/invitations", {
+    token,
+    body: { institution_id: institutionId, email, role: "cohort_admin" },
+  });
+  expect(res.status, JSON.stringify(res.body)).toBe(201);
+  const mail = (await sentMail(email)).at(-1);
+  if (!mail) throw new Error(`no mail to ${email}`);
+  return consoleUrl(`/invitations/accept?token=${invitationTokenIn(mail)}`);
+}
+
+/**
+ * A Cloudscape table once it has settled: its loading state gone and its rows (or its empty state) on screen,
+ * as a person waits before reading it.
+ */
+export async function settled(table: Locator): Promise<Locator> {
+  await table.getByText(/^Loading /).waitFor({ state: "hidden" });
+  await table.locator("tbody tr").first().waitFor();
+  return table.locator("tbody tr");
+}

@@ -14,12 +14,8 @@ import { config } from "../../shared/config.js";
 import { keys } from "../../shared/tables.js";
 import { claimsOf } from "../integration/helpers.js";
 import { type CallResult, call, invitationTokenIn, sentMail, token, uniq, uniqEmail } from "../support/api.js";
-import { ageLastMail } from "../support/flows.js";
+import { ACCEPT, ageLastMail, createInstitution, INST, INV, inviteMailed } from "../support/flows.js";
 import { type AuditedUser, auditUsers, eventsOfUser, partitionOf } from "./consistency.js";
-
-const INST = "/api/v1/institutions";
-const INV = "/api/v1/admin/invitations";
-const ACCEPT = "/api/v1/invitations/accept";
 
 let account: string;
 let domain: string;
@@ -38,23 +34,8 @@ beforeAll(async () => {
   ownerUser = userOf(owner);
 });
 
-async function createInstitution(body: Record<string, unknown> = {}): Promise<{ id: string; name: string }> {
-  const res = await call("POST", INST, { token: owner, body: { institution: { name: uniq("Race U"), ...body } } });
-  expect(res.status, res.text).toBe(201);
-  return res.body.institution;
-}
-
 async function stored(key: { pk: string; sk: string }) {
   return (await db.send(new GetCommand({ TableName: config.tables.main, Key: key, ConsistentRead: true }))).Item;
-}
-
-async function invite(institutionId: string, email = uniqEmail("invitee", domain)) {
-  const res = await call("POST", INV, { token: owner, body: { institution_id: institutionId, email, role: "cohort_admin" } });
-  expect(res.status, res.text).toBe(201);
-  const mails = await sentMail(email);
-  const mail = mails[mails.length - 1];
-  if (!mail) throw new Error(`no mail to ${email}`);
-  return { id: res.body.invitation.id as string, email, token: invitationTokenIn(mail) };
 }
 
 const eventsAbout = (events: StoredEvent[], type: string, key: string, value: string) =>
@@ -67,7 +48,7 @@ function expectStatuses(results: CallResult[], allowed: number[]) {
 
 describe("transaction conflicts", () => {
   it("10 simultaneous PATCHes of one institution: 200 or 409; the stored record is the last winner's, with one event per 200", async () => {
-    const inst = await createInstitution({ registration_number: uniq("REG") });
+    const inst = await createInstitution(owner, { name: uniq("Race U"), registration_number: uniq("REG") });
     const numbers = Array.from({ length: 10 }, () => uniq("REG"));
     const results = await Promise.all(
       numbers.map((n, i) =>
@@ -107,7 +88,7 @@ describe("transaction conflicts", () => {
   it("cohort create racing institution delete: the delete succeeds with no cohort left, or is 422 with the cohort present", async () => {
     const seen = new Set<string>();
     for (let round = 0; round < 8; round++) {
-      const inst = await createInstitution();
+      const inst = await createInstitution(owner, { name: uniq("Race U") });
       const [cohort, del] = await Promise.all([
         call("POST", `${INST}/${inst.id}/cohorts`, { token: owner, body: { cohort: { name: uniq("Cohort") } } }),
         call("DELETE", `${INST}/${inst.id}`, { token: owner }),
@@ -136,10 +117,10 @@ describe("transaction conflicts", () => {
   });
 
   it("revoke racing accept of one invitation: exactly one wins, and the state (record, access, events) is the winner's", async () => {
-    const inst = await createInstitution();
+    const inst = await createInstitution(owner, { name: uniq("Race U") });
     const seen = new Set<string>();
     for (let round = 0; round < 6; round++) {
-      const inv = await invite(inst.id);
+      const inv = await inviteMailed(owner, inst.id, uniqEmail("invitee", domain));
       const invitee = await token(inv.email, { account });
       const [revoke, accept] = await Promise.all([
         call("DELETE", `${INV}/${inv.id}`, { token: owner, query: { institution_id: inst.id } }),
@@ -176,10 +157,10 @@ describe("transaction conflicts", () => {
   });
 
   it("resend racing accept with the old token: one of them wins; a lost accept leaves the resent invitation usable", async () => {
-    const inst = await createInstitution();
+    const inst = await createInstitution(owner, { name: uniq("Race U") });
     const seen = new Set<string>();
     for (let round = 0; round < 6; round++) {
-      const inv = await invite(inst.id);
+      const inv = await inviteMailed(owner, inst.id, uniqEmail("invitee", domain));
       const invitee = await token(inv.email, { account });
       const mailsBefore = (await sentMail(inv.email)).length;
       await ageLastMail(inst.id, inv.id, 11 * 60);
@@ -217,9 +198,9 @@ describe("transaction conflicts", () => {
   });
 
   it("accepts racing PATCHes of one institution (both bump its version): every member's summary shows the final name", async () => {
-    const inst = await createInstitution();
+    const inst = await createInstitution(owner, { name: uniq("Race U") });
     const invitations = [];
-    for (let i = 0; i < 5; i++) invitations.push(await invite(inst.id));
+    for (let i = 0; i < 5; i++) invitations.push(await inviteMailed(owner, inst.id, uniqEmail("invitee", domain)));
     const invitees = await Promise.all(invitations.map((inv) => token(inv.email, { account })));
     const results = await Promise.all([
       ...invitations.map((inv, i) => call("POST", ACCEPT, { token: invitees[i] as string, body: { token: inv.token } })),
@@ -248,7 +229,7 @@ describe("transaction conflicts", () => {
 
   it("a delete racing PATCHes: the delete lands (or 409), a PATCH after it is 404, and the events count the winners", async () => {
     for (let round = 0; round < 4; round++) {
-      const inst = await createInstitution();
+      const inst = await createInstitution(owner, { name: uniq("Race U") });
       const results = await Promise.all([
         call("DELETE", `${INST}/${inst.id}`, { token: owner }),
         ...Array.from({ length: 4 }, (_, i) =>

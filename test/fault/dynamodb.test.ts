@@ -20,10 +20,9 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { DYNAMODB_RETRY_POLICY } from "../../shared/clients.js";
 import { claimsOf } from "../integration/helpers.js";
 import { type CallResult, call, dynamodb, token, uniq, uniqEmail } from "../support/api.js";
+import { createInstitution, INST, INV } from "../support/flows.js";
 import { type AuditedUser, auditUsers } from "./consistency.js";
 
-const INST = "/api/v1/institutions";
-const INV = "/api/v1/admin/invitations";
 const UNAVAILABLE = { error: "Service temporarily unavailable" };
 
 /**
@@ -56,11 +55,8 @@ interface Outcome {
 let owner: string;
 let user: AuditedUser;
 
-async function createInstitution(name = uniq("Fault U")): Promise<string> {
-  const res = await call("POST", INST, { token: owner, body: { institution: { name } } });
-  expect(res.status, res.text).toBe(201);
-  return res.body.institution.id;
-}
+/** A new institution of the owner's; its id. */
+const newInstitution = async () => (await createInstitution(owner, { name: uniq("Fault U") })).id;
 
 beforeAll(async () => {
   const account = uniq("acct");
@@ -194,7 +190,7 @@ function summary(label: string, outcomes: readonly Outcome[]) {
 
 describe("DynamoDB unreachable in the middle of a stream of writes", () => {
   it("paused for less than the retry window: slower answers, no errors, nothing half-written", async () => {
-    const home = await Promise.all(Array.from({ length: 6 }, () => createInstitution()));
+    const home = await Promise.all(Array.from({ length: 6 }, () => newInstitution()));
     const stream = writeStream(6, home);
     await sleep(1_000);
     await dynamodb.pause();
@@ -210,7 +206,7 @@ describe("DynamoDB unreachable in the middle of a stream of writes", () => {
   });
 
   it("paused for longer than the retry window: prompt 503 {error}, never 500; afterwards no change without its event", async () => {
-    const home = await Promise.all(Array.from({ length: 8 }, () => createInstitution()));
+    const home = await Promise.all(Array.from({ length: 8 }, () => newInstitution()));
     const stream = writeStream(8, home);
     await sleep(1_500);
     await dynamodb.pause();
@@ -240,7 +236,7 @@ describe("DynamoDB unreachable in the middle of a stream of writes", () => {
   });
 
   it("stopped (connection refused): every endpoint answers 503 {error} at once; after the restart the tables exist again", async () => {
-    const id = await createInstitution();
+    const id = await newInstitution();
     const other = await token(uniqEmail("member"), { superAdmin: true, account: user.accountId });
     await dynamodb.stop();
     try {
@@ -278,7 +274,7 @@ describe("DynamoDB unreachable in the middle of a stream of writes", () => {
     // In-memory DynamoDB Local comes back empty, with its tables: the API works on the new, empty data.
     const list = await call("GET", INST, { token: owner });
     expect(list).toMatchObject({ status: 200, body: { institutions: [] } });
-    const fresh = await createInstitution();
+    const fresh = await newInstitution();
     expect((await call("GET", `${INST}/${fresh}`, { token: owner })).status).toBe(200);
     expect((await call("GET", "/api/v1/admin/security_events", { token: owner })).status).toBe(200);
     expect((await auditUsers([user])).problems).toEqual([]);

@@ -11,9 +11,7 @@ import { hashToken } from "../../shared/invitations/token.js";
 import { keys } from "../../shared/tables.js";
 import { eventsOf } from "../integration/helpers.js";
 import { call, invitationTokenIn, sentMail, ses, token, uniq, uniqEmail } from "../support/api.js";
-import { ageLastMail } from "../support/flows.js";
-
-const INV = "/api/v1/admin/invitations";
+import { ageLastMail, INV } from "../support/flows.js";
 
 let owner: string;
 let institutionId: string;

@@ -14,6 +14,7 @@ import fc from "fast-check";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { claimsOf, eventsOf } from "../integration/helpers.js";
 import { token, uniq, uniqEmail } from "../support/api.js";
+import { INST } from "../support/flows.js";
 import {
   answered,
   anyString,
@@ -42,7 +43,6 @@ import {
   wrongType,
 } from "./support.js";
 
-const INST = "/api/v1/institutions";
 const MAX_BODY = 64 * 1024;
 const NOT_FOUND = { error: "Institution not found or access denied" };
 const BLANK = "Name can't be blank";

@@ -18,6 +18,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { hashToken } from "../../shared/invitations/token.js";
 import { claimsOf, eventsOf } from "../integration/helpers.js";
 import { sentMail, token, uniq, uniqEmail } from "../support/api.js";
+import { ACCEPT, INV } from "../support/flows.js";
 import {
   anyString,
   badId,
@@ -45,8 +46,6 @@ import {
   wrongType,
 } from "./support.js";
 
-const INV = "/api/v1/admin/invitations";
-const ACCEPT = "/api/v1/invitations/accept";
 const NOT_FOUND = { error: "Institution not found or access denied" };
 const INVITATION_NOT_FOUND = { error: "Invitation not found" };
 const LIMIT = 3;

@@ -14,6 +14,7 @@ import fc from "fast-check";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { token, uniq, uniqEmail } from "../support/api.js";
 import { parseCsv } from "../support/csv.js";
+import { EVENTS } from "../support/flows.js";
 import {
   badId,
   eventsOutsideWhitelist,
@@ -33,7 +34,6 @@ import {
   targetTooLong,
 } from "./support.js";
 
-const SEC = "/api/v1/admin/security_events";
 const MSG = {
   limit: "Invalid limit: must be an integer between 1 and 200",
   from: "Invalid from: must be an ISO 8601 timestamp",
@@ -81,12 +81,12 @@ beforeAll(async () => {
     expect((await send("POST", "/api/v1/institutions", { token: admin, json: { institution: { name } } })).status).toBe(422);
   for (let i = 0; i < 3; i++) await send("GET", "/api/v1/institutions/01ARZ3NDEKTSV4RRFFQ69G5FAV", { token: plain });
   await send("POST", "/api/v1/institutions", { token: other, json: { institution: { name: "Elsewhere" } } });
-  const list = await send("GET", `${SEC}?limit=200`, { token: admin });
+  const list = await send("GET", `${EVENTS}?limit=200`, { token: admin });
   ownIds = list.body.events.map((e: { id: string }) => e.id);
-  const foreign = await send("GET", `${SEC}?limit=1`, { token: other });
+  const foreign = await send("GET", `${EVENTS}?limit=1`, { token: other });
   foreignId = foreign.body.events[0].id;
-  foreignIds = (await send("GET", `${SEC}?limit=200`, { token: other })).body.events.map((e: { id: string }) => e.id);
-  const first = await send("GET", `${SEC}?limit=1`, { token: admin });
+  foreignIds = (await send("GET", `${EVENTS}?limit=200`, { token: other })).body.events.map((e: { id: string }) => e.id);
+  const first = await send("GET", `${EVENTS}?limit=1`, { token: admin });
   cursor = first.body.meta.next_cursor;
   expect(cursor).toEqual(expect.any(String));
 });
@@ -285,7 +285,7 @@ describe("hostile input: security events", () => {
     await fc.assert(
       fc.asyncProperty(listQuery, anyBody, async (q, body) => {
         const pairs = pairsOf(q);
-        const res = await hit("GET /api/v1/admin/security_events", "GET", url(SEC, pairs), {
+        const res = await hit("GET /api/v1/admin/security_events", "GET", url(EVENTS, pairs), {
           token: admin,
           ...(body !== null && { json: body }),
         });
@@ -318,7 +318,7 @@ describe("hostile input: security events", () => {
         anyBody,
         hostileQuery,
         async (id, body, q) => {
-          const res = await hit("GET /api/v1/admin/security_events/{id}", "GET", url(`${SEC}/${seg(id)}`, q), {
+          const res = await hit("GET /api/v1/admin/security_events/{id}", "GET", url(`${EVENTS}/${seg(id)}`, q), {
             token: admin,
             ...(body !== null && { json: body }),
           });
@@ -345,7 +345,7 @@ describe("hostile input: security events", () => {
     await fc.assert(
       fc.asyncProperty(exportQuery, anyBody, async (q, body) => {
         const pairs = pairsOf(q);
-        const res = await hit("GET /api/v1/admin/security_events/export", "GET", url(`${SEC}/export`, pairs), {
+        const res = await hit("GET /api/v1/admin/security_events/export", "GET", url(`${EVENTS}/export`, pairs), {
           token: admin,
           ...(body !== null && { json: body }),
         });
@@ -371,7 +371,7 @@ describe("hostile input: security events", () => {
   it("GET /security_events/alerts: any query and body → 200 with the three counted types", async () => {
     await fc.assert(
       fc.asyncProperty(hostileQuery, anyBody, async (q, body) => {
-        const res = await hit("GET /api/v1/admin/security_events/alerts", "GET", url(`${SEC}/alerts`, q), {
+        const res = await hit("GET /api/v1/admin/security_events/alerts", "GET", url(`${EVENTS}/alerts`, q), {
           token: admin,
           ...(body !== null && { json: body }),
         });
@@ -399,7 +399,7 @@ describe("hostile input: security events", () => {
           const res = await hit(
             "GET /api/v1/admin/security_events/* (caller without the status)",
             "GET",
-            url(`${SEC}${suffix}`, [...pairs, [junk, junk]]),
+            url(`${EVENTS}${suffix}`, [...pairs, [junk, junk]]),
             {
               token: plain,
             },
@@ -414,13 +414,13 @@ describe("hostile input: security events", () => {
 
   it("what is listed and exported is within the whitelist of event attributes, with guarded cells", async () => {
     // Its own reads: this test does not lean on what the properties above happened to list.
-    const listed = (await send("GET", `${SEC}?limit=200`, { token: admin })).body.events as Record<string, unknown>[];
+    const listed = (await send("GET", `${EVENTS}?limit=200`, { token: admin })).body.events as Record<string, unknown>[];
     expect(listed.length).toBeGreaterThan(0);
     for (const e of listed)
       expect(Object.keys(e).sort()).toEqual(["created_at", "description", "details", "event_type", "id", "ip_address", "user_email"]);
     expect(eventsOutsideWhitelist(listed.map((e) => ({ ...e, pk: "x", sk: "y" })))).toEqual([]);
     // The admin's address starts with "+": its cells (user_email, description) need the guard.
-    const rows = parseCsv((await send("GET", `${SEC}/export`, { token: admin })).text).slice(1);
+    const rows = parseCsv((await send("GET", `${EVENTS}/export`, { token: admin })).text).slice(1);
     expect(rows.flat().filter((cell) => /^'[=+\-@\t\r]/.test(cell)).length).toBeGreaterThan(0);
   });
 });

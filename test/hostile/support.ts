@@ -10,6 +10,7 @@ import fc from "fast-check";
 import { expect } from "vitest";
 import { db } from "../../shared/clients.js";
 import { config } from "../../shared/config.js";
+import { DETAIL_KEYS, type EventDetails, EXPORT_FILTER_KEYS } from "../../shared/event-details.js";
 import { keys } from "../../shared/tables.js";
 import { stack } from "../support/api.js";
 
@@ -475,22 +476,6 @@ export async function storedOutsideWhitelist(userIds: readonly string[]): Promis
   return { problems, items };
 }
 
-/** Event details keys each event type may carry (DESIGN.md and shared/audit.ts). */
-const DETAIL_KEYS: Record<string, readonly string[]> = {
-  institution_created: ["institution_id", "name"],
-  institution_updated: ["institution_id", "changes"],
-  institution_deleted: ["institution_name"],
-  insufficient_privileges: ["action", "required_role", "institution_id"],
-  unauthorized_institution_access: ["attempted_institution_id", "action"],
-  rate_limit_exceeded: ["email", "institution_id", "limit", "scope"],
-  token_validation_failure: ["reason"],
-  security_events_exported: ["event_count", "filters"],
-  invitation_created: ["invitation_id", "institution_id", "email", "role"],
-  invitation_revoked: ["invitation_id", "institution_id", "email", "reason"],
-  invitation_resent: ["invitation_id", "institution_id", "email"],
-  invitation_accepted: ["invitation_id", "institution_id", "email", "role"],
-  cohort_created: ["institution_id", "cohort_id", "name"],
-};
 const EVENT_ATTRS = [
   "pk",
   "sk",
@@ -516,7 +501,7 @@ export function eventsOutsideWhitelist(events: readonly Record<string, unknown>[
   for (const e of events) {
     const what = `event ${e.id} (${e.event_type})`;
     problems.push(...outside(what, e, EVENT_ATTRS));
-    const allowed = DETAIL_KEYS[String(e.event_type)];
+    const allowed: readonly string[] | undefined = DETAIL_KEYS[String(e.event_type) as keyof EventDetails];
     if (!allowed) problems.push(`${what}: unknown type`);
     else problems.push(...outside(`${what} details`, (e.details ?? {}) as Record<string, unknown>, allowed));
     if (e.event_type === "institution_updated") {
@@ -525,11 +510,7 @@ export function eventsOutsideWhitelist(events: readonly Record<string, unknown>[
     }
     if (e.event_type === "security_events_exported") {
       problems.push(
-        ...outside(`${what} filters`, ((e.details as { filters?: object }).filters ?? {}) as Record<string, unknown>, [
-          "event_type",
-          "from",
-          "to",
-        ]),
+        ...outside(`${what} filters`, ((e.details as { filters?: object }).filters ?? {}) as Record<string, unknown>, EXPORT_FILTER_KEYS),
       );
     }
   }

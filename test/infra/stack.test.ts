@@ -8,7 +8,7 @@ import { readFileSync } from "node:fs";
 import type { CfnResource } from "aws-cdk-lib";
 import { Match } from "aws-cdk-lib/assertions";
 import { describe, expect, it } from "vitest";
-import { handlers, type RouteAccess, routes } from "../../shared/routes.js";
+import { handlers, type Route, type RouteAccess, routes } from "../../shared/routes.js";
 import { eventsTable, mainTable, type TableDef } from "../../shared/tables.js";
 import { build, type Json, nagFindings } from "./support.js";
 
@@ -158,6 +158,22 @@ describe("least privilege", () => {
       if (access.events) expected[eventsId] = expectedActions(access.events);
       expect(tableActions(handler), handler).toEqual(expected);
     }
+  });
+
+  it("grants a handler the union of its routes' access: a read route and a write route on one table give both", () => {
+    const readRoute: Route = { method: "GET", path: "/api/v1/things", handler: "institutions/list", who: "test", access: { main: "read" } };
+    const writeRoute: Route = { ...readRoute, method: "POST", access: { main: "write" } };
+    const table = [...routes.filter((r) => r.handler !== "institutions/list"), readRoute, writeRoute];
+    const union = build({ routes: table }, { id: "UnionStack", validate: false });
+    const fnId = union.logicalId(union.stack.functions.get("institutions/list") as never);
+    const roleId = union.resources[fnId].Properties.Role["Fn::GetAtt"][0];
+    const actions = union
+      .ofType("AWS::IAM::Policy")
+      .filter(([, p]) => p.Properties.Roles.some((r: Json) => r.Ref === roleId))
+      .flatMap(([, p]) => p.Properties.PolicyDocument.Statement)
+      .flatMap((s: Json) => asList<string>(s.Action))
+      .filter((a: string) => a.startsWith("dynamodb:"));
+    expect([...new Set(actions)].sort()).toEqual([...READ, ...WRITE].sort());
   });
 
   it("spot checks: read-only readers cannot write, institution listing never touches events", () => {

@@ -8,9 +8,9 @@ import { describe, expect, it } from "vitest";
 import { flattenClaims, MAX_PAYLOAD_BYTES, matchRoute } from "../../infra/local/gateway.js";
 import { parseGroups } from "../../shared/caller.js";
 import { call, stack, token, uniq, uniqEmail } from "../support/api.js";
+import { INST } from "../support/flows.js";
 import { idClaims, signJwt } from "../support/jwt.js";
 
-const INST = "/api/v1/institutions";
 const UNAUTHORIZED = { status: 401, body: { message: "Unauthorized" } };
 
 const otherKey = generateKeyPairSync("rsa", { modulusLength: 2048 }).privateKey;

@@ -46,5 +46,5 @@ export async function grantAccess(institutionId: string, userId: string, role: R
   const institution = await getInstitution(institutionId);
   if (!institution) throw new Error(`no institution ${institutionId}`);
   const result = await transact(grantAccessItems(institution, userId, role));
-  if (!result.ok) throw new Error("grantAccess failed");
+  if (result.kind !== "ok") throw new Error("grantAccess failed");
 }

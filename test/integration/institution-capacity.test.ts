@@ -12,11 +12,8 @@ import { INSTITUTION_FULL, MAX_MEMBERS } from "../../shared/institutions/model.j
 import { getInstitution } from "../../shared/institutions/repository.js";
 import { keys } from "../../shared/tables.js";
 import { call, invitationTokenIn, sentMail, token, uniq, uniqEmail } from "../support/api.js";
+import { ACCEPT, INST, INV } from "../support/flows.js";
 import { grantAccess, userIdOf } from "./helpers.js";
-
-const INST = "/api/v1/institutions";
-const INV = "/api/v1/admin/invitations";
-const ACCEPT = "/api/v1/invitations/accept";
 
 const accessRecord = async (userId: string, institutionId: string) =>
   (await db.send(new GetCommand({ TableName: config.tables.main, Key: keys.access(userId, institutionId), ConsistentRead: true }))).Item;

@@ -4,9 +4,8 @@
  */
 import { beforeAll, describe, expect, it } from "vitest";
 import { call, token, uniq, uniqEmail } from "../support/api.js";
+import { createInstitution, INST } from "../support/flows.js";
 import { grantAccess, lastEvent, userIdOf } from "./helpers.js";
-
-const INST = "/api/v1/institutions";
 
 interface Actors {
   owner: string;
@@ -26,12 +25,6 @@ async function actors(): Promise<Actors> {
     token(uniqEmail("plain", "example.com"), { account }),
   ]);
   return { owner, admin, sameAccount, otherAccount, noGroup };
-}
-
-async function createInstitution(tok: string, institution: Record<string, unknown> = {}) {
-  const res = await call("POST", INST, { token: tok, body: { institution: { name: uniq("Inst"), ...institution } } });
-  expect(res.status).toBe(201);
-  return res.body.institution as Record<string, unknown> & { id: string; name: string };
 }
 
 describe("institutions: authorization matrix", () => {

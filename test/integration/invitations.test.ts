@@ -6,29 +6,16 @@
  */
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
-import { GetCommand, QueryCommand, UpdateCommand } from "@aws-sdk/lib-dynamodb";
+import { QueryCommand } from "@aws-sdk/lib-dynamodb";
 import { beforeAll, describe, expect, it } from "vitest";
 import type { StoredEvent } from "../../shared/audit.js";
 import { db } from "../../shared/clients.js";
 import { config } from "../../shared/config.js";
-import { invitationStateIndex, keys } from "../../shared/tables.js";
-import {
-  type CallOptions,
-  type CallResult,
-  invitationTokenIn,
-  call as rawCall,
-  sentMail,
-  stack,
-  token,
-  uniq,
-  uniqEmail,
-} from "../support/api.js";
-import { ageLastMail } from "../support/flows.js";
+import { keys } from "../../shared/tables.js";
+import { type CallResult, call, invitationTokenIn, observeResponses, sentMail, stack, token, uniq, uniqEmail } from "../support/api.js";
+import { ACCEPT, ageLastMail, createInstitution, INST, INV, inviteMailed, storedInvitation } from "../support/flows.js";
 import { eventsOf, userIdOf } from "./helpers.js";
 
-const INV = "/api/v1/admin/invitations";
-const ACCEPT = "/api/v1/invitations/accept";
-const INST = "/api/v1/institutions";
 const ISO = /^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z$/;
 const DAY = 86_400_000;
 
@@ -37,12 +24,10 @@ const responses: string[] = [];
 const mailedTokens: string[] = [];
 const actorsSeen = new Set<string>();
 
-async function call(method: string, path: string, opts: CallOptions = {}): Promise<CallResult> {
-  const res = await rawCall(method, path, opts);
+observeResponses((res, opts) => {
   responses.push(JSON.stringify(res.headers) + res.text);
   if (opts.token) actorsSeen.add(opts.token);
-  return res;
-}
+});
 
 /** Runs `fn` and returns what it answered together with the events `tok`'s user caused meanwhile, oldest first. */
 async function withEvents(tok: string, fn: () => Promise<CallResult>): Promise<{ res: CallResult; events: StoredEvent[] }> {
@@ -62,55 +47,19 @@ async function mailedToken(email: string): Promise<string> {
   return t;
 }
 
-async function invite(tok: string, institutionId: string, email: string, role = "cohort_admin") {
-  const res = await call("POST", INV, { token: tok, body: { institution_id: institutionId, email, role } });
-  expect(res.status, JSON.stringify(res.body)).toBe(201);
-  return { id: res.body.invitation.id as string, token: await mailedToken(email), res };
+/** Invites `email`, keeping its token for the leak check; `clockOffsetMs` -PAST_EXPIRY makes one that has expired by now. */
+async function invite(tok: string, institutionId: string, email: string, role = "cohort_admin", clockOffsetMs?: number) {
+  const inv = await inviteMailed(tok, institutionId, email, { role, clockOffsetMs });
+  mailedTokens.push(inv.token);
+  return inv;
 }
 
 async function accept(tok: string, invitationToken: string) {
   return call("POST", ACCEPT, { token: tok, body: { token: invitationToken } });
 }
 
-async function createInstitution(tok: string): Promise<{ id: string; name: string }> {
-  const res = await call("POST", INST, { token: tok, body: { institution: { name: uniq("Invite U") } } });
-  expect(res.status).toBe(201);
-  return { id: res.body.institution.id, name: res.body.institution.name };
-}
-
-async function storedInvitation(institutionId: string, id: string) {
-  const out = await db.send(new GetCommand({ TableName: config.tables.main, Key: keys.invitation(institutionId, id) }));
-  return out.Item;
-}
-
-/** Ages an invitation past its expiry, directly in the table (the slot carries the expiry too). */
-async function expire(institutionId: string, id: string): Promise<void> {
-  const inv = await storedInvitation(institutionId, id);
-  if (!inv) throw new Error("no such invitation");
-  const past = new Date(Date.now() - 60_000).toISOString();
-  const set = (Key: { pk: string; sk: string }) =>
-    db.send(
-      new UpdateCommand({
-        TableName: config.tables.main,
-        Key,
-        UpdateExpression: "SET expires_at = :p",
-        ConditionExpression: "attribute_exists(pk)",
-        ExpressionAttributeValues: { ":p": past },
-      }),
-    );
-  await set(keys.invitation(institutionId, id));
-  await set(keys.invitationSlot(institutionId, inv.email, inv.slot)).catch(() => {});
-  // The list reads unexpired invitations by the expiry in their index key: it moves too.
-  await db.send(
-    new UpdateCommand({
-      TableName: config.tables.main,
-      Key: keys.invitation(institutionId, id),
-      UpdateExpression: "SET #o = :o",
-      ExpressionAttributeNames: { "#o": invitationStateIndex.sortKey },
-      ExpressionAttributeValues: { ":o": invitationStateIndex.order(past, id) },
-    }),
-  );
-}
+/** Far enough for an invitation to have expired (they are valid for 7 days). */
+const PAST_EXPIRY = 8 * DAY;
 
 async function listActive(tok: string, institutionId: string) {
   const res = await call("GET", INV, { token: tok, query: { institution_id: institutionId } });
@@ -151,7 +100,9 @@ async function world(): Promise<World> {
     token(uniqEmail("outsider", domain), { superAdmin: true, account }),
     token(uniqEmail("other"), { superAdmin: true, account: uniq("acct") }),
   ]);
-  const inst = await createInstitution(owner);
+  // Only what an accept answers of the institution.
+  const { id, name } = await createInstitution(owner, { name: uniq("Invite U") });
+  const inst = { id, name };
   for (const [tok, email, role] of [
     [admin, adminEmail, "cohort_admin"],
     [manager, managerEmail, "cohort_super_admin"],
@@ -256,7 +207,7 @@ describe("invitations: authorization matrix", () => {
     expect(events).toEqual([
       expect.objectContaining({
         event_type: "invitation_revoked",
-        details: { invitation_id: target.id, institution_id: w.inst.id, email: target.res.body.invitation.email },
+        details: { invitation_id: target.id, institution_id: w.inst.id, email: target.invitation.email },
       }),
     ]);
     const owned = await invite(w.owner, w.inst.id, uniqEmail("revokee"));
@@ -291,10 +242,10 @@ describe("invitations: authorization matrix", () => {
       expect(events).toEqual([
         expect.objectContaining({
           event_type: "invitation_resent",
-          details: { invitation_id: target.id, institution_id: w.inst.id, email: target.res.body.invitation.email },
+          details: { invitation_id: target.id, institution_id: w.inst.id, email: target.invitation.email },
         }),
       ]);
-      await mailedToken(target.res.body.invitation.email);
+      await mailedToken(target.invitation.email);
     }
   });
 
@@ -433,7 +384,7 @@ describe("invitations: create", () => {
     expect(res.status).toBe(429);
     expect(res.body).toEqual({ error: expect.any(String) });
     const retryAfter = Number(res.headers["retry-after"]);
-    const firstExpiry = Date.parse(first.res.body.invitation.expires_at);
+    const firstExpiry = Date.parse(first.invitation.expires_at);
     expect(Math.abs(retryAfter - (firstExpiry - Date.now()) / 1000)).toBeLessThan(30);
     expect(events).toEqual([
       expect.objectContaining({
@@ -445,7 +396,7 @@ describe("invitations: create", () => {
     const manager = await call("POST", INV, { token: w.manager, body: { institution_id: w.inst.id, email, role: "cohort_super_admin" } });
     expect(manager.status).toBe(429);
     // Another institution is another count.
-    const other = await createInstitution(w.owner);
+    const other = await createInstitution(w.owner, { name: uniq("Invite U") });
     await invite(w.owner, other.id, email);
 
     // Revoked and expired invitations stop counting.
@@ -454,9 +405,13 @@ describe("invitations: create", () => {
     expect((await call("POST", INV, { token: w.owner, body: { institution_id: w.inst.id, email, role: "cohort_admin" } })).status).toBe(
       429,
     );
-    await expire(w.inst.id, fourth.id);
-    await invite(w.owner, w.inst.id, email);
-    expect((await listActive(w.owner, w.inst.id)).filter((i) => i.email === email)).toHaveLength(3);
+    // Once the three active ones have expired, three more may be sent, and no fourth.
+    const later = { token: w.owner, body: { institution_id: w.inst.id, email, role: "cohort_admin" }, clockOffsetMs: PAST_EXPIRY };
+    for (let i = 0; i < 3; i++) expect((await call("POST", INV, later)).status).toBe(201);
+    expect((await call("POST", INV, later)).status).toBe(429);
+    const listedLater = await call("GET", INV, { token: w.owner, query: { institution_id: w.inst.id }, clockOffsetMs: PAST_EXPIRY });
+    expect(listedLater.body.invitations.filter((i: { email: string }) => i.email === email)).toHaveLength(3);
+    expect(listedLater.body.invitations.map((i: { id: string }) => i.id)).not.toContain(fourth.id);
   });
 
   it("12 simultaneous creates for one e-mail: exactly 3 × 201 and 9 × 429, and 3 stored", async () => {
@@ -488,16 +443,15 @@ describe("invitations: create", () => {
 
 describe("invitations: list", () => {
   it("active by default, only used with show_used=true; every item has the contract's fields and a status", async () => {
-    const inst = await createInstitution(w.owner);
+    const inst = await createInstitution(w.owner, { name: uniq("Invite U") });
     const emails = [uniqEmail("l1"), uniqEmail("l2"), uniqEmail("l3"), uniqEmail("l4")];
     const active = await invite(w.owner, inst.id, emails[0] as string);
     const used = await invite(w.owner, inst.id, emails[1] as string, "cohort_super_admin");
     const revoked = await invite(w.owner, inst.id, emails[2] as string);
-    const expired = await invite(w.owner, inst.id, emails[3] as string);
+    const _expired = await invite(w.owner, inst.id, emails[3] as string, "cohort_admin", -PAST_EXPIRY);
     const usedBy = await token(emails[1] as string);
     expect((await accept(usedBy, used.token)).status).toBe(200);
     expect((await call("DELETE", `${INV}/${revoked.id}`, { token: w.owner, query: { institution_id: inst.id } })).status).toBe(200);
-    await expire(inst.id, expired.id);
 
     const list = await listActive(usedBy, inst.id);
     expect(list).toEqual([
@@ -505,9 +459,9 @@ describe("invitations: list", () => {
         id: active.id,
         email: emails[0],
         role: "cohort_admin",
-        token_preview: active.res.body.invitation.token_preview,
+        token_preview: active.invitation.token_preview,
         sent_at: expect.stringMatching(ISO),
-        expires_at: active.res.body.invitation.expires_at,
+        expires_at: active.invitation.expires_at,
         used_at: null,
         created_by: w.ownerEmail,
         status: "active",
@@ -537,7 +491,7 @@ describe("invitations: list", () => {
 
 describe("invitations: revoke", () => {
   it("404 for unknown, malformed or another institution's id; 422 for used, revoked, expired", async () => {
-    const other = await createInstitution(w.owner);
+    const other = await createInstitution(w.owner, { name: uniq("Invite U") });
     const elsewhere = await invite(w.owner, other.id, uniqEmail("elsewhere"));
     for (const id of ["01ARZ3NDEKTSV4RRFFQ69G5FAV", "not-an-id", elsewhere.id]) {
       const { res, events } = await withEvents(w.owner, () =>
@@ -551,8 +505,7 @@ describe("invitations: revoke", () => {
     expect((await accept(await token(usedEmail), used.token)).status).toBe(200);
     const revoked = await invite(w.owner, w.inst.id, uniqEmail("r"));
     expect((await call("DELETE", `${INV}/${revoked.id}`, { token: w.owner, query: { institution_id: w.inst.id } })).status).toBe(200);
-    const expired = await invite(w.owner, w.inst.id, uniqEmail("e"));
-    await expire(w.inst.id, expired.id);
+    const expired = await invite(w.owner, w.inst.id, uniqEmail("e"), "cohort_admin", -PAST_EXPIRY);
     for (const inv of [used, revoked, expired]) {
       const { res, events } = await withEvents(w.owner, () =>
         call("DELETE", `${INV}/${inv.id}`, { token: w.owner, query: { institution_id: w.inst.id } }),
@@ -561,7 +514,7 @@ describe("invitations: revoke", () => {
       expect(events).toEqual([]);
     }
     // A revoked token cannot be accepted.
-    const revokedEmail = revoked.res.body.invitation.email;
+    const revokedEmail = revoked.invitation.email;
     const r = await withEvents(await token(revokedEmail), async () => accept(await token(revokedEmail), revoked.token));
     expect(r.res.status).toBe(422);
     expect(r.events).toEqual([expect.objectContaining({ event_type: "token_validation_failure", details: { reason: "revoked" } })]);
@@ -615,11 +568,14 @@ describe("invitations: resend", () => {
 
     const revoked = await invite(w.owner, w.inst.id, uniqEmail("rr"));
     await call("DELETE", `${INV}/${revoked.id}`, { token: w.owner, query: { institution_id: w.inst.id } });
-    const expired = await invite(w.owner, w.inst.id, uniqEmail("re"));
-    await expire(w.inst.id, expired.id);
+    const expired = await invite(w.owner, w.inst.id, uniqEmail("re"), "cohort_admin", -PAST_EXPIRY);
     for (const id of [inv.id, revoked.id, expired.id]) {
-      await ageLastMail(w.inst.id, id, 11 * 60); // refused for its state, not for the cooldown
-      const r = await call("POST", `${INV}/${id}/resend`, { token: w.owner, body: { institution_id: w.inst.id } });
+      // 11 minutes on, past the cooldown: refused for its state, not for the cooldown.
+      const r = await call("POST", `${INV}/${id}/resend`, {
+        token: w.owner,
+        body: { institution_id: w.inst.id },
+        clockOffsetMs: 11 * 60_000,
+      });
       expect(r).toMatchObject({ status: 422, body: { error: expect.any(String) } });
     }
     expect((await call("POST", `${INV}/nope/resend`, { token: w.owner, body: { institution_id: w.inst.id } })).body).toEqual({
@@ -664,8 +620,10 @@ describe("invitations: accept", () => {
     }
     const inv = await invite(w.owner, w.inst.id, email);
     expect((await accept(w.other, inv.token)).status).toBe(422);
-    await expire(w.inst.id, inv.id);
-    const r = await withEvents(invitee, () => accept(invitee, inv.token));
+    // Accepted 8 days later: it has expired.
+    const r = await withEvents(invitee, () =>
+      call("POST", ACCEPT, { token: invitee, body: { token: inv.token }, clockOffsetMs: PAST_EXPIRY }),
+    );
     expect(r.res.status).toBe(422);
     expect(r.events).toEqual([expect.objectContaining({ details: { reason: "expired" } })]);
 
@@ -688,7 +646,7 @@ describe("invitations: accept", () => {
   });
 
   it("a user who already has access keeps the stronger role; the invitation is consumed", async () => {
-    const inst = await createInstitution(w.owner);
+    const inst = await createInstitution(w.owner, { name: uniq("Invite U") });
     const email = uniqEmail("double");
     const first = await invite(w.owner, inst.id, email, "cohort_super_admin");
     const second = await invite(w.owner, inst.id, email, "cohort_admin");

@@ -11,10 +11,10 @@ import { config } from "../../shared/config.js";
 import { newId } from "../../shared/ids.js";
 import { keys } from "../../shared/tables.js";
 import { call, token, uniq, uniqEmail } from "../support/api.js";
+import { INST } from "../support/flows.js";
 import { putItems } from "../support/seed.js";
 import { userIdOf } from "./helpers.js";
 
-const INST = "/api/v1/institutions";
 const N = 4_000;
 const longName = (label: string, i: number) => `${label} ${String(i).padStart(5, "0")} `.padEnd(255, "x");
 

@@ -12,15 +12,14 @@ import { describe, expect, it } from "vitest";
 import type { paths } from "../../shared/openapi/api-types.js";
 import { call, stack, token, uniq, uniqEmail } from "../support/api.js";
 import { assertConforms, document } from "../support/contract.js";
+import { DOCS, OPENAPI } from "../support/flows.js";
 
-const DOC = "/api/v1/openapi.json";
-const PAGE = "/api/v1/docs";
 const swaggerBundle = readFileSync(createRequire(import.meta.url).resolve("swagger-ui-dist/swagger-ui-bundle.js"), "utf8");
 const operationCount = Object.values(document.paths).reduce((n, item) => n + Object.keys(item as object).length, 0);
 
 describe("GET /api/v1/openapi.json", () => {
   it("needs no token, and is the document every response of the tests is checked against", async () => {
-    const res = await call("GET", DOC);
+    const res = await call("GET", OPENAPI);
     expect(res.status).toBe(200);
     expect(res.headers["content-type"]).toMatch(/^application\/json/);
     expect(res.body).toEqual(JSON.parse(JSON.stringify(document)));
@@ -28,14 +27,14 @@ describe("GET /api/v1/openapi.json", () => {
   });
 
   it("has no authorizer: a bad token changes nothing, while the same token is refused on a protected route", async () => {
-    expect((await call("GET", DOC, { token: "not-a-token" })).status).toBe(200);
+    expect((await call("GET", OPENAPI, { token: "not-a-token" })).status).toBe(200);
     expect(await call("GET", "/api/v1/institutions", { token: "not-a-token" })).toMatchObject({ status: 401 });
   });
 });
 
 describe("GET /api/v1/docs", () => {
   it("serves Swagger UI from its npm package, inlined, under a policy that runs only its own scripts", async () => {
-    const res = await call("GET", PAGE, { headers: { "accept-encoding": "identity" } });
+    const res = await call("GET", DOCS, { headers: { "accept-encoding": "identity" } });
     expect(res.status).toBe(200);
     expect(res.headers["content-type"]).toBe("text/html; charset=utf-8");
     expect(res.headers["content-encoding"]).toBeUndefined();
@@ -50,8 +49,8 @@ describe("GET /api/v1/docs", () => {
   });
 
   it("is gzipped for a client that takes gzip", async () => {
-    const plain = await call("GET", PAGE, { headers: { "accept-encoding": "identity" } });
-    const res = await call("GET", PAGE, { headers: { "accept-encoding": "gzip" } });
+    const plain = await call("GET", DOCS, { headers: { "accept-encoding": "identity" } });
+    const res = await call("GET", DOCS, { headers: { "accept-encoding": "gzip" } });
     expect(res.headers["content-encoding"]).toBe("gzip");
     expect(Number(res.headers["content-length"])).toBeLessThan(Number(plain.headers["content-length"]) / 3);
     expect(res.text).toBe(plain.text);
@@ -74,7 +73,7 @@ describe("GET /api/v1/docs", () => {
       page.on("console", (msg) => {
         if (/Content Security Policy|Refused to/i.test(msg.text())) violations.push(msg.text());
       });
-      expect(stack.docsUrl).toBe(`${stack.apiUrl}${PAGE}`);
+      expect(stack.docsUrl).toBe(`${stack.apiUrl}${DOCS}`);
       await page.goto(stack.docsUrl);
       await page.locator(".opblock").first().waitFor({ timeout: 30_000 });
       expect(await page.locator(".opblock").count()).toBe(operationCount);

@@ -64,7 +64,7 @@ describe("retention", () => {
     expect((await showSecurityEvent(caller, recent, now)).id).toBe(recent);
 
     const csv = await exportSecurityEvents(caller, {}, now);
-    const rows = String(csv.body).trim().split("\r\n").slice(1);
+    const rows = csv.csv.trim().split("\r\n").slice(1);
     expect(rows.map((r) => r.split(",")[0])).toEqual([recent]);
 
     const digests = await runDigester({ now, signer: localSignerFromEnv(), from: h0, until: h0 + 3 * HOUR, accounts: [account] });

@@ -8,9 +8,9 @@ import type { CountedType, EventType } from "../../shared/audit.js";
 import type { Caller } from "../../shared/caller.js";
 import { newId } from "../../shared/ids.js";
 import { call, token, uniq, uniqEmail } from "../support/api.js";
+import { ALERTS } from "../support/flows.js";
 import { type Seed, seedEvents } from "../support/seed-events.js";
 
-const ALERTS = "/api/v1/admin/security_events/alerts";
 const HOUR = 60 * 60 * 1000;
 const ZERO = { unauthorized_institution_access: 0, rate_limit_exceeded: 0, token_validation_failure: 0 };
 

@@ -1,38 +1,19 @@
 /**
- * The request budget of the security-event reads, counted at the SDK against the local DynamoDB: a list
- * page is one Query, show one GetItem, alerts one counter Query plus at most one COUNT Query per counted
- * type, export one Query per page and type plus its event. Never a Scan, never a FilterExpression, and
- * every Query is on the caller's own partition.
+ * The design's promise for the security-event reads, at the SDK against the local DynamoDB: no Scan and no
+ * filter; a list page reads the page (and one more event, to know of a next page), show the one event,
+ * alerts at most an hour of minute counters and the events of one minute; an export reads what it writes
+ * out and logs itself in one transaction. Every Query is on the caller's own partition.
  */
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { beforeAll, describe, expect, it } from "vitest";
 import type { EventType } from "../../shared/audit.js";
 import type { Caller } from "../../shared/caller.js";
 import { dynamo } from "../../shared/clients.js";
 import { exportSecurityEvents, listSecurityEvents, securityAlerts, showSecurityEvent } from "../../shared/security-events/service.js";
 import { uniq } from "../support/api.js";
+import { expectWithinDesign, requestCounter, type SentRequest } from "../support/requests.js";
 import { seedEvents } from "../support/seed-events.js";
 
-const sent: { command: string; input: Record<string, unknown> }[] = [];
-const MIDDLEWARE = "security-events-budget";
-
-beforeAll(() => {
-  dynamo.middlewareStack.add(
-    (next, context) => async (args) => {
-      sent.push({ command: String(context.commandName).replace(/Command$/, ""), input: { ...(args.input as Record<string, unknown>) } });
-      return next(args);
-    },
-    { step: "initialize", name: MIDDLEWARE },
-  );
-});
-afterAll(() => {
-  dynamo.middlewareStack.remove(MIDDLEWARE);
-});
-
-async function counted(fn: () => Promise<unknown>) {
-  sent.length = 0;
-  await fn();
-  return [...sent];
-}
+const counted = requestCounter(dynamo);
 
 const TYPES: EventType[] = ["institution_created", "unauthorized_institution_access", "rate_limit_exceeded", "token_validation_failure"];
 
@@ -59,19 +40,12 @@ describe("security events: request budget", () => {
     );
   });
 
-  const onlyOwnPartition = (requests: { command: string; input: Record<string, unknown> }[]) => {
-    for (const { command, input } of requests) {
-      expect(command).not.toBe("Scan");
-      // Only the user-and-type filter narrows its partition (the user's events) by a filter (repository.ts).
-      if (input.FilterExpression !== undefined) expect(input).toMatchObject({ IndexName: "by_user", FilterExpression: "#type = :type" });
-      if (command === "Query") {
-        const values = JSON.stringify(input.ExpressionAttributeValues);
-        expect(values).toContain(account);
-      }
-    }
+  const onlyOwnPartition = (requests: readonly SentRequest[]) => {
+    for (const { command, input } of requests)
+      if (command === "Query") expect(JSON.stringify(input.ExpressionAttributeValues)).toContain(account);
   };
 
-  it("list page: one Query, whatever the filters, also with a cursor", async () => {
+  it("list page: reads the page and one more, whatever the filters, also with a cursor", async () => {
     for (const query of [
       {},
       { user_id: "u1" },
@@ -80,39 +54,37 @@ describe("security events: request budget", () => {
     ]) {
       let cursor: string | undefined;
       for (let page = 0; page < 3; page++) {
-        let next: string | null = null;
-        const requests = await counted(async () => {
-          next = (await listSecurityEvents(admin, { ...query, limit: "20", ...(cursor && { cursor }) })).meta.next_cursor;
-        });
-        expect(requests.map((r) => r.command)).toEqual(["Query"]);
-        expect(requests[0]?.input.Limit).toBe(21);
+        const { result, requests } = await counted(() => listSecurityEvents(admin, { ...query, limit: "20", ...(cursor && { cursor }) }));
+        // User and type: a page of the user's events, keeping the type's (the one filter of the design).
+        const filter = "user_id" in query && "event_type" in query ? "#type = :type" : undefined;
+        expectWithinDesign(requests, { maxItemsRead: 21, change: false, ...(filter && { filter }) });
         onlyOwnPartition(requests);
-        cursor = next ?? undefined;
+        cursor = result.meta.next_cursor ?? undefined;
         if (!cursor) break;
       }
     }
   });
 
-  it("show: one GetItem", async () => {
-    const requests = await counted(() => showSecurityEvent(admin, ids[5]));
-    expect(requests.map((r) => r.command)).toEqual(["GetItem"]);
+  it("show: reads the one event", async () => {
+    const { result, requests } = await counted(() => showSecurityEvent(admin, ids[5] ?? ""));
+    expect(result.id).toBe(ids[5]);
+    expectWithinDesign(requests, { maxItemsRead: 1, change: false });
   });
 
-  it("alerts: one counter Query plus at most one COUNT Query per counted type", async () => {
-    const requests = await counted(() => securityAlerts(admin));
-    expect(requests[0]?.command).toBe("Query");
-    expect(requests.length).toBeLessThanOrEqual(4);
-    for (const r of requests.slice(1)) expect(r.input).toMatchObject({ IndexName: "by_type", Select: "COUNT" });
+  it("alerts: at most an hour of minute counters and the events of one minute per counted type", async () => {
+    const { requests } = await counted(() => securityAlerts(admin));
+    // 61 minutes of counters; the 240 seeded events are 3 a minute, of 4 types.
+    expectWithinDesign(requests, { maxItemsRead: 61 + 3 * 3, change: false });
     onlyOwnPartition(requests);
   });
 
-  it("export: one Query per type (pages of up to 1,000), then the event's transaction", async () => {
+  it("export: reads the rows it writes out, and logs itself in one transaction", async () => {
     const all = await counted(() => exportSecurityEvents(admin, {}));
-    expect(all.map((r) => r.command)).toEqual(["Query", "TransactWriteItems"]);
+    expectWithinDesign(all.requests, { maxItemsRead: 240, change: true });
     const typed = await counted(() =>
       exportSecurityEvents(admin, { event_type: "institution_created,rate_limit_exceeded,token_validation_failure" }),
     );
-    expect(typed.map((r) => r.command)).toEqual(["Query", "Query", "Query", "TransactWriteItems"]);
-    onlyOwnPartition(typed);
+    expectWithinDesign(typed.requests, { maxItemsRead: 180 + 1, change: true });
+    onlyOwnPartition(typed.requests);
   });
 });

@@ -8,9 +8,9 @@ import { describe as describeEvent } from "../../shared/audit.js";
 import type { Caller } from "../../shared/caller.js";
 import { call, token, uniq, uniqEmail } from "../support/api.js";
 import { parseCsv } from "../support/csv.js";
+import { EXPORT } from "../support/flows.js";
 import { type Seed, seedEvents } from "../support/seed-events.js";
 
-const EXPORT = "/api/v1/admin/security_events/export";
 const HEADER = ["id", "event_type", "created_at", "user_id", "user_email", "ip_address", "description", "details"];
 const BASE = Date.UTC(2024, 5, 1, 8, 0, 0);
 const BEFORE_NOW = "2024-12-31T23:59:59Z";

@@ -9,9 +9,8 @@ import type { EventType } from "../../shared/audit.js";
 import type { Caller } from "../../shared/caller.js";
 import { newId } from "../../shared/ids.js";
 import { call, token, uniq, uniqEmail } from "../support/api.js";
+import { EVENTS } from "../support/flows.js";
 import { type Seed, seedEvents } from "../support/seed-events.js";
-
-const SEC = "/api/v1/admin/security_events";
 
 interface Expected {
   id: string;
@@ -53,7 +52,7 @@ async function seedAccount(account: string): Promise<Expected[]> {
 }
 
 async function list(tok: string, query: Record<string, string | number | undefined> = {}) {
-  return call("GET", SEC, { token: tok, query });
+  return call("GET", EVENTS, { token: tok, query });
 }
 
 /** Every page of a filtered listing, following `next_cursor`. */
@@ -89,10 +88,10 @@ describe("security events: list and show", () => {
 
   it("non-super-admin: 403 on all four endpoints, before any validation", async () => {
     for (const [path, query] of [
-      [SEC, { limit: "0" }],
-      [`${SEC}/${events[0]?.id}`, {}],
-      [`${SEC}/export`, { from: "bad" }],
-      [`${SEC}/alerts`, {}],
+      [EVENTS, { limit: "0" }],
+      [`${EVENTS}/${events[0]?.id}`, {}],
+      [`${EVENTS}/export`, { from: "bad" }],
+      [`${EVENTS}/alerts`, {}],
     ] as const) {
       const res = await call("GET", path, { token: plain, query });
       expect(res.status, path).toBe(403);
@@ -264,7 +263,7 @@ describe("security events: list and show", () => {
 
   it("show: the event with its user object", async () => {
     const e = events[3] as Expected;
-    const res = await call("GET", `${SEC}/${e.id}`, { token: admin });
+    const res = await call("GET", `${EVENTS}/${e.id}`, { token: admin });
     expect(res.status).toBe(200);
     expect(res.body).toEqual({
       id: e.id,
@@ -279,7 +278,7 @@ describe("security events: list and show", () => {
 
   it("show: unknown and malformed ids are 404", async () => {
     for (const id of [newId(), "not-an-id", "%20", "x".repeat(300)]) {
-      const res = await call("GET", `${SEC}/${id}`, { token: admin });
+      const res = await call("GET", `${EVENTS}/${id}`, { token: admin });
       expect(res.status, id).toBe(404);
       expect(res.body).toEqual({ error: "Security event not found" });
     }
@@ -296,7 +295,7 @@ describe("security events: list and show", () => {
 
     it("gets 404 for each of them", async () => {
       for (const e of events.slice(0, 5)) {
-        const res = await call("GET", `${SEC}/${e.id}`, { token: otherAdmin });
+        const res = await call("GET", `${EVENTS}/${e.id}`, { token: otherAdmin });
         expect(res.status).toBe(404);
         expect(res.body).toEqual({ error: "Security event not found" });
       }

@@ -9,6 +9,7 @@ import { randomBytes } from "node:crypto";
 import { AdminAddUserToGroupCommand, CreateGroupCommand } from "@aws-sdk/client-cognito-identity-provider";
 import { inject } from "vitest";
 import { cognitoClient, issueIdToken, type TokenOptions } from "../../infra/local/cognito.js";
+import { CLOCK_OFFSET_HEADER } from "../../shared/clock.js";
 import { assertConforms } from "./contract.js";
 import type { TestStackInfo } from "./stack-info.js";
 
@@ -90,6 +91,11 @@ export interface CallOptions {
   readonly query?: Readonly<Record<string, QueryValue | readonly QueryValue[]>>;
   readonly headers?: Readonly<Record<string, string>>;
   /**
+   * Runs the request with the domain's clock this many milliseconds ahead (the local gateway's
+   * `x-local-clock-offset`, shared/clock.ts): an invitation expires, a cooldown passes, for this request only.
+   */
+  readonly clockOffsetMs?: number;
+  /**
    * `false` only for a request the API document cannot describe (an unknown route, answered by the
    * gateway). Otherwise the response is checked against the document (contract.ts) and a mismatch throws.
    */
@@ -106,6 +112,13 @@ export interface CallResult {
   readonly text: string;
 }
 
+const observers: ((result: CallResult, opts: CallOptions) => void)[] = [];
+
+/** Calls `observer` with every response `call` gets in this file from now on (e.g. to check them all for leaks). */
+export function observeResponses(observer: (result: CallResult, opts: CallOptions) => void): void {
+  observers.push(observer);
+}
+
 /** One request through the gateway, e.g. `call("GET", "/api/v1/institutions", { token })`. */
 export async function call(method: string, path: string, opts: CallOptions = {}): Promise<CallResult> {
   const url = new URL(path, stack.apiUrl);
@@ -114,6 +127,7 @@ export async function call(method: string, path: string, opts: CallOptions = {})
   }
   const headers: Record<string, string> = {};
   if (opts.token !== undefined) headers.authorization = `Bearer ${opts.token}`;
+  if (opts.clockOffsetMs !== undefined) headers[CLOCK_OFFSET_HEADER] = String(opts.clockOffsetMs);
   let body: string | Uint8Array | undefined;
   if (opts.rawBody !== undefined) body = opts.rawBody;
   else if (opts.body !== undefined) {
@@ -134,6 +148,7 @@ export async function call(method: string, path: string, opts: CallOptions = {})
   }
   const result = { status: res.status, headers: responseHeaders, body: parsed, text };
   if (opts.contract !== false) assertConforms(method, url.pathname, result);
+  for (const observe of observers) observe(result, opts);
   return result;
 }
 

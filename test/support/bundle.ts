@@ -1,6 +1,6 @@
-/** A function bundled as `cdk synth` bundles it (the `BUNDLING` options of infra/stack.ts), outside CDK. */
+/** A function bundled as `cdk synth` bundles it (the `BUNDLING` options of infra/api-function.ts), outside CDK. */
 import { type BuildOptions, build } from "esbuild";
-import { BUNDLING, ESBUILD_TARGET } from "../../infra/stack.js";
+import { BUNDLING, ESBUILD_TARGET } from "../../infra/api-function.js";
 
 /** Builds one ESM bundle with the stack's esbuild options; `input` says what to bundle and where to write it. */
 export async function bundleAsDeployed(input: Pick<BuildOptions, "entryPoints" | "stdin" | "outfile">): Promise<void> {

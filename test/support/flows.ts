@@ -10,13 +10,21 @@ import { config } from "../../shared/config.js";
 import { keys } from "../../shared/tables.js";
 import { call, invitationTokenIn, sentMail, uniq } from "./api.js";
 
+// The API's paths, for every test file.
 export const INST = "/api/v1/institutions";
 export const INV = "/api/v1/admin/invitations";
 export const ACCEPT = "/api/v1/invitations/accept";
 export const EVENTS = "/api/v1/admin/security_events";
+export const EXPORT = `${EVENTS}/export`;
+export const ALERTS = `${EVENTS}/alerts`;
+export const OPENAPI = "/api/v1/openapi.json";
+export const DOCS = "/api/v1/docs";
 
 /** Creates an institution (201 expected) and returns its record. */
-export async function createInstitution(tok: string, fields: Record<string, unknown> = {}): Promise<{ id: string; name: string }> {
+export async function createInstitution(
+  tok: string,
+  fields: Record<string, unknown> = {},
+): Promise<Record<string, unknown> & { id: string; name: string }> {
   const res = await call("POST", INST, { token: tok, body: { institution: { name: uniq("Inst"), ...fields } } });
   expect(res.status, JSON.stringify(res.body)).toBe(201);
   return res.body.institution;
@@ -27,6 +35,38 @@ export async function invite(tok: string, institutionId: string, email: string, 
   const res = await call("POST", INV, { token: tok, body: { institution_id: institutionId, email, role } });
   expect(res.status, JSON.stringify(res.body)).toBe(201);
   return res.body.invitation.id;
+}
+
+/** An invitation as created, with the token its mail carries. */
+export interface MailedInvitation {
+  readonly id: string;
+  readonly email: string;
+  /** The full token, from the mail. */
+  readonly token: string;
+  /** The invitation as the 201 answered it. */
+  readonly invitation: {
+    readonly id: string;
+    readonly email: string;
+    readonly role: string;
+    readonly token_preview: string;
+    readonly expires_at: string;
+    readonly sent_at: string;
+  };
+}
+
+/**
+ * Invites `email` (201 expected) and reads the token from its mail. `clockOffsetMs` sends the request at
+ * another time (shared/clock.ts): -8 days makes an invitation that has expired by now.
+ */
+export async function inviteMailed(
+  tok: string,
+  institutionId: string,
+  email: string,
+  { role = "cohort_admin", clockOffsetMs }: { role?: string; clockOffsetMs?: number } = {},
+): Promise<MailedInvitation> {
+  const res = await call("POST", INV, { token: tok, body: { institution_id: institutionId, email, role }, clockOffsetMs });
+  expect(res.status, JSON.stringify(res.body)).toBe(201);
+  return { id: res.body.invitation.id, email, token: await lastMailedToken(email), invitation: res.body.invitation };
 }
 
 export async function revoke(tok: string, institutionId: string, invitationId: string): Promise<void> {

@@ -1,42 +1,19 @@
 /**
- * Counts the AWS requests a piece of domain code makes, by command name, with a middleware on the SDK
- * clients: the request budgets of the contract are asserted with it.
+ * Records the AWS requests a piece of domain code makes, with a middleware on the SDK clients, and checks
+ * them against what the design promises of every request (DESIGN.md §3–4): no Scan, reads bounded by
+ * what the answer shows (not by what the table holds), and a change written in one transaction.
  */
 import type { DynamoDBClient } from "@aws-sdk/client-dynamodb";
 import type { SESClient } from "@aws-sdk/client-ses";
-import { afterAll, beforeAll } from "vitest";
+import { afterAll, beforeAll, expect } from "vitest";
 
 type Client = DynamoDBClient | SESClient;
 
-/** Installs the counter on `clients` for the current file; `counted(fn)` runs fn and returns the commands it sent. */
-export function requestCounter(...clients: Client[]) {
-  const commands: string[] = [];
-  const name = `count-requests-${Math.random().toString(36).slice(2)}`;
-  beforeAll(() => {
-    for (const client of clients) {
-      // One middleware for either client: the counting needs only the command name.
-      (client as DynamoDBClient).middlewareStack.add(
-        (next, context) => async (args) => {
-          commands.push(String(context.commandName));
-          return next(args);
-        },
-        { step: "initialize", name },
-      );
-    }
-  });
-  afterAll(() => {
-    for (const client of clients) client.middlewareStack.remove(name);
-  });
-  return async function counted<T>(fn: () => Promise<T>): Promise<{ result: T; requests: string[] }> {
-    commands.length = 0;
-    const result = await fn();
-    return { result, requests: [...commands] };
-  };
-}
-
-/** One request a piece of domain code sent, with the number of items DynamoDB read to answer it. */
-export interface CountedRead {
+/** One request a piece of domain code sent. */
+export interface SentRequest {
+  /** Without the `Command` suffix: `Query`, `GetItem`, `TransactWriteItems`, `SendEmail`. */
   readonly command: string;
+  readonly input: Record<string, unknown>;
   /**
    * Items read: a Query's or Scan's `ScannedCount` (items evaluated before any filter, which is what a
    * FilterExpression over a whole partition costs), 1 for a GetItem that found its item, the responses of a
@@ -57,20 +34,19 @@ function itemsRead(output: Record<string, unknown> | undefined): number {
   return 0;
 }
 
-/**
- * Like `requestCounter`, for DynamoDB clients, but also counts the items each request read: the measure of
- * a page whose cost must not grow with what the partition holds besides the page.
- */
-export function readCounter(...clients: DynamoDBClient[]) {
-  const reads: CountedRead[] = [];
-  const name = `count-reads-${Math.random().toString(36).slice(2)}`;
+/** Installs the recorder on `clients` for the current file; `counted(fn)` runs fn and returns what it sent. */
+export function requestCounter(...clients: Client[]) {
+  const sent: SentRequest[] = [];
+  const name = `count-requests-${Math.random().toString(36).slice(2)}`;
   beforeAll(() => {
     for (const client of clients) {
-      client.middlewareStack.add(
+      // One middleware for either client: it needs only the command's name, input and output.
+      (client as DynamoDBClient).middlewareStack.add(
         (next, context) => async (args) => {
           const out = await next(args);
-          reads.push({
-            command: String(context.commandName),
+          sent.push({
+            command: String(context.commandName).replace(/Command$/, ""),
+            input: { ...(args.input as Record<string, unknown>) },
             items: itemsRead(out.output as unknown as Record<string, unknown> | undefined),
           });
           return out;
@@ -82,9 +58,37 @@ export function readCounter(...clients: DynamoDBClient[]) {
   afterAll(() => {
     for (const client of clients) client.middlewareStack.remove(name);
   });
-  return async function counted<T>(fn: () => Promise<T>): Promise<{ result: T; reads: CountedRead[] }> {
-    reads.length = 0;
+  return async function counted<T>(fn: () => Promise<T>): Promise<{ result: T; requests: SentRequest[] }> {
+    sent.length = 0;
     const result = await fn();
-    return { result, reads: [...reads] };
+    return { result, requests: [...sent] };
   };
+}
+
+const WRITES = new Set(["PutItem", "UpdateItem", "DeleteItem", "BatchWriteItem", "TransactWriteItems"]);
+
+/** Items the requests read in all. */
+export const itemsReadBy = (requests: readonly SentRequest[]): number => requests.reduce((n, r) => n + r.items, 0);
+
+/**
+ * The design's promise for one use case's requests: no Scan and no filter over what was read; at most
+ * `maxItemsRead` items read (a bound from what the answer shows); and `change`: its write is exactly one
+ * transaction (the change with its audit event), or nothing is written at all. `filter` names the one
+ * filter the design allows (the list's user-and-type filter: repository.ts); the bound still counts every
+ * item read, kept or not.
+ */
+export function expectWithinDesign(
+  requests: readonly SentRequest[],
+  { maxItemsRead, change, filter }: { maxItemsRead: number; change: boolean; filter?: string },
+): void {
+  const shown = JSON.stringify(requests.map((r) => [r.command, r.items]));
+  expect(
+    requests.filter((r) => r.command === "Scan" || ("FilterExpression" in r.input && r.input.FilterExpression !== filter)),
+    shown,
+  ).toEqual([]);
+  expect(itemsReadBy(requests), shown).toBeLessThanOrEqual(maxItemsRead);
+  expect(
+    requests.filter((r) => WRITES.has(r.command)).map((r) => r.command),
+    shown,
+  ).toEqual(change ? ["TransactWriteItems"] : []);
 }

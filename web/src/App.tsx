@@ -1,17 +1,18 @@
 /** The frame (top bar, side navigation, breadcrumbs, flash messages) and the routes, each page loaded on demand. */
 import "@cloudscape-design/global-styles/index.css";
-import AppLayout from "@cloudscape-design/components/app-layout";
+import AppLayout, { type AppLayoutProps } from "@cloudscape-design/components/app-layout";
 import BreadcrumbGroup, { type BreadcrumbGroupProps } from "@cloudscape-design/components/breadcrumb-group";
 import Flashbar, { type FlashbarProps } from "@cloudscape-design/components/flashbar";
 import { I18nProvider } from "@cloudscape-design/components/i18n";
 import messages from "@cloudscape-design/components/i18n/messages/all.en";
 import SideNavigation, { type SideNavigationProps } from "@cloudscape-design/components/side-navigation";
 import Spinner from "@cloudscape-design/components/spinner";
-import TopNavigation from "@cloudscape-design/components/top-navigation";
+import TopNavigation, { type TopNavigationProps } from "@cloudscape-design/components/top-navigation";
 import { lazy, type ReactElement, Suspense, useCallback, useEffect, useMemo, useRef, useState } from "react";
 import { createRoot } from "react-dom/client";
 import { type Session, useSession } from "./auth/session";
 import { signOut } from "./auth/signOut";
+import { ErrorBoundary, logRenderError } from "./components/ErrorBoundary";
 import { follow, matchPath, useLocation } from "./router";
 import { type Shell, ShellContext } from "./shell";
 
@@ -58,14 +59,29 @@ function route(pathname: string): Routed {
   return { element: <NotFound />, contentType: "default" };
 }
 
-function navItems(session: Session): SideNavigationProps.Item[] {
-  const items: SideNavigationProps.Item[] = [{ type: "link", text: "Institutions", href: "/institutions" }];
-  // Only cohort super admins may read the audit trail (the API answers 403 to anyone else).
-  if (session.superAdmin) {
-    items.push({ type: "link", text: "Security events", href: "/security-events" }, { type: "link", text: "Alerts", href: "/alerts" });
-  }
-  return items;
-}
+/*
+ * What the frame hands to Cloudscape's components is made once (or once per value it depends on), never anew
+ * on each render: TopNavigation measures itself again, from a callback ref and a layout effect, whenever its
+ * `utilities` change identity, and sets its state from inside React's commit. Fed a new array on each render,
+ * every render of the frame became a chain of nested updates that a slow first load could lengthen into
+ * React's "Maximum update depth exceeded" (#185).
+ */
+const NAV_ITEMS: readonly SideNavigationProps.Item[] = [{ type: "link", text: "Institutions", href: "/institutions" }];
+// Only cohort super admins may read the audit trail (the API answers 403 to anyone else).
+const SUPER_ADMIN_NAV_ITEMS: readonly SideNavigationProps.Item[] = [
+  ...NAV_ITEMS,
+  { type: "link", text: "Security events", href: "/security-events" },
+  { type: "link", text: "Alerts", href: "/alerts" },
+];
+const NAV_HEADER: SideNavigationProps.Header = { href: "/institutions", text: "Console" };
+const IDENTITY: TopNavigationProps.Identity = { href: "/institutions", title: "Institution Admin", onFollow: follow };
+const LAYOUT_LABELS: AppLayoutProps.Labels = {
+  navigation: "Navigation",
+  navigationClose: "Close navigation",
+  navigationToggle: "Open navigation",
+  notifications: "Notifications",
+};
+const I18N_MESSAGES = [messages];
 
 const pageFallback = (
   <div style={{ padding: "2rem", textAlign: "center" }}>
@@ -83,14 +99,16 @@ export function App() {
   const session = useSession();
   // Cloudscape's own English strings: labels of its controls (pagination, dialogs, date pickers) for screen readers.
   return (
-    <I18nProvider locale="en" messages={[messages]}>
-      {session ? (
-        <Console session={session} />
-      ) : (
-        <Suspense fallback={pageFallback}>
-          <SignIn />
-        </Suspense>
-      )}
+    <I18nProvider locale="en" messages={I18N_MESSAGES}>
+      <ErrorBoundary>
+        {session ? (
+          <Console session={session} />
+        ) : (
+          <Suspense fallback={pageFallback}>
+            <SignIn />
+          </Suspense>
+        )}
+      </ErrorBoundary>
     </I18nProvider>
   );
 }
@@ -151,54 +169,62 @@ function Console({ session }: { session: Session }) {
     return () => window.clearInterval(timer);
   }, [pathname]);
 
-  const { element, contentType } = route(pathname);
+  const { element, contentType } = useMemo(() => route(pathname), [pathname]);
   const section = `/${pathname.split("/")[1] ?? ""}`;
   const activeHref = section === "/" ? "/institutions" : section;
+
+  const utilities = useMemo<TopNavigationProps.Utility[]>(
+    () => [
+      {
+        type: "menu-dropdown",
+        text: session.name ?? session.email,
+        description: session.email,
+        iconName: "user-profile",
+        // Contains the visible name, as a screen reader's voice commands need it to.
+        ariaLabel: session.name ? `${session.name} (${session.email})` : session.email,
+        items: [{ id: "sign-out", text: "Sign out" }],
+        onItemClick: ({ detail }) => {
+          if (detail.id === "sign-out") void signOut();
+        },
+      },
+    ],
+    [session.name, session.email],
+  );
+  const onNavigationChange = useCallback(({ detail }: { detail: AppLayoutProps.ChangeDetail }) => setNavOpen(detail.open), []);
+  const breadcrumbs = useMemo(
+    () => (crumbs.length > 0 ? <BreadcrumbGroup items={crumbs} onFollow={follow} ariaLabel="Breadcrumbs" /> : undefined),
+    [crumbs],
+  );
+  const notifications = useMemo(() => (flashes.length > 0 ? <Flashbar items={flashes.map((f) => f.item)} /> : undefined), [flashes]);
 
   return (
     <ShellContext.Provider value={shell}>
       <div id="top-nav" style={{ position: "sticky", top: 0, zIndex: 1002 }}>
-        <TopNavigation
-          identity={{ href: "/institutions", title: "Institution Admin", onFollow: follow }}
-          utilities={[
-            {
-              type: "menu-dropdown",
-              text: session.name ?? session.email,
-              description: session.email,
-              iconName: "user-profile",
-              // Contains the visible name, as a screen reader's voice commands need it to.
-              ariaLabel: session.name ? `${session.name} (${session.email})` : session.email,
-              items: [{ id: "sign-out", text: "Sign out" }],
-              onItemClick: ({ detail }) => {
-                if (detail.id === "sign-out") void signOut();
-              },
-            },
-          ]}
-        />
+        <TopNavigation identity={IDENTITY} utilities={utilities} />
       </div>
       <AppLayout
         headerSelector="#top-nav"
         navigation={
           <SideNavigation
-            header={{ href: "/institutions", text: "Console" }}
+            header={NAV_HEADER}
             activeHref={activeHref}
-            items={navItems(session)}
+            items={session.superAdmin ? SUPER_ADMIN_NAV_ITEMS : NAV_ITEMS}
             onFollow={follow}
           />
         }
         navigationOpen={navOpen}
-        onNavigationChange={({ detail }) => setNavOpen(detail.open)}
-        ariaLabels={{
-          navigation: "Navigation",
-          navigationClose: "Close navigation",
-          navigationToggle: "Open navigation",
-          notifications: "Notifications",
-        }}
-        breadcrumbs={crumbs.length > 0 ? <BreadcrumbGroup items={[...crumbs]} onFollow={follow} ariaLabel="Breadcrumbs" /> : undefined}
-        notifications={flashes.length > 0 ? <Flashbar items={flashes.map((f) => f.item)} /> : undefined}
+        onNavigationChange={onNavigationChange}
+        ariaLabels={LAYOUT_LABELS}
+        breadcrumbs={breadcrumbs}
+        notifications={notifications}
         toolsHide
         contentType={contentType}
-        content={<Suspense fallback={pageFallback}>{element}</Suspense>}
+        content={
+          // A page that fails shows the error page inside the frame; the next navigation starts afresh.
+          <ErrorBoundary key={pathname}>
+            <Suspense fallback={pageFallback}>{element}</Suspense>
+          </ErrorBoundary>
+        }
       />
     </ShellContext.Provider>
   );
@@ -206,5 +232,6 @@ function Console({ session }: { session: Session }) {
 
 /** Renders the console into `#root`. */
 export function mount(root: HTMLElement): void {
-  createRoot(root).render(<App />);
+  // An error outside every boundary still reaches the console's log with its component stack.
+  createRoot(root, { onUncaughtError: logRenderError }).render(<App />);
 }

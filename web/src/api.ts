@@ -2,7 +2,8 @@
  * The API on the same origin (`/api/v1/...`), with the ID token as Bearer. An expired token is refreshed once
  * with the refresh token; when that fails too the session ends and the sign-in page says why.
  */
-import type { components } from "../../shared/openapi/api-types";
+import createClient from "openapi-fetch";
+import type { components, operations, paths } from "../../shared/openapi/api-types";
 import { clearSession, getSession, setSession } from "./auth/session";
 import { loadConfig } from "./config";
 
@@ -71,30 +72,21 @@ async function toError(res: Response): Promise<ApiError> {
   return new ApiError(res.status, message, errors, retryAt(res));
 }
 
-export interface RequestOptions {
-  readonly body?: unknown;
-  readonly signal?: AbortSignal;
-}
-
-/** The raw response of a successful request (for the CSV download); throws ApiError otherwise. */
-export async function request(method: string, path: string, opts: RequestOptions = {}): Promise<Response> {
-  const send = () => {
-    const headers: Record<string, string> = { accept: "application/json, text/csv" };
+/** Sends one request with the session's token; a 401 refreshes the session once and sends it again. */
+async function send(input: Request): Promise<Response> {
+  const attempt = (req: Request) => {
     const token = getSession()?.idToken;
-    if (token) headers.authorization = `Bearer ${token}`;
-    if (opts.body !== undefined) headers["content-type"] = "application/json";
-    return fetch(path, {
-      method,
-      headers,
-      ...(opts.body !== undefined && { body: JSON.stringify(opts.body) }),
-      ...(opts.signal && { signal: opts.signal }),
-    });
+    if (token) req.headers.set("authorization", `Bearer ${token}`);
+    if (!req.headers.has("accept")) req.headers.set("accept", "application/json, text/csv");
+    return fetch(req);
   };
   let res: Response;
   try {
-    res = await send();
+    // The body can be read once: a copy for the second attempt.
+    const again = input.clone();
+    res = await attempt(input);
     if (res.status === 401) {
-      if (await refreshSession()) res = await send();
+      if (await refreshSession()) res = await attempt(again);
       if (res.status === 401) {
         clearSession(SESSION_EXPIRED);
         throw new ApiError(401, SESSION_EXPIRED);
@@ -108,49 +100,54 @@ export async function request(method: string, path: string, opts: RequestOptions
   return res;
 }
 
-/** A JSON request; resolves to the parsed body. */
-export async function api<T>(method: string, path: string, opts: RequestOptions = {}): Promise<T> {
-  const res = await request(method, path, opts);
-  return (await res.json()) as T;
+/** The defined values; an empty filter ("") is left out as an absent one. */
+function querySerializer(values: Record<string, unknown>): string {
+  const q = new URLSearchParams();
+  for (const [k, v] of Object.entries(values)) if (v !== undefined && v !== null && v !== "") q.set(k, String(v));
+  return q.toString();
 }
 
+/**
+ * The API, typed by the document (shared/openapi/api-types.ts): a path, a request body or a response that
+ * drifts from it fails `npm run typecheck`. A failed request rejects with ApiError.
+ */
+export const client = createClient<paths>({ fetch: send, querySerializer });
+
+/** A call's body: a failure has already rejected with ApiError, so the body is there. */
+export function ok<D>(result: { data?: D; response: Response }): D {
+  if (result.data === undefined) throw new ApiError(result.response.status, `The API answered ${result.response.status} without a body`);
+  return result.data;
+}
+
+type Prefetchable = "/api/v1/institutions";
 const prefetched = new Map<string, Promise<unknown>>();
 
 /** Starts a GET before the page that needs it has loaded its code (main.tsx, for the first page). */
-export function prefetch(path: string): void {
-  const p = api("GET", path);
+export function prefetch(path: Prefetchable): void {
+  const p = client.GET(path).then(ok);
   p.catch(() => {}); // the page that takes it handles the failure
   prefetched.set(path, p);
 }
 
-/** The prefetched answer for `path`, once: later loads (a reload) ask again. */
-export function takePrefetched<T>(path: string): Promise<T> | undefined {
-  const p = prefetched.get(path);
-  prefetched.delete(path);
-  return p as Promise<T> | undefined;
+/** The prefetched answer for `key` (the path it was fetched with), once: later loads (a reload) ask again. */
+export function takePrefetched(key: string): Promise<unknown> | undefined {
+  const p = prefetched.get(key);
+  prefetched.delete(key);
+  return p;
 }
 
 // --- the contract's shapes -----------------------------------------------------------------------------
 
-export type Role = "cohort_super_admin" | "cohort_admin";
-
-export const SETTINGS = ["allow_student_enrollment", "require_verification", "auto_finalize", "email_notifications"] as const;
-export type SettingKey = (typeof SETTINGS)[number];
-export type Settings = Partial<Record<SettingKey, boolean>>;
-
-export const SETTINGS_DEFAULTS: Required<Settings> = {
-  allow_student_enrollment: true,
-  require_verification: true,
-  auto_finalize: false,
-  email_notifications: true,
-};
-
 /** Response shapes come from the API document (shared/openapi/api-types.ts, generated and checked in npm test). */
 type Schemas = components["schemas"];
+
+export type Role = Schemas["Role"];
 
 export type InstitutionSummary = Schemas["InstitutionListItem"];
 export type Institution = Schemas["Institution"];
 export type InstitutionView = Schemas["InstitutionShown"];
+/** What an update sends: only the fields that change. */
+export type InstitutionChanges = operations["updateInstitution"]["requestBody"]["content"]["application/json"]["institution"];
 export type Cohort = Schemas["Cohort"];
 export type Invitation = Schemas["InvitationListItem"];
 export type InvitationStatus = Invitation["status"];
@@ -158,23 +155,4 @@ export type PageMeta = Schemas["PageMeta"];
 export type SecurityEvent = Schemas["ListedEvent"];
 export type SecurityEventDetail = Schemas["SecurityEvent"];
 
-export const COUNTED_TYPES = ["unauthorized_institution_access", "rate_limit_exceeded", "token_validation_failure"] as const;
-export type CountedType = (typeof COUNTED_TYPES)[number];
-
 export type AlertsView = Schemas["Alerts"];
-
-export const EVENT_TYPES = [
-  "institution_created",
-  "institution_updated",
-  "institution_deleted",
-  "cohort_created",
-  "invitation_created",
-  "invitation_resent",
-  "invitation_revoked",
-  "invitation_accepted",
-  "insufficient_privileges",
-  "unauthorized_institution_access",
-  "rate_limit_exceeded",
-  "token_validation_failure",
-  "security_events_exported",
-] as const;

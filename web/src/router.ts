@@ -3,7 +3,7 @@
  * routing library in the bundle. Cloudscape's links report plain left clicks through `onFollow`; those are
  * turned into `navigate`, anything else (new tab, copy link) keeps the real href.
  */
-import { useSyncExternalStore } from "react";
+import { useMemo, useSyncExternalStore } from "react";
 
 const listeners = new Set<() => void>();
 const notify = () => {
@@ -24,14 +24,18 @@ export interface Location {
   readonly search: URLSearchParams;
 }
 
-/** The current path and query; re-renders on every navigation. */
+function subscribe(listener: () => void): () => void {
+  listeners.add(listener);
+  return () => listeners.delete(listener);
+}
+
+/** The current path and query; re-renders on every navigation, and is the same object until one. */
 export function useLocation(): Location {
-  const current = useSyncExternalStore((l) => {
-    listeners.add(l);
-    return () => listeners.delete(l);
-  }, snapshot);
-  const url = new URL(current, location.origin);
-  return { pathname: url.pathname, search: url.searchParams };
+  const current = useSyncExternalStore(subscribe, snapshot);
+  return useMemo(() => {
+    const url = new URL(current, location.origin);
+    return { pathname: url.pathname, search: url.searchParams };
+  }, [current]);
 }
 
 /** For Cloudscape `onFollow` events: an internal link navigates in place. */

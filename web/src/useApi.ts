@@ -1,9 +1,9 @@
 /** Loads one API resource for a page, with loading and error states and a `reload`. */
-import { useCallback, useEffect, useState } from "react";
-import { api, takePrefetched } from "./api";
+import { useCallback, useEffect, useRef, useState } from "react";
+import { takePrefetched } from "./api";
 
 export interface Loaded<T> {
-  /** The answer for the current `path` only: never a previous path's (a previous page of a list). */
+  /** The answer for the current `key` only: never a previous key's (a previous page of a list). */
   readonly data: T | undefined;
   readonly error: unknown;
   readonly loading: boolean;
@@ -16,29 +16,36 @@ interface State<T> {
   readonly error?: unknown;
 }
 
-export function useApi<T>(path: string | undefined): Loaded<T> {
+/**
+ * `load` fetches the resource (a typed `client.GET`); `key` names what it fetches (its path and query),
+ * and a new key loads again. `undefined` loads nothing. A prefetched answer (main.tsx) is taken by its path.
+ */
+export function useApi<T>(key: string | undefined, load: (signal: AbortSignal) => Promise<T>): Loaded<T> {
   const [state, setState] = useState<State<T>>({});
   const [round, setRound] = useState(0);
-  const key = path === undefined ? undefined : `${round}:${path}`;
+  // The loader of the latest render: a key names what it loads, so a new loader alone loads nothing new.
+  const loader = useRef(load);
+  loader.current = load;
+  const roundKey = key === undefined ? undefined : `${round}:${key}`;
   useEffect(() => {
-    if (path === undefined || key === undefined) return;
+    if (key === undefined || roundKey === undefined) return;
     const abort = new AbortController();
-    (takePrefetched<T>(path) ?? api<T>("GET", path, { signal: abort.signal })).then(
-      (data) => setState({ key, data }),
+    ((takePrefetched(key) as Promise<T> | undefined) ?? loader.current(abort.signal)).then(
+      (data) => setState({ key: roundKey, data }),
       (error: unknown) => {
-        if ((error as Error).name !== "AbortError") setState({ key, error });
+        if ((error as Error).name !== "AbortError") setState({ key: roundKey, error });
       },
     );
     return () => abort.abort();
-  }, [path, key]);
+  }, [key, roundKey]);
   const reload = useCallback(() => setRound((r) => r + 1), []);
-  const settled = state.key === key;
-  // A reload keeps showing what it replaces; a new path does not.
-  const samePath = state.key?.slice(state.key.indexOf(":") + 1) === path;
+  const settled = state.key === roundKey;
+  // A reload keeps showing what it replaces; a new key does not.
+  const sameKey = state.key?.slice(state.key.indexOf(":") + 1) === key;
   return {
-    data: settled || samePath ? state.data : undefined,
+    data: settled || sameKey ? state.data : undefined,
     error: settled ? state.error : undefined,
-    loading: path !== undefined && !settled,
+    loading: key !== undefined && !settled,
     reload,
   };
 }

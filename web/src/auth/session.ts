@@ -100,12 +100,15 @@ window.addEventListener("storage", (e) => {
   emit();
 });
 
+/** One subscribe for every component (a new function on each render would make React subscribe again each time). */
+function subscribe(listener: () => void): () => void {
+  listeners.add(listener);
+  return () => listeners.delete(listener);
+}
+
+/** The signed-in user; the same object until the session changes, as useSyncExternalStore requires. */
+const snapshot = (): Session | undefined => current;
+
 export function useSession(): Session | undefined {
-  return useSyncExternalStore(
-    (l) => {
-      listeners.add(l);
-      return () => listeners.delete(l);
-    },
-    () => current,
-  );
+  return useSyncExternalStore(subscribe, snapshot);
 }

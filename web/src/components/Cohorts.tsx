@@ -9,50 +9,37 @@ import Modal from "@cloudscape-design/components/modal";
 import SpaceBetween from "@cloudscape-design/components/space-between";
 import Table from "@cloudscape-design/components/table";
 import { type FormEvent, useState } from "react";
-import { ApiError, api, type Cohort } from "../api";
-import { focusFirstInvalid } from "../fieldErrors";
+import { client, ok } from "../api";
 import { formatDateTime } from "../format";
 import { useShell } from "../shell";
 import { useApi } from "../useApi";
-import { describe, ErrorNotice } from "./ErrorNotice";
+import { useSubmit } from "../useSubmit";
+import { ErrorNotice } from "./ErrorNotice";
 
 export function Cohorts({ institutionId, owner }: { institutionId: string; owner: boolean }) {
-  const path = `/api/v1/institutions/${encodeURIComponent(institutionId)}/cohorts`;
-  const { data, error, loading, reload } = useApi<{ cohorts: Cohort[] }>(path);
+  const params = { path: { id: institutionId } };
+  const { data, error, loading, reload } = useApi(`/api/v1/institutions/${institutionId}/cohorts`, async (signal) =>
+    ok(await client.GET("/api/v1/institutions/{id}/cohorts", { params, signal })),
+  );
   const { flash } = useShell();
   const [open, setOpen] = useState(false);
   const [name, setName] = useState("");
-  const [nameError, setNameError] = useState<string>();
-  const [formError, setFormError] = useState<string>();
-  const [busy, setBusy] = useState(false);
+  // Every cohort validation message is about its name.
+  const { busy, fieldErrors, error: formError, submit, reset } = useSubmit({ fields: "name" });
 
   const close = () => {
     setOpen(false);
     setName("");
-    setNameError(undefined);
-    setFormError(undefined);
+    reset();
   };
-  const create = async (e: FormEvent) => {
+  const create = (e: FormEvent) => {
     e.preventDefault();
-    setBusy(true);
-    setNameError(undefined);
-    setFormError(undefined);
-    try {
-      const res = await api<{ cohort: Cohort }>("POST", path, { body: { cohort: { name } } });
+    return submit(async () => {
+      const res = ok(await client.POST("/api/v1/institutions/{id}/cohorts", { params, body: { cohort: { name } } }));
       flash({ type: "success", content: `Cohort ${res.cohort.name} created` });
       close();
       reload();
-    } catch (err) {
-      if (err instanceof ApiError && err.status === 422 && err.errors.length > 0) {
-        setNameError(err.errors.join(" "));
-        focusFirstInvalid();
-      } else {
-        const d = describe(err);
-        setFormError(`${d.header}: ${d.text}`);
-      }
-    } finally {
-      setBusy(false);
-    }
+    });
   };
 
   return (
@@ -90,7 +77,7 @@ export function Cohorts({ institutionId, owner }: { institutionId: string; owner
       <Modal visible={open} onDismiss={close} header="Create cohort" closeAriaLabel="Close dialog">
         <form onSubmit={(e) => void create(e)} noValidate>
           <Form
-            errorText={formError}
+            errorText={formError && `${formError.header}: ${formError.text}`}
             errorIconAriaLabel="Error"
             actions={
               <SpaceBetween direction="horizontal" size="xs">
@@ -103,7 +90,7 @@ export function Cohorts({ institutionId, owner }: { institutionId: string; owner
               </SpaceBetween>
             }
           >
-            <FormField label="Name" errorText={nameError}>
+            <FormField label="Name" errorText={fieldErrors.name}>
               <Input value={name} onChange={({ detail }) => setName(detail.value)} autoFocus />
             </FormField>
           </Form>

@@ -4,10 +4,9 @@ import Box from "@cloudscape-design/components/box";
 import Button from "@cloudscape-design/components/button";
 import Modal from "@cloudscape-design/components/modal";
 import SpaceBetween from "@cloudscape-design/components/space-between";
-import { useState } from "react";
-import { api } from "../api";
+import { client, ok } from "../api";
 import { useShell } from "../shell";
-import { describe } from "./ErrorNotice";
+import { useSubmit } from "../useSubmit";
 
 export function DeleteInstitution({
   institution,
@@ -19,27 +18,18 @@ export function DeleteInstitution({
   onDeleted: () => void;
 }) {
   const { flash } = useShell();
-  const [busy, setBusy] = useState(false);
-  const [error, setError] = useState<{ header: string; text: string }>();
+  const { busy, error, submit, reset } = useSubmit();
   const close = () => {
-    setError(undefined);
+    reset();
     onClose();
   };
-  const remove = async () => {
-    if (!institution) return;
-    setBusy(true);
-    setError(undefined);
-    try {
-      const { message } = await api<{ message: string }>("DELETE", `/api/v1/institutions/${encodeURIComponent(institution.id)}`);
+  const remove = () =>
+    submit(async () => {
+      if (!institution) return;
+      const { message } = ok(await client.DELETE("/api/v1/institutions/{id}", { params: { path: { id: institution.id } } }));
       flash({ type: "success", content: message });
-      setError(undefined);
       onDeleted();
-    } catch (err) {
-      setError(describe(err));
-    } finally {
-      setBusy(false);
-    }
-  };
+    });
   return (
     <Modal
       visible={institution !== undefined}

@@ -1,6 +1,6 @@
 /**
  * An institution's invitations, active or used, newest first; those who manage it invite, resend and revoke.
- * Pages with the API's cursor when it returns `meta` (one page otherwise). A 429 says when to try again.
+ * Pages with the API's cursor (`meta.next_cursor`). A 429 says when to try again.
  */
 import Alert from "@cloudscape-design/components/alert";
 import Box from "@cloudscape-design/components/box";
@@ -17,12 +17,12 @@ import SpaceBetween from "@cloudscape-design/components/space-between";
 import StatusIndicator, { type StatusIndicatorProps } from "@cloudscape-design/components/status-indicator";
 import Table from "@cloudscape-design/components/table";
 import { type FormEvent, useState } from "react";
-import { ApiError, api, type Invitation, type InvitationStatus, type PageMeta, type Role } from "../api";
-import { focusFirstInvalid } from "../fieldErrors";
+import { ApiError, client, type Invitation, type InvitationStatus, ok, type Role } from "../api";
 import { formatShort, ROLE_LABELS, retryText, roleLabel } from "../format";
 import { query } from "../router";
 import { useShell } from "../shell";
 import { useApi } from "../useApi";
+import { useSubmit } from "../useSubmit";
 import { describe, ErrorNotice } from "./ErrorNotice";
 
 const PAGE_SIZE = 20;
@@ -33,13 +33,6 @@ const STATUS: Record<InvitationStatus, { type: StatusIndicatorProps.Type; text: 
   revoked: { type: "stopped", text: "Revoked" },
   expired: { type: "warning", text: "Expired" },
 };
-
-/** The API says `status`; before it did, it followed from the dates. */
-function statusOf(inv: Invitation): InvitationStatus {
-  if (inv.status) return inv.status;
-  if (inv.used_at) return "used";
-  return new Date(inv.expires_at).getTime() <= Date.now() ? "expired" : "active";
-}
 
 const roleOptions: SelectProps.Option[] = (Object.keys(ROLE_LABELS) as Role[]).map((r) => ({ value: r, label: ROLE_LABELS[r] }));
 
@@ -54,14 +47,16 @@ export function Invitations({ institutionId, canManage, owner }: { institutionId
   const [revoking, setRevoking] = useState<Invitation>();
   const [resending, setResending] = useState(false);
 
-  const path = `/api/v1/admin/invitations${query({
+  const params = {
     institution_id: institutionId,
     show_used: used ? "true" : undefined,
     limit: PAGE_SIZE,
     cursor: cursors[pageIndex] ?? undefined,
-  })}`;
-  const { data, error, loading, reload } = useApi<{ invitations: Invitation[]; meta?: PageMeta }>(path);
-  const next = data?.meta?.next_cursor ?? null;
+  };
+  const { data, error, loading, reload } = useApi(`/api/v1/admin/invitations${query(params)}`, async (signal) =>
+    ok(await client.GET("/api/v1/admin/invitations", { params: { query: params }, signal })),
+  );
+  const next = data?.meta.next_cursor ?? null;
   if (data && next && cursors.length === pageIndex + 1) setCursors([...cursors, next]);
 
   const restart = (showUsed: boolean) => {
@@ -77,7 +72,7 @@ export function Invitations({ institutionId, canManage, owner }: { institutionId
   };
 
   const current = selected[0];
-  const actionable = canManage && current !== undefined && statusOf(current) === "active";
+  const actionable = canManage && current !== undefined && current.status === "active";
   const why = !canManage
     ? "Only a cohort super admin who manages this institution can do this."
     : current
@@ -88,10 +83,12 @@ export function Invitations({ institutionId, canManage, owner }: { institutionId
     if (!current) return;
     setResending(true);
     try {
-      const res = await api<{ message?: string }>("POST", `/api/v1/admin/invitations/${encodeURIComponent(current.id)}/resend`, {
-        body: { institution_id: institutionId },
-      });
-      flash({ type: "success", content: res.message ?? `Invitation sent again to ${current.email}` });
+      const res = ok(
+        await client.POST("/api/v1/admin/invitations/{id}/resend", {
+          params: { path: { id: current.id }, query: { institution_id: institutionId } },
+        }),
+      );
+      flash({ type: "success", content: res.message });
       refresh();
     } catch (err) {
       const d = describe(err);
@@ -122,7 +119,7 @@ export function Invitations({ institutionId, canManage, owner }: { institutionId
         header={
           <Header
             variant="h2"
-            counter={data && !data.meta?.next_cursor && pageIndex === 0 ? `(${data.invitations.length})` : undefined}
+            counter={data && !data.meta.next_cursor && pageIndex === 0 ? `(${data.invitations.length})` : undefined}
             description={used ? "Administrators who joined by invitation, and when." : "Invitations waiting to be accepted."}
             actions={
               <SpaceBetween direction="horizontal" size="xs">
@@ -185,7 +182,7 @@ export function Invitations({ institutionId, canManage, owner }: { institutionId
             header: "Status",
             minWidth: 120,
             cell: (inv) => {
-              const s = STATUS[statusOf(inv)];
+              const s = STATUS[inv.status];
               return <StatusIndicator type={s.type}>{s.text}</StatusIndicator>;
             },
           },
@@ -233,43 +230,36 @@ function InviteModal(props: {
 }) {
   const [email, setEmail] = useState("");
   const [role, setRole] = useState<SelectProps.Option>(roleOptions[1] as SelectProps.Option);
-  const [emailError, setEmailError] = useState<string>();
-  const [error, setError] = useState<{ header: string; text: string }>();
-  const [busy, setBusy] = useState(false);
+  const { busy, fieldErrors, error, submit, reset } = useSubmit({
+    // Every invitation validation message is about the e-mail (invalid, already a member, institution full).
+    fields: "email",
+    explain: (err) =>
+      err instanceof ApiError && err.status === 429
+        ? { header: "Too many invitations", text: `${err.message}. ${retryText(err.retryAt)}` }
+        : describe(err),
+  });
 
   const close = () => {
     setEmail("");
-    setEmailError(undefined);
-    setError(undefined);
+    reset();
     props.onClose();
   };
-  const submit = async (e: FormEvent) => {
+  const send = (e: FormEvent) => {
     e.preventDefault();
-    setBusy(true);
-    setEmailError(undefined);
-    setError(undefined);
-    try {
-      const res = await api<{ message: string }>("POST", "/api/v1/admin/invitations", {
-        body: { institution_id: props.institutionId, email, role: role.value },
-      });
+    return submit(async () => {
+      const res = ok(
+        await client.POST("/api/v1/admin/invitations", {
+          body: { institution_id: props.institutionId, email, role: role.value as Role },
+        }),
+      );
       setEmail("");
       props.onSent(res.message);
-    } catch (err) {
-      if (err instanceof ApiError && err.status === 422 && err.errors.length > 0) {
-        // Every invitation validation message is about the e-mail (invalid, already a member, institution full).
-        setEmailError(err.errors.join(" "));
-        focusFirstInvalid();
-      } else if (err instanceof ApiError && err.status === 429) {
-        setError({ header: "Too many invitations", text: `${err.message}. ${retryText(err.retryAt)}` });
-      } else setError(describe(err));
-    } finally {
-      setBusy(false);
-    }
+    });
   };
 
   return (
     <Modal visible={props.visible} onDismiss={close} header="Invite an administrator" closeAriaLabel="Close dialog">
-      <form onSubmit={(e) => void submit(e)} noValidate>
+      <form onSubmit={(e) => void send(e)} noValidate>
         <Form
           actions={
             <SpaceBetween direction="horizontal" size="xs">
@@ -284,7 +274,7 @@ function InviteModal(props: {
         >
           <SpaceBetween size="m">
             <Box variant="p">The invitation is e-mailed with a link that is valid for 7 days.</Box>
-            <FormField label="E-mail address" errorText={emailError}>
+            <FormField label="E-mail address" errorText={fieldErrors.email}>
               <Input type="email" inputMode="email" value={email} onChange={({ detail }) => setEmail(detail.value)} autoFocus />
             </FormField>
             <FormField
@@ -311,28 +301,21 @@ function RevokeModal(props: {
   onClose: () => void;
   onRevoked: (message: string) => void;
 }) {
-  const [error, setError] = useState<{ header: string; text: string }>();
-  const [busy, setBusy] = useState(false);
+  const { busy, error, submit, reset } = useSubmit();
   const close = () => {
-    setError(undefined);
+    reset();
     props.onClose();
   };
-  const revoke = async () => {
-    if (!props.invitation) return;
-    setBusy(true);
-    setError(undefined);
-    try {
-      const res = await api<{ message: string }>(
-        "DELETE",
-        `/api/v1/admin/invitations/${encodeURIComponent(props.invitation.id)}${query({ institution_id: props.institutionId })}`,
+  const revoke = () =>
+    submit(async () => {
+      if (!props.invitation) return;
+      const res = ok(
+        await client.DELETE("/api/v1/admin/invitations/{id}", {
+          params: { path: { id: props.invitation.id }, query: { institution_id: props.institutionId } },
+        }),
       );
       props.onRevoked(res.message);
-    } catch (err) {
-      setError(describe(err));
-    } finally {
-      setBusy(false);
-    }
-  };
+    });
   return (
     <Modal
       visible={props.invitation !== undefined}

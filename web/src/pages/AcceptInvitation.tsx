@@ -12,13 +12,14 @@ import Header from "@cloudscape-design/components/header";
 import KeyValuePairs from "@cloudscape-design/components/key-value-pairs";
 import SpaceBetween from "@cloudscape-design/components/space-between";
 import { type ReactNode, useState } from "react";
-import { ApiError, api, type Role } from "../api";
+import { ApiError, client, ok } from "../api";
 import { clearSession, useSession } from "../auth/session";
 import { describe } from "../components/ErrorNotice";
 import { roleLabel } from "../format";
 import { forgetInvitationToken, invitationToken, TOKEN_PATTERN, tokenPreview } from "../invitation";
 import { navigate } from "../router";
 import { usePage, useShell } from "../shell";
+import { useSubmit } from "../useSubmit";
 
 interface Failure {
   readonly header: string;
@@ -32,8 +33,7 @@ export default function AcceptInvitation() {
   const session = useSession();
   const { flash } = useShell();
   const [token] = useState(invitationToken);
-  const [busy, setBusy] = useState(false);
-  const [failure, setFailure] = useState<Failure>();
+  const { busy, error: failure, submit } = useSubmit({ explain: (err) => explain(err, email) });
   const email = session?.email ?? "";
 
   const switchUser = () => {
@@ -41,27 +41,14 @@ export default function AcceptInvitation() {
     clearSession();
   };
 
-  const accept = async () => {
-    if (!token) return;
-    setBusy(true);
-    setFailure(undefined);
-    try {
-      const res = await api<{ institution: { id: string; name: string }; role: Role; message: string }>(
-        "POST",
-        "/api/v1/invitations/accept",
-        {
-          body: { token },
-        },
-      );
+  const accept = () =>
+    submit(async () => {
+      if (!token) return;
+      const res = ok(await client.POST("/api/v1/invitations/accept", { body: { token } }));
       forgetInvitationToken();
       flash({ type: "success", header: res.message, content: `You are now ${roleLabel(res.role)} of ${res.institution.name}.` });
       navigate(`/institutions/${encodeURIComponent(res.institution.id)}`, { replace: true });
-    } catch (err) {
-      setFailure(explain(err, email));
-    } finally {
-      setBusy(false);
-    }
-  };
+    });
 
   const header = (
     <Header variant="h1" description="An administrator of an institution invited you to help administer it.">

@@ -16,7 +16,8 @@ import StatusIndicator from "@cloudscape-design/components/status-indicator";
 import Table from "@cloudscape-design/components/table";
 import Toggle from "@cloudscape-design/components/toggle";
 import { useEffect, useMemo, useState } from "react";
-import { type AlertsView, COUNTED_TYPES, type CountedType } from "../api";
+import { COUNTED_TYPES, type CountedType } from "../../../shared/constants";
+import { client, ok } from "../api";
 import { AuditTrailForbidden, ErrorNotice, isForbidden } from "../components/ErrorNotice";
 import { formatClock, formatDateTime, formatTime, humanize } from "../format";
 import { follow, query } from "../router";
@@ -40,7 +41,9 @@ const SEVERITY_RANK: Record<string, number> = { critical: 0, high: 1, medium: 2,
 
 export default function Alerts() {
   usePage("Alerts", [{ text: "Alerts", href: "/alerts" }]);
-  const { data, error, loading, reload } = useApi<AlertsView>("/api/v1/admin/security_events/alerts");
+  const { data, error, loading, reload } = useApi("/api/v1/admin/security_events/alerts", async (signal) =>
+    ok(await client.GET("/api/v1/admin/security_events/alerts", { signal })),
+  );
   const [auto, setAuto] = useState(true);
   const [updated, setUpdated] = useState<Date>();
 
@@ -60,16 +63,16 @@ export default function Alerts() {
   );
   const series = useMemo(
     () =>
-      data?.series
+      data
         ? COUNTED_TYPES.map((t) => ({
             title: humanize(t),
             type: "bar" as const,
-            data: (data.series ?? []).map((m) => ({ x: new Date(m.minute), y: m[t] ?? 0 })),
+            data: data.series.map((m) => ({ x: new Date(m.minute), y: m[t] })),
           }))
         : undefined,
     [data],
   );
-  const domain = useMemo(() => data?.series?.map((m) => new Date(m.minute)), [data]);
+  const domain = useMemo(() => data?.series.map((m) => new Date(m.minute)), [data]);
 
   if (isForbidden(error)) return <AuditTrailForbidden title="Alerts" error={error} />;
 

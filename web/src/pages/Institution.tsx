@@ -10,7 +10,8 @@ import Spinner from "@cloudscape-design/components/spinner";
 import StatusIndicator from "@cloudscape-design/components/status-indicator";
 import Tabs from "@cloudscape-design/components/tabs";
 import { useState } from "react";
-import { type InstitutionView, SETTINGS, SETTINGS_DEFAULTS } from "../api";
+import { SETTINGS_DEFAULTS, SETTINGS_KEYS } from "../../../shared/constants";
+import { client, ok } from "../api";
 import { useSession } from "../auth/session";
 import { Cohorts } from "../components/Cohorts";
 import { DeleteInstitution } from "../components/DeleteInstitution";
@@ -24,8 +25,9 @@ import { useApi } from "../useApi";
 const TABS = ["details", "cohorts", "invitations"] as const;
 
 export default function InstitutionPage({ id }: { id: string }) {
-  const path = `/api/v1/institutions/${encodeURIComponent(id)}`;
-  const { data, error, reload } = useApi<InstitutionView>(path);
+  const { data, error, reload } = useApi(`/api/v1/institutions/${id}`, async (signal) =>
+    ok(await client.GET("/api/v1/institutions/{id}", { params: { path: { id } }, signal })),
+  );
   const session = useSession();
   const { search, pathname } = useLocation();
   const [deleting, setDeleting] = useState(false);
@@ -106,7 +108,7 @@ export default function InstitutionPage({ id }: { id: string }) {
                 >
                   <KeyValuePairs
                     columns={4}
-                    items={SETTINGS.map((k) => ({
+                    items={SETTINGS_KEYS.map((k) => ({
                       label: humanize(k),
                       value: (
                         <SpaceBetween size="xxxs">

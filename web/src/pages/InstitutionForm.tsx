@@ -12,25 +12,26 @@ import SpaceBetween from "@cloudscape-design/components/space-between";
 import Spinner from "@cloudscape-design/components/spinner";
 import Textarea from "@cloudscape-design/components/textarea";
 import { type FormEvent, useEffect, useState } from "react";
-import { ApiError, api, type Institution, type InstitutionView, SETTINGS, SETTINGS_DEFAULTS, type SettingKey } from "../api";
-import { describe, ErrorNotice } from "../components/ErrorNotice";
-import { byField, focusFirstInvalid } from "../fieldErrors";
+import { SETTINGS_DEFAULTS, SETTINGS_KEYS, type SettingsKey } from "../../../shared/constants";
+import { client, type Institution, type InstitutionChanges, type InstitutionView, ok } from "../api";
+import { ErrorNotice } from "../components/ErrorNotice";
 import { humanize } from "../format";
 import { navigate } from "../router";
 import { usePage, useShell } from "../shell";
 import { useApi } from "../useApi";
+import { useSubmit } from "../useSubmit";
 
 const TEXT_FIELDS = ["name", "registration_number", "address", "contact_email", "contact_phone"] as const;
 type TextField = (typeof TEXT_FIELDS)[number];
-type Values = Record<TextField, string> & { settings: Record<SettingKey, boolean> };
+type Values = Record<TextField, string> & { settings: Record<SettingsKey, boolean> };
 
-const LABELS: Record<TextField | "settings", string> = {
+/** The attribute names the API's 422 messages start with. Settings have no field: their messages show on the form. */
+const LABELS: Record<TextField, string> = {
   name: "Name",
   registration_number: "Registration number",
   address: "Address",
   contact_email: "Contact email",
   contact_phone: "Contact phone",
-  settings: "Settings",
 };
 
 const empty: Values = {
@@ -58,18 +59,20 @@ function valuesOf(view: InstitutionView): Values {
  * The body of create (the name, what is filled in, the settings that differ from their defaults) or of
  * update (what differs from `before`): a setting left at its default stays unset, and follows the default.
  */
-function body(values: Values, before: Values | undefined): Record<string, unknown> {
-  const out: Record<string, unknown> = {};
+function changes(values: Values, before: Values | undefined): InstitutionChanges {
+  const out: InstitutionChanges = {};
   for (const f of TEXT_FIELDS) if (before ? values[f] !== before[f] : f === "name" || values[f] !== "") out[f] = values[f];
-  const settings: Partial<Record<SettingKey, boolean>> = {};
-  for (const k of SETTINGS) if (values.settings[k] !== (before ?? empty).settings[k]) settings[k] = values.settings[k];
+  const settings: Partial<Record<SettingsKey, boolean>> = {};
+  for (const k of SETTINGS_KEYS) if (values.settings[k] !== (before ?? empty).settings[k]) settings[k] = values.settings[k];
   if (Object.keys(settings).length > 0) out.settings = settings;
   return out;
 }
 
 export default function InstitutionForm({ id }: { id?: string | undefined }) {
   const editing = id !== undefined;
-  const loaded = useApi<InstitutionView>(editing ? `/api/v1/institutions/${encodeURIComponent(id)}` : undefined);
+  const loaded = useApi(editing ? `/api/v1/institutions/${id}` : undefined, async (signal) =>
+    ok(await client.GET("/api/v1/institutions/{id}", { params: { path: { id: id ?? "" } }, signal })),
+  );
   const name = loaded.data?.institution.name;
   const base = { text: "Institutions", href: "/institutions" };
   usePage(
@@ -81,9 +84,7 @@ export default function InstitutionForm({ id }: { id?: string | undefined }) {
   const { flash } = useShell();
   const [before, setBefore] = useState<Values>();
   const [values, setValues] = useState<Values>(empty);
-  const [errors, setErrors] = useState<Partial<Record<TextField | "settings", string>>>({});
-  const [formError, setFormError] = useState<{ header: string; text: string }>();
-  const [busy, setBusy] = useState(false);
+  const { busy, fieldErrors: errors, error: formError, submit } = useSubmit({ fields: LABELS });
 
   useEffect(() => {
     if (loaded.data) {
@@ -109,41 +110,27 @@ export default function InstitutionForm({ id }: { id?: string | undefined }) {
     onChange: ({ detail }: { detail: { value: string } }) => setValues((v) => ({ ...v, [field]: detail.value })),
   });
 
-  const submit = async (e: FormEvent) => {
+  const save = (e: FormEvent) => {
     e.preventDefault();
-    setBusy(true);
-    setErrors({});
-    setFormError(undefined);
-    try {
-      const payload = { institution: body(values, before) };
+    return submit(async () => {
       if (editing) {
-        const res = await api<{ message: string }>("PATCH", `/api/v1/institutions/${encodeURIComponent(id)}`, { body: payload });
+        const body = { institution: changes(values, before) };
+        const res = ok(await client.PATCH("/api/v1/institutions/{id}", { params: { path: { id } }, body }));
         flash({ type: "success", content: res.message });
         navigate(`/institutions/${encodeURIComponent(id)}`);
       } else {
-        const res = await api<{ institution: Institution; message: string }>("POST", "/api/v1/institutions", { body: payload });
+        const body = { institution: { ...changes(values, undefined), name: values.name } };
+        const res = ok(await client.POST("/api/v1/institutions", { body }));
         flash({ type: "success", content: `${res.message}: ${res.institution.name}` });
         navigate(`/institutions/${encodeURIComponent(res.institution.id)}`);
       }
-    } catch (err) {
-      if (err instanceof ApiError && err.status === 422 && err.errors.length > 0) {
-        const { fields, rest } = byField(err.errors, LABELS);
-        setErrors(fields);
-        focusFirstInvalid();
-        if (rest.length > 0 || fields.settings)
-          setFormError({ header: "Check the form", text: [...rest, fields.settings ?? ""].join(" ").trim() });
-      } else {
-        setFormError(describe(err));
-      }
-    } finally {
-      setBusy(false);
-    }
+    });
   };
 
   const cancel = () => navigate(editing ? `/institutions/${encodeURIComponent(id)}` : "/institutions");
 
   return (
-    <form onSubmit={(e) => void submit(e)} noValidate>
+    <form onSubmit={(e) => void save(e)} noValidate>
       <Form
         header={
           <Header variant="h1" description={editing ? "Only the fields you change are sent." : "You become its super admin."}>
@@ -226,7 +213,7 @@ export default function InstitutionForm({ id }: { id?: string | undefined }) {
             }
           >
             <SpaceBetween size="s">
-              {SETTINGS.map((k) => (
+              {SETTINGS_KEYS.map((k) => (
                 <Checkbox
                   key={k}
                   checked={values.settings[k]}

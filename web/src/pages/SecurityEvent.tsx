@@ -7,7 +7,7 @@ import KeyValuePairs from "@cloudscape-design/components/key-value-pairs";
 import Link from "@cloudscape-design/components/link";
 import SpaceBetween from "@cloudscape-design/components/space-between";
 import Spinner from "@cloudscape-design/components/spinner";
-import type { SecurityEventDetail } from "../api";
+import { client, ok } from "../api";
 import { AuditTrailForbidden, ErrorNotice, isForbidden } from "../components/ErrorNotice";
 import { formatDateTime, humanize } from "../format";
 import { follow, query } from "../router";
@@ -17,7 +17,9 @@ import { useApi } from "../useApi";
 const text = (value: unknown): string => (typeof value === "string" ? value : JSON.stringify(value));
 
 export default function SecurityEventPage({ id }: { id: string }) {
-  const { data, error, reload } = useApi<SecurityEventDetail>(`/api/v1/admin/security_events/${encodeURIComponent(id)}`);
+  const { data, error, reload } = useApi(`/api/v1/admin/security_events/${id}`, async (signal) =>
+    ok(await client.GET("/api/v1/admin/security_events/{id}", { params: { path: { id } }, signal })),
+  );
   const title = data ? humanize(data.event_type) : "Security event";
   usePage(title, [
     { text: "Security events", href: "/security-events" },
@@ -38,7 +40,7 @@ export default function SecurityEventPage({ id }: { id: string }) {
   }
 
   const user = data.user;
-  const details = Object.entries(data.details ?? {});
+  const details = Object.entries(data.details);
   return (
     <ContentLayout
       header={
@@ -55,11 +57,11 @@ export default function SecurityEventPage({ id }: { id: string }) {
               { label: "Time", value: formatDateTime(data.created_at) },
               { label: "Type", value: <Box variant="code">{data.event_type}</Box> },
               { label: "IP address", value: data.ip_address },
-              { label: "User", value: user?.name ?? user?.email ?? "—" },
-              { label: "User e-mail", value: user?.email ?? "—" },
+              { label: "User", value: user.name ?? user.email ?? "—" },
+              { label: "User e-mail", value: user.email ?? "—" },
               {
                 label: "User ID",
-                value: user?.id ? (
+                value: user.id ? (
                   <SpaceBetween size="xxxs">
                     <Box variant="code">{user.id}</Box>
                     <Link href={`/security-events${query({ user_id: user.id })}`} onFollow={follow}>

@@ -15,7 +15,8 @@ import Select, { type SelectProps } from "@cloudscape-design/components/select";
 import SpaceBetween from "@cloudscape-design/components/space-between";
 import Table from "@cloudscape-design/components/table";
 import { useMemo, useState } from "react";
-import { EVENT_TYPES, type PageMeta, request, type SecurityEvent } from "../api";
+import { EVENT_TYPES } from "../../../shared/constants";
+import { client, ok } from "../api";
 import { AuditTrailForbidden, describe, ErrorNotice, isForbidden } from "../components/ErrorNotice";
 import { formatDateTime, humanize } from "../format";
 import { follow, navigate, query, useLocation } from "../router";
@@ -97,24 +98,30 @@ export default function SecurityEvents() {
 
   const apply = (change: Partial<Filters>) => navigate(`/security-events${writeFilters({ ...filters, ...change })}`);
 
-  const path = `/api/v1/admin/security_events${query({
+  const params = {
     event_type: filters.eventType,
     user_id: filters.userId,
     from,
     to,
     limit: filters.limit,
     cursor: cursors[index] ?? undefined,
-  })}`;
-  const { data, error, loading, reload } = useApi<{ events: SecurityEvent[]; meta: PageMeta }>(path);
+  };
+  const { data, error, loading, reload } = useApi(`/api/v1/admin/security_events${query(params)}`, async (signal) =>
+    ok(await client.GET("/api/v1/admin/security_events", { params: { query: params }, signal })),
+  );
   const next = data?.meta.next_cursor ?? null;
   if (data && next && cursors.length === index + 1) setPaging({ key: filterKey, cursors: [...cursors, next], index });
 
   const download = async () => {
     setDownloading(true);
     try {
-      const res = await request("GET", `/api/v1/admin/security_events/export${query({ event_type: filters.eventType, from, to })}`);
+      const exported = await client.GET("/api/v1/admin/security_events/export", {
+        params: { query: { event_type: filters.eventType, from, to } },
+        parseAs: "blob",
+      });
+      const res = exported.response;
       const name = /filename="([^"]+)"/.exec(res.headers.get("content-disposition") ?? "")?.[1] ?? "security_events.csv";
-      const url = URL.createObjectURL(await res.blob());
+      const url = URL.createObjectURL(ok(exported));
       const a = document.createElement("a");
       a.href = url;
       a.download = name;

@@ -1,0 +1,113 @@
+/**
+ * One Lambda function of the route table, with what it alone owns: its log group, and a role that may write
+ * that log group, do to each table what the handler's routes need, and send mail if one of them mails.
+ */
+import { fileURLToPath } from "node:url";
+import { Duration, RemovalPolicy, Validations } from "aws-cdk-lib";
+import * as iam from "aws-cdk-lib/aws-iam";
+import * as lambda from "aws-cdk-lib/aws-lambda";
+import { type BundlingOptions, NodejsFunction, OutputFormat } from "aws-cdk-lib/aws-lambda-nodejs";
+import * as logs from "aws-cdk-lib/aws-logs";
+import type { Construct } from "constructs";
+import type { RouteAccess } from "../shared/routes.js";
+import { StackPart } from "./part.js";
+import type { Tables } from "./tables.js";
+
+/** Newest Node.js runtime aws-cdk-lib offers; the tests assert it, so a CDK upgrade is a one-line change. */
+export const RUNTIME = lambda.Runtime.NODEJS_24_X;
+export const ARCHITECTURE = lambda.Architecture.ARM_64;
+
+/** esbuild options of every function. */
+export const BUNDLING = {
+  format: OutputFormat.ESM,
+  // Bundled CommonJS dependencies call `require`, which ESM lacks; give them one.
+  banner: "import { createRequire as __cjsRequire } from 'node:module'; const require = __cjsRequire(import.meta.url);",
+  mainFields: ["module", "main"],
+  // Bundle the SDK: pinned versions and tree-shaken cold starts instead of the runtime's copy.
+  externalModules: [],
+  minify: true,
+  sourceMap: true,
+  sourcesContent: false,
+  // Local esbuild from node_modules; never Docker.
+  forceDockerBundling: false,
+} satisfies BundlingOptions;
+
+/** esbuild's `target` for the runtime, as NodejsFunction derives it (`nodejs24.x` → `node24`). */
+export const ESBUILD_TARGET = `node${/nodejs(\d+)/.exec(RUNTIME.name)?.[1] ?? ""}`;
+
+const projectRoot = fileURLToPath(new URL("..", import.meta.url));
+
+/** `institutions/list` → `InstitutionsList`: a stable, readable construct id (it fixes the logical id). */
+export function functionId(handler: string): string {
+  return handler
+    .split(/[/-]/)
+    .map((part) => part.charAt(0).toUpperCase() + part.slice(1))
+    .join("");
+}
+
+export interface ApiFunctionProps {
+  /** `functions/<handler>.ts`. */
+  readonly handler: string;
+  /** The union of the handler's routes' access (`handlers()` of shared/routes.ts). */
+  readonly access: RouteAccess;
+  /** The routes it serves, for its description. */
+  readonly routeKeys: readonly string[];
+  readonly tables: Tables;
+  /** What ses:SendEmail is authorized against, for a function that mails. */
+  readonly sendResources: readonly string[];
+  readonly environment: Record<string, string>;
+  readonly logRetention: logs.RetentionDays;
+  readonly reservedConcurrency?: number | undefined;
+}
+
+export class ApiFunction extends StackPart {
+  readonly function: NodejsFunction;
+
+  constructor(scope: Construct, id: string, props: ApiFunctionProps) {
+    super(scope, id);
+    const { handler, access } = props;
+    const fnId = functionId(handler);
+    // Operational logs only (the audit trail lives in the events table), so they go with the stack.
+    const logGroup = new logs.LogGroup(this, `${fnId}Logs`, {
+      retention: props.logRetention,
+      removalPolicy: RemovalPolicy.DESTROY,
+    });
+    // Own role instead of the default one: the default attaches the AWS-managed basic execution policy,
+    // which may write to any log group (cdk-nag IAM4); this one writes only to the function's log group.
+    const role = new iam.Role(this, `${fnId}Role`, {
+      assumedBy: new iam.ServicePrincipal("lambda.amazonaws.com"),
+      description: `Runs functions/${handler}.ts`,
+    });
+    logGroup.grantWrite(role);
+    props.tables.grant(role, access);
+    if (access.mail) {
+      role.addToPrincipalPolicy(
+        new iam.PolicyStatement({ sid: "SendInvitationMail", actions: ["ses:SendEmail"], resources: [...props.sendResources] }),
+      );
+    }
+    Validations.of(role).acknowledge({
+      id: "AwsSolutions-IAM5[Resource::*]",
+      reason: "Active tracing: xray:PutTraceSegments and xray:PutTelemetryRecords support no resource-level permissions.",
+    });
+
+    this.function = new NodejsFunction(this, fnId, {
+      entry: `${projectRoot}functions/${handler}.ts`,
+      handler: "handler",
+      projectRoot,
+      depsLockFilePath: `${projectRoot}package-lock.json`,
+      runtime: RUNTIME,
+      architecture: ARCHITECTURE,
+      memorySize: 512,
+      // Below the HTTP API's 30 s integration limit, above the DynamoDB client's bounded retries.
+      timeout: Duration.seconds(15),
+      role,
+      logGroup,
+      // The trace starts here: an HTTP API stage has no X-Ray of its own.
+      tracing: lambda.Tracing.ACTIVE,
+      ...(props.reservedConcurrency !== undefined && { reservedConcurrentExecutions: props.reservedConcurrency }),
+      description: `${handler}: ${props.routeKeys.join(", ")}`,
+      environment: props.environment,
+      bundling: BUNDLING,
+    });
+  }
+}

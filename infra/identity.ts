@@ -1,0 +1,81 @@
+/** The Cognito user pool the API's authorizer trusts, its cohort-super-admin group and the console's app client. */
+import { Duration, RemovalPolicy, Validations } from "aws-cdk-lib";
+import * as cognito from "aws-cdk-lib/aws-cognito";
+import type { Construct } from "constructs";
+import { SUPER_ADMIN_GROUP } from "../shared/caller.js";
+import { StackPart } from "./part.js";
+import type { Settings } from "./settings.js";
+
+export class Identity extends StackPart {
+  readonly userPool: cognito.UserPool;
+  readonly userPoolClient: cognito.UserPoolClient;
+
+  constructor(scope: Construct, id: string, { mfa }: Pick<Settings, "mfa">) {
+    super(scope, id);
+    this.userPool = new cognito.UserPool(this, "UserPool", {
+      // Administrators create users (and set their account); nobody registers themselves.
+      selfSignUpEnabled: false,
+      signInAliases: { email: true },
+      signInCaseSensitive: false,
+      autoVerify: { email: true },
+      // A changed e-mail only takes effect once verified: invitations are matched on the `email` claim.
+      keepOriginal: { email: true },
+      standardAttributes: {
+        email: { required: true, mutable: true },
+        fullname: { required: false, mutable: true },
+      },
+      customAttributes: {
+        // Mutable so an administrator can move a user between accounts; clients cannot write it (see below).
+        account_id: new cognito.StringAttribute({ minLen: 1, maxLen: 128, mutable: true }),
+      },
+      passwordPolicy: {
+        minLength: 12,
+        requireLowercase: true,
+        requireUppercase: true,
+        requireDigits: true,
+        requireSymbols: true,
+        tempPasswordValidity: Duration.days(3),
+      },
+      accountRecovery: cognito.AccountRecovery.EMAIL_ONLY,
+      mfa: mfa === "required" ? cognito.Mfa.REQUIRED : cognito.Mfa.OPTIONAL,
+      mfaSecondFactor: { otp: true, sms: false },
+      // Plus plan: compromised-credential and adaptive-authentication protection, enforced (cdk-nag AwsSolutions-COG8).
+      featurePlan: cognito.FeaturePlan.PLUS,
+      standardThreatProtectionMode: cognito.StandardThreatProtectionMode.FULL_FUNCTION,
+      deletionProtection: true,
+      removalPolicy: RemovalPolicy.RETAIN,
+    });
+
+    this.userPool.addGroup("CohortSuperAdminGroup", {
+      groupName: SUPER_ADMIN_GROUP,
+      description: "Cohort super admins: may create institutions and read the security events of their account",
+    });
+
+    this.userPoolClient = this.userPool.addClient("WebClient", {
+      // A browser / CLI client: no secret, direct sign-in flows; the API accepts its ID tokens.
+      generateSecret: false,
+      // The console signs in with USER_PASSWORD_AUTH over HTTPS (web/src/auth): no SRP library in its bundle.
+      authFlows: { userSrp: true, userPassword: true, adminUserPassword: true },
+      disableOAuth: true,
+      preventUserExistenceErrors: true,
+      enableTokenRevocation: true,
+      idTokenValidity: Duration.hours(1),
+      accessTokenValidity: Duration.hours(1),
+      refreshTokenValidity: Duration.days(30),
+      readAttributes: new cognito.ClientAttributes()
+        .withStandardAttributes({ email: true, emailVerified: true, fullname: true })
+        .withCustomAttributes("account_id"),
+      // Only the display name: e-mail and account are identity the API trusts, so users cannot rewrite them.
+      writeAttributes: new cognito.ClientAttributes().withStandardAttributes({ fullname: true }),
+    });
+
+    if (mfa !== "required") {
+      Validations.of(this.userPool).acknowledge({
+        id: "AwsSolutions-COG2",
+        reason:
+          "MFA is optional (TOTP) in this environment (settings.ts: required in prod): users are provisioned by administrators " +
+          "and the Plus plan's threat protection enforces adaptive authentication.",
+      });
+    }
+  }
+}

@@ -1,0 +1,75 @@
+/** The two DynamoDB tables of `shared/tables.ts`, and what each access level of the route table grants on them. */
+import { RemovalPolicy } from "aws-cdk-lib";
+import * as dynamodb from "aws-cdk-lib/aws-dynamodb";
+import * as iam from "aws-cdk-lib/aws-iam";
+import type { Construct } from "constructs";
+import type { RouteAccess } from "../shared/routes.js";
+import { eventsTable, mainTable, type TableDef } from "../shared/tables.js";
+import { StackPart } from "./part.js";
+
+/** IAM actions per access level. TransactWriteItems has no action of its own: IAM checks each item's action. */
+export const TABLE_ACTIONS = {
+  read: ["dynamodb:GetItem", "dynamodb:BatchGetItem", "dynamodb:Query"],
+  write: ["dynamodb:PutItem", "dynamodb:UpdateItem", "dynamodb:DeleteItem", "dynamodb:ConditionCheckItem"],
+} as const;
+
+export class Tables extends StackPart {
+  readonly main: dynamodb.Table;
+  readonly events: dynamodb.Table;
+
+  constructor(scope: Construct, id: string) {
+    super(scope, id);
+    this.main = buildTable(this, mainTable);
+    this.events = buildTable(this, eventsTable);
+  }
+
+  /** Exactly the actions `access` implies, on exactly the table (and, for reads, its indexes). */
+  grant(role: iam.Role, access: RouteAccess): void {
+    const tables = [
+      { name: "Main", table: this.main, def: mainTable, level: access.main },
+      { name: "Events", table: this.events, def: eventsTable, level: access.events },
+    ];
+    for (const { name, table, def, level } of tables) {
+      if (!level) continue;
+      if (level === "read" || level === "readwrite") {
+        role.addToPrincipalPolicy(
+          new iam.PolicyStatement({
+            sid: `${name}Read`,
+            actions: [...TABLE_ACTIONS.read],
+            // Index ARNs named one by one rather than `index/*`: no wildcard to justify.
+            resources: [table.tableArn, ...def.indexes.map((i) => `${table.tableArn}/index/${i.name}`)],
+          }),
+        );
+      }
+      if (level === "write" || level === "readwrite") {
+        role.addToPrincipalPolicy(
+          new iam.PolicyStatement({ sid: `${name}Write`, actions: [...TABLE_ACTIONS.write], resources: [table.tableArn] }),
+        );
+      }
+    }
+  }
+}
+
+/** A table from its definition in `shared/tables.ts`; every key attribute is a string there. */
+function buildTable(scope: Construct, def: TableDef): dynamodb.Table {
+  const str = (name: string) => ({ name, type: dynamodb.AttributeType.STRING });
+  const table = new dynamodb.Table(scope, `${def.id}Table`, {
+    partitionKey: str(def.partitionKey),
+    sortKey: str(def.sortKey),
+    billingMode: dynamodb.BillingMode.PAY_PER_REQUEST,
+    pointInTimeRecoverySpecification: { pointInTimeRecoveryEnabled: true },
+    deletionProtection: true,
+    encryption: dynamodb.TableEncryption.AWS_MANAGED,
+    removalPolicy: RemovalPolicy.RETAIN,
+    ...(def.ttlAttribute !== undefined && { timeToLiveAttribute: def.ttlAttribute }),
+  });
+  for (const index of def.indexes) {
+    table.addGlobalSecondaryIndex({
+      indexName: index.name,
+      partitionKey: str(index.partitionKey),
+      sortKey: str(index.sortKey),
+      projectionType: dynamodb.ProjectionType.ALL,
+    });
+  }
+  return table;
+}

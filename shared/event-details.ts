@@ -1,0 +1,53 @@
+/**
+ * The `details` of each event type: the one statement of what an event may carry. `auditEvent` is typed by
+ * it, the API document lists it (`EventDetails`), and the hostile tests' whitelist of stored details is
+ * `DETAIL_KEYS`. No imports with side effects: the console and the tests may load it.
+ */
+import type { EventType } from "./constants.js";
+import type { Role } from "./roles.js";
+
+/** A value cut from a request (`requestValue` in audit.ts): at most 64 code points, or null when absent. */
+type RequestValue = string | null;
+
+export interface EventDetails {
+  institution_created: { institution_id: string; name: string };
+  institution_updated: { institution_id: string; changes: string[] };
+  institution_deleted: { institution_name: string };
+  insufficient_privileges: { action: string; required_role: "super_admin" | "cohort_super_admin"; institution_id?: string };
+  unauthorized_institution_access: { attempted_institution_id: RequestValue; action?: "manage_invitations" };
+  rate_limit_exceeded: { email: string; institution_id: string; limit: number; scope: string };
+  token_validation_failure: { reason: "unknown" | "expired" | "used" | "revoked" | "email_mismatch" };
+  security_events_exported: {
+    event_count: number;
+    filters: { event_type: string | null; from: string | null; to: string | null };
+  };
+  invitation_created: { invitation_id: string; institution_id: string; email: string; role: Role };
+  invitation_revoked: { invitation_id: string; institution_id: string; email: string; reason?: string };
+  invitation_resent: { invitation_id: string; institution_id: string; email: string };
+  invitation_accepted: { invitation_id: string; institution_id: string; email: string; role: Role };
+  cohort_created: { institution_id: string; cohort_id: string; name: string };
+}
+
+/** Compile-time: the types given details here are exactly the contract's list (constants.ts). */
+type Same<A, B> = [A] extends [B] ? ([B] extends [A] ? true : false) : false;
+export const DETAILS_COVER_EVENT_TYPES: Same<keyof EventDetails, EventType> = true;
+
+/** Every key each event type's details may carry, optional ones included; a type added above must be named here. */
+export const DETAIL_KEYS: { readonly [T in keyof EventDetails]-?: readonly (keyof EventDetails[T])[] } = {
+  institution_created: ["institution_id", "name"],
+  institution_updated: ["institution_id", "changes"],
+  institution_deleted: ["institution_name"],
+  insufficient_privileges: ["action", "required_role", "institution_id"],
+  unauthorized_institution_access: ["attempted_institution_id", "action"],
+  rate_limit_exceeded: ["email", "institution_id", "limit", "scope"],
+  token_validation_failure: ["reason"],
+  security_events_exported: ["event_count", "filters"],
+  invitation_created: ["invitation_id", "institution_id", "email", "role"],
+  invitation_revoked: ["invitation_id", "institution_id", "email", "reason"],
+  invitation_resent: ["invitation_id", "institution_id", "email"],
+  invitation_accepted: ["invitation_id", "institution_id", "email", "role"],
+  cohort_created: ["institution_id", "cohort_id", "name"],
+};
+
+/** The keys of `security_events_exported`'s `filters`. */
+export const EXPORT_FILTER_KEYS = ["event_type", "from", "to"] as const;

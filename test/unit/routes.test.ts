@@ -1,0 +1,48 @@
+/**
+ * `handlers()`: the access a handler's function is granted is the union of its routes' access. A handler that
+ * serves a read route and a write route on one table must be able to do both.
+ */
+import { describe, expect, it } from "vitest";
+import { handlers, type Route, routeKey, routes } from "../../shared/routes.js";
+
+const route = (method: Route["method"], path: string, access: Route["access"]): Route => ({
+  method,
+  path,
+  handler: "things/shared",
+  who: "anyone",
+  access,
+});
+
+describe("handlers()", () => {
+  it("unites a read route and a write route on the same table into readwrite", () => {
+    const table = [route("GET", "/things", { main: "read" }), route("POST", "/things", { main: "write" })];
+    expect(handlers(table).get("things/shared")).toEqual({ main: "readwrite" });
+  });
+
+  it("keeps a grant that a later route of the handler does not mention, and mail from any route", () => {
+    const table = [
+      route("GET", "/things", { main: "read", events: "write", mail: true }),
+      route("PUT", "/things/{id}", { events: "read" }),
+      route("DELETE", "/things/{id}", { mail: false }),
+    ];
+    expect(handlers(table).get("things/shared")).toEqual({ main: "read", events: "readwrite", mail: true });
+  });
+
+  it("is the route's own access for a handler with one route, and empty for a route that reads no table", () => {
+    const table = [route("GET", "/things", { main: "write" }), { ...route("GET", "/docs", {}), handler: "docs/page" }];
+    expect(handlers(table)).toEqual(
+      new Map([
+        ["things/shared", { main: "write" }],
+        ["docs/page", {}],
+      ]),
+    );
+  });
+
+  it("defaults to the route table, one entry per distinct handler", () => {
+    expect([...handlers().keys()]).toEqual([...new Set(routes.map((r) => r.handler))]);
+  });
+
+  it("names a route as API Gateway does: method, space, path", () => {
+    expect(routeKey({ method: "GET", path: "/api/v1/institutions/{id}" })).toBe("GET /api/v1/institutions/{id}");
+  });
+});
