@@ -198,7 +198,7 @@ export interface paths {
     };
     /**
      * List security events
-     * @description Cohort super admins; the caller's account only. Newest first (ties by id), paged; filters combine with AND.
+     * @description Cohort super admins; the caller's account only. Newest first (ties by id), paged; filters combine with AND. With both `user_id` and `event_type` a page may hold fewer than `limit` events and still have a `next_cursor`. Events past the retention are never listed.
      *
      *     Who: cohort super admin.
      */

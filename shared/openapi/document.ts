@@ -278,7 +278,7 @@ function specs(req: RequestSchemas): Record<string, Spec> {
     [`GET ${sec}`]: {
       operationId: "listSecurityEvents",
       summary: "List security events",
-      description: "Cohort super admins; the caller's account only. Newest first (ties by id), paged; filters combine with AND.",
+      description: "Cohort super admins; the caller's account only. Newest first (ties by id), paged; filters combine with AND. With both `user_id` and `event_type` a page may hold fewer than `limit` events and still have a `next_cursor`. Events past the retention are never listed.",
       tag: "Security events",
       parameters: queryParams(req.securityEventListQuery, eventsFilters),
       success: { status: "200", description: "One page of events.", schema: ref("SecurityEventList"), example: examples.securityEventList },
