@@ -43,6 +43,7 @@ import { Notifications } from "./notifications.js";
 import { StackPart } from "./part.js";
 import { ENVIRONMENTS, type Settings } from "./settings.js";
 import { Tables } from "./tables.js";
+import { EvidenceTrail } from "./trail.js";
 import { ConsoleWebAcl } from "./waf.js";
 
 export interface InstitutionAdminStackProps extends StackProps {
@@ -117,6 +118,7 @@ export class InstitutionAdminStack extends Stack {
   readonly alarmTopic: sns.Topic;
   readonly mailFeedbackTopic: sns.Topic;
   readonly monitoring: Monitoring;
+  readonly trail: EvidenceTrail;
   /** Origin of the links in mail. */
   readonly appBaseUrl: string;
 
@@ -244,6 +246,15 @@ export class InstitutionAdminStack extends Stack {
       });
       this.functions.set(handler, fn);
     }
+    // Retention, signed hourly digests and their locked copies (trail.ts).
+    this.trail = new EvidenceTrail(this, "Trail", {
+      settings,
+      mainTable: this.mainTable,
+      eventsTable: this.eventsTable,
+      functions: this.functions,
+      accessLogsBucket: logBucket,
+    });
+
     for (const handler of Object.keys(settings.reservedConcurrency)) {
       if (!this.functions.has(handler)) throw new Error(`Reserved concurrency for unknown handler ${handler}`);
     }

@@ -146,6 +146,15 @@ export function recordedDetails(value: unknown, key = ""): unknown {
   return value;
 }
 
+/** When an event created at `createdAt` expires: DynamoDB's TTL, in epoch seconds. */
+export const eventExpiry = (createdAt: string): number => Math.floor(Date.parse(createdAt) / 1000) + config.eventRetentionDays * 86_400;
+
+/** The start (ISO) of the digest period holding epoch millisecond `ms`; periods are aligned to the epoch. */
+export function periodStartOf(ms: number): string {
+  const period = config.digestPeriodSeconds * 1000;
+  return new Date(Math.floor(ms / period) * period).toISOString();
+}
+
 /** The item of `e` in `account`'s trail. */
 function storedItem(e: AuditEvent, account: string): Record<string, unknown> {
   const { actor } = e;
@@ -166,17 +175,43 @@ function storedItem(e: AuditEvent, account: string): Record<string, unknown> {
   return {
     ...eventKeys.event(e.id, account),
     ...stored,
-    g_account: eventKeys.account(account),
-    g_account_user: eventKeys.accountUser(account, actor.id),
-    g_account_type: eventKeys.accountType(account, e.type),
-    g_account_user_type: eventKeys.accountUserType(account, actor.id, e.type),
-    created_key: eventKeys.createdKey(e.createdAt, e.id),
+    g_user: eventKeys.accountUser(account, actor.id),
+    g_type: eventKeys.accountType(account, e.type),
+    ttl: eventExpiry(e.createdAt),
   };
 }
 
 /**
+ * Activity markers this process has committed: `<period start>#<account>`. The digester finds the accounts
+ * of a period by its markers. Each process writes a marker with its first event of each account and period,
+ * in that event's transaction, and not again: so every account and period with an event has its marker,
+ * while an audited change costs the marker's 2 WCU only once per function instance, account and period.
+ */
+const markedPeriods = new Set<string>();
+const MARKER_PREFIX = "ACTIVE#";
+
+/** The marker item of `account` for the period holding `e`, unless this process has already committed it. */
+function activityItem(e: AuditEvent, account: string): TxItems[string] {
+  const start = periodStartOf(Date.parse(e.createdAt));
+  if (markedPeriods.has(`${start}#${account}`)) return undefined;
+  // Kept as long as the events it points to, so that a late digest run still finds them.
+  const item = { ...eventKeys.activity(start, account), period_start: start, account_id: account, ttl: eventExpiry(start) };
+  return { Put: { TableName: config.tables.events, Item: item } };
+}
+
+/** Called with the items of a committed transaction: remembers the markers it wrote (see `markedPeriods`). */
+export function noteCommitted(items: readonly TxItems[string][]): void {
+  for (const item of items) {
+    const put = item?.Put;
+    if (put?.TableName !== config.tables.events || !String(put.Item?.pk).startsWith(MARKER_PREFIX)) continue;
+    markedPeriods.add(`${put.Item?.period_start}#${put.Item?.account_id}`);
+  }
+}
+
+/**
  * The named transaction items that write `e` into each of its accounts' trails (and bump their alert
- * counters). Repositories add them to the change's transaction.
+ * counters, and mark the account active in the digest period). Repositories add them to the change's
+ * transaction.
  */
 export function eventItems(e: AuditEvent): TxItems {
   const items: TxItems = {};
@@ -184,6 +219,7 @@ export function eventItems(e: AuditEvent): TxItems {
     items[`audit event ${account}`] = {
       Put: { TableName: config.tables.events, Item: storedItem(e, account), ConditionExpression: "attribute_not_exists(pk)" },
     };
+    items[`audit period ${account}`] = activityItem(e, account);
     if (isCounted(e.type)) {
       items[`audit counter ${account}`] = {
         Update: {

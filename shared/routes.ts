@@ -141,6 +141,7 @@ export const routes: readonly Route[] = [
   { method: "GET", path: sec, handler: "security-events/list", who: "cohort super admin", access: { events: "read" } },
   { method: "GET", path: `${sec}/export`, handler: "security-events/export", who: "cohort super admin", access: { events: "readwrite" } },
   { method: "GET", path: `${sec}/alerts`, handler: "security-events/alerts", who: "cohort super admin", access: { events: "read" } },
+  { method: "GET", path: `${sec}/digests`, handler: "security-events/digests", who: "cohort super admin", access: { events: "read" } },
   { method: "GET", path: `${sec}/{id}`, handler: "security-events/show", who: "cohort super admin", access: { events: "read" } },
   // The API document and its reference page (shared/openapi/): read no table.
   { method: "GET", path: "/api/v1/openapi.json", handler: "docs/openapi", who: "anyone, without a token", access: {}, public: true },

@@ -50,20 +50,24 @@ export const mainTable: TableDef = {
 };
 
 /**
- * Events table: event `EVT#<id>` / `ACCT#<account>`; per-minute alert counters `CNT#<account>` / `<YYYY-MM-DDTHH:MM>`;
- * per-minute refused-request counters `REFUSED#<user>` / `<YYYY-MM-DDTHH:MM>` (the probing bound).
- * The GSIs are partitioned by account (and user / type), sorted by `created_key` = `<created_at>#<id>`,
- * so every filter combination of the list is one Query on exactly the matching events.
+ * Events table (DESIGN.md §10: at most 6 WCU per account copy of an audited change, so one item and two indexes):
+ * - event `EVT#<account>` / `<id>`: the id is a ULID, so the sort key orders an account's trail by time and
+ *   ties by id, and a time range is a key range; this replaces an index partitioned by account;
+ * - per-minute alert counters `CNT#<account>` / `<YYYY-MM-DDTHH:MM>`;
+ * - per-minute refused-request counters `REFUSED#<user>` / `<YYYY-MM-DDTHH:MM>` (the probing bound);
+ * - "this account had events in this period" markers `ACTIVE#<YYYY-MM-DD>` / `<period start>#<account>`, so
+ *   the digester finds the accounts to digest without a Scan;
+ * - digests `DIGEST#<account>` / `<sequence, 10 digits>`, and the digester's progress `DIGESTER` / `STATE`.
+ * The GSIs are partitioned by account and user, or account and type, and sorted by the id as well. Every
+ * item expires by `ttl`; events after the retention (`EVENT_RETENTION_DAYS`).
  */
 export const eventsTable: TableDef = {
   id: "Events",
   partitionKey: "pk",
   sortKey: "sk",
   indexes: [
-    { name: "by_account", partitionKey: "g_account", sortKey: "created_key" },
-    { name: "by_account_user", partitionKey: "g_account_user", sortKey: "created_key" },
-    { name: "by_account_type", partitionKey: "g_account_type", sortKey: "created_key" },
-    { name: "by_account_user_type", partitionKey: "g_account_user_type", sortKey: "created_key" },
+    { name: "by_user", partitionKey: "g_user", sortKey: "sk" },
+    { name: "by_type", partitionKey: "g_type", sortKey: "sk" },
   ],
   ttlAttribute: "ttl",
 };
@@ -201,16 +205,31 @@ export const memberIndex = {
 /** Item keys and index keys of the events table. */
 export const eventKeys = {
   /** One event in one account's trail: an event that concerns another account's institution is in both. */
-  event: (id: string, accountId: string): Key => ({ pk: `EVT#${id}`, sk: `ACCT#${keyPart(accountId)}` }),
+  event: (id: string, accountId: string): Key => ({ pk: eventKeys.partition(accountId), sk: id }),
+  /** The partition of one account's trail, sorted by event id. */
+  partition: (accountId: string): string => `EVT#${keyPart(accountId)}`,
   counter: (accountId: string, minute: string): Key => ({ pk: `CNT#${keyPart(accountId)}`, sk: minute }),
   counterPartition: (accountId: string): string => `CNT#${keyPart(accountId)}`,
   /** Requests of one user refused in one UTC minute (`YYYY-MM-DDTHH:MM`): the probing bound. */
   refusals: (userId: string, minute: string): Key => ({ pk: `REFUSED#${keyPart(userId)}`, sk: minute }),
   account: (accountId: string) => keyPart(accountId),
+  /** `by_user` partition. */
   accountUser: (accountId: string, userId: string) => `${keyPart(accountId)}#${keyPart(userId)}`,
+  /** `by_type` partition. */
   accountType: (accountId: string, type: string) => `${keyPart(accountId)}#${type}`,
-  accountUserType: (accountId: string, userId: string, type: string) => `${keyPart(accountId)}#${keyPart(userId)}#${type}`,
-  createdKey: (createdAt: string, id: string) => `${createdAt}#${id}`,
+  /** Marks that `accountId` had an event in the digest period starting at `periodStart` (ISO). */
+  activity: (periodStart: string, accountId: string): Key => ({
+    pk: eventKeys.activityPartition(periodStart.slice(0, 10)),
+    sk: `${periodStart}#${keyPart(accountId)}`,
+  }),
+  /** The markers of one UTC day (`YYYY-MM-DD`). */
+  activityPartition: (day: string): string => `ACTIVE#${day}`,
+  digest: (accountId: string, sequence: number): Key => ({
+    pk: eventKeys.digestPartition(accountId),
+    sk: String(sequence).padStart(10, "0"),
+  }),
+  digestPartition: (accountId: string): string => `DIGEST#${keyPart(accountId)}`,
+  digester: { pk: "DIGESTER", sk: "STATE" } as Key,
 } as const;
 
 /** A stored item without its table keys. */

@@ -6,15 +6,42 @@
  */
 export const LOCAL_CREDENTIALS = { accessKeyId: "local", secretAccessKey: "local" } as const;
 
+/** The audit trail's local settings (DESIGN.md §10): retention, digest period and the signing key pair. */
+export interface LocalTrail {
+  readonly eventRetentionDays: number;
+  readonly digestPeriodSeconds: number;
+  /** `local:<fingerprint>`: names the key pair in every digest. */
+  readonly keyId: string;
+  /** PEM files of the ECDSA P-256 key pair the local stack generated on its first start. */
+  readonly privateKeyFile: string;
+  readonly publicKeyFile: string;
+}
+
 export interface LocalEndpoints {
   readonly tables: { readonly main: string; readonly events: string; readonly idempotency: string };
   readonly dynamodbEndpoint: string;
   readonly sesEndpoint: string;
   readonly region: string;
+  readonly trail: LocalTrail;
+}
+
+/**
+ * The trail's environment: what the CDK stack sets in AWS (retention, the public key for the digests route)
+ * and the local signer's key file (in AWS the digest function signs with KMS instead).
+ */
+export function trailEnv(trail: LocalTrail): Record<string, string> {
+  return {
+    EVENT_RETENTION_DAYS: String(trail.eventRetentionDays),
+    DIGEST_PERIOD_SECONDS: String(trail.digestPeriodSeconds),
+    DIGEST_KEY_ID: trail.keyId,
+    DIGEST_PUBLIC_KEY_FILE: trail.publicKeyFile,
+    DIGEST_PRIVATE_KEY_FILE: trail.privateKeyFile,
+  };
 }
 
 export function localHandlerEnv(info: LocalEndpoints): Record<string, string> {
   return {
+    ...trailEnv(info.trail),
     MAIN_TABLE: info.tables.main,
     EVENTS_TABLE: info.tables.events,
     IDEMPOTENCY_TABLE: info.tables.idempotency,

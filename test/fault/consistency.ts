@@ -76,8 +76,8 @@ async function queryAll(input: ConstructorParameters<typeof QueryCommand>[0]): P
 export async function eventsOfUser(u: AuditedUser): Promise<StoredEvent[]> {
   const items = await queryAll({
     TableName: config.tables.events,
-    IndexName: "by_account_user",
-    KeyConditionExpression: "g_account_user = :k",
+    IndexName: "by_user",
+    KeyConditionExpression: "g_user = :k",
     ExpressionAttributeValues: { ":k": eventKeys.accountUser(u.accountId, u.userId) },
     ScanIndexForward: false,
   });

@@ -523,11 +523,9 @@ const EVENT_ATTRS = [
   "details",
   "description",
   "created_at",
-  "g_account",
-  "g_account_user",
-  "g_account_type",
-  "g_account_user_type",
-  "created_key",
+  "g_user",
+  "g_type",
+  "ttl",
 ];
 const WRITABLE = ["name", "registration_number", "address", "contact_email", "contact_phone", "settings"];
 
