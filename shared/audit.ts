@@ -5,17 +5,20 @@
  * records its event with `recordEvent`, in a request of its own.
  */
 import { MetricUnit } from "@aws-lambda-powertools/metrics";
+import { boundedCount, minuteOf, nextMinute, secondsUntil } from "./bounds.js";
 import type { Caller } from "./caller.js";
 import { now as clock } from "./clock.js";
 import { config } from "./config.js";
 import { COUNTED_TYPES, type CountedType, EVENT_TYPES, type EventType } from "./constants.js";
+import { TooManyRequests } from "./errors.js";
 import type { EventDetails } from "./event-details.js";
 import { newId } from "./ids.js";
 import { METRIC } from "./observability.js";
 import { RETRY, withRetries } from "./retry.js";
 import { eventKeys } from "./tables.js";
 import { metrics } from "./telemetry.js";
-import { type TxItems, type TxResult, transact } from "./tx.js";
+import { recordedText } from "./text.js";
+import { type TxItem, type TxItems, type TxResult, transact } from "./tx.js";
 
 export { COUNTED_TYPES, type CountedType, EVENT_TYPES, type EventType } from "./constants.js";
 export type { EventDetails } from "./event-details.js";
@@ -70,7 +73,7 @@ const COUNTER_TTL_SECONDS = 3 * 60 * 60;
 
 /** A detail as one line of text (missing: empty), so that no value can forge a line in the trail. */
 function text(details: Record<string, unknown>, key: string): string {
-  return String(details[key] ?? "").replace(/[\p{Cc}\u2028\u2029]+/gu, " ");
+  return recordedText(String(details[key] ?? ""), Number.POSITIVE_INFINITY);
 }
 
 /** Human-readable text, computed once at write time because events are immutable. */
@@ -88,6 +91,8 @@ export function describe(type: EventType, details: Record<string, unknown>, acto
     case "unauthorized_institution_access":
       return `${actor} tried to access institution ${t("attempted_institution_id")} without access`;
     case "rate_limit_exceeded":
+      if (details.scope === "refused_requests") return `${actor} was refused more than ${t("limit")} requests in a minute`;
+      if (details.scope === "institution_daily") return `${actor} reached the limit of ${t("limit")} institutions created in a day`;
       return `${actor} exceeded the invitation limit (${t("limit")}, ${t("scope") || "pending"}) for ${t("email")}`;
     case "security_events_exported":
       return `${actor} exported ${t("event_count")} security events`;
@@ -103,20 +108,42 @@ export function describe(type: EventType, details: Record<string, unknown>, acto
       return `${actor} accepted an invitation as ${t("role")}`;
     case "cohort_created":
       return `${actor} created cohort '${t("name")}'`;
+    case "administrator_removed":
+      return details.self === true
+        ? `${actor} left institution ${t("institution_id")}`
+        : `${actor} removed ${t("email") || t("user_id")} from institution ${t("institution_id")}`;
+    case "administrator_role_changed":
+      return `${actor} changed the role of ${t("user_id")} from ${t("from")} to ${t("to")}`;
+    case "institution_transferred":
+      return `${actor} transferred institution ${t("institution_id")} to ${t("to_user_id")}`;
   }
 }
 
 /**
  * A value taken from the request that is recorded although it is not a well-formed id (an attempted
- * institution id, say): at most 64 code points, control characters replaced by U+FFFD, so that a
- * request can neither flood the trail nor forge a line in it.
+ * institution id, say): see `recordedText`.
  */
 export function requestValue(value: string | undefined): string | null {
-  if (value === undefined) return null;
-  return [...value]
-    .slice(0, 64)
-    .join("")
-    .replace(/\p{Cc}/gu, "\ufffd");
+  return value === undefined ? null : recordedText(value);
+}
+
+/**
+ * Keys whose values are validated e-mail addresses (at most 254 characters, no control or format
+ * character): recorded whole, because an address cut short would name someone else.
+ */
+const WHOLE = new Set(["email", "user_email"]);
+
+/**
+ * Every string of an event's details as the trail records it (DESIGN.md §13): each a `recordedText`,
+ * so that no value from a request, id, filter or name, can flood the trail or forge a line in it.
+ */
+export function recordedDetails(value: unknown, key = ""): unknown {
+  if (typeof value === "string") return recordedText(value, WHOLE.has(key) ? Number.POSITIVE_INFINITY : undefined);
+  if (Array.isArray(value)) return value.map((item) => recordedDetails(item));
+  if (value !== null && typeof value === "object") {
+    return Object.fromEntries(Object.entries(value).map(([k, v]) => [k, recordedDetails(v, k)]));
+  }
+  return value;
 }
 
 /** When an event created at `createdAt` expires: DynamoDB's TTL, in epoch seconds. */
@@ -131,16 +158,18 @@ export function periodStartOf(ms: number): string {
 /** The item of `e` in `account`'s trail. */
 function storedItem(e: AuditEvent, account: string): Record<string, unknown> {
   const { actor } = e;
+  const details = recordedDetails(e.details) as Record<string, unknown>;
+  const email = actor.email ? recordedText(actor.email, Number.POSITIVE_INFINITY) : null;
   const stored: StoredEvent = {
     id: e.id,
     account_id: account,
     event_type: e.type,
     user_id: actor.id,
-    user_email: actor.email || null,
-    user_name: actor.name,
+    user_email: email,
+    user_name: actor.name === null ? null : recordedText(actor.name),
     ip_address: actor.ip,
-    details: e.details,
-    description: describe(e.type, e.details, actor.email || actor.id),
+    details,
+    description: describe(e.type, details, email ?? recordedText(actor.id)),
     created_at: e.createdAt,
   };
   return {
@@ -224,8 +253,19 @@ export async function recordEvent(e: AuditEvent): Promise<void> {
  * commit together; once committed, counts the event (`SecurityEventRecorded`, by type, one per trail).
  */
 export async function commitWithEvent(e: AuditEvent, ...change: TxItems[]): Promise<TxResult> {
-  const result = await transact(...change, eventItems(e));
-  if (result.kind === "ok") countRecorded(e);
+  return commitWithEvents([e], ...change);
+}
+
+/**
+ * `commitWithEvent` for a change that is several events (a removal and the revocations it carries): each
+ * event's items under names of their own, all in the one transaction.
+ */
+export async function commitWithEvents(events: readonly AuditEvent[], ...change: TxItems[]): Promise<TxResult> {
+  const named = events.map((e, i) =>
+    i === 0 ? eventItems(e) : Object.fromEntries(Object.entries(eventItems(e)).map(([name, item]) => [`${name} ${e.id}`, item])),
+  );
+  const result = await transact(...change, ...named);
+  if (result.kind === "ok") for (const e of events) countRecorded(e);
   return result;
 }
 
@@ -235,4 +275,57 @@ function countRecorded(e: AuditEvent): void {
     single.addDimension("event_type", e.type);
     single.addMetric(METRIC.securityEventRecorded, MetricUnit.Count, 1);
   }
+}
+
+export const TOO_MANY_REFUSALS = "Too many refused requests, try again later";
+
+/** Counts one refused request of `caller` in the minute of `now`, only while below the probing bound. */
+function countRefusal(caller: Caller, now: Date): TxItem {
+  const key = eventKeys.refusals(caller.id, minuteOf(now));
+  return boundedCount(config.tables.events, key, "refused", config.refusedRequestLimit, nextMinute(now));
+}
+
+/**
+ * Records a refused request (404 on an institution the caller cannot see, 403, a failed invitation token)
+ * under the probing bound (DESIGN.md §13): its event, if it has one, and one more on the caller's counter
+ * of refusals in this UTC minute, in one transaction. Past the bound nothing of the request is recorded
+ * and it is answered 429 (`Retry-After`: the end of the minute) instead; the first such answer of the
+ * minute records `rate_limit_exceeded` with `scope: refused_requests`, once (a flag on the counter), in the
+ * trails the refused event would have gone to. So a prober cannot flood an owner's trail and alerts, and a
+ * refusal costs one transaction, as before; a successful request never touches the counter.
+ */
+export async function recordRefusal(caller: Caller, e: AuditEvent | undefined): Promise<void> {
+  const now = e ? new Date(e.createdAt) : clock();
+  const bounded = await withRetries("Request could not be recorded, please retry", async () => {
+    const counted = { refusals: countRefusal(caller, now) };
+    const result = e ? await commitWithEvent(e, counted) : await transact(counted);
+    if (result.kind === "ok") return false;
+    if (result.kind === "conflict") return RETRY;
+    if (result.item === "refusals") return true;
+    throw new Error(`recording a refusal failed its condition on ${result.item}`);
+  });
+  if (!bounded) return;
+  const limit = config.refusedRequestLimit;
+  const reopens = nextMinute(now);
+  await withRetries("Request could not be recorded, please retry", async () => {
+    const owner = e?.accounts.find((a) => a !== caller.accountId);
+    const exceeded = auditEvent(caller, "rate_limit_exceeded", { limit, scope: "refused_requests" }, { now, owner });
+    const result = await commitWithEvent(exceeded, {
+      once: {
+        Update: {
+          TableName: config.tables.events,
+          Key: eventKeys.refusals(caller.id, minuteOf(now)),
+          UpdateExpression: "SET #recorded = :true",
+          ConditionExpression: "attribute_not_exists(#recorded)",
+          ExpressionAttributeNames: { "#recorded": "recorded" },
+          ExpressionAttributeValues: { ":true": true },
+        },
+      },
+    });
+    // Already recorded this minute: the answer alone.
+    if (result.kind === "ok" || (result.kind === "failed" && result.item === "once")) return;
+    if (result.kind === "conflict") return RETRY;
+    throw new Error(`recording the probing bound failed its condition on ${result.item}`);
+  });
+  throw new TooManyRequests(TOO_MANY_REFUSALS, secondsUntil(reopens, now));
 }

@@ -46,6 +46,8 @@ export const config = {
   tables: {
     main: required("MAIN_TABLE"),
     events: required("EVENTS_TABLE"),
+    /** Set only for functions with a POST route (Idempotency-Key, DESIGN.md §12). */
+    idempotency: process.env.IDEMPOTENCY_TABLE || undefined,
   },
   /** Overrides for local services; unset in AWS. */
   endpoints: {
@@ -58,8 +60,16 @@ export const config = {
   resendCooldownSeconds: envInt("RESEND_COOLDOWN_SECONDS", 600),
   /** at most this many invitation mails per institution per UTC hour, */
   institutionHourlyMailLimit: envInt("INSTITUTION_HOURLY_MAIL_LIMIT", 100),
-  /** and at most this many per (institution, e-mail) per UTC day. */
+  /** at most this many per (institution, e-mail) per UTC day, */
   recipientDailyMailLimit: envInt("RECIPIENT_DAILY_MAIL_LIMIT", 10),
+  /** and, across the whole service (DESIGN.md §13), at most this many per mailbox per UTC day, */
+  mailboxDailyMailLimit: envInt("MAILBOX_DAILY_MAIL_LIMIT", 10),
+  /** and at most this many from the institutions of one account per UTC hour. */
+  accountHourlyMailLimit: envInt("ACCOUNT_HOURLY_MAIL_LIMIT", 200),
+  /** At most this many institutions created per account per UTC day. */
+  accountDailyInstitutionLimit: envInt("ACCOUNT_DAILY_INSTITUTION_LIMIT", 100),
+  /** A caller refused (404, 403, a failed token) more than this many times in a UTC minute gets 429 until it ends. */
+  refusedRequestLimit: envInt("REFUSED_REQUEST_LIMIT", 30),
   /** Events expire this many days after they happen (DESIGN.md §10); no read returns one past it. */
   eventRetentionDays: envInt("EVENT_RETENTION_DAYS", 90),
   /** Length of a digest period: the hour when deployed, shorter locally for tests and demos. */

@@ -16,7 +16,8 @@ export interface TableDef {
   /** Construct id in CDK and name stem locally. */
   readonly id: string;
   readonly partitionKey: string;
-  readonly sortKey: string;
+  /** Absent for a table keyed by its partition key alone. */
+  readonly sortKey?: string;
   readonly indexes: readonly IndexDef[];
   readonly ttlAttribute?: string;
 }
@@ -24,18 +25,27 @@ export interface TableDef {
 /**
  * Main table, single-table design:
  * - institution `INST#<id>` / `META`; its cohorts `INST#<id>` / `COHORT#<id>`; its invitations `INST#<id>` / `INV#<id>`
- * - access record `USER#<user>` / `INST#<institution>` (carries the institution summary, so listing is one Query)
+ * - access record `USER#<user>` / `INST#<institution>` (carries the institution summary, so listing is one Query,
+ *   and the member's e-mail, name and account, so the institution's administrators list is one Query of `by_institution_member`)
  * - registration-number guard `REGNO#<account>#<normalised number>` / `REGNO`
  * - invitation token `TOKEN#<sha256>` / `TOKEN`
  * - mail counters `INST#<id>` / `MAILS#HOUR#<YYYY-MM-DDTHH>` and `EMAIL#<email>#DAY#<YYYY-MM-DD>` (expire by TTL)
+ * - service-wide counters (expire by TTL): mails per mailbox `MAILBOX#<mailbox>` / `DAY#<YYYY-MM-DD>`; mails
+ *   and institutions created per account `ACCOUNT#<account>` / `MAILS#HOUR#<YYYY-MM-DDTHH>` and
+ *   `INSTITUTIONS#DAY#<YYYY-MM-DD>`
  * The `by_invitation_state` GSI holds active and used invitations by institution and state, sorted by
  * `<expires_at>#<id>`, so a page of the invitation list reads only that page.
+ * The `by_institution_member` GSI holds the access records by institution, sorted by `<e-mail>#<user>`, so a
+ * page of the administrators list reads only that page.
  */
 export const mainTable: TableDef = {
   id: "Main",
   partitionKey: "pk",
   sortKey: "sk",
-  indexes: [{ name: "by_invitation_state", partitionKey: "g_inv_state", sortKey: "g_inv_order" }],
+  indexes: [
+    { name: "by_invitation_state", partitionKey: "g_inv_state", sortKey: "g_inv_order" },
+    { name: "by_institution_member", partitionKey: "g_member_inst", sortKey: "g_member_order" },
+  ],
   ttlAttribute: "ttl",
 };
 
@@ -44,9 +54,11 @@ export const mainTable: TableDef = {
  * - event `EVT#<account>` / `<id>`: the id is a ULID, so the sort key orders an account's trail by time and
  *   ties by id, and a time range is a key range; this replaces an index partitioned by account;
  * - per-minute alert counters `CNT#<account>` / `<YYYY-MM-DDTHH:MM>`;
+ * - per-minute refused-request counters `REFUSED#<user>` / `<YYYY-MM-DDTHH:MM>` (the probing bound);
  * - "this account had events in this period" markers `ACTIVE#<YYYY-MM-DD>` / `<period start>#<account>`, so
  *   the digester finds the accounts to digest without a Scan;
- * - digests `DIGEST#<account>` / `<sequence, 10 digits>`, and the digester's progress `DIGESTER` / `STATE`.
+ * - digests `DIGEST#<account>` / `<period start>`, their sequence claims `DIGESTSEQ#<account>` / `<sequence>`,
+ *   and the digester's progress `DIGESTER` / `STATE`.
  * The GSIs are partitioned by account and user, or account and type, and sorted by the id as well. Every
  * item expires by `ttl`; events after the retention (`EVENT_RETENTION_DAYS`).
  */
@@ -61,11 +73,24 @@ export const eventsTable: TableDef = {
   ttlAttribute: "ttl",
 };
 
-export const tableDefs = [mainTable, eventsTable] as const;
+/**
+ * Idempotency records (DESIGN.md §12), written by Powertools' DynamoDB persistence layer with its default
+ * attribute names: `id` = `<prefix>#<SHA-256 of [caller, route, Idempotency-Key]>`, `status`, `expiration`
+ * (epoch seconds, 24 hours on: the TTL attribute), `in_progress_expiration`, `validation` (hash of the
+ * request) and `data` (the response). Keyed by `id` alone, so records spread over partitions.
+ */
+export const idempotencyTable: TableDef = {
+  id: "Idempotency",
+  partitionKey: "id",
+  indexes: [],
+  ttlAttribute: "expiration",
+};
+
+export const tableDefs = [mainTable, eventsTable, idempotencyTable] as const;
 
 /** CreateTable input for DynamoDB Local and the tests (CDK maps the same definition in infra/). */
 export function createTableInput(def: TableDef, tableName: string): CreateTableCommandInput {
-  const attrs = new Set<string>([def.partitionKey, def.sortKey]);
+  const attrs = new Set<string>([def.partitionKey, ...(def.sortKey ? [def.sortKey] : [])]);
   for (const i of def.indexes) attrs.add(i.partitionKey).add(i.sortKey);
   return {
     TableName: tableName,
@@ -73,7 +98,7 @@ export function createTableInput(def: TableDef, tableName: string): CreateTableC
     AttributeDefinitions: [...attrs].map((AttributeName) => ({ AttributeName, AttributeType: "S" })),
     KeySchema: [
       { AttributeName: def.partitionKey, KeyType: "HASH" },
-      { AttributeName: def.sortKey, KeyType: "RANGE" },
+      ...(def.sortKey ? [{ AttributeName: def.sortKey, KeyType: "RANGE" as const }] : []),
     ],
     ...(def.indexes.length > 0 && {
       GlobalSecondaryIndexes: def.indexes.map((i) => ({
@@ -99,9 +124,6 @@ export interface Key {
  */
 export const keyPart = (value: string): string => value.replace(/[%#]/g, (c) => (c === "%" ? "%25" : "%23"));
 
-/** Registration numbers are unique per account after NFKC normalisation and case folding (`ＡＣ-1` is `AC-1`). */
-export const registrationNumberKey = (number: string): string => number.normalize("NFKC").toLowerCase();
-
 /** Item keys of the main table. */
 export const keys = {
   institution: (id: string): Key => ({ pk: `INST#${id}`, sk: "META" }),
@@ -110,8 +132,9 @@ export const keys = {
   access: (userId: string, institutionId: string): Key => ({ pk: `USER#${keyPart(userId)}`, sk: `INST#${institutionId}` }),
   accessPartition: (userId: string): string => `USER#${keyPart(userId)}`,
   accessPrefix: "INST#",
-  registrationNumber: (accountId: string, number: string): Key => ({
-    pk: `REGNO#${keyPart(accountId)}#${keyPart(registrationNumberKey(number))}`,
+  /** `numberKey`: the number folded (shared/institutions/registration-number.ts), so that look-alikes share the key. */
+  registrationNumber: (accountId: string, numberKey: string): Key => ({
+    pk: `REGNO#${keyPart(accountId)}#${keyPart(numberKey)}`,
     sk: "REGNO",
   }),
   invitation: (institutionId: string, invitationId: string): Key => ({ pk: `INST#${institutionId}`, sk: `INV#${invitationId}` }),
@@ -133,6 +156,15 @@ export const keys = {
     pk: `INST#${institutionId}`,
     sk: `EMAIL#${keyPart(email)}#DAY#${day}`,
   }),
+  /** Invitation mails to one mailbox (see `mailboxOf`), service-wide, in one UTC day. */
+  mailboxDailyMails: (mailbox: string, day: string): Key => ({ pk: `MAILBOX#${keyPart(mailbox)}`, sk: `DAY#${day}` }),
+  /** Invitation mails of the institutions of one account in one UTC hour. */
+  accountHourlyMails: (accountId: string, hour: string): Key => ({ pk: `ACCOUNT#${keyPart(accountId)}`, sk: `MAILS#HOUR#${hour}` }),
+  /** Institutions created in one account in one UTC day. */
+  accountDailyInstitutions: (accountId: string, day: string): Key => ({
+    pk: `ACCOUNT#${keyPart(accountId)}`,
+    sk: `INSTITUTIONS#DAY#${day}`,
+  }),
 } as const;
 
 /** Index attributes of an invitation in `by_invitation_state` (a revoked one has none, so it leaves the index). */
@@ -149,6 +181,28 @@ export const invitationStateIndex = {
   },
 } as const;
 
+/** The inverse of `keyPart`. */
+export const fromKeyPart = (part: string): string => part.replace(/%2[35]/g, (c) => (c === "%25" ? "%" : "#"));
+
+/**
+ * Index attributes of an access record in `by_institution_member`: the institution's administrators ordered
+ * by e-mail (then user id, so that the order is total); `#` separates the two encoded parts.
+ */
+export const memberIndex = {
+  name: "by_institution_member",
+  partitionKey: "g_member_inst",
+  sortKey: "g_member_order",
+  order: (email: string, userId: string) => `${keyPart(email)}#${keyPart(userId)}`,
+  /** The user id of an order value, or undefined when the value is not one `order` makes. */
+  userOf(order: string): string | undefined {
+    const parts = order.split("#");
+    return parts.length === 2 && parts[1] !== "" ? fromKeyPart(parts[1] as string) : undefined;
+  },
+  attributes(institutionId: string, email: string, userId: string) {
+    return { g_member_inst: institutionId, g_member_order: this.order(email, userId) };
+  },
+} as const;
+
 /** Item keys and index keys of the events table. */
 export const eventKeys = {
   /** One event in one account's trail: an event that concerns another account's institution is in both. */
@@ -157,6 +211,9 @@ export const eventKeys = {
   partition: (accountId: string): string => `EVT#${keyPart(accountId)}`,
   counter: (accountId: string, minute: string): Key => ({ pk: `CNT#${keyPart(accountId)}`, sk: minute }),
   counterPartition: (accountId: string): string => `CNT#${keyPart(accountId)}`,
+  /** Requests of one user refused in one UTC minute (`YYYY-MM-DDTHH:MM`): the probing bound. */
+  refusals: (userId: string, minute: string): Key => ({ pk: `REFUSED#${keyPart(userId)}`, sk: minute }),
+  account: (accountId: string) => keyPart(accountId),
   /** `by_user` partition. */
   accountUser: (accountId: string, userId: string) => `${keyPart(accountId)}#${keyPart(userId)}`,
   /** `by_type` partition. */
@@ -168,16 +225,9 @@ export const eventKeys = {
   }),
   /** The markers of one UTC day (`YYYY-MM-DD`). */
   activityPartition: (day: string): string => `ACTIVE#${day}`,
-  digest: (accountId: string, sequence: number): Key => ({
-    pk: eventKeys.digestPartition(accountId),
-    sk: String(sequence).padStart(10, "0"),
-  }),
   digestPartition: (accountId: string): string => `DIGEST#${keyPart(accountId)}`,
   digester: { pk: "DIGESTER", sk: "STATE" } as Key,
 } as const;
-
-/** The inverse of `keyPart`. */
-export const fromKeyPart = (part: string): string => part.replace(/%23|%25/g, (c) => (c === "%23" ? "#" : "%"));
 
 /** A stored item without its table keys. */
 export function withoutKey<T>(item: Record<string, unknown>): T {

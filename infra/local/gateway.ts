@@ -344,7 +344,9 @@ function toReply(result: unknown): Reply {
   }
   const r = result as APIGatewayProxyStructuredResultV2;
   const headers: Record<string, string | string[]> = {};
-  for (const [k, v] of Object.entries(r.headers ?? {})) headers[k.toLowerCase()] = String(v);
+  // Lambda's result travels as JSON: a header whose value is undefined (helmet's way of removing
+  // `Server` and `X-Powered-By`) never reaches API Gateway, so it is not sent here either.
+  for (const [k, v] of Object.entries(r.headers ?? {})) if (v !== undefined && v !== null) headers[k.toLowerCase()] = String(v);
   if (r.cookies?.length) headers["set-cookie"] = r.cookies;
   const body = r.body === undefined ? Buffer.alloc(0) : Buffer.from(r.body, r.isBase64Encoded ? "base64" : "utf8");
   return { status: r.statusCode ?? 200, headers, body };

@@ -14,7 +14,7 @@ import {
   UpdateTimeToLiveCommand,
   waitUntilTableNotExists,
 } from "@aws-sdk/client-dynamodb";
-import { createTableInput, eventsTable, mainTable, type TableDef } from "../../shared/tables.js";
+import { createTableInput, eventsTable, idempotencyTable, mainTable, type TableDef } from "../../shared/tables.js";
 import { ensureUserPool, startTokenTrigger, writeCognitoConfig } from "./cognito.js";
 import { LOCAL_CREDENTIALS, type LocalTrail, localHandlerEnv } from "./env.js";
 import { cognitoService, dynamodbService, freePort, gatewayService, ROOT, type Service, sesService } from "./services.js";
@@ -34,7 +34,7 @@ export interface StackInfo {
   readonly cognitoEndpoint: string;
   readonly dynamodbEndpoint: string;
   readonly sesEndpoint: string;
-  readonly tables: { readonly main: string; readonly events: string };
+  readonly tables: { readonly main: string; readonly events: string; readonly idempotency: string };
   /** The API reference page (the document is `<apiUrl>/api/v1/openapi.json`). */
   readonly docsUrl: string;
   /** The audit trail's retention, digest period and signing key pair (DESIGN.md §10). */
@@ -49,10 +49,12 @@ export interface StackOptions {
   /** Ports to use; a free one for each left out. */
   readonly ports?: { readonly api?: number; readonly dynamodb?: number; readonly cognito?: number; readonly ses?: number };
   readonly region?: string;
-  /** Tables are `<prefix>-main` and `<prefix>-events`. */
+  /** Tables are `<prefix>-main`, `<prefix>-events` and `<prefix>-idempotency`. */
   readonly tablePrefix?: string;
   /** The gateway's request log on our stdout ("inherit") or in `<dataDir>/logs/gateway.log` ("file", default). */
   readonly gatewayOutput?: "inherit" | "file";
+  /** More environment for the handlers (settings such as `MEASUREMENT_BOUNDS`). */
+  readonly handlerEnv?: Readonly<Record<string, string>>;
   /** Default: $EVENT_RETENTION_DAYS, else 90 (the dev deployment's). */
   readonly eventRetentionDays?: number;
   /** Default: $DIGEST_PERIOD_SECONDS, else 3600 (the deployed period). */
@@ -126,7 +128,7 @@ function shapeOf(
 }
 
 /**
- * Creates both tables from shared/tables.ts. A table that exists already with the same keys and indexes is
+ * Creates the tables from shared/tables.ts. A table that exists already with the same keys and indexes is
  * left as it is; one whose definition changed since (an older checkout's data in `.local/`) is dropped and
  * created anew, so `npm start` never needs a manual step: local data is test data.
  */
@@ -158,7 +160,7 @@ export async function createTables(endpoint: string, region: string, tables: Sta
     }
   };
   try {
-    await Promise.all([create(mainTable, tables.main), create(eventsTable, tables.events)]);
+    await Promise.all([create(mainTable, tables.main), create(eventsTable, tables.events), create(idempotencyTable, tables.idempotency)]);
   } finally {
     db.destroy();
   }
@@ -184,7 +186,7 @@ function controllable(service: Service, endpoint: string, afterStart: () => Prom
 export async function startLocalStack(opts: StackOptions): Promise<LocalStack> {
   const region = opts.region ?? "us-east-1";
   const prefix = opts.tablePrefix ?? "institution-admin";
-  const tables = { main: `${prefix}-main`, events: `${prefix}-events` };
+  const tables = { main: `${prefix}-main`, events: `${prefix}-events`, idempotency: `${prefix}-idempotency` };
   const logDir = join(opts.dataDir, "logs");
   const cognitoDir = join(opts.dataDir, "cognito");
   mkdirSync(logDir, { recursive: true });
@@ -259,6 +261,7 @@ export async function startLocalStack(opts: StackOptions): Promise<LocalStack> {
         JWT_ISSUER: `${cognitoEndpoint}/${pool.userPoolId}`,
         JWT_AUDIENCE: pool.userPoolClientId,
         JWKS_URL: `${cognitoEndpoint}/${pool.userPoolId}/.well-known/jwks.json`,
+        ...opts.handlerEnv,
       },
     });
     await gateway.start();

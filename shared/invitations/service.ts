@@ -4,19 +4,20 @@
  * the invitation → its state → the change and its event in one transaction.
  */
 import * as v from "valibot";
-import { auditEvent, type EventDetails, type EventType, recordEvent } from "../audit.js";
+import { auditEvent, type EventDetails, type EventType, recordRefusal } from "../audit.js";
 import type { Caller } from "../caller.js";
 import { now as clock } from "../clock.js";
 import { Forbidden, messages, NotFound, Unprocessable } from "../errors.js";
 import { isId } from "../ids.js";
-import { INSTITUTION_FULL, isFull } from "../institutions/model.js";
+import { INSTITUTION_FULL, type Institution, isFull, memberRole } from "../institutions/model.js";
 import { getInstitution } from "../institutions/repository.js";
-import { requireVisible, type Visible } from "../institutions/service.js";
+import { memberOf, requireVisible, type Visible } from "../institutions/service.js";
 import type { components } from "../openapi/api-types.js";
 import { decodeCursor, encodeCursor, parseQuery } from "../paging.js";
 import { RETRY, withRetries } from "../retry.js";
 import type { Role } from "../roles.js";
 import { invitationStateIndex } from "../tables.js";
+import { inviterName } from "./message.js";
 import { type Invitation, statusOf, strongerRole, toListItem } from "./model.js";
 import * as repo from "./repository.js";
 import { acceptInput, invitationListQuery, invitationParams } from "./schema.js";
@@ -28,7 +29,16 @@ type Schemas = components["schemas"];
 export const ONLY_SUPER_ADMIN_INVITES_SUPER_ADMINS = "Only the institution's super admin can invite super admins";
 export const INVALID_INVITATION = "Invalid or expired invitation";
 
-export type TokenFailureReason = "unknown" | "expired" | "used" | "revoked" | "email_mismatch";
+export type TokenFailureReason = "unknown" | "expired" | "used" | "revoked" | "email_mismatch" | "email_unverified";
+
+/**
+ * Whether the caller is the invitee: its `email` claim is the invitation's e-mail and the identity
+ * provider verified it (an unverified address proves nothing about who reads that mailbox).
+ */
+export function inviteeMismatch(caller: Caller, inv: Pick<Invitation, "email">): TokenFailureReason | undefined {
+  if (caller.email === "" || caller.email !== inv.email) return "email_mismatch";
+  return caller.emailVerified ? undefined : "email_unverified";
+}
 
 /** An event about `visible`'s institution: recorded in its owner's trail too. */
 export function institutionEvent<T extends EventType>(caller: Caller, visible: Visible, type: T, details: EventDetails[T], now?: Date) {
@@ -44,7 +54,7 @@ export async function requireManaging(caller: Caller, institutionId: string | un
   const visible = await requireVisible(caller, institutionId, "manage_invitations");
   if (caller.isCohortSuperAdmin && visible.role === "cohort_super_admin") return visible;
   const details = { action: "manage_invitations", required_role: "cohort_super_admin" as const, institution_id: visible.institution.id };
-  await recordEvent(institutionEvent(caller, visible, "insufficient_privileges", details));
+  await recordRefusal(caller, institutionEvent(caller, visible, "insufficient_privileges", details));
   throw new Forbidden(messages.superAdminRequired);
 }
 
@@ -55,7 +65,7 @@ export async function requireManaging(caller: Caller, institutionId: string | un
 export async function requireMayInvite(caller: Caller, visible: Visible, role: Role): Promise<void> {
   if (role !== "cohort_super_admin" || visible.isSuperAdmin) return;
   const details = { action: "manage_invitations", required_role: "super_admin" as const, institution_id: visible.institution.id };
-  await recordEvent(institutionEvent(caller, visible, "insufficient_privileges", details));
+  await recordRefusal(caller, institutionEvent(caller, visible, "insufficient_privileges", details));
   throw new Forbidden(ONLY_SUPER_ADMIN_INVITES_SUPER_ADMINS);
 }
 
@@ -137,13 +147,55 @@ export async function revokeInvitation(
 
 /** Records `token_validation_failure` (the reason only, never the token) and refuses with the one fixed answer. */
 async function refuse(caller: Caller, reason: TokenFailureReason, owner?: string): Promise<never> {
-  await recordEvent(auditEvent(caller, "token_validation_failure", { reason }, { owner }));
+  await recordRefusal(caller, auditEvent(caller, "token_validation_failure", { reason }, { owner }));
   throw new Unprocessable(INVALID_INVITATION);
 }
 
 function failureReason(inv: Invitation, now: Date): TokenFailureReason | undefined {
   const status = statusOf(inv, now);
   return status === "active" ? undefined : status;
+}
+
+/**
+ * Why `caller` may not use `inv` now, if it may not: its state, an e-mail that is not the invited one, or
+ * an inviter who is no longer an administrator (their invitations were revoked with them; one that a
+ * removal could not see yet is as revoked).
+ */
+function tokenFailure(caller: Caller, inv: Invitation, institution: Institution, now: Date): TokenFailureReason | undefined {
+  return failureReason(inv, now) ?? inviteeMismatch(caller, inv) ?? (memberRole(institution, inv.created_by_id) ? undefined : "revoked");
+}
+
+/** The invitation a token names, with its institution, when the token is current; else refused as `unknown`. */
+async function invitationOfToken(caller: Caller, tokenHash: string): Promise<{ inv: Invitation; institution: Institution }> {
+  const ref = await repo.getTokenRef(tokenHash);
+  if (!ref) return refuse(caller, "unknown");
+  const [inv, institution] = await Promise.all([
+    repo.getInvitation(ref.institution_id, ref.invitation_id),
+    getInstitution(ref.institution_id),
+  ]);
+  // An institution deleted since, or a token superseded by a resend, is as unknown as a made-up one.
+  if (!inv || !institution || inv.token_hash !== tokenHash) return refuse(caller, "unknown");
+  return { inv, institution };
+}
+
+/**
+ * What an invitation offers, for the invitee to read before accepting: the institution's name, the role,
+ * who invited and until when. The same checks as accept, and every failure is accept's (422 +
+ * `token_validation_failure`); it changes nothing. Two GetItems after the token's (together).
+ */
+export async function previewInvitation(caller: Caller, body: unknown): Promise<Schemas["InvitationPreview"]> {
+  const parsed = v.safeParse(acceptInput, body);
+  if (!parsed.success) return refuse(caller, "unknown");
+  const { inv, institution } = await invitationOfToken(caller, hashToken(parsed.output.token));
+  const reason = tokenFailure(caller, inv, institution, clock());
+  if (reason) return refuse(caller, reason, institution.account_id);
+  const name = inv.created_by_name ? inviterName(inv.created_by_name) : "";
+  return {
+    institution: { name: institution.name },
+    role: inv.role,
+    invited_by: { email: inv.created_by, name: name === "" ? null : name },
+    expires_at: inv.expires_at,
+  };
 }
 
 /**
@@ -160,31 +212,21 @@ export async function acceptInvitation(caller: Caller, body: unknown): Promise<S
   if (!parsed.success) return refuse(caller, "unknown");
   const tokenHash = hashToken(parsed.output.token);
   return withRetries("Invitation could not be accepted, please retry", async () => {
-    const ref = await repo.getTokenRef(tokenHash);
-    if (!ref) return refuse(caller, "unknown");
-    const [inv, institution] = await Promise.all([
-      repo.getInvitation(ref.institution_id, ref.invitation_id),
-      getInstitution(ref.institution_id),
-    ]);
-    // An institution deleted since, or a token superseded by a resend, is as unknown as a made-up one.
-    if (!inv || !institution || inv.token_hash !== tokenHash) return refuse(caller, "unknown");
+    const { inv, institution } = await invitationOfToken(caller, tokenHash);
     const owner = institution.account_id;
     const now = clock();
-    const reason = failureReason(inv, now) ?? (caller.email !== "" && caller.email === inv.email ? undefined : "email_mismatch");
+    const reason = tokenFailure(caller, inv, institution, now);
     if (reason) return refuse(caller, reason, owner);
 
-    const current = institution.members[caller.id];
+    const current = memberRole(institution, caller.id);
     // Checked again at accept (invitations pending when the last seat went stay pending, unused); the
     // version guard on the grant makes two accepts racing for the last seat read again, so one gets it.
     if (current === undefined && isFull(institution)) throw new Unprocessable(INSTITUTION_FULL);
     const role = strongerRole(current, inv.role);
     const details = { invitation_id: inv.id, institution_id: inv.institution_id, email: inv.email, role };
     const event = auditEvent(caller, "invitation_accepted", details, { now, owner });
-    const out = await repo.consumeInvitation(
-      inv,
-      { tokenHash, userId: caller.id, institution, grant: role === current ? undefined : role },
-      event,
-    );
+    const grant = role === current ? undefined : memberOf(caller, role, now, inv.id);
+    const out = await repo.consumeInvitation(inv, { tokenHash, userId: caller.id, institution, grant }, event);
     if (out.kind === "ok") {
       return {
         institution: { id: institution.id, name: institution.name },

@@ -3,7 +3,7 @@
  * validation (400) → the read, always of the caller's own account only.
  */
 import { MetricUnit } from "@aws-lambda-powertools/metrics";
-import { auditEvent, COUNTED_TYPES, isEventType, recordEvent, type StoredEvent } from "../audit.js";
+import { auditEvent, COUNTED_TYPES, isEventType, recordEvent, recordRefusal, type StoredEvent } from "../audit.js";
 import type { Caller } from "../caller.js";
 import { now as clock } from "../clock.js";
 import { retainedSince } from "../config.js";
@@ -48,8 +48,11 @@ const EXPORT_PAGE = 1_000;
  */
 const isUserKey = (u: string): boolean => Buffer.byteLength(u) <= 512;
 
-function requireSuperAdmin(caller: Caller): void {
-  if (!caller.isCohortSuperAdmin) throw new Forbidden(messages.superAdminRequired);
+/** 403 for a caller without cohort-super-admin status: no event, but it counts against the probing bound. */
+async function requireSuperAdmin(caller: Caller): Promise<void> {
+  if (caller.isCohortSuperAdmin) return;
+  await recordRefusal(caller, undefined);
+  throw new Forbidden(messages.superAdminRequired);
 }
 
 /**
@@ -67,7 +70,7 @@ export function retainedFrom(from: Iso | undefined, now: Date): Iso {
  * bounds as its key condition; the next page continues from `meta.next_cursor`.
  */
 export async function listSecurityEvents(caller: Caller, query: Query, now = clock()): Promise<Schemas["SecurityEventList"]> {
-  requireSuperAdmin(caller);
+  await requireSuperAdmin(caller);
   const q = parseQuery(listQuery, query);
   const from = retainedFrom(q.from, now);
   const filter: EventFilter = { account: caller.accountId, userId: q.user_id, type: q.event_type, from, to: q.to };
@@ -94,7 +97,7 @@ export async function listSecurityEvents(caller: Caller, query: Query, now = clo
  * retention: 404. One GetItem.
  */
 export async function showSecurityEvent(caller: Caller, id: string | undefined, now = clock()): Promise<Schemas["SecurityEvent"]> {
-  requireSuperAdmin(caller);
+  await requireSuperAdmin(caller);
   const e = isId(id) ? await repo.getEvent(id, caller.accountId) : undefined;
   if (!e || Date.parse(e.created_at) < retainedSince(now)) throw new NotFound(messages.securityEventNotFound);
   return showBody(e);
@@ -163,7 +166,7 @@ const jsonBytes = (s: string) => Buffer.byteLength(JSON.stringify(s)) - 2;
  * `truncated`. Records `security_events_exported` with the row count and the submitted filters.
  */
 export async function exportSecurityEvents(caller: Caller, query: Query, now = clock()): Promise<CsvExport> {
-  requireSuperAdmin(caller);
+  await requireSuperAdmin(caller);
   const q = parseQuery(exportQuery, query);
   const base = { account: caller.accountId, from: retainedFrom(q.from, now), to: q.to };
   const nothingRetained = base.to !== undefined && base.to < base.from;
@@ -189,6 +192,7 @@ export async function exportSecurityEvents(caller: Caller, query: Query, now = c
 
   const count = lines.length - 1;
   metrics.addMetric(METRIC.exportedRows, MetricUnit.Count, count);
+  // As submitted, and recorded as any request value is (shared/audit.ts): cut, one line.
   const filtersSent = { event_type: query.event_type ?? null, from: query.from ?? null, to: query.to ?? null };
   await recordEvent(auditEvent(caller, "security_events_exported", { event_count: count, filters: filtersSent }, { now }));
   return { csv: lines.join(""), filename: exportFilename(now), truncated };
@@ -201,7 +205,7 @@ export async function exportSecurityEvents(caller: Caller, query: Query, now = c
  * the hour.
  */
 export async function securityAlerts(caller: Caller, now = clock()): Promise<Schemas["Alerts"]> {
-  requireSuperAdmin(caller);
+  await requireSuperAdmin(caller);
   const plan = planWindow(now);
   const counters = await repo.minuteCounters(caller.accountId, plan.firstMinute, plan.lastMinute);
   const count = (counter: Record<string, unknown> | undefined, type: string) => Number(counter?.[type] ?? 0);

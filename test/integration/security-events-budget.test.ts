@@ -25,6 +25,7 @@ describe("security events: request budget", () => {
     name: null,
     accountId: account,
     isCohortSuperAdmin: true,
+    emailVerified: true,
     ip: "192.0.2.1",
   };
   let ids: string[] = [];

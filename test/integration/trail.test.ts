@@ -33,7 +33,15 @@ async function freshTrail(): Promise<Trail> {
   const account = uniq("trail");
   const email = uniqEmail("auditor");
   const tok = await token(email, { superAdmin: true, account });
-  const caller: Caller = { id: uniq("actor"), email, name: "Auditor", accountId: account, isCohortSuperAdmin: true, ip: "192.0.2.7" };
+  const caller: Caller = {
+    id: uniq("actor"),
+    email,
+    name: "Auditor",
+    accountId: account,
+    isCohortSuperAdmin: true,
+    emailVerified: true,
+    ip: "192.0.2.7",
+  };
   const base = Math.floor(Date.now() / HOUR) * HOUR - 5 * HOUR;
   const hours = [base, base + HOUR, base + 2 * HOUR];
   const ids: string[][] = [];

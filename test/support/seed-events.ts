@@ -86,6 +86,7 @@ export function spreadSeeds(account: string, count: number, end: number, spanMs:
       name: `Seed User ${u}`,
       accountId: account,
       isCohortSuperAdmin: true,
+      emailVerified: true,
       ip: "192.0.2.10",
     };
     const type = TYPES[i % TYPES.length] as EventType;
