@@ -57,7 +57,8 @@ export const mainTable: TableDef = {
  * - per-minute refused-request counters `REFUSED#<user>` / `<YYYY-MM-DDTHH:MM>` (the probing bound);
  * - "this account had events in this period" markers `ACTIVE#<YYYY-MM-DD>` / `<period start>#<account>`, so
  *   the digester finds the accounts to digest without a Scan;
- * - digests `DIGEST#<account>` / `<sequence, 10 digits>`, and the digester's progress `DIGESTER` / `STATE`.
+ * - digests `DIGEST#<account>` / `<period start>`, their sequence claims `DIGESTSEQ#<account>` / `<sequence>`,
+ *   and the digester's progress `DIGESTER` / `STATE`.
  * The GSIs are partitioned by account and user, or account and type, and sorted by the id as well. Every
  * item expires by `ttl`; events after the retention (`EVENT_RETENTION_DAYS`).
  */
@@ -224,10 +225,6 @@ export const eventKeys = {
   }),
   /** The markers of one UTC day (`YYYY-MM-DD`). */
   activityPartition: (day: string): string => `ACTIVE#${day}`,
-  digest: (accountId: string, sequence: number): Key => ({
-    pk: eventKeys.digestPartition(accountId),
-    sk: String(sequence).padStart(10, "0"),
-  }),
   digestPartition: (accountId: string): string => `DIGEST#${keyPart(accountId)}`,
   digester: { pk: "DIGESTER", sk: "STATE" } as Key,
 } as const;

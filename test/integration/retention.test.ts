@@ -30,6 +30,7 @@ describe("retention", () => {
       emailVerified: true,
       accountId: account,
       isCohortSuperAdmin: true,
+      emailVerified: true,
       ip: "192.0.2.9",
     };
     const h0 = Math.floor(Date.now() / HOUR) * HOUR - 6 * HOUR;

@@ -37,9 +37,9 @@ async function freshTrail(): Promise<Trail> {
     id: uniq("actor"),
     email,
     name: "Auditor",
-    emailVerified: true,
     accountId: account,
     isCohortSuperAdmin: true,
+    emailVerified: true,
     ip: "192.0.2.7",
   };
   const base = Math.floor(Date.now() / HOUR) * HOUR - 5 * HOUR;
