@@ -36,7 +36,9 @@ export interface TableDef {
  * The `by_invitation_state` GSI holds active and used invitations by institution and state, sorted by
  * `<expires_at>#<id>`, so a page of the invitation list reads only that page.
  * The `by_institution_member` GSI holds the access records by institution, sorted by `<e-mail>#<user>`, so a
- * page of the administrators list reads only that page.
+ * page of the administrators list reads only that page. The sparse `by_invitation_sender` GSI holds the
+ * active invitations by institution and sender (used and revoked ones leave it), sorted like the state
+ * index, so removing an administrator reads exactly the invitations it sent that are still active.
  */
 export const mainTable: TableDef = {
   id: "Main",
@@ -45,6 +47,7 @@ export const mainTable: TableDef = {
   indexes: [
     { name: "by_invitation_state", partitionKey: "g_inv_state", sortKey: "g_inv_order" },
     { name: "by_institution_member", partitionKey: "g_member_inst", sortKey: "g_member_order" },
+    { name: "by_invitation_sender", partitionKey: "g_inv_sender", sortKey: "g_inv_order" },
   ],
   ttlAttribute: "ttl",
 };
@@ -201,6 +204,13 @@ export const memberIndex = {
   attributes(institutionId: string, email: string, userId: string) {
     return { g_member_inst: institutionId, g_member_order: this.order(email, userId) };
   },
+} as const;
+
+/** Index attributes of an active invitation in `by_invitation_sender` (its sort key is the state index's). */
+export const invitationSenderIndex = {
+  name: "by_invitation_sender",
+  partitionKey: "g_inv_sender",
+  partition: (institutionId: string, userId: string) => `${institutionId}#${keyPart(userId)}`,
 } as const;
 
 /** Item keys and index keys of the events table. */
