@@ -156,6 +156,13 @@ export const invitationStateIndex = {
   },
 } as const;
 
+/**
+ * The partition-key prefixes of the events table, by what the items are: events are only ever added,
+ * counters only ever counted. The CDK stack grants by them (`dynamodb:LeadingKeys`), so that no function
+ * may update or delete an event.
+ */
+export const EVENT_KEY_PREFIXES = { event: "EVT#", counters: ["CNT#", "REFUSED#"] } as const;
+
 /** Item keys and index keys of the events table. */
 export const eventKeys = {
   /** One event in one account's trail: an event that concerns another account's institution is in both. */

@@ -593,11 +593,11 @@ describe("the console", () => {
     await page.getByRole("row").filter({ hasText: institution.name }).waitFor();
     type Stored = { idToken: string; refreshToken?: string };
     const KEY = "institution-admin.session";
-    // (Each function below runs in the page, so each names the page's localStorage itself.)
+    // (Each function below runs in the page, so each names the page's sessionStorage itself.)
     // An ID token the API refuses (its signature broken), as an expired one is.
     const broken = await page.evaluate((key) => {
-      const ls = (globalThis as unknown as { localStorage: { getItem(k: string): string | null; setItem(k: string, v: string): void } })
-        .localStorage;
+      const ls = (globalThis as unknown as { sessionStorage: { getItem(k: string): string | null; setItem(k: string, v: string): void } })
+        .sessionStorage;
       const session = JSON.parse(ls.getItem(key) ?? "{}") as { idToken: string };
       const [header, payload, signature = ""] = session.idToken.split(".");
       session.idToken = [header, payload, `${signature.slice(0, -6)}AAAAAA`].join(".");
@@ -607,7 +607,7 @@ describe("the console", () => {
     await page.goto(consoleUrl("/institutions"));
     await page.getByRole("row").filter({ hasText: institution.name }).waitFor();
     const renewed = await page.evaluate((key) => {
-      const ls = (globalThis as unknown as { localStorage: { getItem(k: string): string | null } }).localStorage;
+      const ls = (globalThis as unknown as { sessionStorage: { getItem(k: string): string | null } }).sessionStorage;
       return JSON.parse(ls.getItem(key) ?? "{}") as Stored;
     }, KEY);
     expect(renewed.idToken).not.toBe(broken);
@@ -615,8 +615,8 @@ describe("the console", () => {
 
     // Both refused: the console says why it asks for a sign-in.
     await page.evaluate((key) => {
-      const ls = (globalThis as unknown as { localStorage: { getItem(k: string): string | null; setItem(k: string, v: string): void } })
-        .localStorage;
+      const ls = (globalThis as unknown as { sessionStorage: { getItem(k: string): string | null; setItem(k: string, v: string): void } })
+        .sessionStorage;
       const session = JSON.parse(ls.getItem(key) ?? "{}") as { idToken: string; refreshToken?: string };
       const [header, payload, signature = ""] = session.idToken.split(".");
       session.idToken = [header, payload, `${signature.slice(0, -6)}AAAAAA`].join(".");

@@ -19,9 +19,11 @@ export interface Seed {
 /**
  * Writes events exactly as `eventItems` shapes them (event item and per-minute counters), but fast:
  * events by BatchWriteItem, counters summed per minute and added with one UpdateItem each. Returns the
- * stored ids in the order given.
+ * stored ids in the order given. With `legacy`, each event keeps its details exactly as given, as an
+ * event recorded before values were cut and cleaned (DESIGN.md §13) would have them: what reads the trail
+ * (the export's size cap, say) must still cope with those.
  */
-export async function seedEvents(seeds: readonly Seed[]): Promise<string[]> {
+export async function seedEvents(seeds: readonly Seed[], { legacy = false } = {}): Promise<string[]> {
   const puts: Record<string, unknown>[] = [];
   const counters = new Map<string, { key: Record<string, unknown>; counts: Map<string, number>; ttl: unknown }>();
   const ids: string[] = [];
@@ -29,7 +31,7 @@ export async function seedEvents(seeds: readonly Seed[]): Promise<string[]> {
     for (const item of Object.values(eventItems(auditEvent(s.caller, s.event.type, s.event.details as never, { now: s.at })))) {
       if (!item) continue;
       if (item.Put) {
-        puts.push(item.Put.Item as Record<string, unknown>);
+        puts.push(legacy ? { ...item.Put.Item, details: s.event.details } : (item.Put.Item as Record<string, unknown>));
         ids.push(String(item.Put.Item?.id));
       } else if (item.Update) {
         const key = item.Update.Key as Record<string, unknown>;
