@@ -25,6 +25,7 @@ import {
   openPage,
   type PageWatch,
   type Person,
+  SESSION_KEY,
   screenshot,
   seedInstitution,
   seedInvitation,
@@ -390,8 +391,21 @@ describe("the console", () => {
     // A link cut short never reaches the API.
     await page.goto(consoleUrl(`/invitations/accept?token=${token.slice(0, 20)}`));
     await page.getByText("This invitation link is incomplete").waitFor();
-    // A tab that never held a link (signed in, but no token in its storage) says what is missing.
+    // The session lives in this tab only (sessionStorage, DESIGN.md §13): a new tab asks to sign in.
     const fresh = await page.context().newPage();
+    await fresh.goto(consoleUrl("/institutions"));
+    await heading(fresh, "Sign in");
+    // A tab that never held a link (signed in, but no token in its storage) says what is missing.
+    const session = await page.evaluate(
+      (key) => (globalThis as unknown as { sessionStorage: { getItem(k: string): string | null } }).sessionStorage.getItem(key),
+      SESSION_KEY,
+    );
+    expect(session).toBeTruthy();
+    await fresh.addInitScript(
+      ({ key, value }) =>
+        (globalThis as unknown as { sessionStorage: { setItem(k: string, v: string): void } }).sessionStorage.setItem(key, value),
+      { key: SESSION_KEY, value: session as string },
+    );
     await fresh.goto(consoleUrl("/invitations/accept"));
     await fresh.getByText("This page needs the link from your invitation e-mail").waitFor();
     await fresh.close();
