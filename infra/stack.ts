@@ -127,6 +127,8 @@ export class InstitutionAdminStack extends Stack {
   readonly settings: Settings;
   readonly mainTable: dynamodb.Table;
   readonly eventsTable: dynamodb.Table;
+  /** Idempotency-Key records (shared/idempotency.ts), for the functions with a POST route only. */
+  readonly idempotencyTable: dynamodb.Table;
   readonly userPool: cognito.UserPool;
   readonly userPoolClient: cognito.UserPoolClient;
   readonly api: HttpApi;
@@ -149,6 +151,7 @@ export class InstitutionAdminStack extends Stack {
     const tables = new Tables(this, "Tables");
     this.mainTable = tables.main;
     this.eventsTable = tables.events;
+    this.idempotencyTable = tables.idempotency;
     const identity = new Identity(this, "Identity", settings);
     this.userPool = identity.userPool;
     this.userPoolClient = identity.userPoolClient;
@@ -180,8 +183,8 @@ export class InstitutionAdminStack extends Stack {
         corsPreflight: {
           allowOrigins: [props.appBaseUrl],
           allowMethods: [CorsHttpMethod.GET, CorsHttpMethod.POST, CorsHttpMethod.PUT, CorsHttpMethod.PATCH, CorsHttpMethod.DELETE],
-          allowHeaders: ["authorization", "content-type"],
-          exposeHeaders: ["content-disposition", "retry-after", "x-export-truncated"],
+          allowHeaders: ["authorization", "content-type", "idempotency-key", "if-match"],
+          exposeHeaders: ["content-disposition", "etag", "retry-after", "x-export-truncated"],
           maxAge: Duration.hours(1),
         },
       }),
@@ -374,6 +377,7 @@ export class InstitutionAdminStack extends Stack {
       tables: [
         { name: "Main", table: this.mainTable },
         { name: "Events", table: this.eventsTable },
+        { name: "Idempotency", table: this.idempotencyTable },
       ],
       settings,
       topic: this.alarmTopic,
@@ -391,6 +395,7 @@ export class InstitutionAdminStack extends Stack {
     new CfnOutput(this, "UserPoolClientId", { value: this.userPoolClient.userPoolClientId });
     new CfnOutput(this, "MainTableName", { value: this.mainTable.tableName });
     new CfnOutput(this, "EventsTableName", { value: this.eventsTable.tableName });
+    new CfnOutput(this, "IdempotencyTableName", { value: this.idempotencyTable.tableName });
     new CfnOutput(this, "DistributionId", { value: this.console.distribution.distributionId });
     new CfnOutput(this, "AlarmTopicArn", { value: this.alarmTopic.topicArn, description: "Alarms and their recovery" });
     new CfnOutput(this, "MailFeedbackTopicArn", { value: this.mailFeedbackTopic.topicArn, description: "SES bounces and complaints" });

@@ -108,6 +108,14 @@ export function describe(type: EventType, details: Record<string, unknown>, acto
       return `${actor} accepted an invitation as ${t("role")}`;
     case "cohort_created":
       return `${actor} created cohort '${t("name")}'`;
+    case "administrator_removed":
+      return details.self === true
+        ? `${actor} left institution ${t("institution_id")}`
+        : `${actor} removed ${t("email") || t("user_id")} from institution ${t("institution_id")}`;
+    case "administrator_role_changed":
+      return `${actor} changed the role of ${t("user_id")} from ${t("from")} to ${t("to")}`;
+    case "institution_transferred":
+      return `${actor} transferred institution ${t("institution_id")} to ${t("to_user_id")}`;
   }
 }
 
@@ -209,8 +217,19 @@ export async function recordEvent(e: AuditEvent): Promise<void> {
  * commit together; once committed, counts the event (`SecurityEventRecorded`, by type, one per trail).
  */
 export async function commitWithEvent(e: AuditEvent, ...change: TxItems[]): Promise<TxResult> {
-  const result = await transact(...change, eventItems(e));
-  if (result.kind === "ok") countRecorded(e);
+  return commitWithEvents([e], ...change);
+}
+
+/**
+ * `commitWithEvent` for a change that is several events (a removal and the revocations it carries): each
+ * event's items under names of their own, all in the one transaction.
+ */
+export async function commitWithEvents(events: readonly AuditEvent[], ...change: TxItems[]): Promise<TxResult> {
+  const named = events.map((e, i) =>
+    i === 0 ? eventItems(e) : Object.fromEntries(Object.entries(eventItems(e)).map(([name, item]) => [`${name} ${e.id}`, item])),
+  );
+  const result = await transact(...change, ...named);
+  if (result.kind === "ok") for (const e of events) countRecorded(e);
   return result;
 }
 

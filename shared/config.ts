@@ -21,6 +21,8 @@ export const config = {
   tables: {
     main: required("MAIN_TABLE"),
     events: required("EVENTS_TABLE"),
+    /** Set only for functions with a POST route (Idempotency-Key, DESIGN.md §12). */
+    idempotency: process.env.IDEMPOTENCY_TABLE || undefined,
   },
   /** Overrides for local services; unset in AWS. */
   endpoints: {

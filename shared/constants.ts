@@ -32,6 +32,9 @@ export const EVENT_TYPES = [
   "invitation_resent",
   "invitation_accepted",
   "cohort_created",
+  "administrator_removed",
+  "administrator_role_changed",
+  "institution_transferred",
 ] as const;
 export type EventType = (typeof EVENT_TYPES)[number];
 

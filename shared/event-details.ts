@@ -14,7 +14,7 @@ export interface EventDetails {
   institution_updated: { institution_id: string; changes: string[] };
   institution_deleted: { institution_name: string };
   insufficient_privileges: { action: string; required_role: "super_admin" | "cohort_super_admin"; institution_id?: string };
-  unauthorized_institution_access: { attempted_institution_id: RequestValue; action?: "manage_invitations" };
+  unauthorized_institution_access: { attempted_institution_id: RequestValue; action?: "manage_invitations" | "manage_administrators" };
   /**
    * A mail bound names the e-mail and the institution; the account-wide bounds (`institution_daily`,
    * `refused_requests`: DESIGN.md §13) name neither.
@@ -37,6 +37,9 @@ export interface EventDetails {
   invitation_resent: { invitation_id: string; institution_id: string; email: string };
   invitation_accepted: { invitation_id: string; institution_id: string; email: string; role: Role };
   cohort_created: { institution_id: string; cohort_id: string; name: string };
+  administrator_removed: { institution_id: string; user_id: string; email: string; self: boolean };
+  administrator_role_changed: { institution_id: string; user_id: string; from: Role; to: Role };
+  institution_transferred: { institution_id: string; from_user_id: string; to_user_id: string };
 }
 
 /** Compile-time: the types given details here are exactly the contract's list (constants.ts). */
@@ -61,6 +64,9 @@ export const DETAIL_KEYS: { readonly [T in keyof EventDetails]-?: readonly KeysO
   invitation_resent: ["invitation_id", "institution_id", "email"],
   invitation_accepted: ["invitation_id", "institution_id", "email", "role"],
   cohort_created: ["institution_id", "cohort_id", "name"],
+  administrator_removed: ["institution_id", "user_id", "email", "self"],
+  administrator_role_changed: ["institution_id", "user_id", "from", "to"],
+  institution_transferred: ["institution_id", "from_user_id", "to_user_id"],
 };
 
 /** The keys of `security_events_exported`'s `filters`. */

@@ -16,7 +16,8 @@ export interface TableDef {
   /** Construct id in CDK and name stem locally. */
   readonly id: string;
   readonly partitionKey: string;
-  readonly sortKey: string;
+  /** Absent for a table keyed by its partition key alone. */
+  readonly sortKey?: string;
   readonly indexes: readonly IndexDef[];
   readonly ttlAttribute?: string;
 }
@@ -24,7 +25,8 @@ export interface TableDef {
 /**
  * Main table, single-table design:
  * - institution `INST#<id>` / `META`; its cohorts `INST#<id>` / `COHORT#<id>`; its invitations `INST#<id>` / `INV#<id>`
- * - access record `USER#<user>` / `INST#<institution>` (carries the institution summary, so listing is one Query)
+ * - access record `USER#<user>` / `INST#<institution>` (carries the institution summary, so listing is one Query,
+ *   and the member's e-mail, name and account, so the institution's administrators list is one Query of `by_institution_member`)
  * - registration-number guard `REGNO#<account>#<normalised number>` / `REGNO`
  * - invitation token `TOKEN#<sha256>` / `TOKEN`
  * - mail counters `INST#<id>` / `MAILS#HOUR#<YYYY-MM-DDTHH>` and `EMAIL#<email>#DAY#<YYYY-MM-DD>` (expire by TTL)
@@ -33,12 +35,17 @@ export interface TableDef {
  *   `INSTITUTIONS#DAY#<YYYY-MM-DD>`
  * The `by_invitation_state` GSI holds active and used invitations by institution and state, sorted by
  * `<expires_at>#<id>`, so a page of the invitation list reads only that page.
+ * The `by_institution_member` GSI holds the access records by institution, sorted by `<e-mail>#<user>`, so a
+ * page of the administrators list reads only that page.
  */
 export const mainTable: TableDef = {
   id: "Main",
   partitionKey: "pk",
   sortKey: "sk",
-  indexes: [{ name: "by_invitation_state", partitionKey: "g_inv_state", sortKey: "g_inv_order" }],
+  indexes: [
+    { name: "by_invitation_state", partitionKey: "g_inv_state", sortKey: "g_inv_order" },
+    { name: "by_institution_member", partitionKey: "g_member_inst", sortKey: "g_member_order" },
+  ],
   ttlAttribute: "ttl",
 };
 
@@ -61,11 +68,24 @@ export const eventsTable: TableDef = {
   ttlAttribute: "ttl",
 };
 
-export const tableDefs = [mainTable, eventsTable] as const;
+/**
+ * Idempotency records (DESIGN.md §12), written by Powertools' DynamoDB persistence layer with its default
+ * attribute names: `id` = `<prefix>#<SHA-256 of [caller, route, Idempotency-Key]>`, `status`, `expiration`
+ * (epoch seconds, 24 hours on: the TTL attribute), `in_progress_expiration`, `validation` (hash of the
+ * request) and `data` (the response). Keyed by `id` alone, so records spread over partitions.
+ */
+export const idempotencyTable: TableDef = {
+  id: "Idempotency",
+  partitionKey: "id",
+  indexes: [],
+  ttlAttribute: "expiration",
+};
+
+export const tableDefs = [mainTable, eventsTable, idempotencyTable] as const;
 
 /** CreateTable input for DynamoDB Local and the tests (CDK maps the same definition in infra/). */
 export function createTableInput(def: TableDef, tableName: string): CreateTableCommandInput {
-  const attrs = new Set<string>([def.partitionKey, def.sortKey]);
+  const attrs = new Set<string>([def.partitionKey, ...(def.sortKey ? [def.sortKey] : [])]);
   for (const i of def.indexes) attrs.add(i.partitionKey).add(i.sortKey);
   return {
     TableName: tableName,
@@ -73,7 +93,7 @@ export function createTableInput(def: TableDef, tableName: string): CreateTableC
     AttributeDefinitions: [...attrs].map((AttributeName) => ({ AttributeName, AttributeType: "S" })),
     KeySchema: [
       { AttributeName: def.partitionKey, KeyType: "HASH" },
-      { AttributeName: def.sortKey, KeyType: "RANGE" },
+      ...(def.sortKey ? [{ AttributeName: def.sortKey, KeyType: "RANGE" as const }] : []),
     ],
     ...(def.indexes.length > 0 && {
       GlobalSecondaryIndexes: def.indexes.map((i) => ({
@@ -162,6 +182,28 @@ export const invitationStateIndex = {
  * may update or delete an event.
  */
 export const EVENT_KEY_PREFIXES = { event: "EVT#", counters: ["CNT#", "REFUSED#"] } as const;
+
+/** The inverse of `keyPart`. */
+export const fromKeyPart = (part: string): string => part.replace(/%2[35]/g, (c) => (c === "%25" ? "%" : "#"));
+
+/**
+ * Index attributes of an access record in `by_institution_member`: the institution's administrators ordered
+ * by e-mail (then user id, so that the order is total); `#` separates the two encoded parts.
+ */
+export const memberIndex = {
+  name: "by_institution_member",
+  partitionKey: "g_member_inst",
+  sortKey: "g_member_order",
+  order: (email: string, userId: string) => `${keyPart(email)}#${keyPart(userId)}`,
+  /** The user id of an order value, or undefined when the value is not one `order` makes. */
+  userOf(order: string): string | undefined {
+    const parts = order.split("#");
+    return parts.length === 2 && parts[1] !== "" ? fromKeyPart(parts[1] as string) : undefined;
+  },
+  attributes(institutionId: string, email: string, userId: string) {
+    return { g_member_inst: institutionId, g_member_order: this.order(email, userId) };
+  },
+} as const;
 
 /** Item keys and index keys of the events table. */
 export const eventKeys = {

@@ -7,7 +7,7 @@
 export const LOCAL_CREDENTIALS = { accessKeyId: "local", secretAccessKey: "local" } as const;
 
 export interface LocalEndpoints {
-  readonly tables: { readonly main: string; readonly events: string };
+  readonly tables: { readonly main: string; readonly events: string; readonly idempotency: string };
   readonly dynamodbEndpoint: string;
   readonly sesEndpoint: string;
   readonly region: string;
@@ -17,6 +17,7 @@ export function localHandlerEnv(info: LocalEndpoints): Record<string, string> {
   return {
     MAIN_TABLE: info.tables.main,
     EVENTS_TABLE: info.tables.events,
+    IDEMPOTENCY_TABLE: info.tables.idempotency,
     DYNAMODB_ENDPOINT: info.dynamodbEndpoint,
     SES_ENDPOINT: info.sesEndpoint,
     AWS_REGION: info.region,

@@ -6,7 +6,7 @@
 import { mkdirSync } from "node:fs";
 import { join } from "node:path";
 import { CreateTableCommand, DynamoDBClient, UpdateTimeToLiveCommand } from "@aws-sdk/client-dynamodb";
-import { createTableInput, eventsTable, mainTable, type TableDef } from "../../shared/tables.js";
+import { createTableInput, eventsTable, idempotencyTable, mainTable, type TableDef } from "../../shared/tables.js";
 import { ensureUserPool, startTokenTrigger, writeCognitoConfig } from "./cognito.js";
 import { LOCAL_CREDENTIALS, localHandlerEnv } from "./env.js";
 import { cognitoService, dynamodbService, freePort, gatewayService, ROOT, type Service, sesService } from "./services.js";
@@ -26,7 +26,7 @@ export interface StackInfo {
   readonly cognitoEndpoint: string;
   readonly dynamodbEndpoint: string;
   readonly sesEndpoint: string;
-  readonly tables: { readonly main: string; readonly events: string };
+  readonly tables: { readonly main: string; readonly events: string; readonly idempotency: string };
   /** The API reference page (the document is `<apiUrl>/api/v1/openapi.json`). */
   readonly docsUrl: string;
 }
@@ -39,7 +39,7 @@ export interface StackOptions {
   /** Ports to use; a free one for each left out. */
   readonly ports?: { readonly api?: number; readonly dynamodb?: number; readonly cognito?: number; readonly ses?: number };
   readonly region?: string;
-  /** Tables are `<prefix>-main` and `<prefix>-events`. */
+  /** Tables are `<prefix>-main`, `<prefix>-events` and `<prefix>-idempotency`. */
   readonly tablePrefix?: string;
   /** The gateway's request log on our stdout ("inherit") or in `<dataDir>/logs/gateway.log` ("file", default). */
   readonly gatewayOutput?: "inherit" | "file";
@@ -70,7 +70,7 @@ export interface LocalStack extends StackInfo {
   stop(): Promise<void>;
 }
 
-/** Creates both tables from shared/tables.ts; a table that exists already is left as it is. */
+/** Creates the tables from shared/tables.ts; a table that exists already is left as it is. */
 export async function createTables(endpoint: string, region: string, tables: StackInfo["tables"]): Promise<void> {
   const db = new DynamoDBClient({ endpoint, region, credentials: LOCAL_CREDENTIALS });
   const create = async (def: TableDef, name: string) => {
@@ -91,7 +91,7 @@ export async function createTables(endpoint: string, region: string, tables: Sta
     }
   };
   try {
-    await Promise.all([create(mainTable, tables.main), create(eventsTable, tables.events)]);
+    await Promise.all([create(mainTable, tables.main), create(eventsTable, tables.events), create(idempotencyTable, tables.idempotency)]);
   } finally {
     db.destroy();
   }
@@ -117,7 +117,7 @@ function controllable(service: Service, endpoint: string, afterStart: () => Prom
 export async function startLocalStack(opts: StackOptions): Promise<LocalStack> {
   const region = opts.region ?? "us-east-1";
   const prefix = opts.tablePrefix ?? "institution-admin";
-  const tables = { main: `${prefix}-main`, events: `${prefix}-events` };
+  const tables = { main: `${prefix}-main`, events: `${prefix}-events`, idempotency: `${prefix}-idempotency` };
   const logDir = join(opts.dataDir, "logs");
   const cognitoDir = join(opts.dataDir, "cognito");
   mkdirSync(logDir, { recursive: true });

@@ -9,15 +9,33 @@ import { boundedCount, dayOf, nextDay } from "../bounds.js";
 import { db, queryAll } from "../clients.js";
 import { config } from "../config.js";
 import type { Role } from "../roles.js";
-import { keys, withoutKey } from "../tables.js";
+import { keys, memberIndex, withoutKey } from "../tables.js";
 import { returnOldOnFailure, type TxItem, type TxItems, type Written } from "../tx.js";
 import { type Institution, type InstitutionSummary, toSummary } from "./model.js";
 import { registrationGuard } from "./registration-number.js";
 
 const T = () => config.tables.main;
 
-/** Stored access record: the caller's role in one institution, with that institution's summary. */
-export interface AccessRecord {
+/** Who a member is, as the access record keeps it (from the verified claims when access was granted). */
+export interface Member {
+  user_id: string;
+  /** Lower-cased; empty when the token carried none. */
+  email: string;
+  name: string | null;
+  /** The member's own account (the institution's may differ). */
+  user_account_id: string;
+  role: Role;
+  added_at: string;
+  /** The invitation that granted the access; null for the institution's creator. */
+  invitation_id: string | null;
+}
+
+/**
+ * Stored access record: one user's role in one institution, with that institution's summary and who the
+ * user is. `account_id` is the institution's account. Records written before the member fields existed
+ * lack them (and so are not in the administrators index).
+ */
+export interface AccessRecord extends Partial<Omit<Member, "user_id" | "role">> {
   account_id: string;
   user_id: string;
   institution_id: string;
@@ -49,9 +67,10 @@ function putGuard(i: Institution): TxItem | undefined {
   return key && { Put: { TableName: T(), Item: { ...key, institution_id: i.id }, ConditionExpression: "attribute_not_exists(pk)" } };
 }
 
-function putAccess(i: Institution, userId: string, role: Role): TxItem {
-  const record: AccessRecord = { account_id: i.account_id, user_id: userId, institution_id: i.id, role, institution: toSummary(i) };
-  return { Put: { TableName: T(), Item: { ...keys.access(userId, i.id), ...record } } };
+function putAccess(i: Institution, member: Member): TxItem {
+  const record: AccessRecord = { ...member, account_id: i.account_id, institution_id: i.id, institution: toSummary(i) };
+  const index = memberIndex.attributes(i.id, member.email, member.user_id);
+  return { Put: { TableName: T(), Item: { ...keys.access(member.user_id, i.id), ...index, ...record } } };
 }
 
 /** One named item per member, so that a transaction's items stay named. */
@@ -74,16 +93,29 @@ export async function listAccess(userId: string): Promise<AccessRecord[]> {
   return items.map((item) => withoutKey<AccessRecord>(item));
 }
 
+/** One access record (strongly consistent). One GetItem. */
+export async function getAccess(userId: string, institutionId: string): Promise<AccessRecord | undefined> {
+  const out = await db.send(new GetCommand({ TableName: T(), Key: keys.access(userId, institutionId), ConsistentRead: true }));
+  return out.Item && stripAccess(out.Item);
+}
+
+/** The record without its keys and index attributes. */
+export function stripAccess(item: Record<string, unknown>): AccessRecord {
+  const { g_member_inst: _inst, g_member_order: _order, ...rest } = withoutKey<Record<string, unknown>>(item);
+  return rest as unknown as AccessRecord;
+}
+
 /**
- * Creates the institution, the creator's access record, the number guard and the event, and counts it
- * against its account's daily creations (`daily_limit` when `config.accountDailyInstitutionLimit` are
- * made already): one transaction.
+ * Creates the institution, the creator's access record and e-mail marker (`creator` is its super admin), the
+ * number guard and the event, and counts it against its account's daily creations (`daily_limit` when
+ * `config.accountDailyInstitutionLimit` are made already): one transaction.
  */
-export async function insertInstitution(i: Institution, event: AuditEvent): Promise<Written<NumberTaken | DailyLimit>> {
+export async function insertInstitution(i: Institution, creator: Member, event: AuditEvent): Promise<Written<NumberTaken | DailyLimit>> {
   const now = new Date(i.created_at);
   const result = await commitWithEvent(event, {
     institution: { Put: { TableName: T(), Item: { ...keys.institution(i.id), ...i }, ConditionExpression: "attribute_not_exists(pk)" } },
-    access: putAccess(i, i.super_admin_id, "cohort_super_admin"),
+    access: putAccess(i, creator),
+    marker: memberMarker(i, creator),
     guard: putGuard(i),
     daily: boundedCount(
       T(),
@@ -178,11 +210,16 @@ export async function removeInstitution(i: Institution, event: AuditEvent): Prom
   return { kind: (old.cohort_count ?? 0) > 0 ? "has_cohorts" : "retry" };
 }
 
+/** The item that marks `member`'s e-mail as one with access to `i` (for the invitation checks); none without an e-mail. */
+export function memberMarker(i: Pick<Institution, "id">, member: Pick<Member, "user_id" | "email">): TxItem | undefined {
+  return member.email ? { Put: { TableName: T(), Item: { ...keys.memberEmail(i.id, member.email), user_id: member.user_id } } } : undefined;
+}
+
 /**
- * Transaction items that give `userId` the `role` in `i` (access record + members map), guarded by the
- * institution's version so the access record's summary cannot be stale. For invitation acceptance.
+ * Transaction items that give `member` its role in `i` (access record, members map, e-mail marker), guarded
+ * by the institution's version so the access record's summary cannot be stale. For invitation acceptance.
  */
-export function grantAccessItems(i: Institution, userId: string, role: Role): { grant: TxItem; access: TxItem } {
+export function grantAccessItems(i: Institution, member: Member): { grant: TxItem; access: TxItem; marker: TxItem | undefined } {
   return {
     grant: {
       Update: {
@@ -190,12 +227,45 @@ export function grantAccessItems(i: Institution, userId: string, role: Role): { 
         Key: keys.institution(i.id),
         UpdateExpression: "SET #members.#user = :role, #version = :next",
         ConditionExpression: "#version = :version",
-        ExpressionAttributeNames: { "#members": "members", "#user": userId, "#version": "version" },
-        ExpressionAttributeValues: { ":role": role, ":version": i.version, ":next": i.version + 1 },
+        ExpressionAttributeNames: { "#members": "members", "#user": member.user_id, "#version": "version" },
+        ExpressionAttributeValues: { ":role": member.role, ":version": i.version, ":next": i.version + 1 },
       },
     },
-    access: putAccess(i, userId, role),
+    access: putAccess(i, member),
+    marker: memberMarker(i, member),
   };
+}
+
+/** The institution item's update, only while it is at the version read: every change of its members goes through this. */
+export function institutionChange(
+  i: Institution,
+  update: { set?: string; remove?: string; names?: Record<string, string>; values?: Record<string, unknown> },
+): TxItem {
+  return {
+    Update: {
+      TableName: T(),
+      Key: keys.institution(i.id),
+      UpdateExpression: `SET ${[update.set, "#version = :next"].filter(Boolean).join(", ")}${update.remove ? ` REMOVE ${update.remove}` : ""}`,
+      ConditionExpression: "#version = :version",
+      ExpressionAttributeNames: { "#version": "version", ...update.names },
+      ExpressionAttributeValues: { ":version": i.version, ":next": i.version + 1, ...update.values },
+      ...returnOldOnFailure,
+    },
+  };
+}
+
+/** Items that refresh the institution summary on every member's access record (`after` is the institution as it will be). */
+export function summaryRefreshItems(before: Institution, after: Institution): TxItems {
+  return perMember(before, (userId) => ({
+    Update: {
+      TableName: T(),
+      Key: keys.access(userId, before.id),
+      UpdateExpression: "SET #inst = :summary",
+      ConditionExpression: "attribute_exists(pk)",
+      ExpressionAttributeNames: { "#inst": "institution" },
+      ExpressionAttributeValues: { ":summary": toSummary(after) },
+    },
+  }));
 }
 
 /** Creates a cohort and counts it on the institution, so a concurrent delete sees it. */

@@ -194,6 +194,7 @@ export async function createInvitation(caller: Caller, query: Query, body: unkno
       created_at: now.toISOString(),
       created_by: caller.email,
       created_by_id: caller.id,
+      created_by_name: caller.name,
       slot: free[0] as number,
     };
     const details = { invitation_id: invitation.id, institution_id: invitation.institution_id, email, role: invitation.role };

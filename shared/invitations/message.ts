@@ -41,6 +41,9 @@ const LINK_LIKE = /\b[a-z][a-z0-9+.-]*:\/\/|\b(?:javascript|vbscript|data|mailto
  */
 export const unlinked = (s: string) => s.replace(LINK_LIKE, (m) => m.replace(":", "[:]").replace(/\./g, "[.]"));
 
+/** The inviter's `name` claim as the mail and the preview show it: one line, at most 64 code points. */
+export const inviterName = (name: string) => cut(oneLine(name), INVITER_NAME_MAX);
+
 /** The accept link of the contract: `<APP_BASE_URL>/invitations/accept?token=<token>`. */
 export function acceptLink(appBaseUrl: string, token: string): string {
   return `${appBaseUrl}/invitations/accept?token=${encodeURIComponent(token)}`;
@@ -48,8 +51,8 @@ export function acceptLink(appBaseUrl: string, token: string): string {
 
 /** Builds the mail; the subject never holds the token (subjects end up in logs and mail previews). */
 export function invitationMail(input: InvitationMailInput): Mail {
-  const inviterName = input.inviterName ? unlinked(cut(oneLine(input.inviterName), INVITER_NAME_MAX)) : "";
-  const inviter = inviterName ? `${inviterName} (${input.inviterEmail})` : input.inviterEmail;
+  const name = input.inviterName ? unlinked(inviterName(input.inviterName)) : "";
+  const inviter = name ? `${name} (${input.inviterEmail})` : input.inviterEmail;
   const institutionName = unlinked(oneLine(input.institutionName));
   const role = ROLE_LABELS[input.role];
   const link = acceptLink(input.appBaseUrl, input.token);

@@ -17,6 +17,8 @@ export interface Invitation {
   /** Inviter's e-mail (the list's `created_by`) and user id. */
   created_by: string;
   created_by_id: string;
+  /** Inviter's name claim when it invited (absent on invitations made before it was kept). */
+  created_by_name?: string | null;
   /** Number of the pending-limit slot this invitation holds while active. */
   slot: number;
   used_at?: string;

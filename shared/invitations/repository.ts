@@ -16,10 +16,10 @@
 import { GetCommand, QueryCommand } from "@aws-sdk/lib-dynamodb";
 import { type AuditEvent, commitWithEvent } from "../audit.js";
 import { boundedCount, dayOf, hourOf, mailboxOf, nextDay, nextHour } from "../bounds.js";
-import { db } from "../clients.js";
+import { db, queryAll } from "../clients.js";
 import { config } from "../config.js";
 import type { Institution } from "../institutions/model.js";
-import { grantAccessItems } from "../institutions/repository.js";
+import { grantAccessItems, type Member, memberMarker } from "../institutions/repository.js";
 import type { Role } from "../roles.js";
 import { invitationStateIndex, keys, withoutKey } from "../tables.js";
 import { returnOldOnFailure, type TxItem, type TxItems, type TxResult, type Written } from "../tx.js";
@@ -259,6 +259,42 @@ function outcome(result: TxResult): Outcome {
 }
 
 /**
+ * Items that revoke an active invitation (`reason` saying why, when it was not a user's revoke) and free its
+ * slot, named after it, so that one transaction can revoke several. The record stays, out of the state index.
+ */
+export function revocationItems(inv: Invitation, change: { revokedBy: string; reason: string; at: string }): TxItems {
+  return {
+    [`invitation ${inv.id}`]: {
+      Update: {
+        TableName: T(),
+        Key: keys.invitation(inv.institution_id, inv.id),
+        UpdateExpression: `SET revoked_at = :at, revoked_by = :by, revoke_reason = :reason REMOVE ${invitationStateIndex.partitionKey}`,
+        ConditionExpression: ACTIVE,
+        ExpressionAttributeValues: { ":at": change.at, ":by": change.revokedBy, ":now": change.at, ":reason": change.reason },
+      },
+    },
+    [`slot ${inv.id}`]: releaseSlot(inv),
+  };
+}
+
+/**
+ * The active (unexpired, unused, unrevoked) invitations of an institution that `userId` sent: one Query of
+ * the institution's active partition of the state index, every page, filtered by sender.
+ */
+export async function activeInvitationsSentBy(institutionId: string, userId: string, now: Date): Promise<Invitation[]> {
+  const index = invitationStateIndex;
+  const items = await queryAll({
+    TableName: T(),
+    IndexName: index.name,
+    KeyConditionExpression: "#p = :p AND #o > :now",
+    FilterExpression: "created_by_id = :user",
+    ExpressionAttributeNames: { "#p": index.partitionKey, "#o": index.sortKey },
+    ExpressionAttributeValues: { ":p": index.partition(institutionId, "active"), ":now": now.toISOString(), ":user": userId },
+  });
+  return items.map(stripInvitation);
+}
+
+/**
  * Marks an active invitation revoked and frees its slot; the record stays (out of the state index). With
  * `expectTokenHash` it only revokes while that token is current, and deletes the token item (used to undo
  * an invitation whose mail failed: that token never reached anyone).
@@ -295,11 +331,12 @@ export async function markRevoked(
 /**
  * Uses an invitation: marks it used by `userId` (only while active and `tokenHash` is its current token, so
  * a token is accepted at most once), frees its slot, records the e-mail as a member's and, when `grant` is
- * given, gives the user that role (guarded by the institution's version). One transaction.
+ * given, gives the user that role (guarded by the institution's version, read with the inviter still a
+ * member). Without a grant, the user and the inviter must both still be members. One transaction.
  */
 export async function consumeInvitation(
   inv: Invitation,
-  use: { tokenHash: string; userId: string; institution: Institution; grant: Role | undefined },
+  use: { tokenHash: string; userId: string; institution: Institution; grant: Member | undefined },
   event: AuditEvent,
 ): Promise<Outcome> {
   const used: Invitation = { ...inv, used_at: event.createdAt, used_by: use.userId };
@@ -322,16 +359,16 @@ export async function consumeInvitation(
       },
     },
     slot: releaseSlot(inv),
-    memberEmail: { Put: { TableName: T(), Item: { ...keys.memberEmail(inv.institution_id, inv.email), user_id: use.userId } } },
     ...(use.grant
-      ? grantAccessItems(use.institution, use.userId, use.grant)
+      ? grantAccessItems(use.institution, use.grant)
       : {
+          memberEmail: memberMarker(use.institution, { user_id: use.userId, email: inv.email }),
           keepAccess: {
             ConditionCheck: {
               TableName: T(),
               Key: keys.institution(inv.institution_id),
-              ConditionExpression: "attribute_exists(#members.#user)",
-              ExpressionAttributeNames: { "#members": "members", "#user": use.userId },
+              ConditionExpression: "attribute_exists(#members.#user) AND attribute_exists(#members.#inviter)",
+              ExpressionAttributeNames: { "#members": "members", "#user": use.userId, "#inviter": inv.created_by_id },
             },
           },
         }),

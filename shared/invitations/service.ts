@@ -9,14 +9,15 @@ import type { Caller } from "../caller.js";
 import { now as clock } from "../clock.js";
 import { Forbidden, messages, NotFound, Unprocessable } from "../errors.js";
 import { isId } from "../ids.js";
-import { INSTITUTION_FULL, isFull, memberRole } from "../institutions/model.js";
+import { INSTITUTION_FULL, type Institution, isFull, memberRole } from "../institutions/model.js";
 import { getInstitution } from "../institutions/repository.js";
-import { requireVisible, type Visible } from "../institutions/service.js";
+import { memberOf, requireVisible, type Visible } from "../institutions/service.js";
 import type { components } from "../openapi/api-types.js";
 import { decodeCursor, encodeCursor, parseQuery } from "../paging.js";
 import { RETRY, withRetries } from "../retry.js";
 import type { Role } from "../roles.js";
 import { invitationStateIndex } from "../tables.js";
+import { inviterName } from "./message.js";
 import { type Invitation, statusOf, strongerRole, toListItem } from "./model.js";
 import * as repo from "./repository.js";
 import { acceptInput, invitationListQuery, invitationParams } from "./schema.js";
@@ -156,6 +157,48 @@ function failureReason(inv: Invitation, now: Date): TokenFailureReason | undefin
 }
 
 /**
+ * Why `caller` may not use `inv` now, if it may not: its state, an e-mail that is not the invited one, or
+ * an inviter who is no longer an administrator (their invitations were revoked with them; one that a
+ * removal could not see yet is as revoked).
+ */
+function tokenFailure(caller: Caller, inv: Invitation, institution: Institution, now: Date): TokenFailureReason | undefined {
+  return failureReason(inv, now) ?? inviteeMismatch(caller, inv) ?? (memberRole(institution, inv.created_by_id) ? undefined : "revoked");
+}
+
+/** The invitation a token names, with its institution, when the token is current; else refused as `unknown`. */
+async function invitationOfToken(caller: Caller, tokenHash: string): Promise<{ inv: Invitation; institution: Institution }> {
+  const ref = await repo.getTokenRef(tokenHash);
+  if (!ref) return refuse(caller, "unknown");
+  const [inv, institution] = await Promise.all([
+    repo.getInvitation(ref.institution_id, ref.invitation_id),
+    getInstitution(ref.institution_id),
+  ]);
+  // An institution deleted since, or a token superseded by a resend, is as unknown as a made-up one.
+  if (!inv || !institution || inv.token_hash !== tokenHash) return refuse(caller, "unknown");
+  return { inv, institution };
+}
+
+/**
+ * What an invitation offers, for the invitee to read before accepting: the institution's name, the role,
+ * who invited and until when. The same checks as accept, and every failure is accept's (422 +
+ * `token_validation_failure`); it changes nothing. Two GetItems after the token's (together).
+ */
+export async function previewInvitation(caller: Caller, body: unknown): Promise<Schemas["InvitationPreview"]> {
+  const parsed = v.safeParse(acceptInput, body);
+  if (!parsed.success) return refuse(caller, "unknown");
+  const { inv, institution } = await invitationOfToken(caller, hashToken(parsed.output.token));
+  const reason = tokenFailure(caller, inv, institution, clock());
+  if (reason) return refuse(caller, reason, institution.account_id);
+  const name = inv.created_by_name ? inviterName(inv.created_by_name) : "";
+  return {
+    institution: { name: institution.name },
+    role: inv.role,
+    invited_by: { email: inv.created_by, name: name === "" ? null : name },
+    expires_at: inv.expires_at,
+  };
+}
+
+/**
  * Accepts an invitation with its token, for the user whose verified `email` claim is the invited e-mail.
  * One transaction marks it used (only while active and this token is current: single use under
  * concurrency), frees its slot, records the member's e-mail, grants the role and writes
@@ -169,17 +212,10 @@ export async function acceptInvitation(caller: Caller, body: unknown): Promise<S
   if (!parsed.success) return refuse(caller, "unknown");
   const tokenHash = hashToken(parsed.output.token);
   return withRetries("Invitation could not be accepted, please retry", async () => {
-    const ref = await repo.getTokenRef(tokenHash);
-    if (!ref) return refuse(caller, "unknown");
-    const [inv, institution] = await Promise.all([
-      repo.getInvitation(ref.institution_id, ref.invitation_id),
-      getInstitution(ref.institution_id),
-    ]);
-    // An institution deleted since, or a token superseded by a resend, is as unknown as a made-up one.
-    if (!inv || !institution || inv.token_hash !== tokenHash) return refuse(caller, "unknown");
+    const { inv, institution } = await invitationOfToken(caller, tokenHash);
     const owner = institution.account_id;
     const now = clock();
-    const reason = failureReason(inv, now) ?? inviteeMismatch(caller, inv);
+    const reason = tokenFailure(caller, inv, institution, now);
     if (reason) return refuse(caller, reason, owner);
 
     const current = memberRole(institution, caller.id);
@@ -189,11 +225,8 @@ export async function acceptInvitation(caller: Caller, body: unknown): Promise<S
     const role = strongerRole(current, inv.role);
     const details = { invitation_id: inv.id, institution_id: inv.institution_id, email: inv.email, role };
     const event = auditEvent(caller, "invitation_accepted", details, { now, owner });
-    const out = await repo.consumeInvitation(
-      inv,
-      { tokenHash, userId: caller.id, institution, grant: role === current ? undefined : role },
-      event,
-    );
+    const grant = role === current ? undefined : memberOf(caller, role, now, inv.id);
+    const out = await repo.consumeInvitation(inv, { tokenHash, userId: caller.id, institution, grant }, event);
     if (out.kind === "ok") {
       return {
         institution: { id: institution.id, name: institution.name },

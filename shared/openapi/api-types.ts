@@ -95,6 +95,78 @@ export interface paths {
     patch?: never;
     trace?: never;
   };
+  "/api/v1/institutions/{id}/administrators": {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /**
+     * List an institution's administrators
+     * @description Any administrator of the institution. Ordered by e-mail, paged; a page reads only that page. Members from another account show their own `account_id`.
+     *
+     *     Who: user with access.
+     */
+    get: operations["listAdministrators"];
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  "/api/v1/institutions/{id}/administrators/{user_id}": {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    post?: never;
+    /**
+     * Remove an administrator, or leave
+     * @description The super admin removes anyone but itself; any other administrator may remove itself (leave). Takes the access and the seat, and revokes the active invitations that administrator sent (each logs `invitation_revoked`, reason `administrator_removed`). Logs `administrator_removed`. The person can be invited again.
+     *
+     *     Who: super admin of the institution, or the administrator itself (leaving).
+     */
+    delete: operations["removeAdministrator"];
+    options?: never;
+    head?: never;
+    /**
+     * Change an administrator's role
+     * @description The institution's super admin; never its own role. Logs `administrator_role_changed`.
+     *
+     *     Who: super admin of the institution.
+     */
+    patch: operations["changeAdministratorRole"];
+    trace?: never;
+  };
+  "/api/v1/institutions/{id}/transfer": {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /**
+     * Transfer an institution to another administrator
+     * @description The super admin. The new super admin must be an administrator of the institution, of its account, with role `cohort_super_admin`; the former keeps access as `cohort_super_admin`. Logs `institution_transferred`.
+     *
+     *     Who: super admin of the institution.
+     */
+    post: operations["transferInstitution"];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
   "/api/v1/admin/invitations": {
     parameters: {
       query?: never;
@@ -183,6 +255,28 @@ export interface paths {
      *     Who: the invited e-mail's user.
      */
     post: operations["acceptInvitation"];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  "/api/v1/invitations/preview": {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /**
+     * Preview an invitation
+     * @description The signed-in user whose e-mail was invited: what accepting would grant (the institution, the role, who invited, until when). The token goes in the body, never in a URL. Consumes nothing; a failure is accept's and logs `token_validation_failure`.
+     *
+     *     Who: the invited e-mail's user.
+     */
+    post: operations["previewInvitation"];
     delete?: never;
     options?: never;
     head?: never;
@@ -421,6 +515,31 @@ export interface components {
       /** @enum {string} */
       status: "active" | "used" | "revoked" | "expired";
     };
+    Administrator: {
+      /** @description The administrator's user id (Cognito `sub`). */
+      user_id: string;
+      /** @description As the administrator's token said when access was granted. */
+      email: string;
+      name: string | null;
+      /** @description The administrator's own account; another than the institution's for a member from another account. */
+      account_id: string;
+      role: components["schemas"]["Role"];
+      is_super_admin: boolean;
+      added_at: components["schemas"]["Timestamp"];
+      /** @description The invitation that granted the access; null for the institution's creator. */
+      invitation_id: components["schemas"]["Id"] | null;
+    };
+    InvitationPreview: {
+      institution: {
+        name: string;
+      };
+      role: components["schemas"]["Role"];
+      invited_by: {
+        email: string;
+        name: string | null;
+      };
+      expires_at: components["schemas"]["Timestamp"];
+    };
     PageMeta: {
       /** @description Items on this page. */
       count: number;
@@ -442,8 +561,11 @@ export interface components {
       | "invitation_revoked"
       | "invitation_resent"
       | "invitation_accepted"
-      | "cohort_created";
-    /** @description Event-specific data; values taken from a request are cut to 64 characters. Keys by event type: institution_created: institution_id, name; institution_updated: institution_id, changes; institution_deleted: institution_name; insufficient_privileges: action, required_role, institution_id; unauthorized_institution_access: attempted_institution_id, action; rate_limit_exceeded: email, institution_id, limit, scope; token_validation_failure: reason; security_events_exported: event_count, filters; invitation_created: invitation_id, institution_id, email, role; invitation_revoked: invitation_id, institution_id, email, reason; invitation_resent: invitation_id, institution_id, email; invitation_accepted: invitation_id, institution_id, email, role; cohort_created: institution_id, cohort_id, name. */
+      | "cohort_created"
+      | "administrator_removed"
+      | "administrator_role_changed"
+      | "institution_transferred";
+    /** @description Event-specific data; values taken from a request are cut to 64 characters. Keys by event type: institution_created: institution_id, name; institution_updated: institution_id, changes; institution_deleted: institution_name; insufficient_privileges: action, required_role, institution_id; unauthorized_institution_access: attempted_institution_id, action; rate_limit_exceeded: email, institution_id, limit, scope; token_validation_failure: reason; security_events_exported: event_count, filters; invitation_created: invitation_id, institution_id, email, role; invitation_revoked: invitation_id, institution_id, email, reason; invitation_resent: invitation_id, institution_id, email; invitation_accepted: invitation_id, institution_id, email, role; cohort_created: institution_id, cohort_id, name; administrator_removed: institution_id, user_id, email, self; administrator_role_changed: institution_id, user_id, from, to; institution_transferred: institution_id, from_user_id, to_user_id. */
     EventDetails: {
       [key: string]: unknown;
     };
@@ -546,6 +668,19 @@ export interface components {
       role: components["schemas"]["Role"];
       message: string;
     };
+    AdministratorList: {
+      administrators: components["schemas"]["Administrator"][];
+      meta: components["schemas"]["PageMeta"];
+    };
+    AdministratorUpdated: {
+      administrator: components["schemas"]["Administrator"];
+      message: string;
+    };
+    AdministratorRemoved: {
+      message: string;
+      /** @description Active invitations the administrator had sent, now revoked. */
+      revoked_invitations: number;
+    };
     SecurityEventList: {
       events: components["schemas"]["ListedEvent"][];
       meta: components["schemas"]["PageMeta"];
@@ -601,6 +736,28 @@ export interface components {
     };
     /** @description A write kept losing races with concurrent ones; nothing was changed. Retry. */
     Conflict: {
+      headers: {
+        "Cache-Control": components["headers"]["CacheControl"];
+        "X-Content-Type-Options": components["headers"]["XContentTypeOptions"];
+        [name: string]: unknown;
+      };
+      content: {
+        "application/json": components["schemas"]["Error"];
+      };
+    };
+    /** @description A write kept losing races with concurrent ones, or a request with the same `Idempotency-Key` is still running; nothing was changed. Retry. */
+    IdempotentConflict: {
+      headers: {
+        "Cache-Control": components["headers"]["CacheControl"];
+        "X-Content-Type-Options": components["headers"]["XContentTypeOptions"];
+        [name: string]: unknown;
+      };
+      content: {
+        "application/json": components["schemas"]["Error"];
+      };
+    };
+    /** @description `If-Match` does not name the institution's current version: someone changed it since you read it. Nothing was changed; read it again. */
+    PreconditionFailed: {
       headers: {
         "Cache-Control": components["headers"]["CacheControl"];
         "X-Content-Type-Options": components["headers"]["XContentTypeOptions"];
@@ -667,7 +824,18 @@ export interface components {
       };
     };
   };
-  parameters: never;
+  parameters: {
+    /**
+     * @description Makes a retry safe (DESIGN.md §12): a request with the same key, from the same caller, to the same route, within 24 hours gets the first one's response (status, headers and body) and changes nothing again. The same key with another request is 422; while the first one runs, 409. 1 to 255 printable ASCII characters (400 otherwise); a UUID is a good choice. Responses are kept for 2xx and for 4xx other than 409 and 429; after a 409, 429 or 5xx the same key acts again.
+     * @example 5f0c7f7e-7a52-4a4e-9d0b-6a1c2b3d4e5f
+     */
+    IdempotencyKey: string;
+    /**
+     * @description Change only if the institution is still at this version: the `ETag` of your last read (or `*`). Otherwise 412 and nothing changes. Without it the write applies whatever the version.
+     * @example "3"
+     */
+    IfMatch: string;
+  };
   requestBodies: never;
   headers: {
     /** @description Every response: nothing here belongs in a shared cache. */
@@ -684,6 +852,11 @@ export interface components {
      * @example attachment; filename="security_events_20261123_163327.csv"
      */
     ContentDisposition: string;
+    /**
+     * @description The institution's current version, a strong entity tag. Send it back as `If-Match` on PATCH, PUT or DELETE to change only what you read.
+     * @example "3"
+     */
+    ETag: string;
     /** @description Present when more events matched than one export holds (10,000 rows, or about 6 MB). */
     XExportTruncated: "true";
   };
@@ -736,7 +909,13 @@ export interface operations {
   createInstitution: {
     parameters: {
       query?: never;
-      header?: never;
+      header?: {
+        /**
+         * @description Makes a retry safe (DESIGN.md §12): a request with the same key, from the same caller, to the same route, within 24 hours gets the first one's response (status, headers and body) and changes nothing again. The same key with another request is 422; while the first one runs, 409. 1 to 255 printable ASCII characters (400 otherwise); a UUID is a good choice. Responses are kept for 2xx and for 4xx other than 409 and 429; after a 409, 429 or 5xx the same key acts again.
+         * @example 5f0c7f7e-7a52-4a4e-9d0b-6a1c2b3d4e5f
+         */
+        "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+      };
       path?: never;
       cookie?: never;
     };
@@ -777,6 +956,7 @@ export interface operations {
         headers: {
           "Cache-Control": components["headers"]["CacheControl"];
           "X-Content-Type-Options": components["headers"]["XContentTypeOptions"];
+          ETag: components["headers"]["ETag"];
           [name: string]: unknown;
         };
         content: {
@@ -816,9 +996,9 @@ export interface operations {
           "application/json": components["schemas"]["Error"];
         };
       };
-      409: components["responses"]["Conflict"];
+      409: components["responses"]["IdempotentConflict"];
       413: components["responses"]["PayloadTooLarge"];
-      /** @description The record is invalid: every message, once. */
+      /** @description The record is invalid: every message, once. Or the `Idempotency-Key` was used with another request (`{error}`). */
       422: {
         headers: {
           "Cache-Control": components["headers"]["CacheControl"];
@@ -826,7 +1006,7 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
-          "application/json": components["schemas"]["ValidationErrors"];
+          "application/json": components["schemas"]["ValidationErrors"] | components["schemas"]["Error"];
         };
       };
       /** @description Over a bound: on invitations or their e-mails, on institutions created per day, or on refused requests (more than 30 in a minute, until it ends); logged as `rate_limit_exceeded` with its `scope`. */
@@ -862,6 +1042,7 @@ export interface operations {
         headers: {
           "Cache-Control": components["headers"]["CacheControl"];
           "X-Content-Type-Options": components["headers"]["XContentTypeOptions"];
+          ETag: components["headers"]["ETag"];
           [name: string]: unknown;
         };
         content: {
@@ -929,7 +1110,13 @@ export interface operations {
   replaceInstitution: {
     parameters: {
       query?: never;
-      header?: never;
+      header?: {
+        /**
+         * @description Change only if the institution is still at this version: the `ETag` of your last read (or `*`). Otherwise 412 and nothing changes. Without it the write applies whatever the version.
+         * @example "3"
+         */
+        "If-Match"?: components["parameters"]["IfMatch"];
+      };
       path: {
         /** @description The institution's id. */
         id: string;
@@ -971,6 +1158,7 @@ export interface operations {
         headers: {
           "Cache-Control": components["headers"]["CacheControl"];
           "X-Content-Type-Options": components["headers"]["XContentTypeOptions"];
+          ETag: components["headers"]["ETag"];
           [name: string]: unknown;
         };
         content: {
@@ -1022,6 +1210,7 @@ export interface operations {
         };
       };
       409: components["responses"]["Conflict"];
+      412: components["responses"]["PreconditionFailed"];
       413: components["responses"]["PayloadTooLarge"];
       /** @description The record is invalid: every message, once. */
       422: {
@@ -1053,7 +1242,13 @@ export interface operations {
   deleteInstitution: {
     parameters: {
       query?: never;
-      header?: never;
+      header?: {
+        /**
+         * @description Change only if the institution is still at this version: the `ETag` of your last read (or `*`). Otherwise 412 and nothing changes. Without it the write applies whatever the version.
+         * @example "3"
+         */
+        "If-Match"?: components["parameters"]["IfMatch"];
+      };
       path: {
         /** @description The institution's id. */
         id: string;
@@ -1103,6 +1298,7 @@ export interface operations {
         };
       };
       409: components["responses"]["Conflict"];
+      412: components["responses"]["PreconditionFailed"];
       413: components["responses"]["PayloadTooLarge"];
       /** @description The request is valid, but the current state refuses it. */
       422: {
@@ -1134,7 +1330,13 @@ export interface operations {
   updateInstitution: {
     parameters: {
       query?: never;
-      header?: never;
+      header?: {
+        /**
+         * @description Change only if the institution is still at this version: the `ETag` of your last read (or `*`). Otherwise 412 and nothing changes. Without it the write applies whatever the version.
+         * @example "3"
+         */
+        "If-Match"?: components["parameters"]["IfMatch"];
+      };
       path: {
         /** @description The institution's id. */
         id: string;
@@ -1176,6 +1378,7 @@ export interface operations {
         headers: {
           "Cache-Control": components["headers"]["CacheControl"];
           "X-Content-Type-Options": components["headers"]["XContentTypeOptions"];
+          ETag: components["headers"]["ETag"];
           [name: string]: unknown;
         };
         content: {
@@ -1227,6 +1430,7 @@ export interface operations {
         };
       };
       409: components["responses"]["Conflict"];
+      412: components["responses"]["PreconditionFailed"];
       413: components["responses"]["PayloadTooLarge"];
       /** @description The record is invalid: every message, once. */
       422: {
@@ -1323,7 +1527,13 @@ export interface operations {
   createCohort: {
     parameters: {
       query?: never;
-      header?: never;
+      header?: {
+        /**
+         * @description Makes a retry safe (DESIGN.md §12): a request with the same key, from the same caller, to the same route, within 24 hours gets the first one's response (status, headers and body) and changes nothing again. The same key with another request is 422; while the first one runs, 409. 1 to 255 printable ASCII characters (400 otherwise); a UUID is a good choice. Responses are kept for 2xx and for 4xx other than 409 and 429; after a 409, 429 or 5xx the same key acts again.
+         * @example 5f0c7f7e-7a52-4a4e-9d0b-6a1c2b3d4e5f
+         */
+        "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+      };
       path: {
         /** @description The institution's id. */
         id: string;
@@ -1391,9 +1601,9 @@ export interface operations {
           "application/json": components["schemas"]["Error"];
         };
       };
-      409: components["responses"]["Conflict"];
+      409: components["responses"]["IdempotentConflict"];
       413: components["responses"]["PayloadTooLarge"];
-      /** @description The record is invalid: every message, once. */
+      /** @description The record is invalid: every message, once. Or the `Idempotency-Key` was used with another request (`{error}`). */
       422: {
         headers: {
           "Cache-Control": components["headers"]["CacheControl"];
@@ -1401,7 +1611,399 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
-          "application/json": components["schemas"]["ValidationErrors"];
+          "application/json": components["schemas"]["ValidationErrors"] | components["schemas"]["Error"];
+        };
+      };
+      /** @description Over a bound: on invitations or their e-mails, on institutions created per day, or on refused requests (more than 30 in a minute, until it ends); logged as `rate_limit_exceeded` with its `scope`. */
+      429: {
+        headers: {
+          "Cache-Control": components["headers"]["CacheControl"];
+          "X-Content-Type-Options": components["headers"]["XContentTypeOptions"];
+          "Retry-After": components["headers"]["RetryAfter"];
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      500: components["responses"]["InternalError"];
+      503: components["responses"]["ServiceUnavailable"];
+    };
+  };
+  listAdministrators: {
+    parameters: {
+      query?: {
+        /** @description Page size. */
+        limit?: number;
+        /** @description `meta.next_cursor` of the previous page. */
+        cursor?: string;
+      };
+      header?: never;
+      path: {
+        /** @description The institution's id. */
+        id: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description One page of administrators. */
+      200: {
+        headers: {
+          "Cache-Control": components["headers"]["CacheControl"];
+          "X-Content-Type-Options": components["headers"]["XContentTypeOptions"];
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "administrators": [
+           *         {
+           *           "user_id": "3c9a5e1d-7b42-4f0e-9a61-2d8b7c4e5f10",
+           *           "email": "ada@acme.test",
+           *           "name": "Ada Admin",
+           *           "account_id": "acme",
+           *           "role": "cohort_admin",
+           *           "is_super_admin": false,
+           *           "added_at": "2026-11-23T16:40:02.514Z",
+           *           "invitation_id": "01M84M2G0ZJ5WQ6B3X8T4RY2KD"
+           *         },
+           *         {
+           *           "user_id": "8f3b2c1a-4d5e-4f60-9a7b-1c2d3e4f5a6b",
+           *           "email": "olive@acme.test",
+           *           "name": "Olive Owner",
+           *           "account_id": "acme",
+           *           "role": "cohort_super_admin",
+           *           "is_super_admin": true,
+           *           "added_at": "2026-11-23T16:33:19.655Z",
+           *           "invitation_id": null
+           *         }
+           *       ],
+           *       "meta": {
+           *         "count": 2,
+           *         "limit": 50,
+           *         "next_cursor": null
+           *       }
+           *     }
+           */
+          "application/json": components["schemas"]["AdministratorList"];
+        };
+      };
+      400: components["responses"]["BadRequest"];
+      401: components["responses"]["Unauthorized"];
+      /** @description Not found among what the caller may see (an unknown, malformed or invisible id is the same). */
+      404: {
+        headers: {
+          "Cache-Control": components["headers"]["CacheControl"];
+          "X-Content-Type-Options": components["headers"]["XContentTypeOptions"];
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      409: components["responses"]["Conflict"];
+      413: components["responses"]["PayloadTooLarge"];
+      /** @description Over a bound: on invitations or their e-mails, on institutions created per day, or on refused requests (more than 30 in a minute, until it ends); logged as `rate_limit_exceeded` with its `scope`. */
+      429: {
+        headers: {
+          "Cache-Control": components["headers"]["CacheControl"];
+          "X-Content-Type-Options": components["headers"]["XContentTypeOptions"];
+          "Retry-After": components["headers"]["RetryAfter"];
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      500: components["responses"]["InternalError"];
+      503: components["responses"]["ServiceUnavailable"];
+    };
+  };
+  removeAdministrator: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        /** @description The institution's id. */
+        id: string;
+        /** @description The administrator's user id. */
+        user_id: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description Removed. */
+      200: {
+        headers: {
+          "Cache-Control": components["headers"]["CacheControl"];
+          "X-Content-Type-Options": components["headers"]["XContentTypeOptions"];
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "message": "Administrator removed",
+           *       "revoked_invitations": 1
+           *     }
+           */
+          "application/json": components["schemas"]["AdministratorRemoved"];
+        };
+      };
+      400: components["responses"]["BadRequest"];
+      401: components["responses"]["Unauthorized"];
+      /** @description The caller lacks the role the operation needs; recorded as `insufficient_privileges`. */
+      403: {
+        headers: {
+          "Cache-Control": components["headers"]["CacheControl"];
+          "X-Content-Type-Options": components["headers"]["XContentTypeOptions"];
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description Not found among what the caller may see (an unknown, malformed or invisible id is the same). */
+      404: {
+        headers: {
+          "Cache-Control": components["headers"]["CacheControl"];
+          "X-Content-Type-Options": components["headers"]["XContentTypeOptions"];
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      409: components["responses"]["Conflict"];
+      413: components["responses"]["PayloadTooLarge"];
+      /** @description The request is valid, but the current state refuses it. */
+      422: {
+        headers: {
+          "Cache-Control": components["headers"]["CacheControl"];
+          "X-Content-Type-Options": components["headers"]["XContentTypeOptions"];
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description Over a bound: on invitations or their e-mails, on institutions created per day, or on refused requests (more than 30 in a minute, until it ends); logged as `rate_limit_exceeded` with its `scope`. */
+      429: {
+        headers: {
+          "Cache-Control": components["headers"]["CacheControl"];
+          "X-Content-Type-Options": components["headers"]["XContentTypeOptions"];
+          "Retry-After": components["headers"]["RetryAfter"];
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      500: components["responses"]["InternalError"];
+      503: components["responses"]["ServiceUnavailable"];
+    };
+  };
+  changeAdministratorRole: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        /** @description The institution's id. */
+        id: string;
+        /** @description The administrator's user id. */
+        user_id: string;
+      };
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        /**
+         * @example {
+         *       "role": "cohort_super_admin"
+         *     }
+         */
+        "application/json": {
+          /** @enum {string} */
+          role: "cohort_super_admin" | "cohort_admin";
+        };
+      };
+    };
+    responses: {
+      /** @description Changed. */
+      200: {
+        headers: {
+          "Cache-Control": components["headers"]["CacheControl"];
+          "X-Content-Type-Options": components["headers"]["XContentTypeOptions"];
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "administrator": {
+           *         "user_id": "3c9a5e1d-7b42-4f0e-9a61-2d8b7c4e5f10",
+           *         "email": "ada@acme.test",
+           *         "name": "Ada Admin",
+           *         "account_id": "acme",
+           *         "role": "cohort_super_admin",
+           *         "is_super_admin": false,
+           *         "added_at": "2026-11-23T16:40:02.514Z",
+           *         "invitation_id": "01M84M2G0ZJ5WQ6B3X8T4RY2KD"
+           *       },
+           *       "message": "Role updated"
+           *     }
+           */
+          "application/json": components["schemas"]["AdministratorUpdated"];
+        };
+      };
+      400: components["responses"]["BadRequest"];
+      401: components["responses"]["Unauthorized"];
+      /** @description The caller lacks the role the operation needs; recorded as `insufficient_privileges`. */
+      403: {
+        headers: {
+          "Cache-Control": components["headers"]["CacheControl"];
+          "X-Content-Type-Options": components["headers"]["XContentTypeOptions"];
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description Not found among what the caller may see (an unknown, malformed or invisible id is the same). */
+      404: {
+        headers: {
+          "Cache-Control": components["headers"]["CacheControl"];
+          "X-Content-Type-Options": components["headers"]["XContentTypeOptions"];
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      409: components["responses"]["Conflict"];
+      413: components["responses"]["PayloadTooLarge"];
+      /** @description The request is valid, but the current state refuses it. */
+      422: {
+        headers: {
+          "Cache-Control": components["headers"]["CacheControl"];
+          "X-Content-Type-Options": components["headers"]["XContentTypeOptions"];
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description Over a bound: on invitations or their e-mails, on institutions created per day, or on refused requests (more than 30 in a minute, until it ends); logged as `rate_limit_exceeded` with its `scope`. */
+      429: {
+        headers: {
+          "Cache-Control": components["headers"]["CacheControl"];
+          "X-Content-Type-Options": components["headers"]["XContentTypeOptions"];
+          "Retry-After": components["headers"]["RetryAfter"];
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      500: components["responses"]["InternalError"];
+      503: components["responses"]["ServiceUnavailable"];
+    };
+  };
+  transferInstitution: {
+    parameters: {
+      query?: never;
+      header?: {
+        /**
+         * @description Makes a retry safe (DESIGN.md §12): a request with the same key, from the same caller, to the same route, within 24 hours gets the first one's response (status, headers and body) and changes nothing again. The same key with another request is 422; while the first one runs, 409. 1 to 255 printable ASCII characters (400 otherwise); a UUID is a good choice. Responses are kept for 2xx and for 4xx other than 409 and 429; after a 409, 429 or 5xx the same key acts again.
+         * @example 5f0c7f7e-7a52-4a4e-9d0b-6a1c2b3d4e5f
+         */
+        "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+      };
+      path: {
+        /** @description The institution's id. */
+        id: string;
+      };
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        /**
+         * @example {
+         *       "user_id": "3c9a5e1d-7b42-4f0e-9a61-2d8b7c4e5f10"
+         *     }
+         */
+        "application/json": {
+          user_id: string;
+        };
+      };
+    };
+    responses: {
+      /** @description Transferred. */
+      200: {
+        headers: {
+          "Cache-Control": components["headers"]["CacheControl"];
+          "X-Content-Type-Options": components["headers"]["XContentTypeOptions"];
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "institution": {
+           *         "id": "01M84M2ES7DTY37NE05PPBJBQG",
+           *         "name": "Acme College",
+           *         "registration_number": "AC-1",
+           *         "address": "2 Main St",
+           *         "contact_email": "desk@acme.test",
+           *         "contact_phone": "+1 555 0100",
+           *         "settings": {
+           *           "auto_finalize": true
+           *         },
+           *         "account_id": "acme",
+           *         "super_admin_id": "3c9a5e1d-7b42-4f0e-9a61-2d8b7c4e5f10",
+           *         "created_at": "2026-11-23T16:33:19.655Z",
+           *         "updated_at": "2026-11-23T16:41:07.930Z"
+           *       },
+           *       "message": "Institution transferred to ada@acme.test"
+           *     }
+           */
+          "application/json": components["schemas"]["InstitutionWritten"];
+        };
+      };
+      400: components["responses"]["BadRequest"];
+      401: components["responses"]["Unauthorized"];
+      /** @description The caller lacks the role the operation needs; recorded as `insufficient_privileges`. */
+      403: {
+        headers: {
+          "Cache-Control": components["headers"]["CacheControl"];
+          "X-Content-Type-Options": components["headers"]["XContentTypeOptions"];
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description Not found among what the caller may see (an unknown, malformed or invisible id is the same). */
+      404: {
+        headers: {
+          "Cache-Control": components["headers"]["CacheControl"];
+          "X-Content-Type-Options": components["headers"]["XContentTypeOptions"];
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      409: components["responses"]["IdempotentConflict"];
+      413: components["responses"]["PayloadTooLarge"];
+      /** @description The request is valid, but the current state refuses it. Or the `Idempotency-Key` was used with another request (`{error}`). */
+      422: {
+        headers: {
+          "Cache-Control": components["headers"]["CacheControl"];
+          "X-Content-Type-Options": components["headers"]["XContentTypeOptions"];
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error"];
         };
       };
       /** @description Over a bound: on invitations or their e-mails, on institutions created per day, or on refused requests (more than 30 in a minute, until it ends); logged as `rate_limit_exceeded` with its `scope`. */
@@ -1516,7 +2118,13 @@ export interface operations {
   createInvitation: {
     parameters: {
       query?: never;
-      header?: never;
+      header?: {
+        /**
+         * @description Makes a retry safe (DESIGN.md §12): a request with the same key, from the same caller, to the same route, within 24 hours gets the first one's response (status, headers and body) and changes nothing again. The same key with another request is 422; while the first one runs, 409. 1 to 255 printable ASCII characters (400 otherwise); a UUID is a good choice. Responses are kept for 2xx and for 4xx other than 409 and 429; after a 409, 429 or 5xx the same key acts again.
+         * @example 5f0c7f7e-7a52-4a4e-9d0b-6a1c2b3d4e5f
+         */
+        "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+      };
       path?: never;
       cookie?: never;
     };
@@ -1585,9 +2193,9 @@ export interface operations {
           "application/json": components["schemas"]["Error"];
         };
       };
-      409: components["responses"]["Conflict"];
+      409: components["responses"]["IdempotentConflict"];
       413: components["responses"]["PayloadTooLarge"];
-      /** @description The record is invalid: every message, once. */
+      /** @description The record is invalid: every message, once. Or the `Idempotency-Key` was used with another request (`{error}`). */
       422: {
         headers: {
           "Cache-Control": components["headers"]["CacheControl"];
@@ -1595,7 +2203,7 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
-          "application/json": components["schemas"]["ValidationErrors"];
+          "application/json": components["schemas"]["ValidationErrors"] | components["schemas"]["Error"];
         };
       };
       /** @description Over a bound: on invitations or their e-mails, on institutions created per day, or on refused requests (more than 30 in a minute, until it ends); logged as `rate_limit_exceeded` with its `scope`. */
@@ -1715,7 +2323,13 @@ export interface operations {
         /** @description The institution; may also be sent in a JSON body. */
         institution_id: string;
       };
-      header?: never;
+      header?: {
+        /**
+         * @description Makes a retry safe (DESIGN.md §12): a request with the same key, from the same caller, to the same route, within 24 hours gets the first one's response (status, headers and body) and changes nothing again. The same key with another request is 422; while the first one runs, 409. 1 to 255 printable ASCII characters (400 otherwise); a UUID is a good choice. Responses are kept for 2xx and for 4xx other than 409 and 429; after a 409, 429 or 5xx the same key acts again.
+         * @example 5f0c7f7e-7a52-4a4e-9d0b-6a1c2b3d4e5f
+         */
+        "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+      };
       path: {
         /** @description The invitation's id. */
         id: string;
@@ -1772,9 +2386,9 @@ export interface operations {
           "application/json": components["schemas"]["Error"];
         };
       };
-      409: components["responses"]["Conflict"];
+      409: components["responses"]["IdempotentConflict"];
       413: components["responses"]["PayloadTooLarge"];
-      /** @description The request is valid, but the current state refuses it. */
+      /** @description The request is valid, but the current state refuses it. Or the `Idempotency-Key` was used with another request (`{error}`). */
       422: {
         headers: {
           "Cache-Control": components["headers"]["CacheControl"];
@@ -1815,7 +2429,13 @@ export interface operations {
   acceptInvitation: {
     parameters: {
       query?: never;
-      header?: never;
+      header?: {
+        /**
+         * @description Makes a retry safe (DESIGN.md §12): a request with the same key, from the same caller, to the same route, within 24 hours gets the first one's response (status, headers and body) and changes nothing again. The same key with another request is 422; while the first one runs, 409. 1 to 255 printable ASCII characters (400 otherwise); a UUID is a good choice. Responses are kept for 2xx and for 4xx other than 409 and 429; after a 409, 429 or 5xx the same key acts again.
+         * @example 5f0c7f7e-7a52-4a4e-9d0b-6a1c2b3d4e5f
+         */
+        "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+      };
       path?: never;
       cookie?: never;
     };
@@ -1850,9 +2470,9 @@ export interface operations {
       };
       400: components["responses"]["BadRequest"];
       401: components["responses"]["Unauthorized"];
-      409: components["responses"]["Conflict"];
+      409: components["responses"]["IdempotentConflict"];
       413: components["responses"]["PayloadTooLarge"];
-      /** @description The request is valid, but the current state refuses it. */
+      /** @description The request is valid, but the current state refuses it. Or the `Idempotency-Key` was used with another request (`{error}`). */
       422: {
         headers: {
           "Cache-Control": components["headers"]["CacheControl"];
@@ -1869,6 +2489,70 @@ export interface operations {
           "Cache-Control": components["headers"]["CacheControl"];
           "X-Content-Type-Options": components["headers"]["XContentTypeOptions"];
           "Retry-After": components["headers"]["RetryAfter"];
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      500: components["responses"]["InternalError"];
+      503: components["responses"]["ServiceUnavailable"];
+    };
+  };
+  previewInvitation: {
+    parameters: {
+      query?: never;
+      header?: {
+        /**
+         * @description Makes a retry safe (DESIGN.md §12): a request with the same key, from the same caller, to the same route, within 24 hours gets the first one's response (status, headers and body) and changes nothing again. The same key with another request is 422; while the first one runs, 409. 1 to 255 printable ASCII characters (400 otherwise); a UUID is a good choice. Responses are kept for 2xx and for 4xx other than 409 and 429; after a 409, 429 or 5xx the same key acts again.
+         * @example 5f0c7f7e-7a52-4a4e-9d0b-6a1c2b3d4e5f
+         */
+        "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+      };
+      path?: never;
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        "application/json": {
+          token: string;
+        };
+      };
+    };
+    responses: {
+      /** @description The invitation. */
+      200: {
+        headers: {
+          "Cache-Control": components["headers"]["CacheControl"];
+          "X-Content-Type-Options": components["headers"]["XContentTypeOptions"];
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "institution": {
+           *         "name": "Acme College"
+           *       },
+           *       "role": "cohort_admin",
+           *       "invited_by": {
+           *         "email": "olive@acme.test",
+           *         "name": "Olive Owner"
+           *       },
+           *       "expires_at": "2026-11-30T16:33:21.118Z"
+           *     }
+           */
+          "application/json": components["schemas"]["InvitationPreview"];
+        };
+      };
+      400: components["responses"]["BadRequest"];
+      401: components["responses"]["Unauthorized"];
+      409: components["responses"]["IdempotentConflict"];
+      413: components["responses"]["PayloadTooLarge"];
+      /** @description The request is valid, but the current state refuses it. Or the `Idempotency-Key` was used with another request (`{error}`). */
+      422: {
+        headers: {
+          "Cache-Control": components["headers"]["CacheControl"];
+          "X-Content-Type-Options": components["headers"]["XContentTypeOptions"];
           [name: string]: unknown;
         };
         content: {

@@ -116,6 +116,25 @@ export const schemas: Record<string, Schema> = {
     created_by: { type: "string", description: "E-mail of the administrator who created it." },
     status: { type: "string", enum: STATUSES },
   }),
+  Administrator: closed({
+    user_id: { type: "string", description: "The administrator's user id (Cognito `sub`)." },
+    email: { type: "string", description: "As the administrator's token said when access was granted." },
+    name: nullable({ type: "string" }),
+    account_id: {
+      type: "string",
+      description: "The administrator's own account; another than the institution's for a member from another account.",
+    },
+    role: ref("Role"),
+    is_super_admin: { type: "boolean" },
+    added_at: ref("Timestamp"),
+    invitation_id: { ...nullable(ref("Id")), description: "The invitation that granted the access; null for the institution's creator." },
+  }),
+  InvitationPreview: closed({
+    institution: closed({ name: { type: "string" } }),
+    role: ref("Role"),
+    invited_by: closed({ email: { type: "string" }, name: nullable({ type: "string" }) }),
+    expires_at: ref("Timestamp"),
+  }),
   PageMeta: closed({
     count: { type: "integer", minimum: 0, description: "Items on this page." },
     limit: { type: "integer", minimum: 1, maximum: 200 },
@@ -206,10 +225,40 @@ export const headers: Record<string, Schema> = {
     schema: { type: "string", pattern: '^attachment; filename="security_events_\\d{8}_\\d{6}\\.csv"$' },
     example: 'attachment; filename="security_events_20261123_163327.csv"',
   },
+  ETag: {
+    description:
+      "The institution's current version, a strong entity tag. Send it back as `If-Match` on PATCH, PUT or DELETE to change only what you read.",
+    required: true,
+    schema: { type: "string", pattern: '^"[1-9][0-9]*"$' },
+    example: '"3"',
+  },
   XExportTruncated: {
     description: "Present when more events matched than one export holds (10,000 rows, or about 6 MB).",
     required: false,
     schema: { type: "string", const: "true" },
+  },
+};
+
+// ---- request headers ------------------------------------------------------------------------------
+
+export const parameters: Record<string, Schema> = {
+  IdempotencyKey: {
+    name: "Idempotency-Key",
+    in: "header",
+    required: false,
+    description:
+      "Makes a retry safe (DESIGN.md §12): a request with the same key, from the same caller, to the same route, within 24 hours gets the first one's response (status, headers and body) and changes nothing again. The same key with another request is 422; while the first one runs, 409. 1 to 255 printable ASCII characters (400 otherwise); a UUID is a good choice. Responses are kept for 2xx and for 4xx other than 409 and 429; after a 409, 429 or 5xx the same key acts again.",
+    schema: { type: "string", minLength: 1, maxLength: 255, pattern: "^[ -~]+$" },
+    example: "5f0c7f7e-7a52-4a4e-9d0b-6a1c2b3d4e5f",
+  },
+  IfMatch: {
+    name: "If-Match",
+    in: "header",
+    required: false,
+    description:
+      "Change only if the institution is still at this version: the `ETag` of your last read (or `*`). Otherwise 412 and nothing changes. Without it the write applies whatever the version.",
+    schema: { type: "string" },
+    example: '"3"',
   },
 };
 
@@ -245,6 +294,7 @@ export const responses: Record<string, Schema> = {
   BadRequest: error("A malformed request: a body that is not JSON, a missing root key, a bad parameter.", {
     malformed: "Malformed JSON body",
     missingRoot: "param is missing or the value is empty: institution",
+    idempotencyKey: "Idempotency-Key must be 1 to 255 printable ASCII characters",
   }),
   Unauthorized: {
     description:
@@ -263,6 +313,16 @@ export const responses: Record<string, Schema> = {
   Conflict: error("A write kept losing races with concurrent ones; nothing was changed. Retry.", {
     conflict: "Institution was changed concurrently, please retry",
   }),
+  IdempotentConflict: error(
+    "A write kept losing races with concurrent ones, or a request with the same `Idempotency-Key` is still running; nothing was changed. Retry.",
+    { conflict: "Institution was changed concurrently, please retry", inProgress: "A request with this Idempotency-Key is in progress" },
+  ),
+  PreconditionFailed: error(
+    "`If-Match` does not name the institution's current version: someone changed it since you read it. Nothing was changed; read it again.",
+    {
+      changed: "Institution was changed by someone else",
+    },
+  ),
   PayloadTooLarge: {
     description: "The body is over 64 KiB (or over API Gateway's 10 MB, answered by the gateway).",
     headers: commonHeaders,

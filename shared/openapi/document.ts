@@ -4,8 +4,9 @@
  * from real responses (examples.ts). Only the two docs functions import this module: building it loads
  * the JSON Schema converter, which no other handler should pay for at cold start.
  */
-import { type HttpMethod, type Route, routeKey, routes } from "../routes.js";
-import { commonHeaders, headers, schemaRef as ref, responses, type Schema, schemas } from "./components.js";
+import { messages } from "../errors.js";
+import { type HttpMethod, type Route, routeKey, routes, takesIdempotencyKey } from "../routes.js";
+import { commonHeaders, headers, parameters, schemaRef as ref, responses, type Schema, schemas } from "./components.js";
 import { examples } from "./examples.js";
 import { type RequestSchemas, requestSchemas } from "./requests.js";
 
@@ -36,6 +37,8 @@ interface Spec {
   readonly description?: string;
   readonly tag: string;
   readonly parameters?: Schema[];
+  /** Honours `If-Match` (412 when stale). */
+  readonly ifMatch?: true;
   readonly body?: { readonly schema: Schema; readonly example?: unknown };
   readonly success: {
     readonly status: "200" | "201";
@@ -88,6 +91,15 @@ function specs(req: RequestSchemas): Record<string, Spec> {
     shape: "error" as const,
     examples: Object.fromEntries(Object.entries(examples).map(([k, error]) => [k, { error }])),
   });
+  const userIdParam: Schema = {
+    name: "user_id",
+    in: "path",
+    required: true,
+    description: "The administrator's user id.",
+    schema: { type: "string" },
+  };
+  const manageAdmins = { superAdmin: "Only the institution's super admin can manage administrators" };
+  const adminNotFound = { ...instNotFound, administrator: "Administrator not found" };
   const mailBound = { mailBound: "Too many invitation e-mails, try again later" };
   const eventsFilters = {
     user_id: "Events of this user (equality).",
@@ -98,6 +110,7 @@ function specs(req: RequestSchemas): Record<string, Spec> {
     cursor: "`meta.next_cursor` of the previous page, with the same filters.",
   };
 
+  const etag = { ETag: { $ref: "#/components/headers/ETag" } };
   const inst = "/api/v1/institutions";
   const inv = "/api/v1/admin/invitations";
   const sec = "/api/v1/admin/security_events";
@@ -108,8 +121,15 @@ function specs(req: RequestSchemas): Record<string, Spec> {
       "Super admin of the institution. Only the submitted fields change (PUT and PATCH alike); an empty string or null clears an optional field. Logs `institution_updated`.",
     tag: "Institutions",
     parameters: [institutionId],
+    ifMatch: true,
     body: { schema: req.institutionUpdate, example: { institution: { address: "2 Main St", settings: { auto_finalize: false } } } },
-    success: { status: "200", description: "Updated.", schema: ref("InstitutionWritten"), example: examples.institutionUpdated },
+    success: {
+      status: "200",
+      description: "Updated.",
+      schema: ref("InstitutionWritten"),
+      example: examples.institutionUpdated,
+      headers: etag,
+    },
     errors: {
       403: { update: "Only super admins can update institutions" },
       404: instNotFound,
@@ -142,7 +162,13 @@ function specs(req: RequestSchemas): Record<string, Spec> {
           },
         },
       },
-      success: { status: "201", description: "Created.", schema: ref("InstitutionWritten"), example: examples.institutionCreated },
+      success: {
+        status: "201",
+        description: "Created.",
+        schema: ref("InstitutionWritten"),
+        example: examples.institutionCreated,
+        headers: etag,
+      },
       errors: {
         403: { superAdmin: "Super admin access required" },
         422: validation("Name can't be blank", "Contact email is invalid"),
@@ -156,7 +182,13 @@ function specs(req: RequestSchemas): Record<string, Spec> {
         "The record, the caller's role views and the effective settings. An invisible id logs `unauthorized_institution_access`.",
       tag: "Institutions",
       parameters: [institutionId],
-      success: { status: "200", description: "The institution.", schema: ref("InstitutionShown"), example: examples.institutionShown },
+      success: {
+        status: "200",
+        description: "The institution.",
+        schema: ref("InstitutionShown"),
+        example: examples.institutionShown,
+        headers: etag,
+      },
       errors: { 404: instNotFound },
     },
     [`PATCH ${inst}/{id}`]: update("PATCH"),
@@ -167,6 +199,7 @@ function specs(req: RequestSchemas): Record<string, Spec> {
       description: "Super admin of the institution; refused while it has cohorts. Logs `institution_deleted`.",
       tag: "Institutions",
       parameters: [institutionId],
+      ifMatch: true,
       success: { status: "200", description: "Deleted.", schema: ref("Message"), example: examples.institutionDeleted },
       errors: {
         403: { delete: "Only super admins can delete institutions" },
@@ -194,6 +227,71 @@ function specs(req: RequestSchemas): Record<string, Spec> {
         403: { cohort: "Only super admins can create cohorts" },
         404: instNotFound,
         422: validation("Name can't be blank"),
+      },
+    },
+    [`GET ${inst}/{id}/administrators`]: {
+      operationId: "listAdministrators",
+      summary: "List an institution's administrators",
+      description:
+        "Any administrator of the institution. Ordered by e-mail, paged; a page reads only that page. Members from another account show their own `account_id`.",
+      tag: "Administrators",
+      parameters: [
+        institutionId,
+        ...queryParams(req.administratorListQuery, { limit: "Page size.", cursor: "`meta.next_cursor` of the previous page." }),
+      ],
+      success: {
+        status: "200",
+        description: "One page of administrators.",
+        schema: ref("AdministratorList"),
+        example: examples.administratorList,
+      },
+      errors: { 404: instNotFound },
+    },
+    [`PATCH ${inst}/{id}/administrators/{user_id}`]: {
+      operationId: "changeAdministratorRole",
+      summary: "Change an administrator's role",
+      description: "The institution's super admin; never its own role. Logs `administrator_role_changed`.",
+      tag: "Administrators",
+      parameters: [institutionId, userIdParam],
+      body: { schema: req.roleChange, example: { role: "cohort_super_admin" } },
+      success: { status: "200", description: "Changed.", schema: ref("AdministratorUpdated"), example: examples.administratorUpdated },
+      errors: {
+        403: manageAdmins,
+        404: adminNotFound,
+        422: single({ superAdmin: "The super admin's role cannot be changed" }),
+      },
+    },
+    [`DELETE ${inst}/{id}/administrators/{user_id}`]: {
+      operationId: "removeAdministrator",
+      summary: "Remove an administrator, or leave",
+      description:
+        "The super admin removes anyone but itself; any other administrator may remove itself (leave). Takes the access and the seat, and revokes the active invitations that administrator sent (each logs `invitation_revoked`, reason `administrator_removed`). Logs `administrator_removed`. The person can be invited again.",
+      tag: "Administrators",
+      parameters: [institutionId, userIdParam],
+      success: { status: "200", description: "Removed.", schema: ref("AdministratorRemoved"), example: examples.administratorRemoved },
+      errors: {
+        403: manageAdmins,
+        404: adminNotFound,
+        422: single({ superAdmin: "The super admin cannot be removed; transfer the institution first" }),
+      },
+    },
+    [`POST ${inst}/{id}/transfer`]: {
+      operationId: "transferInstitution",
+      summary: "Transfer an institution to another administrator",
+      description:
+        "The super admin. The new super admin must be an administrator of the institution, of its account, with role `cohort_super_admin`; the former keeps access as `cohort_super_admin`. Logs `institution_transferred`.",
+      tag: "Administrators",
+      parameters: [institutionId],
+      body: { schema: req.transfer, example: { user_id: "3c9a5e1d-7b42-4f0e-9a61-2d8b7c4e5f10" } },
+      success: { status: "200", description: "Transferred.", schema: ref("InstitutionWritten"), example: examples.institutionTransferred },
+      errors: {
+        403: manageAdmins,
+        404: adminNotFound,
+        422: single({
+          self: "You are already the institution's super admin",
+          account: "The new super admin must belong to the institution's account",
+          role: "The new super admin must have the role cohort_super_admin",
+        }),
       },
     },
     [`GET ${inv}`]: {
@@ -275,6 +373,16 @@ function specs(req: RequestSchemas): Record<string, Spec> {
       errors: {
         422: single({ invalid: "Invalid or expired invitation", full: "Institution has reached its limit of 95 administrators" }),
       },
+    },
+    "POST /api/v1/invitations/preview": {
+      operationId: "previewInvitation",
+      summary: "Preview an invitation",
+      description:
+        "The signed-in user whose e-mail was invited: what accepting would grant (the institution, the role, who invited, until when). The token goes in the body, never in a URL. Consumes nothing; a failure is accept's and logs `token_validation_failure`.",
+      tag: "Invitations",
+      body: { schema: req.invitationAccept },
+      success: { status: "200", description: "The invitation.", schema: ref("InvitationPreview"), example: examples.invitationPreview },
+      errors: { 422: single({ invalid: "Invalid or expired invitation" }) },
     },
     [`GET ${sec}`]: {
       operationId: "listSecurityEvents",
@@ -369,6 +477,12 @@ const bodies: Record<string, Schema> = {
     role: ref("Role"),
     message: { type: "string" },
   }),
+  AdministratorList: closedObject({ administrators: { type: "array", items: ref("Administrator") }, meta: ref("PageMeta") }),
+  AdministratorUpdated: closedObject({ administrator: ref("Administrator"), message: { type: "string" } }),
+  AdministratorRemoved: closedObject({
+    message: { type: "string" },
+    revoked_invitations: { type: "integer", minimum: 0, description: "Active invitations the administrator had sent, now revoked." },
+  }),
   SecurityEventList: closedObject({ events: { type: "array", items: ref("ListedEvent") }, meta: ref("PageMeta") }),
 };
 
@@ -386,6 +500,31 @@ const ERROR_RESPONSE: Record<Exclude<ErrorStatus, "422">, string> = {
   429: "TooManyRequests",
   502: "BadGateway",
 };
+
+/** A POST's 422: its own, or-ed with the `{error}` of an `Idempotency-Key` reused with another request. */
+function withReusedKey(own: Schema | undefined): Schema {
+  const reused = { idempotencyKeyReused: { value: { error: messages.idempotencyKeyReused } } };
+  const media = (own?.content as Record<string, Schema> | undefined)?.["application/json"];
+  if (!own || !media) {
+    return {
+      description: "The `Idempotency-Key` was used with another request.",
+      headers: commonHeaders,
+      content: { "application/json": { schema: ref("Error"), examples: reused } },
+    };
+  }
+  const schema = media.schema as Schema;
+  const isError = schema.$ref === "#/components/schemas/Error";
+  return {
+    ...own,
+    description: `${own.description as string} Or the \`Idempotency-Key\` was used with another request (\`{error}\`).`,
+    content: {
+      "application/json": {
+        schema: isError ? schema : { oneOf: [schema, ref("Error")] },
+        examples: { ...(media.examples as Schema), ...reused },
+      },
+    },
+  };
+}
 
 /** The operation of `route` from its spec: the statuses every route of its kind answers, then its own. */
 function operation(route: Route, spec: Spec): Operation {
@@ -444,16 +583,27 @@ function operation(route: Route, spec: Spec): Operation {
     };
   }
   if (writes) out[409] = r("Conflict");
+  if (spec.ifMatch) out[412] = r("PreconditionFailed");
+  const idempotent = !route.public && takesIdempotencyKey(route.method);
+  if (idempotent) {
+    out[409] = r("IdempotentConflict");
+    out[422] = withReusedKey(out[422]);
+  }
   out[500] = r("InternalError");
   if (main || events) out[503] = r("ServiceUnavailable");
   const sorted = Object.fromEntries(Object.entries(out).sort(([a], [b]) => a.localeCompare(b)));
+  const params = [
+    ...(spec.parameters ?? []),
+    ...(spec.ifMatch ? [{ $ref: "#/components/parameters/IfMatch" }] : []),
+    ...(idempotent ? [{ $ref: "#/components/parameters/IdempotencyKey" }] : []),
+  ];
   return {
     operationId: spec.operationId,
     summary: spec.summary,
     description: [spec.description, `Who: ${route.who}.`].filter(Boolean).join("\n\n"),
     tags: [spec.tag],
     ...(route.public && { security: [] }),
-    ...(spec.parameters && { parameters: spec.parameters }),
+    ...(params.length > 0 && { parameters: params }),
     ...(spec.body && {
       requestBody: { required: true, content: json(spec.body.schema, spec.body.example) },
     }),
@@ -491,6 +641,7 @@ export function buildDocument(errorMode: "throw" | "ignore" = "ignore"): Documen
     tags: [
       { name: "Institutions" },
       { name: "Cohorts", description: "Minimal, so that the delete rule is reachable." },
+      { name: "Administrators", description: "Who holds access to an institution, and changing or removing it." },
       { name: "Invitations" },
       { name: "Security events", description: "Scoped to the caller's account." },
       { name: "API document" },
@@ -507,6 +658,7 @@ export function buildDocument(errorMode: "throw" | "ignore" = "ignore"): Documen
       },
       schemas: { ...schemas, ...bodies },
       headers,
+      parameters,
       responses,
     },
   };

@@ -6,6 +6,7 @@
  */
 import { type ConversionConfig, type JsonSchema, toJsonSchema } from "@valibot/to-json-schema";
 import type * as v from "valibot";
+import { administratorListQuery, roleChangeInput, transferInput } from "../administrators/schema.js";
 import { cohortInput, institutionCreate, institutionInput } from "../institutions/schema.js";
 import { acceptInput, institutionRef, invitationCreateInput, invitationListQuery } from "../invitations/schema.js";
 import { DEFAULT_LIMIT, MAX_LIMIT } from "../paging.js";
@@ -119,6 +120,9 @@ export interface RequestSchemas {
   readonly invitationListQuery: Schema;
   readonly securityEventListQuery: Schema;
   readonly securityEventExportQuery: Schema;
+  readonly administratorListQuery: Schema;
+  readonly roleChange: Schema;
+  readonly transfer: Schema;
 }
 
 /** Every request schema of the document. */
@@ -132,6 +136,7 @@ export function requestSchemas(errorMode: "throw" | "ignore" = "ignore"): Reques
     required?: string[];
   };
   const exported = objectOf(exportQuery);
+  const admins = objectOf(administratorListQuery);
   return {
     institutionCreate: root("institution", convertObject(institutionCreate, errorMode)),
     institutionUpdate: root("institution", convertObject(institutionInput, errorMode)),
@@ -147,5 +152,8 @@ export function requestSchemas(errorMode: "throw" | "ignore" = "ignore"): Reques
     },
     securityEventListQuery: convertObject(events, errorMode, new Map([[events.entries.limit, pageLimit(MAX_LIMIT, DEFAULT_LIMIT)]])),
     securityEventExportQuery: convertObject(exported, errorMode),
+    administratorListQuery: convertObject(admins, errorMode, new Map([[admins.entries.limit, pageLimit(MAX_LIMIT, DEFAULT_LIMIT)]])),
+    roleChange: convertObject(roleChangeInput, errorMode),
+    transfer: convertObject(transferInput, errorMode),
   };
 }

@@ -20,7 +20,7 @@ for i in $(seq 1 "$runs"); do
   log=".local/loaded-run-$i.log"
   start=$(date +%s)
   if npx vitest run test/browser/ >"$log" 2>&1; then verdict=passed; else verdict=FAILED; failed=1; fi
-  summary=$(grep -E "^\s*Tests\s" "$log" | sed 's/\x1b\[[0-9;]*m//g' | tr -s ' ')
+  summary=$(sed 's/\x1b\[[0-9;]*m//g' "$log" | grep -E "^\s*Tests\s" | tr -s ' ')
   echo "run $i: $verdict in $(($(date +%s) - start)) s ($summary; load average $(cut -d' ' -f1 /proc/loadavg)); log in $log"
 done
 exit "$failed"

@@ -18,7 +18,7 @@ import type { StoredEvent } from "../../shared/audit.js";
 import { db } from "../../shared/clients.js";
 import { config } from "../../shared/config.js";
 import { registrationGuard } from "../../shared/institutions/registration-number.js";
-import { eventKeys, keys } from "../../shared/tables.js";
+import { eventKeys, keys, memberIndex } from "../../shared/tables.js";
 
 export interface AuditedUser {
   readonly userId: string;
@@ -225,4 +225,51 @@ export async function auditUsers(users: readonly AuditedUser[]): Promise<AuditRe
     if (!institutions.has(id)) problems.push(`${e.event_type} ${e.id} about institution ${id}, which no audited user created`);
   }
   return { problems, counts, institutions, deletedNames, events: allEvents };
+}
+
+/**
+ * The membership guarantee of DESIGN.md §9, checked from the tables: every seat (`members` entry) has its
+ * access record and every access record its seat, with the same role; every member with an e-mail has its
+ * e-mail marker and every marker belongs to a member; the administrators index lists exactly the records;
+ * the super admin holds a seat as `cohort_super_admin` and every record's summary names it. Empty when all
+ * holds.
+ */
+export async function auditMembership(institutionId: string): Promise<string[]> {
+  const problems: string[] = [];
+  const items = await partitionOf(institutionId);
+  const meta = items.find((i) => i.sk === "META");
+  if (!meta) return [`institution ${institutionId} does not exist`];
+  const members = (meta.members ?? {}) as Record<string, string>;
+  const superAdmin = str(meta.super_admin_id);
+  if (members[superAdmin] !== "cohort_super_admin") problems.push(`super admin ${superAdmin} holds no cohort_super_admin seat`);
+  const listed = await queryAll({
+    TableName: config.tables.main,
+    IndexName: memberIndex.name,
+    KeyConditionExpression: "#p = :p",
+    ExpressionAttributeNames: { "#p": memberIndex.partitionKey },
+    ExpressionAttributeValues: { ":p": institutionId },
+  });
+  const listedIds = new Set(listed.map((r) => str(r.user_id)));
+  for (const [userId, role] of Object.entries(members)) {
+    const record = (
+      await db.send(new GetCommand({ TableName: config.tables.main, Key: keys.access(userId, institutionId), ConsistentRead: true }))
+    ).Item;
+    if (!record) {
+      problems.push(`seat of ${userId} without its access record`);
+      continue;
+    }
+    if (record.role !== role) problems.push(`seat of ${userId} is ${role}, its access record ${str(record.role)}`);
+    if ((record.institution as Item | undefined)?.super_admin_id !== superAdmin)
+      problems.push(`access record of ${userId} names a stale super admin`);
+    if (!listedIds.has(userId)) problems.push(`access record of ${userId} missing from the administrators index`);
+    const email = str(record.email ?? "");
+    if (email !== "" && !items.some((i) => i.sk === keys.memberEmail(institutionId, email).sk && i.user_id === userId))
+      problems.push(`access record of ${userId} without its e-mail marker`);
+  }
+  for (const id of listedIds) if (!Object.hasOwn(members, id)) problems.push(`access record of ${id} without its seat`);
+  for (const marker of items.filter((i) => str(i.sk).endsWith("#MEMBER"))) {
+    if (!Object.hasOwn(members, str(marker.user_id)))
+      problems.push(`e-mail marker ${str(marker.sk)} of ${str(marker.user_id)}, who holds no seat`);
+  }
+  return problems;
 }

@@ -55,6 +55,9 @@ const TYPES = [
   "invitation_resent",
   "invitation_accepted",
   "cohort_created",
+  "administrator_removed",
+  "administrator_role_changed",
+  "institution_transferred",
 ];
 
 let admin: string;

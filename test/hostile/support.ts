@@ -413,6 +413,7 @@ const INVITATION_ATTRS = [
   "created_at",
   "created_by",
   "created_by_id",
+  "created_by_name",
   "slot",
   "used_at",
   "used_by",
@@ -425,7 +426,22 @@ const INVITATION_ATTRS = [
 const MAIL_COUNTER_ATTRS = ["pk", "sk", "mails", "ttl"];
 const SLOT_ATTRS = ["pk", "sk", "invitation_id", "expires_at"];
 const MEMBER_ATTRS = ["pk", "sk", "user_id"];
-const ACCESS_ATTRS = ["pk", "sk", "account_id", "user_id", "institution_id", "role", "institution"];
+const ACCESS_ATTRS = [
+  "pk",
+  "sk",
+  "account_id",
+  "user_id",
+  "institution_id",
+  "role",
+  "institution",
+  "email",
+  "name",
+  "user_account_id",
+  "added_at",
+  "invitation_id",
+  "g_member_inst",
+  "g_member_order",
+];
 const SUMMARY_ATTRS = ["id", "name", "registration_number", "contact_email", "super_admin_id", "created_at"];
 
 const outside = (what: string, obj: Record<string, unknown>, allowed: readonly string[]) =>

@@ -3,7 +3,7 @@ import { QueryCommand } from "@aws-sdk/lib-dynamodb";
 import type { StoredEvent } from "../../shared/audit.js";
 import { db } from "../../shared/clients.js";
 import { config } from "../../shared/config.js";
-import { getInstitution, grantAccessItems } from "../../shared/institutions/repository.js";
+import { getInstitution, grantAccessItems, type Member } from "../../shared/institutions/repository.js";
 import type { Role } from "../../shared/roles.js";
 import { eventKeys } from "../../shared/tables.js";
 import { transact } from "../../shared/tx.js";
@@ -41,10 +41,20 @@ export async function lastEvent(token: string): Promise<StoredEvent | undefined>
   return (await eventsOf(token))[0];
 }
 
-/** Gives a user access to an institution the way an accepted invitation does. */
-export async function grantAccess(institutionId: string, userId: string, role: Role): Promise<void> {
+/** Gives a user access to an institution the way an accepted invitation does (as `who`, by default a made-up e-mail). */
+export async function grantAccess(institutionId: string, userId: string, role: Role, who: Partial<Member> = {}): Promise<void> {
   const institution = await getInstitution(institutionId);
   if (!institution) throw new Error(`no institution ${institutionId}`);
-  const result = await transact(grantAccessItems(institution, userId, role));
+  const member: Member = {
+    user_id: userId,
+    email: `${userId}@granted.test`,
+    name: null,
+    user_account_id: institution.account_id,
+    role,
+    added_at: new Date().toISOString(),
+    invitation_id: null,
+    ...who,
+  };
+  const result = await transact(grantAccessItems(institution, member));
   if (result.kind !== "ok") throw new Error("grantAccess failed");
 }

@@ -13,6 +13,8 @@ export interface Tokens {
 }
 
 export interface Session extends Tokens {
+  /** The user id (`sub`): the administrators list names people by it. */
+  readonly userId: string;
   readonly email: string;
   readonly name?: string | undefined;
   readonly superAdmin: boolean;
@@ -57,6 +59,7 @@ export function fromTokens(tokens: Tokens): Session {
   const c = claims(tokens.idToken);
   return {
     ...tokens,
+    userId: typeof c.sub === "string" ? c.sub : "",
     email: typeof c.email === "string" ? c.email : "",
     name: typeof c.name === "string" && c.name !== "" ? c.name : undefined,
     superAdmin: inGroup(c["cognito:groups"], "cohort_super_admin"),

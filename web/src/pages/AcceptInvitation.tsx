@@ -1,7 +1,9 @@
 /**
  * Accepting an invitation from its mail link. The token was moved from the address bar into this tab's
- * storage (invitation.ts); the person is signed in by now (App shows the sign-in first). Accepting is a
- * deliberate click, so the person sees which account accepts it. Only the token's first 8 characters show.
+ * storage (invitation.ts); the person is signed in by now (App shows the sign-in first). The page first
+ * says what is offered (the preview: who invited, to what, as what, until when; it consumes nothing), and
+ * accepting is a deliberate click, so the person sees which account accepts it. Only the token's first 8
+ * characters show.
  */
 import Alert from "@cloudscape-design/components/alert";
 import Box from "@cloudscape-design/components/box";
@@ -15,10 +17,11 @@ import { type ReactNode, useState } from "react";
 import { ApiError, client, ok } from "../api";
 import { clearSession, useSession } from "../auth/session";
 import { describe } from "../components/ErrorNotice";
-import { roleLabel } from "../format";
+import { formatDay, roleLabel } from "../format";
 import { forgetInvitationToken, invitationToken, TOKEN_PATTERN, tokenPreview } from "../invitation";
 import { navigate } from "../router";
 import { usePage, useShell } from "../shell";
+import { useApi } from "../useApi";
 import { useSubmit } from "../useSubmit";
 
 interface Failure {
@@ -35,6 +38,12 @@ export default function AcceptInvitation() {
   const [token] = useState(invitationToken);
   const { busy, error: failure, submit } = useSubmit({ explain: (err) => explain(err, email) });
   const email = session?.email ?? "";
+  // The token goes in a POST body, never in a URL; the key names only this page's one preview.
+  const preview = useApi(token && TOKEN_PATTERN.test(token) ? "invitation-preview" : undefined, async (signal) =>
+    ok(await client.POST("/api/v1/invitations/preview", { body: { token: token ?? "" }, signal })),
+  );
+  const offer = preview.data;
+  const refused = preview.error === undefined ? undefined : explain(preview.error, email);
 
   const switchUser = () => {
     // The token stays in this tab: after the next sign-in, this page comes back with it.
@@ -80,6 +89,11 @@ export default function AcceptInvitation() {
   return (
     <ContentLayout header={header}>
       <SpaceBetween size="l">
+        {refused && !failure && (
+          <Alert type="error" header={refused.header}>
+            {refused.body}
+          </Alert>
+        )}
         {failure && (
           <Alert
             type="error"
@@ -103,6 +117,17 @@ export default function AcceptInvitation() {
           }
         >
           <SpaceBetween size="m">
+            {offer ? (
+              <Box variant="p" data-testid="invitation-preview">
+                {`${offer.invited_by.name ? `${offer.invited_by.name} (${offer.invited_by.email})` : offer.invited_by.email} invited you to administer ${offer.institution.name} as ${roleLabel(offer.role)}. Expires ${formatDay(offer.expires_at)}.`}
+              </Box>
+            ) : (
+              preview.loading && (
+                <Box variant="p" color="text-body-secondary">
+                  Reading your invitation…
+                </Box>
+              )
+            )}
             <KeyValuePairs
               columns={2}
               items={[

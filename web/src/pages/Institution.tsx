@@ -1,4 +1,4 @@
-/** One institution: its record and settings (with their defaults), its cohorts, its administrators' invitations. */
+/** One institution: its record and settings (with their defaults), its cohorts, its administrators and their invitations. */
 import Box from "@cloudscape-design/components/box";
 import Button from "@cloudscape-design/components/button";
 import Container from "@cloudscape-design/components/container";
@@ -11,8 +11,9 @@ import StatusIndicator from "@cloudscape-design/components/status-indicator";
 import Tabs from "@cloudscape-design/components/tabs";
 import { useState } from "react";
 import { SETTINGS_DEFAULTS, SETTINGS_KEYS } from "../../../shared/constants";
-import { client, ok } from "../api";
+import { client, withETag } from "../api";
 import { useSession } from "../auth/session";
+import { Administrators } from "../components/Administrators";
 import { Cohorts } from "../components/Cohorts";
 import { DeleteInstitution } from "../components/DeleteInstitution";
 import { ErrorNotice } from "../components/ErrorNotice";
@@ -26,7 +27,7 @@ const TABS = ["details", "cohorts", "invitations"] as const;
 
 export default function InstitutionPage({ id }: { id: string }) {
   const { data, error, reload } = useApi(`/api/v1/institutions/${id}`, async (signal) =>
-    ok(await client.GET("/api/v1/institutions/{id}", { params: { path: { id } }, signal })),
+    withETag(await client.GET("/api/v1/institutions/{id}", { params: { path: { id } }, signal })),
   );
   const session = useSession();
   const { search, pathname } = useLocation();
@@ -128,14 +129,25 @@ export default function InstitutionPage({ id }: { id: string }) {
           {
             id: "invitations",
             label: "Administrators and invitations",
-            content: <Invitations institutionId={i.id} canManage={canManage} owner={owner} />,
+            content: (
+              <SpaceBetween size="l">
+                <Administrators
+                  institution={i}
+                  owner={owner}
+                  self={session?.userId}
+                  onChanged={(change) => (change === "left" ? navigate("/institutions") : reload())}
+                />
+                <Invitations institutionId={i.id} canManage={canManage} owner={owner} />
+              </SpaceBetween>
+            ),
           },
         ]}
       />
       <DeleteInstitution
-        institution={deleting ? i : undefined}
+        institution={deleting ? { id: i.id, name: i.name, etag: data.etag } : undefined}
         onClose={() => setDeleting(false)}
         onDeleted={() => navigate("/institutions")}
+        onReload={reload}
       />
     </ContentLayout>
   );

@@ -1,0 +1,4 @@
+import { transferInstitution } from "../../shared/administrators/service.js";
+import { api, ok } from "../../shared/http.js";
+
+export const handler = api(async ({ caller, params, body }) => ok(await transferInstitution(caller, params.id, body)));

@@ -1,0 +1,236 @@
+/**
+ * Administrator use cases (DESIGN.md §9): list, change a role, remove (or leave), transfer. Check order:
+ * look up among visible (404 + `unauthorized_institution_access`, action `manage_administrators`) → role
+ * (403 + `insufficient_privileges`, `required_role: super_admin`) → body (400) → target (404
+ * `Administrator not found`) → rule (422) → the change and its event (in the actor's and the owner's
+ * trails) in one transaction, guarded by the institution's version (see `repository.ts`).
+ */
+import * as v from "valibot";
+import { type AuditEvent, auditEvent, type EventDetails, type EventType } from "../audit.js";
+import type { Caller } from "../caller.js";
+import { now as clock } from "../clock.js";
+import { BadRequest, messages, NotFound, Unprocessable } from "../errors.js";
+import { type Institution, memberRole, toRecord } from "../institutions/model.js";
+import { type AccessRecord, getAccess } from "../institutions/repository.js";
+import { requireSuperAdminOf, requireVisible, type Visible } from "../institutions/service.js";
+import type { Invitation } from "../invitations/model.js";
+import { activeInvitationsSentBy } from "../invitations/repository.js";
+import type { components } from "../openapi/api-types.js";
+import { PAGING_ERRORS, parseQuery } from "../paging.js";
+import { RETRY, withRetries } from "../retry.js";
+import type { Role } from "../roles.js";
+import { memberIndex } from "../tables.js";
+import * as repo from "./repository.js";
+import { administratorListQuery, roleChangeInput, TRANSFER_USER_MISSING, transferInput } from "./schema.js";
+
+export const ACTION = "manage_administrators";
+export const ADMINISTRATOR_NOT_FOUND = "Administrator not found";
+export const ONLY_SUPER_ADMIN_MANAGES = "Only the institution's super admin can manage administrators";
+export const SUPER_ADMIN_ROLE_FIXED = "The super admin's role cannot be changed";
+export const SUPER_ADMIN_NOT_REMOVABLE = "The super admin cannot be removed; transfer the institution first";
+export const TRANSFER_TO_SELF = "You are already the institution's super admin";
+export const TRANSFER_OTHER_ACCOUNT = "The new super admin must belong to the institution's account";
+export const TRANSFER_NEEDS_SUPER_ADMIN_ROLE = "The new super admin must have the role cohort_super_admin";
+
+/** A DynamoDB transaction holds at most 100 items. */
+const MAX_TX_ITEMS = 100;
+
+type Query = Readonly<Record<string, string | undefined>>;
+type Schemas = components["schemas"];
+
+/** An administrator as the list and the role change answer. */
+export function toAdministrator(record: AccessRecord, institution: Institution): Schemas["Administrator"] {
+  return {
+    user_id: record.user_id,
+    email: record.email ?? "",
+    name: record.name ?? null,
+    account_id: record.user_account_id ?? record.account_id,
+    role: record.role,
+    is_super_admin: institution.super_admin_id === record.user_id,
+    added_at: record.added_at ?? institution.created_at,
+    invitation_id: record.invitation_id ?? null,
+  };
+}
+
+/** An event about the institution of `visible`: in the actor's trail and its owner's. */
+const institutionEvent = <T extends EventType>(caller: Caller, visible: Visible, type: T, details: EventDetails[T], now: Date) =>
+  auditEvent(caller, type, details, { now, owner: visible.institution.account_id });
+
+/** A user id from a path or body that could name a member (anything else is as unknown as a stranger's). */
+const plausibleUserId = (id: string | undefined): id is string => typeof id === "string" && id !== "" && id.length <= 128;
+
+/** The institution and, read alongside it (one round trip), the access record of `userId` in it. */
+async function lookUp(caller: Caller, institutionId: string | undefined, userId: string | undefined) {
+  const [visible, record] = await Promise.all([
+    requireVisible(caller, institutionId, ACTION),
+    plausibleUserId(userId) && typeof institutionId === "string" && institutionId !== "" ? getAccess(userId, institutionId) : undefined,
+  ]);
+  return { visible, record };
+}
+
+/** The target among the institution's administrators (its seat and its record), else 404. */
+function requireTarget(visible: Visible, userId: string | undefined, record: AccessRecord | undefined): AccessRecord {
+  if (!plausibleUserId(userId) || !memberRole(visible.institution, userId) || !record) throw new NotFound(ADMINISTRATOR_NOT_FOUND);
+  return record;
+}
+
+/** The super admin only: 403 + `insufficient_privileges` with `action: manage_administrators`. */
+const requireSuperAdmin = (caller: Caller, visible: Visible) => requireSuperAdminOf(caller, visible, ACTION, ONLY_SUPER_ADMIN_MANAGES);
+
+/** The list's cursor: the encoded index position of the last administrator returned. */
+const encodeCursor = (order: string) => Buffer.from(order, "utf8").toString("base64url");
+
+function decodeCursor(cursor: string): { order: string; userId: string } {
+  const order = Buffer.from(cursor, "base64url").toString("utf8");
+  const userId = memberIndex.userOf(order);
+  // Exactly the encoding of a position: base64url decoding skips what it cannot read, this does not.
+  if (!userId || encodeCursor(order) !== cursor || order.length > 700 || /\p{Cc}/u.test(order)) throw new BadRequest(PAGING_ERRORS.cursor);
+  return { order, userId };
+}
+
+/**
+ * A page of an institution's administrators, ordered by e-mail, for any administrator of it. One GetItem and
+ * one Query of the administrators index that reads only the page (and one more record, to know whether a
+ * next page exists).
+ */
+export async function listAdministrators(
+  caller: Caller,
+  institutionId: string | undefined,
+  query: Query,
+): Promise<Schemas["AdministratorList"]> {
+  const { institution } = await requireVisible(caller, institutionId, ACTION);
+  const q = parseQuery(administratorListQuery, query);
+  const after = q.cursor === undefined ? undefined : decodeCursor(q.cursor);
+  const page = await repo.listMembers(institution.id, q.limit + 1, after);
+  const members = page.members.slice(0, q.limit);
+  const last = members.at(-1);
+  const more = page.members.length > q.limit || page.more;
+  return {
+    administrators: members.map((m) => toAdministrator(m, institution)),
+    meta: {
+      count: members.length,
+      limit: q.limit,
+      next_cursor: last && more ? encodeCursor(memberIndex.order(last.email ?? "", last.user_id)) : null,
+    },
+  };
+}
+
+/**
+ * Changes an administrator's role; the institution's super admin only, and never its own role. The same
+ * role again changes nothing and records nothing. One read round trip and one transaction.
+ */
+export async function changeAdministratorRole(
+  caller: Caller,
+  institutionId: string | undefined,
+  userId: string | undefined,
+  body: unknown,
+): Promise<Schemas["AdministratorUpdated"]> {
+  return withRetries("Administrator was changed concurrently, please retry", async () => {
+    const { visible, record } = await lookUp(caller, institutionId, userId);
+    await requireSuperAdmin(caller, visible);
+    const parsed = v.safeParse(roleChangeInput, body);
+    if (!parsed.success) throw new BadRequest(messages.invalidRole);
+    const role: Role = parsed.output.role;
+    const target = requireTarget(visible, userId, record);
+    const { institution } = visible;
+    if (institution.super_admin_id === target.user_id) throw new Unprocessable(SUPER_ADMIN_ROLE_FIXED);
+    const from = memberRole(institution, target.user_id) as Role;
+    const changed = { ...target, role };
+    if (from === role && target.role === role) return { administrator: toAdministrator(changed, institution), message: "Role updated" };
+    const now = clock();
+    const details = { institution_id: institution.id, user_id: target.user_id, from, to: role };
+    const event = institutionEvent(caller, visible, "administrator_role_changed", details, now);
+    if ((await repo.changeRole(institution, target, role, event)).kind === "retry") return RETRY;
+    return { administrator: toAdministrator(changed, institution), message: "Role updated" };
+  });
+}
+
+/** How many invitations a transaction can revoke beside `fixed` items, when each revocation's event goes to `accounts` trails. */
+const revocationsFitting = (fixed: number, accounts: number) => Math.floor((MAX_TX_ITEMS - fixed) / (2 + accounts));
+
+/**
+ * Removes an administrator: the super admin may remove anyone but itself, any other administrator only
+ * itself (leaving). Its seat, access record and e-mail marker go and every active invitation it sent is
+ * revoked (`invitation_revoked`, reason `administrator_removed`), with `administrator_removed`, in one
+ * transaction; the person can be invited again. Should it have sent more active invitations than that
+ * transaction holds, the excess is revoked first, in transactions of their own (and acceptance checks that
+ * the inviter is still an administrator, so none of them could be used meanwhile).
+ */
+export async function removeAdministrator(
+  caller: Caller,
+  institutionId: string | undefined,
+  userId: string | undefined,
+): Promise<Schemas["AdministratorRemoved"]> {
+  return withRetries("Administrator was changed concurrently, please retry", async () => {
+    const { visible, record } = await lookUp(caller, institutionId, userId);
+    const self = userId === caller.id;
+    if (!self) await requireSuperAdmin(caller, visible);
+    const target = requireTarget(visible, userId, record);
+    const { institution } = visible;
+    if (institution.super_admin_id === target.user_id) throw new Unprocessable(SUPER_ADMIN_NOT_REMOVABLE);
+
+    const now = clock();
+    const at = now.toISOString();
+    const sent = await activeInvitationsSentBy(institution.id, target.user_id, now);
+    const revocation = (inv: Invitation) =>
+      institutionEvent(
+        caller,
+        visible,
+        "invitation_revoked",
+        { invitation_id: inv.id, institution_id: inv.institution_id, email: inv.email, reason: "administrator_removed" },
+        now,
+      );
+    const removal = institutionEvent(
+      caller,
+      visible,
+      "administrator_removed",
+      { institution_id: institution.id, user_id: target.user_id, email: target.email ?? "", self },
+      now,
+    );
+    const accounts = removal.accounts.length;
+    const fitting = revocationsFitting(3 + accounts, accounts);
+    const excess = sent.slice(0, Math.max(0, sent.length - fitting));
+    const perBatch = revocationsFitting(0, accounts);
+    for (let i = 0; i < excess.length; i += perBatch) {
+      const batch = excess.slice(i, i + perBatch);
+      if ((await repo.revokeInvitations(batch, caller.id, at, batch.map(revocation))).kind === "retry") return RETRY;
+    }
+    const last = sent.slice(excess.length);
+    const events: AuditEvent[] = [removal, ...last.map(revocation)];
+    const written = await repo.removeMember(institution, target, { invitations: last, revokedBy: caller.id, at }, events);
+    if (written.kind === "retry") return RETRY;
+    return { message: "Administrator removed", revoked_invitations: sent.length };
+  });
+}
+
+/**
+ * Hands the institution to another administrator: the super admin only; the target must hold role
+ * `cohort_super_admin` and belong to the institution's account (422 saying which). The former super admin
+ * keeps access as `cohort_super_admin`. One read round trip and one transaction.
+ */
+export async function transferInstitution(
+  caller: Caller,
+  institutionId: string | undefined,
+  body: unknown,
+): Promise<Schemas["InstitutionWritten"]> {
+  const wanted = typeof body === "object" && body !== null && !Array.isArray(body) ? (body as Record<string, unknown>).user_id : undefined;
+  const userId = typeof wanted === "string" ? wanted : undefined;
+  return withRetries("Institution was changed concurrently, please retry", async () => {
+    const { visible, record } = await lookUp(caller, institutionId, userId);
+    await requireSuperAdmin(caller, visible);
+    const parsed = v.safeParse(transferInput, body);
+    if (!parsed.success) throw new BadRequest(TRANSFER_USER_MISSING);
+    const target = requireTarget(visible, userId, record);
+    const { institution: before } = visible;
+    if (target.user_id === caller.id) throw new Unprocessable(TRANSFER_TO_SELF);
+    if ((target.user_account_id ?? "") !== before.account_id) throw new Unprocessable(TRANSFER_OTHER_ACCOUNT);
+    if (memberRole(before, target.user_id) !== "cohort_super_admin") throw new Unprocessable(TRANSFER_NEEDS_SUPER_ADMIN_ROLE);
+
+    const now = clock();
+    const after: Institution = { ...before, super_admin_id: target.user_id, updated_at: now.toISOString() };
+    const details = { institution_id: before.id, from_user_id: caller.id, to_user_id: target.user_id };
+    const event = institutionEvent(caller, visible, "institution_transferred", details, now);
+    if ((await repo.transferInstitution(before, after, event)).kind === "retry") return RETRY;
+    return { institution: toRecord(after), message: `Institution transferred to ${target.email || target.user_id}` };
+  });
+}
