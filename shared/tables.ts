@@ -184,6 +184,13 @@ export const invitationStateIndex = {
   },
 } as const;
 
+/**
+ * The partition-key prefixes of the events table, by what the items are: events are only ever added,
+ * counters only ever counted. The CDK stack grants by them (`dynamodb:LeadingKeys`), so that no function
+ * may update or delete an event.
+ */
+export const EVENT_KEY_PREFIXES = { event: "EVT#", counters: ["CNT#", "REFUSED#"] } as const;
+
 /** The inverse of `keyPart`. */
 export const fromKeyPart = (part: string): string => part.replace(/%2[35]/g, (c) => (c === "%25" ? "%" : "#"));
 

@@ -2712,6 +2712,7 @@ export interface operations {
           "application/json": components["schemas"]["Error"];
         };
       };
+      409: components["responses"]["Conflict"];
       413: components["responses"]["PayloadTooLarge"];
       /** @description Over a bound: on invitations or their e-mails, on institutions created per day, or on refused requests (more than 30 in a minute, until it ends); logged as `rate_limit_exceeded` with its `scope`. */
       429: {
@@ -3203,6 +3204,7 @@ export interface operations {
           "application/json": components["schemas"]["Error"];
         };
       };
+      409: components["responses"]["Conflict"];
       413: components["responses"]["PayloadTooLarge"];
       /** @description Over a bound: on invitations or their e-mails, on institutions created per day, or on refused requests (more than 30 in a minute, until it ends); logged as `rate_limit_exceeded` with its `scope`. */
       429: {
@@ -3277,6 +3279,7 @@ export interface operations {
           "application/json": components["schemas"]["Error"];
         };
       };
+      409: components["responses"]["Conflict"];
       413: components["responses"]["PayloadTooLarge"];
       /** @description Over a bound: on invitations or their e-mails, on institutions created per day, or on refused requests (more than 30 in a minute, until it ends); logged as `rate_limit_exceeded` with its `scope`. */
       429: {
@@ -3361,6 +3364,7 @@ export interface operations {
           "application/json": components["schemas"]["Error"];
         };
       };
+      409: components["responses"]["Conflict"];
       413: components["responses"]["PayloadTooLarge"];
       /** @description Over a bound: on invitations or their e-mails, on institutions created per day, or on refused requests (more than 30 in a minute, until it ends); logged as `rate_limit_exceeded` with its `scope`. */
       429: {

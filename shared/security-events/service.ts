@@ -49,7 +49,7 @@ const EXPORT_PAGE = 1_000;
 const isUserKey = (u: string): boolean => Buffer.byteLength(u) <= 512;
 
 /** 403 for a caller without cohort-super-admin status: no event, but it counts against the probing bound. */
-async function requireSuperAdmin(caller: Caller): Promise<void> {
+export async function requireSuperAdmin(caller: Caller): Promise<void> {
   if (caller.isCohortSuperAdmin) return;
   await recordRefusal(caller, undefined);
   throw new Forbidden(messages.superAdminRequired);

@@ -5,9 +5,9 @@
 import type { Caller } from "../caller.js";
 import { now as clock } from "../clock.js";
 import { config, retainedSince } from "../config.js";
-import { Forbidden, messages } from "../errors.js";
 import { parseQuery } from "../paging.js";
 import { digestsQuery } from "../security-events/schema.js";
+import { requireSuperAdmin } from "../security-events/service.js";
 import type { Digest } from "./digest.js";
 import { digestsBetween } from "./repository.js";
 
@@ -24,7 +24,7 @@ export async function listDigests(
   query: Readonly<Record<string, string | undefined>>,
   now = clock(),
 ): Promise<{ digests: Digest[]; public_key: string }> {
-  if (!caller.isCohortSuperAdmin) throw new Forbidden(messages.superAdminRequired);
+  await requireSuperAdmin(caller);
   const q = parseQuery(digestsQuery, query);
   const period = config.digestPeriodSeconds * 1000;
   const retained = Math.ceil(retainedSince(now) / period) * period;

@@ -27,7 +27,6 @@ describe("retention", () => {
       id: uniq("u"),
       email: "keeper@example.com",
       name: "Keeper",
-      emailVerified: true,
       accountId: account,
       isCohortSuperAdmin: true,
       emailVerified: true,
