@@ -568,7 +568,7 @@ function operation(route: Route, spec: Spec): Operation {
     out[401] = r("Unauthorized");
     out[413] = r("PayloadTooLarge");
   }
-  // A refusal (403, 404, a failed invitation token) counts against the probing bound (DESIGN.md §13).
+  // A refusal (403, 404, a failed invitation token on accept or preview) counts against the probing bound (DESIGN.md §13).
   const errors: Spec["errors"] = { ...spec.errors };
   if (errors[403] || errors[404] || route.handler === "invitations/accept" || route.handler === "invitations/preview") {
     errors[429] = { ...errors[429], refused: "Too many refused requests, try again later" };
