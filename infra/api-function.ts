@@ -1,6 +1,7 @@
 /**
  * One Lambda function of the route table, with what it alone owns: its log group, and a role that may write
- * that log group, do to each table what the handler's routes need, and send mail if one of them mails.
+ * that log group, do to each table what the handler's routes need, and send mail if one of them mails; with a
+ * POST route, the idempotency table's name and the idempotency middleware in its bundle.
  */
 import { fileURLToPath } from "node:url";
 import { Duration, RemovalPolicy, Validations } from "aws-cdk-lib";
@@ -31,6 +32,14 @@ export const BUNDLING = {
   // Local esbuild from node_modules; never Docker.
   forceDockerBundling: false,
 } satisfies BundlingOptions;
+
+/**
+ * What esbuild replaces in one function's bundle: whether it serves a POST route (shared/http.ts leaves the
+ * idempotency middleware out of a bundle where this is "false").
+ */
+export const bundlingDefine = (takesIdempotencyKey: boolean): Record<string, string> => ({
+  "process.env.TAKES_IDEMPOTENCY_KEY": JSON.stringify(String(takesIdempotencyKey)),
+});
 
 /** esbuild's `target` for the runtime, as NodejsFunction derives it (`nodejs24.x` → `node24`). */
 export const ESBUILD_TARGET = `node${/nodejs(\d+)/.exec(RUNTIME.name)?.[1] ?? ""}`;
@@ -106,8 +115,11 @@ export class ApiFunction extends StackPart {
       tracing: lambda.Tracing.ACTIVE,
       ...(props.reservedConcurrency !== undefined && { reservedConcurrentExecutions: props.reservedConcurrency }),
       description: `${handler}: ${props.routeKeys.join(", ")}`,
-      environment: props.environment,
-      bundling: BUNDLING,
+      environment: {
+        ...props.environment,
+        ...(access.idempotency && { IDEMPOTENCY_TABLE: props.tables.idempotency.tableName }),
+      },
+      bundling: { ...BUNDLING, define: bundlingDefine(access.idempotency === true) },
     });
   }
 }

@@ -43,6 +43,10 @@ export interface Settings {
   readonly waf: boolean;
   /** Requests per 5 minutes from one IP address before the rate-based rule blocks it. */
   readonly wafRateLimit: number;
+  /** Days an audit event is kept (DynamoDB TTL) and readable; digests and their S3 copies as long. */
+  readonly eventRetentionDays: number;
+  /** The digest bucket locks each copy (S3 Object Lock, compliance mode) for the retention: nobody can delete it. */
+  readonly digestObjectLock: boolean;
   readonly alarms: {
     /** Stage 5xx responses as a percentage of requests, over 5 minutes. */
     readonly serverErrorRatePercent: number;
@@ -70,6 +74,8 @@ export const ENVIRONMENTS: Readonly<Record<EnvName, Omit<Settings, "env">>> = {
     mfa: "optional",
     waf: false,
     wafRateLimit: 1000,
+    eventRetentionDays: 90,
+    digestObjectLock: false,
     alarms: { serverErrorRatePercent: 5, p99LatencyMs: 5000, evaluationPeriods: 1 },
   },
   prod: {
@@ -81,6 +87,8 @@ export const ENVIRONMENTS: Readonly<Record<EnvName, Omit<Settings, "env">>> = {
     mfa: "required",
     waf: true,
     wafRateLimit: 2000,
+    eventRetentionDays: 400,
+    digestObjectLock: true,
     alarms: { serverErrorRatePercent: 1, p99LatencyMs: 3000, evaluationPeriods: 2 },
   },
 };
@@ -96,6 +104,7 @@ export const CONTEXT_KEYS = [
   "mfa",
   "invitationValidityDays",
   "pendingInvitationLimit",
+  "eventRetentionDays",
 ] as const;
 
 const RETENTION_DAYS = new Set<number>(Object.values(RetentionDays).filter((v): v is number => typeof v === "number"));
@@ -155,6 +164,7 @@ export function resolveSettings(context: (key: string) => string | undefined): S
     ...(mfa !== undefined && { mfa }),
     ...optional("invitationValidityDays", contextInt(context, "invitationValidityDays")),
     ...optional("pendingInvitationLimit", contextInt(context, "pendingInvitationLimit")),
+    ...optional("eventRetentionDays", contextInt(context, "eventRetentionDays")),
   };
 }
 

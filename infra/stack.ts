@@ -43,6 +43,7 @@ import { Notifications } from "./notifications.js";
 import { StackPart } from "./part.js";
 import { ENVIRONMENTS, type Settings } from "./settings.js";
 import { Tables } from "./tables.js";
+import { EvidenceTrail } from "./trail.js";
 import { ConsoleWebAcl } from "./waf.js";
 
 export interface InstitutionAdminStackProps extends StackProps {
@@ -105,6 +106,8 @@ export class InstitutionAdminStack extends Stack {
   readonly settings: Settings;
   readonly mainTable: dynamodb.Table;
   readonly eventsTable: dynamodb.Table;
+  /** Idempotency-Key records (shared/idempotency.ts), for the functions with a POST route only. */
+  readonly idempotencyTable: dynamodb.Table;
   readonly userPool: cognito.UserPool;
   readonly userPoolClient: cognito.UserPoolClient;
   readonly api: HttpApi;
@@ -115,6 +118,7 @@ export class InstitutionAdminStack extends Stack {
   readonly alarmTopic: sns.Topic;
   readonly mailFeedbackTopic: sns.Topic;
   readonly monitoring: Monitoring;
+  readonly trail: EvidenceTrail;
   /** Origin of the links in mail. */
   readonly appBaseUrl: string;
 
@@ -127,6 +131,7 @@ export class InstitutionAdminStack extends Stack {
     const tables = new Tables(this, "Tables");
     this.mainTable = tables.main;
     this.eventsTable = tables.events;
+    this.idempotencyTable = tables.idempotency;
     const identity = new Identity(this, "Identity", settings);
     this.userPool = identity.userPool;
     this.userPoolClient = identity.userPoolClient;
@@ -155,8 +160,8 @@ export class InstitutionAdminStack extends Stack {
         corsPreflight: {
           allowOrigins: [props.appBaseUrl],
           allowMethods: [CorsHttpMethod.GET, CorsHttpMethod.POST, CorsHttpMethod.PUT, CorsHttpMethod.PATCH, CorsHttpMethod.DELETE],
-          allowHeaders: ["authorization", "content-type"],
-          exposeHeaders: ["content-disposition", "retry-after", "x-export-truncated"],
+          allowHeaders: ["authorization", "content-type", "idempotency-key", "if-match"],
+          exposeHeaders: ["content-disposition", "etag", "retry-after", "x-export-truncated"],
           maxAge: Duration.hours(1),
         },
       }),
@@ -241,6 +246,15 @@ export class InstitutionAdminStack extends Stack {
       });
       this.functions.set(handler, fn);
     }
+    // Retention, signed hourly digests and their locked copies (trail.ts).
+    this.trail = new EvidenceTrail(this, "Trail", {
+      settings,
+      mainTable: this.mainTable,
+      eventsTable: this.eventsTable,
+      functions: this.functions,
+      accessLogsBucket: logBucket,
+    });
+
     for (const handler of Object.keys(settings.reservedConcurrency)) {
       if (!this.functions.has(handler)) throw new Error(`Reserved concurrency for unknown handler ${handler}`);
     }
@@ -306,6 +320,7 @@ export class InstitutionAdminStack extends Stack {
       tables: [
         { name: "Main", table: this.mainTable },
         { name: "Events", table: this.eventsTable },
+        { name: "Idempotency", table: this.idempotencyTable },
       ],
       settings,
       topic: this.alarmTopic,
@@ -318,6 +333,7 @@ export class InstitutionAdminStack extends Stack {
     new CfnOutput(this, "UserPoolClientId", { value: this.userPoolClient.userPoolClientId });
     new CfnOutput(this, "MainTableName", { value: this.mainTable.tableName });
     new CfnOutput(this, "EventsTableName", { value: this.eventsTable.tableName });
+    new CfnOutput(this, "IdempotencyTableName", { value: this.idempotencyTable.tableName });
     new CfnOutput(this, "DistributionId", { value: this.console.distribution.distributionId });
     new CfnOutput(this, "AlarmTopicArn", { value: this.alarmTopic.topicArn, description: "Alarms and their recovery" });
     new CfnOutput(this, "MailFeedbackTopicArn", { value: this.mailFeedbackTopic.topicArn, description: "SES bounces and complaints" });

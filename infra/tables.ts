@@ -1,10 +1,10 @@
-/** The two DynamoDB tables of `shared/tables.ts`, and what each access level of the route table grants on them. */
+/** The DynamoDB tables of `shared/tables.ts`, and what each access level of the route table grants on them. */
 import { RemovalPolicy } from "aws-cdk-lib";
 import * as dynamodb from "aws-cdk-lib/aws-dynamodb";
 import * as iam from "aws-cdk-lib/aws-iam";
 import type { Construct } from "constructs";
 import type { RouteAccess } from "../shared/routes.js";
-import { eventsTable, mainTable, type TableDef } from "../shared/tables.js";
+import { eventsTable, idempotencyTable, mainTable, type TableDef } from "../shared/tables.js";
 import { StackPart } from "./part.js";
 
 /** IAM actions per access level. TransactWriteItems has no action of its own: IAM checks each item's action. */
@@ -13,14 +13,20 @@ export const TABLE_ACTIONS = {
   write: ["dynamodb:PutItem", "dynamodb:UpdateItem", "dynamodb:DeleteItem", "dynamodb:ConditionCheckItem"],
 } as const;
 
+/** What Powertools' DynamoDB persistence layer sends: PutItem (in progress), GetItem, UpdateItem (done), DeleteItem (failed). */
+export const IDEMPOTENCY_ACTIONS = ["dynamodb:GetItem", "dynamodb:PutItem", "dynamodb:UpdateItem", "dynamodb:DeleteItem"] as const;
+
 export class Tables extends StackPart {
   readonly main: dynamodb.Table;
   readonly events: dynamodb.Table;
+  /** Idempotency-Key records (shared/idempotency.ts), for the functions with a POST route only. */
+  readonly idempotency: dynamodb.Table;
 
   constructor(scope: Construct, id: string) {
     super(scope, id);
     this.main = buildTable(this, mainTable);
     this.events = buildTable(this, eventsTable);
+    this.idempotency = buildTable(this, idempotencyTable);
   }
 
   /** Exactly the actions `access` implies, on exactly the table (and, for reads, its indexes). */
@@ -47,6 +53,11 @@ export class Tables extends StackPart {
         );
       }
     }
+    if (access.idempotency) {
+      role.addToPrincipalPolicy(
+        new iam.PolicyStatement({ sid: "IdempotencyRecords", actions: [...IDEMPOTENCY_ACTIONS], resources: [this.idempotency.tableArn] }),
+      );
+    }
   }
 }
 
@@ -55,7 +66,7 @@ function buildTable(scope: Construct, def: TableDef): dynamodb.Table {
   const str = (name: string) => ({ name, type: dynamodb.AttributeType.STRING });
   const table = new dynamodb.Table(scope, `${def.id}Table`, {
     partitionKey: str(def.partitionKey),
-    sortKey: str(def.sortKey),
+    ...(def.sortKey !== undefined && { sortKey: str(def.sortKey) }),
     billingMode: dynamodb.BillingMode.PAY_PER_REQUEST,
     pointInTimeRecoverySpecification: { pointInTimeRecoveryEnabled: true },
     deletionProtection: true,

@@ -5,17 +5,20 @@
  * records its event with `recordEvent`, in a request of its own.
  */
 import { MetricUnit } from "@aws-lambda-powertools/metrics";
+import { boundedCount, minuteOf, nextMinute, secondsUntil } from "./bounds.js";
 import type { Caller } from "./caller.js";
 import { now as clock } from "./clock.js";
 import { config } from "./config.js";
 import { COUNTED_TYPES, type CountedType, EVENT_TYPES, type EventType } from "./constants.js";
+import { TooManyRequests } from "./errors.js";
 import type { EventDetails } from "./event-details.js";
 import { newId } from "./ids.js";
 import { METRIC } from "./observability.js";
 import { RETRY, withRetries } from "./retry.js";
 import { eventKeys } from "./tables.js";
 import { metrics } from "./telemetry.js";
-import { type TxItems, type TxResult, transact } from "./tx.js";
+import { recordedText } from "./text.js";
+import { type TxItem, type TxItems, type TxResult, transact } from "./tx.js";
 
 export { COUNTED_TYPES, type CountedType, EVENT_TYPES, type EventType } from "./constants.js";
 export type { EventDetails } from "./event-details.js";
@@ -70,7 +73,7 @@ const COUNTER_TTL_SECONDS = 3 * 60 * 60;
 
 /** A detail as one line of text (missing: empty), so that no value can forge a line in the trail. */
 function text(details: Record<string, unknown>, key: string): string {
-  return String(details[key] ?? "").replace(/[\p{Cc}\u2028\u2029]+/gu, " ");
+  return recordedText(String(details[key] ?? ""), Number.POSITIVE_INFINITY);
 }
 
 /** Human-readable text, computed once at write time because events are immutable. */
@@ -88,6 +91,8 @@ export function describe(type: EventType, details: Record<string, unknown>, acto
     case "unauthorized_institution_access":
       return `${actor} tried to access institution ${t("attempted_institution_id")} without access`;
     case "rate_limit_exceeded":
+      if (details.scope === "refused_requests") return `${actor} was refused more than ${t("limit")} requests in a minute`;
+      if (details.scope === "institution_daily") return `${actor} reached the limit of ${t("limit")} institutions created in a day`;
       return `${actor} exceeded the invitation limit (${t("limit")}, ${t("scope") || "pending"}) for ${t("email")}`;
     case "security_events_exported":
       return `${actor} exported ${t("event_count")} security events`;
@@ -116,46 +121,97 @@ export function describe(type: EventType, details: Record<string, unknown>, acto
 
 /**
  * A value taken from the request that is recorded although it is not a well-formed id (an attempted
- * institution id, say): at most 64 code points, control characters replaced by U+FFFD, so that a
- * request can neither flood the trail nor forge a line in it.
+ * institution id, say): see `recordedText`.
  */
 export function requestValue(value: string | undefined): string | null {
-  if (value === undefined) return null;
-  return [...value]
-    .slice(0, 64)
-    .join("")
-    .replace(/\p{Cc}/gu, "\ufffd");
+  return value === undefined ? null : recordedText(value);
+}
+
+/**
+ * Keys whose values are validated e-mail addresses (at most 254 characters, no control or format
+ * character): recorded whole, because an address cut short would name someone else.
+ */
+const WHOLE = new Set(["email", "user_email"]);
+
+/**
+ * Every string of an event's details as the trail records it (DESIGN.md §13): each a `recordedText`,
+ * so that no value from a request, id, filter or name, can flood the trail or forge a line in it.
+ */
+export function recordedDetails(value: unknown, key = ""): unknown {
+  if (typeof value === "string") return recordedText(value, WHOLE.has(key) ? Number.POSITIVE_INFINITY : undefined);
+  if (Array.isArray(value)) return value.map((item) => recordedDetails(item));
+  if (value !== null && typeof value === "object") {
+    return Object.fromEntries(Object.entries(value).map(([k, v]) => [k, recordedDetails(v, k)]));
+  }
+  return value;
+}
+
+/** When an event created at `createdAt` expires: DynamoDB's TTL, in epoch seconds. */
+export const eventExpiry = (createdAt: string): number => Math.floor(Date.parse(createdAt) / 1000) + config.eventRetentionDays * 86_400;
+
+/** The start (ISO) of the digest period holding epoch millisecond `ms`; periods are aligned to the epoch. */
+export function periodStartOf(ms: number): string {
+  const period = config.digestPeriodSeconds * 1000;
+  return new Date(Math.floor(ms / period) * period).toISOString();
 }
 
 /** The item of `e` in `account`'s trail. */
 function storedItem(e: AuditEvent, account: string): Record<string, unknown> {
   const { actor } = e;
+  const details = recordedDetails(e.details) as Record<string, unknown>;
+  const email = actor.email ? recordedText(actor.email, Number.POSITIVE_INFINITY) : null;
   const stored: StoredEvent = {
     id: e.id,
     account_id: account,
     event_type: e.type,
     user_id: actor.id,
-    user_email: actor.email || null,
-    user_name: actor.name,
+    user_email: email,
+    user_name: actor.name === null ? null : recordedText(actor.name),
     ip_address: actor.ip,
-    details: e.details,
-    description: describe(e.type, e.details, actor.email || actor.id),
+    details,
+    description: describe(e.type, details, email ?? recordedText(actor.id)),
     created_at: e.createdAt,
   };
   return {
     ...eventKeys.event(e.id, account),
     ...stored,
-    g_account: eventKeys.account(account),
-    g_account_user: eventKeys.accountUser(account, actor.id),
-    g_account_type: eventKeys.accountType(account, e.type),
-    g_account_user_type: eventKeys.accountUserType(account, actor.id, e.type),
-    created_key: eventKeys.createdKey(e.createdAt, e.id),
+    g_user: eventKeys.accountUser(account, actor.id),
+    g_type: eventKeys.accountType(account, e.type),
+    ttl: eventExpiry(e.createdAt),
   };
 }
 
 /**
+ * Activity markers this process has committed: `<period start>#<account>`. The digester finds the accounts
+ * of a period by its markers. Each process writes a marker with its first event of each account and period,
+ * in that event's transaction, and not again: so every account and period with an event has its marker,
+ * while an audited change costs the marker's 2 WCU only once per function instance, account and period.
+ */
+const markedPeriods = new Set<string>();
+const MARKER_PREFIX = "ACTIVE#";
+
+/** The marker item of `account` for the period holding `e`, unless this process has already committed it. */
+function activityItem(e: AuditEvent, account: string): TxItems[string] {
+  const start = periodStartOf(Date.parse(e.createdAt));
+  if (markedPeriods.has(`${start}#${account}`)) return undefined;
+  // Kept as long as the events it points to, so that a late digest run still finds them.
+  const item = { ...eventKeys.activity(start, account), period_start: start, account_id: account, ttl: eventExpiry(start) };
+  return { Put: { TableName: config.tables.events, Item: item } };
+}
+
+/** Called with the items of a committed transaction: remembers the markers it wrote (see `markedPeriods`). */
+export function noteCommitted(items: readonly TxItems[string][]): void {
+  for (const item of items) {
+    const put = item?.Put;
+    if (put?.TableName !== config.tables.events || !String(put.Item?.pk).startsWith(MARKER_PREFIX)) continue;
+    markedPeriods.add(`${put.Item?.period_start}#${put.Item?.account_id}`);
+  }
+}
+
+/**
  * The named transaction items that write `e` into each of its accounts' trails (and bump their alert
- * counters). Repositories add them to the change's transaction.
+ * counters, and mark the account active in the digest period). Repositories add them to the change's
+ * transaction.
  */
 export function eventItems(e: AuditEvent): TxItems {
   const items: TxItems = {};
@@ -163,6 +219,7 @@ export function eventItems(e: AuditEvent): TxItems {
     items[`audit event ${account}`] = {
       Put: { TableName: config.tables.events, Item: storedItem(e, account), ConditionExpression: "attribute_not_exists(pk)" },
     };
+    items[`audit period ${account}`] = activityItem(e, account);
     if (isCounted(e.type)) {
       items[`audit counter ${account}`] = {
         Update: {
@@ -218,4 +275,57 @@ function countRecorded(e: AuditEvent): void {
     single.addDimension("event_type", e.type);
     single.addMetric(METRIC.securityEventRecorded, MetricUnit.Count, 1);
   }
+}
+
+export const TOO_MANY_REFUSALS = "Too many refused requests, try again later";
+
+/** Counts one refused request of `caller` in the minute of `now`, only while below the probing bound. */
+function countRefusal(caller: Caller, now: Date): TxItem {
+  const key = eventKeys.refusals(caller.id, minuteOf(now));
+  return boundedCount(config.tables.events, key, "refused", config.refusedRequestLimit, nextMinute(now));
+}
+
+/**
+ * Records a refused request (404 on an institution the caller cannot see, 403, a failed invitation token)
+ * under the probing bound (DESIGN.md §13): its event, if it has one, and one more on the caller's counter
+ * of refusals in this UTC minute, in one transaction. Past the bound nothing of the request is recorded
+ * and it is answered 429 (`Retry-After`: the end of the minute) instead; the first such answer of the
+ * minute records `rate_limit_exceeded` with `scope: refused_requests`, once (a flag on the counter), in the
+ * trails the refused event would have gone to. So a prober cannot flood an owner's trail and alerts, and a
+ * refusal costs one transaction, as before; a successful request never touches the counter.
+ */
+export async function recordRefusal(caller: Caller, e: AuditEvent | undefined): Promise<void> {
+  const now = e ? new Date(e.createdAt) : clock();
+  const bounded = await withRetries("Request could not be recorded, please retry", async () => {
+    const counted = { refusals: countRefusal(caller, now) };
+    const result = e ? await commitWithEvent(e, counted) : await transact(counted);
+    if (result.kind === "ok") return false;
+    if (result.kind === "conflict") return RETRY;
+    if (result.item === "refusals") return true;
+    throw new Error(`recording a refusal failed its condition on ${result.item}`);
+  });
+  if (!bounded) return;
+  const limit = config.refusedRequestLimit;
+  const reopens = nextMinute(now);
+  await withRetries("Request could not be recorded, please retry", async () => {
+    const owner = e?.accounts.find((a) => a !== caller.accountId);
+    const exceeded = auditEvent(caller, "rate_limit_exceeded", { limit, scope: "refused_requests" }, { now, owner });
+    const result = await commitWithEvent(exceeded, {
+      once: {
+        Update: {
+          TableName: config.tables.events,
+          Key: eventKeys.refusals(caller.id, minuteOf(now)),
+          UpdateExpression: "SET #recorded = :true",
+          ConditionExpression: "attribute_not_exists(#recorded)",
+          ExpressionAttributeNames: { "#recorded": "recorded" },
+          ExpressionAttributeValues: { ":true": true },
+        },
+      },
+    });
+    // Already recorded this minute: the answer alone.
+    if (result.kind === "ok" || (result.kind === "failed" && result.item === "once")) return;
+    if (result.kind === "conflict") return RETRY;
+    throw new Error(`recording the probing bound failed its condition on ${result.item}`);
+  });
+  throw new TooManyRequests(TOO_MANY_REFUSALS, secondsUntil(reopens, now));
 }

@@ -1,10 +1,24 @@
 /**
  * The current user, built only from claims the JWT authorizer verified, never from the body or query.
  */
+import { isIP } from "node:net";
 import type { APIGatewayProxyEventV2WithJWTAuthorizer } from "aws-lambda";
 import { Unauthorized } from "./errors.js";
 
 export const SUPER_ADMIN_GROUP = "cohort_super_admin";
+
+/**
+ * `TRUST_CLOUDFRONT_VIEWER_ADDRESS=true`: every request comes through the console's CloudFront distribution
+ * (the HTTP API's own endpoint is disabled), so the viewer's address is CloudFront's
+ * `CloudFront-Viewer-Address`, not the connection's. The stack sets it only then; unset locally, where the
+ * connection is the viewer. Read once at load, like shared/config.ts (which this module does not need).
+ */
+const TRUST_VIEWER_ADDRESS = (() => {
+  const raw = process.env.TRUST_CLOUDFRONT_VIEWER_ADDRESS;
+  if (raw === undefined || raw === "" || raw === "false") return false;
+  if (raw === "true") return true;
+  throw new Error(`TRUST_CLOUDFRONT_VIEWER_ADDRESS must be true or false, got "${raw}"`);
+})();
 
 export interface Caller {
   readonly id: string;
@@ -13,32 +27,40 @@ export interface Caller {
   readonly accountId: string;
   /** Cohort-super-admin status: member of the `cohort_super_admin` group. */
   readonly isCohortSuperAdmin: boolean;
+  /** The identity provider verified `email` (`email_verified` true): required to accept an invitation. */
+  readonly emailVerified: boolean;
   readonly ip: string;
 }
 
 type Claims = Record<string, string | number | boolean | string[]>;
 
 /**
- * Group membership from the `cognito:groups` claim. API Gateway hands array claims to Lambda flattened to
- * `[a b]`: split on whitespace only, as Cognito group names hold none (a comma is part of a name, so
- * `ops,cohort_super_admin` is not the super-admin group). A JSON array or a real array is read as is.
+ * Group membership from the `cognito:groups` claim, matched exactly. API Gateway hands array claims to
+ * Lambda flattened to `[a b]`: split on whitespace only, as Cognito group names hold none (a comma is part
+ * of a name, so `ops,cohort_super_admin` is not the super-admin group). A string is never parsed as JSON:
+ * a group may be named `"cohort_super_admin"`, quotes included, and its flattened claim
+ * `["cohort_super_admin"]` must not read as the group. A real array (another authorizer) is read as is.
  */
 export function parseGroups(value: Claims[string] | undefined): string[] {
   if (value === undefined) return [];
   if (Array.isArray(value)) return value.map(String);
   const text = String(value).trim();
-  if (text.startsWith('["')) {
-    try {
-      const parsed: unknown = JSON.parse(text);
-      if (Array.isArray(parsed)) return parsed.map(String);
-    } catch {
-      // not JSON: the flattened form
-    }
-  }
-  return text
-    .replace(/^\[|\]$/g, "")
-    .split(/\s+/)
-    .filter(Boolean);
+  const inner = text.startsWith("[") && text.endsWith("]") ? text.slice(1, -1) : text;
+  return inner.split(/\s+/).filter(Boolean);
+}
+
+/**
+ * The viewer's IP address. Behind CloudFront the connection API Gateway sees is CloudFront's edge; the
+ * viewer's is in `CloudFront-Viewer-Address` (`<ip>:<port>`, IPv6 unbracketed), which CloudFront sets
+ * itself. It is trusted only with `trusted` (`TRUST_CLOUDFRONT_VIEWER_ADDRESS`: the stack sets it when
+ * every request must come through CloudFront), never otherwise, as a client could send the header itself.
+ */
+export function viewerIp(event: Pick<APIGatewayProxyEventV2WithJWTAuthorizer, "headers" | "requestContext">, trusted: boolean): string {
+  const sourceIp = event.requestContext.http?.sourceIp ?? "unknown";
+  if (!trusted) return sourceIp;
+  const viewer = event.headers?.["cloudfront-viewer-address"];
+  const ip = viewer?.slice(0, Math.max(0, viewer.lastIndexOf(":")));
+  return ip && isIP(ip) ? ip : sourceIp;
 }
 
 /**
@@ -59,6 +81,8 @@ export function callerFrom(event: APIGatewayProxyEventV2WithJWTAuthorizer): Call
     name: typeof claims.name === "string" && claims.name !== "" ? claims.name : null,
     accountId: typeof account === "string" && account !== "" ? account : `user:${id}`,
     isCohortSuperAdmin: parseGroups(claims["cognito:groups"]).includes(SUPER_ADMIN_GROUP),
-    ip: event.requestContext.http?.sourceIp ?? "unknown",
+    // API Gateway hands boolean claims over as strings.
+    emailVerified: claims.email_verified === true || claims.email_verified === "true",
+    ip: viewerIp(event, TRUST_VIEWER_ADDRESS),
   };
 }

@@ -51,7 +51,8 @@ export const dynamo = new DynamoDBClient({
 tracer.captureAWSv3Client(dynamo); // X-Ray subsegments for every call, the DocumentClient's too (it shares this stack)
 
 export const db = DynamoDBDocumentClient.from(dynamo, {
-  marshallOptions: { removeUndefinedValues: true },
+  // A members map keyed by a user id such as `constructor` is still a map, not a class instance.
+  marshallOptions: { removeUndefinedValues: true, convertClassInstanceToMap: true },
 });
 
 /**

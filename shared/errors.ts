@@ -44,6 +44,11 @@ export class Conflict extends DomainError {
   readonly status = 409;
 }
 
+/** 412 `{error}`: a write whose `If-Match` names a version the resource no longer has. */
+export class PreconditionFailed extends DomainError {
+  readonly status = 412;
+}
+
 /** 413 `{error}`. */
 export class PayloadTooLarge extends DomainError {
   readonly status = 413;
@@ -102,6 +107,10 @@ export const messages = {
   institutionMissing: "param is missing or the value is empty: institution",
   malformedJson: "Malformed JSON body",
   internal: "Internal server error",
+  idempotencyKeyMalformed: "Idempotency-Key must be 1 to 255 printable ASCII characters",
+  idempotencyKeyReused: "Idempotency-Key reused with a different request",
+  idempotencyKeyInProgress: "A request with this Idempotency-Key is in progress",
+  institutionChanged: "Institution was changed by someone else",
 } as const;
 
 export interface ErrorResponse {

@@ -15,8 +15,19 @@ export interface EventDetails {
   institution_deleted: { institution_name: string };
   insufficient_privileges: { action: string; required_role: "super_admin" | "cohort_super_admin"; institution_id?: string };
   unauthorized_institution_access: { attempted_institution_id: RequestValue; action?: "manage_invitations" | "manage_administrators" };
-  rate_limit_exceeded: { email: string; institution_id: string; limit: number; scope: string };
-  token_validation_failure: { reason: "unknown" | "expired" | "used" | "revoked" | "email_mismatch" };
+  /**
+   * A mail bound names the e-mail and the institution; the account-wide bounds (`institution_daily`,
+   * `refused_requests`: DESIGN.md §13) name neither.
+   */
+  rate_limit_exceeded:
+    | {
+        email: string;
+        institution_id: string;
+        limit: number;
+        scope: "pending" | "resend" | "institution_hourly" | "recipient_daily" | "mailbox_daily" | "account_hourly";
+      }
+    | { limit: number; scope: "institution_daily" | "refused_requests" };
+  token_validation_failure: { reason: "unknown" | "expired" | "used" | "revoked" | "email_mismatch" | "email_unverified" };
   security_events_exported: {
     event_count: number;
     filters: { event_type: string | null; from: string | null; to: string | null };
@@ -36,7 +47,10 @@ type Same<A, B> = [A] extends [B] ? ([B] extends [A] ? true : false) : false;
 export const DETAILS_COVER_EVENT_TYPES: Same<keyof EventDetails, EventType> = true;
 
 /** Every key each event type's details may carry, optional ones included; a type added above must be named here. */
-export const DETAIL_KEYS: { readonly [T in keyof EventDetails]-?: readonly (keyof EventDetails[T])[] } = {
+/** Every key of every member of a union (`keyof` alone gives only the keys all members share). */
+type KeysOfUnion<U> = U extends unknown ? keyof U : never;
+
+export const DETAIL_KEYS: { readonly [T in keyof EventDetails]-?: readonly KeysOfUnion<EventDetails[T]>[] } = {
   institution_created: ["institution_id", "name"],
   institution_updated: ["institution_id", "changes"],
   institution_deleted: ["institution_name"],

@@ -1,20 +1,22 @@
 /**
  * The one middy stack every handler uses, one middleware per concern, in request order: telemetry
  * (Powertools: log line, metrics, trace) → security headers (on every response) → the caller (401 before
- * anything reads the body) → body size limit (413) → JSON body (400) → the handler; the error mapping of
- * `errors.ts` turns anything thrown into the contract's response.
+ * anything reads the body) → body size limit (413) → JSON body (400) → `Idempotency-Key` on a POST
+ * (idempotency.ts: a replay answers the first response) → the handler; the error mapping of `errors.ts`
+ * turns anything thrown into the contract's response.
  */
 import middy from "@middy/core";
 import httpSecurityHeaders from "@middy/http-security-headers";
 import type { APIGatewayProxyEventV2WithJWTAuthorizer, APIGatewayProxyStructuredResultV2, Context } from "aws-lambda";
 import { type Caller, callerFrom } from "./caller.js";
 import { BadRequest, messages, PayloadTooLarge, toResponse } from "./errors.js";
+import type { IdempotencyContext } from "./idempotency.js";
 import { SECURITY_HEADERS } from "./security-headers.js";
 import { telemetry } from "./telemetry.js";
 
 export type ApiEvent = APIGatewayProxyEventV2WithJWTAuthorizer;
 export type ApiResult = APIGatewayProxyStructuredResultV2;
-type ApiContext = Context & { caller?: Caller; body?: unknown };
+type ApiContext = Context & { caller?: Caller; body?: unknown } & IdempotencyContext;
 type Middleware = middy.MiddlewareObj<ApiEvent, ApiResult, Error, ApiContext>;
 
 export const MAX_BODY_BYTES = 64 * 1024;
@@ -23,6 +25,8 @@ export interface ApiRequest {
   readonly caller: Caller;
   readonly params: Readonly<Record<string, string | undefined>>;
   readonly query: Readonly<Record<string, string | undefined>>;
+  /** Request headers, names lower-cased (as API Gateway passes them). */
+  readonly headers: Readonly<Record<string, string | undefined>>;
   /** Parsed JSON body; `undefined` when the request had none. */
   readonly body: unknown;
   readonly requestId: string;
@@ -35,8 +39,12 @@ export interface ApiResponse {
   readonly headers?: Record<string, string>;
 }
 
-export const ok = (body: unknown): ApiResponse => ({ status: 200, body });
-export const created = (body: unknown): ApiResponse => ({ status: 201, body });
+export const ok = (body: unknown, headers?: Record<string, string>): ApiResponse => ({ status: 200, body, ...(headers && { headers }) });
+export const created = (body: unknown, headers?: Record<string, string>): ApiResponse => ({
+  status: 201,
+  body,
+  ...(headers && { headers }),
+});
 
 /** A CSV file to download, with `X-Export-Truncated: true` when a cap left rows out. */
 export const csvFile = (file: { csv: string; filename: string; truncated: boolean }): ApiResponse => ({
@@ -56,6 +64,17 @@ function result(response: ApiResponse): ApiResult {
     body: typeof response.body === "string" ? response.body : JSON.stringify(response.body),
   };
 }
+
+/**
+ * `Idempotency-Key` on POST routes (idempotency.ts). The stack defines `TAKES_IDEMPOTENCY_KEY` per function
+ * when it bundles it, "false" for a function without a POST route, and esbuild drops this import from that
+ * bundle: Powertools' idempotency utility, JMESPath and the DynamoDB commands the dynamic import keeps add
+ * about 100 kB to a POST function and nothing to the others. Unbundled (locally, in tests) it is always there.
+ */
+const idempotency: Middleware[] =
+  process.env.TAKES_IDEMPOTENCY_KEY === "false"
+    ? []
+    : [(await import("./idempotency.js")).idempotency((err) => result(toResponse(err))) as Middleware];
 
 /** The helmet set; `nosniff` comes with the headers every answer carries (`SECURITY_HEADERS`). */
 const helmet = httpSecurityHeaders({ contentTypeOptions: false });
@@ -121,15 +140,19 @@ export function api(fn: (req: ApiRequest) => Promise<ApiResponse>) {
     .use(caller)
     .use(sizeLimit)
     .use(jsonBody)
-    .handler(async (event, context) =>
-      result(
-        await fn({
-          caller: context.caller as Caller,
-          params: event.pathParameters ?? {},
-          query: event.queryStringParameters ?? {},
-          body: context.body,
-          requestId: context.awsRequestId,
-        }),
-      ),
+    .use(idempotency)
+    .handler(
+      async (event, context) =>
+        context.idempotentReplay ??
+        result(
+          await fn({
+            caller: context.caller as Caller,
+            params: event.pathParameters ?? {},
+            query: event.queryStringParameters ?? {},
+            headers: event.headers ?? {},
+            body: context.body,
+            requestId: context.awsRequestId,
+          }),
+        ),
     );
 }

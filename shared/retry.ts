@@ -2,9 +2,10 @@
  * The one retry loop of a write. A write that loses a race (a transaction conflict, or an item changed
  * since it was read) runs again from a fresh read, at most `MAX_ATTEMPTS` times, after a short random
  * pause so that racing requests do not collide again in lockstep. A request runs its write's loop and at
- * most one more: the withdrawal of an invitation whose mail failed, after it, or the recording of a
- * refusal's event, from within an attempt that then ends the request. So a request makes at most
- * 2 × `MAX_ATTEMPTS` transactions (nested loops that each retried allowed 40).
+ * most two more: the withdrawal of an invitation whose mail failed, after it; or the recording of a
+ * refusal, from within an attempt that then ends the request, which is one loop, and a second only when
+ * the refusal is past the probing bound (`recordRefusal`: its once-a-minute event). So a request makes at
+ * most 3 × `MAX_ATTEMPTS` transactions (nested loops that each retried allowed 40).
  */
 import { MetricUnit } from "@aws-lambda-powertools/metrics";
 import { Conflict } from "./errors.js";

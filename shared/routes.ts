@@ -11,6 +11,11 @@ export interface RouteAccess {
   readonly events?: "read" | "write" | "readwrite";
   /** Sends mail through SES. */
   readonly mail?: boolean;
+  /**
+   * Keeps Idempotency-Key records (the idempotency table): derived by `handlers()` for a handler that serves a
+   * POST, never written on a route.
+   */
+  readonly idempotency?: boolean;
 }
 
 export interface Route {
@@ -136,11 +141,19 @@ export const routes: readonly Route[] = [
   { method: "GET", path: sec, handler: "security-events/list", who: "cohort super admin", access: { events: "read" } },
   { method: "GET", path: `${sec}/export`, handler: "security-events/export", who: "cohort super admin", access: { events: "readwrite" } },
   { method: "GET", path: `${sec}/alerts`, handler: "security-events/alerts", who: "cohort super admin", access: { events: "read" } },
+  { method: "GET", path: `${sec}/digests`, handler: "security-events/digests", who: "cohort super admin", access: { events: "read" } },
   { method: "GET", path: `${sec}/{id}`, handler: "security-events/show", who: "cohort super admin", access: { events: "read" } },
   // The API document and its reference page (shared/openapi/): read no table.
   { method: "GET", path: "/api/v1/openapi.json", handler: "docs/openapi", who: "anyone, without a token", access: {}, public: true },
   { method: "GET", path: "/api/v1/docs", handler: "docs/page", who: "anyone, without a token", access: {}, public: true },
 ];
+
+/**
+ * Every POST takes an `Idempotency-Key` (DESIGN.md §12), by its method alone: a new POST route needs nothing
+ * to get it. The middleware (shared/idempotency.ts), the API document and `handlers()` (so the stack's grants
+ * and bundles) all ask this.
+ */
+export const takesIdempotencyKey = (method: string): boolean => method === "POST";
 
 /** A route as API Gateway names it (`$context.routeKey`): `GET /api/v1/institutions/{id}`. */
 export const routeKey = (r: Pick<Route, "method" | "path">): string => `${r.method} ${r.path}`;
@@ -156,7 +169,8 @@ function unite(a: Level | undefined, b: Level | undefined): Level | undefined {
 
 /**
  * Distinct handlers of a route table (default: `routes`) with the union of their routes' access: a handler
- * serving a read route and a write route on one table may read and write it, and mails if any route does.
+ * serving a read route and a write route on one table may read and write it, and mails if any route does;
+ * one serving a POST keeps Idempotency-Key records.
  */
 export function handlers(table: readonly Route[] = routes): Map<string, RouteAccess> {
   const out = new Map<string, RouteAccess>();
@@ -165,7 +179,8 @@ export function handlers(table: readonly Route[] = routes): Map<string, RouteAcc
     const main = unite(had.main, r.access.main);
     const events = unite(had.events, r.access.events);
     const mail = had.mail === true || r.access.mail === true;
-    out.set(r.handler, { ...(main && { main }), ...(events && { events }), ...(mail && { mail }) });
+    const idempotency = had.idempotency === true || takesIdempotencyKey(r.method);
+    out.set(r.handler, { ...(main && { main }), ...(events && { events }), ...(mail && { mail }), ...(idempotency && { idempotency }) });
   }
   return out;
 }

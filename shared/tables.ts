@@ -16,7 +16,8 @@ export interface TableDef {
   /** Construct id in CDK and name stem locally. */
   readonly id: string;
   readonly partitionKey: string;
-  readonly sortKey: string;
+  /** Absent for a table keyed by its partition key alone. */
+  readonly sortKey?: string;
   readonly indexes: readonly IndexDef[];
   readonly ttlAttribute?: string;
 }
@@ -29,6 +30,9 @@ export interface TableDef {
  * - registration-number guard `REGNO#<account>#<normalised number>` / `REGNO`
  * - invitation token `TOKEN#<sha256>` / `TOKEN`
  * - mail counters `INST#<id>` / `MAILS#HOUR#<YYYY-MM-DDTHH>` and `EMAIL#<email>#DAY#<YYYY-MM-DD>` (expire by TTL)
+ * - service-wide counters (expire by TTL): mails per mailbox `MAILBOX#<mailbox>` / `DAY#<YYYY-MM-DD>`; mails
+ *   and institutions created per account `ACCOUNT#<account>` / `MAILS#HOUR#<YYYY-MM-DDTHH>` and
+ *   `INSTITUTIONS#DAY#<YYYY-MM-DD>`
  * The `by_invitation_state` GSI holds active and used invitations by institution and state, sorted by
  * `<expires_at>#<id>`, so a page of the invitation list reads only that page.
  * The `by_institution_member` GSI holds the access records by institution, sorted by `<e-mail>#<user>`, so a
@@ -49,28 +53,47 @@ export const mainTable: TableDef = {
 };
 
 /**
- * Events table: event `EVT#<id>` / `ACCT#<account>`; per-minute alert counters `CNT#<account>` / `<YYYY-MM-DDTHH:MM>`.
- * The GSIs are partitioned by account (and user / type), sorted by `created_key` = `<created_at>#<id>`,
- * so every filter combination of the list is one Query on exactly the matching events.
+ * Events table (DESIGN.md §10: at most 6 WCU per account copy of an audited change, so one item and two indexes):
+ * - event `EVT#<account>` / `<id>`: the id is a ULID, so the sort key orders an account's trail by time and
+ *   ties by id, and a time range is a key range; this replaces an index partitioned by account;
+ * - per-minute alert counters `CNT#<account>` / `<YYYY-MM-DDTHH:MM>`;
+ * - per-minute refused-request counters `REFUSED#<user>` / `<YYYY-MM-DDTHH:MM>` (the probing bound);
+ * - "this account had events in this period" markers `ACTIVE#<YYYY-MM-DD>` / `<period start>#<account>`, so
+ *   the digester finds the accounts to digest without a Scan;
+ * - digests `DIGEST#<account>` / `<period start>`, their sequence claims `DIGESTSEQ#<account>` / `<sequence>`,
+ *   and the digester's progress `DIGESTER` / `STATE`.
+ * The GSIs are partitioned by account and user, or account and type, and sorted by the id as well. Every
+ * item expires by `ttl`; events after the retention (`EVENT_RETENTION_DAYS`).
  */
 export const eventsTable: TableDef = {
   id: "Events",
   partitionKey: "pk",
   sortKey: "sk",
   indexes: [
-    { name: "by_account", partitionKey: "g_account", sortKey: "created_key" },
-    { name: "by_account_user", partitionKey: "g_account_user", sortKey: "created_key" },
-    { name: "by_account_type", partitionKey: "g_account_type", sortKey: "created_key" },
-    { name: "by_account_user_type", partitionKey: "g_account_user_type", sortKey: "created_key" },
+    { name: "by_user", partitionKey: "g_user", sortKey: "sk" },
+    { name: "by_type", partitionKey: "g_type", sortKey: "sk" },
   ],
   ttlAttribute: "ttl",
 };
 
-export const tableDefs = [mainTable, eventsTable] as const;
+/**
+ * Idempotency records (DESIGN.md §12), written by Powertools' DynamoDB persistence layer with its default
+ * attribute names: `id` = `<prefix>#<SHA-256 of [caller, route, Idempotency-Key]>`, `status`, `expiration`
+ * (epoch seconds, 24 hours on: the TTL attribute), `in_progress_expiration`, `validation` (hash of the
+ * request) and `data` (the response). Keyed by `id` alone, so records spread over partitions.
+ */
+export const idempotencyTable: TableDef = {
+  id: "Idempotency",
+  partitionKey: "id",
+  indexes: [],
+  ttlAttribute: "expiration",
+};
+
+export const tableDefs = [mainTable, eventsTable, idempotencyTable] as const;
 
 /** CreateTable input for DynamoDB Local and the tests (CDK maps the same definition in infra/). */
 export function createTableInput(def: TableDef, tableName: string): CreateTableCommandInput {
-  const attrs = new Set<string>([def.partitionKey, def.sortKey]);
+  const attrs = new Set<string>([def.partitionKey, ...(def.sortKey ? [def.sortKey] : [])]);
   for (const i of def.indexes) attrs.add(i.partitionKey).add(i.sortKey);
   return {
     TableName: tableName,
@@ -78,7 +101,7 @@ export function createTableInput(def: TableDef, tableName: string): CreateTableC
     AttributeDefinitions: [...attrs].map((AttributeName) => ({ AttributeName, AttributeType: "S" })),
     KeySchema: [
       { AttributeName: def.partitionKey, KeyType: "HASH" },
-      { AttributeName: def.sortKey, KeyType: "RANGE" },
+      ...(def.sortKey ? [{ AttributeName: def.sortKey, KeyType: "RANGE" as const }] : []),
     ],
     ...(def.indexes.length > 0 && {
       GlobalSecondaryIndexes: def.indexes.map((i) => ({
@@ -104,9 +127,6 @@ export interface Key {
  */
 export const keyPart = (value: string): string => value.replace(/[%#]/g, (c) => (c === "%" ? "%25" : "%23"));
 
-/** Registration numbers are unique per account after NFKC normalisation and case folding (`ＡＣ-1` is `AC-1`). */
-export const registrationNumberKey = (number: string): string => number.normalize("NFKC").toLowerCase();
-
 /** Item keys of the main table. */
 export const keys = {
   institution: (id: string): Key => ({ pk: `INST#${id}`, sk: "META" }),
@@ -115,8 +135,9 @@ export const keys = {
   access: (userId: string, institutionId: string): Key => ({ pk: `USER#${keyPart(userId)}`, sk: `INST#${institutionId}` }),
   accessPartition: (userId: string): string => `USER#${keyPart(userId)}`,
   accessPrefix: "INST#",
-  registrationNumber: (accountId: string, number: string): Key => ({
-    pk: `REGNO#${keyPart(accountId)}#${keyPart(registrationNumberKey(number))}`,
+  /** `numberKey`: the number folded (shared/institutions/registration-number.ts), so that look-alikes share the key. */
+  registrationNumber: (accountId: string, numberKey: string): Key => ({
+    pk: `REGNO#${keyPart(accountId)}#${keyPart(numberKey)}`,
     sk: "REGNO",
   }),
   invitation: (institutionId: string, invitationId: string): Key => ({ pk: `INST#${institutionId}`, sk: `INV#${invitationId}` }),
@@ -137,6 +158,15 @@ export const keys = {
   dailyMails: (institutionId: string, email: string, day: string): Key => ({
     pk: `INST#${institutionId}`,
     sk: `EMAIL#${keyPart(email)}#DAY#${day}`,
+  }),
+  /** Invitation mails to one mailbox (see `mailboxOf`), service-wide, in one UTC day. */
+  mailboxDailyMails: (mailbox: string, day: string): Key => ({ pk: `MAILBOX#${keyPart(mailbox)}`, sk: `DAY#${day}` }),
+  /** Invitation mails of the institutions of one account in one UTC hour. */
+  accountHourlyMails: (accountId: string, hour: string): Key => ({ pk: `ACCOUNT#${keyPart(accountId)}`, sk: `MAILS#HOUR#${hour}` }),
+  /** Institutions created in one account in one UTC day. */
+  accountDailyInstitutions: (accountId: string, day: string): Key => ({
+    pk: `ACCOUNT#${keyPart(accountId)}`,
+    sk: `INSTITUTIONS#DAY#${day}`,
   }),
 } as const;
 
@@ -186,14 +216,27 @@ export const invitationSenderIndex = {
 /** Item keys and index keys of the events table. */
 export const eventKeys = {
   /** One event in one account's trail: an event that concerns another account's institution is in both. */
-  event: (id: string, accountId: string): Key => ({ pk: `EVT#${id}`, sk: `ACCT#${keyPart(accountId)}` }),
+  event: (id: string, accountId: string): Key => ({ pk: eventKeys.partition(accountId), sk: id }),
+  /** The partition of one account's trail, sorted by event id. */
+  partition: (accountId: string): string => `EVT#${keyPart(accountId)}`,
   counter: (accountId: string, minute: string): Key => ({ pk: `CNT#${keyPart(accountId)}`, sk: minute }),
   counterPartition: (accountId: string): string => `CNT#${keyPart(accountId)}`,
+  /** Requests of one user refused in one UTC minute (`YYYY-MM-DDTHH:MM`): the probing bound. */
+  refusals: (userId: string, minute: string): Key => ({ pk: `REFUSED#${keyPart(userId)}`, sk: minute }),
   account: (accountId: string) => keyPart(accountId),
+  /** `by_user` partition. */
   accountUser: (accountId: string, userId: string) => `${keyPart(accountId)}#${keyPart(userId)}`,
+  /** `by_type` partition. */
   accountType: (accountId: string, type: string) => `${keyPart(accountId)}#${type}`,
-  accountUserType: (accountId: string, userId: string, type: string) => `${keyPart(accountId)}#${keyPart(userId)}#${type}`,
-  createdKey: (createdAt: string, id: string) => `${createdAt}#${id}`,
+  /** Marks that `accountId` had an event in the digest period starting at `periodStart` (ISO). */
+  activity: (periodStart: string, accountId: string): Key => ({
+    pk: eventKeys.activityPartition(periodStart.slice(0, 10)),
+    sk: `${periodStart}#${keyPart(accountId)}`,
+  }),
+  /** The markers of one UTC day (`YYYY-MM-DD`). */
+  activityPartition: (day: string): string => `ACTIVE#${day}`,
+  digestPartition: (accountId: string): string => `DIGEST#${keyPart(accountId)}`,
+  digester: { pk: "DIGESTER", sk: "STATE" } as Key,
 } as const;
 
 /** A stored item without its table keys. */

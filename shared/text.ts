@@ -1,13 +1,21 @@
 /**
- * Text is checked as text (DESIGN.md §3): lengths count Unicode code points, not UTF-16 units, and
- * single-line fields refuse control characters (Cc, line breaks and tab included) and invisible format
- * characters (Cf: zero-width, bidi controls), which could forge lines in mail and in the trail or make
- * look-alike values. Multi-line text may hold line feeds, and no other such character.
+ * Text is checked as text (DESIGN.md §3, §13): lengths count Unicode code points, not UTF-16 units, and
+ * single-line fields refuse control characters (Cc, line breaks and tab included), invisible format
+ * characters (Cf: zero-width, bidi controls), the line and paragraph separators (U+2028, U+2029) and the
+ * characters that render as nothing although they are letters or marks (Hangul fillers, the combining
+ * grapheme joiner, variation selectors, the blank Braille pattern): any of them could forge lines in mail
+ * and in the trail or make look-alike values. Multi-line text may hold line feeds, and no other such character.
  */
 import * as v from "valibot";
 
-const CONTROL_OR_FORMAT = /[\p{Cc}\p{Cf}]/u;
-const CONTROL_OR_FORMAT_BUT_LF = /(?!\n)[\p{Cc}\p{Cf}]/u;
+/**
+ * Invisible or line-breaking: Cc, Cf, U+2028/U+2029 (Zl, Zp), the Hangul fillers U+115F, U+1160, U+3164,
+ * U+FFA0, the combining grapheme joiner U+034F, the variation selectors U+FE00–U+FE0F and
+ * U+E0100–U+E01EF, and the blank Braille pattern U+2800.
+ */
+const INVISIBLE = "\\p{Cc}\\p{Cf}\\u2028\\u2029\\u115F\\u1160\\u3164\\uFFA0\\u034F\\uFE00-\\uFE0F\\u{E0100}-\\u{E01EF}\\u2800";
+const NOT_PLAIN = new RegExp(`[${INVISIBLE}]`, "u");
+const NOT_PLAIN_BUT_LF = new RegExp(`(?!\\n)[${INVISIBLE}]`, "u");
 
 /** The code points of `s`: an emoji counts as one. */
 export const codePoints = (s: string): number => [...s].length;
@@ -22,11 +30,27 @@ export const maxCodePoints = (max: number, message: string) => ({
   max,
 });
 
-/** True when `s` holds no control or format character (with `lines`, but the line feed). */
-export const isPlainText = (s: string, { lines = false } = {}): boolean => !(lines ? CONTROL_OR_FORMAT_BUT_LF : CONTROL_OR_FORMAT).test(s);
+/** True when `s` holds no invisible or line-breaking character (with `lines`, but the line feed). */
+export const isPlainText = (s: string, { lines = false } = {}): boolean => !(lines ? NOT_PLAIN_BUT_LF : NOT_PLAIN).test(s);
 
-/** No control or format character. */
+/** No invisible or line-breaking character. */
 export const plainText = (message: string) => v.check((s: string) => isPlainText(s), message);
 
 /** CRLF and CR stored as LF: a normalisation of its own type, like `trim`, which the API document skips. */
 export const lineFeeds = { ...v.transform((s: string) => s.replace(/\r\n?/g, "\n")), type: "line_feeds" as const };
+
+/** The longest recorded value taken from a request, in code points (DESIGN.md §3, §13). */
+export const RECORDED_MAX = 64;
+
+const UNSAFE_IN_RECORD = /[\p{Cc}\p{Cf}\p{Zl}\p{Zp}]/gu;
+
+/**
+ * A value from the request as the trail records it: one line of at most `max` code points, every control,
+ * format or line-separator character replaced by U+FFFD, so that a value can neither flood the trail nor
+ * forge or reorder (bidi) a line of it. `max` is `Infinity` only for values the request could not make
+ * longer than their validation allows (a validated e-mail address).
+ */
+export function recordedText(value: string, max = RECORDED_MAX): string {
+  const points = [...value];
+  return (points.length > max ? points.slice(0, max).join("") : value).replace(UNSAFE_IN_RECORD, "\ufffd");
+}

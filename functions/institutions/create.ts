@@ -1,4 +1,8 @@
+import { etagOf } from "../../shared/etag.js";
 import { api, created } from "../../shared/http.js";
 import { createInstitution } from "../../shared/institutions/service.js";
 
-export const handler = api(async ({ caller, body }) => created(await createInstitution(caller, body)));
+export const handler = api(async ({ caller, body }) => {
+  const { version, ...result } = await createInstitution(caller, body);
+  return created(result, { ETag: etagOf(version) });
+});

@@ -6,17 +6,45 @@
  */
 export const LOCAL_CREDENTIALS = { accessKeyId: "local", secretAccessKey: "local" } as const;
 
+/** The audit trail's local settings (DESIGN.md §10): retention, digest period and the signing key pair. */
+export interface LocalTrail {
+  readonly eventRetentionDays: number;
+  readonly digestPeriodSeconds: number;
+  /** `local:<fingerprint>`: names the key pair in every digest. */
+  readonly keyId: string;
+  /** PEM files of the ECDSA P-256 key pair the local stack generated on its first start. */
+  readonly privateKeyFile: string;
+  readonly publicKeyFile: string;
+}
+
 export interface LocalEndpoints {
-  readonly tables: { readonly main: string; readonly events: string };
+  readonly tables: { readonly main: string; readonly events: string; readonly idempotency: string };
   readonly dynamodbEndpoint: string;
   readonly sesEndpoint: string;
   readonly region: string;
+  readonly trail: LocalTrail;
+}
+
+/**
+ * The trail's environment: what the CDK stack sets in AWS (retention, the public key for the digests route)
+ * and the local signer's key file (in AWS the digest function signs with KMS instead).
+ */
+export function trailEnv(trail: LocalTrail): Record<string, string> {
+  return {
+    EVENT_RETENTION_DAYS: String(trail.eventRetentionDays),
+    DIGEST_PERIOD_SECONDS: String(trail.digestPeriodSeconds),
+    DIGEST_KEY_ID: trail.keyId,
+    DIGEST_PUBLIC_KEY_FILE: trail.publicKeyFile,
+    DIGEST_PRIVATE_KEY_FILE: trail.privateKeyFile,
+  };
 }
 
 export function localHandlerEnv(info: LocalEndpoints): Record<string, string> {
   return {
+    ...trailEnv(info.trail),
     MAIN_TABLE: info.tables.main,
     EVENTS_TABLE: info.tables.events,
+    IDEMPOTENCY_TABLE: info.tables.idempotency,
     DYNAMODB_ENDPOINT: info.dynamodbEndpoint,
     SES_ENDPOINT: info.sesEndpoint,
     AWS_REGION: info.region,
@@ -28,3 +56,14 @@ export function localHandlerEnv(info: LocalEndpoints): Record<string, string> {
     AWS_XRAY_MANUAL_MODE: "true",
   };
 }
+
+/**
+ * The account-wide bounds (DESIGN.md §13) raised out of the way, for the processes that measure
+ * throughput (`npm run bench`, `npm run load`): they send one account's requests by the thousand on
+ * purpose, where the bounds would turn them into 429s. Never for `npm start` or the tests.
+ */
+export const MEASUREMENT_BOUNDS: Readonly<Record<string, string>> = {
+  ACCOUNT_HOURLY_MAIL_LIMIT: "1000000",
+  ACCOUNT_DAILY_INSTITUTION_LIMIT: "1000000",
+  REFUSED_REQUEST_LIMIT: "1000000",
+};

@@ -19,6 +19,7 @@ import { CLOCK_OFFSET_HEADER, withClockOffset } from "../../shared/clock.js";
 import { type Route, routeKey, routes } from "../../shared/routes.js";
 import { SECURITY_HEADERS } from "../../shared/security-headers.js";
 import { type ConsoleSite, consoleSiteFromEnv } from "./console.js";
+import { startDigestTimer } from "./digest-timer.js";
 
 // Handlers import files as text where the deployed bundle has them inlined by esbuild (the API reference page).
 register("./text-imports.mjs", import.meta.url);
@@ -343,7 +344,9 @@ function toReply(result: unknown): Reply {
   }
   const r = result as APIGatewayProxyStructuredResultV2;
   const headers: Record<string, string | string[]> = {};
-  for (const [k, v] of Object.entries(r.headers ?? {})) headers[k.toLowerCase()] = String(v);
+  // Lambda's result travels as JSON: a header whose value is undefined (helmet's way of removing
+  // `Server` and `X-Powered-By`) never reaches API Gateway, so it is not sent here either.
+  for (const [k, v] of Object.entries(r.headers ?? {})) if (v !== undefined && v !== null) headers[k.toLowerCase()] = String(v);
   if (r.cookies?.length) headers["set-cookie"] = r.cookies;
   const body = r.body === undefined ? Buffer.alloc(0) : Buffer.from(r.body, r.isBase64Encoded ? "base64" : "utf8");
   return { status: r.statusCode ?? 200, headers, body };
@@ -478,7 +481,11 @@ async function main(): Promise<void> {
     console: consoleSiteFromEnv(),
   });
   console.log(`[gateway] listening on ${gateway.url}`);
-  const stop = () => void gateway.close().then(() => process.exit(0));
+  const stopTimer = process.env.DIGEST_TIMER ? startDigestTimer((line) => console.log(line)) : () => {};
+  const stop = () => {
+    stopTimer();
+    void gateway.close().then(() => process.exit(0));
+  };
   process.on("SIGTERM", stop);
   process.on("SIGINT", stop);
 }

@@ -3,12 +3,20 @@
  * tables and the user pool in place. `npm start` and the test harness both start it through here.
  */
 
-import { mkdirSync } from "node:fs";
+import { createHash, generateKeyPairSync } from "node:crypto";
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { CreateTableCommand, DynamoDBClient, UpdateTimeToLiveCommand } from "@aws-sdk/client-dynamodb";
-import { createTableInput, eventsTable, mainTable, type TableDef } from "../../shared/tables.js";
+import {
+  CreateTableCommand,
+  DeleteTableCommand,
+  DescribeTableCommand,
+  DynamoDBClient,
+  UpdateTimeToLiveCommand,
+  waitUntilTableNotExists,
+} from "@aws-sdk/client-dynamodb";
+import { createTableInput, eventsTable, idempotencyTable, mainTable, type TableDef } from "../../shared/tables.js";
 import { ensureUserPool, startTokenTrigger, writeCognitoConfig } from "./cognito.js";
-import { LOCAL_CREDENTIALS, localHandlerEnv } from "./env.js";
+import { LOCAL_CREDENTIALS, type LocalTrail, localHandlerEnv } from "./env.js";
 import { cognitoService, dynamodbService, freePort, gatewayService, ROOT, type Service, sesService } from "./services.js";
 
 /** Where `npm start` keeps its data, and the file that tells clients where it listens. */
@@ -26,9 +34,11 @@ export interface StackInfo {
   readonly cognitoEndpoint: string;
   readonly dynamodbEndpoint: string;
   readonly sesEndpoint: string;
-  readonly tables: { readonly main: string; readonly events: string };
+  readonly tables: { readonly main: string; readonly events: string; readonly idempotency: string };
   /** The API reference page (the document is `<apiUrl>/api/v1/openapi.json`). */
   readonly docsUrl: string;
+  /** The audit trail's retention, digest period and signing key pair (DESIGN.md §10). */
+  readonly trail: LocalTrail;
 }
 
 export interface StackOptions {
@@ -39,10 +49,44 @@ export interface StackOptions {
   /** Ports to use; a free one for each left out. */
   readonly ports?: { readonly api?: number; readonly dynamodb?: number; readonly cognito?: number; readonly ses?: number };
   readonly region?: string;
-  /** Tables are `<prefix>-main` and `<prefix>-events`. */
+  /** Tables are `<prefix>-main`, `<prefix>-events` and `<prefix>-idempotency`. */
   readonly tablePrefix?: string;
   /** The gateway's request log on our stdout ("inherit") or in `<dataDir>/logs/gateway.log` ("file", default). */
   readonly gatewayOutput?: "inherit" | "file";
+  /** More environment for the handlers (settings such as `MEASUREMENT_BOUNDS`). */
+  readonly handlerEnv?: Readonly<Record<string, string>>;
+  /** Default: $EVENT_RETENTION_DAYS, else 90 (the dev deployment's). */
+  readonly eventRetentionDays?: number;
+  /** Default: $DIGEST_PERIOD_SECONDS, else 3600 (the deployed period). */
+  readonly digestPeriodSeconds?: number;
+  /** Runs the digester on a timer in the gateway (default true). */
+  readonly digestTimer?: boolean;
+}
+
+/**
+ * The digest signing key pair in `<dir>/trail-key.pem` and `trail-key.pub.pem`: ECDSA P-256, as the KMS key
+ * of a deployed stack (`ECC_NIST_P256`). Generated on the first start, kept after, so that digests signed
+ * earlier still verify.
+ */
+export function ensureTrailKey(dir: string): Pick<LocalTrail, "keyId" | "privateKeyFile" | "publicKeyFile"> {
+  const privateKeyFile = join(dir, "trail-key.pem");
+  const publicKeyFile = join(dir, "trail-key.pub.pem");
+  if (!existsSync(privateKeyFile) || !existsSync(publicKeyFile)) {
+    const { privateKey, publicKey } = generateKeyPairSync("ec", {
+      namedCurve: "P-256",
+      privateKeyEncoding: { type: "pkcs8", format: "pem" },
+      publicKeyEncoding: { type: "spki", format: "pem" },
+    });
+    writeFileSync(privateKeyFile, privateKey, { mode: 0o600 });
+    writeFileSync(publicKeyFile, publicKey);
+  }
+  const fingerprint = createHash("sha256").update(readFileSync(publicKeyFile, "utf8")).digest("hex").slice(0, 16);
+  return { keyId: `local:${fingerprint}`, privateKeyFile, publicKeyFile };
+}
+
+function envInt(name: string): number | undefined {
+  const raw = process.env[name];
+  return raw === undefined || raw === "" ? undefined : Number(raw);
 }
 
 /** A service that fault tests can take away and bring back on the same port. */
@@ -68,14 +112,41 @@ export interface LocalStack extends StackInfo {
   stop(): Promise<void>;
 }
 
-/** Creates both tables from shared/tables.ts; a table that exists already is left as it is. */
+/** Keys and indexes of a table, as one comparable string. */
+function shapeOf(
+  keySchema: readonly { AttributeName?: string | undefined; KeyType?: string | undefined }[] | undefined,
+  indexes:
+    | readonly {
+        IndexName?: string | undefined;
+        KeySchema?: readonly { AttributeName?: string | undefined; KeyType?: string | undefined }[] | undefined;
+      }[]
+    | undefined,
+): string {
+  const keys = (k: typeof keySchema) => (k ?? []).map((x) => `${x.AttributeName}:${x.KeyType}`).join(",");
+  const gsis = (indexes ?? []).map((i) => `${i.IndexName}(${keys(i.KeySchema)})`).sort();
+  return `${keys(keySchema)};${gsis.join(";")}`;
+}
+
+/**
+ * Creates the tables from shared/tables.ts. A table that exists already with the same keys and indexes is
+ * left as it is; one whose definition changed since (an older checkout's data in `.local/`) is dropped and
+ * created anew, so `npm start` never needs a manual step: local data is test data.
+ */
 export async function createTables(endpoint: string, region: string, tables: StackInfo["tables"]): Promise<void> {
   const db = new DynamoDBClient({ endpoint, region, credentials: LOCAL_CREDENTIALS });
   const create = async (def: TableDef, name: string) => {
+    const input = createTableInput(def, name);
     try {
-      await db.send(new CreateTableCommand(createTableInput(def, name)));
+      await db.send(new CreateTableCommand(input));
     } catch (err) {
       if ((err as Error).name !== "ResourceInUseException") throw err;
+      const { Table: existing } = await db.send(new DescribeTableCommand({ TableName: name }));
+      if (shapeOf(existing?.KeySchema, existing?.GlobalSecondaryIndexes) !== shapeOf(input.KeySchema, input.GlobalSecondaryIndexes)) {
+        console.warn(`[local stack] table ${name} has an older definition: recreating it (its local data is dropped)`);
+        await db.send(new DeleteTableCommand({ TableName: name }));
+        await waitUntilTableNotExists({ client: db, maxWaitTime: 60 }, { TableName: name });
+        await db.send(new CreateTableCommand(input));
+      }
     }
     if (def.ttlAttribute) {
       try {
@@ -89,7 +160,7 @@ export async function createTables(endpoint: string, region: string, tables: Sta
     }
   };
   try {
-    await Promise.all([create(mainTable, tables.main), create(eventsTable, tables.events)]);
+    await Promise.all([create(mainTable, tables.main), create(eventsTable, tables.events), create(idempotencyTable, tables.idempotency)]);
   } finally {
     db.destroy();
   }
@@ -115,7 +186,7 @@ function controllable(service: Service, endpoint: string, afterStart: () => Prom
 export async function startLocalStack(opts: StackOptions): Promise<LocalStack> {
   const region = opts.region ?? "us-east-1";
   const prefix = opts.tablePrefix ?? "institution-admin";
-  const tables = { main: `${prefix}-main`, events: `${prefix}-events` };
+  const tables = { main: `${prefix}-main`, events: `${prefix}-events`, idempotency: `${prefix}-idempotency` };
   const logDir = join(opts.dataDir, "logs");
   const cognitoDir = join(opts.dataDir, "cognito");
   mkdirSync(logDir, { recursive: true });
@@ -132,6 +203,12 @@ export async function startLocalStack(opts: StackOptions): Promise<LocalStack> {
   const sesEndpoint = `http://127.0.0.1:${ports.ses}`;
   const apiUrl = `http://127.0.0.1:${ports.api}`;
   const consoleUrl = `${apiUrl}/`;
+
+  const trail: LocalTrail = {
+    eventRetentionDays: opts.eventRetentionDays ?? envInt("EVENT_RETENTION_DAYS") ?? 90,
+    digestPeriodSeconds: opts.digestPeriodSeconds ?? envInt("DIGEST_PERIOD_SECONDS") ?? 3600,
+    ...ensureTrailKey(opts.dataDir),
+  };
 
   const trigger = await startTokenTrigger();
   writeCognitoConfig(cognitoDir, { issuerDomain: cognitoEndpoint, triggerEndpoint: trigger.endpoint });
@@ -170,7 +247,9 @@ export async function startLocalStack(opts: StackOptions): Promise<LocalStack> {
       output: opts.gatewayOutput === "inherit" ? "inherit" : join(logDir, "gateway.log"),
       env: {
         // The handlers' environment, as the CDK stack sets it in AWS, plus the local endpoints.
-        ...localHandlerEnv({ tables, dynamodbEndpoint, sesEndpoint, region }),
+        ...localHandlerEnv({ tables, dynamodbEndpoint, sesEndpoint, region, trail }),
+        // The gateway runs the digester on a timer, as EventBridge Scheduler runs the digest function in AWS.
+        DIGEST_TIMER: opts.digestTimer === false ? "" : "true",
         AWS_SESSION_TOKEN: "",
         AWS_PROFILE: "",
         MAIL_FROM: process.env.MAIL_FROM ?? "no-reply@institution-admin.local",
@@ -182,6 +261,7 @@ export async function startLocalStack(opts: StackOptions): Promise<LocalStack> {
         JWT_ISSUER: `${cognitoEndpoint}/${pool.userPoolId}`,
         JWT_AUDIENCE: pool.userPoolClientId,
         JWKS_URL: `${cognitoEndpoint}/${pool.userPoolId}/.well-known/jwks.json`,
+        ...opts.handlerEnv,
       },
     });
     await gateway.start();
@@ -197,6 +277,7 @@ export async function startLocalStack(opts: StackOptions): Promise<LocalStack> {
       sesEndpoint,
       tables,
       docsUrl: `${apiUrl}/api/v1/docs`,
+      trail,
     };
     return {
       ...info,

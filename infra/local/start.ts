@@ -81,7 +81,7 @@ Institution Administration API — local stack (data in .local/, logs in ${stack
   API              ${stack.apiUrl}/api/v1/institutions
   API reference    ${stack.docsUrl}  (the OpenAPI document: ${stack.apiUrl}/api/v1/openapi.json)
   Cognito (local)  ${stack.cognitoEndpoint}  pool ${stack.userPoolId}, app client ${stack.userPoolClientId}
-  DynamoDB Local   ${stack.dynamodbEndpoint}  tables ${stack.tables.main}, ${stack.tables.events}
+  DynamoDB Local   ${stack.dynamodbEndpoint}  tables ${stack.tables.main}, ${stack.tables.events}, ${stack.tables.idempotency}
   SES (local)      ${stack.sesEndpoint}  sent mail: open ${stack.sesEndpoint}/ in a browser, or GET ${stack.sesEndpoint}/store
   Stack info       ${STACK_FILE}
 

@@ -11,9 +11,9 @@ import type { Caller } from "../caller.js";
 import { now as clock } from "../clock.js";
 import { BadRequest, messages, NotFound, Unprocessable } from "../errors.js";
 import { isId } from "../ids.js";
-import { type Institution, toRecord } from "../institutions/model.js";
+import { type Institution, memberRole, toRecord } from "../institutions/model.js";
 import { type AccessRecord, getAccess } from "../institutions/repository.js";
-import { requireSuperAdminOf, requireVisible, roleIn, type Visible } from "../institutions/service.js";
+import { requireSuperAdminOf, requireVisible, type Visible } from "../institutions/service.js";
 import type { Invitation } from "../invitations/model.js";
 import { activeInvitationsSentBy } from "../invitations/repository.js";
 import type { components } from "../openapi/api-types.js";
@@ -72,7 +72,7 @@ async function lookUp(caller: Caller, institutionId: string | undefined, userId:
 
 /** The target among the institution's administrators (its seat and its record), else 404. */
 function requireTarget(visible: Visible, userId: string | undefined, record: AccessRecord | undefined): AccessRecord {
-  if (!plausibleUserId(userId) || !roleIn(visible.institution, userId) || !record) throw new NotFound(ADMINISTRATOR_NOT_FOUND);
+  if (!plausibleUserId(userId) || !memberRole(visible.institution, userId) || !record) throw new NotFound(ADMINISTRATOR_NOT_FOUND);
   return record;
 }
 
@@ -136,7 +136,7 @@ export async function changeAdministratorRole(
     const target = requireTarget(visible, userId, record);
     const { institution } = visible;
     if (institution.super_admin_id === target.user_id) throw new Unprocessable(SUPER_ADMIN_ROLE_FIXED);
-    const from = roleIn(institution, target.user_id) as Role;
+    const from = memberRole(institution, target.user_id) as Role;
     const changed = { ...target, role };
     if (from === role && target.role === role) return { administrator: toAdministrator(changed, institution), message: "Role updated" };
     const now = clock();
@@ -226,7 +226,7 @@ export async function transferInstitution(
     const { institution: before } = visible;
     if (target.user_id === caller.id) throw new Unprocessable(TRANSFER_TO_SELF);
     if ((target.user_account_id ?? "") !== before.account_id) throw new Unprocessable(TRANSFER_OTHER_ACCOUNT);
-    if (roleIn(before, target.user_id) !== "cohort_super_admin") throw new Unprocessable(TRANSFER_NEEDS_SUPER_ADMIN_ROLE);
+    if (memberRole(before, target.user_id) !== "cohort_super_admin") throw new Unprocessable(TRANSFER_NEEDS_SUPER_ADMIN_ROLE);
 
     const now = clock();
     const after: Institution = { ...before, super_admin_id: target.user_id, updated_at: now.toISOString() };

@@ -29,6 +29,13 @@ export interface Institution {
  */
 export const MAX_MEMBERS = 95;
 
+/**
+ * The role of `userId` in `i`, from the members map's own properties only: a user id such as
+ * `constructor` or `__proto__` names a built-in property of every object, never a member.
+ */
+export const memberRole = (i: Pick<Institution, "members">, userId: string): Role | undefined =>
+  Object.hasOwn(i.members, userId) ? i.members[userId] : undefined;
+
 /** True when the institution has no room for another administrator. */
 export const isFull = (i: Pick<Institution, "members">): boolean => Object.keys(i.members).length >= MAX_MEMBERS;
 

@@ -5,12 +5,14 @@
  */
 import { GetCommand } from "@aws-sdk/lib-dynamodb";
 import { type AuditEvent, commitWithEvent } from "../audit.js";
+import { boundedCount, dayOf, nextDay } from "../bounds.js";
 import { db, queryAll } from "../clients.js";
 import { config } from "../config.js";
 import type { Role } from "../roles.js";
 import { keys, memberIndex, withoutKey } from "../tables.js";
 import { returnOldOnFailure, type TxItem, type TxItems, type Written } from "../tx.js";
 import { type Institution, type InstitutionSummary, toSummary } from "./model.js";
+import { registrationGuard } from "./registration-number.js";
 
 const T = () => config.tables.main;
 
@@ -54,9 +56,11 @@ export type NumberTaken = { readonly kind: "registration_number_taken" };
 export type Gone = { readonly kind: "gone" };
 /** The institution still has cohorts. */
 export type HasCohorts = { readonly kind: "has_cohorts" };
+/** The account has created its `config.accountDailyInstitutionLimit` institutions of the UTC day. */
+export type DailyLimit = { readonly kind: "daily_limit" };
 
 const guardKey = (i: Pick<Institution, "account_id" | "registration_number">) =>
-  i.registration_number ? keys.registrationNumber(i.account_id, i.registration_number) : undefined;
+  i.registration_number ? registrationGuard(i.account_id, i.registration_number) : undefined;
 
 function putGuard(i: Institution): TxItem | undefined {
   const key = guardKey(i);
@@ -103,17 +107,28 @@ export function stripAccess(item: Record<string, unknown>): AccessRecord {
 
 /**
  * Creates the institution, the creator's access record and e-mail marker (`creator` is its super admin), the
- * number guard and the event: one transaction.
+ * number guard and the event, and counts it against its account's daily creations (`daily_limit` when
+ * `config.accountDailyInstitutionLimit` are made already): one transaction.
  */
-export async function insertInstitution(i: Institution, creator: Member, event: AuditEvent): Promise<Written<NumberTaken>> {
+export async function insertInstitution(i: Institution, creator: Member, event: AuditEvent): Promise<Written<NumberTaken | DailyLimit>> {
+  const now = new Date(i.created_at);
   const result = await commitWithEvent(event, {
     institution: { Put: { TableName: T(), Item: { ...keys.institution(i.id), ...i }, ConditionExpression: "attribute_not_exists(pk)" } },
     access: putAccess(i, creator),
     marker: memberMarker(i, creator),
     guard: putGuard(i),
+    daily: boundedCount(
+      T(),
+      keys.accountDailyInstitutions(i.account_id, dayOf(now)),
+      "institutions",
+      config.accountDailyInstitutionLimit,
+      nextDay(now),
+    ),
   });
   if (result.kind === "ok") return result;
-  return { kind: result.kind === "failed" && result.item === "guard" ? "registration_number_taken" : "retry" };
+  if (result.kind === "failed" && result.item === "guard") return { kind: "registration_number_taken" };
+  if (result.kind === "failed" && result.item === "daily") return { kind: "daily_limit" };
+  return { kind: "retry" };
 }
 
 /**

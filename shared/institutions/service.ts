@@ -2,23 +2,29 @@
  * Institution use cases, in the contract's check order: look up among visible (404 + event) → role
  * (403 + event) → body (400/422) → the change and its event in one transaction.
  */
-import { auditEvent, recordEvent, requestValue } from "../audit.js";
+import { auditEvent, recordEvent, recordRefusal, requestValue } from "../audit.js";
+import { nextDay, secondsUntil } from "../bounds.js";
 import type { Caller } from "../caller.js";
 import { now as clock } from "../clock.js";
-import { Forbidden, messages, NotFound, Unprocessable, ValidationFailed } from "../errors.js";
+import { config } from "../config.js";
+import { Forbidden, messages, NotFound, PreconditionFailed, TooManyRequests, Unprocessable, ValidationFailed } from "../errors.js";
+import type { VersionCheck } from "../etag.js";
 import { isId, newId } from "../ids.js";
 import type { components } from "../openapi/api-types.js";
 import { RETRY, withRetries } from "../retry.js";
 import type { Role } from "../roles.js";
 import { parseRoot, submittedKeys } from "../validation.js";
-import { effectiveSettings, type Institution, toRecord, WRITABLE_FIELDS } from "./model.js";
+import { effectiveSettings, type Institution, memberRole, toRecord, WRITABLE_FIELDS } from "./model.js";
 import * as repo from "./repository.js";
 import { cohortInput, type InstitutionInput, institutionCreate, institutionInput } from "./schema.js";
 
 /** The API document's schemas: what each use case answers is typed by the contract. */
 type Schemas = components["schemas"];
+/** A response body with the institution's stored `version` beside it: the handler sends it as the ETag. */
+type Versioned<T> = T & { version: number };
 
 const TAKEN = "Registration number has already been taken";
+export const TOO_MANY_INSTITUTIONS = "Too many institutions created today, try again later";
 
 export interface Visible {
   institution: Institution;
@@ -39,10 +45,6 @@ export function memberOf(caller: Caller, role: Role, now: Date, invitationId: st
   };
 }
 
-/** The role `userId` holds in `institution`: own properties only, so no user id can match a built-in one. */
-export const roleIn = (institution: Pick<Institution, "members">, userId: string): Role | undefined =>
-  Object.hasOwn(institution.members, userId) ? institution.members[userId] : undefined;
-
 /**
  * The institution if the caller has an access record for it, else 404 with `unauthorized_institution_access`
  * (also in the owner's trail when the institution exists). A malformed id is just an unknown one. `action`
@@ -54,10 +56,10 @@ export async function requireVisible(
   action?: "manage_invitations" | "manage_administrators",
 ): Promise<Visible> {
   const institution = isId(id) ? await repo.getInstitution(id) : undefined;
-  const role = institution && roleIn(institution, caller.id);
+  const role = institution && memberRole(institution, caller.id);
   if (institution && role) return { institution, role, isSuperAdmin: institution.super_admin_id === caller.id };
   const details = { attempted_institution_id: isId(id) ? id : requestValue(id), ...(action && { action }) };
-  await recordEvent(auditEvent(caller, "unauthorized_institution_access", details, { owner: institution?.account_id }));
+  await recordRefusal(caller, auditEvent(caller, "unauthorized_institution_access", details, { owner: institution?.account_id }));
   throw new NotFound(messages.institutionNotFound);
 }
 
@@ -66,7 +68,7 @@ export async function requireSuperAdminOf(caller: Caller, visible: Visible, acti
   if (visible.isSuperAdmin) return;
   const { institution } = visible;
   const details = { action, required_role: "super_admin" as const, institution_id: institution.id };
-  await recordEvent(auditEvent(caller, "insufficient_privileges", details, { owner: institution.account_id }));
+  await recordRefusal(caller, auditEvent(caller, "insufficient_privileges", details, { owner: institution.account_id }));
   throw new Forbidden(message);
 }
 
@@ -88,10 +90,23 @@ export async function listInstitutions(caller: Caller): Promise<Schemas["Institu
   };
 }
 
-/** One institution with the caller's role views and the effective settings. One GetItem. */
-export async function showInstitution(caller: Caller, id: string | undefined): Promise<Schemas["InstitutionShown"]> {
+/**
+ * One institution with the caller's role views and the effective settings, and its stored `version` beside
+ * them (the handler's ETag; not part of the body). One GetItem.
+ */
+export async function showInstitution(caller: Caller, id: string | undefined): Promise<Versioned<Schemas["InstitutionShown"]>> {
   const { institution, role, isSuperAdmin } = await requireVisible(caller, id);
-  return { institution: toRecord(institution), role, is_super_admin: isSuperAdmin, settings: effectiveSettings(institution.settings) };
+  const settings = effectiveSettings(institution.settings);
+  return { institution: toRecord(institution), role, is_super_admin: isSuperAdmin, settings, version: institution.version };
+}
+
+/**
+ * 412 when the request's `If-Match` does not name the version just read. The write that follows holds its
+ * condition on that same version, so a writer that got in between makes it fail, and the retry's fresh read
+ * then answers 412 here: the check holds under races.
+ */
+function requireVersion(institution: Institution, expected: VersionCheck | undefined): void {
+  if (expected && !expected(institution.version)) throw new PreconditionFailed(messages.institutionChanged);
 }
 
 const nullIfBlank = (s: string | null | undefined) => (s === undefined ? undefined : s === null || s === "" ? null : s);
@@ -111,10 +126,10 @@ function apply(base: Institution, input: InstitutionInput): Institution {
 }
 
 /** Creates an institution owned by the caller's account, with the caller as its super admin. One transaction. */
-export async function createInstitution(caller: Caller, body: unknown): Promise<Schemas["InstitutionWritten"]> {
+export async function createInstitution(caller: Caller, body: unknown): Promise<Versioned<Schemas["InstitutionWritten"]>> {
   if (!caller.isCohortSuperAdmin) {
     const details = { action: "create_institution", required_role: "cohort_super_admin" as const };
-    await recordEvent(auditEvent(caller, "insufficient_privileges", details));
+    await recordRefusal(caller, auditEvent(caller, "insufficient_privileges", details));
     throw new Forbidden(messages.superAdminRequired);
   }
   const input = parseRoot(body, "institution", institutionCreate);
@@ -143,16 +158,31 @@ export async function createInstitution(caller: Caller, body: unknown): Promise<
     const creator = memberOf(caller, "cohort_super_admin", now, null);
     const result = await repo.insertInstitution(institution, creator, event);
     if (result.kind === "registration_number_taken") throw new ValidationFailed([TAKEN]);
+    if (result.kind === "daily_limit") {
+      const limit = config.accountDailyInstitutionLimit;
+      await recordEvent(auditEvent(caller, "rate_limit_exceeded", { limit, scope: "institution_daily" }, { now }));
+      throw new TooManyRequests(TOO_MANY_INSTITUTIONS, secondsUntil(nextDay(now), now));
+    }
     if (result.kind === "retry") return RETRY;
-    return { institution: toRecord(institution), message: "Institution created successfully" };
+    return { institution: toRecord(institution), message: "Institution created successfully", version: institution.version };
   });
 }
 
-/** PATCH and PUT alike: applies the submitted whitelisted fields. One read and one transaction (more under contention). */
-export async function updateInstitution(caller: Caller, id: string | undefined, body: unknown): Promise<Schemas["InstitutionWritten"]> {
+/**
+ * PATCH and PUT alike: applies the submitted whitelisted fields, if the stored version passes `expected`
+ * (`If-Match`; 412 otherwise, after the 404 and 403 checks, before the body's). Returns the new `version`
+ * beside the body. One read and one transaction (more under contention).
+ */
+export async function updateInstitution(
+  caller: Caller,
+  id: string | undefined,
+  body: unknown,
+  expected?: VersionCheck,
+): Promise<Versioned<Schemas["InstitutionWritten"]>> {
   return withRetries("Institution was changed concurrently, please retry", async () => {
     const visible = await requireVisible(caller, id);
     await requireSuperAdminOf(caller, visible, "update_institution", messages.onlySuperAdminsUpdate);
+    requireVersion(visible.institution, expected);
     const input = parseRoot(body, "institution", institutionInput);
     const now = clock();
     const before = visible.institution;
@@ -160,18 +190,20 @@ export async function updateInstitution(caller: Caller, id: string | undefined, 
     const changes = submittedKeys(body, "institution", WRITABLE_FIELDS);
     const event = auditEvent(caller, "institution_updated", { institution_id: after.id, changes }, { now, owner: before.account_id });
     const result = await repo.storeInstitutionUpdate(before, after, event);
-    if (result.kind === "ok") return { institution: toRecord(after), message: "Institution updated successfully" };
+    if (result.kind === "ok")
+      return { institution: toRecord(after), message: "Institution updated successfully", version: before.version + 1 };
     if (result.kind === "registration_number_taken") throw new ValidationFailed([TAKEN]);
     // "gone" goes round once more, so that the caller gets the same 404 (and event) as for any other unknown id.
     return RETRY;
   });
 }
 
-/** Deletes an institution that has no cohort. One read and one transaction. */
-export async function deleteInstitution(caller: Caller, id: string | undefined): Promise<Schemas["Message"]> {
+/** Deletes an institution that has no cohort, if its version passes `expected` (`If-Match`). One read and one transaction. */
+export async function deleteInstitution(caller: Caller, id: string | undefined, expected?: VersionCheck): Promise<Schemas["Message"]> {
   return withRetries("Institution was changed concurrently, please retry", async () => {
     const visible = await requireVisible(caller, id);
     await requireSuperAdminOf(caller, visible, "destroy_institution", messages.onlySuperAdminsDelete);
+    requireVersion(visible.institution, expected);
     const { institution } = visible;
     const event = auditEvent(caller, "institution_deleted", { institution_name: institution.name }, { owner: institution.account_id });
     const result = await repo.removeInstitution(institution, event);

@@ -12,6 +12,7 @@
  */
 import { MetricUnit } from "@aws-lambda-powertools/metrics";
 import { recordEvent } from "../audit.js";
+import { secondsUntil } from "../bounds.js";
 import type { Caller } from "../caller.js";
 import { now as clock } from "../clock.js";
 import { config } from "../config.js";
@@ -88,9 +89,8 @@ async function refuseMail(
 
 /** A mail bound that refused a write, as its limit and the seconds until it lets mail through again. */
 function boundRefusal(bound: repo.MailBound, now: Date): { limit: number; retryAfter: number } {
-  const reopens = bound === "institution_hourly" ? repo.nextHour(now) : repo.nextDay(now);
-  const limit = bound === "institution_hourly" ? config.institutionHourlyMailLimit : config.recipientDailyMailLimit;
-  return { limit, retryAfter: (reopens.getTime() - now.getTime()) / 1000 };
+  const { limit, reopens } = repo.MAIL_BOUNDS[bound];
+  return { limit: limit(), retryAfter: secondsUntil(reopens(now), now) };
 }
 
 /** The invitation mail for `inv`, with its one copy of the token. */
@@ -199,7 +199,8 @@ export async function createInvitation(caller: Caller, query: Query, body: unkno
     };
     const details = { invitation_id: invitation.id, institution_id: invitation.institution_id, email, role: invitation.role };
     const event = institutionEvent(caller, visible, "invitation_created", details, now);
-    const result = await repo.insertInvitation(invitation, { id: caller.id, email: caller.email }, event, now);
+    const inviter = { id: caller.id, email: caller.email };
+    const result = await repo.insertInvitation(invitation, inviter, event, now, visible.institution.account_id);
     if (result.kind === "ok") return { invitation, token: token.token, visible };
     if (result.kind === "has_access") throw new ValidationFailed([HAS_ACCESS]);
     if (result.kind === "bound") {
@@ -243,7 +244,8 @@ export async function resendInvitation(
     const next = { token_hash: token.hash, token_preview: token.preview, sent_at: now.toISOString(), expires_at: expiryFrom(now) };
     const details = { invitation_id: inv.id, institution_id: inv.institution_id, email: inv.email };
     const event = institutionEvent(caller, visible, "invitation_resent", details, now);
-    const out = await repo.reissueToken(inv, next, event, now, new Date(now.getTime() - cooldownMs));
+    const cooldownEdge = new Date(now.getTime() - cooldownMs);
+    const out = await repo.reissueToken(inv, next, event, now, cooldownEdge, visible.institution.account_id);
     if (out.kind === "ok") return { after: { ...inv, ...next }, token: token.token, visible };
     if (out.kind === "bound") {
       const { limit, retryAfter } = boundRefusal(out.bound, now);

@@ -21,7 +21,28 @@ const HTML_SPECIAL = /[&<>"']/g;
 const escapeHtml = (s: string) => s.replace(HTML_SPECIAL, (c) => HTML_ESCAPES[c] as string);
 
 /** User text on one line: no line break or control character from user data reaches the mail (or its headers). */
-export const oneLine = (s: string) => s.replace(/[\p{Cc}\p{Cf}\u2028\u2029]+/gu, " ").trim();
+const oneLine = (s: string) => s.replace(/[\p{Cc}\p{Cf}\p{Zl}\p{Zp}]+/gu, " ").trim();
+
+/** The longest inviter name a mail shows, in code points (the `name` claim is any length the user likes). */
+export const INVITER_NAME_MAX = 64;
+
+const cut = (s: string, max: number) => {
+  const points = [...s];
+  return points.length > max ? `${points.slice(0, max).join("").trimEnd()}…` : s;
+};
+
+/** A scheme (`https://`, `javascript:`), or a host name: a label, dots, and a last label of two letters or more. */
+const LINK_LIKE = /\b[a-z][a-z0-9+.-]*:\/\/|\b(?:javascript|vbscript|data|mailto|file|tel):|(?:[\p{L}\p{N}-]+\.)+\p{L}{2,}\b/giu;
+
+/**
+ * User text with nothing a mail client would turn into a link: schemes lose their colon (`https[:]//`),
+ * host names their dots (`evil[.]test`), the usual way of quoting an address without linking it. The only
+ * link in the mail is the service's own accept link.
+ */
+export const unlinked = (s: string) => s.replace(LINK_LIKE, (m) => m.replace(":", "[:]").replace(/\./g, "[.]"));
+
+/** The inviter's `name` claim as the mail and the preview show it: one line, at most 64 code points. */
+export const inviterName = (name: string) => cut(oneLine(name), INVITER_NAME_MAX);
 
 /** The accept link of the contract: `<APP_BASE_URL>/invitations/accept?token=<token>`. */
 export function acceptLink(appBaseUrl: string, token: string): string {
@@ -30,9 +51,9 @@ export function acceptLink(appBaseUrl: string, token: string): string {
 
 /** Builds the mail; the subject never holds the token (subjects end up in logs and mail previews). */
 export function invitationMail(input: InvitationMailInput): Mail {
-  const inviterName = input.inviterName ? oneLine(input.inviterName) : "";
-  const inviter = inviterName ? `${inviterName} (${input.inviterEmail})` : input.inviterEmail;
-  const institutionName = oneLine(input.institutionName);
+  const name = input.inviterName ? unlinked(inviterName(input.inviterName)) : "";
+  const inviter = name ? `${name} (${input.inviterEmail})` : input.inviterEmail;
+  const institutionName = unlinked(oneLine(input.institutionName));
   const role = ROLE_LABELS[input.role];
   const link = acceptLink(input.appBaseUrl, input.token);
   // `2024-05-01T10:00:00.000Z` → `2024-05-01 10:00:00 UTC`

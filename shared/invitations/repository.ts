@@ -5,6 +5,7 @@
  * - pending slot   `INST#<inst>` / `EMAIL#<email>#SLOT#<n>`      n < limit; `{invitation_id, expires_at}` of its holder
  * - member e-mail  `INST#<inst>` / `EMAIL#<email>#MEMBER`        that e-mail has access (`{user_id}`)
  * - mail counters  `INST#<inst>` / `MAILS#HOUR#<hour>` and `EMAIL#<email>#DAY#<day>`: mails sent in that UTC hour / day
+ * - service-wide mail counters `MAILBOX#<mailbox>` / `DAY#<day>` and `ACCOUNT#<account>` / `MAILS#HOUR#<hour>`
  *
  * A slot is free when it does not exist or its holder has expired; use, revoke and a failed mail delete it
  * (only if it is still theirs). An invitation is in the `by_invitation_state` index under its institution and
@@ -14,6 +15,7 @@
  */
 import { GetCommand, QueryCommand } from "@aws-sdk/lib-dynamodb";
 import { type AuditEvent, commitWithEvent } from "../audit.js";
+import { boundedCount, dayOf, hourOf, mailboxOf, nextDay, nextHour } from "../bounds.js";
 import { db, queryAll } from "../clients.js";
 import { config } from "../config.js";
 import type { Institution } from "../institutions/model.js";
@@ -27,8 +29,6 @@ const T = () => config.tables.main;
 
 /** Condition: the invitation exists and is active at `:now`. */
 const ACTIVE = "attribute_exists(pk) AND attribute_not_exists(used_at) AND attribute_not_exists(revoked_at) AND expires_at > :now";
-
-const DAY_SECONDS = 24 * 60 * 60;
 
 /** A revoked invitation leaves both indexes of active invitations (the state index and the sender index). */
 const LEAVE_INDEXES = `${invitationStateIndex.partitionKey}, ${invitationSenderIndex.partitionKey}`;
@@ -78,36 +78,28 @@ function putToken(inv: Pick<Invitation, "id" | "institution_id">, tokenHash: str
   };
 }
 
-/** Counts one more mail on a counter, only while it is below `limit`; the counter expires a day after its period. */
-function countMail(key: { pk: string; sk: string }, limit: number, periodEnd: Date): TxItem {
+/**
+ * The mail bounds of one mail to `inv.email` at `now` (DESIGN.md §3, §13), each a conditional counter, by
+ * the name `MAIL_BOUNDS` gives it. `account` owns the institution. Per institution first: when two bounds
+ * are reached at once, the narrower one is the one reported.
+ */
+function mailCounters(inv: Pick<Invitation, "institution_id" | "email">, account: string, now: Date): TxItems {
+  const count = (key: { pk: string; sk: string }, limit: number, periodEnd: Date) => boundedCount(T(), key, "mails", limit, periodEnd);
   return {
-    Update: {
-      TableName: T(),
-      Key: key,
-      UpdateExpression: "ADD #n :one SET #ttl = if_not_exists(#ttl, :ttl)",
-      ConditionExpression: "attribute_not_exists(#n) OR #n < :limit",
-      ExpressionAttributeNames: { "#n": "mails", "#ttl": "ttl" },
-      ExpressionAttributeValues: { ":one": 1, ":limit": limit, ":ttl": Math.floor(periodEnd.getTime() / 1000) + DAY_SECONDS },
-    },
+    institutionHourly: count(keys.hourlyMails(inv.institution_id, hourOf(now)), config.institutionHourlyMailLimit, nextHour(now)),
+    recipientDaily: count(keys.dailyMails(inv.institution_id, inv.email, dayOf(now)), config.recipientDailyMailLimit, nextDay(now)),
+    mailboxDaily: count(keys.mailboxDailyMails(mailboxOf(inv.email), dayOf(now)), config.mailboxDailyMailLimit, nextDay(now)),
+    accountHourly: count(keys.accountHourlyMails(account, hourOf(now)), config.accountHourlyMailLimit, nextHour(now)),
   };
 }
 
-/** The two mail bounds of one mail to `inv.email` at `now` (DESIGN.md §3). */
-function mailCounters(inv: Pick<Invitation, "institution_id" | "email">, now: Date): TxItems {
-  const iso = now.toISOString();
-  return {
-    institutionHourly: countMail(keys.hourlyMails(inv.institution_id, iso.slice(0, 13)), config.institutionHourlyMailLimit, nextHour(now)),
-    recipientDaily: countMail(
-      keys.dailyMails(inv.institution_id, inv.email, iso.slice(0, 10)),
-      config.recipientDailyMailLimit,
-      nextDay(now),
-    ),
-  };
-}
-
-/** The start of the next UTC hour / day: when an hourly / daily mail bound lets mail through again. */
-export const nextHour = (now: Date) => new Date(Math.floor(now.getTime() / 3_600_000 + 1) * 3_600_000);
-export const nextDay = (now: Date) => new Date(Math.floor(now.getTime() / 86_400_000 + 1) * 86_400_000);
+/** Each mail bound: the transaction item that counts it, its limit, and when it lets mail through again. */
+export const MAIL_BOUNDS = {
+  institution_hourly: { item: "institutionHourly", limit: () => config.institutionHourlyMailLimit, reopens: nextHour },
+  recipient_daily: { item: "recipientDaily", limit: () => config.recipientDailyMailLimit, reopens: nextDay },
+  mailbox_daily: { item: "mailboxDaily", limit: () => config.mailboxDailyMailLimit, reopens: nextDay },
+  account_hourly: { item: "accountHourly", limit: () => config.accountHourlyMailLimit, reopens: nextHour },
+} as const;
 
 /** The invitation, if it exists in that institution. One strongly consistent GetItem. */
 export async function getInvitation(institutionId: string, id: string): Promise<Invitation | undefined> {
@@ -192,10 +184,10 @@ export async function readEmailState(institutionId: string, email: string): Prom
 }
 
 /** Why a mail-sending write was refused by a mail bound. */
-export type MailBound = "institution_hourly" | "recipient_daily";
+export type MailBound = keyof typeof MAIL_BOUNDS;
 
 const mailBoundOf = (failed: string | undefined): MailBound | undefined =>
-  failed === "institutionHourly" ? "institution_hourly" : failed === "recipientDaily" ? "recipient_daily" : undefined;
+  (Object.keys(MAIL_BOUNDS) as MailBound[]).find((bound) => MAIL_BOUNDS[bound].item === failed);
 
 /** A mail bound refused the write. */
 export type BoundReached = { readonly kind: "bound"; readonly bound: MailBound };
@@ -214,13 +206,14 @@ export type InsertRefusal =
  * Creates the invitation with its token item, claims its slot (free, or held by an expired invitation),
  * counts its mail against the mail bounds and writes the event: one transaction. It also checks that the
  * e-mail has not gained access and that the inviter still manages the institution, and records the
- * inviter's own e-mail as a member's.
+ * inviter's own e-mail as a member's. `account` owns the institution (its mails are counted together).
  */
 export async function insertInvitation(
   inv: Invitation,
   inviter: { id: string; email: string },
   event: AuditEvent,
   now: Date,
+  account: string,
 ): Promise<Written<InsertRefusal>> {
   const result = await commitWithEvent(event, {
     slot: putSlot(inv, "attribute_not_exists(pk) OR expires_at <= :now", { ":now": now.toISOString() }),
@@ -246,7 +239,7 @@ export async function insertInvitation(
       inviter.email && inviter.email !== inv.email
         ? { Put: { TableName: T(), Item: { ...keys.memberEmail(inv.institution_id, inviter.email), user_id: inviter.id } } }
         : undefined,
-    ...mailCounters(inv, now),
+    ...mailCounters(inv, account, now),
   });
   if (result.kind !== "failed") return result.kind === "ok" ? result : { kind: "retry" };
   const bound = mailBoundOf(result.item);
@@ -391,7 +384,7 @@ export async function consumeInvitation(
  * Gives an active invitation a new token: the old token item goes, the new one comes, `sent_at` and
  * `expires_at` restart (on the slot and in the state index too), and the mail is counted against the
  * mail bounds. Only while `inv.token_hash` is still current and its last mail went out before
- * `cooldownEdge`. One transaction.
+ * `cooldownEdge`. `account` owns the institution. One transaction.
  */
 export async function reissueToken(
   inv: Invitation,
@@ -399,6 +392,7 @@ export async function reissueToken(
   event: AuditEvent,
   now: Date,
   cooldownEdge: Date,
+  account: string,
 ): Promise<Outcome> {
   const after: Invitation = { ...inv, ...next };
   const result = await commitWithEvent(event, {
@@ -426,7 +420,7 @@ export async function reissueToken(
     oldToken: { Delete: { TableName: T(), Key: keys.token(inv.token_hash) } },
     newToken: putToken(inv, next.token_hash),
     slot: putSlot(after, "attribute_not_exists(pk) OR invitation_id = :id", { ":id": inv.id }),
-    ...mailCounters(inv, now),
+    ...mailCounters(inv, account, now),
   });
   return outcome(result);
 }

@@ -4,20 +4,20 @@
  * the invitation → its state → the change and its event in one transaction.
  */
 import * as v from "valibot";
-import { auditEvent, type EventDetails, type EventType, recordEvent } from "../audit.js";
+import { auditEvent, type EventDetails, type EventType, recordRefusal } from "../audit.js";
 import type { Caller } from "../caller.js";
 import { now as clock } from "../clock.js";
 import { Forbidden, messages, NotFound, Unprocessable } from "../errors.js";
 import { isId } from "../ids.js";
-import { INSTITUTION_FULL, type Institution, isFull } from "../institutions/model.js";
+import { INSTITUTION_FULL, type Institution, isFull, memberRole } from "../institutions/model.js";
 import { getInstitution } from "../institutions/repository.js";
-import { memberOf, requireVisible, roleIn, type Visible } from "../institutions/service.js";
+import { memberOf, requireVisible, type Visible } from "../institutions/service.js";
 import type { components } from "../openapi/api-types.js";
 import { decodeCursor, encodeCursor, parseQuery } from "../paging.js";
 import { RETRY, withRetries } from "../retry.js";
 import type { Role } from "../roles.js";
 import { invitationStateIndex } from "../tables.js";
-import { oneLine } from "./message.js";
+import { inviterName } from "./message.js";
 import { type Invitation, statusOf, strongerRole, toListItem } from "./model.js";
 import * as repo from "./repository.js";
 import { acceptInput, invitationListQuery, invitationParams } from "./schema.js";
@@ -29,7 +29,16 @@ type Schemas = components["schemas"];
 export const ONLY_SUPER_ADMIN_INVITES_SUPER_ADMINS = "Only the institution's super admin can invite super admins";
 export const INVALID_INVITATION = "Invalid or expired invitation";
 
-export type TokenFailureReason = "unknown" | "expired" | "used" | "revoked" | "email_mismatch";
+export type TokenFailureReason = "unknown" | "expired" | "used" | "revoked" | "email_mismatch" | "email_unverified";
+
+/**
+ * Whether the caller is the invitee: its `email` claim is the invitation's e-mail and the identity
+ * provider verified it (an unverified address proves nothing about who reads that mailbox).
+ */
+export function inviteeMismatch(caller: Caller, inv: Pick<Invitation, "email">): TokenFailureReason | undefined {
+  if (caller.email === "" || caller.email !== inv.email) return "email_mismatch";
+  return caller.emailVerified ? undefined : "email_unverified";
+}
 
 /** An event about `visible`'s institution: recorded in its owner's trail too. */
 export function institutionEvent<T extends EventType>(caller: Caller, visible: Visible, type: T, details: EventDetails[T], now?: Date) {
@@ -45,7 +54,7 @@ export async function requireManaging(caller: Caller, institutionId: string | un
   const visible = await requireVisible(caller, institutionId, "manage_invitations");
   if (caller.isCohortSuperAdmin && visible.role === "cohort_super_admin") return visible;
   const details = { action: "manage_invitations", required_role: "cohort_super_admin" as const, institution_id: visible.institution.id };
-  await recordEvent(institutionEvent(caller, visible, "insufficient_privileges", details));
+  await recordRefusal(caller, institutionEvent(caller, visible, "insufficient_privileges", details));
   throw new Forbidden(messages.superAdminRequired);
 }
 
@@ -56,7 +65,7 @@ export async function requireManaging(caller: Caller, institutionId: string | un
 export async function requireMayInvite(caller: Caller, visible: Visible, role: Role): Promise<void> {
   if (role !== "cohort_super_admin" || visible.isSuperAdmin) return;
   const details = { action: "manage_invitations", required_role: "super_admin" as const, institution_id: visible.institution.id };
-  await recordEvent(institutionEvent(caller, visible, "insufficient_privileges", details));
+  await recordRefusal(caller, institutionEvent(caller, visible, "insufficient_privileges", details));
   throw new Forbidden(ONLY_SUPER_ADMIN_INVITES_SUPER_ADMINS);
 }
 
@@ -138,7 +147,7 @@ export async function revokeInvitation(
 
 /** Records `token_validation_failure` (the reason only, never the token) and refuses with the one fixed answer. */
 async function refuse(caller: Caller, reason: TokenFailureReason, owner?: string): Promise<never> {
-  await recordEvent(auditEvent(caller, "token_validation_failure", { reason }, { owner }));
+  await recordRefusal(caller, auditEvent(caller, "token_validation_failure", { reason }, { owner }));
   throw new Unprocessable(INVALID_INVITATION);
 }
 
@@ -153,11 +162,7 @@ function failureReason(inv: Invitation, now: Date): TokenFailureReason | undefin
  * removal could not see yet is as revoked).
  */
 function tokenFailure(caller: Caller, inv: Invitation, institution: Institution, now: Date): TokenFailureReason | undefined {
-  return (
-    failureReason(inv, now) ??
-    (caller.email !== "" && caller.email === inv.email ? undefined : "email_mismatch") ??
-    (roleIn(institution, inv.created_by_id) ? undefined : "revoked")
-  );
+  return failureReason(inv, now) ?? inviteeMismatch(caller, inv) ?? (memberRole(institution, inv.created_by_id) ? undefined : "revoked");
 }
 
 /** The invitation a token names, with its institution, when the token is current; else refused as `unknown`. */
@@ -184,7 +189,7 @@ export async function previewInvitation(caller: Caller, body: unknown): Promise<
   const { inv, institution } = await invitationOfToken(caller, hashToken(parsed.output.token));
   const reason = tokenFailure(caller, inv, institution, clock());
   if (reason) return refuse(caller, reason, institution.account_id);
-  const name = inv.created_by_name ? [...oneLine(inv.created_by_name)].slice(0, 64).join("") : "";
+  const name = inv.created_by_name ? inviterName(inv.created_by_name) : "";
   return {
     institution: { name: institution.name },
     role: inv.role,
@@ -213,7 +218,7 @@ export async function acceptInvitation(caller: Caller, body: unknown): Promise<S
     const reason = tokenFailure(caller, inv, institution, now);
     if (reason) return refuse(caller, reason, owner);
 
-    const current = roleIn(institution, caller.id);
+    const current = memberRole(institution, caller.id);
     // Checked again at accept (invitations pending when the last seat went stay pending, unused); the
     // version guard on the grant makes two accepts racing for the last seat read again, so one gets it.
     if (current === undefined && isFull(institution)) throw new Unprocessable(INSTITUTION_FULL);

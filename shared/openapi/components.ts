@@ -185,6 +185,25 @@ export const schemas: Record<string, Schema> = {
     },
     required: ["minute", ...COUNTED_TYPES],
   },
+  Digest: closed(
+    {
+      account_id: { type: "string" },
+      sequence: { type: "integer", minimum: 1, description: "1 for the account's first digest, then +1 each." },
+      period_start: ref("Timestamp"),
+      period_end: ref("Timestamp"),
+      event_count: { type: "integer", minimum: 1 },
+      events_hash: { type: "string", pattern: "^[0-9a-f]{64}$" },
+      previous_digest_hash: nullable({ type: "string", pattern: "^[0-9a-f]{64}$" }),
+      created_at: ref("Timestamp"),
+      key_id: { type: "string" },
+      signature: { type: "string", description: "Base64 of the DER ECDSA P-256 / SHA-256 signature." },
+    },
+    "A signed digest of one account's events in one period.",
+  ),
+  DigestList: closed({
+    digests: { type: "array", items: ref("Digest") },
+    public_key: { type: "string", description: "The signing key's public key, PEM (SPKI)." },
+  }),
   Alerts: closed({
     summary: ref("AlertCounts"),
     alerts: {
@@ -225,10 +244,40 @@ export const headers: Record<string, Schema> = {
     schema: { type: "string", pattern: '^attachment; filename="security_events_\\d{8}_\\d{6}\\.csv"$' },
     example: 'attachment; filename="security_events_20261123_163327.csv"',
   },
+  ETag: {
+    description:
+      "The institution's current version, a strong entity tag. Send it back as `If-Match` on PATCH, PUT or DELETE to change only what you read.",
+    required: true,
+    schema: { type: "string", pattern: '^"[1-9][0-9]*"$' },
+    example: '"3"',
+  },
   XExportTruncated: {
     description: "Present when more events matched than one export holds (10,000 rows, or about 6 MB).",
     required: false,
     schema: { type: "string", const: "true" },
+  },
+};
+
+// ---- request headers ------------------------------------------------------------------------------
+
+export const parameters: Record<string, Schema> = {
+  IdempotencyKey: {
+    name: "Idempotency-Key",
+    in: "header",
+    required: false,
+    description:
+      "Makes a retry safe (DESIGN.md §12): a request with the same key, from the same caller, to the same route, within 24 hours gets the first one's response (status, headers and body) and changes nothing again. The same key with another request is 422; while the first one runs, 409. 1 to 255 printable ASCII characters (400 otherwise); a UUID is a good choice. Responses are kept for 2xx and for 4xx other than 409 and 429; after a 409, 429 or 5xx the same key acts again.",
+    schema: { type: "string", minLength: 1, maxLength: 255, pattern: "^[ -~]+$" },
+    example: "5f0c7f7e-7a52-4a4e-9d0b-6a1c2b3d4e5f",
+  },
+  IfMatch: {
+    name: "If-Match",
+    in: "header",
+    required: false,
+    description:
+      "Change only if the institution is still at this version: the `ETag` of your last read (or `*`). Otherwise 412 and nothing changes. Without it the write applies whatever the version.",
+    schema: { type: "string" },
+    example: '"3"',
   },
 };
 
@@ -264,6 +313,7 @@ export const responses: Record<string, Schema> = {
   BadRequest: error("A malformed request: a body that is not JSON, a missing root key, a bad parameter.", {
     malformed: "Malformed JSON body",
     missingRoot: "param is missing or the value is empty: institution",
+    idempotencyKey: "Idempotency-Key must be 1 to 255 printable ASCII characters",
   }),
   Unauthorized: {
     description:
@@ -282,6 +332,16 @@ export const responses: Record<string, Schema> = {
   Conflict: error("A write kept losing races with concurrent ones; nothing was changed. Retry.", {
     conflict: "Institution was changed concurrently, please retry",
   }),
+  IdempotentConflict: error(
+    "A write kept losing races with concurrent ones, or a request with the same `Idempotency-Key` is still running; nothing was changed. Retry.",
+    { conflict: "Institution was changed concurrently, please retry", inProgress: "A request with this Idempotency-Key is in progress" },
+  ),
+  PreconditionFailed: error(
+    "`If-Match` does not name the institution's current version: someone changed it since you read it. Nothing was changed; read it again.",
+    {
+      changed: "Institution was changed by someone else",
+    },
+  ),
   PayloadTooLarge: {
     description: "The body is over 64 KiB (or over API Gateway's 10 MB, answered by the gateway).",
     headers: commonHeaders,
@@ -296,7 +356,7 @@ export const responses: Record<string, Schema> = {
     "Internal Server Error",
   ),
   TooManyRequests: error(
-    "Over a bound on invitations or their e-mails; logged as `rate_limit_exceeded`.",
+    "Over a bound: on invitations or their e-mails, on institutions created per day, or on refused requests (more than 30 in a minute, until it ends); logged as `rate_limit_exceeded` with its `scope`.",
     { mailBound: "Too many invitation e-mails, try again later" },
     { "Retry-After": { $ref: "#/components/headers/RetryAfter" } },
   ),

@@ -4,8 +4,9 @@
  * from real responses (examples.ts). Only the two docs functions import this module: building it loads
  * the JSON Schema converter, which no other handler should pay for at cold start.
  */
-import { type HttpMethod, type Route, routeKey, routes } from "../routes.js";
-import { commonHeaders, headers, schemaRef as ref, responses, type Schema, schemas } from "./components.js";
+import { messages } from "../errors.js";
+import { type HttpMethod, type Route, routeKey, routes, takesIdempotencyKey } from "../routes.js";
+import { commonHeaders, headers, parameters, schemaRef as ref, responses, type Schema, schemas } from "./components.js";
 import { examples } from "./examples.js";
 import { type RequestSchemas, requestSchemas } from "./requests.js";
 
@@ -36,6 +37,8 @@ interface Spec {
   readonly description?: string;
   readonly tag: string;
   readonly parameters?: Schema[];
+  /** Honours `If-Match` (412 when stale). */
+  readonly ifMatch?: true;
   readonly body?: { readonly schema: Schema; readonly example?: unknown };
   readonly success: {
     readonly status: "200" | "201";
@@ -107,6 +110,7 @@ function specs(req: RequestSchemas): Record<string, Spec> {
     cursor: "`meta.next_cursor` of the previous page, with the same filters.",
   };
 
+  const etag = { ETag: { $ref: "#/components/headers/ETag" } };
   const inst = "/api/v1/institutions";
   const inv = "/api/v1/admin/invitations";
   const sec = "/api/v1/admin/security_events";
@@ -117,8 +121,15 @@ function specs(req: RequestSchemas): Record<string, Spec> {
       "Super admin of the institution. Only the submitted fields change (PUT and PATCH alike); an empty string or null clears an optional field. Logs `institution_updated`.",
     tag: "Institutions",
     parameters: [institutionId],
+    ifMatch: true,
     body: { schema: req.institutionUpdate, example: { institution: { address: "2 Main St", settings: { auto_finalize: false } } } },
-    success: { status: "200", description: "Updated.", schema: ref("InstitutionWritten"), example: examples.institutionUpdated },
+    success: {
+      status: "200",
+      description: "Updated.",
+      schema: ref("InstitutionWritten"),
+      example: examples.institutionUpdated,
+      headers: etag,
+    },
     errors: {
       403: { update: "Only super admins can update institutions" },
       404: instNotFound,
@@ -138,7 +149,7 @@ function specs(req: RequestSchemas): Record<string, Spec> {
       operationId: "createInstitution",
       summary: "Create an institution",
       description:
-        "Cohort super admins only. The institution belongs to the caller's account and the caller is its super admin. Unknown keys are ignored. Logs `institution_created`.",
+        "Cohort super admins only. The institution belongs to the caller's account and the caller is its super admin. Unknown keys are ignored. Logs `institution_created`. At most 100 institutions per account per UTC day (429 with `Retry-After`).",
       tag: "Institutions",
       body: {
         schema: req.institutionCreate,
@@ -151,10 +162,17 @@ function specs(req: RequestSchemas): Record<string, Spec> {
           },
         },
       },
-      success: { status: "201", description: "Created.", schema: ref("InstitutionWritten"), example: examples.institutionCreated },
+      success: {
+        status: "201",
+        description: "Created.",
+        schema: ref("InstitutionWritten"),
+        example: examples.institutionCreated,
+        headers: etag,
+      },
       errors: {
         403: { superAdmin: "Super admin access required" },
         422: validation("Name can't be blank", "Contact email is invalid"),
+        429: { institutionDaily: "Too many institutions created today, try again later" },
       },
     },
     [`GET ${inst}/{id}`]: {
@@ -164,7 +182,13 @@ function specs(req: RequestSchemas): Record<string, Spec> {
         "The record, the caller's role views and the effective settings. An invisible id logs `unauthorized_institution_access`.",
       tag: "Institutions",
       parameters: [institutionId],
-      success: { status: "200", description: "The institution.", schema: ref("InstitutionShown"), example: examples.institutionShown },
+      success: {
+        status: "200",
+        description: "The institution.",
+        schema: ref("InstitutionShown"),
+        example: examples.institutionShown,
+        headers: etag,
+      },
       errors: { 404: instNotFound },
     },
     [`PATCH ${inst}/{id}`]: update("PATCH"),
@@ -175,6 +199,7 @@ function specs(req: RequestSchemas): Record<string, Spec> {
       description: "Super admin of the institution; refused while it has cohorts. Logs `institution_deleted`.",
       tag: "Institutions",
       parameters: [institutionId],
+      ifMatch: true,
       success: { status: "200", description: "Deleted.", schema: ref("Message"), example: examples.institutionDeleted },
       errors: {
         403: { delete: "Only super admins can delete institutions" },
@@ -287,7 +312,7 @@ function specs(req: RequestSchemas): Record<string, Spec> {
       operationId: "createInvitation",
       summary: "Invite an administrator",
       description:
-        "A cohort super admin managing the institution; only its super admin may invite `cohort_super_admin`. Mails the accept link and logs `invitation_created`. At most 3 active invitations per e-mail and institution, and bounded mail volume: each bound answers 429 with `Retry-After` and logs `rate_limit_exceeded`. The fields may also be sent as query parameters.",
+        "A cohort super admin managing the institution; only its super admin may invite `cohort_super_admin`. Mails the accept link and logs `invitation_created`. At most 3 active invitations per e-mail and institution, and bounded mail volume (per institution, per mailbox across the service, per account): each bound answers 429 with `Retry-After` and logs `rate_limit_exceeded`. The fields may also be sent as query parameters.",
       tag: "Invitations",
       body: {
         schema: req.invitationCreate,
@@ -362,7 +387,8 @@ function specs(req: RequestSchemas): Record<string, Spec> {
     [`GET ${sec}`]: {
       operationId: "listSecurityEvents",
       summary: "List security events",
-      description: "Cohort super admins; the caller's account only. Newest first (ties by id), paged; filters combine with AND.",
+      description:
+        "Cohort super admins; the caller's account only. Newest first (ties by id), paged; filters combine with AND. With both `user_id` and `event_type` a page may hold fewer than `limit` events and still have a `next_cursor`. Events past the retention are never listed.",
       tag: "Security events",
       parameters: queryParams(req.securityEventListQuery, eventsFilters),
       success: { status: "200", description: "One page of events.", schema: ref("SecurityEventList"), example: examples.securityEventList },
@@ -399,6 +425,24 @@ function specs(req: RequestSchemas): Record<string, Spec> {
         "Cohort super admins. Counts of the three counted event types over the last hour, the alerts they reach, and the per-minute series.",
       tag: "Security events",
       success: { status: "200", description: "The alerts.", schema: ref("Alerts"), example: examples.securityAlerts },
+      errors: { 403: { superAdmin: "Super admin access required" } },
+    },
+    [`GET ${sec}/digests`]: {
+      operationId: "listSecurityEventDigests",
+      summary: "Signed digests of the trail",
+      description:
+        "Cohort super admins; the caller's account only. One digest per period (a UTC hour) that had events, oldest first, each chained to the account's previous digest and signed with ECDSA P-256 / SHA-256; `public_key` (PEM, SPKI) checks every signature. `events_hash` is the SHA-256 of the period's events, oldest first, each as the RFC 8785 canonical JSON of what `GET /security_events/{id}` returns, joined by a line feed. Periods that began before the retention are left out. See the README's \"Verifying the trail\" and `npm run verify-trail`.",
+      tag: "Security events",
+      parameters: queryParams(req.securityEventDigestsQuery, {
+        from: "Digests of the periods from the one holding this instant (ISO 8601).",
+        to: "Digests of the periods that start at or before this instant (ISO 8601).",
+      }),
+      success: {
+        status: "200",
+        description: "The digests and the public key.",
+        schema: ref("DigestList"),
+        example: examples.securityEventDigests,
+      },
       errors: { 403: { superAdmin: "Super admin access required" } },
     },
     [`GET ${sec}/{id}`]: {
@@ -476,6 +520,31 @@ const ERROR_RESPONSE: Record<Exclude<ErrorStatus, "422">, string> = {
   502: "BadGateway",
 };
 
+/** A POST's 422: its own, or-ed with the `{error}` of an `Idempotency-Key` reused with another request. */
+function withReusedKey(own: Schema | undefined): Schema {
+  const reused = { idempotencyKeyReused: { value: { error: messages.idempotencyKeyReused } } };
+  const media = (own?.content as Record<string, Schema> | undefined)?.["application/json"];
+  if (!own || !media) {
+    return {
+      description: "The `Idempotency-Key` was used with another request.",
+      headers: commonHeaders,
+      content: { "application/json": { schema: ref("Error"), examples: reused } },
+    };
+  }
+  const schema = media.schema as Schema;
+  const isError = schema.$ref === "#/components/schemas/Error";
+  return {
+    ...own,
+    description: `${own.description as string} Or the \`Idempotency-Key\` was used with another request (\`{error}\`).`,
+    content: {
+      "application/json": {
+        schema: isError ? schema : { oneOf: [schema, ref("Error")] },
+        examples: { ...(media.examples as Schema), ...reused },
+      },
+    },
+  };
+}
+
 /** The operation of `route` from its spec: the statuses every route of its kind answers, then its own. */
 function operation(route: Route, spec: Spec): Operation {
   const out: Record<string, Schema> = {
@@ -499,7 +568,12 @@ function operation(route: Route, spec: Spec): Operation {
     out[401] = r("Unauthorized");
     out[413] = r("PayloadTooLarge");
   }
-  for (const [status, messages] of Object.entries(spec.errors ?? {}) as [ErrorStatus, unknown][]) {
+  // A refusal (403, 404, a failed invitation token) counts against the probing bound (DESIGN.md §13).
+  const errors: Spec["errors"] = { ...spec.errors };
+  if (errors[403] || errors[404] || route.handler === "invitations/accept" || route.handler === "invitations/preview") {
+    errors[429] = { ...errors[429], refused: "Too many refused requests, try again later" };
+  }
+  for (const [status, messages] of Object.entries(errors) as [ErrorStatus, unknown][]) {
     if (status === "422") {
       const { shape, examples: ex } = messages as { shape: "errors" | "error"; examples: Record<string, unknown> };
       out[status] = {
@@ -528,16 +602,27 @@ function operation(route: Route, spec: Spec): Operation {
     };
   }
   if (writes) out[409] = r("Conflict");
+  if (spec.ifMatch) out[412] = r("PreconditionFailed");
+  const idempotent = !route.public && takesIdempotencyKey(route.method);
+  if (idempotent) {
+    out[409] = r("IdempotentConflict");
+    out[422] = withReusedKey(out[422]);
+  }
   out[500] = r("InternalError");
   if (main || events) out[503] = r("ServiceUnavailable");
   const sorted = Object.fromEntries(Object.entries(out).sort(([a], [b]) => a.localeCompare(b)));
+  const params = [
+    ...(spec.parameters ?? []),
+    ...(spec.ifMatch ? [{ $ref: "#/components/parameters/IfMatch" }] : []),
+    ...(idempotent ? [{ $ref: "#/components/parameters/IdempotencyKey" }] : []),
+  ];
   return {
     operationId: spec.operationId,
     summary: spec.summary,
     description: [spec.description, `Who: ${route.who}.`].filter(Boolean).join("\n\n"),
     tags: [spec.tag],
     ...(route.public && { security: [] }),
-    ...(spec.parameters && { parameters: spec.parameters }),
+    ...(params.length > 0 && { parameters: params }),
     ...(spec.body && {
       requestBody: { required: true, content: json(spec.body.schema, spec.body.example) },
     }),
@@ -592,6 +677,7 @@ export function buildDocument(errorMode: "throw" | "ignore" = "ignore"): Documen
       },
       schemas: { ...schemas, ...bodies },
       headers,
+      parameters,
       responses,
     },
   };

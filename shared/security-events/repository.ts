@@ -1,84 +1,98 @@
 /**
  * Read access to the security-event trail. Every read is a GetItem or a Query on exactly one account's
- * partition (of the table or of one GSI) and, where bounds are given, a key condition on `created_key`:
- * never a Scan, never a FilterExpression, so nothing outside the caller's account or the time range is read.
+ * partition (of the table or of one GSI), with the time bounds as a key range on the id (a ULID, so its
+ * first characters are the creation time): never a Scan, so nothing outside the caller's account or the
+ * time range is read. The user-and-type filter is the one that reads more than it returns: it pages
+ * through the user's events and keeps those of the type (`FilterExpression`), one Query per page all the
+ * same; every other filter reads exactly the matching events.
  */
 import { GetCommand, QueryCommand, type QueryCommandInput } from "@aws-sdk/lib-dynamodb";
+import { decodeTime } from "ulidx";
 import type { StoredEvent } from "../audit.js";
 import { db, queryAll } from "../clients.js";
 import { config } from "../config.js";
+import { firstIdAt, lastIdAt } from "../ids.js";
 import { eventKeys } from "../tables.js";
 import { CSV_COLUMNS, type ExportedEvent } from "./csv.js";
 import type { Iso } from "./schema.js";
 
 const T = () => config.tables.events;
 
-/** Sorts after every `#<id>` suffix, so `<= to + TOP` keeps events at exactly `to`. */
-const TOP = "#\uffff";
-
 /** What selects the events of one Query: the account always, then optional equality filters and bounds. */
 export interface EventFilter {
   readonly account: string;
   readonly userId?: string | undefined;
   readonly type?: string | undefined;
-  /** Inclusive bounds, in the stored `created_at` form. */
+  /** Inclusive bounds, in the stored `created_at` form. The service raises `from` to the retention. */
   readonly from?: Iso | undefined;
   readonly to?: Iso | undefined;
 }
 
 interface IndexChoice {
-  readonly name: string;
+  /** Undefined: the table itself. */
+  readonly name: string | undefined;
   readonly partitionAttr: string;
   readonly partition: string;
+  /** An event type to keep out of the partition's events (user and type together). */
+  readonly keepType?: string;
 }
 
-/** The GSI whose partition is exactly the events matching the account and the equality filters. */
+/** The partition whose events are the account's, narrowed by the equality filters. */
 export function indexFor(f: EventFilter): IndexChoice {
   const { account, userId, type } = f;
-  if (userId !== undefined && type !== undefined)
-    return {
-      name: "by_account_user_type",
-      partitionAttr: "g_account_user_type",
-      partition: eventKeys.accountUserType(account, userId, type),
-    };
   if (userId !== undefined)
-    return { name: "by_account_user", partitionAttr: "g_account_user", partition: eventKeys.accountUser(account, userId) };
-  if (type !== undefined)
-    return { name: "by_account_type", partitionAttr: "g_account_type", partition: eventKeys.accountType(account, type) };
-  return { name: "by_account", partitionAttr: "g_account", partition: eventKeys.account(account) };
+    return {
+      name: "by_user",
+      partitionAttr: "g_user",
+      partition: eventKeys.accountUser(account, userId),
+      ...(type !== undefined && { keepType: type }),
+    };
+  if (type !== undefined) return { name: "by_type", partitionAttr: "g_type", partition: eventKeys.accountType(account, type) };
+  return { name: undefined, partitionAttr: "pk", partition: eventKeys.partition(account) };
 }
 
+/** The event id of position `<created_at>#<id>` (a list cursor), or of an id. */
+const idOf = (position: string): string => position.slice(position.lastIndexOf("#") + 1);
+
+/** The cursor position of an event id: its creation instant (the ULID's time) and the id. */
+export const positionOf = (id: string): string => `${new Date(decodeTime(id)).toISOString()}#${id}`;
+
 /** The Query (without paging) for `f`, newest first. Exported for the unit tests of the index mapping. */
-export function queryFor(f: EventFilter): QueryCommandInput & { IndexName: string } {
+export function queryFor(f: EventFilter): QueryCommandInput {
   const index = indexFor(f);
   const values: Record<string, string> = { ":p": index.partition };
   let range = "";
   if (f.from !== undefined && f.to !== undefined) {
-    range = " AND #ck BETWEEN :lo AND :hi";
-    values[":lo"] = f.from;
-    values[":hi"] = f.to + TOP;
+    range = " AND #id BETWEEN :lo AND :hi";
+    values[":lo"] = firstIdAt(Date.parse(f.from));
+    values[":hi"] = lastIdAt(Date.parse(f.to));
   } else if (f.from !== undefined) {
-    range = " AND #ck >= :lo";
-    values[":lo"] = f.from;
+    range = " AND #id >= :lo";
+    values[":lo"] = firstIdAt(Date.parse(f.from));
   } else if (f.to !== undefined) {
-    range = " AND #ck <= :hi";
-    values[":hi"] = f.to + TOP;
+    range = " AND #id <= :hi";
+    values[":hi"] = lastIdAt(Date.parse(f.to));
+  }
+  const names: Record<string, string> = { "#p": index.partitionAttr, ...(range && { "#id": "sk" }) };
+  if (index.keepType !== undefined) {
+    names["#type"] = "event_type";
+    values[":type"] = index.keepType;
   }
   return {
     TableName: T(),
-    IndexName: index.name,
+    ...(index.name !== undefined && { IndexName: index.name }),
     KeyConditionExpression: `#p = :p${range}`,
-    ExpressionAttributeNames: { "#p": index.partitionAttr, ...(range && { "#ck": "created_key" }) },
+    ...(index.keepType !== undefined && { FilterExpression: "#type = :type" }),
+    ExpressionAttributeNames: names,
     ExpressionAttributeValues: values,
     ScanIndexForward: false,
   };
 }
 
-/** The start key after `createdKey`, built in the caller's own partition: a cursor carries only the position. */
-function startAfter(f: EventFilter, createdKey: string): Record<string, string> {
+/** The start key after the event at `position`, built in the caller's own partition: a cursor carries only the position. */
+function startAfter(f: EventFilter, position: string): Record<string, string> {
   const index = indexFor(f);
-  const id = createdKey.slice(createdKey.lastIndexOf("#") + 1);
-  return { ...eventKeys.event(id, f.account), [index.partitionAttr]: index.partition, created_key: createdKey };
+  return { ...eventKeys.event(idOf(position), f.account), [index.partitionAttr]: index.partition };
 }
 
 /** A projection of `fields`, each by placeholder so that none can clash with a DynamoDB reserved word. */
@@ -91,10 +105,10 @@ function projection(fields: readonly string[]) {
 export const LISTED_FIELDS = ["id", "event_type", "user_email", "ip_address", "details", "created_at", "description"] as const;
 export type ListedEvent = Pick<StoredEvent, (typeof LISTED_FIELDS)[number]>;
 
-/** The export reads an event's CSV columns and its sort key, by which it merges its streams. */
-export type ExportRow = ExportedEvent & { created_key: string };
+/** The export reads an event's CSV columns; it merges its streams by id (creation order). */
+export type ExportRow = ExportedEvent;
 /** The export's projection. */
-const EXPORT_PROJECTION = projection([...CSV_COLUMNS, "created_key"]);
+const EXPORT_PROJECTION = projection([...CSV_COLUMNS]);
 
 /** `queryFor(f)` reading back only what `p` projects. */
 function projectedQuery(f: EventFilter, p: ReturnType<typeof projection>): QueryCommandInput {
@@ -103,10 +117,15 @@ function projectedQuery(f: EventFilter, p: ReturnType<typeof projection>): Query
 }
 
 /**
- * Up to `limit` events matching `f`, newest first, after `after` (a `created_key`) when given. One Query.
- * `more` is DynamoDB's own "there may be more" (it stopped at the limit or at 1 MB).
+ * Up to `limit` events matching `f`, newest first, after `after` (a cursor position) when given. One Query.
+ * `more` is DynamoDB's own "there may be more" (it stopped at the limit or at 1 MB) and `last` the position
+ * it stopped at: with the user-and-type filter that can be an event it read but did not return.
  */
-export async function queryEvents(f: EventFilter, limit: number, after?: string): Promise<{ rows: ListedEvent[]; more: boolean }> {
+export async function queryEvents(
+  f: EventFilter,
+  limit: number,
+  after?: string,
+): Promise<{ rows: ListedEvent[]; more: boolean; last?: string | undefined }> {
   const out = await db.send(
     new QueryCommand({
       ...projectedQuery(f, projection(LISTED_FIELDS)),
@@ -114,7 +133,12 @@ export async function queryEvents(f: EventFilter, limit: number, after?: string)
       ...(after !== undefined && { ExclusiveStartKey: startAfter(f, after) }),
     }),
   );
-  return { rows: (out.Items ?? []) as ListedEvent[], more: out.LastEvaluatedKey !== undefined };
+  const lastId = out.LastEvaluatedKey?.sk;
+  return {
+    rows: (out.Items ?? []) as ListedEvent[],
+    more: out.LastEvaluatedKey !== undefined,
+    last: typeof lastId === "string" ? positionOf(lastId) : undefined,
+  };
 }
 
 /**
@@ -129,6 +153,19 @@ export async function* eventPages(f: EventFilter, pageSize: number): AsyncGenera
     start = out.LastEvaluatedKey;
     if (out.Items?.length) yield out.Items as ExportRow[];
   } while (start);
+}
+
+/**
+ * Every stored field of the events of `account` created in [`fromMs`, `toMs`), oldest first (by id): the
+ * digester's read. One strongly consistent Query per 1 MB, on the account's partition.
+ */
+export async function periodEvents(account: string, fromMs: number, toMs: number): Promise<StoredEvent[]> {
+  return (await queryAll({
+    TableName: T(),
+    KeyConditionExpression: "pk = :p AND sk BETWEEN :lo AND :hi",
+    ExpressionAttributeValues: { ":p": eventKeys.partition(account), ":lo": firstIdAt(fromMs), ":hi": lastIdAt(toMs - 1) },
+    ConsistentRead: true,
+  })) as unknown as StoredEvent[];
 }
 
 /** One event of `account`'s trail, or undefined. One strongly consistent GetItem. */

@@ -3,21 +3,21 @@
  * validation (400) → the read, always of the caller's own account only.
  */
 import { MetricUnit } from "@aws-lambda-powertools/metrics";
-import { auditEvent, COUNTED_TYPES, isEventType, recordEvent } from "../audit.js";
+import { auditEvent, COUNTED_TYPES, isEventType, recordEvent, recordRefusal, type StoredEvent } from "../audit.js";
 import type { Caller } from "../caller.js";
 import { now as clock } from "../clock.js";
+import { retainedSince } from "../config.js";
 import { BadRequest, Forbidden, messages, NotFound } from "../errors.js";
 import { isId } from "../ids.js";
 import { METRIC } from "../observability.js";
 import type { components } from "../openapi/api-types.js";
 import { decodeCursor, encodeCursor, PAGING_ERRORS, parseQuery } from "../paging.js";
-import { eventKeys } from "../tables.js";
 import { metrics } from "../telemetry.js";
 import { alertsFor, emptySummary, minuteOf, planWindow } from "./alerts.js";
 import { CSV_HEADER, eventLine, exportFilename } from "./csv.js";
 import type { EventFilter, ExportRow, ListedEvent } from "./repository.js";
 import * as repo from "./repository.js";
-import { exportQuery, listQuery } from "./schema.js";
+import { exportQuery, type Iso, listQuery } from "./schema.js";
 
 /** The API document's schemas: what each use case answers is typed by the contract. */
 type Schemas = components["schemas"];
@@ -48,8 +48,20 @@ const EXPORT_PAGE = 1_000;
  */
 const isUserKey = (u: string): boolean => Buffer.byteLength(u) <= 512;
 
-function requireSuperAdmin(caller: Caller): void {
-  if (!caller.isCohortSuperAdmin) throw new Forbidden(messages.superAdminRequired);
+/** 403 for a caller without cohort-super-admin status: no event, but it counts against the probing bound. */
+async function requireSuperAdmin(caller: Caller): Promise<void> {
+  if (caller.isCohortSuperAdmin) return;
+  await recordRefusal(caller, undefined);
+  throw new Forbidden(messages.superAdminRequired);
+}
+
+/**
+ * `from` raised to the retention: an event past it is never read, even before DynamoDB's TTL (which can
+ * be days late) deletes it. A key bound, so paging stays exact.
+ */
+export function retainedFrom(from: Iso | undefined, now: Date): Iso {
+  const since = new Date(retainedSince(now)).toISOString();
+  return from === undefined || from < since ? since : from;
 }
 
 /**
@@ -57,28 +69,42 @@ function requireSuperAdmin(caller: Caller): void {
  * `event_type` (equality) and `from`/`to` (inclusive). One Query on the GSI the filters select, with the
  * bounds as its key condition; the next page continues from `meta.next_cursor`.
  */
-export async function listSecurityEvents(caller: Caller, query: Query): Promise<Schemas["SecurityEventList"]> {
-  requireSuperAdmin(caller);
+export async function listSecurityEvents(caller: Caller, query: Query, now = clock()): Promise<Schemas["SecurityEventList"]> {
+  await requireSuperAdmin(caller);
   const q = parseQuery(listQuery, query);
-  const filter: EventFilter = { account: caller.accountId, userId: q.user_id, type: q.event_type, from: q.from, to: q.to };
+  const from = retainedFrom(q.from, now);
+  const filter: EventFilter = { account: caller.accountId, userId: q.user_id, type: q.event_type, from, to: q.to };
   const after = q.cursor === undefined ? undefined : decodeCursor(q.cursor);
   if (after && ((q.from !== undefined && after.at < q.from) || (q.to !== undefined && after.at > q.to))) {
     throw new BadRequest(PAGING_ERRORS.cursor);
   }
   const matchesNothing = (q.event_type !== undefined && !isEventType(q.event_type)) || (q.user_id !== undefined && !isUserKey(q.user_id));
+  if (matchesNothing || (q.to !== undefined && q.to < from)) return { events: [], meta: { count: 0, limit: q.limit, next_cursor: null } };
   // One more than the page, in the same request, tells whether a next page exists: no empty last page.
-  const { rows, more } = matchesNothing ? { rows: [], more: false } : await repo.queryEvents(filter, q.limit + 1, after?.position);
+  const { rows, more, last: lastRead } = await repo.queryEvents(filter, q.limit + 1, after?.position);
   const events: ListedEvent[] = rows.slice(0, q.limit);
   const last = events.at(-1);
-  const next = last && (rows.length > q.limit || more) ? encodeCursor(eventKeys.createdKey(last.created_at, last.id)) : null;
+  let next: string | null = null;
+  if (last && rows.length > q.limit) next = encodeCursor(repo.positionOf(last.id));
+  // The user-and-type filter reads the user's events and keeps the type's (repository.ts): DynamoDB may stop
+  // after events it did not return, and the next page continues after the last event it read.
+  else if (more && lastRead !== undefined) next = encodeCursor(lastRead);
   return { events, meta: { count: events.length, limit: q.limit, next_cursor: next } };
 }
 
-/** One event of the caller's account. Unknown, malformed or another account's id: 404. One GetItem. */
-export async function showSecurityEvent(caller: Caller, id: string | undefined): Promise<Schemas["SecurityEvent"]> {
-  requireSuperAdmin(caller);
+/**
+ * One event of the caller's account. Unknown, malformed or another account's id, or an event past its
+ * retention: 404. One GetItem.
+ */
+export async function showSecurityEvent(caller: Caller, id: string | undefined, now = clock()): Promise<Schemas["SecurityEvent"]> {
+  await requireSuperAdmin(caller);
   const e = isId(id) ? await repo.getEvent(id, caller.accountId) : undefined;
-  if (!e) throw new NotFound(messages.securityEventNotFound);
+  if (!e || Date.parse(e.created_at) < retainedSince(now)) throw new NotFound(messages.securityEventNotFound);
+  return showBody(e);
+}
+
+/** The body `GET /security_events/:id` returns for `e`: also what a digest hashes (DESIGN.md §10). */
+export function showBody(e: StoredEvent): Schemas["SecurityEvent"] {
   return {
     id: e.id,
     event_type: e.event_type,
@@ -123,7 +149,7 @@ async function* newestFirst(streams: AsyncGenerator<ExportRow[]>[]): AsyncGenera
     let newest: Peekable | undefined;
     for (const head of heads) {
       const row = head.peek();
-      if (row && (!newest || row.created_key > (newest.peek() as ExportRow).created_key)) newest = head;
+      if (row && (!newest || row.id > (newest.peek() as ExportRow).id)) newest = head;
     }
     if (!newest) return;
     yield await newest.take();
@@ -140,11 +166,15 @@ const jsonBytes = (s: string) => Buffer.byteLength(JSON.stringify(s)) - 2;
  * `truncated`. Records `security_events_exported` with the row count and the submitted filters.
  */
 export async function exportSecurityEvents(caller: Caller, query: Query, now = clock()): Promise<CsvExport> {
-  requireSuperAdmin(caller);
+  await requireSuperAdmin(caller);
   const q = parseQuery(exportQuery, query);
-  const base = { account: caller.accountId, from: q.from, to: q.to };
-  const filters: EventFilter[] =
-    q.event_types === undefined ? [base] : q.event_types.filter(isEventType).map((type) => ({ ...base, type }));
+  const base = { account: caller.accountId, from: retainedFrom(q.from, now), to: q.to };
+  const nothingRetained = base.to !== undefined && base.to < base.from;
+  const filters: EventFilter[] = nothingRetained
+    ? []
+    : q.event_types === undefined
+      ? [base]
+      : q.event_types.filter(isEventType).map((type) => ({ ...base, type }));
   const rows = newestFirst(filters.map((f) => repo.eventPages(f, Math.min(EXPORT_PAGE, MAX_EXPORT_ROWS + 1))));
 
   const lines = [CSV_HEADER];
@@ -162,6 +192,7 @@ export async function exportSecurityEvents(caller: Caller, query: Query, now = c
 
   const count = lines.length - 1;
   metrics.addMetric(METRIC.exportedRows, MetricUnit.Count, count);
+  // As submitted, and recorded as any request value is (shared/audit.ts): cut, one line.
   const filtersSent = { event_type: query.event_type ?? null, from: query.from ?? null, to: query.to ?? null };
   await recordEvent(auditEvent(caller, "security_events_exported", { event_count: count, filters: filtersSent }, { now }));
   return { csv: lines.join(""), filename: exportFilename(now), truncated };
@@ -174,7 +205,7 @@ export async function exportSecurityEvents(caller: Caller, query: Query, now = c
  * the hour.
  */
 export async function securityAlerts(caller: Caller, now = clock()): Promise<Schemas["Alerts"]> {
-  requireSuperAdmin(caller);
+  await requireSuperAdmin(caller);
   const plan = planWindow(now);
   const counters = await repo.minuteCounters(caller.accountId, plan.firstMinute, plan.lastMinute);
   const count = (counter: Record<string, unknown> | undefined, type: string) => Number(counter?.[type] ?? 0);

@@ -15,7 +15,7 @@ import { existsSync, mkdirSync, readdirSync, rmSync } from "node:fs";
 import { cpus, loadavg } from "node:os";
 import { join } from "node:path";
 import { pathToFileURL } from "node:url";
-import { localHandlerEnv } from "../../infra/local/env.js";
+import { localHandlerEnv, MEASUREMENT_BOUNDS } from "../../infra/local/env.js";
 import { ROOT } from "../../infra/local/services.js";
 import { LOCAL_DIR, startLocalStack } from "../../infra/local/stack.js";
 import { inProcessGateway, RequestMeter } from "./harness.js";
@@ -81,8 +81,9 @@ async function main(): Promise<number> {
 
   // Before the stack starts, so that DynamoDB Local's Java does not compete for the cores with the imports.
   await measure(rows, "bundles", async () => {
-    const { measureBundles, bundleRows } = await import("./bundles.js");
-    return bundleRows(await measureBundles(join(dataDir, "bundles"), { ...(quick && { rounds: 3 }), log }));
+    const { measureBundles, bundleRows, trailClientsRow } = await import("./bundles.js");
+    const results = await measureBundles(join(dataDir, "bundles"), { ...(quick && { rounds: 3 }), log });
+    return [...bundleRows(results), trailClientsRow(results)];
   });
 
   if ((["requests", "gateway", "growth", "export"] as const).some(want)) {
@@ -90,7 +91,7 @@ async function main(): Promise<number> {
     const stack = await startLocalStack({ dataDir, persistent: false, tablePrefix: "bench" });
     try {
       // shared/config.ts reads these at import: every module that imports shared/ is loaded after this.
-      Object.assign(process.env, localHandlerEnv(stack), {
+      Object.assign(process.env, localHandlerEnv(stack), MEASUREMENT_BOUNDS, {
         // The table goes to stdout; handlers run in this process must not log a line per request there.
         POWERTOOLS_LOG_LEVEL: "WARN",
         MAIL_FROM: "no-reply@institution-admin.local",

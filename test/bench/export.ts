@@ -13,6 +13,7 @@ import { flattenClaims } from "../../infra/local/gateway.js";
 import { ROOT } from "../../infra/local/services.js";
 import type { LocalStack } from "../../infra/local/stack.js";
 import { CSV_COLUMNS } from "../../shared/security-events/csv.js";
+import { eventKeys } from "../../shared/tables.js";
 import { seedEvents, spreadSeeds } from "../support/seed-events.js";
 import { bundles } from "./bundles.js";
 import { newUser } from "./harness.js";
@@ -21,7 +22,7 @@ import { fmtBytes, fmtMs, fmtRatio, median, type Row, verdict } from "./report.j
 export const EXPORT_ROWS = 10_000;
 
 /** The floor pages with the export's own projection: the CSV columns and the sort key it merges by. */
-const EXPORT_FIELDS = [...CSV_COLUMNS, "created_key"];
+const EXPORT_FIELDS = [...CSV_COLUMNS];
 const EXPORT_PROJECTION = {
   ProjectionExpression: EXPORT_FIELDS.map((f) => `#f_${f}`).join(", "),
   names: Object.fromEntries(EXPORT_FIELDS.map((f) => [`#f_${f}`, f])),
@@ -58,9 +59,9 @@ if (env.BENCH_MODE === "export") {
   const db = DynamoDBDocumentClient.from(new DynamoDBClient({ endpoint: env.DYNAMODB_ENDPOINT, region: env.AWS_REGION }));
   const projection = JSON.parse(env.BENCH_PROJECTION);
   const query = (start, limit) => new QueryCommand({
-    TableName: env.EVENTS_TABLE, IndexName: "by_account", KeyConditionExpression: "#p = :p",
+    TableName: env.EVENTS_TABLE, KeyConditionExpression: "#p = :p",
     ProjectionExpression: projection.ProjectionExpression,
-    ExpressionAttributeNames: { "#p": "g_account", ...projection.names }, ExpressionAttributeValues: { ":p": env.BENCH_ACCOUNT },
+    ExpressionAttributeNames: { "#p": "pk", ...projection.names }, ExpressionAttributeValues: { ":p": env.BENCH_ACCOUNT },
     ScanIndexForward: false, Limit: limit, ...(start && { ExclusiveStartKey: start }),
   });
   await db.send(query(undefined, 10));
@@ -156,7 +157,7 @@ export async function measureExport(
     BENCH_BUNDLE_URL: pathToFileURL(bundle.file).href,
     BENCH_EVENT: JSON.stringify(exportEvent(admin.token)),
     BENCH_WARM_EVENT: JSON.stringify(exportEvent(warm.token)),
-    BENCH_ACCOUNT: admin.account,
+    BENCH_ACCOUNT: eventKeys.partition(admin.account),
     BENCH_PROJECTION: JSON.stringify(EXPORT_PROJECTION),
     BENCH_ROWS: String(EXPORT_ROWS),
   };

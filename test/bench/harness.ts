@@ -22,6 +22,7 @@ export interface CallOptions {
   readonly token?: string;
   readonly body?: unknown;
   readonly query?: Readonly<Record<string, string>>;
+  readonly headers?: Readonly<Record<string, string>>;
 }
 
 /** HTTP calls to one gateway over keep-alive connections, as a browser makes them. */
@@ -37,6 +38,7 @@ export class Api {
     const headers: Record<string, string> = {
       ...(opts.token && { authorization: `Bearer ${opts.token}` }),
       ...(body !== undefined && { "content-type": "application/json" }),
+      ...opts.headers,
     };
     return new Promise((resolve, reject) => {
       const t0 = performance.now();
@@ -164,7 +166,7 @@ export class RequestMeter {
         type Consumed = { TableName?: string; CapacityUnits?: number };
         const cc = (out.output as { ConsumedCapacity?: Consumed | Consumed[] }).ConsumedCapacity;
         for (const c of Array.isArray(cc) ? cc : cc ? [cc] : []) {
-          const table = (c.TableName ?? "?").replace(/^.*-(main|events)$/, "$1");
+          const table = (c.TableName ?? "?").replace(/^.*-(main|events|idempotency)$/, "$1");
           const t = count.capacity[table] ?? { read: 0, write: 0 };
           count.capacity[table] = t;
           if (READS.has(command)) t.read += c.CapacityUnits ?? 0;

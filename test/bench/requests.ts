@@ -52,6 +52,8 @@ interface Call extends CallOptions {
 interface Scenario {
   /** `METHOD path` as in shared/routes.ts. */
   readonly route: string;
+  /** A variant of the route's call (its row is named `<route> <variant>`), measured after the route's own. */
+  readonly variant?: string;
   readonly status: number;
   /** The requests the design needs, in any order (parallel reads may be sent in either). */
   readonly design: readonly string[];
@@ -174,6 +176,41 @@ function scenarios(stack: LocalStack, api: Api, owner: User, run: string): Scena
         return (i) => call(INV, { body: { institution_id: id, email: `created-${i}-${run}@bench.test`, role: "cohort_admin" } });
       },
     },
+    // What an Idempotency-Key adds to the same call (DESIGN.md §12): the in-progress record (a conditional
+    // PutItem) and the stored answer (UpdateItem) in the idempotency table.
+    {
+      route: `POST ${INV}`,
+      variant: "with Idempotency-Key",
+      status: 201,
+      design: ["PutItem", "GetItem", "Query", "TransactWriteItems", "UpdateItem"],
+      prepare: async () => {
+        const id = await institution("Invitations created with a key");
+        return (i) =>
+          call(INV, {
+            body: { institution_id: id, email: `keyed-${i}-${run}@bench.test`, role: "cohort_admin" },
+            headers: { "Idempotency-Key": `bench-${run}-${i}` },
+          });
+      },
+    },
+    // Its retry: the conditional PutItem fails and returns the stored record, which is the answer. A failed
+    // conditional write is charged 1 WCU, which DynamoDB reports on no error response (so not below).
+    {
+      route: `POST ${INV}`,
+      variant: "retried with the same Idempotency-Key",
+      status: 201,
+      design: ["PutItem"],
+      prepare: async (count) => {
+        const id = await institution("Invitations retried");
+        const calls = Array.from({ length: count }, (_, i) =>
+          call(INV, {
+            body: { institution_id: id, email: `retried-${i}-${run}@bench.test`, role: "cohort_admin" },
+            headers: { "Idempotency-Key": `bench-retry-${run}-${i}` },
+          }),
+        );
+        for (const c of calls) await api.json("POST", c.path, c, 201);
+        return (i) => calls[i] as Call;
+      },
+    },
     {
       route: `DELETE ${INV}/{id}`,
       status: 200,
@@ -226,6 +263,8 @@ function scenarios(stack: LocalStack, api: Api, owner: User, run: string): Scena
         return () => call(`${SEC}/${id}`);
       },
     },
+    // The account's digests in the retention: one Query on its digest partition.
+    { route: `GET ${SEC}/digests`, status: 200, design: ["Query"], prepare: async () => () => call(`${SEC}/digests`) },
     {
       route: `GET ${SEC}/alerts`,
       status: 200,
@@ -261,21 +300,25 @@ export async function measureRequests(
     const out: EndpointCount[] = [];
     for (const r of routes.filter((r) => !r.public)) {
       const route = `${r.method} ${r.path}`;
-      const s = all.find((x) => x.route === route);
-      if (!s) {
+      const own = all.filter((x) => x.route === route);
+      if (own.length === 0) {
         out.push({ route, design: [], extraQueries: 0, calls: [] });
         continue;
       }
-      const next = await s.prepare(CALLS);
-      const calls: Count[] = [];
-      for (let i = 0; i < CALLS; i++) {
-        const call = next(i);
-        const { result, count } = await meter.count(() => api.send(r.method, call.path, call));
-        if (result.status !== s.status) throw new Error(`${route}: ${result.status}, expected ${s.status}: ${result.text.slice(0, 300)}`);
-        calls.push(count);
+      for (const s of own) {
+        const subject = s.variant ? `${route} ${s.variant}` : route;
+        const next = await s.prepare(CALLS);
+        const calls: Count[] = [];
+        for (let i = 0; i < CALLS; i++) {
+          const call = next(i);
+          const { result, count } = await meter.count(() => api.send(r.method, call.path, call));
+          if (result.status !== s.status)
+            throw new Error(`${subject}: ${result.status}, expected ${s.status}: ${result.text.slice(0, 300)}`);
+          calls.push(count);
+        }
+        log(`  ${subject.padEnd(48)} ${[...new Set(calls.map((c) => describeRequests(c.requests)))].join(" | ")}`);
+        out.push({ route: subject, design: s.design, extraQueries: s.extraQueries ?? 0, calls });
       }
-      log(`  ${route.padEnd(48)} ${[...new Set(calls.map((c) => describeRequests(c.requests)))].join(" | ")}`);
-      out.push({ route, design: s.design, extraQueries: s.extraQueries ?? 0, calls });
     }
     return out;
   } finally {

@@ -227,6 +227,49 @@ describe("the console", () => {
     expect(events.body.events[0]?.details).toMatchObject({ institution_id: institution.id, changes: ["address"] });
   });
 
+  it("sends If-Match: an edit or a delete after someone else's change is refused, says so, and offers to reload", async () => {
+    const { owner } = await newAccount("ifmatch");
+    const institution = await seedInstitution(owner.token);
+    const changeElsewhere = async (address: string) => {
+      const res = await call("PATCH", `/api/v1/institutions/${institution.id}`, { token: owner.token, body: { institution: { address } } });
+      expect(res.status).toBe(200);
+    };
+    const page = await browse(owner);
+    await page.goto(consoleUrl(`/institutions/${institution.id}/edit`));
+    await heading(page, `Edit ${institution.name}`);
+    await changeElsewhere("2 Elsewhere Road");
+    await page.getByLabel(/^Name/).fill(`${institution.name} renamed`);
+    await page.getByRole("button", { name: "Save changes" }).click();
+    await page.getByText("Someone else changed this institution").waitFor();
+    await screenshot(page, "06b-edit-changed-elsewhere");
+    await expectAccessible(page, "edit refused with 412");
+    // Nothing was saved: the other change stands, the name is the old one.
+    const stored = await call("GET", `/api/v1/institutions/${institution.id}`, { token: owner.token });
+    expect(stored.body.institution).toMatchObject({ name: institution.name, address: "2 Elsewhere Road" });
+
+    await page.getByRole("button", { name: "Reload" }).click();
+    await expect.poll(() => page.getByLabel(/^Address/).inputValue()).toBe("2 Elsewhere Road");
+    expect(await page.getByLabel(/^Name/).inputValue()).toBe(institution.name);
+    expect(await page.getByText("Someone else changed this institution").count()).toBe(0);
+    await page.getByLabel(/^Name/).fill(`${institution.name} renamed`);
+    await page.getByRole("button", { name: "Save changes" }).click();
+    await heading(page, `${institution.name} renamed`);
+    await flash(page, "Institution updated successfully").waitFor();
+
+    // The delete dialog, with the version the page shows.
+    await changeElsewhere("3 Elsewhere Road");
+    await page.getByRole("button", { name: "Delete", exact: true }).click();
+    await page.getByRole("dialog").getByRole("button", { name: "Delete" }).click();
+    await page.getByRole("dialog").getByText("Someone else changed this institution").waitFor();
+    expect((await call("GET", `/api/v1/institutions/${institution.id}`, { token: owner.token })).status).toBe(200);
+    await page.getByRole("dialog").getByRole("button", { name: "Reload" }).click();
+    await page.getByText("3 Elsewhere Road").waitFor();
+    await page.getByRole("button", { name: "Delete", exact: true }).click();
+    await page.getByRole("dialog").getByRole("button", { name: "Delete" }).click();
+    await heading(page, "Institutions");
+    expect((await call("GET", `/api/v1/institutions/${institution.id}`, { token: owner.token })).status).toBe(404);
+  });
+
   it("adds a cohort, and then deleting is refused with the contract's message in the dialog", async () => {
     const { owner } = await newAccount("cohort");
     const institution = await seedInstitution(owner.token);

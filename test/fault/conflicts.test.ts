@@ -11,6 +11,7 @@ import { beforeAll, describe, expect, it } from "vitest";
 import type { StoredEvent } from "../../shared/audit.js";
 import { db } from "../../shared/clients.js";
 import { config } from "../../shared/config.js";
+import { registrationGuard } from "../../shared/institutions/registration-number.js";
 import { keys } from "../../shared/tables.js";
 import { claimsOf } from "../integration/helpers.js";
 import { type CallResult, call, invitationTokenIn, sentMail, token, uniq, uniqEmail } from "../support/api.js";
@@ -74,7 +75,7 @@ describe("transaction conflicts", () => {
 
     // One guard, for the final number: the old one and the losers' numbers are free.
     for (const n of numbers) {
-      const guard = await stored(keys.registrationNumber(account, n));
+      const guard = await stored(registrationGuard(account, n));
       if (n === final.registration_number) expect(guard?.institution_id).toBe(inst.id);
       else expect(guard).toBeUndefined();
     }

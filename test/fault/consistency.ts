@@ -17,6 +17,7 @@ import { GetCommand, QueryCommand, type QueryCommandOutput } from "@aws-sdk/lib-
 import type { StoredEvent } from "../../shared/audit.js";
 import { db } from "../../shared/clients.js";
 import { config } from "../../shared/config.js";
+import { registrationGuard } from "../../shared/institutions/registration-number.js";
 import { eventKeys, keys, memberIndex } from "../../shared/tables.js";
 
 export interface AuditedUser {
@@ -75,8 +76,8 @@ async function queryAll(input: ConstructorParameters<typeof QueryCommand>[0]): P
 export async function eventsOfUser(u: AuditedUser): Promise<StoredEvent[]> {
   const items = await queryAll({
     TableName: config.tables.events,
-    IndexName: "by_account_user",
-    KeyConditionExpression: "g_account_user = :k",
+    IndexName: "by_user",
+    KeyConditionExpression: "g_user = :k",
     ExpressionAttributeValues: { ":k": eventKeys.accountUser(u.accountId, u.userId) },
     ScanIndexForward: false,
   });
@@ -199,7 +200,7 @@ export async function auditUsers(users: readonly AuditedUser[]): Promise<AuditRe
           const guard = await db.send(
             new GetCommand({
               TableName: config.tables.main,
-              Key: keys.registrationNumber(str(meta.account_id), str(meta.registration_number)),
+              Key: registrationGuard(str(meta.account_id), str(meta.registration_number)),
               ConsistentRead: true,
             }),
           );

@@ -5,13 +5,13 @@
  * sign of prototype pollution in the handlers' process.
  */
 import { Agent, request } from "node:http";
-import { QueryCommand } from "@aws-sdk/lib-dynamodb";
+import { DeleteCommand, QueryCommand } from "@aws-sdk/lib-dynamodb";
 import fc from "fast-check";
 import { expect } from "vitest";
 import { db } from "../../shared/clients.js";
 import { config } from "../../shared/config.js";
 import { DETAIL_KEYS, type EventDetails, EXPORT_FILTER_KEYS } from "../../shared/event-details.js";
-import { keys } from "../../shared/tables.js";
+import { eventKeys, keys } from "../../shared/tables.js";
 import { stack } from "../support/api.js";
 
 // --- HTTP ----------------------------------------------------------------------------------------------
@@ -98,8 +98,26 @@ export function tried(endpoint: string, status: number): void {
   tally.set(endpoint, byStatus);
 }
 
+/**
+ * Forgets the refusals counted against the token's user in this minute. The properties refuse the same
+ * caller hundreds of times a minute on purpose (404s for hostile ids): the probing bound (DESIGN.md §13,
+ * test/integration/bounds.test.ts) would answer 429 after 30 and the oracles would no longer see the
+ * handler's answer to each input.
+ */
+async function forgetRefusals(token: string): Promise<void> {
+  let sub: string;
+  try {
+    sub = String(JSON.parse(Buffer.from(token.split(".")[1] ?? "", "base64url").toString("utf8")).sub);
+  } catch {
+    return; // not a JWT: the gateway answers 401 before anything is counted
+  }
+  const minute = new Date().toISOString().slice(0, 16);
+  await db.send(new DeleteCommand({ TableName: config.tables.events, Key: eventKeys.refusals(sub, minute) }));
+}
+
 /** `send`, counted against `endpoint` (the route as shared/routes.ts names it). */
 export async function hit(endpoint: string, method: string, path: string, opts: RawOptions = {}): Promise<RawResult> {
+  if (opts.token) await forgetRefusals(opts.token);
   const res = await send(method, path, opts);
   tried(endpoint, res.status);
   return res;
@@ -506,11 +524,9 @@ const EVENT_ATTRS = [
   "details",
   "description",
   "created_at",
-  "g_account",
-  "g_account_user",
-  "g_account_type",
-  "g_account_user_type",
-  "created_key",
+  "g_user",
+  "g_type",
+  "ttl",
 ];
 const WRITABLE = ["name", "registration_number", "address", "contact_email", "contact_phone", "settings"];
 
@@ -519,6 +535,7 @@ export function eventsOutsideWhitelist(events: readonly Record<string, unknown>[
   const problems: string[] = [];
   for (const e of events) {
     const what = `event ${e.id} (${e.event_type})`;
+    problems.push(...unrecordable(what, e));
     problems.push(...outside(what, e, EVENT_ATTRS));
     const allowed: readonly string[] | undefined = DETAIL_KEYS[String(e.event_type) as keyof EventDetails];
     if (!allowed) problems.push(`${what}: unknown type`);
@@ -533,6 +550,33 @@ export function eventsOutsideWhitelist(events: readonly Record<string, unknown>[
       );
     }
   }
+  return problems;
+}
+
+/** Line breaks, controls and invisible format characters: none may reach a recorded value. */
+const NOT_ON_ONE_LINE = /[\p{Cc}\p{Cf}\p{Zl}\p{Zp}]/u;
+/** Validated e-mail addresses, recorded whole (shared/audit.ts); every other value at most 64 code points. */
+const WHOLE_VALUES = new Set(["email", "user_email"]);
+
+/**
+ * The recorded-value rule (DESIGN.md §3, §13) over a stored event: every string in its details (at any
+ * depth), its user name and description is one line without Cc/Cf; each detail and the name at most 64
+ * code points.
+ */
+function unrecordable(what: string, e: Record<string, unknown>): string[] {
+  const problems: string[] = [];
+  const visit = (value: unknown, path: string, key: string) => {
+    if (typeof value === "string") {
+      if (NOT_ON_ONE_LINE.test(value)) problems.push(`${what} ${path}: holds a line break, control or format character`);
+      if (!WHOLE_VALUES.has(key) && path !== "description" && [...value].length > 64) problems.push(`${what} ${path}: over 64 code points`);
+    } else if (Array.isArray(value)) {
+      for (const [i, v] of value.entries()) visit(v, `${path}[${i}]`, key);
+    } else if (value !== null && typeof value === "object") for (const [k, v] of Object.entries(value)) visit(v, `${path}.${k}`, k);
+  };
+  visit(e.details, "details", "");
+  visit(e.user_name, "user_name", "user_name");
+  visit(e.user_email, "user_email", "user_email");
+  visit(e.description, "description", "description");
   return problems;
 }
 

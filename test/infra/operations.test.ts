@@ -214,8 +214,8 @@ describe("alarms", () => {
     }
   });
 
-  it("watch throttled requests and system errors on both tables, for every operation the functions use", () => {
-    for (const table of [stack.mainTable, stack.eventsTable]) {
+  it("watch throttled requests and system errors on every table, for every operation the functions use", () => {
+    for (const table of [stack.mainTable, stack.eventsTable, stack.idempotencyTable]) {
       const tableRef = { Ref: logicalId(table) };
       for (const name of ["ThrottledRequests", "SystemErrors"]) {
         const found = alarms.filter(({ props }) =>
@@ -235,8 +235,8 @@ describe("alarms", () => {
     expect(mail[0]?.props.Threshold).toBe(1);
   });
 
-  it("are exactly these: stage (2), functions (2 each), tables (2 each), mail (1)", () => {
-    expect(alarms).toHaveLength(2 + 2 * stack.functions.size + 2 * 2 + 1);
+  it("are exactly these: stage (2), functions (2 each), tables (2 each, three tables), mail (1)", () => {
+    expect(alarms).toHaveLength(2 + 2 * stack.functions.size + 2 * 3 + 1);
   });
 });
 
@@ -290,9 +290,9 @@ describe("dashboard", () => {
     }
   });
 
-  it("shows DynamoDB throttles and system errors of both tables, and the mail metrics", () => {
-    expect(expressions("DynamoDB: throttled requests")).toHaveLength(2);
-    expect(expressions("DynamoDB: system errors")).toHaveLength(2);
+  it("shows DynamoDB throttles and system errors of every table, and the mail metrics", () => {
+    expect(expressions("DynamoDB: throttled requests")).toHaveLength(3);
+    expect(expressions("DynamoDB: system errors")).toHaveLength(3);
     expect(expressions("Invitation mail: sent and failed").sort()).toEqual([MAIL_FAILED_QUERY, MAIL_SENT_QUERY].sort());
   });
 });

@@ -8,8 +8,8 @@ import { readFileSync } from "node:fs";
 import type { CfnResource } from "aws-cdk-lib";
 import { Match } from "aws-cdk-lib/assertions";
 import { describe, expect, it } from "vitest";
-import { handlers, type Route, type RouteAccess, routes } from "../../shared/routes.js";
-import { eventsTable, mainTable, type TableDef } from "../../shared/tables.js";
+import { handlers, type Route, type RouteAccess, routes, takesIdempotencyKey } from "../../shared/routes.js";
+import { eventsTable, idempotencyTable, mainTable, type TableDef } from "../../shared/tables.js";
 import { build, type Json, nagFindings } from "./support.js";
 
 const { app, stack, template, resources, logicalId, ofType } = build({ appBaseUrl: "https://app.example.com" });
@@ -21,6 +21,10 @@ function fnOf(handler: string) {
 }
 const mainId = logicalId(stack.mainTable);
 const eventsId = logicalId(stack.eventsTable);
+const idempotencyId = logicalId(stack.idempotencyTable);
+/** What Powertools' DynamoDB persistence layer sends, and nothing else (no Query, no Scan, no batch). */
+const IDEMPOTENCY = ["dynamodb:DeleteItem", "dynamodb:GetItem", "dynamodb:PutItem", "dynamodb:UpdateItem"];
+const hasPost = (handler: string) => routes.some((r) => r.handler === handler && takesIdempotencyKey(r.method));
 
 // What each access level must grant, stated here independently of the stack's own constant.
 const READ = ["dynamodb:BatchGetItem", "dynamodb:GetItem", "dynamodb:Query"];
@@ -47,7 +51,7 @@ function tableActions(handler: string): Record<string, string[]> {
     if (actions.length === 0) continue;
     for (const res of asList<Json>(s.Resource)) {
       const text = JSON.stringify(res);
-      const table = [mainId, eventsId].find((id) => text.includes(`"${id}"`));
+      const table = [mainId, eventsId, idempotencyId].find((id) => text.includes(`"${id}"`));
       if (!table) throw new Error(`${handler}: DynamoDB grant on an unexpected resource ${text}`);
       out[table] ??= new Set();
       for (const a of actions) out[table].add(a);
@@ -109,8 +113,9 @@ describe("functions", () => {
   const fns = ofType("AWS::Lambda::Function");
 
   it("has one function per distinct handler, arm64 on the newest Node.js runtime", () => {
-    // The other functions are CDK's own (the console deployment's, in Python).
-    expect(fns.filter(([, f]) => String(f.Properties.Runtime).startsWith("nodejs"))).toHaveLength(handlers().size);
+    // The other functions are CDK's own (the console deployment's, in Python), and the trail's three (trail.ts):
+    // the digest function, the public-key reader and CDK's custom-resource framework function.
+    expect(fns.filter(([, f]) => String(f.Properties.Runtime).startsWith("nodejs"))).toHaveLength(handlers().size + 3);
     expect(stack.functions.size).toBe(handlers().size);
     for (const [handler, fn] of stack.functions) {
       const props = resources[logicalId(fn)].Properties;
@@ -155,8 +160,13 @@ describe("least privilege", () => {
       const expected: Record<string, string[]> = {};
       if (access.main) expected[mainId] = expectedActions(access.main);
       if (access.events) expected[eventsId] = expectedActions(access.events);
+      // Idempotency-Key records: only the functions with a POST route, which alone get the table's name.
+      if (hasPost(handler)) expected[idempotencyId] = IDEMPOTENCY;
       expect(tableActions(handler), handler).toEqual(expected);
+      const env = resources[stack.getLogicalId(fnOf(handler).node.defaultChild as CfnResource)].Properties.Environment.Variables;
+      expect(env.IDEMPOTENCY_TABLE === undefined, handler).toBe(!hasPost(handler));
     }
+    expect([...handlers().keys()].filter(hasPost).length).toBeGreaterThanOrEqual(5);
   });
 
   it("grants a handler the union of its routes' access: a read route and a write route on one table give both", () => {
@@ -231,7 +241,7 @@ describe("tables", () => {
     const props = table.Properties;
     expect(props.KeySchema).toEqual([
       { AttributeName: def.partitionKey, KeyType: "HASH" },
-      { AttributeName: def.sortKey, KeyType: "RANGE" },
+      ...(def.sortKey ? [{ AttributeName: def.sortKey, KeyType: "RANGE" }] : []),
     ]);
     expect(props.GlobalSecondaryIndexes ?? []).toEqual(
       def.indexes.map((i) => ({
@@ -254,7 +264,12 @@ describe("tables", () => {
 
   it("builds the main table from shared/tables.ts", () => expectTable(mainId, mainTable));
   it("builds the events table, its GSIs and TTL from shared/tables.ts", () => expectTable(eventsId, eventsTable));
-  it("has no other tables", () => expect(ofType("AWS::DynamoDB::Table")).toHaveLength(2));
+  it("builds the idempotency table, keyed by id alone, with its TTL, from shared/tables.ts", () => {
+    expectTable(idempotencyId, idempotencyTable);
+    expect(resources[idempotencyId].Properties.KeySchema).toEqual([{ AttributeName: "id", KeyType: "HASH" }]);
+    expect(resources[idempotencyId].Properties.TimeToLiveSpecification).toEqual({ AttributeName: "expiration", Enabled: true });
+  });
+  it("has no other tables", () => expect(ofType("AWS::DynamoDB::Table")).toHaveLength(3));
 });
 
 describe("Cognito", () => {

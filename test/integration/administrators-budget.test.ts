@@ -36,6 +36,7 @@ const caller = (label: string, accountId: string, superAdmin = false): Caller =>
   id: uniq(label),
   email: uniqEmail(label),
   name: null,
+  emailVerified: true,
   accountId,
   isCohortSuperAdmin: superAdmin,
   ip: "127.0.0.1",

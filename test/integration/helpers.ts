@@ -28,8 +28,8 @@ export async function eventsOf(token: string): Promise<StoredEvent[]> {
   const out = await db.send(
     new QueryCommand({
       TableName: config.tables.events,
-      IndexName: "by_account_user",
-      KeyConditionExpression: "g_account_user = :k",
+      IndexName: "by_user",
+      KeyConditionExpression: "g_user = :k",
       ExpressionAttributeValues: { ":k": eventKeys.accountUser(accountOf(token), await userIdOf(token)) },
       ScanIndexForward: false,
     }),

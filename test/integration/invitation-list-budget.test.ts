@@ -15,6 +15,7 @@ import { expectWithinDesign, requestCounter } from "../support/requests.js";
 
 // Read when shared/config.ts and shared/mail.ts load, so set before importing the use cases.
 process.env.INSTITUTION_HOURLY_MAIL_LIMIT = "100000";
+process.env.ACCOUNT_HOURLY_MAIL_LIMIT = "100000";
 process.env.MAIL_FROM = "no-reply@institution-admin.local";
 process.env.APP_BASE_URL = "http://app.local";
 const { dynamo } = await import("../../shared/clients.js");
@@ -32,6 +33,7 @@ const owner: Caller = {
   name: "Budget Owner",
   accountId: uniq("acct"),
   isCohortSuperAdmin: true,
+  emailVerified: true,
   ip: "127.0.0.1",
 };
 let institutionId: string;

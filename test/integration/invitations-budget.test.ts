@@ -28,6 +28,7 @@ describe("invitations: request budget", () => {
     name: "Budget Owner",
     accountId: uniq("acct"),
     isCohortSuperAdmin: true,
+    emailVerified: true,
     ip: "127.0.0.1",
   };
 

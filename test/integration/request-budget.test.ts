@@ -18,6 +18,7 @@ describe("request budget", () => {
     name: "Budget",
     accountId: uniq("acct"),
     isCohortSuperAdmin: true,
+    emailVerified: true,
     ip: "127.0.0.1",
   };
 

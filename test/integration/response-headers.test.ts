@@ -111,3 +111,14 @@ describe("Cache-Control: no-store and X-Content-Type-Options: nosniff on every r
     for (const [what, res] of answers) expectHardened(what, res);
   });
 });
+
+describe("no header from a value the handler left undefined", () => {
+  it("helmet's removal of Server and X-Powered-By sends no `server: undefined`, `x-powered-by: undefined` (issue 25)", async () => {
+    const tok = await token(uniqEmail("reader"));
+    for (const res of [await call("GET", INST, { token: tok }), await call("GET", `${INST}/${uniq("nope")}`, { token: tok })]) {
+      for (const [name, value] of Object.entries(res.headers)) expect(`${name}: ${value}`).not.toMatch(/: (undefined|null)$/);
+      expect(res.headers.server).toBeUndefined();
+      expect(res.headers["x-powered-by"]).toBeUndefined();
+    }
+  });
+});

@@ -21,6 +21,7 @@ function seeds(account: string, type: EventType, count: number, at: (i: number) 
     name: null,
     accountId: account,
     isCohortSuperAdmin: false,
+    emailVerified: true,
     ip: "192.0.2.9",
   };
   return Array.from({ length: count }, (_, i) => ({ caller, event: { type, details: { n: i } }, at: new Date(at(i)) }));

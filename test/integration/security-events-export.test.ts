@@ -4,7 +4,7 @@
  * event, account isolation, and the 10,000-row cap with `X-Export-Truncated`.
  */
 import { beforeAll, describe, expect, it } from "vitest";
-import { describe as describeEvent } from "../../shared/audit.js";
+import { describe as describeEvent, recordedDetails } from "../../shared/audit.js";
 import type { Caller } from "../../shared/caller.js";
 import { call, token, uniq, uniqEmail } from "../support/api.js";
 import { parseCsv } from "../support/csv.js";
@@ -22,12 +22,14 @@ interface Seeded extends Seed {
 }
 
 function person(account: string, id: string, email: string, ip: string): Caller {
-  return { id, email, name: null, accountId: account, isCohortSuperAdmin: false, ip };
+  return { id, email, name: null, accountId: account, isCohortSuperAdmin: false, emailVerified: true, ip };
 }
 
 /** The CSV record the contract expects for a seeded event. */
 function expectedRow(s: Seeded): string[] {
   const { caller, event } = s;
+  // Details as the trail records them: a value with a line break is stored with U+FFFD (DESIGN.md §13).
+  const details = recordedDetails(event.details) as Record<string, unknown>;
   return [
     s.id,
     event.type,
@@ -35,8 +37,8 @@ function expectedRow(s: Seeded): string[] {
     guard(caller.id),
     guard(caller.email),
     guard(caller.ip),
-    guard(describeEvent(event.type, event.details, caller.email || caller.id)),
-    JSON.stringify(event.details, Object.keys(event.details).sort()),
+    guard(describeEvent(event.type, details, caller.email || caller.id)),
+    JSON.stringify(details, Object.keys(details).sort()),
   ];
 }
 
@@ -98,9 +100,10 @@ describe("security events: CSV export", () => {
     const { res, rows } = await exportCsv(admin, { to: BEFORE_NOW });
     expect(rows[0]).toEqual(HEADER);
     expect(rows.slice(1)).toEqual(seeded.map(expectedRow));
-    // The raw text: quotes doubled inside quoted cells, CRLF kept inside the quoted cell, CRLF between records.
+    // The raw text: quotes doubled inside quoted cells, a CR kept inside its quoted cell (the IP address),
+    // CRLF between records. The name's CRLF was never stored: it is recorded as U+FFFD U+FFFD.
     expect(res.text.startsWith(`${HEADER.join(",")}\r\n`)).toBe(true);
-    expect(res.text).toContain('"{""institution_id"":""I1"",""name"":""Acme, \\""Best\\""\\r\\nCampus""}"');
+    expect(res.text).toContain('"{""institution_id"":""I1"",""name"":""Acme, \\""Best\\""\ufffd\ufffdCampus""}"');
     expect(res.text).toContain(`,"'=HYPERLINK(""http://evil.test"",""x"")@evil.test",'@203.0.113.6,`);
     expect(res.text).toContain(`,"'\r203.0.113.7",`);
     expect(res.text).toContain(",'\tu-tab,");

@@ -23,6 +23,7 @@ const someone = (accountId: string): Caller => ({
   name: null,
   accountId,
   isCohortSuperAdmin: false,
+  emailVerified: true,
   ip: "192.0.2.7",
 });
 

@@ -26,7 +26,15 @@ const BASE = Date.UTC(2024, 2, 1, 12, 0, 0);
 const order = (a: Expected, b: Expected) => (a.created_at === b.created_at ? (a.id < b.id ? 1 : -1) : a.created_at < b.created_at ? 1 : -1);
 
 function actor(account: string, id: string): Caller {
-  return { id, email: `${id}@example.com`, name: `User ${id}`, accountId: account, isCohortSuperAdmin: false, ip: "198.51.100.7" };
+  return {
+    id,
+    email: `${id}@example.com`,
+    name: `User ${id}`,
+    accountId: account,
+    isCohortSuperAdmin: false,
+    emailVerified: true,
+    ip: "198.51.100.7",
+  };
 }
 
 /** 25 events: one every 10 s, every fifth instant shared by two events (ties), two users, three types. */

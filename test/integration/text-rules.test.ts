@@ -37,6 +37,19 @@ const FORBIDDEN = [
   ["LRI", "\u2066"],
   ["WJ", "\u2060"],
   ["BOM", "\ufeff"],
+  // Issue 25 (DESIGN.md §13): line separators and the characters that render as nothing.
+  ["LS", "\u2028"],
+  ["PS", "\u2029"],
+  ["HANGUL CHOSEONG FILLER", "\u115f"],
+  ["HANGUL JUNGSEONG FILLER", "\u1160"],
+  ["HANGUL FILLER", "\u3164"],
+  ["HALFWIDTH HANGUL FILLER", "\uffa0"],
+  ["CGJ", "\u034f"],
+  ["VS1", "\ufe00"],
+  ["VS16", "\ufe0f"],
+  ["VS17", "\u{e0100}"],
+  ["VS256", "\u{e01ef}"],
+  ["BRAILLE BLANK", "\u2800"],
 ] as const;
 
 /** For the address: every one of the above but the line breaks. */
@@ -190,6 +203,23 @@ describe("invitation mail carries no line break or control character from user d
     expect(mail.body.text).toContain(JSON.parse(Buffer.from(evil.split(".")[1] ?? "", "base64url").toString("utf8")).email);
   });
 
+  it("the inviter's name is cut to 64 code points, and no link from user data reaches the mail: only the accept link", async () => {
+    const name = `Olive https://evil.example/accept?x=1 www.evil.example ${"o".repeat(200)}`;
+    const tok = await token(uniqEmail("linker"), { superAdmin: true, account: uniq("acct"), name });
+    const inst = await createInstitution(tok, { name: `Visit evil.example now ${uniq("U")}` });
+    const to = uniqEmail("target");
+    await invite(tok, inst.id, to);
+    const mail = await mailTo(to);
+    for (const text of [mail.subject, mail.body.text ?? "", mail.body.html ?? ""]) {
+      expect(text).not.toMatch(/evil\.example/);
+      expect(text).not.toMatch(/https?:\/\/(?!127\.0\.0\.1|localhost)/);
+      expect(text).not.toContain("o".repeat(65));
+    }
+    const links = (mail.body.text ?? "").match(/[a-z][a-z0-9+.-]*:\/\/\S+/gi) ?? [];
+    expect(links).toHaveLength(1);
+    expect(links[0]).toMatch(/\/invitations\/accept\?token=[A-Za-z0-9_-]+$/);
+  });
+
   it("from an institution name stored before the rule: sanitised in subject and text", async () => {
     const tok = await superAdmin("legacy", "Olive Owner");
     const clean = await createInstitution(tok, { name: "Clean College" });
@@ -239,6 +269,27 @@ describe("registration numbers: one key per number as text, per account", () => 
     });
     expect(patched).toMatchObject({ status: 422, body: { errors: ["Registration number has already been taken"] } });
     expect(await institutionCount(tok)).toBe(2);
+  });
+
+  it("confusables fold (Unicode TR39 skeleton): Cyrillic АС-1 or AC-l beside AC-1 is taken; the stored value is as sent", async () => {
+    const tok = await superAdmin();
+    const suffix = uniq("n").replace(/[^a-z0-9]/g, "");
+    const number = `AC-1-${suffix}`;
+    await createInstitution(tok, { registration_number: number });
+    for (const lookalike of [`\u0410\u0421-1-${suffix}`, `AC-l-${suffix}`, `\u0391C-1-${suffix}`, `AC\u20101-${suffix}`]) {
+      const res = await call("POST", INST, { token: tok, body: { institution: { name: "Twin", registration_number: lookalike } } });
+      expect({ lookalike, status: res.status, body: res.body }).toEqual({
+        lookalike,
+        status: 422,
+        body: { errors: ["Registration number has already been taken"] },
+      });
+    }
+    const distinct = await call("POST", INST, {
+      token: tok,
+      body: { institution: { name: "Other", registration_number: `AC-2-${suffix}` } },
+    });
+    expect(distinct.status).toBe(201);
+    expect(distinct.body.institution.registration_number).toBe(`AC-2-${suffix}`);
   });
 
   it("the stored value is the one submitted, trimmed; another account may hold the same number", async () => {

@@ -8,7 +8,7 @@
 import { mkdirSync, readdirSync, rmSync } from "node:fs";
 import { join } from "node:path";
 import { issueIdToken } from "../../infra/local/cognito.js";
-import { localHandlerEnv } from "../../infra/local/env.js";
+import { localHandlerEnv, MEASUREMENT_BOUNDS } from "../../infra/local/env.js";
 import { LOCAL_DIR, startLocalStack } from "../../infra/local/stack.js";
 
 process.env.AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED ??= "true";
@@ -36,7 +36,7 @@ async function main(): Promise<number> {
   for (const old of runs.slice(0, Math.max(0, runs.length - 5))) rmSync(join(runsDir, old), { recursive: true, force: true });
 
   console.log("starting the local stack…");
-  const stack = await startLocalStack({ dataDir, persistent: false, tablePrefix: "load" });
+  const stack = await startLocalStack({ dataDir, persistent: false, tablePrefix: "load", handlerEnv: MEASUREMENT_BOUNDS });
   try {
     // The audit reads the tables through shared/clients.ts, which reads these at import.
     Object.assign(process.env, localHandlerEnv(stack));

@@ -199,12 +199,12 @@ export async function storeLegacyName(institutionId: string, name: string): Prom
 }
 
 /**
- * Waits, when fewer than `marginMs` remain of the current UTC hour (or day), until the next one begins, so
+ * Waits, when fewer than `marginMs` remain of the current UTC minute, hour or day, until the next one begins, so
  * that a test counting mails against an hourly or daily bound runs within one window. Returns at once
  * otherwise (the usual case); it only ever waits out the last `marginMs`.
  */
-export async function withinOneWindow(unit: "hour" | "day", marginMs: number): Promise<void> {
-  const size = unit === "hour" ? 3_600_000 : 86_400_000;
+export async function withinOneWindow(unit: "minute" | "hour" | "day", marginMs: number): Promise<void> {
+  const size = { minute: 60_000, hour: 3_600_000, day: 86_400_000 }[unit];
   const left = size - (Date.now() % size);
   if (left < marginMs) await new Promise((r) => setTimeout(r, left + 1_000));
 }

@@ -42,7 +42,15 @@ export default async function setup(project: TestProject): Promise<() => Promise
   const stamp = new Date().toISOString().replace(/\D/g, "").slice(0, 14);
   const dataDir = join(RUNS_DIR, `${stamp.slice(0, 8)}-${stamp.slice(8)}-${process.pid}`);
 
-  const stack = await startLocalStack({ dataDir, persistent: false });
+  // Ten years of retention: the tests seed events at fixed instants of 2024. The retention tests read with a
+  // clock moved past it; the digest tests run the digester themselves, on the hour's periods.
+  const stack = await startLocalStack({
+    dataDir,
+    persistent: false,
+    eventRetentionDays: 3650,
+    digestPeriodSeconds: 3600,
+    digestTimer: false,
+  });
   const control = await startControlServer(stack);
   project.provide("stack", { ...stack.info(), controlUrl: control.url, logDir: stack.logDir });
   console.log(`[local stack] API ${stack.apiUrl}; logs in ${stack.logDir}`);

@@ -1,6 +1,6 @@
 import type { Context } from "aws-lambda";
 import { afterEach, describe, expect, it, vi } from "vitest";
-import { parseGroups } from "../../shared/caller.js";
+import { parseGroups, viewerIp } from "../../shared/caller.js";
 import { Forbidden, ServiceUnavailable, TooManyRequests, toResponse } from "../../shared/errors.js";
 import { type ApiEvent, api, MAX_BODY_BYTES, ok } from "../../shared/http.js";
 
@@ -30,14 +30,18 @@ describe("the middy stack", () => {
   const echo = api(async ({ body, caller }) => ok({ body, caller }));
 
   it("parses JSON whatever the content type and passes the verified caller", async () => {
-    const res = await echo(event('{"a":1}'), context);
+    const res = await echo(event('{"a":1}', { email_verified: "true" }), context);
     expect(res.statusCode).toBe(200);
     const parsed = JSON.parse(String(res.body));
     expect(parsed.body).toEqual({ a: 1 });
+    // API Gateway hands the boolean claim over as a string; without it the e-mail is not verified.
+    const unverified = JSON.parse(String((await echo(event("{}"), context)).body));
+    expect(unverified.caller.emailVerified).toBe(false);
     expect(parsed.caller).toMatchObject({
       id: "u1",
       email: "u1@example.com",
       isCohortSuperAdmin: true,
+      emailVerified: true,
       accountId: "user:u1",
       ip: "10.0.0.1",
     });
@@ -126,11 +130,35 @@ describe("error mapping", () => {
 });
 
 describe("group claims", () => {
-  it("reads the flattened, JSON and array forms", () => {
+  it("reads the flattened and array forms, exactly", () => {
     expect(parseGroups("[cohort_super_admin other]")).toEqual(["cohort_super_admin", "other"]);
-    expect(parseGroups('["cohort_super_admin"]')).toEqual(["cohort_super_admin"]);
+    // A group named `"cohort_super_admin"` (quotes included) flattens to this: never the group itself.
+    expect(parseGroups('["cohort_super_admin"]')).toEqual(['"cohort_super_admin"']);
+    expect(parseGroups('["a","cohort_super_admin"]')).not.toContain("cohort_super_admin");
+    expect(parseGroups("[ops,cohort_super_admin]")).not.toContain("cohort_super_admin");
     expect(parseGroups(["a", "b"])).toEqual(["a", "b"]);
     expect(parseGroups("cohort_super_admin")).toEqual(["cohort_super_admin"]);
     expect(parseGroups(undefined)).toEqual([]);
+  });
+});
+
+describe("the viewer's IP address", () => {
+  const at = (headers: Record<string, string>) =>
+    ({ headers, requestContext: { http: { sourceIp: "130.176.1.1" } } }) as unknown as Parameters<typeof viewerIp>[0];
+
+  it("behind CloudFront (trusted): CloudFront-Viewer-Address without its port, IPv4 and IPv6", () => {
+    expect(viewerIp(at({ "cloudfront-viewer-address": "198.51.100.10:46532" }), true)).toBe("198.51.100.10");
+    expect(viewerIp(at({ "cloudfront-viewer-address": "2001:db8:85a3::8a2e:370:7334:46532" }), true)).toBe("2001:db8:85a3::8a2e:370:7334");
+  });
+
+  it("not trusted (locally, or a stack not fronted): the connection's address, whatever the header says", () => {
+    expect(viewerIp(at({ "cloudfront-viewer-address": "198.51.100.10:46532" }), false)).toBe("130.176.1.1");
+  });
+
+  it("a missing or malformed header falls back to the connection's address", () => {
+    for (const value of ["", "nonsense", "198.51.100.10", "<script>:1", "999.1.1.1:80"]) {
+      expect(viewerIp(at({ "cloudfront-viewer-address": value }), true)).toBe("130.176.1.1");
+    }
+    expect(viewerIp(at({}), true)).toBe("130.176.1.1");
   });
 });

@@ -93,8 +93,21 @@ describe("the API document", () => {
     expect(Object.keys(exportOk.content as Json)).toEqual(["text/csv"]);
     const mailing = operations.filter((o) => Object.hasOwn(o.op.responses as Json, "502")).map((o) => o.op.operationId);
     expect(mailing.sort()).toEqual(["createInvitation", "resendInvitation"]);
+    // Mail bounds, the institution-creation bound, and on every route that can refuse (403, 404, a failed
+    // token) the probing bound: all but the own-account lists and the public routes.
     const limited = operations.filter((o) => Object.hasOwn(o.op.responses as Json, "429")).map((o) => o.op.operationId);
-    expect(limited.sort()).toEqual(["createInvitation", "resendInvitation"]);
+    const unlimited = operations.map((o) => o.op.operationId).filter((id) => !limited.includes(id));
+    expect(unlimited.sort()).toEqual(["getApiDocument", "getApiReference", "listInstitutions"]);
+    const refused = (id: string) => {
+      const op = operations.find((o) => o.op.operationId === id)?.op as Json;
+      const media = (deref((op.responses as Json)[429], "responses").content as Json)["application/json"] as Json;
+      return Object.values(media.examples as Json).map((e) => ((e as Json).value as Json).error);
+    };
+    expect(refused("showInstitution")).toEqual(["Too many refused requests, try again later"]);
+    expect(refused("acceptInvitation")).toEqual(["Too many refused requests, try again later"]);
+    expect(refused("createInstitution")).toEqual(
+      expect.arrayContaining(["Too many institutions created today, try again later", "Too many refused requests, try again later"]),
+    );
   });
 
   it("every example validates against the schema it illustrates", () => {
@@ -238,7 +251,12 @@ describe("the generated client types", () => {
 });
 
 describe("the response check of every integration test (test/support/contract.ts)", () => {
-  const json = { "content-type": "application/json; charset=utf-8", "cache-control": "no-store", "x-content-type-options": "nosniff" };
+  const json = {
+    "content-type": "application/json; charset=utf-8",
+    "cache-control": "no-store",
+    "x-content-type-options": "nosniff",
+    etag: '"1"',
+  };
   const shown = (opOf("GET /api/v1/institutions/{id}").responses as Json)[200] as Json;
   const example = ((shown.content as Json)["application/json"] as Json).example;
 

@@ -16,7 +16,13 @@ const route = (method: Route["method"], path: string, access: Route["access"]): 
 describe("handlers()", () => {
   it("unites a read route and a write route on the same table into readwrite", () => {
     const table = [route("GET", "/things", { main: "read" }), route("POST", "/things", { main: "write" })];
-    expect(handlers(table).get("things/shared")).toEqual({ main: "readwrite" });
+    expect(handlers(table).get("things/shared")).toEqual({ main: "readwrite", idempotency: true });
+  });
+
+  it("marks a handler that serves a POST as keeping Idempotency-Key records, and no other", () => {
+    const table = [route("GET", "/things", { main: "read" }), { ...route("POST", "/other", { main: "write" }), handler: "other/create" }];
+    expect(handlers(table).get("things/shared")).toEqual({ main: "read" });
+    expect(handlers(table).get("other/create")).toEqual({ main: "write", idempotency: true });
   });
 
   it("keeps a grant that a later route of the handler does not mention, and mail from any route", () => {

@@ -1,6 +1,7 @@
 /** Pure parts of the security-event endpoints: query schemas, cursor, CSV, alert window, index mapping. */
 import fc from "fast-check";
 import { describe, expect, it, vi } from "vitest";
+import { newId } from "../../shared/ids.js";
 
 vi.hoisted(() => {
   process.env.MAIN_TABLE ??= "main";
@@ -246,31 +247,43 @@ describe("index and key condition per filter", () => {
   const to = "2024-02-01T00:00:00.000Z";
 
   it.each([
-    [{}, "by_account", "g_account", "A"],
-    [{ userId: "u" }, "by_account_user", "g_account_user", "A#u"],
-    [{ type: "t" }, "by_account_type", "g_account_type", "A#t"],
-    [{ userId: "u", type: "t" }, "by_account_user_type", "g_account_user_type", "A#u#t"],
+    [{}, undefined, "pk", "EVT#A"],
+    [{ userId: "u" }, "by_user", "g_user", "A#u"],
+    [{ type: "t" }, "by_type", "g_type", "A#t"],
   ])("%o → %s", (filters, index, attr, partition) => {
     const q = queryFor({ account: "A", ...filters });
     expect(q).toMatchObject({
-      IndexName: index,
       KeyConditionExpression: "#p = :p",
       ExpressionAttributeNames: { "#p": attr },
       ExpressionAttributeValues: { ":p": partition },
       ScanIndexForward: false,
     });
+    expect(q.IndexName).toBe(index);
     expect(q).not.toHaveProperty("FilterExpression");
   });
 
-  it("bounds become an inclusive key condition on created_key", () => {
-    expect(queryFor({ account: "A", from, to })).toMatchObject({
-      KeyConditionExpression: "#p = :p AND #ck BETWEEN :lo AND :hi",
-      ExpressionAttributeValues: { ":lo": from, ":hi": `${to}#\uffff` },
+  it("user and type: the user's partition, keeping the type", () => {
+    expect(queryFor({ account: "A", userId: "u", type: "t" })).toMatchObject({
+      IndexName: "by_user",
+      KeyConditionExpression: "#p = :p",
+      FilterExpression: "#type = :type",
+      ExpressionAttributeValues: { ":p": "A#u", ":type": "t" },
     });
-    expect(queryFor({ account: "A", from }).KeyConditionExpression).toBe("#p = :p AND #ck >= :lo");
-    expect(queryFor({ account: "A", to }).KeyConditionExpression).toBe("#p = :p AND #ck <= :hi");
-    // An event at exactly `to` sorts inside the upper bound, one at exactly `from` inside the lower.
-    expect(`${to}#${ID}` <= `${to}#\uffff`).toBe(true);
-    expect(`${from}#${ID}` >= from).toBe(true);
+  });
+
+  it("bounds become an inclusive key condition on the id (a ULID: its time first)", () => {
+    const q = queryFor({ account: "A", from, to });
+    expect(q).toMatchObject({ KeyConditionExpression: "#p = :p AND #id BETWEEN :lo AND :hi", ExpressionAttributeNames: { "#id": "sk" } });
+    expect(queryFor({ account: "A", from }).KeyConditionExpression).toBe("#p = :p AND #id >= :lo");
+    expect(queryFor({ account: "A", to }).KeyConditionExpression).toBe("#p = :p AND #id <= :hi");
+    const { ":lo": lo = "", ":hi": hi = "" } = q.ExpressionAttributeValues as Record<string, string>;
+    // An event at exactly `to` sorts inside the upper bound, one at exactly `from` inside the lower; a
+    // millisecond outside either is outside.
+    for (const inside of [Date.parse(from), Date.parse(to)]) {
+      const id = newId(inside);
+      expect(id >= lo && id <= hi).toBe(true);
+    }
+    expect(newId(Date.parse(from) - 1) < lo).toBe(true);
+    expect(newId(Date.parse(to) + 1) > hi).toBe(true);
   });
 });

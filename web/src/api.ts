@@ -113,6 +113,17 @@ function querySerializer(values: Record<string, unknown>): string {
  */
 export const client = createClient<paths>({ fetch: send, querySerializer });
 
+/**
+ * A read's body with its `ETag`: the version a later write sends back as `If-Match`, so that it changes only
+ * what was read (a 412 otherwise, DESIGN.md §12).
+ */
+export function withETag<D>(result: { data?: D; response: Response }): D & { etag: string | undefined } {
+  return { ...ok(result), etag: result.response.headers.get("etag") ?? undefined };
+}
+
+/** The API's 412: someone changed the institution since it was read (`If-Match`); nothing was changed. */
+export const isChangedElsewhere = (err: unknown): boolean => err instanceof ApiError && err.status === 412;
+
 /** A call's body: a failure has already rejected with ApiError, so the body is there. */
 export function ok<D>(result: { data?: D; response: Response }): D {
   if (result.data === undefined) throw new ApiError(result.response.status, `The API answered ${result.response.status} without a body`);

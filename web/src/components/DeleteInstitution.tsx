@@ -1,24 +1,32 @@
-/** The confirmation before deleting an institution; the API's refusal (cohorts, role) stays in the dialog. */
+/**
+ * The confirmation before deleting an institution; the API's refusal (cohorts, role) stays in the dialog.
+ * With the `etag` of the version shown, the delete holds only if nobody changed it since (`If-Match`); a 412
+ * offers to reload.
+ */
 import Alert from "@cloudscape-design/components/alert";
 import Box from "@cloudscape-design/components/box";
 import Button from "@cloudscape-design/components/button";
 import Modal from "@cloudscape-design/components/modal";
 import SpaceBetween from "@cloudscape-design/components/space-between";
-import { client, ok } from "../api";
+import { client, isChangedElsewhere, ok } from "../api";
 import { useShell } from "../shell";
 import { useSubmit } from "../useSubmit";
+import { describe } from "./ErrorNotice";
 
 export function DeleteInstitution({
   institution,
   onClose,
   onDeleted,
+  onReload,
 }: {
-  institution: { id: string; name: string } | undefined;
+  institution: { id: string; name: string; etag?: string | undefined } | undefined;
   onClose: () => void;
   onDeleted: () => void;
+  /** Shows the current version (after a 412). */
+  onReload?: () => void;
 }) {
   const { flash } = useShell();
-  const { busy, error, submit, reset } = useSubmit();
+  const { busy, error, submit, reset } = useSubmit({ explain: (err) => ({ ...describe(err), changed: isChangedElsewhere(err) }) });
   const close = () => {
     reset();
     onClose();
@@ -26,7 +34,9 @@ export function DeleteInstitution({
   const remove = () =>
     submit(async () => {
       if (!institution) return;
-      const { message } = ok(await client.DELETE("/api/v1/institutions/{id}", { params: { path: { id: institution.id } } }));
+      const { id, etag } = institution;
+      const params = { path: { id }, ...(etag !== undefined && { header: { "If-Match": etag } }) };
+      const { message } = ok(await client.DELETE("/api/v1/institutions/{id}", { params }));
       flash({ type: "success", content: message });
       onDeleted();
     });
@@ -55,7 +65,22 @@ export function DeleteInstitution({
           cohorts cannot be deleted.
         </Box>
         {error && (
-          <Alert type="error" header={error.header}>
+          <Alert
+            type={error.changed ? "warning" : "error"}
+            header={error.header}
+            action={
+              error.changed && onReload ? (
+                <Button
+                  onClick={() => {
+                    close();
+                    onReload();
+                  }}
+                >
+                  Reload
+                </Button>
+              ) : undefined
+            }
+          >
             {error.text}
           </Alert>
         )}

@@ -18,6 +18,11 @@ export function describe(error: unknown): { header: string; text: string } {
       return { header: "Not found", text: `${error.message}. It may have been deleted, or you have no access to it.` };
     case 409:
       return { header: "Changed at the same time elsewhere", text: `${error.message}.` };
+    case 412:
+      return {
+        header: "Someone else changed this institution",
+        text: "It changed after you opened it, so nothing was saved. Reload to see the current version, then make your change again.",
+      };
     case 429:
       return { header: "Too many requests", text: `${error.message}. ${retryText(error.retryAt)}` };
     case 502:

@@ -11,7 +11,7 @@ import StatusIndicator from "@cloudscape-design/components/status-indicator";
 import Tabs from "@cloudscape-design/components/tabs";
 import { useState } from "react";
 import { SETTINGS_DEFAULTS, SETTINGS_KEYS } from "../../../shared/constants";
-import { client, ok } from "../api";
+import { client, withETag } from "../api";
 import { useSession } from "../auth/session";
 import { Administrators } from "../components/Administrators";
 import { Cohorts } from "../components/Cohorts";
@@ -27,7 +27,7 @@ const TABS = ["details", "cohorts", "invitations"] as const;
 
 export default function InstitutionPage({ id }: { id: string }) {
   const { data, error, reload } = useApi(`/api/v1/institutions/${id}`, async (signal) =>
-    ok(await client.GET("/api/v1/institutions/{id}", { params: { path: { id } }, signal })),
+    withETag(await client.GET("/api/v1/institutions/{id}", { params: { path: { id } }, signal })),
   );
   const session = useSession();
   const { search, pathname } = useLocation();
@@ -144,9 +144,10 @@ export default function InstitutionPage({ id }: { id: string }) {
         ]}
       />
       <DeleteInstitution
-        institution={deleting ? i : undefined}
+        institution={deleting ? { id: i.id, name: i.name, etag: data.etag } : undefined}
         onClose={() => setDeleting(false)}
         onDeleted={() => navigate("/institutions")}
+        onReload={reload}
       />
     </ContentLayout>
   );

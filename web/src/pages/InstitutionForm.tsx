@@ -1,4 +1,8 @@
-/** Create an institution, or edit one (only what changed is sent, so the audit event names exactly that). */
+/**
+ * Create an institution, or edit one: only what changed is sent, so the audit event names exactly that, and
+ * with `If-Match` the version that was read, so that an edit never overwrites someone else's unseen (a 412
+ * offers to reload).
+ */
 import Alert from "@cloudscape-design/components/alert";
 import Button from "@cloudscape-design/components/button";
 import Checkbox from "@cloudscape-design/components/checkbox";
@@ -13,8 +17,8 @@ import Spinner from "@cloudscape-design/components/spinner";
 import Textarea from "@cloudscape-design/components/textarea";
 import { type FormEvent, useEffect, useState } from "react";
 import { SETTINGS_DEFAULTS, SETTINGS_KEYS, type SettingsKey } from "../../../shared/constants";
-import { client, type Institution, type InstitutionChanges, type InstitutionView, ok } from "../api";
-import { ErrorNotice } from "../components/ErrorNotice";
+import { client, type Institution, type InstitutionChanges, type InstitutionView, isChangedElsewhere, ok, withETag } from "../api";
+import { describe, ErrorNotice } from "../components/ErrorNotice";
 import { humanize } from "../format";
 import { navigate } from "../router";
 import { usePage, useShell } from "../shell";
@@ -71,7 +75,7 @@ function changes(values: Values, before: Values | undefined): InstitutionChanges
 export default function InstitutionForm({ id }: { id?: string | undefined }) {
   const editing = id !== undefined;
   const loaded = useApi(editing ? `/api/v1/institutions/${id}` : undefined, async (signal) =>
-    ok(await client.GET("/api/v1/institutions/{id}", { params: { path: { id: id ?? "" } }, signal })),
+    withETag(await client.GET("/api/v1/institutions/{id}", { params: { path: { id: id ?? "" } }, signal })),
   );
   const name = loaded.data?.institution.name;
   const base = { text: "Institutions", href: "/institutions" };
@@ -84,7 +88,18 @@ export default function InstitutionForm({ id }: { id?: string | undefined }) {
   const { flash } = useShell();
   const [before, setBefore] = useState<Values>();
   const [values, setValues] = useState<Values>(empty);
-  const { busy, fieldErrors: errors, error: formError, submit } = useSubmit({ fields: LABELS });
+  const {
+    busy,
+    fieldErrors: errors,
+    error: formError,
+    submit,
+    reset,
+  } = useSubmit({ fields: LABELS, explain: (err) => ({ ...describe(err), changed: isChangedElsewhere(err) }) });
+  /** After a 412: the current version, in place of what was being edited. */
+  const reloadCurrent = () => {
+    reset();
+    loaded.reload();
+  };
 
   useEffect(() => {
     if (loaded.data) {
@@ -115,7 +130,9 @@ export default function InstitutionForm({ id }: { id?: string | undefined }) {
     return submit(async () => {
       if (editing) {
         const body = { institution: changes(values, before) };
-        const res = ok(await client.PATCH("/api/v1/institutions/{id}", { params: { path: { id } }, body }));
+        const etag = loaded.data?.etag;
+        const params = { path: { id }, ...(etag !== undefined && { header: { "If-Match": etag } }) };
+        const res = ok(await client.PATCH("/api/v1/institutions/{id}", { params, body }));
         flash({ type: "success", content: res.message });
         navigate(`/institutions/${encodeURIComponent(id)}`);
       } else {
@@ -137,7 +154,7 @@ export default function InstitutionForm({ id }: { id?: string | undefined }) {
             {editing ? `Edit ${name}` : "Create institution"}
           </Header>
         }
-        errorText={formError ? `${formError.header}: ${formError.text}` : undefined}
+        errorText={formError && !formError.changed ? `${formError.header}: ${formError.text}` : undefined}
         errorIconAriaLabel="Error"
         actions={
           <SpaceBetween direction="horizontal" size="xs">
@@ -151,6 +168,19 @@ export default function InstitutionForm({ id }: { id?: string | undefined }) {
         }
       >
         <SpaceBetween size="l">
+          {formError?.changed && (
+            <Alert
+              type="warning"
+              header={formError.header}
+              action={
+                <Button formAction="none" onClick={reloadCurrent}>
+                  Reload
+                </Button>
+              }
+            >
+              {formError.text} Reloading replaces what you entered here.
+            </Alert>
+          )}
           <Container header={<Header variant="h2">Institution</Header>}>
             <SpaceBetween size="m">
               <FormField label="Name" errorText={errors.name} constraintText="Required, up to 255 characters.">
