@@ -29,7 +29,6 @@ describe("retention", () => {
       name: "Keeper",
       accountId: account,
       isCohortSuperAdmin: true,
-      emailVerified: true,
       ip: "192.0.2.9",
     };
     const h0 = Math.floor(Date.now() / HOUR) * HOUR - 6 * HOUR;
