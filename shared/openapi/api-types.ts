@@ -2559,6 +2559,18 @@ export interface operations {
           "application/json": components["schemas"]["Error"];
         };
       };
+      /** @description Over a bound: on invitations or their e-mails, on institutions created per day, or on refused requests (more than 30 in a minute, until it ends); logged as `rate_limit_exceeded` with its `scope`. */
+      429: {
+        headers: {
+          "Cache-Control": components["headers"]["CacheControl"];
+          "X-Content-Type-Options": components["headers"]["XContentTypeOptions"];
+          "Retry-After": components["headers"]["RetryAfter"];
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
       500: components["responses"]["InternalError"];
       503: components["responses"]["ServiceUnavailable"];
     };
@@ -2658,6 +2670,7 @@ export interface operations {
           "application/json": components["schemas"]["Error"];
         };
       };
+      409: components["responses"]["Conflict"];
       413: components["responses"]["PayloadTooLarge"];
       /** @description Over a bound: on invitations or their e-mails, on institutions created per day, or on refused requests (more than 30 in a minute, until it ends); logged as `rate_limit_exceeded` with its `scope`. */
       429: {
@@ -3149,6 +3162,7 @@ export interface operations {
           "application/json": components["schemas"]["Error"];
         };
       };
+      409: components["responses"]["Conflict"];
       413: components["responses"]["PayloadTooLarge"];
       /** @description Over a bound: on invitations or their e-mails, on institutions created per day, or on refused requests (more than 30 in a minute, until it ends); logged as `rate_limit_exceeded` with its `scope`. */
       429: {
@@ -3233,6 +3247,7 @@ export interface operations {
           "application/json": components["schemas"]["Error"];
         };
       };
+      409: components["responses"]["Conflict"];
       413: components["responses"]["PayloadTooLarge"];
       /** @description Over a bound: on invitations or their e-mails, on institutions created per day, or on refused requests (more than 30 in a minute, until it ends); logged as `rate_limit_exceeded` with its `scope`. */
       429: {

@@ -551,7 +551,7 @@ function operation(route: Route, spec: Spec): Operation {
   }
   // A refusal (403, 404, a failed invitation token) counts against the probing bound (DESIGN.md §13).
   const errors: Spec["errors"] = { ...spec.errors };
-  if (errors[403] || errors[404] || route.handler === "invitations/accept") {
+  if (errors[403] || errors[404] || route.handler === "invitations/accept" || route.handler === "invitations/preview") {
     errors[429] = { ...errors[429], refused: "Too many refused requests, try again later" };
   }
   for (const [status, messages] of Object.entries(errors) as [ErrorStatus, unknown][]) {
