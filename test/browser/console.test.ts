@@ -305,7 +305,7 @@ describe("the console", () => {
     await page.goto(consoleUrl(`/institutions/${institution.id}`));
     await heading(page, institution.name);
     await page.getByRole("tab", { name: "Administrators and invitations" }).click();
-    await page.getByText("No active invitations").waitFor();
+    await page.getByText("No active invitations", { exact: true }).waitFor();
     await page.getByRole("button", { name: "Invite administrator" }).click();
     const dialog = page.getByRole("dialog");
     await dialog.getByLabel("E-mail address").fill("ada@");

@@ -16,8 +16,11 @@
  * may or may not have been applied (its transaction may have reached DynamoDB before the freeze), but
  * only ever both or neither.
  */
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { DYNAMODB_RETRY_POLICY } from "../../shared/clients.js";
+import { DeleteCommand } from "@aws-sdk/lib-dynamodb";
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
+import { DYNAMODB_RETRY_POLICY, db } from "../../shared/clients.js";
+import { config } from "../../shared/config.js";
+import { keys } from "../../shared/tables.js";
 import { claimsOf } from "../integration/helpers.js";
 import { type CallResult, call, dynamodb, token, uniq, uniqEmail } from "../support/api.js";
 import { createInstitution, INST, INV } from "../support/flows.js";
@@ -54,14 +57,27 @@ interface Outcome {
 
 let owner: string;
 let user: AuditedUser;
+let ownerAccount: string;
 
 /** A new institution of the owner's; its id. */
 const newInstitution = async () => (await createInstitution(owner, { name: uniq("Fault U") })).id;
 
 beforeAll(async () => {
   const account = uniq("acct");
+  ownerAccount = account;
   owner = await token(uniqEmail("owner"), { superAdmin: true, account, name: "Fault Owner" });
   user = { userId: String(claimsOf(owner).sub), accountId: account };
+});
+
+// Each test's stream creates dozens of institutions in the one account: the daily bound on creations
+// (DESIGN.md §13, tested in test/integration/bounds.test.ts) is not what these tests are about.
+beforeEach(async () => {
+  await db.send(
+    new DeleteCommand({
+      TableName: config.tables.main,
+      Key: keys.accountDailyInstitutions(ownerAccount, new Date().toISOString().slice(0, 10)),
+    }),
+  );
 });
 
 afterAll(async () => {
