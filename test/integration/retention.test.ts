@@ -27,6 +27,7 @@ describe("retention", () => {
       id: uniq("u"),
       email: "keeper@example.com",
       name: "Keeper",
+      emailVerified: true,
       accountId: account,
       isCohortSuperAdmin: true,
       ip: "192.0.2.9",
