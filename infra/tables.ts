@@ -63,21 +63,23 @@ export class Tables extends StackPart {
   }
 }
 
+/** An IAM condition: every item the request touches has a partition key starting with one of `prefixes`. */
+export const leadingKeys = (prefixes: readonly string[]) => ({
+  "ForAllValues:StringLike": { "dynamodb:LeadingKeys": prefixes.map((p) => `${p}*`) },
+});
+
 /**
- * Writing to the trail is appending (DESIGN.md §13): a new event item (`PutItem` on an event key only; the
+ * Writing to the trail is appending (DESIGN.md §13): a new event item or activity marker (`PutItem` on those keys only; the
  * code's `attribute_not_exists` condition keeps it from replacing one, IAM has no key for conditions) and
  * its counters (`UpdateItem` on counter keys only). No `DeleteItem`, and no `UpdateItem` of an event.
  */
 export function appendOnly(table: dynamodb.ITable): iam.PolicyStatement[] {
-  const leadingKeys = (prefixes: readonly string[]) => ({
-    "ForAllValues:StringLike": { "dynamodb:LeadingKeys": prefixes.map((p) => `${p}*`) },
-  });
   return [
     new iam.PolicyStatement({
       sid: "EventsAppend",
       actions: ["dynamodb:PutItem"],
       resources: [table.tableArn],
-      conditions: leadingKeys([EVENT_KEY_PREFIXES.event]),
+      conditions: leadingKeys(EVENT_KEY_PREFIXES.appended),
     }),
     new iam.PolicyStatement({
       sid: "EventsCount",

@@ -18,8 +18,10 @@ import * as scheduler from "aws-cdk-lib/aws-scheduler";
 import * as targets from "aws-cdk-lib/aws-scheduler-targets";
 import { Provider } from "aws-cdk-lib/custom-resources";
 import { Construct } from "constructs";
+import { EVENT_KEY_PREFIXES } from "../shared/tables.js";
 import { ARCHITECTURE, BUNDLING, RUNTIME } from "./api-function.js";
 import type { Settings } from "./settings.js";
+import { leadingKeys } from "./tables.js";
 
 const projectRoot = fileURLToPath(new URL("..", import.meta.url));
 
@@ -80,9 +82,17 @@ export class EvidenceTrail extends Construct {
     logGroup.grantWrite(role);
     role.addToPrincipalPolicy(
       new iam.PolicyStatement({
-        sid: "ReadEventsWriteDigests",
-        actions: ["dynamodb:GetItem", "dynamodb:Query", "dynamodb:PutItem"],
+        sid: "ReadEvents",
+        actions: ["dynamodb:GetItem", "dynamodb:Query"],
         resources: [props.eventsTable.tableArn],
+      }),
+    );
+    role.addToPrincipalPolicy(
+      new iam.PolicyStatement({
+        sid: "AddDigests",
+        actions: ["dynamodb:PutItem"],
+        resources: [props.eventsTable.tableArn],
+        conditions: leadingKeys(EVENT_KEY_PREFIXES.digests),
       }),
     );
     role.addToPrincipalPolicy(new iam.PolicyStatement({ sid: "SignDigests", actions: ["kms:Sign"], resources: [this.signingKey.keyArn] }));

@@ -185,11 +185,16 @@ export const invitationStateIndex = {
 } as const;
 
 /**
- * The partition-key prefixes of the events table, by what the items are: events are only ever added,
- * counters only ever counted. The CDK stack grants by them (`dynamodb:LeadingKeys`), so that no function
- * may update or delete an event.
+ * The partition-key prefixes of the events table, by what the items are: events (and the activity markers
+ * written with them) are only ever added, counters only ever counted, digests only ever added by the
+ * digester. The CDK stack grants by them (`dynamodb:LeadingKeys`), so that no function may update or delete
+ * an event.
  */
-export const EVENT_KEY_PREFIXES = { event: "EVT#", counters: ["CNT#", "REFUSED#"] } as const;
+export const EVENT_KEY_PREFIXES = {
+  appended: ["EVT#", "ACTIVE#"],
+  counters: ["CNT#", "REFUSED#"],
+  digests: ["DIGEST#", "DIGESTSEQ#"],
+} as const;
 
 /** The inverse of `keyPart`. */
 export const fromKeyPart = (part: string): string => part.replace(/%2[35]/g, (c) => (c === "%25" ? "%" : "#"));

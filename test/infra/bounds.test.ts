@@ -133,7 +133,11 @@ describe("least privilege on the trail", () => {
       expect(actions).not.toContain("dynamodb:DeleteItem");
       if (actions.includes("dynamodb:PutItem")) {
         expect(actions).toEqual(["dynamodb:PutItem"]);
-        expect(s.Condition).toEqual({ "ForAllValues:StringLike": { "dynamodb:LeadingKeys": ["EVT#*"] } });
+        // Events and their activity markers (every API function), or digests (the digest function only).
+        expect([
+          { "ForAllValues:StringLike": { "dynamodb:LeadingKeys": ["EVT#*", "ACTIVE#*"] } },
+          { "ForAllValues:StringLike": { "dynamodb:LeadingKeys": ["DIGEST#*", "DIGESTSEQ#*"] } },
+        ]).toContainEqual(s.Condition);
       } else {
         expect(actions).toEqual(["dynamodb:UpdateItem"]);
         expect(s.Condition).toEqual({ "ForAllValues:StringLike": { "dynamodb:LeadingKeys": ["CNT#*", "REFUSED#*"] } });
