@@ -16,8 +16,9 @@
  * may or may not have been applied (its transaction may have reached DynamoDB before the freeze), but
  * only ever both or neither.
  */
-import { DeleteCommand } from "@aws-sdk/lib-dynamodb";
+import { PutCommand } from "@aws-sdk/lib-dynamodb";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
+import { dayOf, hourOf } from "../../shared/bounds.js";
 import { DYNAMODB_RETRY_POLICY, db } from "../../shared/clients.js";
 import { config } from "../../shared/config.js";
 import { keys } from "../../shared/tables.js";
@@ -69,15 +70,15 @@ beforeAll(async () => {
   user = { userId: String(claimsOf(owner).sub), accountId: account };
 });
 
-// Each test's stream creates dozens of institutions in the one account: the daily bound on creations
-// (DESIGN.md §13, tested in test/integration/bounds.test.ts) is not what these tests are about.
+// Each test's stream creates dozens of institutions and mails dozens of invitations in the one account, more
+// on a fast machine: the account-wide bounds (DESIGN.md §13, tested in test/integration/bounds.test.ts) are
+// not what these tests are about, so the account's counters of this day and hour start far below zero.
 beforeEach(async () => {
-  await db.send(
-    new DeleteCommand({
-      TableName: config.tables.main,
-      Key: keys.accountDailyInstitutions(ownerAccount, new Date().toISOString().slice(0, 10)),
-    }),
-  );
+  const now = new Date();
+  const headStart = (key: { pk: string; sk: string }, attribute: string) =>
+    db.send(new PutCommand({ TableName: config.tables.main, Item: { ...key, [attribute]: -1_000_000 } }));
+  await headStart(keys.accountDailyInstitutions(ownerAccount, dayOf(now)), "institutions");
+  await headStart(keys.accountHourlyMails(ownerAccount, hourOf(now)), "mails");
 });
 
 afterAll(async () => {
