@@ -176,7 +176,21 @@ async function measure(opts: ConsoleBenchOptions): Promise<ConsoleFigures & Diag
     await signIn.getByLabel("Password", { exact: true }).fill(password);
     await signIn.getByRole("button", { name: "Sign in", exact: true }).click();
     await signIn.waitForFunction((mark) => performance.getEntriesByName(mark).length > 0, MARK);
-    const storageState = await first.storageState();
+    // The console keeps its session in sessionStorage (per tab), which a context's storageState does not
+    // carry: each measured context's tab gets the signed-in tab's entries before the console's code runs.
+    type Tab = { sessionStorage: TabStorage; location: { protocol: string } };
+    type TabStorage = {
+      readonly length: number;
+      key(i: number): string | null;
+      getItem(k: string): string | null;
+      setItem(k: string, v: string): void;
+    };
+    const session = await signIn.evaluate(() => {
+      const store = (globalThis as unknown as Tab).sessionStorage;
+      return Array.from({ length: store.length }, (_, i) => store.key(i) as string).map(
+        (k) => [k, store.getItem(k) ?? ""] as [string, string],
+      );
+    });
     await first.close();
 
     const times: number[] = [];
@@ -189,7 +203,12 @@ async function measure(opts: ConsoleBenchOptions): Promise<ConsoleFigures & Diag
     const paint: number[] = [];
     const warm: number[] = [];
     for (let i = 0; i < (opts.runs ?? 5); i++) {
-      const context = await browser.newContext({ storageState });
+      const context = await browser.newContext();
+      await context.addInitScript((entries) => {
+        const tab = globalThis as unknown as Tab;
+        if (tab.location.protocol === "about:") return;
+        for (const [key, value] of entries) tab.sessionStorage.setItem(key, value);
+      }, session);
       const uiBefore = chromiumCpu().browserUi;
       const page = await context.newPage();
       await page.goto("about:blank");
