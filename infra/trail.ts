@@ -5,7 +5,6 @@
  * rewrite history), and the public key, read once at deployment and handed to the route that serves it.
  * Retention comes from the settings: every function learns it, and the bucket keeps copies as long.
  */
-import { fileURLToPath } from "node:url";
 import { type CfnElement, CustomResource, Duration, RemovalPolicy, Stack, Validations } from "aws-cdk-lib";
 import type * as dynamodb from "aws-cdk-lib/aws-dynamodb";
 import * as iam from "aws-cdk-lib/aws-iam";
@@ -19,11 +18,9 @@ import * as targets from "aws-cdk-lib/aws-scheduler-targets";
 import { Provider } from "aws-cdk-lib/custom-resources";
 import { Construct } from "constructs";
 import { EVENT_KEY_PREFIXES } from "../shared/tables.js";
-import { ARCHITECTURE, BUNDLING, RUNTIME } from "./api-function.js";
+import { ARCHITECTURE, BUNDLING, handlerCode, RUNTIME } from "./api-function.js";
 import type { Settings } from "./settings.js";
 import { leadingKeys } from "./tables.js";
-
-const projectRoot = fileURLToPath(new URL("..", import.meta.url));
 
 /** The one route that serves the digests and the public key (shared/routes.ts). */
 export const DIGESTS_HANDLER = "security-events/digests";
@@ -110,12 +107,7 @@ export class EvidenceTrail extends Construct {
     });
 
     this.digestFunction = new NodejsFunction(this, "DigestFunction", {
-      entry: `${projectRoot}functions/trail/digest.ts`,
-      handler: "handler",
-      projectRoot,
-      depsLockFilePath: `${projectRoot}package-lock.json`,
-      runtime: RUNTIME,
-      architecture: ARCHITECTURE,
+      ...handlerCode("trail/digest"),
       memorySize: 512,
       // One run digests every account of the hour; a backlog after an outage takes longer.
       timeout: Duration.minutes(10),
