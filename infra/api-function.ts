@@ -46,6 +46,16 @@ export const ESBUILD_TARGET = `node${/nodejs(\d+)/.exec(RUNTIME.name)?.[1] ?? ""
 
 const projectRoot = fileURLToPath(new URL("..", import.meta.url));
 
+/** Where a function's code comes from and what it runs on: `functions/<handler>.ts`, one runtime for all. */
+export const handlerCode = (handler: string) => ({
+  entry: `${projectRoot}functions/${handler}.ts`,
+  handler: "handler",
+  projectRoot,
+  depsLockFilePath: `${projectRoot}package-lock.json`,
+  runtime: RUNTIME,
+  architecture: ARCHITECTURE,
+});
+
 /** `institutions/list` → `InstitutionsList`: a stable, readable construct id (it fixes the logical id). */
 export function functionId(handler: string): string {
   return handler
@@ -100,12 +110,7 @@ export class ApiFunction extends StackPart {
     });
 
     this.function = new NodejsFunction(this, fnId, {
-      entry: `${projectRoot}functions/${handler}.ts`,
-      handler: "handler",
-      projectRoot,
-      depsLockFilePath: `${projectRoot}package-lock.json`,
-      runtime: RUNTIME,
-      architecture: ARCHITECTURE,
+      ...handlerCode(handler),
       memorySize: 512,
       // Below the HTTP API's 30 s integration limit, above the DynamoDB client's bounded retries.
       timeout: Duration.seconds(15),

@@ -7,7 +7,7 @@ import { fileURLToPath, pathToFileURL } from "node:url";
 import { App, type Environment, Validations } from "aws-cdk-lib";
 import { AwsSolutionsChecks } from "cdk-nag";
 import { resolveSettings } from "./settings.js";
-import { InstitutionAdminStack } from "./stack.js";
+import { InstitutionAdminStack, type InstitutionAdminStackProps } from "./stack.js";
 import { ConsoleWebAclStack } from "./waf.js";
 
 export interface DefinedApp {
@@ -56,8 +56,25 @@ export function defineApp(app: App, opts: { readonly env: Environment; readonly 
       .filter(Boolean),
     consoleAssetDir: opts.consoleAssetDir,
     webAclArn: wafStack?.webAcl.arn,
+    apiOrigin: apiOriginFrom(context),
   });
   return { stack, ...(wafStack && { wafStack }) };
+}
+
+/** The API's CloudFront-only custom domain from context (`apiOriginDomain` with `apiOriginCertificateArn`), if set. */
+export function apiOriginFrom(context: (key: string) => string | undefined): InstitutionAdminStackProps["apiOrigin"] {
+  const domainName = context("apiOriginDomain");
+  const certificateArn = context("apiOriginCertificateArn");
+  if (domainName === undefined && certificateArn === undefined) return undefined;
+  if (domainName === undefined || certificateArn === undefined) {
+    throw new Error("Context apiOriginDomain and apiOriginCertificateArn go together: the API's domain for CloudFront and its certificate");
+  }
+  const hostedZoneId = context("apiOriginHostedZoneId");
+  const hostedZoneName = context("apiOriginHostedZoneName");
+  if ((hostedZoneId === undefined) !== (hostedZoneName === undefined)) {
+    throw new Error("Context apiOriginHostedZoneId and apiOriginHostedZoneName go together");
+  }
+  return { domainName, certificateArn, hostedZoneId, hostedZoneName };
 }
 
 if (process.argv[1] && import.meta.url === pathToFileURL(process.argv[1]).href) {

@@ -14,6 +14,7 @@ import * as s3 from "aws-cdk-lib/aws-s3";
 import * as s3deploy from "aws-cdk-lib/aws-s3-deployment";
 import { rules } from "cdk-nag";
 import { Construct } from "constructs";
+import { consoleSecurityHeaders, SECURITY_HEADERS } from "../shared/security-headers.js";
 
 /** The path prefix CloudFront sends to the API; every route of the route table lives under it. */
 export const API_PATH_PATTERN = "/api/*";
@@ -45,6 +46,50 @@ export const DEPLOYMENT_WILDCARDS: readonly RegExp[] = [
   /^Resource::<ConsoleBucket[0-9A-F]{8}\.Arn>\/\*$/,
   /^Resource::\*$/,
 ];
+
+/**
+ * A response headers policy that sends exactly `headers` (lower-case names), overriding the origin's: each
+ * security header CloudFront knows goes in its typed setting (CloudFront refuses them as custom headers), any
+ * other as a custom header. An unknown security header is an error, so that the source cannot gain a header
+ * the deployed policy silently drops.
+ */
+export function responseHeaders(
+  headers: Readonly<Record<string, string>>,
+  { hsts }: { hsts: boolean },
+): Pick<cloudfront.ResponseHeadersPolicyProps, "securityHeadersBehavior" | "customHeadersBehavior"> {
+  const security: cloudfront.ResponseSecurityHeadersBehavior = {
+    ...(hsts && { strictTransportSecurity: { accessControlMaxAge: Duration.days(365), includeSubdomains: true, override: true } }),
+  };
+  const custom: cloudfront.ResponseCustomHeader[] = [];
+  const referrer = new Map(Object.values(cloudfront.HeadersReferrerPolicy).map((p) => [String(p), p]));
+  for (const [name, value] of Object.entries(headers)) {
+    if (name === "content-security-policy")
+      Object.assign(security, { contentSecurityPolicy: { contentSecurityPolicy: value, override: true } });
+    else if (name === "x-content-type-options") {
+      if (value !== "nosniff") throw new Error(`x-content-type-options: CloudFront sends only nosniff, not ${value}`);
+      Object.assign(security, { contentTypeOptions: { override: true } });
+    } else if (name === "x-frame-options") {
+      const frameOption =
+        value === "DENY"
+          ? cloudfront.HeadersFrameOption.DENY
+          : value === "SAMEORIGIN"
+            ? cloudfront.HeadersFrameOption.SAMEORIGIN
+            : undefined;
+      if (!frameOption) throw new Error(`x-frame-options: no CloudFront setting for ${value}`);
+      Object.assign(security, { frameOptions: { frameOption, override: true } });
+    } else if (name === "referrer-policy") {
+      const referrerPolicy = referrer.get(value);
+      if (!referrerPolicy) throw new Error(`referrer-policy: no CloudFront setting for ${value}`);
+      Object.assign(security, { referrerPolicy: { referrerPolicy, override: true } });
+    } else if (name === "strict-transport-security" || name === "x-xss-protection") {
+      throw new Error(`${name}: set it through CloudFront's typed setting`);
+    } else custom.push({ header: name, value, override: true });
+  }
+  return {
+    securityHeadersBehavior: security,
+    ...(custom.length > 0 && { customHeadersBehavior: { customHeaders: custom } }),
+  };
+}
 
 export interface ConsoleProps {
   /** The built console (`web/dist`), with an `index.html`. */
@@ -92,31 +137,16 @@ export class Console extends Construct {
     });
 
     const region = Stack.of(this).region;
+    // The local console server's set, from the one source (shared/security-headers.ts), plus HSTS (HTTPS only here).
+    const cognitoOrigin = `https://cognito-idp.${region}.${Aws.URL_SUFFIX}`;
     const securityHeaders = new cloudfront.ResponseHeadersPolicy(this, "SecurityHeaders", {
-      comment: "Console: strict transport, no framing, a content security policy for the app and Cognito",
-      securityHeadersBehavior: {
-        contentSecurityPolicy: {
-          contentSecurityPolicy: [
-            "default-src 'self'",
-            // The app calls its own origin (/api/*, /config.json) and Cognito for sign-in.
-            `connect-src 'self' https://cognito-idp.${region}.${Aws.URL_SUFFIX}`,
-            "img-src 'self' data:",
-            "font-src 'self' data:",
-            // Cloudscape sets style attributes at run time.
-            "style-src 'self' 'unsafe-inline'",
-            "script-src 'self'",
-            "object-src 'none'",
-            "base-uri 'self'",
-            "frame-ancestors 'none'",
-            "form-action 'self'",
-          ].join("; "),
-          override: true,
-        },
-        strictTransportSecurity: { accessControlMaxAge: Duration.days(365), includeSubdomains: true, override: true },
-        contentTypeOptions: { override: true },
-        frameOptions: { frameOption: cloudfront.HeadersFrameOption.DENY, override: true },
-        referrerPolicy: { referrerPolicy: cloudfront.HeadersReferrerPolicy.STRICT_ORIGIN_WHEN_CROSS_ORIGIN, override: true },
-      },
+      comment: "Console: the local console server's security headers, and strict transport",
+      ...responseHeaders(consoleSecurityHeaders(cognitoOrigin), { hsts: true }),
+    });
+    // API Gateway's own answers (401, 404, 413, 429) carry neither: CloudFront adds them to every API answer.
+    const apiHeaders = new cloudfront.ResponseHeadersPolicy(this, "ApiHeaders", {
+      comment: "API: no caching anywhere, no type sniffing, on API Gateway's own answers too",
+      ...responseHeaders(SECURITY_HEADERS, { hsts: true }),
     });
 
     const api = new origins.HttpOrigin(props.apiDomain, {
@@ -155,6 +185,7 @@ export class Console extends Construct {
           // Every viewer header (Authorization included) and every query string, but not Host: API Gateway
           // routes on its own host name and answers 403 to the distribution's.
           originRequestPolicy: cloudfront.OriginRequestPolicy.ALL_VIEWER_EXCEPT_HOST_HEADER,
+          responseHeadersPolicy: apiHeaders,
           compress: true,
         },
       },

@@ -10,7 +10,7 @@ export class Identity extends StackPart {
   readonly userPool: cognito.UserPool;
   readonly userPoolClient: cognito.UserPoolClient;
 
-  constructor(scope: Construct, id: string, { mfa }: Pick<Settings, "mfa">) {
+  constructor(scope: Construct, id: string, { mfa, refreshTokenValidityHours }: Pick<Settings, "mfa" | "refreshTokenValidityHours">) {
     super(scope, id);
     this.userPool = new cognito.UserPool(this, "UserPool", {
       // Administrators create users (and set their account); nobody registers themselves.
@@ -61,7 +61,8 @@ export class Identity extends StackPart {
       enableTokenRevocation: true,
       idTokenValidity: Duration.hours(1),
       accessTokenValidity: Duration.hours(1),
-      refreshTokenValidity: Duration.days(30),
+      // A console session: at most 12 hours (DESIGN.md §13), then sign in again.
+      refreshTokenValidity: Duration.hours(refreshTokenValidityHours),
       readAttributes: new cognito.ClientAttributes()
         .withStandardAttributes({ email: true, emailVerified: true, fullname: true })
         .withCustomAttributes("account_id"),

@@ -37,12 +37,21 @@ export interface Settings {
   readonly logLevel: LogLevel;
   /** Cognito MFA (TOTP): `required` makes every user enrol an authenticator app at first sign-in. */
   readonly mfa: "optional" | "required";
+  /**
+   * Hours a console session lasts without signing in again: the app client's refresh-token validity
+   * (DESIGN.md §13: at most 12; Cognito's least is 1). The console keeps its tokens in sessionStorage.
+   */
+  readonly refreshTokenValidityHours: number;
   /** Subscribed by e-mail to the alarm topic when set (SNS mails a confirmation link first). */
   readonly alarmEmail?: string;
   /** A WAF web ACL on the CloudFront distribution: AWS managed rules and a rate-based rule. */
   readonly waf: boolean;
   /** Requests per 5 minutes from one IP address before the rate-based rule blocks it. */
   readonly wafRateLimit: number;
+  /** Days an audit event is kept (DynamoDB TTL) and readable; digests and their S3 copies as long. */
+  readonly eventRetentionDays: number;
+  /** The digest bucket locks each copy (S3 Object Lock, compliance mode) for the retention: nobody can delete it. */
+  readonly digestObjectLock: boolean;
   readonly alarms: {
     /** Stage 5xx responses as a percentage of requests, over 5 minutes. */
     readonly serverErrorRatePercent: number;
@@ -58,6 +67,15 @@ export interface Settings {
    */
   readonly invitationValidityDays?: number;
   readonly pendingInvitationLimit?: number;
+  /**
+   * The bounds across the service (DESIGN.md §13), unset in every environment like the two above: the
+   * functions' defaults apply (10 mails per mailbox a day, 200 per account an hour, 100 institutions per
+   * account a day, 30 refusals per caller a minute) unless a value comes from context.
+   */
+  readonly mailboxDailyMailLimit?: number;
+  readonly accountHourlyMailLimit?: number;
+  readonly accountDailyInstitutionLimit?: number;
+  readonly refusedRequestLimit?: number;
 }
 
 export const ENVIRONMENTS: Readonly<Record<EnvName, Omit<Settings, "env">>> = {
@@ -68,8 +86,11 @@ export const ENVIRONMENTS: Readonly<Record<EnvName, Omit<Settings, "env">>> = {
     logRetention: RetentionDays.ONE_MONTH,
     logLevel: "DEBUG",
     mfa: "optional",
+    refreshTokenValidityHours: 12,
     waf: false,
     wafRateLimit: 1000,
+    eventRetentionDays: 90,
+    digestObjectLock: false,
     alarms: { serverErrorRatePercent: 5, p99LatencyMs: 5000, evaluationPeriods: 1 },
   },
   prod: {
@@ -79,8 +100,11 @@ export const ENVIRONMENTS: Readonly<Record<EnvName, Omit<Settings, "env">>> = {
     logRetention: RetentionDays.ONE_YEAR,
     logLevel: "INFO",
     mfa: "required",
+    refreshTokenValidityHours: 8,
     waf: true,
     wafRateLimit: 2000,
+    eventRetentionDays: 400,
+    digestObjectLock: true,
     alarms: { serverErrorRatePercent: 1, p99LatencyMs: 3000, evaluationPeriods: 2 },
   },
 };
@@ -96,6 +120,12 @@ export const CONTEXT_KEYS = [
   "mfa",
   "invitationValidityDays",
   "pendingInvitationLimit",
+  "eventRetentionDays",
+  "refreshTokenValidityHours",
+  "mailboxDailyMailLimit",
+  "accountHourlyMailLimit",
+  "accountDailyInstitutionLimit",
+  "refusedRequestLimit",
 ] as const;
 
 const RETENTION_DAYS = new Set<number>(Object.values(RetentionDays).filter((v): v is number => typeof v === "number"));
@@ -139,6 +169,10 @@ export function resolveSettings(context: (key: string) => string | undefined): S
       `Context logRetentionDays must be a CloudWatch Logs retention (${[...RETENTION_DAYS].join(", ")}), got ${logRetention}`,
     );
   }
+  const refreshHours = contextInt(context, "refreshTokenValidityHours");
+  if (refreshHours !== undefined && refreshHours > 12) {
+    throw new Error(`Context refreshTokenValidityHours must be 1 to 12 (a console session lasts at most 12 hours), got ${refreshHours}`);
+  }
   const mfa = context("mfa");
   if (mfa !== undefined && mfa !== "optional" && mfa !== "required") {
     throw new Error(`Context mfa must be optional or required, got "${mfa}"`);
@@ -155,6 +189,12 @@ export function resolveSettings(context: (key: string) => string | undefined): S
     ...(mfa !== undefined && { mfa }),
     ...optional("invitationValidityDays", contextInt(context, "invitationValidityDays")),
     ...optional("pendingInvitationLimit", contextInt(context, "pendingInvitationLimit")),
+    ...optional("eventRetentionDays", contextInt(context, "eventRetentionDays")),
+    ...optional("mailboxDailyMailLimit", contextInt(context, "mailboxDailyMailLimit")),
+    ...optional("accountHourlyMailLimit", contextInt(context, "accountHourlyMailLimit")),
+    ...optional("accountDailyInstitutionLimit", contextInt(context, "accountDailyInstitutionLimit")),
+    ...optional("refusedRequestLimit", contextInt(context, "refusedRequestLimit")),
+    ...(refreshHours !== undefined && { refreshTokenValidityHours: refreshHours }),
   };
 }
 

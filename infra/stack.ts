@@ -1,5 +1,5 @@
-import { fileURLToPath } from "node:url";
 import {
+  Annotations,
   Aws,
   type CfnElement,
   CfnOutput,
@@ -14,28 +14,34 @@ import {
 } from "aws-cdk-lib";
 import { AccessLogFormat } from "aws-cdk-lib/aws-apigateway";
 import {
+  ApiMapping,
   type CfnStage,
   CorsHttpMethod,
+  DomainName,
   HttpApi,
   HttpMethod,
   HttpNoneAuthorizer,
   type HttpRoute,
   HttpStage,
   LogGroupLogDestination,
+  SecurityPolicy,
 } from "aws-cdk-lib/aws-apigatewayv2";
 import { HttpUserPoolAuthorizer } from "aws-cdk-lib/aws-apigatewayv2-authorizers";
 import { HttpLambdaIntegration } from "aws-cdk-lib/aws-apigatewayv2-integrations";
+import * as acm from "aws-cdk-lib/aws-certificatemanager";
 import type * as cognito from "aws-cdk-lib/aws-cognito";
 import type * as dynamodb from "aws-cdk-lib/aws-dynamodb";
 import type { NodejsFunction } from "aws-cdk-lib/aws-lambda-nodejs";
 import * as logs from "aws-cdk-lib/aws-logs";
+import * as route53 from "aws-cdk-lib/aws-route53";
+import * as route53targets from "aws-cdk-lib/aws-route53-targets";
 import * as s3 from "aws-cdk-lib/aws-s3";
 import type * as ses from "aws-cdk-lib/aws-ses";
 import type * as sns from "aws-cdk-lib/aws-sns";
 import type { Construct } from "constructs";
 import { METRICS_NAMESPACE, SERVICE_NAME } from "../shared/observability.js";
 import { handlers, type Route, routeKey, routes as routeTable } from "../shared/routes.js";
-import { ApiFunction, ARCHITECTURE, BUNDLING, functionId, RUNTIME } from "./api-function.js";
+import { ApiFunction, functionId } from "./api-function.js";
 import { Console } from "./console.js";
 import { Identity } from "./identity.js";
 import { Mail } from "./mail.js";
@@ -45,6 +51,7 @@ import { StackPart } from "./part.js";
 import { ENVIRONMENTS, type Settings } from "./settings.js";
 import { Streaming } from "./streaming.js";
 import { Tables } from "./tables.js";
+import { EvidenceTrail } from "./trail.js";
 import { ConsoleWebAcl } from "./waf.js";
 
 export interface InstitutionAdminStackProps extends StackProps {
@@ -76,6 +83,21 @@ export interface InstitutionAdminStackProps extends StackProps {
    * Without it, `settings.waf` makes the web ACL in this stack, which must then be deployed in us-east-1.
    */
   readonly webAclArn?: string;
+  /**
+   * A custom domain of the HTTP API that only the console's CloudFront distribution uses (DESIGN.md §13,
+   * "One way in"). With it, CloudFront reaches the API there, the default `execute-api` endpoint is disabled
+   * (so the WAF and the distribution cannot be bypassed), and the functions record the viewer's address from
+   * `CloudFront-Viewer-Address`. The certificate is a regional ACM certificate for `name`, in this stack's
+   * region; with `hostedZoneId` and `hostedZoneName` the alias record is made too, otherwise the output
+   * `ApiOriginDnsTarget` names what `name` must point at. Without it, the default endpoint stays open
+   * (a synth warning says so): API Gateway offers no other way to close it.
+   */
+  readonly apiOrigin?: {
+    readonly domainName: string;
+    readonly certificateArn: string;
+    readonly hostedZoneId?: string | undefined;
+    readonly hostedZoneName?: string | undefined;
+  };
   /** The route table; default `shared/routes.ts` (tests add routes to it). */
   readonly routes?: readonly Route[];
 }
@@ -121,6 +143,7 @@ export class InstitutionAdminStack extends Stack {
   readonly monitoring: Monitoring;
   /** Exports bucket and worker, the events stream's consumer, the bus and the webhook retrier (DESIGN.md §11). */
   readonly streaming: Streaming;
+  readonly trail: EvidenceTrail;
   /** Origin of the links in mail. */
   readonly appBaseUrl: string;
 
@@ -152,8 +175,11 @@ export class InstitutionAdminStack extends Stack {
       identitySource: ["$request.header.Authorization"],
     });
 
+    const fronted = props.apiOrigin;
     this.api = new HttpApi(this, "HttpApi", {
       description: "Institution Administration API",
+      // One way in: through CloudFront (its WAF, its response headers), never API Gateway's own endpoint.
+      ...(fronted && { disableExecuteApiEndpoint: true }),
       // The stage is built below so that it can carry access logging and throttling.
       createDefaultStage: false,
       defaultAuthorizer: authorizer,
@@ -199,9 +225,25 @@ export class InstitutionAdminStack extends Stack {
       });
     }
 
+    const apiOriginDomain =
+      fronted &&
+      new DomainName(this, "ApiOriginDomain", {
+        domainName: fronted.domainName,
+        certificate: acm.Certificate.fromCertificateArn(this, "ApiOriginCertificate", fronted.certificateArn),
+        securityPolicy: SecurityPolicy.TLS_1_2,
+      });
+    if (!fronted) {
+      Annotations.of(this).addWarningV2(
+        "institution-admin:execute-api-open",
+        "No apiOrigin: the HTTP API's execute-api endpoint stays reachable beside the console's CloudFront distribution, so its WAF " +
+          "and response headers can be bypassed, and events record CloudFront's edge address for console traffic. Set apiOriginDomain " +
+          "and apiOriginCertificateArn (README, Deploy) to close it.",
+      );
+    }
+
     this.console = new Console(this, "Console", {
       assetDir: props.consoleAssetDir,
-      apiDomain: `${this.api.apiId}.execute-api.${this.region}.${this.urlSuffix}`,
+      apiDomain: fronted ? fronted.domainName : `${this.api.apiId}.execute-api.${this.region}.${this.urlSuffix}`,
       config: {
         region: this.region,
         userPoolClientId: this.userPoolClient.userPoolClientId,
@@ -218,6 +260,8 @@ export class InstitutionAdminStack extends Stack {
 
     // ---- Functions ----
     const commonEnv: Record<string, string> = {
+      // Every request comes through CloudFront: the viewer's address is its CloudFront-Viewer-Address (shared/caller.ts).
+      ...(fronted && { TRUST_CLOUDFRONT_VIEWER_ADDRESS: "true" }),
       MAIN_TABLE: this.mainTable.tableName,
       EVENTS_TABLE: this.eventsTable.tableName,
       NODE_OPTIONS: "--enable-source-maps",
@@ -228,6 +272,12 @@ export class InstitutionAdminStack extends Stack {
       POWERTOOLS_TRACER_CAPTURE_RESPONSE: "false",
       ...(settings.invitationValidityDays !== undefined && { INVITATION_VALIDITY_DAYS: String(settings.invitationValidityDays) }),
       ...(settings.pendingInvitationLimit !== undefined && { PENDING_INVITATION_LIMIT: String(settings.pendingInvitationLimit) }),
+      ...(settings.mailboxDailyMailLimit !== undefined && { MAILBOX_DAILY_MAIL_LIMIT: String(settings.mailboxDailyMailLimit) }),
+      ...(settings.accountHourlyMailLimit !== undefined && { ACCOUNT_HOURLY_MAIL_LIMIT: String(settings.accountHourlyMailLimit) }),
+      ...(settings.accountDailyInstitutionLimit !== undefined && {
+        ACCOUNT_DAILY_INSTITUTION_LIMIT: String(settings.accountDailyInstitutionLimit),
+      }),
+      ...(settings.refusedRequestLimit !== undefined && { REFUSED_REQUEST_LIMIT: String(settings.refusedRequestLimit) }),
     };
     const mailEnv = {
       MAIL_FROM: props.senderEmail,
@@ -248,6 +298,15 @@ export class InstitutionAdminStack extends Stack {
       });
       this.functions.set(handler, fn);
     }
+    // Retention, signed hourly digests and their locked copies (trail.ts).
+    this.trail = new EvidenceTrail(this, "Trail", {
+      settings,
+      mainTable: this.mainTable,
+      eventsTable: this.eventsTable,
+      functions: this.functions,
+      accessLogsBucket: logBucket,
+    });
+
     for (const handler of Object.keys(settings.reservedConcurrency)) {
       if (!this.functions.has(handler)) throw new Error(`Reserved concurrency for unknown handler ${handler}`);
     }
@@ -288,6 +347,25 @@ export class InstitutionAdminStack extends Stack {
         format: AccessLogFormat.custom(JSON.stringify(ACCESS_LOG_FORMAT)),
       },
     });
+    if (fronted && apiOriginDomain) {
+      new ApiMapping(this, "ApiOriginMapping", { api: this.api, domainName: apiOriginDomain, stage: this.stage });
+      const target = route53.RecordTarget.fromAlias(
+        new route53targets.ApiGatewayv2DomainProperties(apiOriginDomain.regionalDomainName, apiOriginDomain.regionalHostedZoneId),
+      );
+      if (fronted.hostedZoneId !== undefined && fronted.hostedZoneName !== undefined) {
+        const zone = route53.HostedZone.fromHostedZoneAttributes(this, "ApiOriginZone", {
+          hostedZoneId: fronted.hostedZoneId,
+          zoneName: fronted.hostedZoneName,
+        });
+        new route53.ARecord(this, "ApiOriginRecord", { zone, recordName: fronted.domainName, target });
+      } else {
+        new CfnOutput(this, "ApiOriginDnsTarget", {
+          value: apiOriginDomain.regionalDomainName,
+          description: `Point ${fronted.domainName} (CNAME or alias) at this: CloudFront reaches the API there`,
+        });
+      }
+    }
+
     // The export's own throttle: route settings override the stage's for that route alone.
     const exportRoute = routes.find((r) => r.handler === "security-events/export");
     if (exportRoute) {
@@ -321,21 +399,21 @@ export class InstitutionAdminStack extends Stack {
 
     // ---- Getting events out ----
     this.streaming = new Streaming(this, "Streaming", {
-      mainTable: this.mainTable,
-      eventsTable: this.eventsTable,
+      tables,
       functions: this.functions,
       commonEnv,
       alarmTopic: this.alarmTopic,
       logRetention: settings.logRetention,
-      runtime: RUNTIME,
-      architecture: ARCHITECTURE,
-      bundling: BUNDLING,
-      projectRoot: fileURLToPath(new URL("..", import.meta.url)),
     });
 
     // ---- Outputs ----
     new CfnOutput(this, "ConsoleUrl", { value: this.console.url, description: "The console; the API is under /api/ on it too" });
-    new CfnOutput(this, "ApiUrl", { value: this.stage.url, description: "Base URL of the API (API Gateway's own endpoint)" });
+    new CfnOutput(this, "ApiUrl", {
+      value: fronted ? `${this.console.url}/` : this.stage.url,
+      description: fronted
+        ? "Base URL of the API: the console's distribution, its only way in"
+        : "Base URL of the API (API Gateway's own endpoint)",
+    });
     new CfnOutput(this, "UserPoolId", { value: this.userPool.userPoolId });
     new CfnOutput(this, "UserPoolClientId", { value: this.userPoolClient.userPoolClientId });
     new CfnOutput(this, "MainTableName", { value: this.mainTable.tableName });

@@ -10,20 +10,21 @@
 import { Duration, RemovalPolicy, Stack, Validations } from "aws-cdk-lib";
 import * as cloudwatch from "aws-cdk-lib/aws-cloudwatch";
 import * as cwActions from "aws-cdk-lib/aws-cloudwatch-actions";
-import type * as dynamodb from "aws-cdk-lib/aws-dynamodb";
 import * as events from "aws-cdk-lib/aws-events";
 import * as targets from "aws-cdk-lib/aws-events-targets";
 import * as iam from "aws-cdk-lib/aws-iam";
 import * as lambda from "aws-cdk-lib/aws-lambda";
 import { DynamoEventSource, SqsDlq } from "aws-cdk-lib/aws-lambda-event-sources";
-import { type BundlingOptions, NodejsFunction } from "aws-cdk-lib/aws-lambda-nodejs";
+import { NodejsFunction } from "aws-cdk-lib/aws-lambda-nodejs";
 import * as logs from "aws-cdk-lib/aws-logs";
 import * as s3 from "aws-cdk-lib/aws-s3";
 import type * as sns from "aws-cdk-lib/aws-sns";
 import * as sqs from "aws-cdk-lib/aws-sqs";
 import { Construct } from "constructs";
+import type { RouteAccess } from "../shared/routes.js";
 import { EVENT_SOURCE } from "../shared/streaming/source.js";
-import { eventsTable as eventsDef, mainTable as mainDef } from "../shared/tables.js";
+import { BUNDLING, handlerCode } from "./api-function.js";
+import type { Tables } from "./tables.js";
 
 /** Days an export's file is kept (the bucket's lifecycle; the API's `file_expires_at` says the same). */
 export const EXPORT_FILE_DAYS = 7;
@@ -31,22 +32,15 @@ export const EXPORT_FILE_DAYS = 7;
 export const EXPORT_WORKER_TIMEOUT = Duration.minutes(14);
 
 export interface StreamingProps {
-  readonly mainTable: dynamodb.Table;
-  readonly eventsTable: dynamodb.Table;
+  /** The tables, whose `grant` gives each function exactly its access (the trail append-only). */
+  readonly tables: Tables;
   /** The route handlers' functions, by handler name: the export routes get the bucket and the worker. */
   readonly functions: ReadonlyMap<string, NodejsFunction>;
   /** Environment every function gets (tables, Powertools settings). */
   readonly commonEnv: Record<string, string>;
   readonly alarmTopic: sns.ITopic;
   readonly logRetention: logs.RetentionDays;
-  readonly runtime: lambda.Runtime;
-  readonly architecture: lambda.Architecture;
-  readonly bundling: BundlingOptions;
-  readonly projectRoot: string;
 }
-
-const READ = ["dynamodb:GetItem", "dynamodb:BatchGetItem", "dynamodb:Query"];
-const WRITE = ["dynamodb:PutItem", "dynamodb:UpdateItem", "dynamodb:DeleteItem", "dynamodb:ConditionCheckItem"];
 
 export class Streaming extends Construct {
   readonly bucket: s3.Bucket;
@@ -107,8 +101,7 @@ export class Streaming extends Construct {
       timeout: EXPORT_WORKER_TIMEOUT,
       memorySize: 512,
       environment: { EXPORTS_BUCKET: this.bucket.bucketName },
-      main: "readwrite",
-      events: "read",
+      access: { main: "readwrite", events: "read" },
     });
     // Exactly the multipart upload's actions (PutObject covers its parts and completion), under exports/ only.
     this.exportWorker.addToRolePolicy(
@@ -154,12 +147,11 @@ export class Streaming extends Construct {
       timeout: Duration.minutes(2),
       memorySize: 512,
       environment: { EVENT_BUS_NAME: this.bus.eventBusName },
-      main: "readwrite",
-      events: "write",
+      access: { main: "readwrite", events: "write" },
     });
     this.bus.grantPutEventsTo(this.consumer);
     this.consumer.addEventSource(
-      new DynamoEventSource(props.eventsTable, {
+      new DynamoEventSource(props.tables.events, {
         startingPosition: lambda.StartingPosition.TRIM_HORIZON,
         batchSize: 100,
         maxBatchingWindow: Duration.seconds(1),
@@ -181,8 +173,7 @@ export class Streaming extends Construct {
       timeout: Duration.minutes(5),
       memorySize: 256,
       environment: {},
-      main: "readwrite",
-      events: "readwrite",
+      access: { main: "readwrite", events: "readwrite" },
     });
     new events.Rule(this, "WebhookRetrySchedule", {
       description: "Attempts the webhook deliveries whose retry is due",
@@ -191,7 +182,7 @@ export class Streaming extends Construct {
     });
   }
 
-  /** A function of its own role and log group, as the stack makes the route handlers'. */
+  /** A function of its own role and log group, as the stack makes the route handlers', with the same table grants. */
   private fn(
     id: string,
     handler: string,
@@ -199,8 +190,7 @@ export class Streaming extends Construct {
       timeout: Duration;
       memorySize: number;
       environment: Record<string, string>;
-      main: "read" | "readwrite";
-      events: "read" | "write" | "readwrite";
+      access: Pick<RouteAccess, "main" | "events">;
     },
   ): NodejsFunction {
     const p = this.props;
@@ -210,32 +200,13 @@ export class Streaming extends Construct {
       description: `Runs functions/${handler}.ts`,
     });
     logGroup.grantWrite(role);
-    const grant = (name: string, table: dynamodb.Table, indexes: readonly { name: string }[], level: "read" | "write" | "readwrite") => {
-      if (level !== "write") {
-        role.addToPrincipalPolicy(
-          new iam.PolicyStatement({
-            sid: `${name}Read`,
-            actions: READ,
-            resources: [table.tableArn, ...indexes.map((i) => `${table.tableArn}/index/${i.name}`)],
-          }),
-        );
-      }
-      if (level !== "read")
-        role.addToPrincipalPolicy(new iam.PolicyStatement({ sid: `${name}Write`, actions: WRITE, resources: [table.tableArn] }));
-    };
-    grant("Main", p.mainTable, mainDef.indexes, opts.main);
-    grant("Events", p.eventsTable, eventsDef.indexes, opts.events);
+    p.tables.grant(role, opts.access);
     Validations.of(role).acknowledge({
       id: "AwsSolutions-IAM5[Resource::*]",
       reason: "Active tracing: xray:PutTraceSegments and xray:PutTelemetryRecords support no resource-level permissions.",
     });
     return new NodejsFunction(this, id, {
-      entry: `${p.projectRoot}functions/${handler}.ts`,
-      handler: "handler",
-      projectRoot: p.projectRoot,
-      depsLockFilePath: `${p.projectRoot}package-lock.json`,
-      runtime: p.runtime,
-      architecture: p.architecture,
+      ...handlerCode(handler),
       memorySize: opts.memorySize,
       timeout: opts.timeout,
       role,
@@ -243,7 +214,7 @@ export class Streaming extends Construct {
       tracing: lambda.Tracing.ACTIVE,
       description: `${handler} (no route)`,
       environment: { ...p.commonEnv, ...opts.environment },
-      bundling: p.bundling,
+      bundling: BUNDLING,
     });
   }
 }

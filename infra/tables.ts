@@ -4,7 +4,7 @@ import * as dynamodb from "aws-cdk-lib/aws-dynamodb";
 import * as iam from "aws-cdk-lib/aws-iam";
 import type { Construct } from "constructs";
 import type { RouteAccess } from "../shared/routes.js";
-import { eventsTable, idempotencyTable, mainTable, type TableDef } from "../shared/tables.js";
+import { EVENT_KEY_PREFIXES, eventsTable, idempotencyTable, mainTable, type TableDef } from "../shared/tables.js";
 import { StackPart } from "./part.js";
 
 /** IAM actions per access level. TransactWriteItems has no action of its own: IAM checks each item's action. */
@@ -47,7 +47,9 @@ export class Tables extends StackPart {
           }),
         );
       }
-      if (level === "write" || level === "readwrite") {
+      if ((level === "write" || level === "readwrite") && table === this.events) {
+        for (const statement of appendOnly(table)) role.addToPrincipalPolicy(statement);
+      } else if (level === "write" || level === "readwrite") {
         role.addToPrincipalPolicy(
           new iam.PolicyStatement({ sid: `${name}Write`, actions: [...TABLE_ACTIONS.write], resources: [table.tableArn] }),
         );
@@ -59,6 +61,33 @@ export class Tables extends StackPart {
       );
     }
   }
+}
+
+/** An IAM condition: every item the request touches has a partition key starting with one of `prefixes`. */
+export const leadingKeys = (prefixes: readonly string[]) => ({
+  "ForAllValues:StringLike": { "dynamodb:LeadingKeys": prefixes.map((p) => `${p}*`) },
+});
+
+/**
+ * Writing to the trail is appending (DESIGN.md §13): a new event item or activity marker (`PutItem` on those keys only; the
+ * code's `attribute_not_exists` condition keeps it from replacing one, IAM has no key for conditions) and
+ * its counters (`UpdateItem` on counter keys only). No `DeleteItem`, and no `UpdateItem` of an event.
+ */
+export function appendOnly(table: dynamodb.ITable): iam.PolicyStatement[] {
+  return [
+    new iam.PolicyStatement({
+      sid: "EventsAppend",
+      actions: ["dynamodb:PutItem"],
+      resources: [table.tableArn],
+      conditions: leadingKeys(EVENT_KEY_PREFIXES.appended),
+    }),
+    new iam.PolicyStatement({
+      sid: "EventsCount",
+      actions: ["dynamodb:UpdateItem"],
+      resources: [table.tableArn],
+      conditions: leadingKeys(EVENT_KEY_PREFIXES.counters),
+    }),
+  ];
 }
 
 /** A table from its definition in `shared/tables.ts`; every key attribute is a string there. */

@@ -10,7 +10,7 @@ import type { Caller } from "./caller.js";
 import { now as clock } from "./clock.js";
 import { config } from "./config.js";
 import { COUNTED_TYPES, type CountedType, EVENT_TYPES, type EventType } from "./constants.js";
-import { TooManyRequests } from "./errors.js";
+import { Forbidden, messages, TooManyRequests } from "./errors.js";
 import type { EventDetails } from "./event-details.js";
 import { newId } from "./ids.js";
 import { METRIC } from "./observability.js";
@@ -290,6 +290,16 @@ export const TOO_MANY_REFUSALS = "Too many refused requests, try again later";
 function countRefusal(caller: Caller, now: Date): TxItem {
   const key = eventKeys.refusals(caller.id, minuteOf(now));
   return boundedCount(config.tables.events, key, "refused", config.refusedRequestLimit, nextMinute(now));
+}
+
+/**
+ * 403 for a caller without cohort-super-admin status: no event, but it counts against the probing bound. The
+ * routes only super admins may call (the trail, exports, webhooks) all check it so.
+ */
+export async function requireSuperAdmin(caller: Caller): Promise<void> {
+  if (caller.isCohortSuperAdmin) return;
+  await recordRefusal(caller, undefined);
+  throw new Forbidden(messages.superAdminRequired);
 }
 
 /**

@@ -27,6 +27,20 @@ function digestPeriod(): number {
   return seconds;
 }
 
+/**
+ * The digest public key as PEM: `DIGEST_PUBLIC_KEY` (PEM, or the base64 DER that KMS GetPublicKey returns, as
+ * the deployed stack sets it), else the file `DIGEST_PUBLIC_KEY_FILE` (the local stack's key pair).
+ */
+function publicKeyPem(): string | undefined {
+  const value = process.env.DIGEST_PUBLIC_KEY;
+  if (value) {
+    if (value.startsWith("-----BEGIN")) return value;
+    return `-----BEGIN PUBLIC KEY-----\n${value.match(/.{1,64}/g)?.join("\n")}\n-----END PUBLIC KEY-----\n`;
+  }
+  const file = process.env.DIGEST_PUBLIC_KEY_FILE;
+  return file ? readFileSync(file, "utf8") : undefined;
+}
+
 export const config = {
   region: process.env.AWS_REGION ?? "us-east-1",
   tables: {
@@ -48,6 +62,14 @@ export const config = {
   institutionHourlyMailLimit: envInt("INSTITUTION_HOURLY_MAIL_LIMIT", 100),
   /** at most this many per (institution, e-mail) per UTC day, */
   recipientDailyMailLimit: envInt("RECIPIENT_DAILY_MAIL_LIMIT", 10),
+  /** and, across the whole service (DESIGN.md §13), at most this many per mailbox per UTC day, */
+  mailboxDailyMailLimit: envInt("MAILBOX_DAILY_MAIL_LIMIT", 10),
+  /** and at most this many from the institutions of one account per UTC hour. */
+  accountHourlyMailLimit: envInt("ACCOUNT_HOURLY_MAIL_LIMIT", 200),
+  /** At most this many institutions created per account per UTC day. */
+  accountDailyInstitutionLimit: envInt("ACCOUNT_DAILY_INSTITUTION_LIMIT", 100),
+  /** A caller refused (404, 403, a failed token) more than this many times in a UTC minute gets 429 until it ends. */
+  refusedRequestLimit: envInt("REFUSED_REQUEST_LIMIT", 30),
   /** Events expire this many days after they happen (DESIGN.md §10); no read returns one past it. */
   eventRetentionDays: envInt("EVENT_RETENTION_DAYS", 90),
   /** Length of a digest period: the hour when deployed, shorter locally for tests and demos. */
@@ -58,18 +80,8 @@ export const config = {
    */
   digestKey: {
     id: process.env.DIGEST_KEY_ID || undefined,
-    publicKey:
-      process.env.DIGEST_PUBLIC_KEY ||
-      (process.env.DIGEST_PUBLIC_KEY_FILE ? readFileSync(process.env.DIGEST_PUBLIC_KEY_FILE, "utf8") : undefined),
+    publicKey: publicKeyPem(),
   },
-  /** and, across the whole service (DESIGN.md §13), at most this many per mailbox per UTC day, */
-  mailboxDailyMailLimit: envInt("MAILBOX_DAILY_MAIL_LIMIT", 10),
-  /** and at most this many from the institutions of one account per UTC hour. */
-  accountHourlyMailLimit: envInt("ACCOUNT_HOURLY_MAIL_LIMIT", 200),
-  /** At most this many institutions created per account per UTC day. */
-  accountDailyInstitutionLimit: envInt("ACCOUNT_DAILY_INSTITUTION_LIMIT", 100),
-  /** A caller refused (404, 403, a failed token) more than this many times in a UTC minute gets 429 until it ends. */
-  refusedRequestLimit: envInt("REFUSED_REQUEST_LIMIT", 30),
 } as const;
 
 /** The oldest instant still within the retention at `now`: reads return only events created at it or later. */

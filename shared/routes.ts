@@ -32,7 +32,8 @@ export interface Route {
   readonly public?: boolean;
 }
 
-// Refused requests write their audit event, so nearly every route writes to the events table.
+// Refused requests write their audit event, or at least count against the probing bound (a counter in the
+// events table), so every route that can refuse writes to the events table; there, writing is appending only.
 const inst = "/api/v1/institutions";
 const inv = "/api/v1/admin/invitations";
 const sec = "/api/v1/admin/security_events";
@@ -141,9 +142,10 @@ export const routes: readonly Route[] = [
     who: "the invited e-mail's user",
     access: { main: "read", events: "write" },
   },
-  { method: "GET", path: sec, handler: "security-events/list", who: "cohort super admin", access: { events: "read" } },
+  { method: "GET", path: sec, handler: "security-events/list", who: "cohort super admin", access: { events: "readwrite" } },
   { method: "GET", path: `${sec}/export`, handler: "security-events/export", who: "cohort super admin", access: { events: "readwrite" } },
-  { method: "GET", path: `${sec}/alerts`, handler: "security-events/alerts", who: "cohort super admin", access: { events: "read" } },
+  { method: "GET", path: `${sec}/alerts`, handler: "security-events/alerts", who: "cohort super admin", access: { events: "readwrite" } },
+  { method: "GET", path: `${sec}/digests`, handler: "security-events/digests", who: "cohort super admin", access: { events: "readwrite" } },
   // Full exports (shared/exports/): the worker that writes the file is no route (infra/streaming.ts).
   {
     method: "POST",
@@ -157,11 +159,11 @@ export const routes: readonly Route[] = [
     path: `${sec}/exports/{id}`,
     handler: "exports/show",
     who: "cohort super admin",
-    access: { main: "read", exports: "read" },
+    access: { main: "read", events: "write", exports: "read" },
   },
-  { method: "GET", path: `${sec}/{id}`, handler: "security-events/show", who: "cohort super admin", access: { events: "read" } },
+  { method: "GET", path: `${sec}/{id}`, handler: "security-events/show", who: "cohort super admin", access: { events: "readwrite" } },
   // Webhooks (shared/webhooks/): deliveries go out from the events table's stream, not from a route.
-  { method: "GET", path: hooks, handler: "webhooks/list", who: "cohort super admin", access: { main: "read" } },
+  { method: "GET", path: hooks, handler: "webhooks/list", who: "cohort super admin", access: { main: "read", events: "write" } },
   { method: "POST", path: hooks, handler: "webhooks/create", who: "cohort super admin", access: { main: "readwrite", events: "write" } },
   {
     method: "DELETE",
@@ -170,7 +172,13 @@ export const routes: readonly Route[] = [
     who: "cohort super admin",
     access: { main: "readwrite", events: "write" },
   },
-  { method: "GET", path: `${hooks}/{id}/deliveries`, handler: "webhooks/deliveries", who: "cohort super admin", access: { main: "read" } },
+  {
+    method: "GET",
+    path: `${hooks}/{id}/deliveries`,
+    handler: "webhooks/deliveries",
+    who: "cohort super admin",
+    access: { main: "read", events: "write" },
+  },
   // The API document and its reference page (shared/openapi/): read no table.
   { method: "GET", path: "/api/v1/openapi.json", handler: "docs/openapi", who: "anyone, without a token", access: {}, public: true },
   { method: "GET", path: "/api/v1/docs", handler: "docs/page", who: "anyone, without a token", access: {}, public: true },

@@ -1,6 +1,40 @@
 /**
  * The headers every answer carries (DESIGN.md §3): the API's, the local gateway's own, the API document's and
  * the local console server's. Nothing is kept in a shared cache (the audit trail must not sit in one), and no
- * browser guesses a type. No imports: the local servers load it too.
+ * browser guesses a type. No imports: the local servers and the CDK stack load it too.
  */
 export const SECURITY_HEADERS = { "cache-control": "no-store", "x-content-type-options": "nosniff" } as const;
+
+/**
+ * The console page's policy: its own origin, and Cognito's (`cognitoOrigin`) for sign-in. No inline script
+ * or style, no framing, no plugin, no `<base>`.
+ */
+export function consoleContentSecurityPolicy(cognitoOrigin: string): string {
+  return [
+    "default-src 'self'",
+    "script-src 'self'",
+    "style-src 'self'",
+    "img-src 'self' data:",
+    "font-src 'self'",
+    `connect-src 'self'${cognitoOrigin ? ` ${cognitoOrigin}` : ""}`,
+    "object-src 'none'",
+    "base-uri 'none'",
+    "form-action 'self'",
+    "frame-ancestors 'none'",
+  ].join("; ");
+}
+
+/**
+ * The console's security headers (DESIGN.md §13), one source for the local console server (infra/local/
+ * console.ts) and the deployed one (CloudFront's response headers policy, infra/console.ts), so that the
+ * browser tests exercise the deployed policy. `no-referrer`: invitation links carry their token in the query
+ * string, which must not leave in a `Referer`.
+ */
+export function consoleSecurityHeaders(cognitoOrigin: string) {
+  return {
+    "content-security-policy": consoleContentSecurityPolicy(cognitoOrigin),
+    "x-content-type-options": "nosniff",
+    "x-frame-options": "DENY",
+    "referrer-policy": "no-referrer",
+  } as const;
+}

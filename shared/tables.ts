@@ -38,7 +38,9 @@ export interface TableDef {
  * The `by_invitation_state` GSI holds active and used invitations by institution and state, sorted by
  * `<expires_at>#<id>`, so a page of the invitation list reads only that page.
  * The `by_institution_member` GSI holds the access records by institution, sorted by `<e-mail>#<user>`, so a
- * page of the administrators list reads only that page.
+ * page of the administrators list reads only that page. The sparse `by_invitation_sender` GSI holds the
+ * active invitations by institution and sender (used and revoked ones leave it), sorted like the state
+ * index, so removing an administrator reads exactly the invitations it sent that are still active.
  */
 export const mainTable: TableDef = {
   id: "Main",
@@ -47,6 +49,7 @@ export const mainTable: TableDef = {
   indexes: [
     { name: "by_invitation_state", partitionKey: "g_inv_state", sortKey: "g_inv_order" },
     { name: "by_institution_member", partitionKey: "g_member_inst", sortKey: "g_member_order" },
+    { name: "by_invitation_sender", partitionKey: "g_inv_sender", sortKey: "g_inv_order" },
   ],
   ttlAttribute: "ttl",
 };
@@ -59,7 +62,8 @@ export const mainTable: TableDef = {
  * - per-minute refused-request counters `REFUSED#<user>` / `<YYYY-MM-DDTHH:MM>` (the probing bound);
  * - "this account had events in this period" markers `ACTIVE#<YYYY-MM-DD>` / `<period start>#<account>`, so
  *   the digester finds the accounts to digest without a Scan;
- * - digests `DIGEST#<account>` / `<sequence, 10 digits>`, and the digester's progress `DIGESTER` / `STATE`.
+ * - digests `DIGEST#<account>` / `<period start>`, their sequence claims `DIGESTSEQ#<account>` / `<sequence>`,
+ *   and the digester's progress `DIGESTER` / `STATE`.
  * The GSIs are partitioned by account and user, or account and type, and sorted by the id as well. Every
  * item expires by `ttl`; events after the retention (`EVENT_RETENTION_DAYS`).
  */
@@ -185,6 +189,18 @@ export const invitationStateIndex = {
   },
 } as const;
 
+/**
+ * The partition-key prefixes of the events table, by what the items are: events (and the activity markers
+ * written with them) are only ever added, counters only ever counted, digests only ever added by the
+ * digester. The CDK stack grants by them (`dynamodb:LeadingKeys`), so that no function may update or delete
+ * an event.
+ */
+export const EVENT_KEY_PREFIXES = {
+  appended: ["EVT#", "ACTIVE#"],
+  counters: ["CNT#", "REFUSED#"],
+  digests: ["DIGEST#", "DIGESTSEQ#"],
+} as const;
+
 /** The inverse of `keyPart`. */
 export const fromKeyPart = (part: string): string => part.replace(/%2[35]/g, (c) => (c === "%25" ? "%" : "#"));
 
@@ -205,6 +221,13 @@ export const memberIndex = {
   attributes(institutionId: string, email: string, userId: string) {
     return { g_member_inst: institutionId, g_member_order: this.order(email, userId) };
   },
+} as const;
+
+/** Index attributes of an active invitation in `by_invitation_sender` (its sort key is the state index's). */
+export const invitationSenderIndex = {
+  name: "by_invitation_sender",
+  partitionKey: "g_inv_sender",
+  partition: (institutionId: string, userId: string) => `${institutionId}#${keyPart(userId)}`,
 } as const;
 
 /** Item keys and index keys of the events table. */
@@ -229,10 +252,6 @@ export const eventKeys = {
   }),
   /** The markers of one UTC day (`YYYY-MM-DD`). */
   activityPartition: (day: string): string => `ACTIVE#${day}`,
-  digest: (accountId: string, sequence: number): Key => ({
-    pk: eventKeys.digestPartition(accountId),
-    sk: String(sequence).padStart(10, "0"),
-  }),
   digestPartition: (accountId: string): string => `DIGEST#${keyPart(accountId)}`,
   digester: { pk: "DIGESTER", sk: "STATE" } as Key,
 } as const;

@@ -30,10 +30,43 @@ function fontsAsFiles(): Plugin {
   };
 }
 
+/**
+ * Cloudscape's AppLayout chooses at run time among three layouts: classic, visual refresh, and the toolbar
+ * layout that only consoles setting a global flag get. This package's theme is always visual refresh
+ * (ALWAYS_VISUAL_REFRESH) and the console sets no such flag, so only the visual refresh layout ever renders;
+ * the other two (with the drag-and-drop library the toolbar's drawers use) are 170 kB of the frame's 565 kB
+ * chunk that every cold load would download and compile for nothing. They are left out; if one were ever
+ * chosen, it throws, and the error boundary says so.
+ */
+function onlyVisualRefreshLayout(): Plugin {
+  const unused = new Set(["./classic", "./visual-refresh-toolbar"]);
+  const STUB = "\0console:unused-app-layout";
+  let replaced = 0;
+  return {
+    name: "console:only-visual-refresh-layout",
+    apply: "build",
+    enforce: "pre",
+    resolveId(source, importer) {
+      if (!importer?.endsWith("/@cloudscape-design/components/app-layout/internal.js") || !unused.has(source)) return null;
+      replaced++;
+      return STUB;
+    },
+    load(id) {
+      if (id !== STUB) return null;
+      return "export default function UnusedAppLayout() { throw new Error('This AppLayout variant is not in the console build (web/vite.config.ts).'); }";
+    },
+    buildEnd() {
+      // A Cloudscape release that moves these files makes this a no-op: say so rather than grow silently.
+      if (replaced !== unused.size)
+        this.warn(`left out ${replaced} of ${unused.size} unused AppLayout variants; see onlyVisualRefreshLayout`);
+    },
+  };
+}
+
 export default defineConfig({
   root: fileURLToPath(new URL(".", import.meta.url)),
   base: "/",
-  plugins: [react(), fontsAsFiles()],
+  plugins: [react(), fontsAsFiles(), onlyVisualRefreshLayout()],
   build: {
     outDir: "dist",
     emptyOutDir: true,

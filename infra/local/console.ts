@@ -11,7 +11,7 @@ import { readFile, stat } from "node:fs/promises";
 import { extname, join, normalize, resolve, sep } from "node:path";
 import { fileURLToPath } from "node:url";
 import { gzipSync } from "node:zlib";
-import { SECURITY_HEADERS } from "../../shared/security-headers.js";
+import { consoleContentSecurityPolicy, consoleSecurityHeaders, SECURITY_HEADERS } from "../../shared/security-headers.js";
 
 /** What the console reads from `/config.json`: exactly these keys (the CDK stack writes the same file). */
 export interface ConsoleConfig {
@@ -60,26 +60,17 @@ const MIN_COMPRESS_BYTES = 1024;
 /** Names under /assets/ change with their content (Vite's hashes). */
 const IMMUTABLE = "public, max-age=31536000, immutable";
 
-/** The page's policy: its own origin, and Cognito's for sign-in. No inline script, no framing. */
+/** The page's policy (`consoleContentSecurityPolicy`) for the origin of `cognitoEndpoint`. */
 export function contentSecurityPolicy(cognitoEndpoint: string): string {
-  let cognitoOrigin = "";
+  return consoleContentSecurityPolicy(cognitoOriginOf(cognitoEndpoint));
+}
+
+function cognitoOriginOf(cognitoEndpoint: string): string {
   try {
-    cognitoOrigin = ` ${new URL(cognitoEndpoint).origin}`;
+    return new URL(cognitoEndpoint).origin;
   } catch {
-    // not a URL: sign-in will fail visibly, the policy stays strict
+    return ""; // not a URL: sign-in will fail visibly, the policy stays strict
   }
-  return [
-    "default-src 'self'",
-    "script-src 'self'",
-    "style-src 'self'",
-    "img-src 'self' data:",
-    "font-src 'self'",
-    `connect-src 'self'${cognitoOrigin}`,
-    "object-src 'none'",
-    "base-uri 'none'",
-    "form-action 'self'",
-    "frame-ancestors 'none'",
-  ].join("; ");
 }
 
 export function consoleSite(opts: ConsoleSiteOptions): ConsoleSite {
@@ -94,10 +85,8 @@ export function consoleSite(opts: ConsoleSiteOptions): ConsoleSite {
   const htmlHeaders = {
     "content-type": TYPES[".html"] as string,
     ...SECURITY_HEADERS,
-    "content-security-policy": contentSecurityPolicy(opts.config.cognitoEndpoint),
-    "x-frame-options": "DENY",
-    // Invitation links carry their token in the query string.
-    "referrer-policy": "no-referrer",
+    // The same set CloudFront sends for the deployed console (one source).
+    ...consoleSecurityHeaders(cognitoOriginOf(opts.config.cognitoEndpoint)),
   };
   const plain = (status: number, text: string): SiteReply => ({
     status,

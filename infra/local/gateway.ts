@@ -19,6 +19,7 @@ import { CLOCK_OFFSET_HEADER, withClockOffset } from "../../shared/clock.js";
 import { type Route, routeKey, routes } from "../../shared/routes.js";
 import { SECURITY_HEADERS } from "../../shared/security-headers.js";
 import { type ConsoleSite, consoleSiteFromEnv } from "./console.js";
+import { startDigestTimer } from "./digest-timer.js";
 
 // Handlers import files as text where the deployed bundle has them inlined by esbuild (the API reference page).
 register("./text-imports.mjs", import.meta.url);
@@ -480,9 +481,13 @@ async function main(): Promise<void> {
     console: consoleSiteFromEnv(),
   });
   console.log(`[gateway] listening on ${gateway.url}`);
+  const stopTimer = process.env.DIGEST_TIMER ? startDigestTimer((line) => console.log(line)) : () => {};
   // The functions AWS invokes without a route (export worker, stream consumer, webhook retrier), in-process.
   const workers = process.env.LOCAL_WORKERS ? await (await import("./workers.js")).startLocalWorkers() : undefined;
-  const stop = () => void Promise.all([gateway.close(), workers?.stop()]).then(() => process.exit(0));
+  const stop = () => {
+    stopTimer();
+    void Promise.all([gateway.close(), workers?.stop()]).then(() => process.exit(0));
+  };
   process.on("SIGTERM", stop);
   process.on("SIGINT", stop);
 }

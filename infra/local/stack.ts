@@ -139,7 +139,7 @@ function shapeOf(
 }
 
 /**
- * Creates both tables from shared/tables.ts. A table that exists already with the same keys and indexes is
+ * Creates the tables from shared/tables.ts. A table that exists already with the same keys and indexes is
  * left as it is; one whose definition changed since (an older checkout's data in `.local/`) is dropped and
  * created anew, so `npm start` never needs a manual step: local data is test data.
  */

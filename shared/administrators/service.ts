@@ -10,6 +10,7 @@ import { type AuditEvent, auditEvent, type EventDetails, type EventType } from "
 import type { Caller } from "../caller.js";
 import { now as clock } from "../clock.js";
 import { BadRequest, messages, NotFound, Unprocessable } from "../errors.js";
+import { isId } from "../ids.js";
 import { type Institution, memberRole, toRecord } from "../institutions/model.js";
 import { type AccessRecord, getAccess } from "../institutions/repository.js";
 import { requireSuperAdminOf, requireVisible, type Visible } from "../institutions/service.js";
@@ -63,7 +64,8 @@ const plausibleUserId = (id: string | undefined): id is string => typeof id === 
 async function lookUp(caller: Caller, institutionId: string | undefined, userId: string | undefined) {
   const [visible, record] = await Promise.all([
     requireVisible(caller, institutionId, ACTION),
-    plausibleUserId(userId) && typeof institutionId === "string" && institutionId !== "" ? getAccess(userId, institutionId) : undefined,
+    // Only a well-formed institution id reaches a key: anything else is an unknown institution (and too long a key is a 500).
+    plausibleUserId(userId) && isId(institutionId) ? getAccess(userId, institutionId) : undefined,
   ]);
   return { visible, record };
 }

@@ -1,6 +1,3 @@
-/** What the export endpoints share: messages, the caller check, and how an export is shown. */
-import type { Caller } from "../caller.js";
-import { Forbidden, messages } from "../errors.js";
 import { exportConfig } from "./config.js";
 import type { ExportRecord } from "./repository.js";
 
@@ -10,10 +7,6 @@ export const EXPORT_MESSAGES = {
   failed: "The export failed",
   timedOut: "The export did not finish in time",
 } as const;
-
-export function requireSuperAdmin(caller: Caller): void {
-  if (!caller.isCohortSuperAdmin) throw new Forbidden(messages.superAdminRequired);
-}
 
 /**
  * What the API shows of an export; `link` signs the download link of a succeeded one (only the show route

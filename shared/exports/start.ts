@@ -3,7 +3,7 @@
  * (403) → body (400) → the running-export bound (429) → the export recorded with its event in one transaction
  * → the worker started.
  */
-import { auditEvent } from "../audit.js";
+import { auditEvent, requireSuperAdmin } from "../audit.js";
 import type { Caller } from "../caller.js";
 import { TooManyRequests } from "../errors.js";
 import type { ApiResponse } from "../http.js";
@@ -12,7 +12,7 @@ import { RETRY, withRetries } from "../retry.js";
 import { keyPart } from "../tables.js";
 import { exportConfig } from "./config.js";
 import { dispatchExport } from "./dispatch.js";
-import { EXPORT_MESSAGES, exportView, requireSuperAdmin } from "./model.js";
+import { EXPORT_MESSAGES, exportView } from "./model.js";
 import type { ExportFilters, ExportRecord } from "./repository.js";
 import * as repo from "./repository.js";
 import { parseExportRequest } from "./schema.js";
@@ -23,7 +23,7 @@ import { parseExportRequest } from "./schema.js";
  * account already runs `exportConfig.slots` exports.
  */
 export async function startExport(caller: Caller, body: unknown, now = new Date()): Promise<ApiResponse> {
-  requireSuperAdmin(caller);
+  await requireSuperAdmin(caller);
   const q = parseExportRequest(body);
   const filters: ExportFilters = { event_type: q.event_type ?? null, user_id: q.user_id ?? null, from: q.from ?? null, to: q.to ?? null };
   const id = newId(now.getTime());

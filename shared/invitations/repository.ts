@@ -21,7 +21,7 @@ import { config } from "../config.js";
 import type { Institution } from "../institutions/model.js";
 import { grantAccessItems, type Member, memberMarker } from "../institutions/repository.js";
 import type { Role } from "../roles.js";
-import { invitationStateIndex, keys, withoutKey } from "../tables.js";
+import { invitationSenderIndex, invitationStateIndex, keys, withoutKey } from "../tables.js";
 import { returnOldOnFailure, type TxItem, type TxItems, type TxResult, type Written } from "../tx.js";
 import type { Invitation, Slot, TokenRef } from "./model.js";
 
@@ -30,11 +30,17 @@ const T = () => config.tables.main;
 /** Condition: the invitation exists and is active at `:now`. */
 const ACTIVE = "attribute_exists(pk) AND attribute_not_exists(used_at) AND attribute_not_exists(revoked_at) AND expires_at > :now";
 
+/** A revoked invitation leaves both indexes of active invitations (the state index and the sender index). */
+const LEAVE_INDEXES = `${invitationStateIndex.partitionKey}, ${invitationSenderIndex.partitionKey}`;
+
 /** The invitation as stored: its key, its index attributes, its record. */
 function invitationItem(inv: Invitation, state: "active" | "used"): Record<string, unknown> {
   return {
     ...keys.invitation(inv.institution_id, inv.id),
     ...invitationStateIndex.attributes(inv.institution_id, state, inv.expires_at, inv.id),
+    ...(state === "active" && {
+      [invitationSenderIndex.partitionKey]: invitationSenderIndex.partition(inv.institution_id, inv.created_by_id),
+    }),
     ...inv,
   };
 }
@@ -103,7 +109,7 @@ export async function getInvitation(institutionId: string, id: string): Promise<
 
 /** The record without its keys and index attributes. */
 function stripInvitation(item: Record<string, unknown>): Invitation {
-  const { g_inv_state: _state, g_inv_order: _order, ...rest } = withoutKey<Record<string, unknown>>(item);
+  const { g_inv_state: _state, g_inv_order: _order, g_inv_sender: _sender, ...rest } = withoutKey<Record<string, unknown>>(item);
   return rest as unknown as Invitation;
 }
 
@@ -268,7 +274,7 @@ export function revocationItems(inv: Invitation, change: { revokedBy: string; re
       Update: {
         TableName: T(),
         Key: keys.invitation(inv.institution_id, inv.id),
-        UpdateExpression: `SET revoked_at = :at, revoked_by = :by, revoke_reason = :reason REMOVE ${invitationStateIndex.partitionKey}`,
+        UpdateExpression: `SET revoked_at = :at, revoked_by = :by, revoke_reason = :reason REMOVE ${LEAVE_INDEXES}`,
         ConditionExpression: ACTIVE,
         ExpressionAttributeValues: { ":at": change.at, ":by": change.revokedBy, ":now": change.at, ":reason": change.reason },
       },
@@ -279,17 +285,15 @@ export function revocationItems(inv: Invitation, change: { revokedBy: string; re
 
 /**
  * The active (unexpired, unused, unrevoked) invitations of an institution that `userId` sent: one Query of
- * the institution's active partition of the state index, every page, filtered by sender.
+ * the sender index (every page), which holds exactly those, and the expired ones the key condition skips.
  */
 export async function activeInvitationsSentBy(institutionId: string, userId: string, now: Date): Promise<Invitation[]> {
-  const index = invitationStateIndex;
   const items = await queryAll({
     TableName: T(),
-    IndexName: index.name,
+    IndexName: invitationSenderIndex.name,
     KeyConditionExpression: "#p = :p AND #o > :now",
-    FilterExpression: "created_by_id = :user",
-    ExpressionAttributeNames: { "#p": index.partitionKey, "#o": index.sortKey },
-    ExpressionAttributeValues: { ":p": index.partition(institutionId, "active"), ":now": now.toISOString(), ":user": userId },
+    ExpressionAttributeNames: { "#p": invitationSenderIndex.partitionKey, "#o": invitationStateIndex.sortKey },
+    ExpressionAttributeValues: { ":p": invitationSenderIndex.partition(institutionId, userId), ":now": now.toISOString() },
   });
   return items.map(stripInvitation);
 }
@@ -310,7 +314,7 @@ export async function markRevoked(
       Update: {
         TableName: T(),
         Key: keys.invitation(inv.institution_id, inv.id),
-        UpdateExpression: `SET revoked_at = :at, revoked_by = :by${change.reason ? ", revoke_reason = :reason" : ""} REMOVE ${invitationStateIndex.partitionKey}`,
+        UpdateExpression: `SET revoked_at = :at, revoked_by = :by${change.reason ? ", revoke_reason = :reason" : ""} REMOVE ${LEAVE_INDEXES}`,
         ConditionExpression: byToken ? `${ACTIVE} AND token_hash = :hash` : ACTIVE,
         ExpressionAttributeValues: {
           ":at": event.createdAt,
@@ -345,7 +349,7 @@ export async function consumeInvitation(
       Update: {
         TableName: T(),
         Key: keys.invitation(inv.institution_id, inv.id),
-        UpdateExpression: "SET used_at = :at, used_by = :by, #state = :state",
+        UpdateExpression: `SET used_at = :at, used_by = :by, #state = :state REMOVE ${invitationSenderIndex.partitionKey}`,
         ConditionExpression: `${ACTIVE} AND token_hash = :hash`,
         ExpressionAttributeNames: { "#state": invitationStateIndex.partitionKey },
         ExpressionAttributeValues: {

@@ -292,7 +292,7 @@ export interface paths {
     };
     /**
      * List security events
-     * @description Cohort super admins; the caller's account only. Newest first (ties by id), paged; filters combine with AND.
+     * @description Cohort super admins; the caller's account only. Newest first (ties by id), paged; filters combine with AND. With both `user_id` and `event_type` a page may hold fewer than `limit` events and still have a `next_cursor`. Events past the retention are never listed.
      *
      *     Who: cohort super admin.
      */
@@ -341,6 +341,28 @@ export interface paths {
      *     Who: cohort super admin.
      */
     get: operations["securityAlerts"];
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  "/api/v1/admin/security_events/digests": {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /**
+     * Signed digests of the trail
+     * @description Cohort super admins; the caller's account only. One digest per period (a UTC hour) that had events, oldest first, each chained to the account's previous digest and signed with ECDSA P-256 / SHA-256; `public_key` (PEM, SPKI) checks every signature. `events_hash` is the SHA-256 of the period's events, oldest first, each as the RFC 8785 canonical JSON of what `GET /security_events/{id}` returns, joined by a line feed. Periods that began before the retention are left out. See the README's "Verifying the trail" and `npm run verify-trail`.
+     *
+     *     Who: cohort super admin.
+     */
+    get: operations["listSecurityEventDigests"];
     put?: never;
     post?: never;
     delete?: never;
@@ -732,6 +754,26 @@ export interface components {
       unauthorized_institution_access: number;
       rate_limit_exceeded: number;
       token_validation_failure: number;
+    };
+    /** @description A signed digest of one account's events in one period. */
+    Digest: {
+      account_id: string;
+      /** @description 1 for the account's first digest, then +1 each. */
+      sequence: number;
+      period_start: components["schemas"]["Timestamp"];
+      period_end: components["schemas"]["Timestamp"];
+      event_count: number;
+      events_hash: string;
+      previous_digest_hash: string | null;
+      created_at: components["schemas"]["Timestamp"];
+      key_id: string;
+      /** @description Base64 of the DER ECDSA P-256 / SHA-256 signature. */
+      signature: string;
+    };
+    DigestList: {
+      digests: components["schemas"]["Digest"][];
+      /** @description The signing key's public key, PEM (SPKI). */
+      public_key: string;
     };
     Alerts: {
       summary: components["schemas"]["AlertCounts"];
@@ -2755,6 +2797,18 @@ export interface operations {
           "application/json": components["schemas"]["Error"];
         };
       };
+      /** @description Over a bound: on invitations or their e-mails, on institutions created per day, or on refused requests (more than 30 in a minute, until it ends); logged as `rate_limit_exceeded` with its `scope`. */
+      429: {
+        headers: {
+          "Cache-Control": components["headers"]["CacheControl"];
+          "X-Content-Type-Options": components["headers"]["XContentTypeOptions"];
+          "Retry-After": components["headers"]["RetryAfter"];
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
       500: components["responses"]["InternalError"];
       503: components["responses"]["ServiceUnavailable"];
     };
@@ -2854,6 +2908,7 @@ export interface operations {
           "application/json": components["schemas"]["Error"];
         };
       };
+      409: components["responses"]["Conflict"];
       413: components["responses"]["PayloadTooLarge"];
       /** @description Over a bound: on invitations or their e-mails, on institutions created per day, or on refused requests (more than 30 in a minute, until it ends); logged as `rate_limit_exceeded` with its `scope`. */
       429: {
@@ -3345,6 +3400,82 @@ export interface operations {
           "application/json": components["schemas"]["Error"];
         };
       };
+      409: components["responses"]["Conflict"];
+      413: components["responses"]["PayloadTooLarge"];
+      /** @description Over a bound: on invitations or their e-mails, on institutions created per day, or on refused requests (more than 30 in a minute, until it ends); logged as `rate_limit_exceeded` with its `scope`. */
+      429: {
+        headers: {
+          "Cache-Control": components["headers"]["CacheControl"];
+          "X-Content-Type-Options": components["headers"]["XContentTypeOptions"];
+          "Retry-After": components["headers"]["RetryAfter"];
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      500: components["responses"]["InternalError"];
+      503: components["responses"]["ServiceUnavailable"];
+    };
+  };
+  listSecurityEventDigests: {
+    parameters: {
+      query?: {
+        /** @description Digests of the periods from the one holding this instant (ISO 8601). */
+        from?: string;
+        /** @description Digests of the periods that start at or before this instant (ISO 8601). */
+        to?: string;
+      };
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description The digests and the public key. */
+      200: {
+        headers: {
+          "Cache-Control": components["headers"]["CacheControl"];
+          "X-Content-Type-Options": components["headers"]["XContentTypeOptions"];
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "digests": [
+           *         {
+           *           "account_id": "acme",
+           *           "sequence": 1,
+           *           "period_start": "2026-11-23T16:00:00.000Z",
+           *           "period_end": "2026-11-23T17:00:00.000Z",
+           *           "event_count": 1,
+           *           "events_hash": "3f1d4b1e2f8c36d0b6b5a5e7a0c6a4f1a2b3c4d5e6f708192a3b4c5d6e7f8091",
+           *           "previous_digest_hash": null,
+           *           "created_at": "2026-11-23T17:05:00.412Z",
+           *           "key_id": "arn:aws:kms:us-east-1:111122223333:key/1234abcd-12ab-34cd-56ef-1234567890ab",
+           *           "signature": "MEUCIQDl4Yk8y8w3pFj6b5YVb0E9i0z2o3m4n5b6v7c8x9z0aQIgV8cV7b6n5m4l3k2j1h0g9f8d7s6a5p4o3i2u1y0t9r8="
+           *         }
+           *       ],
+           *       "public_key": "-----BEGIN PUBLIC KEY-----\nMFkwEwYHKoZIzj0CAQYIKoZIzj0DAQcDQgAEm7cX0c1ZP1xj5qk2yQ8u2Kz0mHqf3Q1vJp5m6Y3t5u0oN2JrGm2f9Q8s0T1b3u4v5w6x7y8z9A0B1C2D3E4F5G==\n-----END PUBLIC KEY-----\n"
+           *     }
+           */
+          "application/json": components["schemas"]["DigestList"];
+        };
+      };
+      400: components["responses"]["BadRequest"];
+      401: components["responses"]["Unauthorized"];
+      /** @description The caller lacks the role the operation needs; recorded as `insufficient_privileges`. */
+      403: {
+        headers: {
+          "Cache-Control": components["headers"]["CacheControl"];
+          "X-Content-Type-Options": components["headers"]["XContentTypeOptions"];
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      409: components["responses"]["Conflict"];
       413: components["responses"]["PayloadTooLarge"];
       /** @description Over a bound: on invitations or their e-mails, on institutions created per day, or on refused requests (more than 30 in a minute, until it ends); logged as `rate_limit_exceeded` with its `scope`. */
       429: {
@@ -3534,6 +3665,7 @@ export interface operations {
           "application/json": components["schemas"]["Error"];
         };
       };
+      409: components["responses"]["Conflict"];
       413: components["responses"]["PayloadTooLarge"];
       /** @description Over a bound: on invitations or their e-mails, on institutions created per day, or on refused requests (more than 30 in a minute, until it ends); logged as `rate_limit_exceeded` with its `scope`. */
       429: {
@@ -3618,6 +3750,7 @@ export interface operations {
           "application/json": components["schemas"]["Error"];
         };
       };
+      409: components["responses"]["Conflict"];
       413: components["responses"]["PayloadTooLarge"];
       /** @description Over a bound: on invitations or their e-mails, on institutions created per day, or on refused requests (more than 30 in a minute, until it ends); logged as `rate_limit_exceeded` with its `scope`. */
       429: {
@@ -3682,6 +3815,7 @@ export interface operations {
           "application/json": components["schemas"]["Error"];
         };
       };
+      409: components["responses"]["Conflict"];
       413: components["responses"]["PayloadTooLarge"];
       /** @description Over a bound: on invitations or their e-mails, on institutions created per day, or on refused requests (more than 30 in a minute, until it ends); logged as `rate_limit_exceeded` with its `scope`. */
       429: {
@@ -3926,6 +4060,7 @@ export interface operations {
           "application/json": components["schemas"]["Error"];
         };
       };
+      409: components["responses"]["Conflict"];
       413: components["responses"]["PayloadTooLarge"];
       /** @description Over a bound: on invitations or their e-mails, on institutions created per day, or on refused requests (more than 30 in a minute, until it ends); logged as `rate_limit_exceeded` with its `scope`. */
       429: {

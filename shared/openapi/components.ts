@@ -185,6 +185,25 @@ export const schemas: Record<string, Schema> = {
     },
     required: ["minute", ...COUNTED_TYPES],
   },
+  Digest: closed(
+    {
+      account_id: { type: "string" },
+      sequence: { type: "integer", minimum: 1, description: "1 for the account's first digest, then +1 each." },
+      period_start: ref("Timestamp"),
+      period_end: ref("Timestamp"),
+      event_count: { type: "integer", minimum: 1 },
+      events_hash: { type: "string", pattern: "^[0-9a-f]{64}$" },
+      previous_digest_hash: nullable({ type: "string", pattern: "^[0-9a-f]{64}$" }),
+      created_at: ref("Timestamp"),
+      key_id: { type: "string" },
+      signature: { type: "string", description: "Base64 of the DER ECDSA P-256 / SHA-256 signature." },
+    },
+    "A signed digest of one account's events in one period.",
+  ),
+  DigestList: closed({
+    digests: { type: "array", items: ref("Digest") },
+    public_key: { type: "string", description: "The signing key's public key, PEM (SPKI)." },
+  }),
   Alerts: closed({
     summary: ref("AlertCounts"),
     alerts: {

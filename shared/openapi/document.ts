@@ -388,7 +388,8 @@ function specs(req: RequestSchemas, errorMode: "throw" | "ignore"): Record<strin
     [`GET ${sec}`]: {
       operationId: "listSecurityEvents",
       summary: "List security events",
-      description: "Cohort super admins; the caller's account only. Newest first (ties by id), paged; filters combine with AND.",
+      description:
+        "Cohort super admins; the caller's account only. Newest first (ties by id), paged; filters combine with AND. With both `user_id` and `event_type` a page may hold fewer than `limit` events and still have a `next_cursor`. Events past the retention are never listed.",
       tag: "Security events",
       parameters: queryParams(req.securityEventListQuery, eventsFilters),
       success: { status: "200", description: "One page of events.", schema: ref("SecurityEventList"), example: examples.securityEventList },
@@ -425,6 +426,24 @@ function specs(req: RequestSchemas, errorMode: "throw" | "ignore"): Record<strin
         "Cohort super admins. Counts of the three counted event types over the last hour, the alerts they reach, and the per-minute series.",
       tag: "Security events",
       success: { status: "200", description: "The alerts.", schema: ref("Alerts"), example: examples.securityAlerts },
+      errors: { 403: { superAdmin: "Super admin access required" } },
+    },
+    [`GET ${sec}/digests`]: {
+      operationId: "listSecurityEventDigests",
+      summary: "Signed digests of the trail",
+      description:
+        "Cohort super admins; the caller's account only. One digest per period (a UTC hour) that had events, oldest first, each chained to the account's previous digest and signed with ECDSA P-256 / SHA-256; `public_key` (PEM, SPKI) checks every signature. `events_hash` is the SHA-256 of the period's events, oldest first, each as the RFC 8785 canonical JSON of what `GET /security_events/{id}` returns, joined by a line feed. Periods that began before the retention are left out. See the README's \"Verifying the trail\" and `npm run verify-trail`.",
+      tag: "Security events",
+      parameters: queryParams(req.securityEventDigestsQuery, {
+        from: "Digests of the periods from the one holding this instant (ISO 8601).",
+        to: "Digests of the periods that start at or before this instant (ISO 8601).",
+      }),
+      success: {
+        status: "200",
+        description: "The digests and the public key.",
+        schema: ref("DigestList"),
+        example: examples.securityEventDigests,
+      },
       errors: { 403: { superAdmin: "Super admin access required" } },
     },
     [`GET ${sec}/{id}`]: {
@@ -552,9 +571,9 @@ function operation(route: Route, spec: Spec): Operation {
     out[401] = r("Unauthorized");
     out[413] = r("PayloadTooLarge");
   }
-  // A refusal (403, 404, a failed invitation token) counts against the probing bound (DESIGN.md §13).
+  // A refusal (403, 404, a failed invitation token on accept or preview) counts against the probing bound (DESIGN.md §13).
   const errors: Spec["errors"] = { ...spec.errors };
-  if (errors[403] || errors[404] || route.handler === "invitations/accept") {
+  if (errors[403] || errors[404] || route.handler === "invitations/accept" || route.handler === "invitations/preview") {
     errors[429] = { ...errors[429], refused: "Too many refused requests, try again later" };
   }
   for (const [status, messages] of Object.entries(errors) as [ErrorStatus, unknown][]) {

@@ -233,6 +233,24 @@ export const examples = {
     ],
     meta: { count: 3, limit: 3, next_cursor: "MjAyNi0xMS0yM1QxNjozMzoyNS4yMDNaIzAxTTg0TTJNNktBMEs2QlNIRkhOQVJEVkU2" },
   },
+  securityEventDigests: {
+    digests: [
+      {
+        account_id: "acme",
+        sequence: 1,
+        period_start: "2026-11-23T16:00:00.000Z",
+        period_end: "2026-11-23T17:00:00.000Z",
+        event_count: 1,
+        events_hash: "3f1d4b1e2f8c36d0b6b5a5e7a0c6a4f1a2b3c4d5e6f708192a3b4c5d6e7f8091",
+        previous_digest_hash: null,
+        created_at: "2026-11-23T17:05:00.412Z",
+        key_id: "arn:aws:kms:us-east-1:111122223333:key/1234abcd-12ab-34cd-56ef-1234567890ab",
+        signature: "MEUCIQDl4Yk8y8w3pFj6b5YVb0E9i0z2o3m4n5b6v7c8x9z0aQIgV8cV7b6n5m4l3k2j1h0g9f8d7s6a5p4o3i2u1y0t9r8=",
+      },
+    ],
+    public_key:
+      "-----BEGIN PUBLIC KEY-----\nMFkwEwYHKoZIzj0CAQYIKoZIzj0DAQcDQgAEm7cX0c1ZP1xj5qk2yQ8u2Kz0mHqf3Q1vJp5m6Y3t5u0oN2JrGm2f9Q8s0T1b3u4v5w6x7y8z9A0B1C2D3E4F5G==\n-----END PUBLIC KEY-----\n",
+  },
   securityEvent: {
     id: "01M84M2NFFBM80AC7DEF0GZDHA",
     event_type: "invitation_accepted",

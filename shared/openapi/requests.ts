@@ -10,7 +10,7 @@ import { administratorListQuery, roleChangeInput, transferInput } from "../admin
 import { cohortInput, institutionCreate, institutionInput } from "../institutions/schema.js";
 import { acceptInput, institutionRef, invitationCreateInput, invitationListQuery } from "../invitations/schema.js";
 import { DEFAULT_LIMIT, MAX_LIMIT } from "../paging.js";
-import { exportQuery, listQuery } from "../security-events/schema.js";
+import { digestsQuery, exportQuery, listQuery } from "../security-events/schema.js";
 
 type AnySchema = v.GenericSchema;
 type AnyObject = v.ObjectSchema<v.ObjectEntries, v.ErrorMessage<v.ObjectIssue> | undefined>;
@@ -123,6 +123,7 @@ export interface RequestSchemas {
   readonly administratorListQuery: Schema;
   readonly roleChange: Schema;
   readonly transfer: Schema;
+  readonly securityEventDigestsQuery: Schema;
 }
 
 /** Every request schema of the document. */
@@ -155,5 +156,6 @@ export function requestSchemas(errorMode: "throw" | "ignore" = "ignore"): Reques
     administratorListQuery: convertObject(admins, errorMode, new Map([[admins.entries.limit, pageLimit(MAX_LIMIT, DEFAULT_LIMIT)]])),
     roleChange: convertObject(roleChangeInput, errorMode),
     transfer: convertObject(transferInput, errorMode),
+    securityEventDigestsQuery: convertObject(objectOf(digestsQuery), errorMode),
   };
 }

@@ -107,8 +107,8 @@ export type ListedEvent = Pick<StoredEvent, (typeof LISTED_FIELDS)[number]>;
 
 /** The export reads an event's CSV columns; it merges its streams by id (creation order). */
 export type ExportRow = ExportedEvent;
-/** The export's projection; the bench pages with it too, as its floor. */
-export const EXPORT_PROJECTION = projection([...CSV_COLUMNS]);
+/** The export's projection. */
+const EXPORT_PROJECTION = projection([...CSV_COLUMNS]);
 
 /** `queryFor(f)` reading back only what `p` projects. */
 function projectedQuery(f: EventFilter, p: ReturnType<typeof projection>): QueryCommandInput {

@@ -92,3 +92,13 @@ export const exportQuery = v.pipe(
   }),
 );
 export type ExportQuery = v.InferOutput<typeof exportQuery>;
+
+/** `GET /security_events/digests`: the digests of the periods that start in [`from`, `to`]. */
+export const digestsQuery = v.pipe(
+  v.object({
+    from: instant(QUERY_ERRORS.from, "up"),
+    to: instant(QUERY_ERRORS.to, "down"),
+  }),
+  range(),
+);
+export type DigestsQuery = v.InferOutput<typeof digestsQuery>;

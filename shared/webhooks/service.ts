@@ -3,9 +3,9 @@
  * (400/422) → the per-account bound (429) → the change with its event in one transaction.
  */
 import { randomBytes } from "node:crypto";
-import { auditEvent } from "../audit.js";
+import { auditEvent, requireSuperAdmin } from "../audit.js";
 import type { Caller } from "../caller.js";
-import { Forbidden, messages, NotFound, TooManyRequests } from "../errors.js";
+import { NotFound, TooManyRequests } from "../errors.js";
 import { isId, newId } from "../ids.js";
 import { RETRY, withRetries } from "../retry.js";
 import { parseRoot } from "../validation.js";
@@ -23,10 +23,6 @@ export const WEBHOOK_MESSAGES = {
 /** How many deliveries the list shows. */
 const RECENT = 50;
 
-function requireSuperAdmin(caller: Caller): void {
-  if (!caller.isCohortSuperAdmin) throw new Forbidden(messages.superAdminRequired);
-}
-
 /** A webhook as the API shows it: never its secret (that only in the create answer). */
 export function webhookView(w: WebhookRecord) {
   return {
@@ -41,7 +37,7 @@ export function webhookView(w: WebhookRecord) {
 
 /** `POST /webhooks` body `{webhook: {url}}` → 201 `{webhook: {id, url, created_at, secret}}`: the secret is shown this once. */
 export async function createWebhook(caller: Caller, body: unknown, now = new Date()) {
-  requireSuperAdmin(caller);
+  await requireSuperAdmin(caller);
   const input = parseRoot(body, "webhook", webhookCreate);
   const record: WebhookRecord = {
     id: newId(now.getTime()),
@@ -63,7 +59,7 @@ export async function createWebhook(caller: Caller, body: unknown, now = new Dat
 
 /** `GET /webhooks`: the account's webhooks, oldest first. */
 export async function listWebhooks(caller: Caller) {
-  requireSuperAdmin(caller);
+  await requireSuperAdmin(caller);
   const hooks = await repo.listWebhooks(caller.accountId);
   return { webhooks: hooks.map(webhookView) };
 }
@@ -76,7 +72,7 @@ async function ownWebhook(caller: Caller, id: string | undefined): Promise<Webho
 
 /** `DELETE /webhooks/:id`: deletes it, recorded as `webhook_deleted`. Its pending retries find it gone and stop. */
 export async function deleteWebhook(caller: Caller, id: string | undefined, now = new Date()) {
-  requireSuperAdmin(caller);
+  await requireSuperAdmin(caller);
   const w = await ownWebhook(caller, id);
   const event = auditEvent(caller, "webhook_deleted", { webhook_id: w.id, url: w.url }, { now });
   await withRetries("Webhook could not be deleted, please retry", async () => {
@@ -103,7 +99,7 @@ function deliveryView(d: DeliveryRecord) {
 
 /** `GET /webhooks/:id/deliveries`: the newest 50 deliveries (one per event), each with its attempts so far. */
 export async function listDeliveries(caller: Caller, id: string | undefined) {
-  requireSuperAdmin(caller);
+  await requireSuperAdmin(caller);
   const w = await ownWebhook(caller, id);
   return { deliveries: (await repo.recentDeliveries(w.id, RECENT)).map(deliveryView) };
 }

@@ -81,8 +81,9 @@ async function main(): Promise<number> {
 
   // Before the stack starts, so that DynamoDB Local's Java does not compete for the cores with the imports.
   await measure(rows, "bundles", async () => {
-    const { measureBundles, bundleRows } = await import("./bundles.js");
-    return bundleRows(await measureBundles(join(dataDir, "bundles"), { ...(quick && { rounds: 3 }), log }));
+    const { measureBundles, bundleRows, trailClientsRow } = await import("./bundles.js");
+    const results = await measureBundles(join(dataDir, "bundles"), { ...(quick && { rounds: 3 }), log });
+    return [...bundleRows(results), trailClientsRow(results)];
   });
 
   if ((["requests", "gateway", "growth", "export"] as const).some(want)) {

@@ -32,7 +32,16 @@ function newestMtime(path: string): number {
 
 /** Runs `cdk synth` when cdk.out is missing or older than anything it is built from. */
 export function ensureSynth(log: (s: string) => void): void {
-  const sources = ["functions", "shared", "infra/stack.ts", "infra/app.ts", "package-lock.json", "cdk.json", "tsconfig.json"];
+  const sources = [
+    "functions",
+    "shared",
+    "infra/stack.ts",
+    "infra/trail.ts",
+    "infra/app.ts",
+    "package-lock.json",
+    "cdk.json",
+    "tsconfig.json",
+  ];
   const newestSource = Math.max(...sources.map((s) => newestMtime(join(ROOT, s))));
   if (existsSync(TEMPLATE) && statSync(TEMPLATE).mtimeMs >= newestSource) return;
   log("cdk.out is missing or older than the sources: running cdk synth");
@@ -54,7 +63,9 @@ export function bundles(): Bundle[] {
   for (const r of Object.values(template.Resources)) {
     const asset = r.Metadata?.["aws:asset:path"];
     const name = r.Properties?.Description?.split(":")[0];
-    if (r.Type === "AWS::Lambda::Function" && asset && name) out.push({ name, file: join(CDK_OUT, asset, "index.mjs") });
+    // Ours are ESM bundles (`index.mjs`); CDK's own custom-resource functions are not measured.
+    const file = asset && join(CDK_OUT, asset, "index.mjs");
+    if (r.Type === "AWS::Lambda::Function" && file && existsSync(file) && name) out.push({ name, file });
   }
   if (out.length === 0) throw new Error(`no functions in ${TEMPLATE}`);
   return out.sort((a, b) => a.name.localeCompare(b.name));
@@ -89,6 +100,8 @@ const LAMBDA_ENV: NodeJS.ProcessEnv = {
   EVENTS_TABLE: "bench-events",
   MAIL_FROM: "no-reply@example.com",
   APP_BASE_URL: "https://app.example.com",
+  DIGEST_KEY_ARN: "arn:aws:kms:us-east-1:111122223333:key/bench",
+  DIGEST_BUCKET: "bench-digests",
   NODE_OPTIONS: "--enable-source-maps",
   AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED: "true",
 };
@@ -138,6 +151,8 @@ export interface BundleResult {
 export interface BundleResults {
   readonly referenceBytes: number;
   readonly functions: BundleResult[];
+  /** Bundle file by function name. */
+  readonly files?: Record<string, string>;
 }
 
 export async function measureBundles(dir: string, opts: { rounds?: number; log: (s: string) => void }): Promise<BundleResults> {
@@ -153,7 +168,31 @@ export async function measureBundles(dir: string, opts: { rounds?: number; log: 
     }
     opts.log(`  round ${r + 1} of ${rounds}`);
   }
-  return { referenceBytes: statSync(referenceFile).size, functions };
+  return { referenceBytes: statSync(referenceFile).size, functions, files: Object.fromEntries(targets.map((b) => [b.name, b.file])) };
+}
+
+/**
+ * The scheduled digest function (infra/trail.ts): off the request path, so its cold start is not budgeted; it
+ * alone bundles the KMS and S3 clients, which the `trail clients` row checks of every other bundle.
+ */
+export const DIGEST_FUNCTION = "trail/digest";
+const TRAIL_CLIENTS = ["KMSClient", "S3Client"];
+
+/** Which bundles, other than the digest function's, hold the KMS or S3 client. */
+export function trailClientsRow(r: BundleResults & { files?: Record<string, string> }): Row {
+  const holders = Object.entries(r.files ?? {})
+    .filter(([name]) => name !== DIGEST_FUNCTION)
+    .filter(([, file]) => TRAIL_CLIENTS.some((c) => readFileSync(file, "utf8").includes(c)))
+    .map(([name]) => name);
+  return {
+    measure: "bundles",
+    subject: "every function but trail/digest",
+    figure: "holds the KMS or S3 client",
+    value: holders.length === 0 ? "none" : holders.join(", "),
+    floor: "—",
+    budget: "none",
+    verdict: verdict(holders.length === 0),
+  };
 }
 
 /** A function's median import CPU time against the median of the reference imports paired with it. */
@@ -169,8 +208,8 @@ export function bundleRows(r: BundleResults): Row[] {
       figure: "size; import CPU",
       value: `${fmtBytes(f.bytes)} (${fmtRatio(size)}); ${fmtMs(ms)} (${fmtRatio(time)})`,
       floor: `${fmtBytes(r.referenceBytes)}; ${fmtMs(refMs)}`,
-      budget: `≤ ${BUNDLE_RATIO}×; ≤ ${BUNDLE_RATIO}×`,
-      verdict: verdict(size <= BUNDLE_RATIO && time <= BUNDLE_RATIO),
+      budget: f.name === DIGEST_FUNCTION ? "— (scheduled, no request waits for it)" : `≤ ${BUNDLE_RATIO}×; ≤ ${BUNDLE_RATIO}×`,
+      verdict: verdict(f.name === DIGEST_FUNCTION || (size <= BUNDLE_RATIO && time <= BUNDLE_RATIO)),
       data: { ...f, referenceBytes: r.referenceBytes, sizeRatio: size, timeRatio: time },
     };
   });

@@ -22,7 +22,7 @@ import { fmtBytes, fmtMs, fmtRatio, median, type Row, verdict } from "./report.j
 export const EXPORT_ROWS = 10_000;
 
 /** The floor pages with the export's own projection: the CSV columns and the sort key it merges by. */
-const EXPORT_FIELDS = [...CSV_COLUMNS, "created_key"];
+const EXPORT_FIELDS = [...CSV_COLUMNS];
 const EXPORT_PROJECTION = {
   ProjectionExpression: EXPORT_FIELDS.map((f) => `#f_${f}`).join(", "),
   names: Object.fromEntries(EXPORT_FIELDS.map((f) => [`#f_${f}`, f])),

@@ -263,6 +263,8 @@ function scenarios(stack: LocalStack, api: Api, owner: User, run: string): Scena
         return () => call(`${SEC}/${id}`);
       },
     },
+    // The account's digests in the retention: one Query on its digest partition.
+    { route: `GET ${SEC}/digests`, status: 200, design: ["Query"], prepare: async () => () => call(`${SEC}/digests`) },
     {
       route: `GET ${SEC}/alerts`,
       status: 200,

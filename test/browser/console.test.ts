@@ -25,6 +25,7 @@ import {
   openPage,
   type PageWatch,
   type Person,
+  SESSION_KEY,
   screenshot,
   seedInstitution,
   seedInvitation,
@@ -304,7 +305,7 @@ describe("the console", () => {
     await page.goto(consoleUrl(`/institutions/${institution.id}`));
     await heading(page, institution.name);
     await page.getByRole("tab", { name: "Administrators and invitations" }).click();
-    await page.getByText("No active invitations").waitFor();
+    await page.getByText("No active invitations", { exact: true }).waitFor();
     await page.getByRole("button", { name: "Invite administrator" }).click();
     const dialog = page.getByRole("dialog");
     await dialog.getByLabel("E-mail address").fill("ada@");
@@ -433,8 +434,21 @@ describe("the console", () => {
     // A link cut short never reaches the API.
     await page.goto(consoleUrl(`/invitations/accept?token=${token.slice(0, 20)}`));
     await page.getByText("This invitation link is incomplete").waitFor();
-    // A tab that never held a link (signed in, but no token in its storage) says what is missing.
+    // The session lives in this tab only (sessionStorage, DESIGN.md §13): a new tab asks to sign in.
     const fresh = await page.context().newPage();
+    await fresh.goto(consoleUrl("/institutions"));
+    await heading(fresh, "Sign in");
+    // A tab that never held a link (signed in, but no token in its storage) says what is missing.
+    const session = await page.evaluate(
+      (key) => (globalThis as unknown as { sessionStorage: { getItem(k: string): string | null } }).sessionStorage.getItem(key),
+      SESSION_KEY,
+    );
+    expect(session).toBeTruthy();
+    await fresh.addInitScript(
+      ({ key, value }) =>
+        (globalThis as unknown as { sessionStorage: { setItem(k: string, v: string): void } }).sessionStorage.setItem(key, value),
+      { key: SESSION_KEY, value: session as string },
+    );
     await fresh.goto(consoleUrl("/invitations/accept"));
     await fresh.getByText("This page needs the link from your invitation e-mail").waitFor();
     await fresh.close();
@@ -656,11 +670,11 @@ describe("the console", () => {
     await page.getByRole("row").filter({ hasText: institution.name }).waitFor();
     type Stored = { idToken: string; refreshToken?: string };
     const KEY = "institution-admin.session";
-    // (Each function below runs in the page, so each names the page's localStorage itself.)
+    // (Each function below runs in the page, so each names the page's sessionStorage itself.)
     // An ID token the API refuses (its signature broken), as an expired one is.
     const broken = await page.evaluate((key) => {
-      const ls = (globalThis as unknown as { localStorage: { getItem(k: string): string | null; setItem(k: string, v: string): void } })
-        .localStorage;
+      const ls = (globalThis as unknown as { sessionStorage: { getItem(k: string): string | null; setItem(k: string, v: string): void } })
+        .sessionStorage;
       const session = JSON.parse(ls.getItem(key) ?? "{}") as { idToken: string };
       const [header, payload, signature = ""] = session.idToken.split(".");
       session.idToken = [header, payload, `${signature.slice(0, -6)}AAAAAA`].join(".");
@@ -670,7 +684,7 @@ describe("the console", () => {
     await page.goto(consoleUrl("/institutions"));
     await page.getByRole("row").filter({ hasText: institution.name }).waitFor();
     const renewed = await page.evaluate((key) => {
-      const ls = (globalThis as unknown as { localStorage: { getItem(k: string): string | null } }).localStorage;
+      const ls = (globalThis as unknown as { sessionStorage: { getItem(k: string): string | null } }).sessionStorage;
       return JSON.parse(ls.getItem(key) ?? "{}") as Stored;
     }, KEY);
     expect(renewed.idToken).not.toBe(broken);
@@ -678,8 +692,8 @@ describe("the console", () => {
 
     // Both refused: the console says why it asks for a sign-in.
     await page.evaluate((key) => {
-      const ls = (globalThis as unknown as { localStorage: { getItem(k: string): string | null; setItem(k: string, v: string): void } })
-        .localStorage;
+      const ls = (globalThis as unknown as { sessionStorage: { getItem(k: string): string | null; setItem(k: string, v: string): void } })
+        .sessionStorage;
       const session = JSON.parse(ls.getItem(key) ?? "{}") as { idToken: string; refreshToken?: string };
       const [header, payload, signature = ""] = session.idToken.split(".");
       session.idToken = [header, payload, `${signature.slice(0, -6)}AAAAAA`].join(".");

@@ -27,7 +27,7 @@ export interface PageWatch {
   readonly problems: string[];
 }
 
-/** The console's key in localStorage (web/src/auth/session.ts). */
+/** The console's key in sessionStorage (web/src/auth/session.ts). */
 export const SESSION_KEY = "institution-admin.session";
 
 /** Cognito's tokens for a user with a known password, as the console's own sign-in gets them. */
@@ -54,10 +54,25 @@ export async function openPage(
     locale: "en-GB",
     timezoneId: "UTC",
     acceptDownloads: true,
-    ...(opts.session && {
-      storageState: { cookies: [], origins: [{ origin, localStorage: [{ name: SESSION_KEY, value: JSON.stringify(opts.session) }] }] },
-    }),
   });
+  if (opts.session) {
+    // The console keeps its session in sessionStorage (per tab), which Playwright's storageState cannot seed:
+    // each tab of this context starts signed in, once (a sign-out stays signed out).
+    await context.addInitScript(
+      ({ key, value, origin }) => {
+        type Page = {
+          sessionStorage: { getItem(k: string): string | null; setItem(k: string, v: string): void };
+          location: { origin: string };
+        };
+        const page = globalThis as unknown as Page;
+        const store = page.sessionStorage;
+        if (page.location.origin !== origin || store.getItem("test.seeded")) return;
+        store.setItem("test.seeded", "1");
+        store.setItem(key, value);
+      },
+      { key: SESSION_KEY, value: JSON.stringify(opts.session), origin },
+    );
+  }
   const page = await context.newPage();
   page.setDefaultTimeout(20_000);
   const throttle = Number(process.env.BROWSER_CPU_THROTTLE ?? 0);

@@ -53,7 +53,8 @@ const SETTINGS_KEYS = ["allow_student_enrollment", "require_verification", "auto
 const TEXT_FIELDS = [
   ["registration_number", "Registration number", 64, undefined, "single-line"],
   ["address", "Address", 1000, undefined, "multi-line"],
-  ["contact_email", "Contact email", 254, /^[^\s@]+@[^\s@]+\.[^\s@]+$/, "free"],
+  // An address is judged by its format alone: a control or format character anywhere makes it invalid.
+  ["contact_email", "Contact email", 254, /^[^\s@\p{Cc}\p{Cf}]+@[^\s@\p{Cc}\p{Cf}]+\.[^\s@\p{Cc}\p{Cf}]+$/u, "free"],
   ["contact_phone", "Contact phone", 32, /^[0-9 +\-()]{5,32}$/, "single-line"],
 ] as const;
 type TextRule = (typeof TEXT_FIELDS)[number][4] | "name";

@@ -422,6 +422,7 @@ const INVITATION_ATTRS = [
   "revoke_reason",
   "g_inv_state",
   "g_inv_order",
+  "g_inv_sender",
 ];
 const MAIL_COUNTER_ATTRS = ["pk", "sk", "mails", "ttl"];
 const SLOT_ATTRS = ["pk", "sk", "invitation_id", "expires_at"];

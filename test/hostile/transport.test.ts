@@ -174,9 +174,11 @@ describe("transport contract on every route", () => {
 
       if (r.path.includes("{")) {
         it("404 for ids the router and the handler must not trip over; 431 past 16 KiB", async () => {
+          // Long ids share the request target between the route's parameters, so it stays below 16 KiB.
+          const params = (r.path.match(/\{/g) ?? []).length;
           const weird = fc.oneof(
             fc.constantFrom("%2F", "a%2Fb", "%2E%2E", "..%2F..%2Fadmin", "%00", "%", "%%", "%E0%A4%A", "%C0%AF", "a;b=c", "~", "%20"),
-            fc.constantFrom(2000, 6000, 12000).map((n) => "x".repeat(n)),
+            fc.constantFrom(2000, 6000, 12000).map((n) => "x".repeat(Math.floor(n / params))),
             fc.string({ unit: "binary", minLength: 1, maxLength: 30 }).map(seg),
           );
           await fc.assert(

@@ -29,8 +29,10 @@ const hasPost = (handler: string) => routes.some((r) => r.handler === handler &&
 // What each access level must grant, stated here independently of the stack's own constant.
 const READ = ["dynamodb:BatchGetItem", "dynamodb:GetItem", "dynamodb:Query"];
 const WRITE = ["dynamodb:ConditionCheckItem", "dynamodb:DeleteItem", "dynamodb:PutItem", "dynamodb:UpdateItem"];
-const expectedActions = (level: RouteAccess["main"]): string[] =>
-  level === "read" ? READ : level === "write" ? WRITE : level === "readwrite" ? [...READ, ...WRITE].sort() : [];
+// Writing to the trail is appending (DESIGN.md §13): event items put, counters updated, nothing deleted.
+const APPEND = ["dynamodb:PutItem", "dynamodb:UpdateItem"];
+const expectedActions = (level: RouteAccess["main"], write = WRITE): string[] =>
+  level === "read" ? READ : level === "write" ? write : level === "readwrite" ? [...READ, ...write].sort() : [];
 
 /** All statements of the policies attached to the function's role. */
 function statementsOf(handler: string): Json[] {
@@ -113,11 +115,12 @@ describe("functions", () => {
   const fns = ofType("AWS::Lambda::Function");
 
   it("has one function per distinct handler, arm64 on the newest Node.js runtime", () => {
-    // The other functions are CDK's own (the console deployment's, in Python), and the three without a route
-    // (infra/streaming.ts: export worker, stream consumer, webhook retrier).
+    // The other functions are CDK's own (the console deployment's, in Python), the trail's three (trail.ts: the
+    // digest function, the public-key reader and CDK's custom-resource framework function), and the three
+    // without a route (infra/streaming.ts: export worker, stream consumer, webhook retrier).
     const { exportWorker, consumer, retrier } = stack.streaming;
     expect(fns.filter(([, f]) => String(f.Properties.Runtime).startsWith("nodejs"))).toHaveLength(
-      handlers().size + [exportWorker, consumer, retrier].length,
+      handlers().size + 3 + [exportWorker, consumer, retrier].length,
     );
     expect(stack.functions.size).toBe(handlers().size);
     for (const [handler, fn] of stack.functions) {
@@ -162,7 +165,7 @@ describe("least privilege", () => {
     for (const [handler, access] of handlers()) {
       const expected: Record<string, string[]> = {};
       if (access.main) expected[mainId] = expectedActions(access.main);
-      if (access.events) expected[eventsId] = expectedActions(access.events);
+      if (access.events) expected[eventsId] = expectedActions(access.events, APPEND);
       // Idempotency-Key records: only the functions with a POST route, which alone get the table's name.
       if (hasPost(handler)) expected[idempotencyId] = IDEMPOTENCY;
       expect(tableActions(handler), handler).toEqual(expected);
@@ -188,8 +191,8 @@ describe("least privilege", () => {
     expect([...new Set(actions)].sort()).toEqual([...READ, ...WRITE].sort());
   });
 
-  it("spot checks: read-only readers cannot write, institution listing never touches events", () => {
-    expect(tableActions("security-events/list")).toEqual({ [eventsId]: READ });
+  it("spot checks: the trail's readers only read and count their refusals, institution listing never touches events", () => {
+    expect(tableActions("security-events/list")).toEqual({ [eventsId]: [...READ, ...APPEND].sort() });
     expect(tableActions("institutions/list")[eventsId]).toBeUndefined();
     expect(tableActions("institutions/list")[mainId]).toEqual(READ);
   });

@@ -98,8 +98,8 @@ describe("administrators: removing one who sent more invitations than a transact
     const out = await db.send(
       new QueryCommand({
         TableName: config.tables.events,
-        IndexName: "by_account_user",
-        KeyConditionExpression: "g_account_user = :k",
+        IndexName: "by_user",
+        KeyConditionExpression: "g_user = :k",
         ExpressionAttributeValues: { ":k": eventKeys.accountUser(account, owner.id) },
       }),
     );

@@ -186,6 +186,11 @@ describe("PATCH /institutions/:id/administrators/:user_id", () => {
 
     const invisible = await call("PATCH", admin(inst.id, ada.id), { token: stranger.token, body: { role: "bogus" } });
     expect(invisible.status).toBe(404);
+    // An institution id too long for a key is as unknown as any other (it once reached a key: 500).
+    for (const method of ["PATCH", "DELETE"])
+      expect((await call(method, admin("x".repeat(2000), ada.id), { token: owner.token, body: { role: "cohort_admin" } })).status).toBe(
+        404,
+      );
 
     const forbidden = await call("PATCH", admin(inst.id, owner.id), { token: ada.token, body: { role: "bogus" } });
     expect(forbidden.status).toBe(403);

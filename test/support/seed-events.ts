@@ -19,9 +19,11 @@ export interface Seed {
 /**
  * Writes events exactly as `eventItems` shapes them (event item, activity marker and per-minute counters), but fast:
  * events by BatchWriteItem, counters summed per minute and added with one UpdateItem each. Returns the
- * stored ids in the order given.
+ * stored ids in the order given. With `legacy`, each event keeps its details exactly as given, as an
+ * event recorded before values were cut and cleaned (DESIGN.md §13) would have them: what reads the trail
+ * (the export's size cap, say) must still cope with those.
  */
-export async function seedEvents(seeds: readonly Seed[]): Promise<string[]> {
+export async function seedEvents(seeds: readonly Seed[], { legacy = false } = {}): Promise<string[]> {
   const puts: Record<string, unknown>[] = [];
   const counters = new Map<string, { key: Record<string, unknown>; counts: Map<string, number>; ttl: unknown }>();
   const ids: string[] = [];
@@ -34,7 +36,7 @@ export async function seedEvents(seeds: readonly Seed[]): Promise<string[]> {
         // An activity marker (audit.ts): one per account and period, however many events it has.
         if (put.event_type === undefined) markers.set(`${put.pk}|${put.sk}`, put);
         else {
-          puts.push(put);
+          puts.push(legacy ? { ...put, details: s.event.details } : put);
           ids.push(String(put.id));
         }
       } else if (item.Update) {

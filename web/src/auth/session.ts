@@ -1,7 +1,8 @@
 /**
  * The signed-in user: Cognito's tokens and what the console reads from the ID token's claims (for display and
- * to hide what the API would refuse; the API checks everything itself). Kept in localStorage so that an
- * invitation link opened in a new tab finds the session, as Amplify does by default.
+ * to hide what the API would refuse; the API checks everything itself). Kept in sessionStorage (DESIGN.md §13):
+ * this tab only, gone when it closes, never shared with other tabs or left on the machine; the app client's
+ * refresh tokens last at most 12 hours. A new tab signs in again.
  */
 import { useSyncExternalStore } from "react";
 
@@ -29,7 +30,7 @@ let endedBecause: string | undefined;
 
 function read(): Session | undefined {
   try {
-    const raw = localStorage.getItem(KEY);
+    const raw = sessionStorage.getItem(KEY);
     if (!raw) return undefined;
     const tokens = JSON.parse(raw) as Tokens;
     return typeof tokens.idToken === "string" ? fromTokens(tokens) : undefined;
@@ -74,7 +75,7 @@ export function setSession(tokens: Tokens): Session {
   // A refresh answers without a refresh token: keep the one we have.
   const merged: Tokens = { ...tokens, refreshToken: tokens.refreshToken ?? current?.refreshToken };
   current = fromTokens(merged);
-  localStorage.setItem(KEY, JSON.stringify(merged));
+  sessionStorage.setItem(KEY, JSON.stringify(merged));
   endedBecause = undefined;
   emit();
   return current;
@@ -83,7 +84,7 @@ export function setSession(tokens: Tokens): Session {
 export function clearSession(reason?: string): void {
   current = undefined;
   endedBecause = reason;
-  localStorage.removeItem(KEY);
+  sessionStorage.removeItem(KEY);
   emit();
 }
 

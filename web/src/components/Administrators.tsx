@@ -293,12 +293,14 @@ function RoleModal(props: {
       closeAriaLabel="Close dialog"
       footer={<Footer action="Save role" busy={busy} onCancel={close} onAction={() => void save()} />}
     >
-      <SpaceBetween size="m">
-        <FormField label={`Role of ${props.admin?.email ?? ""}`}>
-          <Select selectedOption={chosen ?? null} onChange={({ detail }) => setRole(detail.selectedOption)} options={roleOptions} />
-        </FormField>
-        <Refusal error={error} />
-      </SpaceBetween>
+      {props.admin && (
+        <SpaceBetween size="m">
+          <FormField label={`Role of ${props.admin?.email ?? ""}`}>
+            <Select selectedOption={chosen ?? null} onChange={({ detail }) => setRole(detail.selectedOption)} options={roleOptions} />
+          </FormField>
+          <Refusal error={error} />
+        </SpaceBetween>
+      )}
     </Modal>
   );
 }
@@ -354,46 +356,48 @@ function RemoveModal(props: {
       closeAriaLabel="Close dialog"
       footer={<Footer action={props.self ? "Leave" : "Remove"} busy={busy} onCancel={close} onAction={() => void remove()} />}
     >
-      <SpaceBetween size="m">
-        <Box variant="p">
-          {props.self ? (
-            <>
-              Leave <strong>{institution.name}</strong>? You lose access at once; only a new invitation brings you back.
-            </>
-          ) : (
-            <>
-              Remove <strong>{admin?.name ? `${admin.name} (${admin.email})` : admin?.email}</strong> from{" "}
-              <strong>{institution.name}</strong>? Their access ends at once; they can be invited again.
-            </>
-          )}
-        </Box>
-        {sent.loading ? (
-          <Box variant="p" color="text-body-secondary">
-            Looking up the invitations {props.self ? "you" : "they"} sent…
+      {admin && (
+        <SpaceBetween size="m">
+          <Box variant="p">
+            {props.self ? (
+              <>
+                Leave <strong>{institution.name}</strong>? You lose access at once; only a new invitation brings you back.
+              </>
+            ) : (
+              <>
+                Remove <strong>{admin?.name ? `${admin.name} (${admin.email})` : admin?.email}</strong> from{" "}
+                <strong>{institution.name}</strong>? Their access ends at once; they can be invited again.
+              </>
+            )}
           </Box>
-        ) : sent.error !== undefined ? (
-          <Box variant="p" color="text-body-secondary">
-            The active invitations {props.self ? "you" : "they"} sent will be revoked (they could not be listed here).
-          </Box>
-        ) : invitations.length === 0 ? (
-          <Box variant="p">{props.self ? "You have" : "They have"} no active invitations to revoke.</Box>
-        ) : (
-          <SpaceBetween size="xxs">
-            <Box variant="p">
-              {invitations.length === 1 ? "This active invitation" : `These ${invitations.length} active invitations`}{" "}
-              {props.self ? "you" : "they"} sent will be revoked:
+          {sent.loading ? (
+            <Box variant="p" color="text-body-secondary">
+              Looking up the invitations {props.self ? "you" : "they"} sent…
             </Box>
-            <ul data-testid="invitations-to-revoke" style={{ margin: 0 }}>
-              {invitations.map((i) => (
-                <li key={i.id}>
-                  {i.email} ({roleLabel(i.role)})
-                </li>
-              ))}
-            </ul>
-          </SpaceBetween>
-        )}
-        <Refusal error={error} />
-      </SpaceBetween>
+          ) : sent.error !== undefined ? (
+            <Box variant="p" color="text-body-secondary">
+              The active invitations {props.self ? "you" : "they"} sent will be revoked (they could not be listed here).
+            </Box>
+          ) : invitations.length === 0 ? (
+            <Box variant="p">Nothing to revoke: {props.self ? "you have" : "they have"} sent no invitation that is still waiting.</Box>
+          ) : (
+            <SpaceBetween size="xxs">
+              <Box variant="p">
+                {invitations.length === 1 ? "This active invitation" : `These ${invitations.length} active invitations`}{" "}
+                {props.self ? "you" : "they"} sent will be revoked:
+              </Box>
+              <ul data-testid="invitations-to-revoke" style={{ margin: 0 }}>
+                {invitations.map((i) => (
+                  <li key={i.id}>
+                    {i.email} ({roleLabel(i.role)})
+                  </li>
+                ))}
+              </ul>
+            </SpaceBetween>
+          )}
+          <Refusal error={error} />
+        </SpaceBetween>
+      )}
     </Modal>
   );
 }
@@ -428,13 +432,15 @@ function TransferModal(props: {
       closeAriaLabel="Close dialog"
       footer={<Footer action="Transfer" busy={busy} onCancel={close} onAction={() => void transfer()} />}
     >
-      <SpaceBetween size="m">
-        <Box variant="p">
-          Make <strong>{props.admin?.email}</strong> the super admin of <strong>{props.institution.name}</strong>? You keep access as Cohort
-          super admin, but only they can then edit or delete it and manage its administrators.
-        </Box>
-        <Refusal error={error} />
-      </SpaceBetween>
+      {props.admin && (
+        <SpaceBetween size="m">
+          <Box variant="p">
+            Make <strong>{props.admin?.email}</strong> the super admin of <strong>{props.institution.name}</strong>? You keep access as
+            Cohort super admin, but only they can then edit or delete it and manage its administrators.
+          </Box>
+          <Refusal error={error} />
+        </SpaceBetween>
+      )}
     </Modal>
   );
 }

@@ -1,0 +1,51 @@
+/**
+ * The digest function (DESIGN.md §10), run by an EventBridge Scheduler schedule a few minutes after every
+ * hour: digests each ended hour's events per account, signs each digest with the stack's KMS key (ECDSA P-256,
+ * `ECDSA_SHA_256`; the role may only `kms:Sign` with it) and copies it to the digest bucket (S3 Object Lock in
+ * prod) before storing it. The only function that bundles the KMS and S3 clients.
+ */
+import { KMSClient, SignCommand } from "@aws-sdk/client-kms";
+import { PutObjectCommand, S3Client } from "@aws-sdk/client-s3";
+import { config } from "../../shared/config.js";
+import { keyPart } from "../../shared/tables.js";
+import { logger } from "../../shared/telemetry.js";
+import { canonical, type Digest, type Signer } from "../../shared/trail/digest.js";
+import { runDigester } from "../../shared/trail/digester.js";
+
+function required(name: string): string {
+  const value = process.env[name];
+  if (!value) throw new Error(`Missing required environment variable ${name}`);
+  return value;
+}
+
+const keyId = required("DIGEST_KEY_ARN");
+const bucket = required("DIGEST_BUCKET");
+const kms = new KMSClient({ region: config.region });
+const s3 = new S3Client({ region: config.region });
+
+const signer: Signer = {
+  keyId,
+  async sign(message) {
+    const out = await kms.send(new SignCommand({ KeyId: keyId, Message: message, MessageType: "RAW", SigningAlgorithm: "ECDSA_SHA_256" }));
+    if (!out.Signature) throw new Error("KMS returned no signature");
+    return Buffer.from(out.Signature).toString("base64");
+  },
+};
+
+/** `<account>/<period start>-<sequence>.json`: one object per digest, never overwritten under Object Lock. */
+async function copy(d: Digest): Promise<void> {
+  await s3.send(
+    new PutObjectCommand({
+      Bucket: bucket,
+      Key: `${keyPart(d.account_id)}/${d.period_start}-${String(d.sequence).padStart(10, "0")}.json`,
+      Body: canonical(d),
+      ContentType: "application/json",
+    }),
+  );
+}
+
+export const handler = async (): Promise<{ digests: number }> => {
+  const written = await runDigester({ now: new Date(), signer, copy });
+  logger.info("digests written", { digests: written.length });
+  return { digests: written.length };
+};
