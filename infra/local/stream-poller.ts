@@ -36,9 +36,13 @@ export async function startStreamPoller(opts: {
   const clientOpts = { endpoint: opts.endpoint, region: opts.region, credentials: LOCAL_CREDENTIALS };
   const db = new DynamoDBClient(clientOpts);
   const streams = new DynamoDBStreamsClient(clientOpts);
-  const { Table } = await db.send(new DescribeTableCommand({ TableName: opts.table }));
-  const streamArn = Table?.LatestStreamArn;
-  if (!streamArn) throw new Error(`table ${opts.table} has no stream`);
+  /** The table's current stream: a new one when the table is made again (a fault test restarts DynamoDB Local). */
+  const currentStream = async () => {
+    const { Table } = await db.send(new DescribeTableCommand({ TableName: opts.table }));
+    if (!Table?.LatestStreamArn) throw new Error(`table ${opts.table} has no stream`);
+    return Table.LatestStreamArn;
+  };
+  let streamArn = await currentStream();
   const shards = new Map<string, Shard>();
   let first = true;
   let stopped = false;
@@ -93,8 +97,23 @@ export async function startStreamPoller(opts: {
     }
   };
 
+  /** A stream that is gone: read its table's new one from its start (every record in it is new). */
+  const follow = async () => {
+    const latest = await currentStream();
+    if (latest === streamArn) return;
+    streamArn = latest;
+    shards.clear();
+    first = false;
+  };
+
   const pollOnce = async () => {
-    await discover();
+    try {
+      await discover();
+    } catch (err) {
+      if ((err as Error).name !== "ResourceNotFoundException") throw err;
+      await follow();
+      await discover();
+    }
     for (const shard of shards.values()) {
       while (!shard.done && shard.iterator) {
         const out = await read(shard);

@@ -4,47 +4,12 @@
  * `standardwebhooks` verifier; it fails its first three attempts, and the retries still deliver every event.
  * Also the API: create (secret once), list, delete, deliveries, the bounds and account isolation.
  */
-import { createServer, type Server } from "node:http";
-import type { AddressInfo } from "node:net";
 import { Webhook } from "standardwebhooks";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { call, token, uniq, uniqEmail } from "../support/api.js";
+import { type Received, receiver, until } from "../support/webhook-receiver.js";
 
 const HOOKS = "/api/v1/admin/webhooks";
-
-interface Received {
-  readonly headers: Record<string, string>;
-  readonly body: string;
-  readonly answered: number;
-}
-
-/** A receiver that answers 500 to its first `failures` requests, then 204. */
-async function receiver(failures: number) {
-  const received: Received[] = [];
-  const server: Server = createServer((req, res) => {
-    const chunks: Buffer[] = [];
-    req.on("data", (c: Buffer) => chunks.push(c));
-    req.on("end", () => {
-      const answered = received.length < failures ? 500 : 204;
-      received.push({ headers: req.headers as Record<string, string>, body: Buffer.concat(chunks).toString("utf8"), answered });
-      res.statusCode = answered;
-      res.end();
-    });
-  });
-  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
-  const { port } = server.address() as AddressInfo;
-  return { url: `http://127.0.0.1:${port}/hook`, received, close: () => new Promise<void>((r) => server.close(() => r())) };
-}
-
-async function until<T>(what: string, fn: () => Promise<T | undefined>, timeoutMs = 60_000): Promise<T> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const value = await fn();
-    if (value !== undefined) return value;
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((r) => setTimeout(r, 250));
-  }
-}
 
 describe("webhooks", () => {
   const account = uniq("acct");
