@@ -54,15 +54,15 @@ interface Received {
   readonly body: string;
 }
 
-/** A webhook receiver on this machine that answers 204 and keeps what it got; closed after the test. */
-async function receiver(): Promise<{ url: string; received: Received[] }> {
+/** A webhook receiver on this machine that answers `answer()` (204) and keeps what it got; closed after the test. */
+async function receiver(answer: () => number = () => 204): Promise<{ url: string; received: Received[] }> {
   const received: Received[] = [];
   const server = createServer((req, res) => {
     const chunks: Buffer[] = [];
     req.on("data", (c: Buffer) => chunks.push(c));
     req.on("end", () => {
       received.push({ headers: req.headers as Record<string, string>, body: Buffer.concat(chunks).toString("utf8") });
-      res.statusCode = 204;
+      res.statusCode = answer();
       res.end();
     });
   });
@@ -215,6 +215,57 @@ describe("the Webhooks page", () => {
     expect((await call("GET", HOOKS, { token: owner.token })).body.webhooks).toEqual([]);
   });
 
+  it("shows a delivery being retried while its receiver fails, then delivered once it answers again", async () => {
+    const { owner } = await newAccount("hooks-retry");
+    let answer = 503;
+    const hook = await receiver(() => answer);
+    // Its own webhook_created event is its first delivery, which fails.
+    const created = await call("POST", HOOKS, { token: owner.token, body: { webhook: { url: hook.url } } });
+    expect(created.status, created.text).toBe(201);
+    const id = created.body.webhook.id as string;
+
+    const page = await browse(owner);
+    // The selection is in the address: a link opens the webhook's deliveries.
+    await page.goto(consoleUrl(`/webhooks?webhook=${id}`));
+    await heading(page, "Webhooks");
+    const table = page.getByTestId("webhooks-table");
+    await settled(table);
+    expect(await table.getByRole("radio", { name: `Select the webhook to ${hook.url}` }).isChecked()).toBe(true);
+    const deliveries = page.getByTestId("deliveries-table");
+    await settled(deliveries);
+    const row = deliveries.locator("tbody tr", { hasText: "Webhook created" });
+    const retrying = row.getByText("Retrying");
+    await expect
+      .poll(
+        async () => {
+          if ((await retrying.count()) === 0) await deliveries.getByRole("button", { name: "Refresh deliveries" }).click();
+          return retrying.count();
+        },
+        { timeout: 60_000, interval: 1_000 },
+      )
+      .toBe(1);
+    expect(await row.innerText()).toContain("HTTP 503");
+    // A retry is scheduled: its time is shown, not a dash.
+    expect(await row.locator("td").last().innerText()).toMatch(/\d{4}/);
+    await page.getByRole("button", { name: "Refresh webhooks" }).click();
+    await table.locator("tbody tr", { hasText: hook.url }).getByText("Failing").waitFor();
+    await screenshot(page, "w06-webhook-retrying");
+    await expectAccessible(page, "webhook retrying");
+
+    // The receiver recovers: the page, reading a pending delivery again by itself, shows it delivered.
+    answer = 204;
+    await row.getByText("Delivered").waitFor({ timeout: 60_000 });
+    expect(await row.innerText()).toContain("HTTP 204");
+    // Event (with its id), status, attempts: each attempt reached the receiver, the same event each time.
+    const attempts = Number(await row.locator("th, td").nth(2).innerText());
+    expect(attempts).toBeGreaterThan(1);
+    const eventId = /[0-9A-HJKMNP-TV-Z]{26}/.exec(await row.locator("th, td").first().innerText())?.[0];
+    expect(eventId).toBeDefined();
+    expect(hook.received.map((r) => r.headers["webhook-id"])).toEqual(Array(attempts).fill(eventId));
+    await page.getByRole("button", { name: "Refresh webhooks" }).click();
+    await table.locator("tbody tr", { hasText: hook.url }).getByText("Enabled").waitFor();
+  });
+
   it("says so when the account already has its 5 webhooks (the contract's 429)", async () => {
     const { owner } = await newAccount("hooks-full");
     const hook = await receiver();
@@ -235,7 +286,7 @@ describe("the Webhooks page", () => {
     await dialog.getByRole("button", { name: "Add webhook" }).click();
     await dialog.getByText("Your account has all the webhooks it may have").waitFor();
     await dialog.getByText("At most 5 webhooks per account. Delete one you no longer need first.").waitFor();
-    await screenshot(page, "w06-add-webhook-429");
+    await screenshot(page, "w07-add-webhook-429");
     await expectAccessible(page, "add webhook refused");
     expect(await page.getByTestId("webhook-secret").count()).toBe(0);
     expect((await call("GET", HOOKS, { token: owner.token })).body.webhooks).toHaveLength(5);
@@ -254,7 +305,7 @@ describe("the Webhooks page", () => {
     await page.getByText("Super admin access required").waitFor();
     await page.getByText("Webhooks are managed by cohort super admins only; ask one in your account.").waitFor();
     expect(await page.getByRole("button", { name: "Add webhook" }).count()).toBe(0);
-    await screenshot(page, "w07-webhooks-403");
+    await screenshot(page, "w08-webhooks-403");
     await expectAccessible(page, "webhooks 403");
   });
 });

@@ -247,38 +247,44 @@ function Deliveries({ webhook }: { webhook: Webhook }) {
         }
         columnDefinitions={[
           {
-            id: "event_type",
-            header: "Event",
+            id: "event",
+            header: "Event (webhook-id)",
             isRowHeader: true,
-            minWidth: 170,
+            minWidth: 200,
+            // The event id is the deliveries' `webhook-id`: what a receiver logs and drops duplicates by.
             cell: (d) => (
-              <Link
-                href={`/security-events/${encodeURIComponent(d.event_id)}`}
-                onFollow={follow}
-                ariaLabel={`${humanize(d.event_type)}: the event`}
-              >
-                {humanize(d.event_type)}
-              </Link>
+              <div>
+                <Link
+                  href={`/security-events/${encodeURIComponent(d.event_id)}`}
+                  onFollow={follow}
+                  ariaLabel={`${humanize(d.event_type)}: the event`}
+                >
+                  {humanize(d.event_type)}
+                </Link>
+                <Box variant="small" display="block" color="text-body-secondary">
+                  {d.event_id}
+                </Box>
+              </div>
             ),
           },
-          { id: "event_id", header: "Event ID (webhook-id)", cell: (d) => <Box variant="code">{d.event_id}</Box> },
           {
             id: "status",
             header: "Status",
-            minWidth: 110,
+            minWidth: 130,
             cell: (d) => {
               const s = DELIVERY_STATUS[d.status];
               return <StatusIndicator type={s.type}>{s.text}</StatusIndicator>;
             },
           },
-          { id: "attempts", header: "Attempts", cell: (d) => d.attempts },
+          { id: "attempts", header: "Attempts", minWidth: 100, cell: (d) => d.attempts },
           {
             id: "response",
             header: "Last answer",
+            minWidth: 120,
             cell: (d) => (d.last_status_code !== null ? `HTTP ${d.last_status_code}` : (d.last_error ?? "—")),
           },
-          { id: "last_attempt_at", header: "Last attempt", minWidth: 170, cell: (d) => formatDateTime(d.last_attempt_at) },
-          { id: "next_attempt_at", header: "Next attempt", minWidth: 170, cell: (d) => formatDateTime(d.next_attempt_at) },
+          { id: "last_attempt_at", header: "Last attempt", minWidth: 160, cell: (d) => formatDateTime(d.last_attempt_at) },
+          { id: "next_attempt_at", header: "Next attempt", minWidth: 160, cell: (d) => formatDateTime(d.next_attempt_at) },
         ]}
       />
     </SpaceBetween>
