@@ -7,7 +7,6 @@ import Alert from "@cloudscape-design/components/alert";
 import Box from "@cloudscape-design/components/box";
 import Button from "@cloudscape-design/components/button";
 import CopyToClipboard from "@cloudscape-design/components/copy-to-clipboard";
-import Form from "@cloudscape-design/components/form";
 import FormField from "@cloudscape-design/components/form-field";
 import Header from "@cloudscape-design/components/header";
 import Input from "@cloudscape-design/components/input";
@@ -16,9 +15,10 @@ import Modal from "@cloudscape-design/components/modal";
 import SpaceBetween from "@cloudscape-design/components/space-between";
 import StatusIndicator, { type StatusIndicatorProps } from "@cloudscape-design/components/status-indicator";
 import Table from "@cloudscape-design/components/table";
-import { type FormEvent, useEffect, useState } from "react";
+import { useEffect, useState } from "react";
 import type { components } from "../../../shared/openapi/api-types";
 import { ApiError, client, ok } from "../api";
+import { DialogFooter, FormDialog, Refusal } from "../components/Dialog";
 import { describe, ErrorNotice, isForbidden, SuperAdminOnly } from "../components/ErrorNotice";
 import { formatDateTime, formatShort, humanize } from "../format";
 import { follow, navigate, query, useLocation } from "../router";
@@ -312,53 +312,32 @@ function AddWebhook(props: { visible: boolean; onClose: () => void; onCreated: (
     reset();
     props.onClose();
   };
-  const add = (e: FormEvent) => {
-    e.preventDefault();
-    return submit(async () => {
+  const add = () =>
+    submit(async () => {
       const { webhook } = ok(await client.POST(HOOKS, { body: { webhook: { url: url.trim() } } }));
       setUrl("");
       props.onCreated(webhook);
     });
-  };
   return (
-    <Modal visible={props.visible} onDismiss={close} header="Add webhook" closeAriaLabel="Close dialog">
-      <form onSubmit={(e) => void add(e)} noValidate>
-        <Form
-          actions={
-            <SpaceBetween direction="horizontal" size="xs">
-              <Button variant="link" formAction="none" onClick={close}>
-                Cancel
-              </Button>
-              <Button variant="primary" loading={busy} formAction="submit">
-                Add webhook
-              </Button>
-            </SpaceBetween>
-          }
+    <FormDialog visible={props.visible} header="Add webhook" action="Add webhook" busy={busy} onClose={close} onSubmit={() => void add()}>
+      <SpaceBetween size="m">
+        <FormField
+          label="Endpoint URL"
+          description="An https URL. It must answer 2xx within 5 seconds; its signing secret is shown once, after it is added."
+          errorText={fieldErrors.url}
         >
-          <SpaceBetween size="m">
-            <FormField
-              label="Endpoint URL"
-              description="An https URL. It must answer 2xx within 5 seconds; its signing secret is shown once, after it is added."
-              errorText={fieldErrors.url}
-            >
-              <Input
-                type="url"
-                inputMode="url"
-                value={url}
-                placeholder="https://siem.example.com/webhooks"
-                onChange={({ detail }) => setUrl(detail.value)}
-                autoFocus
-              />
-            </FormField>
-            {error && (
-              <Alert type="error" header={error.header}>
-                {error.text}
-              </Alert>
-            )}
-          </SpaceBetween>
-        </Form>
-      </form>
-    </Modal>
+          <Input
+            type="url"
+            inputMode="url"
+            value={url}
+            placeholder="https://siem.example.com/webhooks"
+            onChange={({ detail }) => setUrl(detail.value)}
+            autoFocus
+          />
+        </FormField>
+        <Refusal error={error} />
+      </SpaceBetween>
+    </FormDialog>
   );
 }
 
@@ -381,29 +360,14 @@ function DeleteWebhook(props: { webhook: Webhook | undefined; onClose: () => voi
       onDismiss={close}
       header="Delete webhook"
       closeAriaLabel="Close dialog"
-      footer={
-        <Box float="right">
-          <SpaceBetween direction="horizontal" size="xs">
-            <Button variant="link" onClick={close}>
-              Cancel
-            </Button>
-            <Button variant="primary" loading={busy} onClick={() => void remove()}>
-              Delete
-            </Button>
-          </SpaceBetween>
-        </Box>
-      }
+      footer={<DialogFooter action="Delete" busy={busy} onCancel={close} onAction={() => void remove()} />}
     >
       <SpaceBetween size="m">
         <Box variant="p">
           Delete the webhook to <Box variant="code">{props.webhook?.url}</Box>? Nothing more is sent to it, pending retries included. The
           deletion is recorded in the security events.
         </Box>
-        {error && (
-          <Alert type="error" header={error.header}>
-            {error.text}
-          </Alert>
-        )}
+        <Refusal error={error} />
       </SpaceBetween>
     </Modal>
   );
