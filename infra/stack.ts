@@ -43,13 +43,7 @@ import { METRICS_NAMESPACE, SERVICE_NAME } from "../shared/observability.js";
 import { handlers, type Route, routeKey, routes as routeTable } from "../shared/routes.js";
 import { ApiFunction, functionId } from "./api-function.js";
 import { Console } from "./console.js";
-import {
-  assertLogsRegion,
-  CLOUDFRONT_LOGS_REGION,
-  ConsoleAccessLogs,
-  consoleLogsName,
-  grantConsoleLogDelivery,
-} from "./console-logs.js";
+import { assertLogsRegion, CLOUDFRONT_LOGS_REGION, ConsoleAccessLogs, consoleLogsName, grantConsoleLogDelivery } from "./console-logs.js";
 import { Identity } from "./identity.js";
 import { Mail } from "./mail.js";
 import { Monitoring } from "./monitoring.js";
