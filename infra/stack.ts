@@ -284,6 +284,8 @@ export class InstitutionAdminStack extends Stack {
         sourceName: logSource,
         destinationName: consoleLogsName(this.stackName, "destination"),
       });
+      // Made after the bucket policy that lets it write: CloudWatch Logs would otherwise edit that policy itself.
+      if (logBucket.policy) this.consoleAccessLogs.node.addDependency(logBucket.policy);
       // An environment-agnostic template: refuse, before creating anything, a deployment outside us-east-1.
       if (Token.isUnresolved(this.region)) assertLogsRegion(this, "ConsoleLogsRegion");
     }

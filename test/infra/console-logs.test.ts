@@ -116,6 +116,16 @@ describe.each(["dev", "prod"] as const)("an environment-agnostic %s stack", (env
     expect(sourceArn).toContain(`:delivery-source:${consoleLogsName(b.stack.stackName, "source")}`);
   });
 
+  it("creates the destination and the delivery after the bucket policy that lets them write", () => {
+    const policyId = b
+      .ofType("AWS::S3::BucketPolicy")
+      .find(([, p]) => p.Properties.Bucket.Ref === b.logicalId(b.stack.accessLogsBucket))?.[0];
+    for (const type of ["AWS::Logs::DeliveryDestination", "AWS::Logs::Delivery"]) {
+      const [, resource] = b.ofType(type)[0] ?? [];
+      expect([resource.DependsOn].flat(), type).toContain(policyId);
+    }
+  });
+
   it("refuses, before creating anything, to deploy outside us-east-1", () => {
     const rule = b.template.toJSON().Rules.ConsoleLogsRegion;
     expect(rule.Assertions).toEqual([
