@@ -6,6 +6,7 @@ import { existsSync } from "node:fs";
 import { fileURLToPath, pathToFileURL } from "node:url";
 import { App, type Environment, Validations } from "aws-cdk-lib";
 import { AwsSolutionsChecks } from "cdk-nag";
+import { CLOUDFRONT_LOGS_REGION, ConsoleAccessLogsStack, consoleLogsName } from "./console-logs.js";
 import { resolveSettings } from "./settings.js";
 import { InstitutionAdminStack, type InstitutionAdminStackProps } from "./stack.js";
 import { ConsoleWebAclStack } from "./waf.js";
@@ -14,9 +15,14 @@ export interface DefinedApp {
   readonly stack: InstitutionAdminStack;
   /** The web ACL's own stack in us-east-1, when WAF is on and the API is in another region. */
   readonly wafStack?: ConsoleWebAclStack;
+  /** The console's access-log delivery in us-east-1, when the API is in another region. */
+  readonly logsStack?: ConsoleAccessLogsStack;
 }
 
-/** The stacks of `app` from its context: the API stack, and the web ACL's stack when it must live elsewhere. */
+/**
+ * The stacks of `app` from its context: the API stack, and for an API outside us-east-1 the stacks of what
+ * CloudFront needs there: the web ACL (before the API stack) and the access-log delivery (after it).
+ */
 export function defineApp(app: App, opts: { readonly env: Environment; readonly consoleAssetDir: string }): DefinedApp {
   const context = (key: string): string | undefined => {
     const value: unknown = app.node.tryGetContext(key);
@@ -31,7 +37,8 @@ export function defineApp(app: App, opts: { readonly env: Environment; readonly 
   const stackName = context("stackName") ?? (settings.env === "dev" ? "InstitutionAdminApi" : `InstitutionAdminApi-${settings.env}`);
 
   // A CloudFront web ACL must be created in us-east-1: for an API elsewhere, a stack of its own there.
-  const crossRegionWaf = settings.waf && opts.env.region !== undefined && opts.env.region !== "us-east-1";
+  const elsewhere = opts.env.region !== undefined && opts.env.region !== CLOUDFRONT_LOGS_REGION;
+  const crossRegionWaf = settings.waf && elsewhere;
   const wafStack = crossRegionWaf
     ? new ConsoleWebAclStack(app, `${stackName}-Waf`, {
         description: "Institution Administration API: the CloudFront web ACL (us-east-1)",
@@ -43,7 +50,7 @@ export function defineApp(app: App, opts: { readonly env: Environment; readonly 
   const stack = new InstitutionAdminStack(app, stackName, {
     description: "Institution Administration API (HTTP API, Lambda, DynamoDB, Cognito, SES, CloudFront console)",
     env: opts.env,
-    crossRegionReferences: crossRegionWaf,
+    crossRegionReferences: elsewhere,
     settings,
     senderEmail,
     senderDomain: context("senderDomain"),
@@ -56,9 +63,23 @@ export function defineApp(app: App, opts: { readonly env: Environment; readonly 
       .filter(Boolean),
     consoleAssetDir: opts.consoleAssetDir,
     webAclArn: wafStack?.webAcl.arn,
+    consoleLogsElsewhere: elsewhere,
     apiOrigin: apiOriginFrom(context),
   });
-  return { stack, ...(wafStack && { wafStack }) };
+
+  // CloudFront's log delivery source must be created in us-east-1 too; the logs still go to the access-log bucket
+  // in the API's region.
+  const logsStack = elsewhere
+    ? new ConsoleAccessLogsStack(app, `${stackName}-Logs`, {
+        description: "Institution Administration API: the console distribution's access-log delivery (us-east-1)",
+        env: { account: opts.env.account, region: CLOUDFRONT_LOGS_REGION },
+        distributionArn: stack.console.distribution.distributionArn,
+        bucketArn: stack.accessLogsBucket.bucketArn,
+        sourceName: consoleLogsName(stack.stackName, "source"),
+        destinationName: consoleLogsName(stack.stackName, "destination"),
+      })
+    : undefined;
+  return { stack, ...(wafStack && { wafStack }), ...(logsStack && { logsStack }) };
 }
 
 /** The API's CloudFront-only custom domain from context (`apiOriginDomain` with `apiOriginCertificateArn`), if set. */

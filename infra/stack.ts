@@ -43,6 +43,7 @@ import { METRICS_NAMESPACE, SERVICE_NAME } from "../shared/observability.js";
 import { handlers, type Route, routeKey, routes as routeTable } from "../shared/routes.js";
 import { ApiFunction, functionId } from "./api-function.js";
 import { Console } from "./console.js";
+import { assertLogsRegion, CLOUDFRONT_LOGS_REGION, ConsoleAccessLogs, consoleLogsName, grantConsoleLogDelivery } from "./console-logs.js";
 import { Identity } from "./identity.js";
 import { Mail } from "./mail.js";
 import { Monitoring } from "./monitoring.js";
@@ -83,6 +84,12 @@ export interface InstitutionAdminStackProps extends StackProps {
    * Without it, `settings.waf` makes the web ACL in this stack, which must then be deployed in us-east-1.
    */
   readonly webAclArn?: string;
+  /**
+   * The console's access-log delivery is made by another stack (app.ts makes one in us-east-1 when this stack is
+   * in another region, `ConsoleAccessLogsStack`); this stack then only lets it write to the access-log bucket.
+   * Without it, the delivery is made here, and this stack must then be deployed in us-east-1.
+   */
+  readonly consoleLogsElsewhere?: boolean;
   /**
    * A custom domain of the HTTP API that only the console's CloudFront distribution uses (DESIGN.md §13,
    * "One way in"). With it, CloudFront reaches the API there, the default `execute-api` endpoint is disabled
@@ -137,6 +144,10 @@ export class InstitutionAdminStack extends Stack {
   readonly stage: HttpStage;
   readonly console: Console;
   readonly webAcl?: ConsoleWebAcl;
+  /** Server access logs of the buckets, and the console distribution's access logs (console-logs.ts). */
+  readonly accessLogsBucket: s3.Bucket;
+  /** The distribution's log delivery, when this stack holds it (us-east-1, or environment-agnostic). */
+  readonly consoleAccessLogs?: ConsoleAccessLogs;
   readonly mailConfigurationSet: ses.ConfigurationSet;
   readonly alarmTopic: sns.Topic;
   readonly mailFeedbackTopic: sns.Topic;
@@ -200,7 +211,8 @@ export class InstitutionAdminStack extends Stack {
       blockPublicAccess: s3.BlockPublicAccess.BLOCK_ALL,
       encryption: s3.BucketEncryption.S3_MANAGED,
       enforceSSL: true,
-      // CloudFront's standard logs are written with an ACL.
+      // S3 server access logs are written through the log-delivery group's ACL; the distribution's access logs
+      // (console-logs.ts) arrive with bucket-owner-full-control, so the bucket owns both.
       objectOwnership: s3.ObjectOwnership.BUCKET_OWNER_PREFERRED,
       lifecycleRules: [{ expiration: Duration.days(settings.logRetention) }],
       removalPolicy: RemovalPolicy.RETAIN,
@@ -257,6 +269,29 @@ export class InstitutionAdminStack extends Stack {
       }),
     });
     this.appBaseUrl = props.appBaseUrl ?? this.console.url;
+
+    // The distribution's access logs: standard logging v2, without the query string (console-logs.ts). Its
+    // delivery source lives in us-east-1: here when this stack is there, otherwise in app.ts's stack there.
+    this.accessLogsBucket = logBucket;
+    const logSource = consoleLogsName(this.stackName, "source");
+    grantConsoleLogDelivery(logBucket, logSource);
+    if (!props.consoleLogsElsewhere) {
+      if (!Token.isUnresolved(this.region) && this.region !== CLOUDFRONT_LOGS_REGION) {
+        throw new Error(
+          `CloudFront's access-log delivery lives in us-east-1: pass consoleLogsElsewhere for a stack in ${this.region} and make it there (app.ts does)`,
+        );
+      }
+      this.consoleAccessLogs = new ConsoleAccessLogs(this, "ConsoleAccessLogs", {
+        distributionArn: this.console.distribution.distributionArn,
+        bucketArn: logBucket.bucketArn,
+        sourceName: logSource,
+        destinationName: consoleLogsName(this.stackName, "destination"),
+      });
+      // Made after the bucket policy that lets it write: CloudWatch Logs would otherwise edit that policy itself.
+      if (logBucket.policy) this.consoleAccessLogs.node.addDependency(logBucket.policy);
+      // An environment-agnostic template: refuse, before creating anything, a deployment outside us-east-1.
+      if (Token.isUnresolved(this.region)) assertLogsRegion(this, "ConsoleLogsRegion");
+    }
 
     // ---- Functions ----
     const commonEnv: Record<string, string> = {

@@ -97,8 +97,9 @@ describe("distribution", () => {
     expect(JSON.stringify(headers.ContentSecurityPolicy.ContentSecurityPolicy)).toContain("frame-ancestors 'none'");
   });
 
-  it("logs to the access-log bucket", () => {
-    expect(config.Logging).toMatchObject({ Bucket: { "Fn::GetAtt": [expect.stringMatching(/^AccessLogsBucket/), "RegionalDomainName"] } });
+  it("has no legacy logging, which would keep an accept link's query string (its access logs: console-logs.test.ts)", () => {
+    expect(config.Logging).toBeUndefined();
+    expect(ofType("AWS::Logs::Delivery")).toHaveLength(1);
   });
 
   it("has no web ACL unless asked (dev)", () => {

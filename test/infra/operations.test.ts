@@ -103,6 +103,25 @@ describe("access log", () => {
     });
   });
 
+  it("never records a request's path or query string: an accept or preview token cannot reach it", () => {
+    // The route is named by its key (`POST /api/v1/invitations/accept`), never by the request's own target.
+    const values = Object.values(format) as string[];
+    for (const v of values) expect(v).not.toMatch(/\$context\.(path|resourcePath|requestOverride)|\$request\.|querystring|\$input/i);
+    // The token travels in the body of a POST, which no log records.
+    for (const handler of ["invitations/accept", "invitations/preview"]) {
+      expect(
+        routes.filter((r) => r.handler === handler).map((r) => r.method),
+        handler,
+      ).toEqual(["POST"]);
+    }
+  });
+
+  it("leaves the functions' event logging off (Powertools would log the whole event, body included)", () => {
+    for (const { handler, props } of fnEntries()) {
+      expect(props.Environment.Variables.POWERTOOLS_LOGGER_LOG_EVENT, handler).toBeUndefined();
+    }
+  });
+
   it("keeps the access log as long as the settings say", () => {
     const logGroupId = stage.AccessLogSettings.DestinationArn["Fn::GetAtt"][0];
     expect(resources[logGroupId].Properties.RetentionInDays).toBe(settings.logRetention);

@@ -115,6 +115,66 @@ describe("the middy stack", () => {
   });
 });
 
+describe("the log lines of an accept request", () => {
+  // A token as the mail carries it (43 base64url characters), sent where a careless client or log could keep it.
+  const token = "tK9_x2LqV8mZ3nB7cD1eF4gH6jK0lM5nP8qR2sT9uVw";
+  const acceptEvent = (): ApiEvent => {
+    const e = event(JSON.stringify({ token }), { email_verified: "true" });
+    return {
+      ...e,
+      routeKey: "POST /api/v1/invitations/accept",
+      rawPath: "/api/v1/invitations/accept",
+      rawQueryString: `token=${token}`,
+      queryStringParameters: { token },
+      headers: { referer: `https://console.example.com/invitations/accept?token=${token}` },
+      requestContext: { ...e.requestContext, http: { ...e.requestContext.http, path: "/api/v1/invitations/accept" } },
+    } as ApiEvent;
+  };
+
+  it("never hold the token, at DEBUG (dev's level) too, answered or failed, from the body, query or Referer", async () => {
+    // The stack as a dev function loads it: the level is read once, when the Logger is made.
+    const previousLevel = process.env.POWERTOOLS_LOG_LEVEL;
+    process.env.POWERTOOLS_LOG_LEVEL = "DEBUG";
+    vi.resetModules();
+    let debug: { http: typeof import("../../shared/http.js"); telemetry: typeof import("../../shared/telemetry.js") };
+    try {
+      debug = { http: await import("../../shared/http.js"), telemetry: await import("../../shared/telemetry.js") };
+    } finally {
+      if (previousLevel === undefined) delete process.env.POWERTOOLS_LOG_LEVEL;
+      else process.env.POWERTOOLS_LOG_LEVEL = previousLevel;
+    }
+    expect(debug.telemetry.logger.getLevelName()).toBe("DEBUG");
+    const accept = (fail: boolean) =>
+      debug.http.api(async () => {
+        if (fail) throw new Error("the table is gone");
+        return debug.http.ok({ institution_id: "inst-1" });
+      });
+
+    const written: string[] = [];
+    const capture = (chunk: string | Uint8Array) => {
+      written.push(String(chunk));
+      return true;
+    };
+    const spies = [
+      vi.spyOn(process.stdout, "write").mockImplementation(capture),
+      vi.spyOn(process.stderr, "write").mockImplementation(capture),
+    ];
+    const statuses: number[] = [];
+    try {
+      for (const fail of [false, true, false]) statuses.push((await accept(fail)(acceptEvent(), context)).statusCode ?? 0);
+    } finally {
+      for (const spy of spies) spy.mockRestore();
+    }
+    expect(statuses).toEqual([200, 500, 200]);
+    const text = written.join("");
+    // Every request was logged (so there was something to look at), and no line holds the token or a part of it.
+    expect(text.match(/"message":"request"/g)).toHaveLength(3);
+    expect(text).toContain('"route":"POST /api/v1/invitations/accept"');
+    expect(text).not.toContain(token);
+    expect(text).not.toContain(token.slice(0, 16));
+  });
+});
+
 describe("error mapping", () => {
   it("maps domain errors to their status, body and headers", () => {
     expect(toResponse(new Forbidden("Super admin access required"))).toEqual({
