@@ -282,9 +282,21 @@ describe("Prism, a validating proxy, between a client and the local API", () => 
     expect((await p("POST", `${INV}/${carolId}/resend`, { token: stranger, query: { institution_id: inst.id } })).status).toBe(404);
     expect((await p("DELETE", `${INV}/${carolId}`, { token: ada.token, query: { institution_id: inst.id } })).status).toBe(403);
     expect((await p("DELETE", `${INV}/${NO_SUCH_ID}`, { token: owner, query: { institution_id: inst.id } })).status).toBe(404);
-    expect((await p("DELETE", `${INV}/${carolId}`, { token: owner, query: { institution_id: inst.id } })).status).toBe(200);
+    // `institution_id` in the JSON body instead of the query (the spec: "query or body").
+    await ageLastMail(inst.id, carolId, 3_600);
+    const resentByBody = await p("POST", `${INV}/${carolId}/resend`, { token: owner, body: { institution_id: inst.id } });
+    expect(resentByBody.status).toBe(200);
+    expect((await p("DELETE", `${INV}/${carolId}`, { token: owner, body: { institution_id: inst.id } })).status).toBe(200);
     expect((await p("DELETE", `${INV}/${carolId}`, { token: owner, query: { institution_id: inst.id } })).status).toBe(422);
     expect((await p("POST", `${INV}/${carolId}/resend`, { token: owner, query: { institution_id: inst.id } })).status).toBe(422);
+    // The e-mail is trimmed and lower-cased (DESIGN.md §3): a client may send it with spaces and capitals.
+    const dan = uniqEmail("pr-dan", domain);
+    const spaced = await p("POST", INV, {
+      token: owner,
+      body: { institution_id: inst.id, email: `  ${dan.toUpperCase()} `, role: "cohort_admin" },
+    });
+    expect(spaced.status).toBe(201);
+    expect(spaced.body.invitation.email).toBe(dan);
     const forbidden = await p("POST", INV, {
       token: ada.token,
       body: { institution_id: inst.id, email: uniqEmail("pr-dan", domain), role: "cohort_admin" },
