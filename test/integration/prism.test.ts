@@ -30,6 +30,7 @@ import {
   EXPORT,
   INST,
   INV,
+  invite,
   lastMailedToken,
   OPENAPI,
   withinOneWindow,
@@ -206,8 +207,20 @@ describe("Prism, a validating proxy, between a client and the local API", () => 
       headers: { "If-Match": etag },
     });
     expect(put.status).toBe(200);
+    // What DESIGN.md §3 lets a client send: null or "" clears a field, `If-Match: *`, unknown keys are ignored.
+    const cleared = await p("PATCH", `${INST}/${inst.id}`, {
+      token: owner,
+      body: { institution: { address: null, contact_email: "", motto: "ignored", settings: { dark_mode: true } }, extra: 1 },
+      headers: { "If-Match": "*" },
+    });
+    expect(cleared.status).toBe(200);
+    expect(cleared.body.institution).toMatchObject({ address: null, contact_email: null });
     expect((await p("PATCH", `${INST}/${inst.id}`, { token: stranger, body: { institution: { address: "x" } } })).status).toBe(404);
     expect((await p("DELETE", `${INST}/${inst.id}`, { token: owner, headers: { "If-Match": '"0"' } })).status).toBe(412);
+
+    // A body over 64 KiB, well-formed (an unknown key carries the bulk): 413.
+    const huge = await p("POST", INST, { token: owner, body: { institution: { name: "Big", filler: "a".repeat(70_000) } } });
+    expect(answer(huge)).toEqual(error(413, "Request body too large"));
 
     const doomed = await createInstitution(owner);
     expect((await p("DELETE", `${INST}/${doomed.id}`, { token: stranger })).status).toBe(404);
@@ -289,6 +302,13 @@ describe("Prism, a validating proxy, between a client and the local API", () => 
     expect((await p("DELETE", `${INV}/${carolId}`, { token: owner, body: { institution_id: inst.id } })).status).toBe(200);
     expect((await p("DELETE", `${INV}/${carolId}`, { token: owner, query: { institution_id: inst.id } })).status).toBe(422);
     expect((await p("POST", `${INV}/${carolId}/resend`, { token: owner, query: { institution_id: inst.id } })).status).toBe(422);
+    // At most 3 active invitations per e-mail and institution: the 4th is 429 with Retry-After.
+    const pending = uniqEmail("pr-pending", domain);
+    for (let i = 0; i < 3; i++) await invite(owner, inst.id, pending);
+    const fourth = await p("POST", INV, { token: owner, body: { institution_id: inst.id, email: pending, role: "cohort_admin" } });
+    expect(answer(fourth)).toEqual(error(429, "Too many pending invitations for this email"));
+    expect(Number(fourth.headers["retry-after"])).toBeGreaterThanOrEqual(1);
+
     // The e-mail is trimmed and lower-cased (DESIGN.md §3): a client may send it with spaces and capitals.
     const dan = uniqEmail("pr-dan", domain);
     const spaced = await p("POST", INV, {
@@ -383,7 +403,11 @@ describe("Prism, a validating proxy, between a client and the local API", () => 
   });
 
   it("full exports: start, status until done with its link; 400, 403, 404, 429", async () => {
-    const started = await p("POST", EXPORTS, { token: owner, body: { format: "jsonl", event_type: "institution_created" } });
+    // Absent, null or blank filters are no filter, as in the list's query string.
+    const started = await p("POST", EXPORTS, {
+      token: owner,
+      body: { format: "jsonl", event_type: "institution_created", user_id: "", from: "2024-06-01", to: null },
+    });
     expect(started.status).toBe(202);
     const id = started.body.export.id as string;
     const done = await until("the export", async () => {
@@ -450,6 +474,14 @@ describe("Prism, a validating proxy, between a client and the local API", () => 
     }
     const sixth = await p("POST", HOOKS, { token: full, body: { webhook: { url: "https://siem5.example.com/hook" } } });
     expect(answer(sixth)).toEqual(error(429, "At most 5 webhooks per account"));
+  });
+
+  it("the account's trail: a page of every event the walk recorded, and each type's event shown", async () => {
+    const page = await p("GET", EVENTS, { token: owner, query: { limit: 200 } });
+    expect(page.status).toBe(200);
+    const byType = new Map<string, string>(page.body.events.map((e: { event_type: string; id: string }) => [e.event_type, e.id]));
+    expect(byType.size).toBeGreaterThanOrEqual(15);
+    for (const id of byType.values()) expect((await p("GET", `${EVENTS}/${id}`, { token: owner })).status).toBe(200);
   });
 
   it("the probing bound: the 31st refusal in a minute is 429 with Retry-After", async () => {
