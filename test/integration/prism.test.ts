@@ -38,6 +38,8 @@ import {
 import { type PrismProxy, startPrism } from "../support/prism.js";
 import { userIdOf } from "./helpers.js";
 
+/** For steps that wait on the export worker, the stream consumer or mail, on a shared machine. */
+const SLOW = 180_000;
 const PREVIEW = "/api/v1/invitations/preview";
 const DIGESTS = `${EVENTS}/digests`;
 const HOOKS = "/api/v1/admin/webhooks";
@@ -95,6 +97,8 @@ describe("Prism, a validating proxy, between a client and the local API", () => 
   const walked = new Map<string, Set<number>>();
   /** Answers through Prism that carried a violation (header `sl-violations`) or were Prism's own problem answer. */
   const flagged: string[] = [];
+  /** Requests sent through Prism. */
+  let sent = 0;
   /** Per route key, a request it answered with a success: sent again with a bad token for its 401. */
   const succeeded = new Map<string, { method: HttpMethod; path: string; opts: CallOptions }>();
 
@@ -135,6 +139,7 @@ describe("Prism, a validating proxy, between a client and the local API", () => 
 
   /** One request through Prism; its answer is also checked against the document by the tests' own check. */
   async function p(method: HttpMethod, path: string, opts: CallOptions = {}): Promise<CallResult> {
+    sent++;
     const res = await call(method, path, { ...opts, baseUrl: prism.url, contract: false });
     const url = new URL(path, prism.url);
     const key = routeOf(method, url.pathname) ?? `${method} ${url.pathname} (no route)`;
@@ -237,97 +242,104 @@ describe("Prism, a validating proxy, between a client and the local API", () => 
     expect(answer(refused)).toEqual(error(422, "Cannot delete institution with existing cohorts"));
   });
 
-  it("invitations: create, list, preview, accept, resend, revoke; 400, 403, 404, 409 (key in progress), 422", async () => {
-    const adaEmail = uniqEmail("pr-ada", domain);
-    const bobEmail = uniqEmail("pr-bob", domain);
-    const [adaToken, bobToken] = await Promise.all([token(adaEmail, { account }), token(bobEmail, { account, superAdmin: true })]);
-    ada = { token: adaToken, id: await userIdOf(adaToken), email: adaEmail };
-    bob = { token: bobToken, id: await userIdOf(bobToken), email: bobEmail };
+  it(
+    "invitations: create, list, preview, accept, resend, revoke; 400, 403, 404, 409 (key in progress), 422",
+    async () => {
+      const adaEmail = uniqEmail("pr-ada", domain);
+      const bobEmail = uniqEmail("pr-bob", domain);
+      const [adaToken, bobToken] = await Promise.all([token(adaEmail, { account }), token(bobEmail, { account, superAdmin: true })]);
+      ada = { token: adaToken, id: await userIdOf(adaToken), email: adaEmail };
+      bob = { token: bobToken, id: await userIdOf(bobToken), email: bobEmail };
 
-    const invited = await p("POST", INV, { token: owner, body: { institution_id: inst.id, email: ada.email, role: "cohort_admin" } });
-    expect(invited.status).toBe(201);
-    const bobInvited = await p("POST", INV, {
-      token: owner,
-      body: { institution_id: inst.id, email: bob.email, role: "cohort_super_admin" },
-      headers: { "Idempotency-Key": uniq("key") },
-    });
-    expect(bobInvited.status).toBe(201);
-    const listed = await p("GET", INV, { token: owner, query: { institution_id: inst.id, limit: 1 } });
-    expect(listed.status).toBe(200);
-    expect(listed.body.meta.next_cursor).toEqual(expect.any(String));
-    const next = await p("GET", INV, { token: owner, query: { institution_id: inst.id, limit: 1, cursor: listed.body.meta.next_cursor } });
-    expect(next.status).toBe(200);
-    expect((await p("GET", INV, { token: owner, query: { institution_id: inst.id, cursor: "not-a-cursor" } })).status).toBe(400);
-    expect((await p("GET", INV, { token: owner, query: { institution_id: inst.id, show_used: "true" } })).status).toBe(200);
-    expect((await p("GET", INV, { token: stranger, query: { institution_id: inst.id } })).status).toBe(404);
+      const invited = await p("POST", INV, { token: owner, body: { institution_id: inst.id, email: ada.email, role: "cohort_admin" } });
+      expect(invited.status).toBe(201);
+      const bobInvited = await p("POST", INV, {
+        token: owner,
+        body: { institution_id: inst.id, email: bob.email, role: "cohort_super_admin" },
+        headers: { "Idempotency-Key": uniq("key") },
+      });
+      expect(bobInvited.status).toBe(201);
+      const listed = await p("GET", INV, { token: owner, query: { institution_id: inst.id, limit: 1 } });
+      expect(listed.status).toBe(200);
+      expect(listed.body.meta.next_cursor).toEqual(expect.any(String));
+      const next = await p("GET", INV, {
+        token: owner,
+        query: { institution_id: inst.id, limit: 1, cursor: listed.body.meta.next_cursor },
+      });
+      expect(next.status).toBe(200);
+      expect((await p("GET", INV, { token: owner, query: { institution_id: inst.id, cursor: "not-a-cursor" } })).status).toBe(400);
+      expect((await p("GET", INV, { token: owner, query: { institution_id: inst.id, show_used: "true" } })).status).toBe(200);
+      expect((await p("GET", INV, { token: stranger, query: { institution_id: inst.id } })).status).toBe(404);
 
-    // A request with this key is still running (its record written as the first invocation would): 409.
-    const running = uniq("key");
-    const runningBody = { institution_id: inst.id, email: uniqEmail("pr-running", domain), role: "cohort_admin" };
-    await persistence().saveInProgress(
-      payloadOf(await userIdOf(owner), `POST ${INV}`, running, { params: {}, query: {}, body: runningBody }),
-      60_000,
-    );
-    const inProgress = await p("POST", INV, { token: owner, body: runningBody, headers: { "Idempotency-Key": running } });
-    expect(answer(inProgress)).toEqual(error(409, "A request with this Idempotency-Key is in progress"));
+      // A request with this key is still running (its record written as the first invocation would): 409.
+      const running = uniq("key");
+      const runningBody = { institution_id: inst.id, email: uniqEmail("pr-running", domain), role: "cohort_admin" };
+      await persistence().saveInProgress(
+        payloadOf(await userIdOf(owner), `POST ${INV}`, running, { params: {}, query: {}, body: runningBody }),
+        60_000,
+      );
+      const inProgress = await p("POST", INV, { token: owner, body: runningBody, headers: { "Idempotency-Key": running } });
+      expect(answer(inProgress)).toEqual(error(409, "A request with this Idempotency-Key is in progress"));
 
-    const adaToken_ = await lastMailedToken(ada.email);
-    const preview = await p("POST", PREVIEW, { token: ada.token, body: { token: adaToken_ } });
-    expect(preview.status).toBe(200);
-    expect((await p("POST", PREVIEW, { token: ada.token, body: { token: UNKNOWN_INVITATION_TOKEN } })).status).toBe(422);
-    expect((await p("POST", ACCEPT, { token: ada.token, body: { token: UNKNOWN_INVITATION_TOKEN } })).status).toBe(422);
-    expect((await p("POST", ACCEPT, { token: ada.token, body: { token: adaToken_ } })).status).toBe(200);
-    expect((await p("POST", ACCEPT, { token: bob.token, body: { token: await lastMailedToken(bob.email) } })).status).toBe(200);
-    // Ada is an administrator now: inviting her again is 422 {errors}.
-    const again = await p("POST", INV, { token: owner, body: { institution_id: inst.id, email: ada.email, role: "cohort_admin" } });
-    expect(again.status).toBe(422);
+      const adaToken_ = await lastMailedToken(ada.email);
+      const preview = await p("POST", PREVIEW, { token: ada.token, body: { token: adaToken_ } });
+      expect(preview.status).toBe(200);
+      expect((await p("POST", PREVIEW, { token: ada.token, body: { token: UNKNOWN_INVITATION_TOKEN } })).status).toBe(422);
+      expect((await p("POST", ACCEPT, { token: ada.token, body: { token: UNKNOWN_INVITATION_TOKEN } })).status).toBe(422);
+      expect((await p("POST", ACCEPT, { token: ada.token, body: { token: adaToken_ } })).status).toBe(200);
+      expect((await p("POST", ACCEPT, { token: bob.token, body: { token: await lastMailedToken(bob.email) } })).status).toBe(200);
+      // Ada is an administrator now: inviting her again is 422 {errors}.
+      const again = await p("POST", INV, { token: owner, body: { institution_id: inst.id, email: ada.email, role: "cohort_admin" } });
+      expect(again.status).toBe(422);
 
-    // Resend once the cooldown is over; revoke; a revoked invitation can be neither revoked nor resent.
-    const carol = await p("POST", INV, {
-      token: owner,
-      body: { institution_id: inst.id, email: uniqEmail("pr-carol", domain), role: "cohort_admin" },
-    });
-    const carolId = carol.body.invitation.id as string;
-    await ageLastMail(inst.id, carolId, 3_600);
-    const resent = await p("POST", `${INV}/${carolId}/resend`, { token: owner, query: { institution_id: inst.id } });
-    expect(resent.status).toBe(200);
-    expect((await p("POST", `${INV}/${carolId}/resend`, { token: ada.token, query: { institution_id: inst.id } })).status).toBe(403);
-    expect((await p("POST", `${INV}/${carolId}/resend`, { token: stranger, query: { institution_id: inst.id } })).status).toBe(404);
-    expect((await p("DELETE", `${INV}/${carolId}`, { token: ada.token, query: { institution_id: inst.id } })).status).toBe(403);
-    expect((await p("DELETE", `${INV}/${NO_SUCH_ID}`, { token: owner, query: { institution_id: inst.id } })).status).toBe(404);
-    // `institution_id` in the JSON body instead of the query (the spec: "query or body").
-    await ageLastMail(inst.id, carolId, 3_600);
-    const resentByBody = await p("POST", `${INV}/${carolId}/resend`, { token: owner, body: { institution_id: inst.id } });
-    expect(resentByBody.status).toBe(200);
-    expect((await p("DELETE", `${INV}/${carolId}`, { token: owner, body: { institution_id: inst.id } })).status).toBe(200);
-    expect((await p("DELETE", `${INV}/${carolId}`, { token: owner, query: { institution_id: inst.id } })).status).toBe(422);
-    expect((await p("POST", `${INV}/${carolId}/resend`, { token: owner, query: { institution_id: inst.id } })).status).toBe(422);
-    // At most 3 active invitations per e-mail and institution: the 4th is 429 with Retry-After.
-    const pending = uniqEmail("pr-pending", domain);
-    for (let i = 0; i < 3; i++) await invite(owner, inst.id, pending);
-    const fourth = await p("POST", INV, { token: owner, body: { institution_id: inst.id, email: pending, role: "cohort_admin" } });
-    expect(answer(fourth)).toEqual(error(429, "Too many pending invitations for this email"));
-    expect(Number(fourth.headers["retry-after"])).toBeGreaterThanOrEqual(1);
+      // Resend once the cooldown is over; revoke; a revoked invitation can be neither revoked nor resent.
+      const carol = await p("POST", INV, {
+        token: owner,
+        body: { institution_id: inst.id, email: uniqEmail("pr-carol", domain), role: "cohort_admin" },
+      });
+      const carolId = carol.body.invitation.id as string;
+      await ageLastMail(inst.id, carolId, 3_600);
+      const resent = await p("POST", `${INV}/${carolId}/resend`, { token: owner, query: { institution_id: inst.id } });
+      expect(resent.status).toBe(200);
+      expect((await p("POST", `${INV}/${carolId}/resend`, { token: ada.token, query: { institution_id: inst.id } })).status).toBe(403);
+      expect((await p("POST", `${INV}/${carolId}/resend`, { token: stranger, query: { institution_id: inst.id } })).status).toBe(404);
+      expect((await p("DELETE", `${INV}/${carolId}`, { token: ada.token, query: { institution_id: inst.id } })).status).toBe(403);
+      expect((await p("DELETE", `${INV}/${NO_SUCH_ID}`, { token: owner, query: { institution_id: inst.id } })).status).toBe(404);
+      // `institution_id` in the JSON body instead of the query (the spec: "query or body").
+      await ageLastMail(inst.id, carolId, 3_600);
+      const resentByBody = await p("POST", `${INV}/${carolId}/resend`, { token: owner, body: { institution_id: inst.id } });
+      expect(resentByBody.status).toBe(200);
+      expect((await p("DELETE", `${INV}/${carolId}`, { token: owner, body: { institution_id: inst.id } })).status).toBe(200);
+      expect((await p("DELETE", `${INV}/${carolId}`, { token: owner, query: { institution_id: inst.id } })).status).toBe(422);
+      expect((await p("POST", `${INV}/${carolId}/resend`, { token: owner, query: { institution_id: inst.id } })).status).toBe(422);
+      // At most 3 active invitations per e-mail and institution: the 4th is 429 with Retry-After.
+      const pending = uniqEmail("pr-pending", domain);
+      for (let i = 0; i < 3; i++) await invite(owner, inst.id, pending);
+      const fourth = await p("POST", INV, { token: owner, body: { institution_id: inst.id, email: pending, role: "cohort_admin" } });
+      expect(answer(fourth)).toEqual(error(429, "Too many pending invitations for this email"));
+      expect(Number(fourth.headers["retry-after"])).toBeGreaterThanOrEqual(1);
 
-    // The e-mail is trimmed and lower-cased (DESIGN.md §3): a client may send it with spaces and capitals.
-    const dan = uniqEmail("pr-dan", domain);
-    const spaced = await p("POST", INV, {
-      token: owner,
-      body: { institution_id: inst.id, email: `  ${dan.toUpperCase()} `, role: "cohort_admin" },
-    });
-    expect(spaced.status).toBe(201);
-    expect(spaced.body.invitation.email).toBe(dan);
-    const forbidden = await p("POST", INV, {
-      token: ada.token,
-      body: { institution_id: inst.id, email: uniqEmail("pr-dan", domain), role: "cohort_admin" },
-    });
-    expect(forbidden.status).toBe(403);
-    const unseen = await p("POST", INV, {
-      token: stranger,
-      body: { institution_id: inst.id, email: uniqEmail("pr-eve", domain), role: "cohort_admin" },
-    });
-    expect(unseen.status).toBe(404);
-  });
+      // The e-mail is trimmed and lower-cased (DESIGN.md §3): a client may send it with spaces and capitals.
+      const dan = uniqEmail("pr-dan", domain);
+      const spaced = await p("POST", INV, {
+        token: owner,
+        body: { institution_id: inst.id, email: `  ${dan.toUpperCase()} `, role: "cohort_admin" },
+      });
+      expect(spaced.status).toBe(201);
+      expect(spaced.body.invitation.email).toBe(dan);
+      const forbidden = await p("POST", INV, {
+        token: ada.token,
+        body: { institution_id: inst.id, email: uniqEmail("pr-dan", domain), role: "cohort_admin" },
+      });
+      expect(forbidden.status).toBe(403);
+      const unseen = await p("POST", INV, {
+        token: stranger,
+        body: { institution_id: inst.id, email: uniqEmail("pr-eve", domain), role: "cohort_admin" },
+      });
+      expect(unseen.status).toBe(404);
+    },
+    SLOW,
+  );
 
   it("administrators: list, change a role, remove, leave, transfer; 400, 403, 404, 422", async () => {
     const admins = `${INST}/${inst.id}/administrators`;
@@ -402,79 +414,95 @@ describe("Prism, a validating proxy, between a client and the local API", () => 
     expect((await p("GET", DIGESTS, { token: plain })).status).toBe(403);
   });
 
-  it("full exports: start, status until done with its link; 400, 403, 404, 429", async () => {
-    // Absent, null or blank filters are no filter, as in the list's query string.
-    const started = await p("POST", EXPORTS, {
-      token: owner,
-      body: { format: "jsonl", event_type: "institution_created", user_id: "", from: "2024-06-01", to: null },
-    });
-    expect(started.status).toBe(202);
-    const id = started.body.export.id as string;
-    const done = await until("the export", async () => {
-      const res = await p("GET", `${EXPORTS}/${id}`, { token: owner });
-      expect(res.status).toBe(200);
-      return res.body.export.status === "running" ? undefined : res.body.export;
-    });
-    expect(done).toMatchObject({ status: "succeeded", download_url: expect.any(String) });
-    expect((await p("GET", `${EXPORTS}/${id}`, { token: stranger })).status).toBe(404);
-    expect((await p("GET", `${EXPORTS}/${id}`, { token: plain })).status).toBe(403);
-    const range = await p("POST", EXPORTS, { token: owner, body: { format: "csv", from: "2024-06-02", to: "2024-06-01" } });
-    expect(range.status).toBe(400);
-    expect((await p("POST", EXPORTS, { token: plain, body: { format: "csv" } })).status).toBe(403);
+  it(
+    "full exports: start, status until done with its link; 400, 403, 404, 429",
+    async () => {
+      // Absent, null or blank filters are no filter, as in the list's query string.
+      const started = await p("POST", EXPORTS, {
+        token: owner,
+        body: { format: "jsonl", event_type: "institution_created", user_id: "", from: "2024-06-01", to: null },
+      });
+      expect(started.status).toBe(202);
+      const id = started.body.export.id as string;
+      const done = await until(
+        "the export",
+        async () => {
+          const res = await p("GET", `${EXPORTS}/${id}`, { token: owner });
+          expect(res.status).toBe(200);
+          return res.body.export.status === "running" ? undefined : res.body.export;
+        },
+        150_000,
+      );
+      expect(done).toMatchObject({ status: "succeeded", download_url: expect.any(String) });
+      expect((await p("GET", `${EXPORTS}/${id}`, { token: stranger })).status).toBe(404);
+      expect((await p("GET", `${EXPORTS}/${id}`, { token: plain })).status).toBe(403);
+      const range = await p("POST", EXPORTS, { token: owner, body: { format: "csv", from: "2024-06-02", to: "2024-06-01" } });
+      expect(range.status).toBe(400);
+      expect((await p("POST", EXPORTS, { token: plain, body: { format: "csv" } })).status).toBe(403);
 
-    // Both of an account's export slots held by running exports: 429 with Retry-After.
-    const busy = uniq("acct");
-    const busyAdmin = await token(uniqEmail("pr-busy"), { superAdmin: true, account: busy });
-    const lease = Date.now() + 10 * 60_000;
-    await Promise.all(
-      [0, 1].map((n) =>
-        db.send(
-          new PutCommand({
-            TableName: config.tables.main,
-            Item: { ...streamKeys.exportSlot(busy, n), export_id: `held-${n}`, lease_until: lease },
-          }),
+      // Both of an account's export slots held by running exports: 429 with Retry-After.
+      const busy = uniq("acct");
+      const busyAdmin = await token(uniqEmail("pr-busy"), { superAdmin: true, account: busy });
+      const lease = Date.now() + 10 * 60_000;
+      await Promise.all(
+        [0, 1].map((n) =>
+          db.send(
+            new PutCommand({
+              TableName: config.tables.main,
+              Item: { ...streamKeys.exportSlot(busy, n), export_id: `held-${n}`, lease_until: lease },
+            }),
+          ),
         ),
-      ),
-    );
-    const bounded = await p("POST", EXPORTS, { token: busyAdmin, body: { format: "csv" } });
-    expect(answer(bounded)).toEqual(error(429, "Too many exports running, try again later"));
-    expect(Number(bounded.headers["retry-after"])).toBeGreaterThanOrEqual(1);
-  });
+      );
+      const bounded = await p("POST", EXPORTS, { token: busyAdmin, body: { format: "csv" } });
+      expect(answer(bounded)).toEqual(error(429, "Too many exports running, try again later"));
+      expect(Number(bounded.headers["retry-after"])).toBeGreaterThanOrEqual(1);
+    },
+    SLOW,
+  );
 
-  it("webhooks: create (loopback http locally), list, deliveries, delete; 403, 404, 422, 429", async () => {
-    const created = await p("POST", HOOKS, { token: owner, body: { webhook: { url: hook.url } } });
-    expect(created.status).toBe(201);
-    const id = created.body.webhook.id as string;
-    expect((await p("GET", HOOKS, { token: owner })).body.webhooks.map((w: { id: string }) => w.id)).toContain(id);
-    // Any event of the account now reaches the receiver; its delivery is listed.
-    await p("POST", INST, { token: owner, body: { institution: { name: uniq("Hooked") } } });
-    const deliveries = await until("a delivery", async () => {
-      const res = await p("GET", `${HOOKS}/${id}/deliveries`, { token: owner });
-      expect(res.status).toBe(200);
-      return res.body.deliveries.some((d: { status: string }) => d.status === "delivered") ? res.body.deliveries : undefined;
-    });
-    expect(deliveries.length).toBeGreaterThanOrEqual(1);
+  it(
+    "webhooks: create (loopback http locally), list, deliveries, delete; 403, 404, 422, 429",
+    async () => {
+      const created = await p("POST", HOOKS, { token: owner, body: { webhook: { url: hook.url } } });
+      expect(created.status).toBe(201);
+      const id = created.body.webhook.id as string;
+      expect((await p("GET", HOOKS, { token: owner })).body.webhooks.map((w: { id: string }) => w.id)).toContain(id);
+      // Any event of the account now reaches the receiver; its delivery is listed.
+      await p("POST", INST, { token: owner, body: { institution: { name: uniq("Hooked") } } });
+      const deliveries = await until(
+        "a delivery",
+        async () => {
+          const res = await p("GET", `${HOOKS}/${id}/deliveries`, { token: owner });
+          expect(res.status).toBe(200);
+          return res.body.deliveries.some((d: { status: string }) => d.status === "delivered") ? res.body.deliveries : undefined;
+        },
+        150_000,
+      );
+      expect(deliveries.length).toBeGreaterThanOrEqual(1);
 
-    expect((await p("GET", `${HOOKS}/${id}/deliveries`, { token: stranger })).status).toBe(404);
-    expect((await p("GET", HOOKS, { token: plain })).status).toBe(403);
-    expect((await p("POST", HOOKS, { token: plain, body: { webhook: { url: hook.url } } })).status).toBe(403);
-    expect((await p("GET", `${HOOKS}/${id}/deliveries`, { token: plain })).status).toBe(403);
-    expect((await p("DELETE", `${HOOKS}/${id}`, { token: plain })).status).toBe(403);
-    expect((await p("DELETE", `${HOOKS}/${id}`, { token: stranger })).status).toBe(404);
-    const insecure = await p("POST", HOOKS, { token: owner, body: { webhook: { url: "ftp://siem.example.com/hook" } } });
-    expect(insecure.status).toBe(422);
-    expect((await p("DELETE", `${HOOKS}/${id}`, { token: owner })).status).toBe(200);
-    expect((await p("DELETE", `${HOOKS}/${id}`, { token: owner })).status).toBe(404);
+      expect((await p("GET", `${HOOKS}/${id}/deliveries`, { token: stranger })).status).toBe(404);
+      expect((await p("GET", HOOKS, { token: plain })).status).toBe(403);
+      expect((await p("POST", HOOKS, { token: plain, body: { webhook: { url: hook.url } } })).status).toBe(403);
+      expect((await p("GET", `${HOOKS}/${id}/deliveries`, { token: plain })).status).toBe(403);
+      expect((await p("DELETE", `${HOOKS}/${id}`, { token: plain })).status).toBe(403);
+      expect((await p("DELETE", `${HOOKS}/${id}`, { token: stranger })).status).toBe(404);
+      const insecure = await p("POST", HOOKS, { token: owner, body: { webhook: { url: "ftp://siem.example.com/hook" } } });
+      expect(insecure.status).toBe(422);
+      expect((await p("DELETE", `${HOOKS}/${id}`, { token: owner })).status).toBe(200);
+      expect((await p("DELETE", `${HOOKS}/${id}`, { token: owner })).status).toBe(404);
 
-    // At most 5 per account: the sixth is 429.
-    const full = await token(uniqEmail("pr-full"), { superAdmin: true, account: uniq("acct") });
-    for (let i = 0; i < 5; i++) {
-      const res = await call("POST", HOOKS, { token: full, body: { webhook: { url: `https://siem${i}.example.com/hook` } } });
-      expect(res.status).toBe(201);
-    }
-    const sixth = await p("POST", HOOKS, { token: full, body: { webhook: { url: "https://siem5.example.com/hook" } } });
-    expect(answer(sixth)).toEqual(error(429, "At most 5 webhooks per account"));
-  });
+      // At most 5 per account: the sixth is 429.
+      const full = await token(uniqEmail("pr-full"), { superAdmin: true, account: uniq("acct") });
+      for (let i = 0; i < 5; i++) {
+        const res = await call("POST", HOOKS, { token: full, body: { webhook: { url: `https://siem${i}.example.com/hook` } } });
+        expect(res.status).toBe(201);
+      }
+      const sixth = await p("POST", HOOKS, { token: full, body: { webhook: { url: "https://siem5.example.com/hook" } } });
+      expect(answer(sixth)).toEqual(error(429, "At most 5 webhooks per account"));
+    },
+    SLOW,
+  );
 
   it("the account's trail: a page of every event the walk recorded, and each type's event shown", async () => {
     const page = await p("GET", EVENTS, { token: owner, query: { limit: 200 } });
@@ -484,15 +512,19 @@ describe("Prism, a validating proxy, between a client and the local API", () => 
     for (const id of byType.values()) expect((await p("GET", `${EVENTS}/${id}`, { token: owner })).status).toBe(200);
   });
 
-  it("the probing bound: the 31st refusal in a minute is 429 with Retry-After", async () => {
-    await withinOneWindow("minute", 15_000);
-    const prober = await token(uniqEmail("pr-prober"), { superAdmin: true, account: uniq("acct") });
-    const refusals = await Promise.all(Array.from({ length: 30 }, () => call("GET", `${INST}/${inst.id}`, { token: prober })));
-    expect(refusals.map((r) => r.status)).toEqual(Array(30).fill(404));
-    const bounded = await p("GET", `${INST}/${inst.id}`, { token: prober });
-    expect(answer(bounded)).toEqual(error(429, "Too many refused requests, try again later"));
-    expect(Number(bounded.headers["retry-after"])).toBeGreaterThanOrEqual(1);
-  });
+  it(
+    "the probing bound: the 31st refusal in a minute is 429 with Retry-After",
+    async () => {
+      await withinOneWindow("minute", 20_000);
+      const prober = await token(uniqEmail("pr-prober"), { superAdmin: true, account: uniq("acct") });
+      const refusals = await Promise.all(Array.from({ length: 30 }, () => call("GET", `${INST}/${inst.id}`, { token: prober })));
+      expect(refusals.map((r) => r.status)).toEqual(Array(30).fill(404));
+      const bounded = await p("GET", `${INST}/${inst.id}`, { token: prober });
+      expect(answer(bounded)).toEqual(error(429, "Too many refused requests, try again later"));
+      expect(Number(bounded.headers["retry-after"])).toBeGreaterThanOrEqual(1);
+    },
+    SLOW,
+  );
 
   it("401 for a token the authorizer refuses, on every route that needs one (each route's successful request again)", async () => {
     for (const route of routes.filter((r) => !r.public)) {
@@ -513,9 +545,7 @@ describe("Prism, a validating proxy, between a client and the local API", () => 
     expect(flagged).toEqual([]);
     expect(prism.problems()).toEqual([]);
     // Prism did see the walk: each request is in its log.
-    const received = prism.log().match(/Request received/g)?.length ?? 0;
-    const sent = [...walked.values()].reduce((n, s) => n + s.size, 0);
-    expect(received).toBeGreaterThanOrEqual(sent);
+    expect(prism.log().match(/Request received/g)?.length).toBe(sent);
 
     expect([...walked.keys()].sort()).toEqual(routes.map(routeKey).sort());
     const succeededOnce = (statuses: Set<number>) => [...statuses].some((s) => s >= 200 && s < 300);
