@@ -492,13 +492,14 @@ describe("Prism, a validating proxy, between a client and the local API", () => 
       expect((await p("DELETE", `${HOOKS}/${id}`, { token: owner })).status).toBe(200);
       expect((await p("DELETE", `${HOOKS}/${id}`, { token: owner })).status).toBe(404);
 
-      // At most 5 per account: the sixth is 429.
+      // At most 5 per account: the sixth is 429. All at the loopback receiver: a host that never answers would
+      // hold the stream consumer's batches, other files' deliveries too, for its 5 s timeout.
       const full = await token(uniqEmail("pr-full"), { superAdmin: true, account: uniq("acct") });
       for (let i = 0; i < 5; i++) {
-        const res = await call("POST", HOOKS, { token: full, body: { webhook: { url: `https://siem${i}.example.com/hook` } } });
+        const res = await call("POST", HOOKS, { token: full, body: { webhook: { url: `${hook.url}?n=${i}` } } });
         expect(res.status).toBe(201);
       }
-      const sixth = await p("POST", HOOKS, { token: full, body: { webhook: { url: "https://siem5.example.com/hook" } } });
+      const sixth = await p("POST", HOOKS, { token: full, body: { webhook: { url: `${hook.url}?n=5` } } });
       expect(answer(sixth)).toEqual(error(429, "At most 5 webhooks per account"));
     },
     SLOW,
