@@ -36,7 +36,7 @@ import {
   withinOneWindow,
 } from "../support/flows.js";
 import { type PrismProxy, startPrism } from "../support/prism.js";
-import { userIdOf } from "./helpers.js";
+import { eventsOf, userIdOf } from "./helpers.js";
 
 /** For steps that wait on the export worker, the stream consumer or mail, on a shared machine. */
 const SLOW = 180_000;
@@ -555,7 +555,7 @@ describe("Prism, a validating proxy, between a client and the local API", () => 
     for (const status of [400, 401, 403, 404, 409, 412, 422, 429]) expect(seen.has(status), String(status)).toBe(true);
   });
 
-  it("the check can fail: a copy of the document with an institution's name typed integer and a required header added: Prism reports both", async () => {
+  it("the check can fail: with an institution's name typed integer and a required header added to a copy of the document, Prism reports both; and it refuses a request the document refuses", async () => {
     const res = await call("GET", `${INST}/${inst.id}`, { token: bob.token, baseUrl: broken.url, contract: false });
     expect(res.status).toBe(500);
     expect(res.headers["content-type"]).toMatch(/^application\/problem\+json/);
@@ -571,8 +571,21 @@ describe("Prism, a validating proxy, between a client and the local API", () => 
     // The same request through the real document passes: the answer itself is fine.
     const direct = await call("GET", `${INST}/${inst.id}`, { token: bob.token });
     expect(direct.status).toBe(200);
+    // Requests are checked too: one the document refuses is answered by Prism and never reaches the API.
+    const failures = async () => (await eventsOf(bob.token)).filter((e) => e.event_type === "token_validation_failure").length;
+    const before = await failures();
+    const refused = await call("POST", ACCEPT, { token: bob.token, body: { token: "short" }, baseUrl: broken.url, contract: false });
+    expect(refused.status).toBe(422);
+    expect(refused.body).toMatchObject({
+      type: "https://stoplight.io/prism/errors#UNPROCESSABLE_ENTITY",
+      validation: [expect.objectContaining({ location: ["body", "token"], code: "pattern" })],
+    });
+    expect(await failures()).toBe(before); // the API, which records every failed token, never saw it
     await broken.stop();
-    // With --errors, Prism answers the violation and logs that it did (instead of a `Violation:` line).
-    expect(broken.problems()).toEqual([expect.stringMatching(/Request terminated with error: \S+#VIOLATIONS/)]);
+    // With --errors, Prism answers each violation and logs that it did (instead of a `Violation:` line).
+    expect(broken.problems()).toEqual([
+      expect.stringMatching(/Request terminated with error: \S+#VIOLATIONS/),
+      expect.stringMatching(/Request terminated with error: \S+#UNPROCESSABLE_ENTITY/),
+    ]);
   });
 });
