@@ -470,8 +470,8 @@ describe("Prism, a validating proxy, between a client and the local API", () => 
       expect(created.status).toBe(201);
       const id = created.body.webhook.id as string;
       expect((await p("GET", HOOKS, { token: owner })).body.webhooks.map((w: { id: string }) => w.id)).toContain(id);
-      // Its own webhook_created event, delivered by the stream consumer's function itself: the consumer works
-      // through the events table's whole stream, which other files (50,000 seeded events) can keep busy for minutes.
+      // Its own webhook_created event, delivered by the stream consumer's function itself: in a full run the local
+      // stream poller can be gone for good (a fault test restarts DynamoDB Local; the poller keeps the old stream).
       const event = (await eventsOf(owner)).find((e) => e.event_type === "webhook_created" && e.details.webhook_id === id);
       const record = await getWebhook(account, id);
       if (!event || !record) throw new Error("no webhook_created event or no webhook record");
