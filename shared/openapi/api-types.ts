@@ -2473,9 +2473,9 @@ export interface operations {
   };
   revokeInvitation: {
     parameters: {
-      query: {
-        /** @description The institution; may also be sent in a JSON body. */
-        institution_id: string;
+      query?: {
+        /** @description The institution: in the query or as `institution_id` in a JSON body (the body's wins). Without either, the institution is not found (404). */
+        institution_id?: string;
       };
       header?: never;
       path: {
@@ -2484,7 +2484,18 @@ export interface operations {
       };
       cookie?: never;
     };
-    requestBody?: never;
+    requestBody?: {
+      content: {
+        /**
+         * @example {
+         *       "institution_id": "01M84M2ES7DTY37NE05PPBJBQG"
+         *     }
+         */
+        "application/json": {
+          institution_id: string;
+        };
+      };
+    };
     responses: {
       /** @description Revoked. */
       200: {
@@ -2557,9 +2568,9 @@ export interface operations {
   };
   resendInvitation: {
     parameters: {
-      query: {
-        /** @description The institution; may also be sent in a JSON body. */
-        institution_id: string;
+      query?: {
+        /** @description The institution: in the query or as `institution_id` in a JSON body (the body's wins). Without either, the institution is not found (404). */
+        institution_id?: string;
       };
       header?: {
         /**
@@ -2574,7 +2585,18 @@ export interface operations {
       };
       cookie?: never;
     };
-    requestBody?: never;
+    requestBody?: {
+      content: {
+        /**
+         * @example {
+         *       "institution_id": "01M84M2ES7DTY37NE05PPBJBQG"
+         *     }
+         */
+        "application/json": {
+          institution_id: string;
+        };
+      };
+    };
     responses: {
       /** @description Resent. */
       200: {

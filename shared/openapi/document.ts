@@ -40,7 +40,8 @@ export interface Spec {
   readonly parameters?: Schema[];
   /** Honours `If-Match` (412 when stale). */
   readonly ifMatch?: true;
-  readonly body?: { readonly schema: Schema; readonly example?: unknown };
+  /** `optional`: the body may be left out (what it carries can come in the query instead). */
+  readonly body?: { readonly schema: Schema; readonly example?: unknown; readonly optional?: true };
   readonly success: {
     readonly status: "200" | "201" | "202";
     readonly description: string;
@@ -76,12 +77,22 @@ const json = (schema: Schema, example?: unknown) => ({
   "application/json": { schema, ...(example !== undefined && { example }) },
 });
 
-const INSTITUTION_ID_DESCRIPTION = "The institution; may also be sent in a JSON body.";
+const INSTITUTION_ID_DESCRIPTION =
+  "The institution: in the query or as `institution_id` in a JSON body (the body's wins). Without either, the institution is not found (404).";
 
 function specs(req: RequestSchemas, errorMode: "throw" | "ignore"): Record<string, Spec> {
   const institutionId = idParam("The institution's id.");
   const invitationId = idParam("The invitation's id.");
-  const institutionRef = queryParams(req.institutionRef, { institution_id: INSTITUTION_ID_DESCRIPTION });
+  // The spec's "query or body": neither place alone is required, so neither is marked so.
+  const institutionRef = queryParams(req.institutionRef, { institution_id: INSTITUTION_ID_DESCRIPTION }).map((p) => ({
+    ...p,
+    required: false,
+  }));
+  const institutionRefBody = {
+    schema: req.institutionRef,
+    example: { institution_id: "01M84M2ES7DTY37NE05PPBJBQG" },
+    optional: true as const,
+  };
   const instNotFound = { institution: "Institution not found or access denied" };
   const invNotFound = { ...instNotFound, invitation: "Invitation not found" };
   const validation = (...messages: string[]) => ({
@@ -339,6 +350,7 @@ function specs(req: RequestSchemas, errorMode: "throw" | "ignore"): Record<strin
       description: "A cohort super admin managing the institution. The record stays, with `revoked_at`. Logs `invitation_revoked`.",
       tag: "Invitations",
       parameters: [invitationId, ...institutionRef],
+      body: institutionRefBody,
       success: { status: "200", description: "Revoked.", schema: ref("Message"), example: examples.invitationRevoked },
       errors: {
         403: { superAdmin: "Super admin access required" },
@@ -353,6 +365,7 @@ function specs(req: RequestSchemas, errorMode: "throw" | "ignore"): Record<strin
         "Same caller rule as create. Issues a new token (the old one stops working), restarts the validity period and mails again. Logs `invitation_resent`.",
       tag: "Invitations",
       parameters: [invitationId, ...institutionRef],
+      body: institutionRefBody,
       success: { status: "200", description: "Resent.", schema: ref("InvitationResent"), example: examples.invitationResent },
       errors: {
         403: { superAdmin: "Super admin access required" },
@@ -627,7 +640,7 @@ function operation(route: Route, spec: Spec): Operation {
     ...(route.public && { security: [] }),
     ...(params.length > 0 && { parameters: params }),
     ...(spec.body && {
-      requestBody: { required: true, content: json(spec.body.schema, spec.body.example) },
+      requestBody: { required: !spec.body.optional, content: json(spec.body.schema, spec.body.example) },
     }),
     responses: sorted,
   };
