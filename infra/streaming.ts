@@ -98,6 +98,7 @@ export class Streaming extends Construct {
 
     // ---- Full exports ----
     this.exportWorker = this.fn("ExportWorker", "exports/worker", {
+      purpose: "writes full exports to S3 (invoked asynchronously by POST …/exports)",
       timeout: EXPORT_WORKER_TIMEOUT,
       memorySize: 512,
       environment: { EXPORTS_BUCKET: this.bucket.bucketName },
@@ -144,6 +145,7 @@ export class Streaming extends Construct {
 
     // ---- The stream: EventBridge and webhooks ----
     this.consumer = this.fn("StreamConsumer", "streaming/consume", {
+      purpose: "puts recorded events on the bus and delivers them to webhooks (the events table's stream)",
       timeout: Duration.minutes(2),
       memorySize: 512,
       environment: { EVENT_BUS_NAME: this.bus.eventBusName },
@@ -170,6 +172,7 @@ export class Streaming extends Construct {
     );
 
     this.retrier = this.fn("WebhookRetrier", "webhooks/retry", {
+      purpose: "attempts the webhook deliveries whose retry is due (every minute)",
       timeout: Duration.minutes(5),
       memorySize: 256,
       environment: {},
@@ -187,6 +190,8 @@ export class Streaming extends Construct {
     id: string,
     handler: string,
     opts: {
+      /** What it does, for its description: `<handler>: <purpose>`, as the route functions' name theirs. */
+      purpose: string;
       timeout: Duration;
       memorySize: number;
       environment: Record<string, string>;
@@ -212,7 +217,7 @@ export class Streaming extends Construct {
       role,
       logGroup,
       tracing: lambda.Tracing.ACTIVE,
-      description: `${handler} (no route)`,
+      description: `${handler}: ${opts.purpose}`,
       environment: { ...p.commonEnv, ...opts.environment },
       bundling: BUNDLING,
     });
