@@ -36,9 +36,12 @@ export class DeliveryTimeout extends Error {
 export function post(url: string, opts: PostOptions): Promise<number> {
   const refused = urlRefusal(url, opts);
   if (refused !== undefined) return Promise.reject(new RefusedDestination(refused));
-  const target = new URL(url);
-  const https = target.protocol === "https:";
   const signal = AbortSignal.timeout(opts.timeoutMs);
+  return send(new URL(url), opts, signal, true);
+}
+
+function send(target: URL, opts: PostOptions, signal: AbortSignal, mayRetry: boolean): Promise<number> {
+  const https = target.protocol === "https:";
   return new Promise<number>((resolve, reject) => {
     const req = (https ? httpsRequest : httpRequest)(
       target,
@@ -58,7 +61,13 @@ export function post(url: string, opts: PostOptions): Promise<number> {
         resolve(res.statusCode ?? 0);
       },
     );
-    req.on("error", (err) => reject(signal.aborted ? new DeliveryTimeout(`No answer within ${opts.timeoutMs} ms`) : err));
+    req.on("error", (err: NodeJS.ErrnoException) => {
+      if (signal.aborted) return reject(new DeliveryTimeout(`No answer within ${opts.timeoutMs} ms`));
+      // A kept-alive connection the receiver closed meanwhile (a Lambda frozen between invocations): once more
+      // on a new one, within the same timeout, rather than a failed attempt the receiver never saw.
+      if (mayRetry && req.reusedSocket && err.code === "ECONNRESET") return resolve(send(target, opts, signal, false));
+      reject(err);
+    });
     req.end(opts.body);
   });
 }

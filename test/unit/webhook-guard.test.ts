@@ -305,3 +305,32 @@ describe("post: the connection goes where the guarded lookup said", () => {
     expect(received.at(-1)).toBe(`POST 127.0.0.2:${port} /local`);
   });
 });
+
+describe("post: a kept-alive connection the receiver dropped", () => {
+  let server: Server;
+  let port: number;
+  const seen: string[] = [];
+  beforeAll(async () => {
+    const perSocket = new WeakMap<object, number>();
+    // Answers the first request of each connection; drops the connection at its second (a receiver's idle
+    // timeout while a Lambda was frozen looks the same to the client).
+    server = createServer((req, res) => {
+      const n = (perSocket.get(req.socket) ?? 0) + 1;
+      perSocket.set(req.socket, n);
+      seen.push(`${req.url} #${n}`);
+      if (n > 1) return req.socket.destroy();
+      req.resume();
+      req.on("end", () => res.writeHead(200, { "content-length": "2" }).end("ok"));
+    });
+    await new Promise<void>((r) => server.listen(0, "127.0.0.2", r));
+    port = (server.address() as AddressInfo).port;
+  });
+  afterAll(() => new Promise<void>((r) => server.close(() => r())));
+
+  it("is tried once more on a new connection, not counted as a failed attempt", async () => {
+    const send = (path: string) => post(`http://127.0.0.2:${port}${path}`, { ...LOCAL, headers: {}, body: "{}", timeoutMs: 2000 });
+    expect(await send("/a")).toBe(200);
+    expect(await send("/b")).toBe(200);
+    expect(seen).toEqual(["/a #1", "/b #2", "/b #1"]);
+  });
+});
