@@ -36,9 +36,12 @@ export async function startStreamPoller(opts: {
   const clientOpts = { endpoint: opts.endpoint, region: opts.region, credentials: LOCAL_CREDENTIALS };
   const db = new DynamoDBClient(clientOpts);
   const streams = new DynamoDBStreamsClient(clientOpts);
-  const { Table } = await db.send(new DescribeTableCommand({ TableName: opts.table }));
-  const streamArn = Table?.LatestStreamArn;
-  if (!streamArn) throw new Error(`table ${opts.table} has no stream`);
+  const latestStream = async () => {
+    const { Table } = await db.send(new DescribeTableCommand({ TableName: opts.table }));
+    if (!Table?.LatestStreamArn) throw new Error(`table ${opts.table} has no stream`);
+    return Table.LatestStreamArn;
+  };
+  let streamArn = await latestStream();
   const shards = new Map<string, Shard>();
   let first = true;
   let stopped = false;
@@ -117,6 +120,16 @@ export async function startStreamPoller(opts: {
         await pollOnce();
       } catch (err) {
         console.error(`[stream poller] ${(err as Error).message}`);
+        // The table was made again (DynamoDB Local restarted in memory, as the fault tests do): its stream is a
+        // new one, read from its start, since everything in it is new.
+        if ((err as Error).name === "ResourceNotFoundException") {
+          const latest = await latestStream().catch(() => streamArn);
+          if (latest !== streamArn) {
+            streamArn = latest;
+            shards.clear();
+            first = false;
+          }
+        }
       }
       await new Promise((r) => setTimeout(r, opts.intervalMs ?? 250));
     }
