@@ -417,21 +417,6 @@ export class InstitutionAdminStack extends Stack {
       if (route) this.stage.node.addDependency(route);
     }
 
-    // ---- Monitoring ----
-    this.monitoring = new Monitoring(this, "Monitoring", {
-      api: this.api,
-      stage: this.stage,
-      functions: this.functions,
-      functionId,
-      tables: [
-        { name: "Main", table: this.mainTable },
-        { name: "Events", table: this.eventsTable },
-        { name: "Idempotency", table: this.idempotencyTable },
-      ],
-      settings,
-      topic: this.alarmTopic,
-    });
-
     // ---- Getting events out ----
     this.streaming = new Streaming(this, "Streaming", {
       tables,
@@ -439,6 +424,27 @@ export class InstitutionAdminStack extends Stack {
       commonEnv,
       alarmTopic: this.alarmTopic,
       logRetention: settings.logRetention,
+    });
+
+    // ---- Monitoring ----
+    this.monitoring = new Monitoring(this, "Monitoring", {
+      api: this.api,
+      stage: this.stage,
+      functions: this.functions,
+      functionId,
+      eventsOut: {
+        functions: this.streaming.functionsByHandler,
+        consumer: this.streaming.consumer,
+        deadLetterAlarm: this.streaming.deadLetterAlarm,
+        deadLetterQueue: this.streaming.deadLetterQueue,
+      },
+      tables: [
+        { name: "Main", table: this.mainTable },
+        { name: "Events", table: this.eventsTable },
+        { name: "Idempotency", table: this.idempotencyTable },
+      ],
+      settings,
+      topic: this.alarmTopic,
     });
 
     // ---- Outputs ----
@@ -454,6 +460,11 @@ export class InstitutionAdminStack extends Stack {
     new CfnOutput(this, "MainTableName", { value: this.mainTable.tableName });
     new CfnOutput(this, "EventsTableName", { value: this.eventsTable.tableName });
     new CfnOutput(this, "IdempotencyTableName", { value: this.idempotencyTable.tableName });
+    new CfnOutput(this, "EventBusName", {
+      value: this.streaming.bus.eventBusName,
+      description: "Every recorded event (source institution-admin, detail-type the event type): add your rules here",
+    });
+    new CfnOutput(this, "EventBusArn", { value: this.streaming.bus.eventBusArn });
     new CfnOutput(this, "DistributionId", { value: this.console.distribution.distributionId });
     new CfnOutput(this, "AlarmTopicArn", { value: this.alarmTopic.topicArn, description: "Alarms and their recovery" });
     new CfnOutput(this, "MailFeedbackTopicArn", { value: this.mailFeedbackTopic.topicArn, description: "SES bounces and complaints" });

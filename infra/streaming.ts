@@ -4,8 +4,8 @@
  * asynchronously; the events table's stream → the consumer function (event source mapping, SQS dead-letter
  * queue with an alarm) → the EventBridge custom bus and the webhooks; the webhook retrier every minute.
  * The AWS SDK clients of S3, EventBridge and Lambda are bundled only into the functions that use them: the
- * modules that hold them (shared/exports/storage.ts, dispatch.ts, shared/streaming/bus.ts) are imported by
- * those functions alone.
+ * modules that hold them (shared/exports/s3.ts, dispatch.ts, shared/streaming/bus.ts) are imported by those
+ * functions alone (the bench's `bundles` rows check it). Their alarms and dashboard row: infra/monitoring.ts.
  */
 import { Duration, RemovalPolicy, Stack, Validations } from "aws-cdk-lib";
 import * as cloudwatch from "aws-cdk-lib/aws-cloudwatch";
@@ -50,6 +50,8 @@ export class Streaming extends Construct {
   readonly exportWorker: NodejsFunction;
   readonly consumer: NodejsFunction;
   readonly retrier: NodejsFunction;
+  /** This construct's functions by handler name (`exports/worker`, `streaming/consume`, `webhooks/retry`), for the alarms. */
+  readonly functionsByHandler = new Map<string, NodejsFunction>();
 
   constructor(
     scope: Construct,
@@ -98,6 +100,7 @@ export class Streaming extends Construct {
 
     // ---- Full exports ----
     this.exportWorker = this.fn("ExportWorker", "exports/worker", {
+      purpose: "writes full exports to S3 (invoked asynchronously by POST …/exports)",
       timeout: EXPORT_WORKER_TIMEOUT,
       memorySize: 512,
       environment: { EXPORTS_BUCKET: this.bucket.bucketName },
@@ -143,7 +146,13 @@ export class Streaming extends Construct {
     }
 
     // ---- The stream: EventBridge and webhooks ----
+    // An event source mapping and a function, not EventBridge Pipes: the same consumer also delivers each
+    // event to its account's webhooks (signed, with delivery records and retries in the main table), which a
+    // pipe's target cannot do. A pipe (stream → filter → bus) fits a pure bus target only; here it would be a
+    // second reader of the stream beside this mapping, with its own retries and dead letters, for the bus
+    // alone. One mapping keeps one filter, one retry policy and one dead-letter queue for both.
     this.consumer = this.fn("StreamConsumer", "streaming/consume", {
+      purpose: "puts recorded events on the bus and delivers them to webhooks (the events table's stream)",
       timeout: Duration.minutes(2),
       memorySize: 512,
       environment: { EVENT_BUS_NAME: this.bus.eventBusName },
@@ -170,6 +179,7 @@ export class Streaming extends Construct {
     );
 
     this.retrier = this.fn("WebhookRetrier", "webhooks/retry", {
+      purpose: "attempts the webhook deliveries whose retry is due (every minute)",
       timeout: Duration.minutes(5),
       memorySize: 256,
       environment: {},
@@ -187,6 +197,8 @@ export class Streaming extends Construct {
     id: string,
     handler: string,
     opts: {
+      /** What it does, for its description: `<handler>: <purpose>`, as the route functions' name theirs. */
+      purpose: string;
       timeout: Duration;
       memorySize: number;
       environment: Record<string, string>;
@@ -205,16 +217,18 @@ export class Streaming extends Construct {
       id: "AwsSolutions-IAM5[Resource::*]",
       reason: "Active tracing: xray:PutTraceSegments and xray:PutTelemetryRecords support no resource-level permissions.",
     });
-    return new NodejsFunction(this, id, {
+    const created = new NodejsFunction(this, id, {
       ...handlerCode(handler),
       memorySize: opts.memorySize,
       timeout: opts.timeout,
       role,
       logGroup,
       tracing: lambda.Tracing.ACTIVE,
-      description: `${handler} (no route)`,
+      description: `${handler}: ${opts.purpose}`,
       environment: { ...p.commonEnv, ...opts.environment },
       bundling: BUNDLING,
     });
+    this.functionsByHandler.set(handler, created);
+    return created;
   }
 }

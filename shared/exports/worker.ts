@@ -2,7 +2,6 @@
  * The export worker (DESIGN.md §11): reads the export's events page by page, newest first, and streams them
  * into a multipart upload, so its memory does not grow with the number of rows.
  */
-import { PassThrough } from "node:stream";
 import { isEventType, type StoredEvent } from "../audit.js";
 import { CSV_HEADER, eventLine, exportFilename } from "../security-events/csv.js";
 import type { EventFilter } from "../security-events/repository.js";
@@ -13,7 +12,7 @@ import { EXPORT_MESSAGES } from "./model.js";
 import type { ExportRecord } from "./repository.js";
 import * as repo from "./repository.js";
 import type { ExportFormat } from "./schema.js";
-import { uploadStream } from "./upload.js";
+import { ExportFile } from "./upload.js";
 
 /** Events per Query: few requests, one page in memory. */
 const PAGE = 1_000;
@@ -45,8 +44,8 @@ function eventFilter(r: ExportRecord, now: Date): EventFilter | undefined {
 }
 
 /**
- * The worker: reads the export's events page by page, newest first, and streams them into a multipart upload
- * (waiting when the upload is behind, so at most a page and two parts are in memory), then marks the export
+ * The worker: reads the export's events page by page, newest first, and writes them into a multipart upload
+ * (waiting when the upload is behind, so at most a page and two part buffers are in memory), then marks the export
  * succeeded with its row count, or failed. A run of an export that is no longer running does nothing, so a
  * repeated invocation is harmless.
  */
@@ -56,34 +55,19 @@ export async function runExport(job: ExportJob, now = () => new Date()): Promise
   const rssStart = process.memoryUsage.rss();
   let rssPeak = rssStart;
   let rows = 0;
-  const body = new PassThrough();
   const ext = r.format === "csv" ? "csv" : "jsonl";
   const filename = exportFilename(new Date(r.created_at)).replace(/\.csv$/, `.${ext}`);
-  const uploaded = uploadStream(r.object_key, body, {
+  const file = new ExportFile(r.object_key, {
     contentType: r.format === "csv" ? "text/csv; charset=utf-8" : "application/x-ndjson; charset=utf-8",
     filename,
   });
-  // The upload's failure surfaces when it is awaited; until then writes would wait on a stream nobody reads.
-  let uploadFailed: unknown;
-  uploaded.catch((err: unknown) => {
-    uploadFailed = err;
-    body.destroy();
-  });
-  const write = async (text: string) => {
-    if (uploadFailed) throw uploadFailed;
-    if (!body.write(text))
-      await new Promise<void>((resolve, reject) => {
-        body.once("drain", resolve);
-        body.once("close", () => reject(uploadFailed ?? new Error("upload stream closed")));
-      });
-  };
   try {
-    if (r.format === "csv") await write(CSV_HEADER);
+    if (r.format === "csv") await file.write(CSV_HEADER);
     const filter = eventFilter(r, new Date(r.created_at));
     let reported = 0;
     if (filter) {
       for await (const page of repo.exportPages(filter, PAGE)) {
-        await write(page.map((e) => exportLine(r.format, e)).join(""));
+        await file.write(page.map((e) => exportLine(r.format, e)).join(""));
         rows += page.length;
         rssPeak = Math.max(rssPeak, process.memoryUsage.rss());
         if (rows - reported >= PROGRESS_EVERY) {
@@ -92,14 +76,15 @@ export async function runExport(job: ExportJob, now = () => new Date()): Promise
         }
       }
     }
-    body.end();
-    await uploaded;
+    await file.end();
     rssPeak = Math.max(rssPeak, process.memoryUsage.rss());
     await repo.finishExport(r.account_id, r.id, { status: "succeeded", rows, completedAt: now().toISOString(), rssStart, rssPeak });
     logger.info("export written", { export_id: r.id, rows, rss_start_bytes: rssStart, rss_peak_bytes: rssPeak });
   } catch (err) {
-    body.destroy();
     logger.error("export failed", { export_id: r.id, error: err as Error });
+    await file
+      .abort()
+      .catch((abortErr: unknown) => logger.warn("export upload not aborted", { export_id: r.id, error: abortErr as Error }));
     await repo.finishExport(r.account_id, r.id, failedEnd(rows, rssStart, rssPeak, now()));
   }
 }

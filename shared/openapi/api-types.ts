@@ -452,7 +452,7 @@ export interface paths {
     put?: never;
     /**
      * Create a webhook
-     * @description Cohort super admins; for the caller's account. Every event recorded in the account from then on is POSTed to `url`, signed per Standard Webhooks (`webhook-id` is the event id, so duplicates can be dropped; payload `{type, timestamp, data}` with `data` the event as show returns it). A receiver must answer 2xx within 5 s; failed deliveries are retried with exponential backoff for 24 hours. https URLs only. At most 5 per account. Logs `webhook_created`.
+     * @description Cohort super admins; for the caller's account. Every event recorded in the account from then on is POSTed to `url`, signed per Standard Webhooks (`webhook-id` is the event id, so duplicates can be dropped; payload `{type, timestamp, data}` with `data` the event as show returns it). A receiver must answer 2xx within 5 s; failed deliveries are retried with exponential backoff for 24 hours. https URLs only, to a public host: a host name (not an IP address), no user name or password, port 443 or above 1023, resolving to public addresses only (not loopback, private, link-local, CGNAT or unique-local ones); each delivery resolves the host again and connects only to an address that passes. At most 5 per account. Logs `webhook_created`.
      *
      *     Who: cohort super admin.
      */

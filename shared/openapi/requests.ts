@@ -65,8 +65,9 @@ function conversion(root: SchemaNode, errorMode: "throw" | "ignore"): Conversion
     // Requests: the shape a client sends, before any transformation.
     typeMode: "input",
     errorMode,
-    // Value rules beyond JSON Schema (trimming, lower-casing, control characters): the 422 messages say them.
-    ignoreActions: ["trim", "to_lower_case", "check", "normalize", "line_feeds"],
+    // Value rules beyond JSON Schema (trimming, lower-casing, control characters, the webhook URL's SSRF
+    // guard): the 422 messages and the operation's description say them.
+    ignoreActions: ["trim", "to_lower_case", "check", "raw_check", "normalize", "line_feeds"],
     overrideSchema: ({ valibotSchema, jsonSchema }) => {
       const node = valibotSchema as unknown as SchemaNode;
       const inner = guarded.get(node);

@@ -11,21 +11,24 @@ import type { Caller } from "../caller.js";
 import { showBody } from "../security-events/service.js";
 import { logger } from "../telemetry.js";
 import { backoffSeconds, webhookConfig } from "./config.js";
+import { RefusedDestination } from "./guard.js";
 import type { DeliveryRecord, WebhookRecord } from "./repository.js";
 import * as repo from "./repository.js";
+import { DeliveryTimeout, post } from "./transport.js";
 
 /** The payload of an event's delivery. */
 export function payloadOf(e: StoredEvent): string {
   return JSON.stringify({ type: e.event_type, timestamp: e.created_at, data: showBody(e) });
 }
 
-/** One HTTP attempt: the status code, or the reason there was none. */
+/** One HTTP attempt through the SSRF guard: the status code, or the reason there was none. */
 async function attempt(w: WebhookRecord, e: StoredEvent, now: Date): Promise<{ code: number | null; error: string | null }> {
   const payload = payloadOf(e);
   const signature = new Webhook(w.secret).sign(e.id, now, payload);
   try {
-    const res = await fetch(w.url, {
-      method: "POST",
+    const code = await post(w.url, {
+      allowLoopback: webhookConfig.allowLoopbackHttp,
+      timeoutMs: webhookConfig.timeoutMs,
       headers: {
         "content-type": "application/json",
         "user-agent": "institution-admin-webhooks/1",
@@ -34,14 +37,12 @@ async function attempt(w: WebhookRecord, e: StoredEvent, now: Date): Promise<{ c
         "webhook-signature": signature,
       },
       body: payload,
-      redirect: "manual",
-      signal: AbortSignal.timeout(webhookConfig.timeoutMs),
     });
-    await res.body?.cancel().catch(() => {});
-    return { code: res.status, error: res.ok ? null : `HTTP ${res.status}` };
+    return { code, error: code >= 200 && code < 300 ? null : `HTTP ${code}` };
   } catch (err) {
-    const name = (err as Error).name;
-    return { code: null, error: name === "TimeoutError" ? "No answer within 5 s" : "Connection failed" };
+    if (err instanceof RefusedDestination) return { code: null, error: `Refused by the address guard: ${err.message}` };
+    if (err instanceof DeliveryTimeout) return { code: null, error: "No answer within 5 s" };
+    return { code: null, error: "Connection failed" };
   }
 }
 

@@ -1,27 +1,28 @@
-/** The body of `POST /webhooks`: `{url}`; https only (and loopback http on the local stack). */
+/**
+ * The body of `POST /webhooks`: `{url}`; https only (and loopback on the local stack), checked as written by
+ * the SSRF guard (guard.ts). What the host resolves to is checked after, by the use case (DNS is async).
+ */
 import * as v from "valibot";
 import { webhookConfig } from "./config.js";
+import { GUARD_MESSAGES, urlRefusal } from "./guard.js";
 
 export const WEBHOOK_ERRORS = {
-  url: "Url must be an https URL",
+  ...GUARD_MESSAGES,
+  url: GUARD_MESSAGES.scheme,
   length: "Url is too long (maximum is 2048 characters)",
 } as const;
 
-const LOOPBACK = new Set(["127.0.0.1", "localhost", "[::1]"]);
-
-/** Whether `text` is a URL deliveries may go to. */
-export function isDeliverable(text: string): boolean {
-  let url: URL;
-  try {
-    url = new URL(text);
-  } catch {
-    return false;
-  }
-  if (url.username || url.password) return false;
-  if (url.protocol === "https:") return true;
-  return webhookConfig.allowLoopbackHttp && url.protocol === "http:" && LOOPBACK.has(url.hostname);
-}
+/** The guard's settings here: loopback receivers only where the local stack allows them. */
+export const guardOptions = { allowLoopback: webhookConfig.allowLoopbackHttp } as const;
 
 export const webhookCreate = v.object({
-  url: v.pipe(v.string(WEBHOOK_ERRORS.url), v.trim(), v.maxLength(2048, WEBHOOK_ERRORS.length), v.check(isDeliverable, WEBHOOK_ERRORS.url)),
+  url: v.pipe(
+    v.string(WEBHOOK_ERRORS.url),
+    v.trim(),
+    v.maxLength(2048, WEBHOOK_ERRORS.length),
+    v.rawCheck(({ dataset, addIssue }) => {
+      const refused = dataset.typed ? urlRefusal(dataset.value, guardOptions) : undefined;
+      if (refused !== undefined) addIssue({ message: refused });
+    }),
+  ),
 });

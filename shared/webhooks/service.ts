@@ -1,18 +1,20 @@
 /**
  * Webhook use cases (DESIGN.md §11), in the contract's check order: cohort-super-admin status (403) → body
- * (400/422) → the per-account bound (429) → the change with its event in one transaction.
+ * (400/422, the URL's host resolved by the SSRF guard last) → the per-account bound (429) → the change with
+ * its event in one transaction.
  */
 import { randomBytes } from "node:crypto";
 import { auditEvent, requireSuperAdmin } from "../audit.js";
 import type { Caller } from "../caller.js";
-import { NotFound, TooManyRequests } from "../errors.js";
+import { NotFound, TooManyRequests, ValidationFailed } from "../errors.js";
 import { isId, newId } from "../ids.js";
 import { RETRY, withRetries } from "../retry.js";
 import { parseRoot } from "../validation.js";
 import { webhookConfig } from "./config.js";
+import { resolvedRefusal } from "./guard.js";
 import type { DeliveryRecord, WebhookRecord } from "./repository.js";
 import * as repo from "./repository.js";
-import { webhookCreate } from "./schema.js";
+import { guardOptions, webhookCreate } from "./schema.js";
 
 export const WEBHOOK_MESSAGES = {
   notFound: "Webhook not found",
@@ -39,6 +41,8 @@ export function webhookView(w: WebhookRecord) {
 export async function createWebhook(caller: Caller, body: unknown, now = new Date()) {
   await requireSuperAdmin(caller);
   const input = parseRoot(body, "webhook", webhookCreate);
+  const refused = await resolvedRefusal(input.url, guardOptions);
+  if (refused !== undefined) throw new ValidationFailed([refused]);
   const record: WebhookRecord = {
     id: newId(now.getTime()),
     account_id: caller.accountId,

@@ -2,8 +2,11 @@
  * The streaming construct (infra/streaming.ts, DESIGN.md §11) in the synthesized template: the exports bucket's
  * encryption, TLS-only policy and 7-day lifecycle; the worker the export route may invoke; the events table's
  * stream (NEW_IMAGE) and its event source mapping with the dead-letter queue and its alarm; the bus the consumer
- * may put to; the retrier's schedule; and that only the functions that use S3, EventBridge or Lambda may.
+ * may put to; the retrier's schedule; and that only the functions that use S3, EventBridge or Lambda may. Then
+ * their operations: alarms on each function and on the stream's lag, their row on the dashboard, the bus's
+ * name among the outputs, and their sample events.
  */
+import { readFileSync } from "node:fs";
 import { Match } from "aws-cdk-lib/assertions";
 import { beforeAll, describe, expect, it } from "vitest";
 import { type Built, build, type Json } from "./support.js";
@@ -132,5 +135,94 @@ describe("streaming construct", () => {
       ScheduleExpression: "rate(1 minute)",
       Targets: [Match.objectLike({ Arn: arn(retrier) })],
     });
+  });
+});
+
+describe("operations of the functions that get events out", () => {
+  const alarms = () => built.ofType("AWS::CloudWatch::Alarm").map(([id, a]) => ({ id, props: a.Properties as Json }));
+  const topic = () => ({ Ref: built.logicalId(built.stack.alarmTopic) });
+  const fns = () => {
+    const { exportWorker, consumer, retrier } = built.stack.streaming;
+    return { "exports/worker": exportWorker, "streaming/consume": consumer, "webhooks/retry": retrier };
+  };
+
+  it("alarm on each one's errors and throttles, on the alarm topic, as the API functions do", () => {
+    expect([...built.stack.streaming.functionsByHandler.keys()].sort()).toEqual(Object.keys(fns()).sort());
+    for (const [handler, fn] of Object.entries(fns())) {
+      for (const name of ["Errors", "Throttles"]) {
+        const found = alarms().filter(
+          ({ props }) =>
+            props.Namespace === "AWS/Lambda" && props.MetricName === name && props.Dimensions?.[0]?.Value?.Ref === built.logicalId(fn),
+        );
+        expect(found, `${handler} ${name}`).toHaveLength(1);
+        expect(found[0]?.props).toMatchObject({
+          Statistic: "Sum",
+          Period: 300,
+          Threshold: 1,
+          ComparisonOperator: "GreaterThanOrEqualToThreshold",
+          TreatMissingData: "notBreaching",
+          AlarmActions: [topic()],
+          OKActions: [topic()],
+        });
+      }
+    }
+  });
+
+  it("alarm when the stream consumer's oldest record waited a minute: the promise to the bus and webhooks", () => {
+    const { consumer } = built.stack.streaming;
+    const found = alarms().filter(({ props }) => props.MetricName === "IteratorAge");
+    expect(found).toHaveLength(1);
+    expect(found[0]?.props).toMatchObject({
+      Namespace: "AWS/Lambda",
+      Dimensions: [{ Name: "FunctionName", Value: ref(consumer) }],
+      Statistic: "Maximum",
+      Threshold: 60_000,
+      ComparisonOperator: "GreaterThanOrEqualToThreshold",
+      EvaluationPeriods: built.stack.settings.alarms.evaluationPeriods,
+      AlarmActions: [topic()],
+    });
+  });
+
+  it("have their row on the dashboard, and the dead-letter alarm is among the alarms it shows", () => {
+    const [entry] = built.ofType("AWS::CloudWatch::Dashboard");
+    const body = JSON.stringify(entry?.[1].Properties.DashboardBody);
+    for (const title of [
+      "Events out: errors and throttles",
+      "Events out: max duration (ms)",
+      "Events out: stream iterator age (ms)",
+      "Events out: dead letters",
+    ]) {
+      expect(body, title).toContain(title);
+    }
+    for (const fn of Object.values(fns())) expect(body).toContain(built.logicalId(fn));
+    expect(body).toContain("IteratorAge");
+    expect(body).toContain(built.logicalId(built.stack.streaming.deadLetterQueue));
+    expect(built.stack.monitoring.alarms).toContain(built.stack.streaming.deadLetterAlarm);
+  });
+
+  it("are named by handler in their descriptions, as the route functions are (the bench finds their bundles so)", () => {
+    for (const [handler, fn] of Object.entries(fns())) {
+      const [, resource] = built.ofType("AWS::Lambda::Function").find(([id]) => id === built.logicalId(fn)) ?? [];
+      expect(resource.Properties.Description.split(":")[0], handler).toBe(handler);
+    }
+  });
+
+  it("name the bus in the stack's outputs", () => {
+    built.template.hasOutput("EventBusName", { Value: ref(built.stack.streaming.bus) });
+  });
+
+  it("have sample events in infra/events/, in the shape their trigger sends", async () => {
+    const sample = (name: string) => JSON.parse(readFileSync(new URL(`../../infra/events/${name}.json`, import.meta.url), "utf8"));
+    // The stream mapping's batch: its record passes the mapping's filter and the consumer reads one event from it.
+    const { eventsOf } = await import("../../shared/streaming/consumer.js");
+    const batch = sample("streaming-consume");
+    const [event] = eventsOf(batch.Records);
+    expect(eventsOf(batch.Records)).toHaveLength(1);
+    expect(event).toMatchObject({ event_type: "institution_created", account_id: "acct-demo-001" });
+    expect(batch.Records[0].dynamodb.Keys.pk.S).toMatch(/^EVT#/);
+    // The asynchronous invocation's payload: the job `POST …/exports` dispatches.
+    expect(Object.keys(sample("exports-worker")).sort()).toEqual(["account", "id"]);
+    // EventBridge's scheduled event.
+    expect(sample("webhooks-retry")).toMatchObject({ source: "aws.events", "detail-type": "Scheduled Event" });
   });
 });

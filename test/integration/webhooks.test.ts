@@ -96,6 +96,10 @@ describe("webhooks", () => {
       [{ webhook: { url: "http://siem.example.test/in" } }, 422],
       [{ webhook: { url: "ftp://siem.example.test/in" } }, 422],
       [{ webhook: { url: "https://user:pw@siem.example.test/in" } }, 422],
+      // The SSRF guard holds on the local stack too, but for loopback (webhooks-guard.test.ts: as deployed).
+      [{ webhook: { url: "https://169.254.169.254/latest/meta-data/" } }, 422],
+      [{ webhook: { url: "https://[::ffff:10.0.0.1]/" } }, 422],
+      [{ webhook: { url: "http://192.168.1.1/" } }, 422],
       [{ webhook: { url: "not a url" } }, 422],
       [{ url: "https://siem.example.test/in" }, 400],
     ] as const) {
