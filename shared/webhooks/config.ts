@@ -1,21 +1,15 @@
 /** Settings of the webhooks (DESIGN.md §11), read and checked once at module load. */
-function positiveInt(name: string, fallback: number): number {
-  const raw = process.env[name];
-  if (raw === undefined || raw === "") return fallback;
-  const n = Number(raw);
-  if (!Number.isInteger(n) || n <= 0) throw new Error(`${name} must be a positive integer, got "${raw}"`);
-  return n;
-}
+import { envInt } from "../config.js";
 
 export const webhookConfig = {
   /** At most this many webhooks per account. */
-  perAccount: positiveInt("WEBHOOKS_PER_ACCOUNT", 5),
+  perAccount: envInt("WEBHOOKS_PER_ACCOUNT", 5),
   /** A delivery attempt that has no answer after this long has failed. */
   timeoutMs: 5_000,
   /** The first retry waits this long, each next one twice as long (at most an hour). */
-  retryBaseSeconds: positiveInt("WEBHOOK_RETRY_BASE_SECONDS", 30),
+  retryBaseSeconds: envInt("WEBHOOK_RETRY_BASE_SECONDS", 30),
   /** Deliveries are retried this long after their first attempt, then marked failed; a receiver failing this long is disabled. */
-  retryWindowSeconds: positiveInt("WEBHOOK_RETRY_WINDOW_SECONDS", 24 * 3600),
+  retryWindowSeconds: envInt("WEBHOOK_RETRY_WINDOW_SECONDS", 24 * 3600),
   /** Loopback http URLs (a receiver on this machine): the local stack only. */
   allowLoopbackHttp: process.env.WEBHOOK_ALLOW_LOOPBACK_HTTP === "true",
   /** How long delivery records are kept. */
