@@ -10,11 +10,15 @@ import { SnsAction } from "aws-cdk-lib/aws-cloudwatch-actions";
 import * as dynamodb from "aws-cdk-lib/aws-dynamodb";
 import type { NodejsFunction } from "aws-cdk-lib/aws-lambda-nodejs";
 import type * as sns from "aws-cdk-lib/aws-sns";
+import type * as sqs from "aws-cdk-lib/aws-sqs";
 import { Construct } from "constructs";
 import { METRIC, METRICS_NAMESPACE, SERVICE_NAME } from "../shared/observability.js";
 import type { Settings } from "./settings.js";
 
 const PERIOD = Duration.minutes(5);
+
+/** The age of the oldest stream record the consumer got in a period (Lambda's metric of a stream mapping). */
+const iteratorAge = (fn: NodejsFunction) => fn.metric("IteratorAge", { period: PERIOD, statistic: cloudwatch.Stats.MAXIMUM });
 
 /** The operations the functions call (IAM grants no other), each a dimension of DynamoDB's per-operation metrics. */
 export const TABLE_OPERATIONS = [
@@ -61,11 +65,30 @@ export function tableOperationsSum(table: dynamodb.Table, metricName: "Throttled
 export const MAIL_FAILED_QUERY = `SELECT SUM(${METRIC.mailFailed}) FROM "${METRICS_NAMESPACE}"`;
 export const MAIL_SENT_QUERY = `SELECT SUM(${METRIC.mailSent}) FROM "${METRICS_NAMESPACE}"`;
 
+/**
+ * The stream consumer's promise (DESIGN.md §11): every event on the bus and to the webhooks within a minute.
+ * Its oldest record waiting longer than this says the promise is broken.
+ */
+export const STREAM_ITERATOR_AGE_ALARM_MS = 60_000;
+
+/** What gets events out (infra/streaming.ts): functions no request waits for, the stream, its dead letters. */
+export interface EventsOutWatch {
+  /** The export worker, the stream consumer and the webhook retrier, by handler name. */
+  readonly functions: ReadonlyMap<string, NodejsFunction>;
+  /** The consumer of the events table's stream, whose iterator age is how late the bus and the webhooks are. */
+  readonly consumer: NodejsFunction;
+  /** The dead-letter queue's alarm (made beside the queue), on the dashboard with the others. */
+  readonly deadLetterAlarm: cloudwatch.Alarm;
+  readonly deadLetterQueue: sqs.IQueue;
+}
+
 export interface MonitoringProps {
   readonly api: HttpApi;
   readonly stage: HttpStage;
   /** Function by handler name. */
   readonly functions: ReadonlyMap<string, NodejsFunction>;
+  /** Getting events out, when the stack has it. */
+  readonly eventsOut?: EventsOutWatch;
   /** Construct id of each function (`InstitutionsList`), for alarm ids. */
   readonly functionId: (handler: string) => string;
   readonly tables: readonly { readonly name: string; readonly table: dynamodb.Table }[];
@@ -134,6 +157,28 @@ export class Monitoring extends Construct {
       alarm(`${fnId}Throttles`, fn.metricThrottles({ period: PERIOD, statistic: cloudwatch.Stats.SUM }), {
         description: `functions/${handler}.ts was throttled (reserved or account concurrency reached)`,
       });
+    }
+
+    // ---- Getting events out: the same two alarms per function, and how late the stream's consumer is ----
+    const eventsOut = props.eventsOut;
+    if (eventsOut) {
+      for (const [handler, fn] of eventsOut.functions) {
+        const fnId = props.functionId(handler);
+        alarm(`${fnId}Errors`, fn.metricErrors({ period: PERIOD, statistic: cloudwatch.Stats.SUM }), {
+          description: `functions/${handler}.ts failed (unhandled error, timeout or crash at start)`,
+        });
+        alarm(`${fnId}Throttles`, fn.metricThrottles({ period: PERIOD, statistic: cloudwatch.Stats.SUM }), {
+          description: `functions/${handler}.ts was throttled (reserved or account concurrency reached)`,
+        });
+      }
+      alarm("StreamIteratorAge", iteratorAge(eventsOut.consumer), {
+        threshold: STREAM_ITERATOR_AGE_ALARM_MS,
+        evaluationPeriods: settings.alarms.evaluationPeriods,
+        comparisonOperator: cloudwatch.ComparisonOperator.GREATER_THAN_OR_EQUAL_TO_THRESHOLD,
+        description: `Recorded events waited ${STREAM_ITERATOR_AGE_ALARM_MS / 1000} s or more for the stream consumer: the bus and the webhooks are behind`,
+      });
+      // Made beside its queue (infra/streaming.ts), shown with the others.
+      this.alarms.push(eventsOut.deadLetterAlarm);
     }
 
     // ---- DynamoDB ----
@@ -267,6 +312,8 @@ export class Monitoring extends Construct {
       ),
     );
 
+    if (props.eventsOut) this.addEventsOut(dashboard, props.eventsOut, graph);
+
     const ses = (metricName: string) =>
       new cloudwatch.Metric({ namespace: "AWS/SES", metricName, period: PERIOD, statistic: cloudwatch.Stats.SUM, label: metricName });
     dashboard.addWidgets(
@@ -277,5 +324,41 @@ export class Monitoring extends Construct {
       ]),
     );
     return dashboard;
+  }
+
+  /** One row: the events-out functions' errors, throttles and duration, the stream's lag, the dead letters. */
+  private addEventsOut(
+    dashboard: cloudwatch.Dashboard,
+    w: EventsOutWatch,
+    graph: (title: string, left: cloudwatch.IMetric[], extra?: Partial<cloudwatch.GraphWidgetProps>) => cloudwatch.GraphWidget,
+  ): void {
+    const fns = [...w.functions.entries()];
+    const perFunction = (metric: (fn: NodejsFunction) => cloudwatch.Metric, suffix = "") =>
+      fns.map(([handler, fn]) => metric(fn).with({ label: `${handler}${suffix}`, period: PERIOD }));
+    const quarter = { width: 6 };
+    dashboard.addWidgets(
+      graph(
+        "Events out: errors and throttles",
+        [
+          ...perFunction((fn) => fn.metricErrors({ statistic: cloudwatch.Stats.SUM }), " errors"),
+          ...perFunction((fn) => fn.metricThrottles({ statistic: cloudwatch.Stats.SUM }), " throttles"),
+        ],
+        quarter,
+      ),
+      graph(
+        "Events out: max duration (ms)",
+        perFunction((fn) => fn.metricDuration({ statistic: cloudwatch.Stats.MAXIMUM })),
+        quarter,
+      ),
+      graph("Events out: stream iterator age (ms)", [iteratorAge(w.consumer).with({ label: "iterator age (max)" })], {
+        ...quarter,
+        leftAnnotations: [{ value: STREAM_ITERATOR_AGE_ALARM_MS, label: "alarm" }],
+      }),
+      graph(
+        "Events out: dead letters",
+        [w.deadLetterQueue.metricApproximateNumberOfMessagesVisible({ period: PERIOD, statistic: cloudwatch.Stats.MAXIMUM })],
+        { ...quarter, leftAnnotations: [{ value: 1, label: "alarm" }] },
+      ),
+    );
   }
 }

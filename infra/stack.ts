@@ -50,6 +50,7 @@ import { Monitoring } from "./monitoring.js";
 import { Notifications } from "./notifications.js";
 import { StackPart } from "./part.js";
 import { ENVIRONMENTS, type Settings } from "./settings.js";
+import { Streaming } from "./streaming.js";
 import { Tables } from "./tables.js";
 import { EvidenceTrail } from "./trail.js";
 import { ConsoleWebAcl } from "./waf.js";
@@ -151,6 +152,8 @@ export class InstitutionAdminStack extends Stack {
   readonly alarmTopic: sns.Topic;
   readonly mailFeedbackTopic: sns.Topic;
   readonly monitoring: Monitoring;
+  /** Exports bucket and worker, the events stream's consumer, the bus and the webhook retrier (DESIGN.md §11). */
+  readonly streaming: Streaming;
   readonly trail: EvidenceTrail;
   /** Origin of the links in mail. */
   readonly appBaseUrl: string;
@@ -414,12 +417,27 @@ export class InstitutionAdminStack extends Stack {
       if (route) this.stage.node.addDependency(route);
     }
 
+    // ---- Getting events out ----
+    this.streaming = new Streaming(this, "Streaming", {
+      tables,
+      functions: this.functions,
+      commonEnv,
+      alarmTopic: this.alarmTopic,
+      logRetention: settings.logRetention,
+    });
+
     // ---- Monitoring ----
     this.monitoring = new Monitoring(this, "Monitoring", {
       api: this.api,
       stage: this.stage,
       functions: this.functions,
       functionId,
+      eventsOut: {
+        functions: this.streaming.functionsByHandler,
+        consumer: this.streaming.consumer,
+        deadLetterAlarm: this.streaming.deadLetterAlarm,
+        deadLetterQueue: this.streaming.deadLetterQueue,
+      },
       tables: [
         { name: "Main", table: this.mainTable },
         { name: "Events", table: this.eventsTable },
@@ -442,6 +460,11 @@ export class InstitutionAdminStack extends Stack {
     new CfnOutput(this, "MainTableName", { value: this.mainTable.tableName });
     new CfnOutput(this, "EventsTableName", { value: this.eventsTable.tableName });
     new CfnOutput(this, "IdempotencyTableName", { value: this.idempotencyTable.tableName });
+    new CfnOutput(this, "EventBusName", {
+      value: this.streaming.bus.eventBusName,
+      description: "Every recorded event (source institution-admin, detail-type the event type): add your rules here",
+    });
+    new CfnOutput(this, "EventBusArn", { value: this.streaming.bus.eventBusArn });
     new CfnOutput(this, "DistributionId", { value: this.console.distribution.distributionId });
     new CfnOutput(this, "AlarmTopicArn", { value: this.alarmTopic.topicArn, description: "Alarms and their recovery" });
     new CfnOutput(this, "MailFeedbackTopicArn", { value: this.mailFeedbackTopic.topicArn, description: "SES bounces and complaints" });

@@ -102,6 +102,7 @@ function buildTable(scope: Construct, def: TableDef): dynamodb.Table {
     encryption: dynamodb.TableEncryption.AWS_MANAGED,
     removalPolicy: RemovalPolicy.RETAIN,
     ...(def.ttlAttribute !== undefined && { timeToLiveAttribute: def.ttlAttribute }),
+    ...(def.stream && { stream: dynamodb.StreamViewType.NEW_IMAGE }),
   });
   for (const index of def.indexes) {
     table.addGlobalSecondaryIndex({

@@ -10,7 +10,7 @@ import type { Caller } from "./caller.js";
 import { now as clock } from "./clock.js";
 import { config } from "./config.js";
 import { COUNTED_TYPES, type CountedType, EVENT_TYPES, type EventType } from "./constants.js";
-import { TooManyRequests } from "./errors.js";
+import { Forbidden, messages, TooManyRequests } from "./errors.js";
 import type { EventDetails } from "./event-details.js";
 import { newId } from "./ids.js";
 import { METRIC } from "./observability.js";
@@ -95,6 +95,8 @@ export function describe(type: EventType, details: Record<string, unknown>, acto
       if (details.scope === "institution_daily") return `${actor} reached the limit of ${t("limit")} institutions created in a day`;
       return `${actor} exceeded the invitation limit (${t("limit")}, ${t("scope") || "pending"}) for ${t("email")}`;
     case "security_events_exported":
+      // A full export (DESIGN.md §11) is recorded when it starts, before its row count is known.
+      if (details.export_id !== undefined) return `${actor} started a full export (${t("format")}) of security events`;
       return `${actor} exported ${t("event_count")} security events`;
     case "token_validation_failure":
       return `${actor} presented an invalid invitation token (${t("reason")})`;
@@ -108,6 +110,12 @@ export function describe(type: EventType, details: Record<string, unknown>, acto
       return `${actor} accepted an invitation as ${t("role")}`;
     case "cohort_created":
       return `${actor} created cohort '${t("name")}'`;
+    case "webhook_created":
+      return `${actor} created a webhook to ${t("url")}`;
+    case "webhook_deleted":
+      return `${actor} deleted the webhook to ${t("url")}`;
+    case "webhook_disabled":
+      return `The webhook to ${t("url")} was disabled after failing since ${t("failing_since")}`;
     case "administrator_removed":
       return details.self === true
         ? `${actor} left institution ${t("institution_id")}`
@@ -210,8 +218,7 @@ export function noteCommitted(items: readonly TxItems[string][]): void {
 
 /**
  * The named transaction items that write `e` into each of its accounts' trails (and bump their alert
- * counters, and mark the account active in the digest period). Repositories add them to the change's
- * transaction.
+ * counters). Repositories add them to the change's transaction.
  */
 export function eventItems(e: AuditEvent): TxItems {
   const items: TxItems = {};
@@ -283,6 +290,16 @@ export const TOO_MANY_REFUSALS = "Too many refused requests, try again later";
 function countRefusal(caller: Caller, now: Date): TxItem {
   const key = eventKeys.refusals(caller.id, minuteOf(now));
   return boundedCount(config.tables.events, key, "refused", config.refusedRequestLimit, nextMinute(now));
+}
+
+/**
+ * 403 for a caller without cohort-super-admin status: no event, but it counts against the probing bound. The
+ * routes only super admins may call (the trail, exports, webhooks) all check it so.
+ */
+export async function requireSuperAdmin(caller: Caller): Promise<void> {
+  if (caller.isCohortSuperAdmin) return;
+  await recordRefusal(caller, undefined);
+  throw new Forbidden(messages.superAdminRequired);
 }
 
 /**

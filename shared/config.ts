@@ -13,7 +13,7 @@ function required(name: string): string {
 }
 
 /** A positive integer from the environment, or `fallback` when unset. */
-function envInt(name: string, fallback: number): number {
+export function envInt(name: string, fallback: number): number {
   const raw = process.env[name];
   return raw === undefined || raw === "" ? fallback : positiveInt(name, raw);
 }

@@ -28,15 +28,21 @@ export interface EventDetails {
       }
     | { limit: number; scope: "institution_daily" | "refused_requests" };
   token_validation_failure: { reason: "unknown" | "expired" | "used" | "revoked" | "email_mismatch" | "email_unverified" };
+  /** The CSV export's (`event_count`), or a full export's when it starts (`export_id`, `format`; DESIGN.md §11). */
   security_events_exported: {
-    event_count: number;
-    filters: { event_type: string | null; from: string | null; to: string | null };
+    event_count?: number;
+    export_id?: string;
+    format?: "csv" | "jsonl";
+    filters: { event_type: string | null; user_id?: string | null; from: string | null; to: string | null };
   };
   invitation_created: { invitation_id: string; institution_id: string; email: string; role: Role };
   invitation_revoked: { invitation_id: string; institution_id: string; email: string; reason?: string };
   invitation_resent: { invitation_id: string; institution_id: string; email: string };
   invitation_accepted: { invitation_id: string; institution_id: string; email: string; role: Role };
   cohort_created: { institution_id: string; cohort_id: string; name: string };
+  webhook_created: { webhook_id: string; url: string };
+  webhook_deleted: { webhook_id: string; url: string };
+  webhook_disabled: { webhook_id: string; url: string; failing_since: string };
   administrator_removed: { institution_id: string; user_id: string; email: string; self: boolean };
   administrator_role_changed: { institution_id: string; user_id: string; from: Role; to: Role };
   institution_transferred: { institution_id: string; from_user_id: string; to_user_id: string };
@@ -58,16 +64,19 @@ export const DETAIL_KEYS: { readonly [T in keyof EventDetails]-?: readonly KeysO
   unauthorized_institution_access: ["attempted_institution_id", "action"],
   rate_limit_exceeded: ["email", "institution_id", "limit", "scope"],
   token_validation_failure: ["reason"],
-  security_events_exported: ["event_count", "filters"],
+  security_events_exported: ["event_count", "export_id", "format", "filters"],
   invitation_created: ["invitation_id", "institution_id", "email", "role"],
   invitation_revoked: ["invitation_id", "institution_id", "email", "reason"],
   invitation_resent: ["invitation_id", "institution_id", "email"],
   invitation_accepted: ["invitation_id", "institution_id", "email", "role"],
   cohort_created: ["institution_id", "cohort_id", "name"],
+  webhook_created: ["webhook_id", "url"],
+  webhook_deleted: ["webhook_id", "url"],
+  webhook_disabled: ["webhook_id", "url", "failing_since"],
   administrator_removed: ["institution_id", "user_id", "email", "self"],
   administrator_role_changed: ["institution_id", "user_id", "from", "to"],
   institution_transferred: ["institution_id", "from_user_id", "to_user_id"],
 };
 
 /** The keys of `security_events_exported`'s `filters`. */
-export const EXPORT_FILTER_KEYS = ["event_type", "from", "to"] as const;
+export const EXPORT_FILTER_KEYS = ["event_type", "user_id", "from", "to"] as const;

@@ -11,6 +11,8 @@ export interface RouteAccess {
   readonly events?: "read" | "write" | "readwrite";
   /** Sends mail through SES. */
   readonly mail?: boolean;
+  /** Full exports (DESIGN.md §11): starts the export worker, or signs download links to the exports bucket. */
+  readonly exports?: "start" | "read";
   /**
    * Keeps Idempotency-Key records (the idempotency table): derived by `handlers()` for a handler that serves a
    * POST, never written on a route.
@@ -35,6 +37,7 @@ export interface Route {
 const inst = "/api/v1/institutions";
 const inv = "/api/v1/admin/invitations";
 const sec = "/api/v1/admin/security_events";
+const hooks = "/api/v1/admin/webhooks";
 
 export const routes: readonly Route[] = [
   { method: "GET", path: inst, handler: "institutions/list", who: "any authorized user", access: { main: "read" } },
@@ -143,7 +146,39 @@ export const routes: readonly Route[] = [
   { method: "GET", path: `${sec}/export`, handler: "security-events/export", who: "cohort super admin", access: { events: "readwrite" } },
   { method: "GET", path: `${sec}/alerts`, handler: "security-events/alerts", who: "cohort super admin", access: { events: "readwrite" } },
   { method: "GET", path: `${sec}/digests`, handler: "security-events/digests", who: "cohort super admin", access: { events: "readwrite" } },
+  // Full exports (shared/exports/): the worker that writes the file is no route (infra/streaming.ts).
+  {
+    method: "POST",
+    path: `${sec}/exports`,
+    handler: "exports/create",
+    who: "cohort super admin",
+    access: { main: "readwrite", events: "write", exports: "start" },
+  },
+  {
+    method: "GET",
+    path: `${sec}/exports/{id}`,
+    handler: "exports/show",
+    who: "cohort super admin",
+    access: { main: "read", events: "write", exports: "read" },
+  },
   { method: "GET", path: `${sec}/{id}`, handler: "security-events/show", who: "cohort super admin", access: { events: "readwrite" } },
+  // Webhooks (shared/webhooks/): deliveries go out from the events table's stream, not from a route.
+  { method: "GET", path: hooks, handler: "webhooks/list", who: "cohort super admin", access: { main: "read", events: "write" } },
+  { method: "POST", path: hooks, handler: "webhooks/create", who: "cohort super admin", access: { main: "readwrite", events: "write" } },
+  {
+    method: "DELETE",
+    path: `${hooks}/{id}`,
+    handler: "webhooks/delete",
+    who: "cohort super admin",
+    access: { main: "readwrite", events: "write" },
+  },
+  {
+    method: "GET",
+    path: `${hooks}/{id}/deliveries`,
+    handler: "webhooks/deliveries",
+    who: "cohort super admin",
+    access: { main: "read", events: "write" },
+  },
   // The API document and its reference page (shared/openapi/): read no table.
   { method: "GET", path: "/api/v1/openapi.json", handler: "docs/openapi", who: "anyone, without a token", access: {}, public: true },
   { method: "GET", path: "/api/v1/docs", handler: "docs/page", who: "anyone, without a token", access: {}, public: true },

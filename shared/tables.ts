@@ -20,6 +20,8 @@ export interface TableDef {
   readonly sortKey?: string;
   readonly indexes: readonly IndexDef[];
   readonly ttlAttribute?: string;
+  /** A DynamoDB stream of the table's changes, with the new image of each item (DESIGN.md §11). */
+  readonly stream?: "NEW_IMAGE";
 }
 
 /**
@@ -74,6 +76,8 @@ export const eventsTable: TableDef = {
     { name: "by_type", partitionKey: "g_type", sortKey: "sk" },
   ],
   ttlAttribute: "ttl",
+  // Every recorded event goes out to EventBridge and the webhooks from here (shared/streaming/).
+  stream: "NEW_IMAGE",
 };
 
 /**
@@ -113,6 +117,7 @@ export function createTableInput(def: TableDef, tableName: string): CreateTableC
         Projection: { ProjectionType: "ALL" },
       })),
     }),
+    ...(def.stream && { StreamSpecification: { StreamEnabled: true, StreamViewType: "NEW_IMAGE" } }),
   };
 }
 
@@ -256,3 +261,27 @@ export function withoutKey<T>(item: Record<string, unknown>): T {
   const { pk: _pk, sk: _sk, ...rest } = item;
   return rest as T;
 }
+
+/**
+ * Item keys of the full exports and the webhooks (main table, DESIGN.md §11):
+ * - export `EXPORTS#<account>` / `EXPORT#<id>`, and the account's running-export slots `EXPORTS#<account>` /
+ *   `SLOT#<n>` (at most `EXPORT_SLOTS`, each held by one running export until it ends or its lease runs out);
+ * - webhook `HOOKS#<account>` / `HOOK#<id>` and the account's webhook count `HOOKS#<account>` / `COUNT`;
+ * - a delivery `HOOK#<webhook id>` / `DLV#<event id>` (one per event and webhook, its attempts inside);
+ * - a due retry `HOOKRETRY` / `<due ISO>#<webhook id>#<event id>`: the retrier reads the due ones by key range.
+ */
+export const streamKeys = {
+  export: (accountId: string, id: string): Key => ({ pk: `EXPORTS#${keyPart(accountId)}`, sk: `EXPORT#${id}` }),
+  exportSlot: (accountId: string, n: number): Key => ({ pk: `EXPORTS#${keyPart(accountId)}`, sk: `SLOT#${n}` }),
+  exportPartition: (accountId: string): string => `EXPORTS#${keyPart(accountId)}`,
+  exportSlotPrefix: "SLOT#",
+  webhook: (accountId: string, id: string): Key => ({ pk: `HOOKS#${keyPart(accountId)}`, sk: `HOOK#${id}` }),
+  webhookPartition: (accountId: string): string => `HOOKS#${keyPart(accountId)}`,
+  webhookPrefix: "HOOK#",
+  webhookCount: (accountId: string): Key => ({ pk: `HOOKS#${keyPart(accountId)}`, sk: "COUNT" }),
+  delivery: (webhookId: string, eventId: string): Key => ({ pk: `HOOK#${webhookId}`, sk: `DLV#${eventId}` }),
+  deliveryPartition: (webhookId: string): string => `HOOK#${webhookId}`,
+  deliveryPrefix: "DLV#",
+  retry: (due: string, webhookId: string, eventId: string): Key => ({ pk: "HOOKRETRY", sk: `${due}#${webhookId}#${eventId}` }),
+  retryPartition: "HOOKRETRY",
+} as const;

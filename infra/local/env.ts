@@ -23,7 +23,12 @@ export interface LocalEndpoints {
   readonly sesEndpoint: string;
   readonly region: string;
   readonly trail: LocalTrail;
+  /** s3rver, for the full exports (DESIGN.md §11); older stack.json files lack it. */
+  readonly s3Endpoint?: string;
 }
+
+/** The local exports bucket (s3rver creates it at start). */
+export const LOCAL_EXPORTS_BUCKET = "institution-admin-exports";
 
 /**
  * The trail's environment: what the CDK stack sets in AWS (retention, the public key for the digests route)
@@ -47,6 +52,7 @@ export function localHandlerEnv(info: LocalEndpoints): Record<string, string> {
     IDEMPOTENCY_TABLE: info.tables.idempotency,
     DYNAMODB_ENDPOINT: info.dynamodbEndpoint,
     SES_ENDPOINT: info.sesEndpoint,
+    ...(info.s3Endpoint && { S3_ENDPOINT: info.s3Endpoint, EXPORTS_BUCKET: LOCAL_EXPORTS_BUCKET }),
     AWS_REGION: info.region,
     AWS_ACCESS_KEY_ID: LOCAL_CREDENTIALS.accessKeyId,
     AWS_SECRET_ACCESS_KEY: LOCAL_CREDENTIALS.secretAccessKey,

@@ -482,9 +482,11 @@ async function main(): Promise<void> {
   });
   console.log(`[gateway] listening on ${gateway.url}`);
   const stopTimer = process.env.DIGEST_TIMER ? startDigestTimer((line) => console.log(line)) : () => {};
+  // The functions AWS invokes without a route (export worker, stream consumer, webhook retrier), in-process.
+  const workers = process.env.LOCAL_WORKERS ? await (await import("./workers.js")).startLocalWorkers() : undefined;
   const stop = () => {
     stopTimer();
-    void gateway.close().then(() => process.exit(0));
+    void Promise.all([gateway.close(), workers?.stop()]).then(() => process.exit(0));
   };
   process.on("SIGTERM", stop);
   process.on("SIGINT", stop);

@@ -344,3 +344,29 @@ export function gatewayService(opts: { port: number; env: NodeJS.ProcessEnv; out
     ready: () => accepts(opts.port),
   });
 }
+
+/** s3rver, with the exports bucket configured; its files under `dir`. */
+export function s3Service(opts: { port: number; dir: string; bucket: string; output: string }): Service {
+  const bin = join(packageDir("s3rver"), "bin", "s3rver.js");
+  mkdirSync(opts.dir, { recursive: true });
+  return new Service({
+    name: "s3rver",
+    command: process.execPath,
+    args: [
+      bin,
+      "--directory",
+      opts.dir,
+      "--port",
+      String(opts.port),
+      "--address",
+      "127.0.0.1",
+      "--configure-bucket",
+      opts.bucket,
+      "--silent",
+    ],
+    port: opts.port,
+    output: opts.output,
+    // The bucket's listing answers once the bucket is configured.
+    ready: () => answers(`http://127.0.0.1:${opts.port}/${opts.bucket}`, (s) => s === 200 || s === 403),
+  });
+}

@@ -11,13 +11,14 @@ import {
   DeleteTableCommand,
   DescribeTableCommand,
   DynamoDBClient,
+  UpdateTableCommand,
   UpdateTimeToLiveCommand,
   waitUntilTableNotExists,
 } from "@aws-sdk/client-dynamodb";
 import { createTableInput, eventsTable, idempotencyTable, mainTable, type TableDef } from "../../shared/tables.js";
 import { ensureUserPool, startTokenTrigger, writeCognitoConfig } from "./cognito.js";
-import { LOCAL_CREDENTIALS, type LocalTrail, localHandlerEnv } from "./env.js";
-import { cognitoService, dynamodbService, freePort, gatewayService, ROOT, type Service, sesService } from "./services.js";
+import { LOCAL_CREDENTIALS, LOCAL_EXPORTS_BUCKET, type LocalTrail, localHandlerEnv } from "./env.js";
+import { cognitoService, dynamodbService, freePort, gatewayService, ROOT, type Service, s3Service, sesService } from "./services.js";
 
 /** Where `npm start` keeps its data, and the file that tells clients where it listens. */
 export const LOCAL_DIR = join(ROOT, ".local");
@@ -39,6 +40,8 @@ export interface StackInfo {
   readonly docsUrl: string;
   /** The audit trail's retention, digest period and signing key pair (DESIGN.md §10). */
   readonly trail: LocalTrail;
+  /** s3rver, holding the full exports' files (DESIGN.md §11). */
+  readonly s3Endpoint: string;
 }
 
 export interface StackOptions {
@@ -47,20 +50,28 @@ export interface StackOptions {
   /** DynamoDB data on disk under `<dataDir>/dynamodb` (npm start) instead of in memory (tests). */
   readonly persistent?: boolean;
   /** Ports to use; a free one for each left out. */
-  readonly ports?: { readonly api?: number; readonly dynamodb?: number; readonly cognito?: number; readonly ses?: number };
+  readonly ports?: {
+    readonly api?: number;
+    readonly dynamodb?: number;
+    readonly cognito?: number;
+    readonly ses?: number;
+    readonly s3?: number;
+  };
   readonly region?: string;
   /** Tables are `<prefix>-main`, `<prefix>-events` and `<prefix>-idempotency`. */
   readonly tablePrefix?: string;
   /** The gateway's request log on our stdout ("inherit") or in `<dataDir>/logs/gateway.log` ("file", default). */
   readonly gatewayOutput?: "inherit" | "file";
-  /** More environment for the handlers (settings such as `MEASUREMENT_BOUNDS`). */
-  readonly handlerEnv?: Readonly<Record<string, string>>;
   /** Default: $EVENT_RETENTION_DAYS, else 90 (the dev deployment's). */
   readonly eventRetentionDays?: number;
   /** Default: $DIGEST_PERIOD_SECONDS, else 3600 (the deployed period). */
   readonly digestPeriodSeconds?: number;
   /** Runs the digester on a timer in the gateway (default true). */
   readonly digestTimer?: boolean;
+  /** Webhook retries: the first waits this long, each next twice as long (default: $WEBHOOK_RETRY_BASE_SECONDS, else 30). */
+  readonly webhookRetryBaseSeconds?: number;
+  /** More environment for the handlers (settings such as `MEASUREMENT_BOUNDS`). */
+  readonly handlerEnv?: Readonly<Record<string, string>>;
 }
 
 /**
@@ -148,6 +159,7 @@ export async function createTables(endpoint: string, region: string, tables: Sta
         await db.send(new CreateTableCommand(input));
       }
     }
+    if (def.stream) await enableStream(db, name);
     if (def.ttlAttribute) {
       try {
         await db.send(
@@ -164,6 +176,13 @@ export async function createTables(endpoint: string, region: string, tables: Sta
   } finally {
     db.destroy();
   }
+}
+
+/** Turns on the table's stream (NEW_IMAGE) when a table made by an older checkout has none. */
+async function enableStream(db: DynamoDBClient, name: string): Promise<void> {
+  const { Table: table } = await db.send(new DescribeTableCommand({ TableName: name }));
+  if (table?.StreamSpecification?.StreamEnabled) return;
+  await db.send(new UpdateTableCommand({ TableName: name, StreamSpecification: { StreamEnabled: true, StreamViewType: "NEW_IMAGE" } }));
 }
 
 function controllable(service: Service, endpoint: string, afterStart: () => Promise<void> = async () => {}): ControllableService {
@@ -197,10 +216,12 @@ export async function startLocalStack(opts: StackOptions): Promise<LocalStack> {
     dynamodb: opts.ports?.dynamodb ?? (await freePort()),
     cognito: opts.ports?.cognito ?? (await freePort()),
     ses: opts.ports?.ses ?? (await freePort()),
+    s3: opts.ports?.s3 ?? (await freePort()),
   };
   const dynamodbEndpoint = `http://127.0.0.1:${ports.dynamodb}`;
   const cognitoEndpoint = `http://127.0.0.1:${ports.cognito}`;
   const sesEndpoint = `http://127.0.0.1:${ports.ses}`;
+  const s3Endpoint = `http://127.0.0.1:${ports.s3}`;
   const apiUrl = `http://127.0.0.1:${ports.api}`;
   const consoleUrl = `${apiUrl}/`;
 
@@ -220,6 +241,7 @@ export async function startLocalStack(opts: StackOptions): Promise<LocalStack> {
   });
   const cognito = cognitoService({ port: ports.cognito, dataDir: cognitoDir, output: join(logDir, "cognito.log") });
   const ses = sesService({ port: ports.ses, output: join(logDir, "ses.log") });
+  const s3 = s3Service({ port: ports.s3, dir: join(opts.dataDir, "s3"), bucket: LOCAL_EXPORTS_BUCKET, output: join(logDir, "s3.log") });
   const started: Service[] = [];
   let gateway: Service | undefined;
 
@@ -232,7 +254,7 @@ export async function startLocalStack(opts: StackOptions): Promise<LocalStack> {
   try {
     // allSettled: when one fails, the others have still finished starting and get stopped below.
     const results = await Promise.allSettled(
-      [dynamodb, cognito, ses].map(async (s) => {
+      [dynamodb, cognito, ses, s3].map(async (s) => {
         await s.start();
         started.push(s);
       }),
@@ -247,7 +269,15 @@ export async function startLocalStack(opts: StackOptions): Promise<LocalStack> {
       output: opts.gatewayOutput === "inherit" ? "inherit" : join(logDir, "gateway.log"),
       env: {
         // The handlers' environment, as the CDK stack sets it in AWS, plus the local endpoints.
-        ...localHandlerEnv({ tables, dynamodbEndpoint, sesEndpoint, region, trail }),
+        ...localHandlerEnv({ tables, dynamodbEndpoint, sesEndpoint, region, trail, s3Endpoint }),
+        // The gateway runs the export worker and the events stream's consumer in-process (infra/local/workers.ts),
+        // as AWS invokes their functions; webhook retries come due on a timer there too.
+        LOCAL_WORKERS: "true",
+        // A webhook receiver on this machine (http://127.0.0.1:…) can be tested; a deployed stack takes https only.
+        WEBHOOK_ALLOW_LOOPBACK_HTTP: "true",
+        ...((opts.webhookRetryBaseSeconds ?? envInt("WEBHOOK_RETRY_BASE_SECONDS")) !== undefined && {
+          WEBHOOK_RETRY_BASE_SECONDS: String(opts.webhookRetryBaseSeconds ?? envInt("WEBHOOK_RETRY_BASE_SECONDS")),
+        }),
         // The gateway runs the digester on a timer, as EventBridge Scheduler runs the digest function in AWS.
         DIGEST_TIMER: opts.digestTimer === false ? "" : "true",
         AWS_SESSION_TOKEN: "",
@@ -278,6 +308,7 @@ export async function startLocalStack(opts: StackOptions): Promise<LocalStack> {
       tables,
       docsUrl: `${apiUrl}/api/v1/docs`,
       trail,
+      s3Endpoint,
     };
     return {
       ...info,

@@ -371,6 +371,50 @@ export interface paths {
     patch?: never;
     trace?: never;
   };
+  "/api/v1/admin/security_events/exports": {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /**
+     * Export every matching event to a file
+     * @description Cohort super admins; the caller's account only. Starts a full export, as CSV (the columns, quoting and injection guard of the CSV export, without its 10,000-row cap) or JSON Lines (each line the event as `GET /security_events/{id}` shows it), newest first, with the list's filters. Poll `GET …/exports/{id}` for its status and download link. At most 2 exports of an account run at a time. Logs `security_events_exported`.
+     *
+     *     Who: cohort super admin.
+     */
+    post: operations["startSecurityEventExport"];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  "/api/v1/admin/security_events/exports/{id}": {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /**
+     * Status and download link of an export
+     * @description Cohort super admins; the caller's account only. A succeeded export carries a download link valid for 15 minutes.
+     *
+     *     Who: cohort super admin.
+     */
+    get: operations["showSecurityEventExport"];
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
   "/api/v1/admin/security_events/{id}": {
     parameters: {
       query?: never;
@@ -383,6 +427,78 @@ export interface paths {
      * @description Who: cohort super admin.
      */
     get: operations["showSecurityEvent"];
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  "/api/v1/admin/webhooks": {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /**
+     * List the account's webhooks
+     * @description Cohort super admins; the caller's account only. Secrets are never shown again.
+     *
+     *     Who: cohort super admin.
+     */
+    get: operations["listWebhooks"];
+    put?: never;
+    /**
+     * Create a webhook
+     * @description Cohort super admins; for the caller's account. Every event recorded in the account from then on is POSTed to `url`, signed per Standard Webhooks (`webhook-id` is the event id, so duplicates can be dropped; payload `{type, timestamp, data}` with `data` the event as show returns it). A receiver must answer 2xx within 5 s; failed deliveries are retried with exponential backoff for 24 hours. https URLs only, to a public host: a host name (not an IP address), no user name or password, port 443 or above 1023, resolving to public addresses only (not loopback, private, link-local, CGNAT or unique-local ones); each delivery resolves the host again and connects only to an address that passes. At most 5 per account. Logs `webhook_created`.
+     *
+     *     Who: cohort super admin.
+     */
+    post: operations["createWebhook"];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  "/api/v1/admin/webhooks/{id}": {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    post?: never;
+    /**
+     * Delete a webhook
+     * @description Cohort super admins; the caller's account only. Pending retries stop. Logs `webhook_deleted`.
+     *
+     *     Who: cohort super admin.
+     */
+    delete: operations["deleteWebhook"];
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  "/api/v1/admin/webhooks/{id}/deliveries": {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /**
+     * Recent deliveries of a webhook
+     * @description Cohort super admins; the caller's account only. The newest 50 deliveries (one per event), with their attempts so far.
+     *
+     *     Who: cohort super admin.
+     */
+    get: operations["listWebhookDeliveries"];
     put?: never;
     post?: never;
     delete?: never;
@@ -584,10 +700,13 @@ export interface components {
       | "invitation_resent"
       | "invitation_accepted"
       | "cohort_created"
+      | "webhook_created"
+      | "webhook_deleted"
+      | "webhook_disabled"
       | "administrator_removed"
       | "administrator_role_changed"
       | "institution_transferred";
-    /** @description Event-specific data; values taken from a request are cut to 64 characters. Keys by event type: institution_created: institution_id, name; institution_updated: institution_id, changes; institution_deleted: institution_name; insufficient_privileges: action, required_role, institution_id; unauthorized_institution_access: attempted_institution_id, action; rate_limit_exceeded: email, institution_id, limit, scope; token_validation_failure: reason; security_events_exported: event_count, filters; invitation_created: invitation_id, institution_id, email, role; invitation_revoked: invitation_id, institution_id, email, reason; invitation_resent: invitation_id, institution_id, email; invitation_accepted: invitation_id, institution_id, email, role; cohort_created: institution_id, cohort_id, name; administrator_removed: institution_id, user_id, email, self; administrator_role_changed: institution_id, user_id, from, to; institution_transferred: institution_id, from_user_id, to_user_id. */
+    /** @description Event-specific data; values taken from a request are cut to 64 characters. Keys by event type: institution_created: institution_id, name; institution_updated: institution_id, changes; institution_deleted: institution_name; insufficient_privileges: action, required_role, institution_id; unauthorized_institution_access: attempted_institution_id, action; rate_limit_exceeded: email, institution_id, limit, scope; token_validation_failure: reason; security_events_exported: event_count, export_id, format, filters; invitation_created: invitation_id, institution_id, email, role; invitation_revoked: invitation_id, institution_id, email, reason; invitation_resent: invitation_id, institution_id, email; invitation_accepted: invitation_id, institution_id, email, role; cohort_created: institution_id, cohort_id, name; webhook_created: webhook_id, url; webhook_deleted: webhook_id, url; webhook_disabled: webhook_id, url, failing_since; administrator_removed: institution_id, user_id, email, self; administrator_role_changed: institution_id, user_id, from, to; institution_transferred: institution_id, from_user_id, to_user_id. */
     EventDetails: {
       [key: string]: unknown;
     };
@@ -726,6 +845,83 @@ export interface components {
     SecurityEventList: {
       events: components["schemas"]["ListedEvent"][];
       meta: components["schemas"]["PageMeta"];
+    };
+    ExportFilters: {
+      event_type: string | null;
+      user_id: string | null;
+      from: components["schemas"]["Timestamp"] | null;
+      to: components["schemas"]["Timestamp"] | null;
+    };
+    Export: {
+      id: components["schemas"]["Id"];
+      /** @enum {string} */
+      status: "running" | "succeeded" | "failed";
+      /** @enum {string} */
+      format: "csv" | "jsonl";
+      filters: components["schemas"]["ExportFilters"];
+      created_at: components["schemas"]["Timestamp"];
+      /** @description Rows written so far; all of them once succeeded. */
+      row_count: number;
+      completed_at: components["schemas"]["Timestamp"] | null;
+      /**
+       * Format: uri
+       * @description Succeeded only: a presigned S3 link, valid 15 minutes.
+       */
+      download_url?: string;
+      /** @description When `download_url` stops working. */
+      expires_at?: components["schemas"]["Timestamp"];
+      /** @description When the file is deleted (7 days after the export). */
+      file_expires_at?: components["schemas"]["Timestamp"];
+      /** @description Failed only: why. */
+      reason?: string;
+    };
+    ExportShown: {
+      export: components["schemas"]["Export"];
+    };
+    Webhook: {
+      id: components["schemas"]["Id"];
+      /** Format: uri */
+      url: string;
+      /**
+       * @description Disabled after its receiver failed every attempt for 24 hours.
+       * @enum {string}
+       */
+      status: "enabled" | "disabled";
+      created_at: components["schemas"]["Timestamp"];
+      /** @description Since when every attempt has failed; null while it answers. */
+      failing_since: components["schemas"]["Timestamp"] | null;
+      disabled_at: components["schemas"]["Timestamp"] | null;
+    };
+    WebhookList: {
+      webhooks: components["schemas"]["Webhook"][];
+    };
+    WebhookCreated: {
+      webhook: {
+        id: components["schemas"]["Id"];
+        /** Format: uri */
+        url: string;
+        created_at: components["schemas"]["Timestamp"];
+        /** @description Verifies the deliveries' `webhook-signature` (Standard Webhooks). Shown only here: keep it. */
+        secret: string;
+      };
+    };
+    WebhookDelivery: {
+      event_id: components["schemas"]["Id"];
+      event_type: components["schemas"]["EventType"];
+      /**
+       * @description Pending: a retry is scheduled at `next_attempt_at`.
+       * @enum {string}
+       */
+      status: "pending" | "delivered" | "failed";
+      attempts: number;
+      first_attempt_at: components["schemas"]["Timestamp"];
+      last_attempt_at: components["schemas"]["Timestamp"];
+      last_status_code: number | null;
+      last_error: string | null;
+      next_attempt_at: components["schemas"]["Timestamp"] | null;
+    };
+    WebhookDeliveries: {
+      deliveries: components["schemas"]["WebhookDelivery"][];
     };
   };
   responses: {
@@ -2277,9 +2473,9 @@ export interface operations {
   };
   revokeInvitation: {
     parameters: {
-      query: {
-        /** @description The institution; may also be sent in a JSON body. */
-        institution_id: string;
+      query?: {
+        /** @description The institution: in the query or as `institution_id` in a JSON body (the body's wins). Without either, the institution is not found (404). */
+        institution_id?: string;
       };
       header?: never;
       path: {
@@ -2288,7 +2484,18 @@ export interface operations {
       };
       cookie?: never;
     };
-    requestBody?: never;
+    requestBody?: {
+      content: {
+        /**
+         * @example {
+         *       "institution_id": "01M84M2ES7DTY37NE05PPBJBQG"
+         *     }
+         */
+        "application/json": {
+          institution_id: string;
+        };
+      };
+    };
     responses: {
       /** @description Revoked. */
       200: {
@@ -2361,9 +2568,9 @@ export interface operations {
   };
   resendInvitation: {
     parameters: {
-      query: {
-        /** @description The institution; may also be sent in a JSON body. */
-        institution_id: string;
+      query?: {
+        /** @description The institution: in the query or as `institution_id` in a JSON body (the body's wins). Without either, the institution is not found (404). */
+        institution_id?: string;
       };
       header?: {
         /**
@@ -2378,7 +2585,18 @@ export interface operations {
       };
       cookie?: never;
     };
-    requestBody?: never;
+    requestBody?: {
+      content: {
+        /**
+         * @example {
+         *       "institution_id": "01M84M2ES7DTY37NE05PPBJBQG"
+         *     }
+         */
+        "application/json": {
+          institution_id: string;
+        };
+      };
+    };
     responses: {
       /** @description Resent. */
       200: {
@@ -3297,6 +3515,196 @@ export interface operations {
       503: components["responses"]["ServiceUnavailable"];
     };
   };
+  startSecurityEventExport: {
+    parameters: {
+      query?: never;
+      header?: {
+        /**
+         * @description Makes a retry safe (DESIGN.md §12): a request with the same key, from the same caller, to the same route, within 24 hours gets the first one's response (status, headers and body) and changes nothing again. The same key with another request is 422; while the first one runs, 409. 1 to 255 printable ASCII characters (400 otherwise); a UUID is a good choice. Responses are kept for 2xx and for 4xx other than 409 and 429; after a 409, 429 or 5xx the same key acts again.
+         * @example 5f0c7f7e-7a52-4a4e-9d0b-6a1c2b3d4e5f
+         */
+        "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+      };
+      path?: never;
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        /**
+         * @example {
+         *       "format": "csv",
+         *       "from": "2024-06-01T00:00:00Z"
+         *     }
+         */
+        "application/json": {
+          /** @enum {string} */
+          format: "csv" | "jsonl";
+          /** @default null */
+          event_type?: string | null;
+          /** @default null */
+          user_id?: string | null;
+          /** @default null */
+          from?: string | null;
+          /** @default null */
+          to?: string | null;
+        };
+      };
+    };
+    responses: {
+      /** @description Started. */
+      202: {
+        headers: {
+          "Cache-Control": components["headers"]["CacheControl"];
+          "X-Content-Type-Options": components["headers"]["XContentTypeOptions"];
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "export": {
+           *         "id": "01JD3Z8Q9X4T7V2N5M8K1C6B0A",
+           *         "status": "running",
+           *         "format": "csv",
+           *         "filters": {
+           *           "event_type": null,
+           *           "user_id": null,
+           *           "from": "2024-06-01T00:00:00.000Z",
+           *           "to": null
+           *         },
+           *         "created_at": "2024-06-01T08:00:00.000Z",
+           *         "row_count": 0,
+           *         "completed_at": null
+           *       }
+           *     }
+           */
+          "application/json": components["schemas"]["ExportShown"];
+        };
+      };
+      400: components["responses"]["BadRequest"];
+      401: components["responses"]["Unauthorized"];
+      /** @description The caller lacks the role the operation needs; recorded as `insufficient_privileges`. */
+      403: {
+        headers: {
+          "Cache-Control": components["headers"]["CacheControl"];
+          "X-Content-Type-Options": components["headers"]["XContentTypeOptions"];
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      409: components["responses"]["IdempotentConflict"];
+      413: components["responses"]["PayloadTooLarge"];
+      /** @description The `Idempotency-Key` was used with another request. */
+      422: {
+        headers: {
+          "Cache-Control": components["headers"]["CacheControl"];
+          "X-Content-Type-Options": components["headers"]["XContentTypeOptions"];
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description Over a bound: on invitations or their e-mails, on institutions created per day, or on refused requests (more than 30 in a minute, until it ends); logged as `rate_limit_exceeded` with its `scope`. */
+      429: {
+        headers: {
+          "Cache-Control": components["headers"]["CacheControl"];
+          "X-Content-Type-Options": components["headers"]["XContentTypeOptions"];
+          "Retry-After": components["headers"]["RetryAfter"];
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      500: components["responses"]["InternalError"];
+      503: components["responses"]["ServiceUnavailable"];
+    };
+  };
+  showSecurityEventExport: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        /** @description The export's id. */
+        id: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description The export. */
+      200: {
+        headers: {
+          "Cache-Control": components["headers"]["CacheControl"];
+          "X-Content-Type-Options": components["headers"]["XContentTypeOptions"];
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "export": {
+           *         "id": "01JD3Z8Q9X4T7V2N5M8K1C6B0A",
+           *         "status": "succeeded",
+           *         "format": "csv",
+           *         "filters": {
+           *           "event_type": null,
+           *           "user_id": null,
+           *           "from": "2024-06-01T00:00:00.000Z",
+           *           "to": null
+           *         },
+           *         "created_at": "2024-06-01T08:00:00.000Z",
+           *         "row_count": 1234,
+           *         "completed_at": "2024-06-01T08:00:04.000Z"
+           *       }
+           *     }
+           */
+          "application/json": components["schemas"]["ExportShown"];
+        };
+      };
+      400: components["responses"]["BadRequest"];
+      401: components["responses"]["Unauthorized"];
+      /** @description The caller lacks the role the operation needs; recorded as `insufficient_privileges`. */
+      403: {
+        headers: {
+          "Cache-Control": components["headers"]["CacheControl"];
+          "X-Content-Type-Options": components["headers"]["XContentTypeOptions"];
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description Not found among what the caller may see (an unknown, malformed or invisible id is the same). */
+      404: {
+        headers: {
+          "Cache-Control": components["headers"]["CacheControl"];
+          "X-Content-Type-Options": components["headers"]["XContentTypeOptions"];
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      409: components["responses"]["Conflict"];
+      413: components["responses"]["PayloadTooLarge"];
+      /** @description Over a bound: on invitations or their e-mails, on institutions created per day, or on refused requests (more than 30 in a minute, until it ends); logged as `rate_limit_exceeded` with its `scope`. */
+      429: {
+        headers: {
+          "Cache-Control": components["headers"]["CacheControl"];
+          "X-Content-Type-Options": components["headers"]["XContentTypeOptions"];
+          "Retry-After": components["headers"]["RetryAfter"];
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      500: components["responses"]["InternalError"];
+      503: components["responses"]["ServiceUnavailable"];
+    };
+  };
   showSecurityEvent: {
     parameters: {
       query?: never;
@@ -3338,6 +3746,316 @@ export interface operations {
            *     }
            */
           "application/json": components["schemas"]["SecurityEvent"];
+        };
+      };
+      400: components["responses"]["BadRequest"];
+      401: components["responses"]["Unauthorized"];
+      /** @description The caller lacks the role the operation needs; recorded as `insufficient_privileges`. */
+      403: {
+        headers: {
+          "Cache-Control": components["headers"]["CacheControl"];
+          "X-Content-Type-Options": components["headers"]["XContentTypeOptions"];
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description Not found among what the caller may see (an unknown, malformed or invisible id is the same). */
+      404: {
+        headers: {
+          "Cache-Control": components["headers"]["CacheControl"];
+          "X-Content-Type-Options": components["headers"]["XContentTypeOptions"];
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      409: components["responses"]["Conflict"];
+      413: components["responses"]["PayloadTooLarge"];
+      /** @description Over a bound: on invitations or their e-mails, on institutions created per day, or on refused requests (more than 30 in a minute, until it ends); logged as `rate_limit_exceeded` with its `scope`. */
+      429: {
+        headers: {
+          "Cache-Control": components["headers"]["CacheControl"];
+          "X-Content-Type-Options": components["headers"]["XContentTypeOptions"];
+          "Retry-After": components["headers"]["RetryAfter"];
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      500: components["responses"]["InternalError"];
+      503: components["responses"]["ServiceUnavailable"];
+    };
+  };
+  listWebhooks: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description The webhooks. */
+      200: {
+        headers: {
+          "Cache-Control": components["headers"]["CacheControl"];
+          "X-Content-Type-Options": components["headers"]["XContentTypeOptions"];
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "webhooks": [
+           *         {
+           *           "id": "01JD3Z8Q9X4T7V2N5M8K1C6B0C",
+           *           "url": "https://siem.example.com/hooks/institution-admin",
+           *           "status": "enabled",
+           *           "created_at": "2024-06-01T08:00:00.000Z",
+           *           "failing_since": null,
+           *           "disabled_at": null
+           *         }
+           *       ]
+           *     }
+           */
+          "application/json": components["schemas"]["WebhookList"];
+        };
+      };
+      400: components["responses"]["BadRequest"];
+      401: components["responses"]["Unauthorized"];
+      /** @description The caller lacks the role the operation needs; recorded as `insufficient_privileges`. */
+      403: {
+        headers: {
+          "Cache-Control": components["headers"]["CacheControl"];
+          "X-Content-Type-Options": components["headers"]["XContentTypeOptions"];
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      409: components["responses"]["Conflict"];
+      413: components["responses"]["PayloadTooLarge"];
+      /** @description Over a bound: on invitations or their e-mails, on institutions created per day, or on refused requests (more than 30 in a minute, until it ends); logged as `rate_limit_exceeded` with its `scope`. */
+      429: {
+        headers: {
+          "Cache-Control": components["headers"]["CacheControl"];
+          "X-Content-Type-Options": components["headers"]["XContentTypeOptions"];
+          "Retry-After": components["headers"]["RetryAfter"];
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      500: components["responses"]["InternalError"];
+      503: components["responses"]["ServiceUnavailable"];
+    };
+  };
+  createWebhook: {
+    parameters: {
+      query?: never;
+      header?: {
+        /**
+         * @description Makes a retry safe (DESIGN.md §12): a request with the same key, from the same caller, to the same route, within 24 hours gets the first one's response (status, headers and body) and changes nothing again. The same key with another request is 422; while the first one runs, 409. 1 to 255 printable ASCII characters (400 otherwise); a UUID is a good choice. Responses are kept for 2xx and for 4xx other than 409 and 429; after a 409, 429 or 5xx the same key acts again.
+         * @example 5f0c7f7e-7a52-4a4e-9d0b-6a1c2b3d4e5f
+         */
+        "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+      };
+      path?: never;
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        /**
+         * @example {
+         *       "webhook": {
+         *         "url": "https://siem.example.com/hooks/institution-admin"
+         *       }
+         *     }
+         */
+        "application/json": {
+          webhook: {
+            url: string;
+          };
+        };
+      };
+    };
+    responses: {
+      /** @description Created; the secret is in this answer only. */
+      201: {
+        headers: {
+          "Cache-Control": components["headers"]["CacheControl"];
+          "X-Content-Type-Options": components["headers"]["XContentTypeOptions"];
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "webhook": {
+           *         "id": "01JD3Z8Q9X4T7V2N5M8K1C6B0C",
+           *         "url": "https://siem.example.com/hooks/institution-admin",
+           *         "created_at": "2024-06-01T08:00:00.000Z",
+           *         "secret": "whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw"
+           *       }
+           *     }
+           */
+          "application/json": components["schemas"]["WebhookCreated"];
+        };
+      };
+      400: components["responses"]["BadRequest"];
+      401: components["responses"]["Unauthorized"];
+      /** @description The caller lacks the role the operation needs; recorded as `insufficient_privileges`. */
+      403: {
+        headers: {
+          "Cache-Control": components["headers"]["CacheControl"];
+          "X-Content-Type-Options": components["headers"]["XContentTypeOptions"];
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      409: components["responses"]["IdempotentConflict"];
+      413: components["responses"]["PayloadTooLarge"];
+      /** @description The record is invalid: every message, once. Or the `Idempotency-Key` was used with another request (`{error}`). */
+      422: {
+        headers: {
+          "Cache-Control": components["headers"]["CacheControl"];
+          "X-Content-Type-Options": components["headers"]["XContentTypeOptions"];
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ValidationErrors"] | components["schemas"]["Error"];
+        };
+      };
+      /** @description Over a bound: on invitations or their e-mails, on institutions created per day, or on refused requests (more than 30 in a minute, until it ends); logged as `rate_limit_exceeded` with its `scope`. */
+      429: {
+        headers: {
+          "Cache-Control": components["headers"]["CacheControl"];
+          "X-Content-Type-Options": components["headers"]["XContentTypeOptions"];
+          "Retry-After": components["headers"]["RetryAfter"];
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      500: components["responses"]["InternalError"];
+      503: components["responses"]["ServiceUnavailable"];
+    };
+  };
+  deleteWebhook: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        /** @description The webhook's id. */
+        id: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description Deleted. */
+      200: {
+        headers: {
+          "Cache-Control": components["headers"]["CacheControl"];
+          "X-Content-Type-Options": components["headers"]["XContentTypeOptions"];
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "message": "Webhook deleted"
+           *     }
+           */
+          "application/json": components["schemas"]["Message"];
+        };
+      };
+      400: components["responses"]["BadRequest"];
+      401: components["responses"]["Unauthorized"];
+      /** @description The caller lacks the role the operation needs; recorded as `insufficient_privileges`. */
+      403: {
+        headers: {
+          "Cache-Control": components["headers"]["CacheControl"];
+          "X-Content-Type-Options": components["headers"]["XContentTypeOptions"];
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description Not found among what the caller may see (an unknown, malformed or invisible id is the same). */
+      404: {
+        headers: {
+          "Cache-Control": components["headers"]["CacheControl"];
+          "X-Content-Type-Options": components["headers"]["XContentTypeOptions"];
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      409: components["responses"]["Conflict"];
+      413: components["responses"]["PayloadTooLarge"];
+      /** @description Over a bound: on invitations or their e-mails, on institutions created per day, or on refused requests (more than 30 in a minute, until it ends); logged as `rate_limit_exceeded` with its `scope`. */
+      429: {
+        headers: {
+          "Cache-Control": components["headers"]["CacheControl"];
+          "X-Content-Type-Options": components["headers"]["XContentTypeOptions"];
+          "Retry-After": components["headers"]["RetryAfter"];
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      500: components["responses"]["InternalError"];
+      503: components["responses"]["ServiceUnavailable"];
+    };
+  };
+  listWebhookDeliveries: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        /** @description The webhook's id. */
+        id: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description The deliveries, newest event first. */
+      200: {
+        headers: {
+          "Cache-Control": components["headers"]["CacheControl"];
+          "X-Content-Type-Options": components["headers"]["XContentTypeOptions"];
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "deliveries": [
+           *         {
+           *           "event_id": "01JD3Z8Q9X4T7V2N5M8K1C6B0B",
+           *           "event_type": "institution_created",
+           *           "status": "delivered",
+           *           "attempts": 1,
+           *           "first_attempt_at": "2024-06-01T08:00:01.000Z",
+           *           "last_attempt_at": "2024-06-01T08:00:01.000Z",
+           *           "last_status_code": 204,
+           *           "last_error": null,
+           *           "next_attempt_at": null
+           *         }
+           *       ]
+           *     }
+           */
+          "application/json": components["schemas"]["WebhookDeliveries"];
         };
       };
       400: components["responses"]["BadRequest"];

@@ -9,6 +9,7 @@ import { type HttpMethod, type Route, routeKey, routes, takesIdempotencyKey } fr
 import { commonHeaders, headers, parameters, schemaRef as ref, responses, type Schema, schemas } from "./components.js";
 import { examples } from "./examples.js";
 import { type RequestSchemas, requestSchemas } from "./requests.js";
+import { streamingSchemas, streamingSpecs } from "./streaming.js";
 
 export type Document = {
   openapi: string;
@@ -29,9 +30,9 @@ export interface Operation {
   responses: Record<string, Schema>;
 }
 
-type ErrorStatus = "403" | "404" | "422" | "429" | "502";
+export type ErrorStatus = "403" | "404" | "422" | "429" | "502";
 
-interface Spec {
+export interface Spec {
   readonly operationId: string;
   readonly summary: string;
   readonly description?: string;
@@ -39,9 +40,10 @@ interface Spec {
   readonly parameters?: Schema[];
   /** Honours `If-Match` (412 when stale). */
   readonly ifMatch?: true;
-  readonly body?: { readonly schema: Schema; readonly example?: unknown };
+  /** `optional`: the body may be left out (what it carries can come in the query instead). */
+  readonly body?: { readonly schema: Schema; readonly example?: unknown; readonly optional?: true };
   readonly success: {
-    readonly status: "200" | "201";
+    readonly status: "200" | "201" | "202";
     readonly description: string;
     readonly schema: Schema;
     readonly example: unknown;
@@ -75,12 +77,22 @@ const json = (schema: Schema, example?: unknown) => ({
   "application/json": { schema, ...(example !== undefined && { example }) },
 });
 
-const INSTITUTION_ID_DESCRIPTION = "The institution; may also be sent in a JSON body.";
+const INSTITUTION_ID_DESCRIPTION =
+  "The institution: in the query or as `institution_id` in a JSON body (the body's wins). Without either, the institution is not found (404).";
 
-function specs(req: RequestSchemas): Record<string, Spec> {
+function specs(req: RequestSchemas, errorMode: "throw" | "ignore"): Record<string, Spec> {
   const institutionId = idParam("The institution's id.");
   const invitationId = idParam("The invitation's id.");
-  const institutionRef = queryParams(req.institutionRef, { institution_id: INSTITUTION_ID_DESCRIPTION });
+  // The spec's "query or body": neither place alone is required, so neither is marked so.
+  const institutionRef = queryParams(req.institutionRef, { institution_id: INSTITUTION_ID_DESCRIPTION }).map((p) => ({
+    ...p,
+    required: false,
+  }));
+  const institutionRefBody = {
+    schema: req.institutionRef,
+    example: { institution_id: "01M84M2ES7DTY37NE05PPBJBQG" },
+    optional: true as const,
+  };
   const instNotFound = { institution: "Institution not found or access denied" };
   const invNotFound = { ...instNotFound, invitation: "Invitation not found" };
   const validation = (...messages: string[]) => ({
@@ -338,6 +350,7 @@ function specs(req: RequestSchemas): Record<string, Spec> {
       description: "A cohort super admin managing the institution. The record stays, with `revoked_at`. Logs `invitation_revoked`.",
       tag: "Invitations",
       parameters: [invitationId, ...institutionRef],
+      body: institutionRefBody,
       success: { status: "200", description: "Revoked.", schema: ref("Message"), example: examples.invitationRevoked },
       errors: {
         403: { superAdmin: "Super admin access required" },
@@ -352,6 +365,7 @@ function specs(req: RequestSchemas): Record<string, Spec> {
         "Same caller rule as create. Issues a new token (the old one stops working), restarts the validity period and mails again. Logs `invitation_resent`.",
       tag: "Invitations",
       parameters: [invitationId, ...institutionRef],
+      body: institutionRefBody,
       success: { status: "200", description: "Resent.", schema: ref("InvitationResent"), example: examples.invitationResent },
       errors: {
         403: { superAdmin: "Super admin access required" },
@@ -472,6 +486,8 @@ function specs(req: RequestSchemas): Record<string, Spec> {
       tag: "API document",
       success: { status: "200", description: "The HTML page.", schema: { type: "string" }, example: undefined, media: "text/html" },
     },
+    // Full exports and webhooks (DESIGN.md §11).
+    ...streamingSpecs(errorMode),
   };
 }
 
@@ -624,7 +640,7 @@ function operation(route: Route, spec: Spec): Operation {
     ...(route.public && { security: [] }),
     ...(params.length > 0 && { parameters: params }),
     ...(spec.body && {
-      requestBody: { required: true, content: json(spec.body.schema, spec.body.example) },
+      requestBody: { required: !spec.body.optional, content: json(spec.body.schema, spec.body.example) },
     }),
     responses: sorted,
   };
@@ -632,7 +648,7 @@ function operation(route: Route, spec: Spec): Operation {
 
 /** Builds the document. `errorMode: "throw"` makes any valibot construct the converter cannot express fail. */
 export function buildDocument(errorMode: "throw" | "ignore" = "ignore"): Document {
-  const all = specs(requestSchemas(errorMode));
+  const all = specs(requestSchemas(errorMode), errorMode);
   const paths: Document["paths"] = {};
   for (const route of routes) {
     const spec = all[routeKey(route)];
@@ -663,6 +679,7 @@ export function buildDocument(errorMode: "throw" | "ignore" = "ignore"): Documen
       { name: "Administrators", description: "Who holds access to an institution, and changing or removing it." },
       { name: "Invitations" },
       { name: "Security events", description: "Scoped to the caller's account." },
+      { name: "Webhooks", description: "The account's events, pushed to your endpoints as they are recorded." },
       { name: "API document" },
     ],
     paths,
@@ -675,7 +692,7 @@ export function buildDocument(errorMode: "throw" | "ignore" = "ignore"): Documen
           description: "A Cognito ID token of the API's user pool (claims used: sub, email, name, cognito:groups, custom:account_id).",
         },
       },
-      schemas: { ...schemas, ...bodies },
+      schemas: { ...schemas, ...bodies, ...streamingSchemas },
       headers,
       parameters,
       responses,

@@ -1,8 +1,8 @@
 /**
  * Request schemas of the API document, generated from the valibot schemas the handlers validate with, so
  * the two cannot drift. What JSON Schema cannot say is settled here, from the valibot schemas themselves
- * where it can be (a guard's object, a regex applied after lower-casing, a blank default that makes a field
- * required), and by an explicit override only where a value is parsed by code (a page `limit`).
+ * where it can be (a guard's object, a regex applied after trimming or lower-casing, a blank default that
+ * makes a field required), and by an explicit override only where a value is parsed by code (a page `limit`).
  */
 import { type ConversionConfig, type JsonSchema, toJsonSchema } from "@valibot/to-json-schema";
 import type * as v from "valibot";
@@ -37,6 +37,10 @@ const blankDefault = (s: SchemaNode) => (s.type === "optional" || s.type === "nu
 /** Strings checked after `toLowerCase`: the regex sees lower case only, a client may send either. */
 const caseInsensitive = (pattern: string) => pattern.replaceAll("a-z", "A-Za-z");
 
+/** Strings checked after `trim`: an anchored regex sees the value without the white space a client may send around it. */
+const untrimmed = (pattern: string) =>
+  pattern.startsWith("^") && pattern.endsWith("$") ? `^\\s*(?:${pattern.slice(1, -1)})\\s*$` : pattern;
+
 /**
  * The conversion of `root`. `errorMode: "throw"` (the tests) fails on anything this file does not know how
  * to express, so a new kind of check shows up here instead of vanishing from the document; the served
@@ -46,12 +50,14 @@ function conversion(root: SchemaNode, errorMode: "throw" | "ignore"): Conversion
   // A `custom` guard first in a pipe (an object that must not be an array) stands for the schema after it.
   const guarded = new Map<SchemaNode, SchemaNode>();
   const afterLowerCase = new Set<SchemaNode>();
+  const afterTrim = new Set<SchemaNode>();
   for (const node of walk(root)) {
     const pipe = node.pipe ?? [];
     pipe.forEach((item, i) => {
       const next = pipe[i + 1];
       if (i === 0 && item.type === "custom" && next?.kind === "schema") guarded.set(item, next);
       if (item.type === "regex" && pipe.slice(0, i).some((p) => p.type === "to_lower_case")) afterLowerCase.add(item);
+      if (item.type === "regex" && pipe.slice(0, i).some((p) => p.type === "trim")) afterTrim.add(item);
     });
   }
   const config: ConversionConfig = {
@@ -59,8 +65,9 @@ function conversion(root: SchemaNode, errorMode: "throw" | "ignore"): Conversion
     // Requests: the shape a client sends, before any transformation.
     typeMode: "input",
     errorMode,
-    // Value rules beyond JSON Schema (trimming, lower-casing, control characters): the 422 messages say them.
-    ignoreActions: ["trim", "to_lower_case", "check", "normalize", "line_feeds"],
+    // Value rules beyond JSON Schema (trimming, lower-casing, control characters, the webhook URL's SSRF
+    // guard): the 422 messages and the operation's description say them.
+    ignoreActions: ["trim", "to_lower_case", "check", "raw_check", "normalize", "line_feeds"],
     overrideSchema: ({ valibotSchema, jsonSchema }) => {
       const node = valibotSchema as unknown as SchemaNode;
       const inner = guarded.get(node);
@@ -76,9 +83,12 @@ function conversion(root: SchemaNode, errorMode: "throw" | "ignore"): Conversion
       // `maxCodePoints` (shared/text.ts): JSON Schema's maxLength counts code points as it does.
       const action = valibotAction as { type: string; max?: number };
       if (action.type === "max_code_points") return { ...jsonSchema, maxLength: action.max };
-      return afterLowerCase.has(valibotAction as unknown as SchemaNode) && typeof jsonSchema.pattern === "string"
-        ? { ...jsonSchema, pattern: caseInsensitive(jsonSchema.pattern) }
-        : undefined;
+      const node = valibotAction as unknown as SchemaNode;
+      if (typeof jsonSchema.pattern !== "string" || !(afterLowerCase.has(node) || afterTrim.has(node))) return undefined;
+      let pattern = jsonSchema.pattern;
+      if (afterLowerCase.has(node)) pattern = caseInsensitive(pattern);
+      if (afterTrim.has(node)) pattern = untrimmed(pattern);
+      return { ...jsonSchema, pattern };
     },
   };
   return config;
@@ -90,7 +100,7 @@ function convert(schema: AnySchema, errorMode: "throw" | "ignore"): JsonSchema {
 }
 
 /** An object schema with the keys that have a blank default listed as required (see `blankDefault`). */
-function convertObject(schema: AnyObject, errorMode: "throw" | "ignore", overrides = new Map<unknown, JsonSchema>()): Schema {
+export function convertObject(schema: AnyObject, errorMode: "throw" | "ignore", overrides = new Map<unknown, JsonSchema>()): Schema {
   const json = convert(schema as unknown as AnySchema, errorMode);
   const properties = { ...(json.properties as Record<string, JsonSchema>) };
   const required = new Set(json.required ?? []);
@@ -106,7 +116,7 @@ function convertObject(schema: AnyObject, errorMode: "throw" | "ignore", overrid
 const pageLimit = (max: number, dflt: number): JsonSchema => ({ type: "integer", minimum: 1, maximum: max, default: dflt });
 
 /** The object of a `pipe(object, check…, transform…)` query schema. */
-const objectOf = (schema: { pipe: readonly unknown[] }) => schema.pipe[0] as AnyObject;
+export const objectOf = (schema: { pipe: readonly unknown[] }) => schema.pipe[0] as AnyObject;
 
 type Schema = Record<string, unknown>;
 

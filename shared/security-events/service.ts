@@ -3,11 +3,11 @@
  * validation (400) → the read, always of the caller's own account only.
  */
 import { MetricUnit } from "@aws-lambda-powertools/metrics";
-import { auditEvent, COUNTED_TYPES, isEventType, recordEvent, recordRefusal, type StoredEvent } from "../audit.js";
+import { auditEvent, COUNTED_TYPES, isEventType, recordEvent, requireSuperAdmin, type StoredEvent } from "../audit.js";
 import type { Caller } from "../caller.js";
 import { now as clock } from "../clock.js";
 import { retainedSince } from "../config.js";
-import { BadRequest, Forbidden, messages, NotFound } from "../errors.js";
+import { BadRequest, messages, NotFound } from "../errors.js";
 import { isId } from "../ids.js";
 import { METRIC } from "../observability.js";
 import type { components } from "../openapi/api-types.js";
@@ -47,13 +47,6 @@ const EXPORT_PAGE = 1_000;
  * matches nothing and is answered without a read.
  */
 const isUserKey = (u: string): boolean => Buffer.byteLength(u) <= 512;
-
-/** 403 for a caller without cohort-super-admin status: no event, but it counts against the probing bound. */
-export async function requireSuperAdmin(caller: Caller): Promise<void> {
-  if (caller.isCohortSuperAdmin) return;
-  await recordRefusal(caller, undefined);
-  throw new Forbidden(messages.superAdminRequired);
-}
 
 /**
  * `from` raised to the retention: an event past it is never read, even before DynamoDB's TTL (which can

@@ -2,12 +2,13 @@
  * Reading the trail's digests (DESIGN.md §10): cohort super admins, their own account only, with the public
  * key that checks them, so that a verifier needs nothing else.
  */
+
+import { requireSuperAdmin } from "../audit.js";
 import type { Caller } from "../caller.js";
 import { now as clock } from "../clock.js";
 import { config, retainedSince } from "../config.js";
 import { parseQuery } from "../paging.js";
 import { digestsQuery } from "../security-events/schema.js";
-import { requireSuperAdmin } from "../security-events/service.js";
 import type { Digest } from "./digest.js";
 import { digestsBetween } from "./repository.js";
 

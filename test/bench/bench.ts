@@ -9,7 +9,7 @@
  *   npm run bench -- --only=requests,gateway   # some measures (names as in report.ts)
  *
  * Each measure is one module, with its budget as a named constant: bundles.ts, requests.ts, gateway.ts,
- * growth.ts, export.ts. The console's measure (console.ts, when present) is run too.
+ * growth.ts, export.ts, exports.ts. The console's measure (console.ts, when present) is run too.
  */
 import { existsSync, mkdirSync, readdirSync, rmSync } from "node:fs";
 import { cpus, loadavg } from "node:os";
@@ -81,14 +81,21 @@ async function main(): Promise<number> {
 
   // Before the stack starts, so that DynamoDB Local's Java does not compete for the cores with the imports.
   await measure(rows, "bundles", async () => {
-    const { measureBundles, bundleRows, trailClientsRow } = await import("./bundles.js");
+    const { measureBundles, bundleRows, clientRows } = await import("./bundles.js");
     const results = await measureBundles(join(dataDir, "bundles"), { ...(quick && { rounds: 3 }), log });
-    return [...bundleRows(results), trailClientsRow(results)];
+    return [...bundleRows(results), ...clientRows(results)];
   });
 
-  if ((["requests", "gateway", "growth", "export"] as const).some(want)) {
-    step("starting the local stack (DynamoDB Local in memory, cognito-local, SES, gateway)");
-    const stack = await startLocalStack({ dataDir, persistent: false, tablePrefix: "bench" });
+  if ((["requests", "gateway", "growth", "export", "exports"] as const).some(want)) {
+    step("starting the local stack (DynamoDB Local in memory, cognito-local, SES, s3rver, gateway)");
+    const stack = await startLocalStack({
+      dataDir,
+      persistent: false,
+      tablePrefix: "bench",
+      // No stream consumer, export worker or retrier in the gateway: no measure uses them, and the consumer
+      // reading the stream of the events seeded by the thousand would compete for the cores with the measures.
+      handlerEnv: { LOCAL_WORKERS: "" },
+    });
     try {
       // shared/config.ts reads these at import: every module that imports shared/ is loaded after this.
       Object.assign(process.env, localHandlerEnv(stack), MEASUREMENT_BOUNDS, {
@@ -120,6 +127,12 @@ async function main(): Promise<number> {
           const { measureExport, exportRows } = await import("./export.js");
           ensureSynth(step);
           return exportRows(await measureExport(join(dataDir, "export"), stack, { ...(quick && { runs: 1 }), log }));
+        });
+        await measure(rows, "exports", async () => {
+          const { ensureSynth } = await import("./bundles.js");
+          const { measureExports, exportsRows } = await import("./exports.js");
+          ensureSynth(step);
+          return exportsRows(await measureExports(join(dataDir, "exports"), stack, { log }));
         });
         if (want("requests")) rows.push((await import("./requests.js")).scanRow(meter));
       } finally {

@@ -589,6 +589,26 @@ describe("the console", () => {
     expect(lines.some((l) => l.includes(",invitation_accepted,") && l.includes(invitee.email))).toBe(true);
   });
 
+  it("exports all matching events with Export all: progress, then the download link to the file", async () => {
+    const { owner } = await newAccount("full-export");
+    const institution = await seedInstitution(owner.token);
+    const page = await browse(owner);
+    await page.goto(consoleUrl("/security-events?event_type=institution_created"));
+    await heading(page, "Security events");
+    await settled(page.getByTestId("events-table"));
+    await page.getByRole("button", { name: "Export all" }).click();
+    await page.getByRole("menuitem", { name: "All matching events as CSV" }).click();
+    const link = page.getByTestId("export-download");
+    await link.waitFor({ timeout: 60_000 });
+    expect(await link.innerText()).toMatch(/Download CSV \(\d+ rows\)/);
+    const file = await fetch((await link.getAttribute("href")) as string);
+    expect(file.status).toBe(200);
+    const lines = (await file.text()).split("\r\n").filter(Boolean);
+    expect(lines[0]).toBe("id,event_type,created_at,user_id,user_email,ip_address,description,details");
+    expect(lines.slice(1).map((l) => l.split(",")[1])).toEqual(["institution_created"]);
+    expect(lines[1]).toContain(institution.id);
+  });
+
   it("shows the alerts: the summary, the alerts by severity and the chart of the hour", async () => {
     const { owner } = await newAccount("alerts");
     // Six lookups of institutions that do not exist reach the unauthorized-access alert.

@@ -25,6 +25,7 @@ import { keys } from "../../shared/tables.js";
 import { claimsOf } from "../integration/helpers.js";
 import { type CallResult, call, dynamodb, token, uniq, uniqEmail } from "../support/api.js";
 import { createInstitution, INST, INV } from "../support/flows.js";
+import { receiver, until } from "../support/webhook-receiver.js";
 import { type AuditedUser, auditUsers } from "./consistency.js";
 
 const UNAVAILABLE = { error: "Service temporarily unavailable" };
@@ -295,5 +296,22 @@ describe("DynamoDB unreachable in the middle of a stream of writes", () => {
     expect((await call("GET", `${INST}/${fresh}`, { token: owner })).status).toBe(200);
     expect((await call("GET", "/api/v1/admin/security_events", { token: owner })).status).toBe(200);
     expect((await auditUsers([user])).problems).toEqual([]);
+    // The re-created events table has a new stream: the local consumer follows it, so a webhook still gets events.
+    const hook = await receiver(0);
+    try {
+      const created = await call("POST", "/api/v1/admin/webhooks", { token: owner, body: { webhook: { url: hook.url } } });
+      expect(created.status, created.text).toBe(201);
+      const types = await until(
+        "the webhook's own creation delivered",
+        async () => {
+          const got = hook.received.map((r) => (JSON.parse(r.body) as { type: string }).type);
+          return got.includes("webhook_created") ? got : undefined;
+        },
+        30_000,
+      );
+      expect(types).toContain("webhook_created");
+    } finally {
+      await hook.close();
+    }
   });
 });

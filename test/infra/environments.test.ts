@@ -129,8 +129,9 @@ describe("dev and prod stacks", () => {
   it("keep every log group as long as their settings say", () => {
     each((b, s, env) => {
       const groups = b.ofType("AWS::Logs::LogGroup");
-      // Besides the functions': the access log, the console deployment's, and the trail's two (trail.ts).
-      expect(groups.length, env).toBe(handlers().size + 4);
+      // Besides the route functions': the access log, the console deployment's, the trail's two (trail.ts),
+      // and those of the functions that get events out (streaming.ts).
+      expect(groups.length, env).toBe(handlers().size + 4 + b.stack.streaming.functionsByHandler.size);
       for (const [id, g] of groups) expect(g.Properties.RetentionInDays, `${env} ${id}`).toBe(s.logRetention);
     });
   });

@@ -115,9 +115,13 @@ describe("functions", () => {
   const fns = ofType("AWS::Lambda::Function");
 
   it("has one function per distinct handler, arm64 on the newest Node.js runtime", () => {
-    // The other functions are CDK's own (the console deployment's, in Python), and the trail's three (trail.ts):
-    // the digest function, the public-key reader and CDK's custom-resource framework function.
-    expect(fns.filter(([, f]) => String(f.Properties.Runtime).startsWith("nodejs"))).toHaveLength(handlers().size + 3);
+    // The other functions are CDK's own (the console deployment's, in Python), the trail's three (trail.ts: the
+    // digest function, the public-key reader and CDK's custom-resource framework function), and the three
+    // without a route (infra/streaming.ts: export worker, stream consumer, webhook retrier).
+    const { exportWorker, consumer, retrier } = stack.streaming;
+    expect(fns.filter(([, f]) => String(f.Properties.Runtime).startsWith("nodejs"))).toHaveLength(
+      handlers().size + 3 + [exportWorker, consumer, retrier].length,
+    );
     expect(stack.functions.size).toBe(handlers().size);
     for (const [handler, fn] of stack.functions) {
       const props = resources[logicalId(fn)].Properties;

@@ -100,6 +100,8 @@ export interface CallOptions {
    * gateway). Otherwise the response is checked against the document (contract.ts) and a mismatch throws.
    */
   readonly contract?: false;
+  /** Another server to send the request to instead of the stack's gateway: a proxy in front of it (Prism). */
+  readonly baseUrl?: string;
 }
 
 export interface CallResult {
@@ -121,7 +123,7 @@ export function observeResponses(observer: (result: CallResult, opts: CallOption
 
 /** One request through the gateway, e.g. `call("GET", "/api/v1/institutions", { token })`. */
 export async function call(method: string, path: string, opts: CallOptions = {}): Promise<CallResult> {
-  const url = new URL(path, stack.apiUrl);
+  const url = new URL(path, opts.baseUrl ?? stack.apiUrl);
   for (const [key, value] of Object.entries(opts.query ?? {})) {
     for (const v of Array.isArray(value) ? value : [value]) if (v !== undefined) url.searchParams.append(key, String(v));
   }

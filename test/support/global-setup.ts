@@ -50,6 +50,8 @@ export default async function setup(project: TestProject): Promise<() => Promise
     eventRetentionDays: 3650,
     digestPeriodSeconds: 3600,
     digestTimer: false,
+    // Webhook retries after 1, 2, 4… s instead of 30, 60, 120… s, so a test sees them.
+    webhookRetryBaseSeconds: 1,
   });
   const control = await startControlServer(stack);
   project.provide("stack", { ...stack.info(), controlUrl: control.url, logDir: stack.logDir });

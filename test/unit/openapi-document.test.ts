@@ -208,6 +208,19 @@ describe("request schemas, generated from the valibot schemas", () => {
         invitationCreateInput,
         { institution_id: "01M84M2ES7DTY37NE05PPBJBQG", email: "Ada@Acme.test", role: "cohort_admin" },
       ],
+      // Trimmed and lower-cased before it is checked: a client may send spaces around it, and capitals.
+      [
+        "invite: spaced e-mail",
+        req.invitationCreate,
+        invitationCreateInput,
+        { institution_id: "i", email: " Ada@Acme.TEST\t", role: "cohort_admin" },
+      ],
+      [
+        "invite: spaced bad e-mail",
+        req.invitationCreate,
+        invitationCreateInput,
+        { institution_id: "i", email: " ada@ ", role: "cohort_admin" },
+      ],
       ["invite: bad role", req.invitationCreate, invitationCreateInput, { institution_id: "i", email: "ada@acme.test", role: "boss" }],
       ["invite: bad e-mail", req.invitationCreate, invitationCreateInput, { institution_id: "i", email: "ada@", role: "cohort_admin" }],
       ["accept", req.invitationAccept, acceptInput, { token: "A".repeat(43) }],

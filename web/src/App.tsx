@@ -24,6 +24,7 @@ const pages = {
   events: () => import("./pages/SecurityEvents"),
   event: () => import("./pages/SecurityEvent"),
   alerts: () => import("./pages/Alerts"),
+  webhooks: () => import("./pages/Webhooks"),
   notFound: () => import("./pages/NotFound"),
   signIn: () => import("./pages/SignIn"),
 };
@@ -35,6 +36,7 @@ const AcceptInvitation = lazy(pages.accept);
 const SecurityEvents = lazy(pages.events);
 const SecurityEventPage = lazy(pages.event);
 const Alerts = lazy(pages.alerts);
+const Webhooks = lazy(pages.webhooks);
 const NotFound = lazy(pages.notFound);
 const SignIn = lazy(pages.signIn);
 
@@ -56,6 +58,7 @@ function route(pathname: string): Routed {
   const event = on("/security-events/:id");
   if (event) return { element: <SecurityEventPage id={event.id ?? ""} key={event.id} />, contentType: "default" };
   if (on("/alerts")) return { element: <Alerts />, contentType: "dashboard" };
+  if (on("/webhooks")) return { element: <Webhooks />, contentType: "table" };
   return { element: <NotFound />, contentType: "default" };
 }
 
@@ -67,11 +70,12 @@ function route(pathname: string): Routed {
  * React's "Maximum update depth exceeded" (#185).
  */
 const NAV_ITEMS: readonly SideNavigationProps.Item[] = [{ type: "link", text: "Institutions", href: "/institutions" }];
-// Only cohort super admins may read the audit trail (the API answers 403 to anyone else).
+// Only cohort super admins may read the audit trail and manage webhooks (the API answers 403 to anyone else).
 const SUPER_ADMIN_NAV_ITEMS: readonly SideNavigationProps.Item[] = [
   ...NAV_ITEMS,
   { type: "link", text: "Security events", href: "/security-events" },
   { type: "link", text: "Alerts", href: "/alerts" },
+  { type: "link", text: "Webhooks", href: "/webhooks" },
 ];
 const NAV_HEADER: SideNavigationProps.Header = { href: "/institutions", text: "Console" };
 const IDENTITY: TopNavigationProps.Identity = { href: "/institutions", title: "Institution Admin", onFollow: follow };

@@ -4,7 +4,6 @@
  * transfers the institution; anyone else may leave it. The removal dialog names the person and the
  * invitations they sent that will be revoked with them.
  */
-import Alert from "@cloudscape-design/components/alert";
 import Badge from "@cloudscape-design/components/badge";
 import Box from "@cloudscape-design/components/box";
 import Button from "@cloudscape-design/components/button";
@@ -22,6 +21,7 @@ import { query } from "../router";
 import { useShell } from "../shell";
 import { useApi } from "../useApi";
 import { useSubmit } from "../useSubmit";
+import { DialogFooter, Refusal } from "./Dialog";
 import { ErrorNotice } from "./ErrorNotice";
 
 const PAGE_SIZE = 20;
@@ -235,30 +235,6 @@ export function Administrators({ institution, owner, self, onChanged }: Administ
 }
 
 /** What the API answered instead, in words, inside the dialog. */
-function Refusal({ error }: { error: { header: string; text: string } | undefined }) {
-  return error ? (
-    <Alert type="error" header={error.header}>
-      {error.text}
-    </Alert>
-  ) : null;
-}
-
-/** A dialog's footer: Cancel, and the action. */
-function Footer({ action, busy, onCancel, onAction }: { action: string; busy: boolean; onCancel: () => void; onAction: () => void }) {
-  return (
-    <Box float="right">
-      <SpaceBetween direction="horizontal" size="xs">
-        <Button variant="link" onClick={onCancel}>
-          Cancel
-        </Button>
-        <Button variant="primary" loading={busy} onClick={onAction}>
-          {action}
-        </Button>
-      </SpaceBetween>
-    </Box>
-  );
-}
-
 function RoleModal(props: {
   institutionId: string;
   admin: Administrator | undefined;
@@ -291,7 +267,7 @@ function RoleModal(props: {
       onDismiss={close}
       header="Change role"
       closeAriaLabel="Close dialog"
-      footer={<Footer action="Save role" busy={busy} onCancel={close} onAction={() => void save()} />}
+      footer={<DialogFooter action="Save role" busy={busy} onCancel={close} onAction={() => void save()} />}
     >
       {props.admin && (
         <SpaceBetween size="m">
@@ -354,7 +330,7 @@ function RemoveModal(props: {
       onDismiss={close}
       header={props.self ? "Leave institution" : "Remove administrator"}
       closeAriaLabel="Close dialog"
-      footer={<Footer action={props.self ? "Leave" : "Remove"} busy={busy} onCancel={close} onAction={() => void remove()} />}
+      footer={<DialogFooter action={props.self ? "Leave" : "Remove"} busy={busy} onCancel={close} onAction={() => void remove()} />}
     >
       {admin && (
         <SpaceBetween size="m">
@@ -430,7 +406,7 @@ function TransferModal(props: {
       onDismiss={close}
       header="Transfer institution"
       closeAriaLabel="Close dialog"
-      footer={<Footer action="Transfer" busy={busy} onCancel={close} onAction={() => void transfer()} />}
+      footer={<DialogFooter action="Transfer" busy={busy} onCancel={close} onAction={() => void transfer()} />}
     >
       {props.admin && (
         <SpaceBetween size="m">

@@ -1,19 +1,18 @@
 /** An institution's cohorts; its super admin adds them (a cohort also keeps the institution from being deleted). */
 import Box from "@cloudscape-design/components/box";
 import Button from "@cloudscape-design/components/button";
-import Form from "@cloudscape-design/components/form";
 import FormField from "@cloudscape-design/components/form-field";
 import Header from "@cloudscape-design/components/header";
 import Input from "@cloudscape-design/components/input";
-import Modal from "@cloudscape-design/components/modal";
 import SpaceBetween from "@cloudscape-design/components/space-between";
 import Table from "@cloudscape-design/components/table";
-import { type FormEvent, useState } from "react";
+import { useState } from "react";
 import { client, ok } from "../api";
 import { formatDateTime } from "../format";
 import { useShell } from "../shell";
 import { useApi } from "../useApi";
 import { useSubmit } from "../useSubmit";
+import { FormDialog } from "./Dialog";
 import { ErrorNotice } from "./ErrorNotice";
 
 export function Cohorts({ institutionId, owner }: { institutionId: string; owner: boolean }) {
@@ -32,15 +31,13 @@ export function Cohorts({ institutionId, owner }: { institutionId: string; owner
     setName("");
     reset();
   };
-  const create = (e: FormEvent) => {
-    e.preventDefault();
-    return submit(async () => {
+  const create = () =>
+    submit(async () => {
       const res = ok(await client.POST("/api/v1/institutions/{id}/cohorts", { params, body: { cohort: { name } } }));
       flash({ type: "success", content: `Cohort ${res.cohort.name} created` });
       close();
       reload();
     });
-  };
 
   return (
     <SpaceBetween size="m">
@@ -74,28 +71,19 @@ export function Cohorts({ institutionId, owner }: { institutionId: string; owner
           { id: "created_at", header: "Created", cell: (c) => formatDateTime(c.created_at) },
         ]}
       />
-      <Modal visible={open} onDismiss={close} header="Create cohort" closeAriaLabel="Close dialog">
-        <form onSubmit={(e) => void create(e)} noValidate>
-          <Form
-            errorText={formError && `${formError.header}: ${formError.text}`}
-            errorIconAriaLabel="Error"
-            actions={
-              <SpaceBetween direction="horizontal" size="xs">
-                <Button variant="link" formAction="none" onClick={close}>
-                  Cancel
-                </Button>
-                <Button variant="primary" loading={busy} formAction="submit">
-                  Create cohort
-                </Button>
-              </SpaceBetween>
-            }
-          >
-            <FormField label="Name" errorText={fieldErrors.name}>
-              <Input value={name} onChange={({ detail }) => setName(detail.value)} autoFocus />
-            </FormField>
-          </Form>
-        </form>
-      </Modal>
+      <FormDialog
+        visible={open}
+        header="Create cohort"
+        action="Create cohort"
+        busy={busy}
+        onClose={close}
+        onSubmit={() => void create()}
+        errorText={formError && `${formError.header}: ${formError.text}`}
+      >
+        <FormField label="Name" errorText={fieldErrors.name}>
+          <Input value={name} onChange={({ detail }) => setName(detail.value)} autoFocus />
+        </FormField>
+      </FormDialog>
     </SpaceBetween>
   );
 }

@@ -11,6 +11,7 @@ import SpaceBetween from "@cloudscape-design/components/space-between";
 import { client, isChangedElsewhere, ok } from "../api";
 import { useShell } from "../shell";
 import { useSubmit } from "../useSubmit";
+import { DialogFooter } from "./Dialog";
 import { describe } from "./ErrorNotice";
 
 export function DeleteInstitution({
@@ -46,18 +47,7 @@ export function DeleteInstitution({
       onDismiss={close}
       header="Delete institution"
       closeAriaLabel="Close dialog"
-      footer={
-        <Box float="right">
-          <SpaceBetween direction="horizontal" size="xs">
-            <Button variant="link" onClick={close}>
-              Cancel
-            </Button>
-            <Button variant="primary" loading={busy} onClick={() => void remove()}>
-              Delete
-            </Button>
-          </SpaceBetween>
-        </Box>
-      }
+      footer={<DialogFooter action="Delete" busy={busy} onCancel={close} onAction={() => void remove()} />}
     >
       <SpaceBetween size="m">
         <Box variant="p">

@@ -50,11 +50,20 @@ export function ErrorNotice({ error, onRetry, children }: { error: unknown; onRe
 /** True for the API's 403: the page has nothing to show but the notice. */
 export const isForbidden = (error: unknown): boolean => error instanceof ApiError && error.status === 403;
 
+/** What a cohort-super-admin page shows instead of its content to anyone else (the API's 403): what is theirs only. */
+export function SuperAdminOnly({ title, error, children }: { title: string; error: unknown; children: ReactNode }) {
+  return (
+    <ContentLayout header={<Header variant="h1">{title}</Header>}>
+      <ErrorNotice error={error}>{children}</ErrorNotice>
+    </ContentLayout>
+  );
+}
+
 /** What a page shows instead of its content when the caller may not read it at all. */
 export function AuditTrailForbidden({ title, error }: { title: string; error: unknown }) {
   return (
-    <ContentLayout header={<Header variant="h1">{title}</Header>}>
-      <ErrorNotice error={error}>The audit trail is open to cohort super admins only; ask one in your account.</ErrorNotice>
-    </ContentLayout>
+    <SuperAdminOnly title={title} error={error}>
+      The audit trail is open to cohort super admins only; ask one in your account.
+    </SuperAdminOnly>
   );
 }

@@ -2,10 +2,8 @@
  * An institution's invitations, active or used, newest first; those who manage it invite, resend and revoke.
  * Pages with the API's cursor (`meta.next_cursor`). A 429 says when to try again.
  */
-import Alert from "@cloudscape-design/components/alert";
 import Box from "@cloudscape-design/components/box";
 import Button from "@cloudscape-design/components/button";
-import Form from "@cloudscape-design/components/form";
 import FormField from "@cloudscape-design/components/form-field";
 import Header from "@cloudscape-design/components/header";
 import Input from "@cloudscape-design/components/input";
@@ -16,13 +14,14 @@ import Select, { type SelectProps } from "@cloudscape-design/components/select";
 import SpaceBetween from "@cloudscape-design/components/space-between";
 import StatusIndicator, { type StatusIndicatorProps } from "@cloudscape-design/components/status-indicator";
 import Table from "@cloudscape-design/components/table";
-import { type FormEvent, useState } from "react";
+import { useState } from "react";
 import { ApiError, client, type Invitation, type InvitationStatus, ok, type Role } from "../api";
 import { formatShort, ROLE_LABELS, retryText, roleLabel } from "../format";
 import { query } from "../router";
 import { useShell } from "../shell";
 import { useApi } from "../useApi";
 import { useSubmit } from "../useSubmit";
+import { DialogFooter, FormDialog, Refusal } from "./Dialog";
 import { describe, ErrorNotice } from "./ErrorNotice";
 
 const PAGE_SIZE = 20;
@@ -244,9 +243,8 @@ function InviteModal(props: {
     reset();
     props.onClose();
   };
-  const send = (e: FormEvent) => {
-    e.preventDefault();
-    return submit(async () => {
+  const send = () =>
+    submit(async () => {
       const res = ok(
         await client.POST("/api/v1/admin/invitations", {
           body: { institution_id: props.institutionId, email, role: role.value as Role },
@@ -255,43 +253,30 @@ function InviteModal(props: {
       setEmail("");
       props.onSent(res.message);
     });
-  };
 
   return (
-    <Modal visible={props.visible} onDismiss={close} header="Invite an administrator" closeAriaLabel="Close dialog">
-      <form onSubmit={(e) => void send(e)} noValidate>
-        <Form
-          actions={
-            <SpaceBetween direction="horizontal" size="xs">
-              <Button variant="link" formAction="none" onClick={close}>
-                Cancel
-              </Button>
-              <Button variant="primary" loading={busy} formAction="submit">
-                Send invitation
-              </Button>
-            </SpaceBetween>
-          }
+    <FormDialog
+      visible={props.visible}
+      header="Invite an administrator"
+      action="Send invitation"
+      busy={busy}
+      onClose={close}
+      onSubmit={() => void send()}
+    >
+      <SpaceBetween size="m">
+        <Box variant="p">The invitation is e-mailed with a link that is valid for 7 days.</Box>
+        <FormField label="E-mail address" errorText={fieldErrors.email}>
+          <Input type="email" inputMode="email" value={email} onChange={({ detail }) => setEmail(detail.value)} autoFocus />
+        </FormField>
+        <FormField
+          label="Role"
+          description={props.owner ? undefined : "Only the institution's super admin can invite cohort super admins."}
         >
-          <SpaceBetween size="m">
-            <Box variant="p">The invitation is e-mailed with a link that is valid for 7 days.</Box>
-            <FormField label="E-mail address" errorText={fieldErrors.email}>
-              <Input type="email" inputMode="email" value={email} onChange={({ detail }) => setEmail(detail.value)} autoFocus />
-            </FormField>
-            <FormField
-              label="Role"
-              description={props.owner ? undefined : "Only the institution's super admin can invite cohort super admins."}
-            >
-              <Select selectedOption={role} onChange={({ detail }) => setRole(detail.selectedOption)} options={roleOptions} />
-            </FormField>
-            {error && (
-              <Alert type="error" header={error.header}>
-                {error.text}
-              </Alert>
-            )}
-          </SpaceBetween>
-        </Form>
-      </form>
-    </Modal>
+          <Select selectedOption={role} onChange={({ detail }) => setRole(detail.selectedOption)} options={roleOptions} />
+        </FormField>
+        <Refusal error={error} />
+      </SpaceBetween>
+    </FormDialog>
   );
 }
 
@@ -322,29 +307,14 @@ function RevokeModal(props: {
       onDismiss={close}
       header="Revoke invitation"
       closeAriaLabel="Close dialog"
-      footer={
-        <Box float="right">
-          <SpaceBetween direction="horizontal" size="xs">
-            <Button variant="link" onClick={close}>
-              Cancel
-            </Button>
-            <Button variant="primary" loading={busy} onClick={() => void revoke()}>
-              Revoke
-            </Button>
-          </SpaceBetween>
-        </Box>
-      }
+      footer={<DialogFooter action="Revoke" busy={busy} onCancel={close} onAction={() => void revoke()} />}
     >
       <SpaceBetween size="m">
         <Box variant="p">
           Revoke the invitation of <strong>{props.invitation?.email}</strong>? Its link stops working at once; the revocation is recorded in
           the security events.
         </Box>
-        {error && (
-          <Alert type="error" header={error.header}>
-            {error.text}
-          </Alert>
-        )}
+        <Refusal error={error} />
       </SpaceBetween>
     </Modal>
   );

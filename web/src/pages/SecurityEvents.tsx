@@ -18,6 +18,7 @@ import { useMemo, useState } from "react";
 import { EVENT_TYPES } from "../../../shared/constants";
 import { client, ok } from "../api";
 import { AuditTrailForbidden, describe, ErrorNotice, isForbidden } from "../components/ErrorNotice";
+import { ExportAll } from "../components/ExportAll";
 import { formatDateTime, humanize } from "../format";
 import { follow, navigate, query, useLocation } from "../router";
 import { usePage, useShell } from "../shell";
@@ -171,6 +172,7 @@ export default function SecurityEvents() {
                 <Button iconName="download" loading={downloading} onClick={() => void download()}>
                   Download CSV
                 </Button>
+                <ExportAll filters={{ event_type: filters.eventType, user_id: filters.userId, from, to }} />
               </SpaceBetween>
             }
           >

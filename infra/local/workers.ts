@@ -1,0 +1,38 @@
+/**
+ * The functions a deployed stack invokes without a route, run inside the local gateway's process with the
+ * same code (DESIGN.md §11): the export worker after each `POST /security_events/exports`, as Lambda's
+ * asynchronous invocation would; the stream consumer on DynamoDB Local's stream of the events table, as the
+ * event source mapping would; the webhook retrier every second, as the scheduler would every minute.
+ */
+import type { DynamoDBStreamEvent } from "aws-lambda";
+import { handler as exportWorker } from "../../functions/exports/worker.js";
+import { handler as consumer } from "../../functions/streaming/consume.js";
+import { handler as retrier } from "../../functions/webhooks/retry.js";
+import { runInProcess } from "../../shared/exports/dispatch.js";
+import { startStreamPoller } from "./stream-poller.js";
+
+export interface LocalWorkers {
+  stop(): Promise<void>;
+}
+
+const RETRY_INTERVAL_MS = 1000;
+
+export async function startLocalWorkers(): Promise<LocalWorkers> {
+  runInProcess(exportWorker);
+  const poller = await startStreamPoller({
+    endpoint: process.env.DYNAMODB_ENDPOINT as string,
+    region: process.env.AWS_REGION as string,
+    table: process.env.EVENTS_TABLE as string,
+    handle: (records) => consumer({ Records: records } as unknown as DynamoDBStreamEvent),
+  });
+  let retrying: Promise<unknown> = Promise.resolve();
+  const timer = setInterval(() => {
+    retrying = retrying.then(() => retrier()).catch((err: unknown) => console.error(`[webhook retrier] ${(err as Error).message}`));
+  }, RETRY_INTERVAL_MS);
+  return {
+    stop: async () => {
+      clearInterval(timer);
+      await Promise.all([poller.stop(), retrying]);
+    },
+  };
+}

@@ -1,0 +1,22 @@
+/** Settings of the webhooks (DESIGN.md §11), read and checked once at module load. */
+import { envInt } from "../config.js";
+
+export const webhookConfig = {
+  /** At most this many webhooks per account. */
+  perAccount: envInt("WEBHOOKS_PER_ACCOUNT", 5),
+  /** A delivery attempt that has no answer after this long has failed. */
+  timeoutMs: 5_000,
+  /** The first retry waits this long, each next one twice as long (at most an hour). */
+  retryBaseSeconds: envInt("WEBHOOK_RETRY_BASE_SECONDS", 30),
+  /** Deliveries are retried this long after their first attempt, then marked failed; a receiver failing this long is disabled. */
+  retryWindowSeconds: envInt("WEBHOOK_RETRY_WINDOW_SECONDS", 24 * 3600),
+  /** Loopback http URLs (a receiver on this machine): the local stack only. */
+  allowLoopbackHttp: process.env.WEBHOOK_ALLOW_LOOPBACK_HTTP === "true",
+  /** How long delivery records are kept. */
+  deliveryDays: 7,
+} as const;
+
+/** The wait before attempt `n + 1`, after `n` failed attempts. */
+export function backoffSeconds(failedAttempts: number): number {
+  return Math.min(3600, webhookConfig.retryBaseSeconds * 2 ** Math.max(0, failedAttempts - 1));
+}

@@ -1,0 +1,591 @@
+/**
+ * Prism (`prism proxy --errors`, @stoplight/prism-cli) checks the API document against the running local API:
+ * a walk through every route of `shared/routes.ts` goes through Prism, which validates each request and
+ * each response (status, headers, content type, body) against the document the gateway serves. Success
+ * answers and the main error answers (400, 401, 403, 404, 409, 412, 422, 429) of every resource; then Prism
+ * must have reported nothing, and the routes walked must be the route table. A copy of the document with one
+ * response field's type changed shows that the same check does fail.
+ */
+import { randomBytes } from "node:crypto";
+import { writeFileSync } from "node:fs";
+import { createServer, type Server } from "node:http";
+import type { AddressInfo } from "node:net";
+import { PutCommand } from "@aws-sdk/lib-dynamodb";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { db } from "../../shared/clients.js";
+import { config } from "../../shared/config.js";
+import { payloadOf, persistence } from "../../shared/idempotency.js";
+import { type HttpMethod, routeKey, routes } from "../../shared/routes.js";
+import { streamKeys } from "../../shared/tables.js";
+import { deliver } from "../../shared/webhooks/deliver.js";
+import { getWebhook } from "../../shared/webhooks/repository.js";
+import { type CallOptions, type CallResult, call, stack, token, uniq, uniqEmail } from "../support/api.js";
+import { assertConforms } from "../support/contract.js";
+import { EXPORTS } from "../support/exports.js";
+import {
+  ACCEPT,
+  ALERTS,
+  ageLastMail,
+  createInstitution,
+  DOCS,
+  EVENTS,
+  EXPORT,
+  INST,
+  INV,
+  invite,
+  lastMailedToken,
+  OPENAPI,
+  withinOneWindow,
+} from "../support/flows.js";
+import { type PrismProxy, startPrism } from "../support/prism.js";
+import { eventsOf, userIdOf } from "./helpers.js";
+
+/** For steps that wait on the export worker, the stream consumer or mail, on a shared machine. */
+const SLOW = 180_000;
+const PREVIEW = "/api/v1/invitations/preview";
+const DIGESTS = `${EVENTS}/digests`;
+const HOOKS = "/api/v1/admin/webhooks";
+/** Well-formed ids that name nothing. */
+const NO_SUCH_ID = "01ARZ3NDEKTSV4RRFFQ69G5FAV";
+/** A bearer token the gateway's authorizer refuses (Prism only checks that a bearer token is sent). */
+const BAD_TOKEN = "not-a-valid-token";
+/** Shaped as an invitation token (43 base64url characters), but issued by nobody. */
+const UNKNOWN_INVITATION_TOKEN = randomBytes(32).toString("base64url");
+
+/** The route of the table a request meets, as API Gateway picks it: a literal segment wins over `{param}`. */
+function routeOf(method: string, pathname: string): string | undefined {
+  const parts = pathname.split("/").slice(1);
+  const candidates = routes
+    .filter((r) => r.method === method)
+    .map((r) => ({ key: routeKey(r), segments: r.path.split("/").slice(1) }))
+    .filter(
+      (r) => r.segments.length === parts.length && r.segments.every((s, i) => (s.startsWith("{") ? parts[i] !== "" : s === parts[i])),
+    );
+  const literals = (segments: string[]) => segments.map((s) => (s.startsWith("{") ? "1" : "0")).join("");
+  candidates.sort((a, b) => literals(a.segments).localeCompare(literals(b.segments)));
+  return candidates[0]?.key;
+}
+
+/** A loopback receiver for webhook deliveries: answers 204 to everything. */
+async function receiver(): Promise<{ url: string; close: () => Promise<void> }> {
+  const server: Server = createServer((req, res) => {
+    req.resume();
+    req.on("end", () => {
+      res.statusCode = 204;
+      res.end();
+    });
+  });
+  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+  const { port } = server.address() as AddressInfo;
+  return { url: `http://127.0.0.1:${port}/hook`, close: () => new Promise<void>((r) => server.close(() => r())) };
+}
+
+async function until<T>(what: string, fn: () => Promise<T | undefined>, timeoutMs = 60_000): Promise<T> {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    const value = await fn();
+    if (value !== undefined) return value;
+    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
+    await new Promise((r) => setTimeout(r, 200));
+  }
+}
+
+describe("Prism, a validating proxy, between a client and the local API", () => {
+  let prism: PrismProxy;
+  /** Prism on a copy of the document with one response field's type changed. */
+  let broken: PrismProxy;
+  let hook: Awaited<ReturnType<typeof receiver>>;
+  /** Statuses answered through Prism, by route key. */
+  const walked = new Map<string, Set<number>>();
+  /** Answers through Prism that carried a violation (header `sl-violations`) or were Prism's own problem answer. */
+  const flagged: string[] = [];
+  /** Requests sent through Prism. */
+  let sent = 0;
+  /** Per route key, a request it answered with a success: sent again with a bad token for its 401. */
+  const succeeded = new Map<string, { method: HttpMethod; path: string; opts: CallOptions }>();
+
+  const account = uniq("acct");
+  const domain = `${uniq("d")}.test`;
+  let owner: string;
+  /** Same account, no cohort super admin status. */
+  let plain: string;
+  /** A cohort super admin of another account: sees none of this account's data. */
+  let stranger: string;
+
+  beforeAll(async () => {
+    const tag = `${process.pid}-${Date.now()}`;
+    const served = await fetch(`${stack.apiUrl}${OPENAPI}`);
+    // biome-ignore lint/suspicious/noExplicitAny: the served document, edited at two known places.
+    const document: any = await served.json();
+    // One response field's type changed: an institution's name becomes an integer.
+    const copy = structuredClone(document);
+    copy.components.schemas.Institution.properties.name = { type: "integer" };
+    // And a header the API never sends, required on an institution's 200.
+    copy.paths[`${INST}/{id}`].get.responses["200"].headers["X-Never-Sent"] = { required: true, schema: { type: "string" } };
+    const brokenFile = `${stack.logDir}/prism-broken-document-${tag}.json`;
+    writeFileSync(brokenFile, JSON.stringify(copy));
+    [prism, broken, hook, owner, plain, stranger] = await Promise.all([
+      // The document as the gateway serves it, by its URL.
+      startPrism(`${stack.apiUrl}${OPENAPI}`, stack.apiUrl, `${stack.logDir}/prism-${tag}.log`),
+      startPrism(brokenFile, stack.apiUrl, `${stack.logDir}/prism-broken-${tag}.log`),
+      receiver(),
+      token(uniqEmail("pr-owner", domain), { superAdmin: true, account }),
+      token(uniqEmail("pr-plain", domain), { account }),
+      token(uniqEmail("pr-stranger"), { superAdmin: true, account: uniq("acct") }),
+    ]);
+  }, 180_000);
+
+  afterAll(async () => {
+    await Promise.all([prism?.stop(), broken?.stop(), hook?.close()]);
+  });
+
+  /** One request through Prism; its answer is also checked against the document by the tests' own check. */
+  async function p(method: HttpMethod, path: string, opts: CallOptions = {}): Promise<CallResult> {
+    sent++;
+    const res = await call(method, path, { ...opts, baseUrl: prism.url, contract: false });
+    const url = new URL(path, prism.url);
+    const key = routeOf(method, url.pathname) ?? `${method} ${url.pathname} (no route)`;
+    walked.set(key, new Set(walked.get(key)).add(res.status));
+    const violations = res.headers["sl-violations"];
+    const problem = (res.headers["content-type"] ?? "").startsWith("application/problem+json");
+    if (violations !== undefined || problem) {
+      const report = `${key} → ${res.status}: ${violations ?? ""} ${problem ? res.text : ""}`;
+      flagged.push(report);
+      throw new Error(`Prism found a violation: ${report}`);
+    }
+    assertConforms(method, url.pathname, res);
+    if (res.status < 300) succeeded.set(key, { method, path, opts });
+    return res;
+  }
+
+  /** Status and body, for one comparison. */
+  const answer = (res: CallResult) => ({ status: res.status, body: res.body });
+  const error = (status: number, message: string) => ({ status, body: { error: message } });
+
+  // State the walk builds as it goes.
+  let inst: { id: string; name: string };
+  let etag: string;
+  /** An administrator of `inst` with the role cohort_admin (joined through an invitation). */
+  let ada: { token: string; id: string; email: string };
+  /** An administrator of `inst` with the role cohort_super_admin, of the same account. */
+  let bob: { token: string; id: string; email: string };
+
+  it("institutions: list, create, show, update (PATCH, PUT), delete; 401, 403, 404, 412, 422, Idempotency-Key replays and 422", async () => {
+    expect((await p("GET", INST, { token: owner })).status).toBe(200);
+    const key = uniq("key");
+    const name = uniq("Prism College");
+    const body = { institution: { name, registration_number: uniq("REG"), contact_email: "desk@prism.test" } };
+    const created = await p("POST", INST, { token: owner, body, headers: { "Idempotency-Key": key } });
+    expect(created.status).toBe(201);
+    inst = created.body.institution;
+    // The replay answers the first response; the key with another body is 422.
+    expect(answer(await p("POST", INST, { token: owner, body, headers: { "Idempotency-Key": key } }))).toEqual(answer(created));
+    const reused = await p("POST", INST, { token: owner, body: { institution: { name: "Other" } }, headers: { "Idempotency-Key": key } });
+    expect(reused.status).toBe(422);
+    // The registration number is taken: 422 {errors}.
+    const taken = await p("POST", INST, { token: owner, body: { institution: { ...body.institution, name: uniq("Twin") } } });
+    expect(taken.status).toBe(422);
+    expect(taken.body.errors).toEqual(["Registration number has already been taken"]);
+    expect((await p("POST", INST, { token: plain, body: { institution: { name: "No" } } })).status).toBe(403);
+
+    const shown = await p("GET", `${INST}/${inst.id}`, { token: owner });
+    expect(shown.status).toBe(200);
+    etag = shown.headers.etag ?? "";
+    expect(etag).not.toBe("");
+    expect((await p("GET", `${INST}/${inst.id}`, { token: stranger })).status).toBe(404);
+
+    const patched = await p("PATCH", `${INST}/${inst.id}`, {
+      token: owner,
+      body: { institution: { address: "1 Proxy Way" } },
+      headers: { "If-Match": etag },
+    });
+    expect(patched.status).toBe(200);
+    // The version read before the PATCH is stale now.
+    const stale = await p("PUT", `${INST}/${inst.id}`, {
+      token: owner,
+      body: { institution: { address: "2" } },
+      headers: { "If-Match": etag },
+    });
+    expect(stale.status).toBe(412);
+    etag = patched.headers.etag ?? "";
+    const put = await p("PUT", `${INST}/${inst.id}`, {
+      token: owner,
+      body: { institution: { contact_phone: "+1 555 0100" } },
+      headers: { "If-Match": etag },
+    });
+    expect(put.status).toBe(200);
+    // What DESIGN.md §3 lets a client send: null or "" clears a field, `If-Match: *`, unknown keys are ignored.
+    const cleared = await p("PATCH", `${INST}/${inst.id}`, {
+      token: owner,
+      body: { institution: { address: null, contact_email: "", motto: "ignored", settings: { dark_mode: true } }, extra: 1 },
+      headers: { "If-Match": "*" },
+    });
+    expect(cleared.status).toBe(200);
+    expect(cleared.body.institution).toMatchObject({ address: null, contact_email: null });
+    expect((await p("PATCH", `${INST}/${inst.id}`, { token: stranger, body: { institution: { address: "x" } } })).status).toBe(404);
+    expect((await p("DELETE", `${INST}/${inst.id}`, { token: owner, headers: { "If-Match": '"0"' } })).status).toBe(412);
+
+    // A body over 64 KiB, well-formed (an unknown key carries the bulk): 413.
+    const huge = await p("POST", INST, { token: owner, body: { institution: { name: "Big", filler: "a".repeat(70_000) } } });
+    expect(answer(huge)).toEqual(error(413, "Request body too large"));
+
+    const doomed = await createInstitution(owner);
+    expect((await p("DELETE", `${INST}/${doomed.id}`, { token: stranger })).status).toBe(404);
+    expect((await p("DELETE", `${INST}/${doomed.id}`, { token: owner })).status).toBe(200);
+  });
+
+  it("cohorts: create, list; 403, 404; and an institution with cohorts cannot be deleted (422)", async () => {
+    const created = await p("POST", `${INST}/${inst.id}/cohorts`, { token: owner, body: { cohort: { name: "2026" } } });
+    expect(created.status).toBe(201);
+    expect((await p("GET", `${INST}/${inst.id}/cohorts`, { token: owner })).body.cohorts).toHaveLength(1);
+    expect((await p("GET", `${INST}/${inst.id}/cohorts`, { token: stranger })).status).toBe(404);
+    expect((await p("POST", `${INST}/${inst.id}/cohorts`, { token: stranger, body: { cohort: { name: "x" } } })).status).toBe(404);
+    const refused = await p("DELETE", `${INST}/${inst.id}`, { token: owner });
+    expect(answer(refused)).toEqual(error(422, "Cannot delete institution with existing cohorts"));
+  });
+
+  it(
+    "invitations: create, list, preview, accept, resend, revoke; 400, 403, 404, 409 (key in progress), 422",
+    async () => {
+      const adaEmail = uniqEmail("pr-ada", domain);
+      const bobEmail = uniqEmail("pr-bob", domain);
+      const [adaToken, bobToken] = await Promise.all([token(adaEmail, { account }), token(bobEmail, { account, superAdmin: true })]);
+      ada = { token: adaToken, id: await userIdOf(adaToken), email: adaEmail };
+      bob = { token: bobToken, id: await userIdOf(bobToken), email: bobEmail };
+
+      const invited = await p("POST", INV, { token: owner, body: { institution_id: inst.id, email: ada.email, role: "cohort_admin" } });
+      expect(invited.status).toBe(201);
+      const bobInvited = await p("POST", INV, {
+        token: owner,
+        body: { institution_id: inst.id, email: bob.email, role: "cohort_super_admin" },
+        headers: { "Idempotency-Key": uniq("key") },
+      });
+      expect(bobInvited.status).toBe(201);
+      const listed = await p("GET", INV, { token: owner, query: { institution_id: inst.id, limit: 1 } });
+      expect(listed.status).toBe(200);
+      expect(listed.body.meta.next_cursor).toEqual(expect.any(String));
+      const next = await p("GET", INV, {
+        token: owner,
+        query: { institution_id: inst.id, limit: 1, cursor: listed.body.meta.next_cursor },
+      });
+      expect(next.status).toBe(200);
+      expect((await p("GET", INV, { token: owner, query: { institution_id: inst.id, cursor: "not-a-cursor" } })).status).toBe(400);
+      expect((await p("GET", INV, { token: owner, query: { institution_id: inst.id, show_used: "true" } })).status).toBe(200);
+      expect((await p("GET", INV, { token: stranger, query: { institution_id: inst.id } })).status).toBe(404);
+
+      // A request with this key is still running (its record written as the first invocation would): 409.
+      const running = uniq("key");
+      const runningBody = { institution_id: inst.id, email: uniqEmail("pr-running", domain), role: "cohort_admin" };
+      await persistence().saveInProgress(
+        payloadOf(await userIdOf(owner), `POST ${INV}`, running, { params: {}, query: {}, body: runningBody }),
+        60_000,
+      );
+      const inProgress = await p("POST", INV, { token: owner, body: runningBody, headers: { "Idempotency-Key": running } });
+      expect(answer(inProgress)).toEqual(error(409, "A request with this Idempotency-Key is in progress"));
+
+      const adaToken_ = await lastMailedToken(ada.email);
+      const preview = await p("POST", PREVIEW, { token: ada.token, body: { token: adaToken_ } });
+      expect(preview.status).toBe(200);
+      expect((await p("POST", PREVIEW, { token: ada.token, body: { token: UNKNOWN_INVITATION_TOKEN } })).status).toBe(422);
+      expect((await p("POST", ACCEPT, { token: ada.token, body: { token: UNKNOWN_INVITATION_TOKEN } })).status).toBe(422);
+      expect((await p("POST", ACCEPT, { token: ada.token, body: { token: adaToken_ } })).status).toBe(200);
+      expect((await p("POST", ACCEPT, { token: bob.token, body: { token: await lastMailedToken(bob.email) } })).status).toBe(200);
+      // Ada is an administrator now: inviting her again is 422 {errors}.
+      const again = await p("POST", INV, { token: owner, body: { institution_id: inst.id, email: ada.email, role: "cohort_admin" } });
+      expect(again.status).toBe(422);
+
+      // Resend once the cooldown is over; revoke; a revoked invitation can be neither revoked nor resent.
+      const carol = await p("POST", INV, {
+        token: owner,
+        body: { institution_id: inst.id, email: uniqEmail("pr-carol", domain), role: "cohort_admin" },
+      });
+      const carolId = carol.body.invitation.id as string;
+      await ageLastMail(inst.id, carolId, 3_600);
+      const resent = await p("POST", `${INV}/${carolId}/resend`, { token: owner, query: { institution_id: inst.id } });
+      expect(resent.status).toBe(200);
+      expect((await p("POST", `${INV}/${carolId}/resend`, { token: ada.token, query: { institution_id: inst.id } })).status).toBe(403);
+      expect((await p("POST", `${INV}/${carolId}/resend`, { token: stranger, query: { institution_id: inst.id } })).status).toBe(404);
+      expect((await p("DELETE", `${INV}/${carolId}`, { token: ada.token, query: { institution_id: inst.id } })).status).toBe(403);
+      expect((await p("DELETE", `${INV}/${NO_SUCH_ID}`, { token: owner, query: { institution_id: inst.id } })).status).toBe(404);
+      // `institution_id` in the JSON body instead of the query (the spec: "query or body").
+      await ageLastMail(inst.id, carolId, 3_600);
+      const resentByBody = await p("POST", `${INV}/${carolId}/resend`, { token: owner, body: { institution_id: inst.id } });
+      expect(resentByBody.status).toBe(200);
+      expect((await p("DELETE", `${INV}/${carolId}`, { token: owner, body: { institution_id: inst.id } })).status).toBe(200);
+      expect((await p("DELETE", `${INV}/${carolId}`, { token: owner, query: { institution_id: inst.id } })).status).toBe(422);
+      expect((await p("POST", `${INV}/${carolId}/resend`, { token: owner, query: { institution_id: inst.id } })).status).toBe(422);
+      // At most 3 active invitations per e-mail and institution: the 4th is 429 with Retry-After.
+      const pending = uniqEmail("pr-pending", domain);
+      for (let i = 0; i < 3; i++) await invite(owner, inst.id, pending);
+      const fourth = await p("POST", INV, { token: owner, body: { institution_id: inst.id, email: pending, role: "cohort_admin" } });
+      expect(answer(fourth)).toEqual(error(429, "Too many pending invitations for this email"));
+      expect(Number(fourth.headers["retry-after"])).toBeGreaterThanOrEqual(1);
+
+      // The e-mail is trimmed and lower-cased (DESIGN.md §3): a client may send it with spaces and capitals.
+      const dan = uniqEmail("pr-dan", domain);
+      const spaced = await p("POST", INV, {
+        token: owner,
+        body: { institution_id: inst.id, email: `  ${dan.toUpperCase()} `, role: "cohort_admin" },
+      });
+      expect(spaced.status).toBe(201);
+      expect(spaced.body.invitation.email).toBe(dan);
+      const forbidden = await p("POST", INV, {
+        token: ada.token,
+        body: { institution_id: inst.id, email: uniqEmail("pr-dan", domain), role: "cohort_admin" },
+      });
+      expect(forbidden.status).toBe(403);
+      const unseen = await p("POST", INV, {
+        token: stranger,
+        body: { institution_id: inst.id, email: uniqEmail("pr-eve", domain), role: "cohort_admin" },
+      });
+      expect(unseen.status).toBe(404);
+    },
+    SLOW,
+  );
+
+  it("administrators: list, change a role, remove, leave, transfer; 400, 403, 404, 422", async () => {
+    const admins = `${INST}/${inst.id}/administrators`;
+    const page = await p("GET", admins, { token: owner, query: { limit: 2 } });
+    expect(page.status).toBe(200);
+    expect(page.body.administrators).toHaveLength(2);
+    expect((await p("GET", admins, { token: ada.token, query: { cursor: page.body.meta.next_cursor } })).status).toBe(200);
+    expect((await p("GET", admins, { token: owner, query: { cursor: "not-a-cursor" } })).status).toBe(400);
+    expect((await p("GET", admins, { token: stranger })).status).toBe(404);
+
+    // A member who is not the super admin is refused the institution's writes.
+    expect((await p("PATCH", `${INST}/${inst.id}`, { token: ada.token, body: { institution: { address: "x" } } })).status).toBe(403);
+    expect((await p("PUT", `${INST}/${inst.id}`, { token: ada.token, body: { institution: { address: "x" } } })).status).toBe(403);
+    expect((await p("DELETE", `${INST}/${inst.id}`, { token: ada.token })).status).toBe(403);
+    expect((await p("POST", `${INST}/${inst.id}/cohorts`, { token: ada.token, body: { cohort: { name: "x" } } })).status).toBe(403);
+    expect((await p("PATCH", `${admins}/${bob.id}`, { token: ada.token, body: { role: "cohort_admin" } })).status).toBe(403);
+    expect((await p("DELETE", `${admins}/${bob.id}`, { token: ada.token })).status).toBe(403);
+    expect((await p("POST", `${INST}/${inst.id}/transfer`, { token: ada.token, body: { user_id: bob.id } })).status).toBe(403);
+
+    const promoted = await p("PATCH", `${admins}/${ada.id}`, { token: owner, body: { role: "cohort_super_admin" } });
+    expect(promoted.status).toBe(200);
+    expect(promoted.body.administrator.role).toBe("cohort_super_admin");
+    expect((await p("PATCH", `${admins}/${await userIdOf(owner)}`, { token: owner, body: { role: "cohort_admin" } })).status).toBe(422);
+    expect((await p("PATCH", `${admins}/${NO_SUCH_ID}`, { token: owner, body: { role: "cohort_admin" } })).status).toBe(404);
+    expect((await p("PATCH", `${admins}/${ada.id}`, { token: stranger, body: { role: "cohort_admin" } })).status).toBe(404);
+    expect((await p("DELETE", `${admins}/${await userIdOf(owner)}`, { token: owner })).status).toBe(422);
+    expect((await p("DELETE", `${admins}/${NO_SUCH_ID}`, { token: owner })).status).toBe(404);
+    expect((await p("POST", `${INST}/${inst.id}/transfer`, { token: owner, body: { user_id: await userIdOf(owner) } })).status).toBe(422);
+    expect((await p("POST", `${INST}/${inst.id}/transfer`, { token: owner, body: { user_id: NO_SUCH_ID } })).status).toBe(404);
+    expect((await p("POST", `${INST}/${inst.id}/transfer`, { token: stranger, body: { user_id: bob.id } })).status).toBe(404);
+
+    // Ada leaves; the owner hands the institution to Bob, who then removes the former owner.
+    expect((await p("DELETE", `${admins}/${ada.id}`, { token: ada.token })).status).toBe(200);
+    const transferred = await p("POST", `${INST}/${inst.id}/transfer`, {
+      token: owner,
+      body: { user_id: bob.id },
+      headers: { "Idempotency-Key": uniq("key") },
+    });
+    expect(transferred.status).toBe(200);
+    const removed = await p("DELETE", `${admins}/${await userIdOf(owner)}`, { token: bob.token });
+    expect(removed.status).toBe(200);
+  });
+
+  let eventId: string;
+  it("security events: list, show, export CSV, alerts, digests; 400, 403, 404", async () => {
+    const list = await p("GET", EVENTS, { token: owner, query: { limit: 5 } });
+    expect(list.status).toBe(200);
+    eventId = list.body.events[0].id;
+    const next = await p("GET", EVENTS, { token: owner, query: { limit: 5, cursor: list.body.meta.next_cursor } });
+    expect(next.status).toBe(200);
+    const filtered = await p("GET", EVENTS, {
+      token: owner,
+      query: { event_type: "institution_created", user_id: await userIdOf(owner), from: "2024-01-01", to: new Date().toISOString() },
+    });
+    expect(filtered.body.events.length).toBeGreaterThanOrEqual(1);
+    expect((await p("GET", EVENTS, { token: owner, query: { cursor: "not-a-cursor" } })).status).toBe(400);
+    expect((await p("GET", EVENTS, { token: plain })).status).toBe(403);
+
+    expect((await p("GET", `${EVENTS}/${eventId}`, { token: owner })).status).toBe(200);
+    expect((await p("GET", `${EVENTS}/${NO_SUCH_ID}`, { token: owner })).status).toBe(404);
+    expect((await p("GET", `${EVENTS}/${eventId}`, { token: plain })).status).toBe(403);
+
+    const csv = await p("GET", EXPORT, { token: owner, query: { event_type: "institution_created,cohort_created" } });
+    expect(csv.status).toBe(200);
+    expect(csv.headers["content-type"]).toMatch(/^text\/csv/);
+    expect(csv.text.split("\r\n")[0]).toBe("id,event_type,created_at,user_id,user_email,ip_address,description,details");
+    expect((await p("GET", EXPORT, { token: plain })).status).toBe(403);
+
+    expect((await p("GET", ALERTS, { token: owner })).status).toBe(200);
+    expect((await p("GET", ALERTS, { token: plain })).status).toBe(403);
+    expect((await p("GET", DIGESTS, { token: owner, query: { from: "2024-01-01T00:00:00Z" } })).status).toBe(200);
+    expect((await p("GET", DIGESTS, { token: plain })).status).toBe(403);
+  });
+
+  it(
+    "full exports: start, status until done with its link; 400, 403, 404, 429",
+    async () => {
+      // Absent, null or blank filters are no filter, as in the list's query string.
+      const started = await p("POST", EXPORTS, {
+        token: owner,
+        body: { format: "jsonl", event_type: "institution_created", user_id: "", from: "2024-06-01", to: null },
+      });
+      expect(started.status).toBe(202);
+      const id = started.body.export.id as string;
+      const done = await until(
+        "the export",
+        async () => {
+          const res = await p("GET", `${EXPORTS}/${id}`, { token: owner });
+          expect(res.status).toBe(200);
+          return res.body.export.status === "running" ? undefined : res.body.export;
+        },
+        150_000,
+      );
+      expect(done).toMatchObject({ status: "succeeded", download_url: expect.any(String) });
+      expect((await p("GET", `${EXPORTS}/${id}`, { token: stranger })).status).toBe(404);
+      expect((await p("GET", `${EXPORTS}/${id}`, { token: plain })).status).toBe(403);
+      const range = await p("POST", EXPORTS, { token: owner, body: { format: "csv", from: "2024-06-02", to: "2024-06-01" } });
+      expect(range.status).toBe(400);
+      expect((await p("POST", EXPORTS, { token: plain, body: { format: "csv" } })).status).toBe(403);
+
+      // Both of an account's export slots held by running exports: 429 with Retry-After.
+      const busy = uniq("acct");
+      const busyAdmin = await token(uniqEmail("pr-busy"), { superAdmin: true, account: busy });
+      const lease = Date.now() + 10 * 60_000;
+      await Promise.all(
+        [0, 1].map((n) =>
+          db.send(
+            new PutCommand({
+              TableName: config.tables.main,
+              Item: { ...streamKeys.exportSlot(busy, n), export_id: `held-${n}`, lease_until: lease },
+            }),
+          ),
+        ),
+      );
+      const bounded = await p("POST", EXPORTS, { token: busyAdmin, body: { format: "csv" } });
+      expect(answer(bounded)).toEqual(error(429, "Too many exports running, try again later"));
+      expect(Number(bounded.headers["retry-after"])).toBeGreaterThanOrEqual(1);
+    },
+    SLOW,
+  );
+
+  it(
+    "webhooks: create (loopback http locally), list, deliveries, delete; 403, 404, 422, 429",
+    async () => {
+      const created = await p("POST", HOOKS, { token: owner, body: { webhook: { url: hook.url } } });
+      expect(created.status).toBe(201);
+      const id = created.body.webhook.id as string;
+      expect((await p("GET", HOOKS, { token: owner })).body.webhooks.map((w: { id: string }) => w.id)).toContain(id);
+      // Its own webhook_created event, delivered by the stream consumer's function itself: in a full run the local
+      // stream poller can be gone for good (a fault test restarts DynamoDB Local; the poller keeps the old stream).
+      const event = (await eventsOf(owner)).find((e) => e.event_type === "webhook_created" && e.details.webhook_id === id);
+      const record = await getWebhook(account, id);
+      if (!event || !record) throw new Error("no webhook_created event or no webhook record");
+      expect((await deliver(record, event)).status).toBe("delivered");
+      const listed = await p("GET", `${HOOKS}/${id}/deliveries`, { token: owner });
+      expect(listed.status).toBe(200);
+      const deliveries = listed.body.deliveries;
+      expect(deliveries.length).toBeGreaterThanOrEqual(1);
+
+      expect((await p("GET", `${HOOKS}/${id}/deliveries`, { token: stranger })).status).toBe(404);
+      expect((await p("GET", HOOKS, { token: plain })).status).toBe(403);
+      expect((await p("POST", HOOKS, { token: plain, body: { webhook: { url: hook.url } } })).status).toBe(403);
+      expect((await p("GET", `${HOOKS}/${id}/deliveries`, { token: plain })).status).toBe(403);
+      expect((await p("DELETE", `${HOOKS}/${id}`, { token: plain })).status).toBe(403);
+      expect((await p("DELETE", `${HOOKS}/${id}`, { token: stranger })).status).toBe(404);
+      const insecure = await p("POST", HOOKS, { token: owner, body: { webhook: { url: "ftp://siem.example.com/hook" } } });
+      expect(insecure.status).toBe(422);
+      expect((await p("DELETE", `${HOOKS}/${id}`, { token: owner })).status).toBe(200);
+      expect((await p("DELETE", `${HOOKS}/${id}`, { token: owner })).status).toBe(404);
+
+      // At most 5 per account: the sixth is 429. All at the loopback receiver: a host that never answers would
+      // hold the stream consumer's batches, other files' deliveries too, for its 5 s timeout.
+      const full = await token(uniqEmail("pr-full"), { superAdmin: true, account: uniq("acct") });
+      for (let i = 0; i < 5; i++) {
+        const res = await call("POST", HOOKS, { token: full, body: { webhook: { url: `${hook.url}?n=${i}` } } });
+        expect(res.status).toBe(201);
+      }
+      const sixth = await p("POST", HOOKS, { token: full, body: { webhook: { url: `${hook.url}?n=5` } } });
+      expect(answer(sixth)).toEqual(error(429, "At most 5 webhooks per account"));
+    },
+    SLOW,
+  );
+
+  it("the account's trail: a page of every event the walk recorded, and each type's event shown", async () => {
+    const page = await p("GET", EVENTS, { token: owner, query: { limit: 200 } });
+    expect(page.status).toBe(200);
+    const byType = new Map<string, string>(page.body.events.map((e: { event_type: string; id: string }) => [e.event_type, e.id]));
+    expect(byType.size).toBeGreaterThanOrEqual(15);
+    for (const id of byType.values()) expect((await p("GET", `${EVENTS}/${id}`, { token: owner })).status).toBe(200);
+  });
+
+  it(
+    "the probing bound: the 31st refusal in a minute is 429 with Retry-After",
+    async () => {
+      await withinOneWindow("minute", 20_000);
+      const prober = await token(uniqEmail("pr-prober"), { superAdmin: true, account: uniq("acct") });
+      const refusals = await Promise.all(Array.from({ length: 30 }, () => call("GET", `${INST}/${inst.id}`, { token: prober })));
+      expect(refusals.map((r) => r.status)).toEqual(Array(30).fill(404));
+      const bounded = await p("GET", `${INST}/${inst.id}`, { token: prober });
+      expect(answer(bounded)).toEqual(error(429, "Too many refused requests, try again later"));
+      expect(Number(bounded.headers["retry-after"])).toBeGreaterThanOrEqual(1);
+    },
+    SLOW,
+  );
+
+  it("401 for a token the authorizer refuses, on every route that needs one (each route's successful request again)", async () => {
+    for (const route of routes.filter((r) => !r.public)) {
+      const request = succeeded.get(routeKey(route));
+      if (!request) continue; // the coverage check below names it
+      const res = await p(request.method, request.path, { ...request.opts, token: BAD_TOKEN });
+      expect(answer(res), routeKey(route)).toEqual({ status: 401, body: { message: "Unauthorized" } });
+    }
+  });
+
+  it("the document and its reference page, without a token", async () => {
+    expect((await p("GET", OPENAPI)).body.openapi).toBe("3.1.0");
+    expect((await p("GET", DOCS)).headers["content-type"]).toMatch(/^text\/html/);
+  });
+
+  it("Prism reported no violation, and the walk went through every route of the route table, each with a success", async () => {
+    await prism.stop(); // flushes its log
+    expect(flagged).toEqual([]);
+    expect(prism.problems()).toEqual([]);
+    // Prism did see the walk: each request is in its log.
+    expect(prism.log().match(/Request received/g)?.length).toBe(sent);
+
+    expect([...walked.keys()].sort()).toEqual(routes.map(routeKey).sort());
+    const succeededOnce = (statuses: Set<number>) => [...statuses].some((s) => s >= 200 && s < 300);
+    for (const [key, statuses] of walked) expect(succeededOnce(statuses), key).toBe(true);
+    const seen = new Set([...walked.values()].flatMap((s) => [...s]));
+    for (const status of [400, 401, 403, 404, 409, 412, 422, 429]) expect(seen.has(status), String(status)).toBe(true);
+  });
+
+  it("the check can fail: with an institution's name typed integer and a required header added to a copy of the document, Prism reports both; and it refuses a request the document refuses", async () => {
+    const res = await call("GET", `${INST}/${inst.id}`, { token: bob.token, baseUrl: broken.url, contract: false });
+    expect(res.status).toBe(500);
+    expect(res.headers["content-type"]).toMatch(/^application\/problem\+json/);
+    expect(res.body.type).toBe("https://stoplight.io/prism/errors#VIOLATIONS");
+    expect(res.body.validation).toEqual(
+      expect.arrayContaining([
+        expect.objectContaining({ location: ["response", "body", "institution", "name"], severity: "Error" }),
+        expect.objectContaining({ location: ["response", "header"], severity: "Error" }),
+      ]),
+    );
+    expect(res.body.validation).toHaveLength(2);
+    expect(JSON.parse(res.headers["sl-violations"] ?? "[]")).toEqual(res.body.validation);
+    // The same request through the real document passes: the answer itself is fine.
+    const direct = await call("GET", `${INST}/${inst.id}`, { token: bob.token });
+    expect(direct.status).toBe(200);
+    // Requests are checked too: one the document refuses is answered by Prism and never reaches the API.
+    const failures = async () => (await eventsOf(bob.token)).filter((e) => e.event_type === "token_validation_failure").length;
+    const before = await failures();
+    const refused = await call("POST", ACCEPT, { token: bob.token, body: { token: "short" }, baseUrl: broken.url, contract: false });
+    expect(refused.status).toBe(422);
+    expect(refused.body).toMatchObject({
+      type: "https://stoplight.io/prism/errors#UNPROCESSABLE_ENTITY",
+      validation: [expect.objectContaining({ location: ["body", "token"], code: "pattern" })],
+    });
+    expect(await failures()).toBe(before); // the API, which records every failed token, never saw it
+    await broken.stop();
+    // With --errors, Prism answers each violation and logs that it did (instead of a `Violation:` line).
+    expect(broken.problems()).toEqual([
+      expect.stringMatching(/Request terminated with error: \S+#VIOLATIONS/),
+      expect.stringMatching(/Request terminated with error: \S+#UNPROCESSABLE_ENTITY/),
+    ]);
+  });
+});
