@@ -4,18 +4,12 @@ import { readFileSync } from "node:fs";
  * Configuration shared by every function, read and checked once at module load: a misconfigured
  * deployment fails at its first cold start, loudly, instead of on some later request.
  */
-import { positiveInt } from "./numbers.js";
+import { envInt } from "./numbers.js";
 
 function required(name: string): string {
   const value = process.env[name];
   if (!value) throw new Error(`Missing required environment variable ${name}`);
   return value;
-}
-
-/** A positive integer from the environment, or `fallback` when unset. */
-export function envInt(name: string, fallback: number): number {
-  const raw = process.env[name];
-  return raw === undefined || raw === "" ? fallback : positiveInt(name, raw);
 }
 
 /** Digest period: 60–3600 s, dividing the hour, so that periods align to the epoch and to every UTC hour. */

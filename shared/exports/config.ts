@@ -2,7 +2,7 @@
  * Settings of the full exports (DESIGN.md §11), read and checked once at module load. Only the export
  * functions import this module, so no other function needs the bucket's name or pays for the S3 client.
  */
-import { envInt } from "../config.js";
+import { envInt } from "../numbers.js";
 
 export const exportConfig = {
   /** The bucket the files go to; its lifecycle removes them after `fileDays`. */

@@ -1,5 +1,5 @@
 /** Settings of the webhooks (DESIGN.md §11), read and checked once at module load. */
-import { envInt } from "../config.js";
+import { envInt } from "../numbers.js";
 
 export const webhookConfig = {
   /** At most this many webhooks per account. */

@@ -8,8 +8,6 @@
  */
 import { randomBytes } from "node:crypto";
 import { writeFileSync } from "node:fs";
-import { createServer, type Server } from "node:http";
-import type { AddressInfo } from "node:net";
 import { PutCommand } from "@aws-sdk/lib-dynamodb";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { db } from "../../shared/clients.js";
@@ -17,8 +15,6 @@ import { config } from "../../shared/config.js";
 import { payloadOf, persistence } from "../../shared/idempotency.js";
 import { type HttpMethod, routeKey, routes } from "../../shared/routes.js";
 import { streamKeys } from "../../shared/tables.js";
-import { deliver } from "../../shared/webhooks/deliver.js";
-import { getWebhook } from "../../shared/webhooks/repository.js";
 import { type CallOptions, type CallResult, call, stack, token, uniq, uniqEmail } from "../support/api.js";
 import { assertConforms } from "../support/contract.js";
 import { EXPORTS } from "../support/exports.js";
@@ -38,6 +34,7 @@ import {
   withinOneWindow,
 } from "../support/flows.js";
 import { type PrismProxy, startPrism } from "../support/prism.js";
+import { receiver, until } from "../support/webhook-receiver.js";
 import { eventsOf, userIdOf } from "./helpers.js";
 
 /** For steps that wait on the export worker, the stream consumer or mail, on a shared machine. */
@@ -64,30 +61,6 @@ function routeOf(method: string, pathname: string): string | undefined {
   const literals = (segments: string[]) => segments.map((s) => (s.startsWith("{") ? "1" : "0")).join("");
   candidates.sort((a, b) => literals(a.segments).localeCompare(literals(b.segments)));
   return candidates[0]?.key;
-}
-
-/** A loopback receiver for webhook deliveries: answers 204 to everything. */
-async function receiver(): Promise<{ url: string; close: () => Promise<void> }> {
-  const server: Server = createServer((req, res) => {
-    req.resume();
-    req.on("end", () => {
-      res.statusCode = 204;
-      res.end();
-    });
-  });
-  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
-  const { port } = server.address() as AddressInfo;
-  return { url: `http://127.0.0.1:${port}/hook`, close: () => new Promise<void>((r) => server.close(() => r())) };
-}
-
-async function until<T>(what: string, fn: () => Promise<T | undefined>, timeoutMs = 60_000): Promise<T> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const value = await fn();
-    if (value !== undefined) return value;
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((r) => setTimeout(r, 200));
-  }
 }
 
 describe("Prism, a validating proxy, between a client and the local API", () => {
@@ -128,7 +101,7 @@ describe("Prism, a validating proxy, between a client and the local API", () => 
       // The document as the gateway serves it, by its URL.
       startPrism(`${stack.apiUrl}${OPENAPI}`, stack.apiUrl, `${stack.logDir}/prism-${tag}.log`),
       startPrism(brokenFile, stack.apiUrl, `${stack.logDir}/prism-broken-${tag}.log`),
-      receiver(),
+      receiver(0),
       token(uniqEmail("pr-owner", domain), { superAdmin: true, account }),
       token(uniqEmail("pr-plain", domain), { account }),
       token(uniqEmail("pr-stranger"), { superAdmin: true, account: uniq("acct") }),
@@ -470,15 +443,13 @@ describe("Prism, a validating proxy, between a client and the local API", () => 
       expect(created.status).toBe(201);
       const id = created.body.webhook.id as string;
       expect((await p("GET", HOOKS, { token: owner })).body.webhooks.map((w: { id: string }) => w.id)).toContain(id);
-      // Its own webhook_created event, delivered by the stream consumer's function itself: in a full run the local
-      // stream poller can be gone for good (a fault test restarts DynamoDB Local; the poller keeps the old stream).
-      const event = (await eventsOf(owner)).find((e) => e.event_type === "webhook_created" && e.details.webhook_id === id);
-      const record = await getWebhook(account, id);
-      if (!event || !record) throw new Error("no webhook_created event or no webhook record");
-      expect((await deliver(record, event)).status).toBe("delivered");
-      const listed = await p("GET", `${HOOKS}/${id}/deliveries`, { token: owner });
-      expect(listed.status).toBe(200);
-      const deliveries = listed.body.deliveries;
+      // Its own webhook_created event, delivered from the events table's stream by the local consumer.
+      const deliveries = await until("the webhook's own event delivered", async () => {
+        const listed = await p("GET", `${HOOKS}/${id}/deliveries`, { token: owner });
+        expect(listed.status).toBe(200);
+        const got: { status: string }[] = listed.body.deliveries;
+        return got.some((d) => d.status === "delivered") ? got : undefined;
+      });
       expect(deliveries.length).toBeGreaterThanOrEqual(1);
 
       expect((await p("GET", `${HOOKS}/${id}/deliveries`, { token: stranger })).status).toBe(404);
