@@ -2,16 +2,19 @@
  * Puts events on the EventBridge custom bus (DESIGN.md §11): `source: institution-admin`, `detail-type:
  * <event_type>`, `detail: <the event as show returns it>`; the account is the entry's resource. Only the
  * stream consumer imports this module, so only its bundle holds the EventBridge client. Without a bus (the
- * local stack) nothing is put.
+ * local stack) nothing is put. `EVENTBRIDGE_ENDPOINT` points the client elsewhere (there is no local
+ * EventBridge: the test of this module answers PutEvents itself).
  */
 import { EventBridgeClient, PutEventsCommand, type PutEventsRequestEntry } from "@aws-sdk/client-eventbridge";
 import type { StoredEvent } from "../audit.js";
+import { localCredentials } from "../clients.js";
 import { config } from "../config.js";
 import { showBody } from "../security-events/service.js";
 import { EVENT_SOURCE } from "./source.js";
 
 const busName = process.env.EVENT_BUS_NAME || undefined;
-const eventBridge = new EventBridgeClient({ region: config.region });
+const endpoint = process.env.EVENTBRIDGE_ENDPOINT || undefined;
+const eventBridge = new EventBridgeClient({ region: config.region, endpoint, ...localCredentials(endpoint) });
 
 /** PutEvents takes at most 10 entries. */
 const BATCH = 10;
