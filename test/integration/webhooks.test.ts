@@ -2,12 +2,17 @@
  * Webhooks end to end (DESIGN.md §11): a receiver on this machine gets every event of the account from the
  * events table's stream (DynamoDB Local's, polled by the local stack), each signature verified with the
  * `standardwebhooks` verifier; it fails its first three attempts, and the retries still deliver every event.
- * Also the API: create (secret once), list, delete, deliveries, the bounds and account isolation.
+ * Also the API: create (secret once), list, delete, deliveries, the bounds and account isolation, and a
+ * receiver that keeps failing for the retry window: disabled, with its event.
  */
 import { Webhook } from "standardwebhooks";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { webhookConfig } from "../../shared/webhooks/config.js";
+import { deliver } from "../../shared/webhooks/deliver.js";
+import { getWebhook } from "../../shared/webhooks/repository.js";
 import { call, token, uniq, uniqEmail } from "../support/api.js";
 import { type Received, receiver, until } from "../support/webhook-receiver.js";
+import { eventsOf } from "./helpers.js";
 
 const HOOKS = "/api/v1/admin/webhooks";
 
@@ -117,5 +122,56 @@ describe("webhooks", () => {
     expect(sixth.body).toEqual({ error: "At most 5 webhooks per account" });
     expect(Number(sixth.headers["retry-after"])).toBeGreaterThan(0);
     expect((await call("GET", HOOKS, { token: tok })).body.webhooks).toHaveLength(5);
+  });
+
+  it("a receiver failing for the whole retry window is disabled, recorded as webhook_disabled, and gets nothing more", async () => {
+    const mine = uniq("acct");
+    const tok = await token(uniqEmail("wh-dead"), { superAdmin: true, account: mine });
+    const dead = await receiver(Number.POSITIVE_INFINITY);
+    try {
+      const created = await call("POST", HOOKS, { token: tok, body: { webhook: { url: dead.url } } });
+      expect(created.status).toBe(201);
+      const id: string = created.body.webhook.id;
+      // The stack's consumer fails its first delivery: the webhook is failing from then on.
+      const failing = await until(
+        "the webhook failing",
+        async () => {
+          const listed = (await call("GET", HOOKS, { token: tok })).body.webhooks.find((w: { id: string }) => w.id === id);
+          return listed?.failing_since ? listed : undefined;
+        },
+        20_000,
+      );
+      expect(failing).toMatchObject({ status: "enabled", disabled_at: null });
+
+      // A day later (this process delivers with a clock of its own; its attempts fail too): one more failure.
+      const [event] = await eventsOf(tok);
+      const record = await getWebhook(mine, id);
+      if (!event || !record) throw new Error("no event or no webhook record");
+      const later = new Date(Date.parse(failing.failing_since) + webhookConfig.retryWindowSeconds * 1000 + 60_000);
+      expect((await deliver(record, { ...event, id: `${event.id}-later` }, later)).status).not.toBe("delivered");
+
+      const listed = (await call("GET", HOOKS, { token: tok })).body.webhooks.find((w: { id: string }) => w.id === id);
+      expect(listed).toMatchObject({ status: "disabled", failing_since: failing.failing_since, disabled_at: later.toISOString() });
+      const trail = await call("GET", "/api/v1/admin/security_events", { token: tok, query: { event_type: "webhook_disabled" } });
+      expect(trail.body.events).toHaveLength(1);
+      expect(trail.body.events[0].details).toMatchObject({ webhook_id: id, url: dead.url, failing_since: failing.failing_since });
+
+      // Disabled: the next event of the account reaches a healthy webhook of the account, and not this one.
+      const healthy = await receiver(0);
+      try {
+        expect((await call("POST", HOOKS, { token: tok, body: { webhook: { url: healthy.url } } })).status).toBe(201);
+        const attempts = dead.received.length;
+        const made = await call("POST", "/api/v1/institutions", { token: tok, body: { institution: { name: uniq("After U") } } });
+        expect(made.status).toBe(201);
+        await until("the new event at the healthy webhook", async () =>
+          healthy.received.some((r) => r.body.includes(made.body.institution.id)) ? true : undefined,
+        );
+        expect(dead.received.length).toBe(attempts);
+      } finally {
+        await healthy.close();
+      }
+    } finally {
+      await dead.close();
+    }
   });
 });

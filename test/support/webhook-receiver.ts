@@ -23,7 +23,16 @@ export async function receiver(failures: number) {
   });
   await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
   const { port } = server.address() as AddressInfo;
-  return { url: `http://127.0.0.1:${port}/hook`, received, close: () => new Promise<void>((r) => server.close(() => r())) };
+  return {
+    url: `http://127.0.0.1:${port}/hook`,
+    received,
+    close: () =>
+      new Promise<void>((r) => {
+        server.close(() => r());
+        // Deliveries keep their connections alive: close them, or close() waits for the sender to let go.
+        server.closeAllConnections();
+      }),
+  };
 }
 
 /** `fn`'s first defined value, polled every 250 ms for at most `timeoutMs`. */
