@@ -513,7 +513,11 @@ describe("Prism, a validating proxy, between a client and the local API", () => 
   });
 
   it("Prism reported no violation, and the walk went through every route of the route table, each with a success", async () => {
-    await prism.stop(); // flushes its log
+    // Prism's log reaches its file behind its answers: wait until every request sent is in it.
+    await until("every request in Prism's log", async () =>
+      (prism.log().match(/Request received/g)?.length ?? 0) >= sent ? true : undefined,
+    );
+    await prism.stop();
     expect(flagged).toEqual([]);
     expect(prism.problems()).toEqual([]);
     // Prism did see the walk: each request is in its log.
@@ -552,9 +556,14 @@ describe("Prism, a validating proxy, between a client and the local API", () => 
       validation: [expect.objectContaining({ location: ["body", "token"], code: "pattern" })],
     });
     expect(await failures()).toBe(before); // the API, which records every failed token, never saw it
+    // With --errors, Prism answers each violation and logs that it did (instead of a `Violation:` line). Its log
+    // is written after its answer, so a loaded machine can read it before the last line is there: wait for it.
+    const problems = await until("Prism's log of both problems", async () => {
+      const lines = broken.problems();
+      return lines.length >= 2 ? lines : undefined;
+    });
     await broken.stop();
-    // With --errors, Prism answers each violation and logs that it did (instead of a `Violation:` line).
-    expect(broken.problems()).toEqual([
+    expect(problems).toEqual([
       expect.stringMatching(/Request terminated with error: \S+#VIOLATIONS/),
       expect.stringMatching(/Request terminated with error: \S+#UNPROCESSABLE_ENTITY/),
     ]);
