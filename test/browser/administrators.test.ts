@@ -10,8 +10,8 @@ import type { Browser, BrowserContext, Page } from "playwright-core";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import { call, invitationTokenIn, sentMail, uniq } from "../support/api.js";
 import {
-  axeViolations,
   consoleUrl,
+  expectAccessible,
   heading,
   launch,
   newAccount,
@@ -36,11 +36,6 @@ async function browse(as: Person): Promise<Page> {
   contexts.push(context);
   watches.push(watch);
   return page;
-}
-
-async function expectAccessible(page: Page, what: string): Promise<void> {
-  const violations = await axeViolations(page);
-  expect(violations, `${what}: ${JSON.stringify(violations, null, 2)}`).toEqual([]);
 }
 
 /** Invites `email` as `role` through the API; returns the mailed token. */

@@ -16,8 +16,8 @@ import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import { createUserWithTemporaryPassword } from "../../infra/local/cognito.js";
 import { call, invitationTokenIn, sentMail, stack, uniq, uniqEmail } from "../support/api.js";
 import {
-  axeViolations,
   consoleUrl,
+  expectAccessible,
   heading,
   launch,
   newAccount,
@@ -48,11 +48,6 @@ async function browse(as?: Person): Promise<Page> {
 }
 
 /** axe-core finds no serious or critical violation on the page as it stands. */
-async function expectAccessible(page: Page, what: string): Promise<void> {
-  const violations = await axeViolations(page);
-  expect(violations, `${what}: ${JSON.stringify(violations, null, 2)}`).toEqual([]);
-}
-
 /**
  * Watches, through the hook React offers its developer tools (present in production builds too), the props
  * the frame hands to Cloudscape's components on every commit: for each `Component.prop`, how often it

@@ -144,6 +144,12 @@ export async function axeViolations(page: Page): Promise<AxeViolation[]> {
     .map((v) => ({ id: v.id, impact: v.impact, help: v.help, targets: v.nodes.map((n) => String(n.target)) }));
 }
 
+/** No serious or critical axe violation on the page as it stands; the failure lists them. */
+export async function expectAccessible(page: Page, what: string): Promise<void> {
+  const violations = await axeViolations(page);
+  expect(violations, `${what}: ${JSON.stringify(violations, null, 2)}`).toEqual([]);
+}
+
 /** Fills the sign-in form and submits it. */
 export async function submitSignIn(page: Page, email: string, password: string): Promise<void> {
   await page.getByLabel("E-mail address").fill(email);

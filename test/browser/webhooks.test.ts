@@ -8,15 +8,14 @@
  * Each test starts from its own account, its people signed in already; it waits for what a person waits
  * for (a heading, a table's rows, a delivery listed after a refresh), never for a fixed time.
  */
-import { createServer } from "node:http";
-import type { AddressInfo } from "node:net";
 import type { Browser, BrowserContext, Page } from "playwright-core";
 import { Webhook } from "standardwebhooks";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import { call } from "../support/api.js";
+import { receiver as startReceiver } from "../support/webhook-receiver.js";
 import {
-  axeViolations,
   consoleUrl,
+  expectAccessible,
   heading,
   launch,
   newAccount,
@@ -44,31 +43,11 @@ async function browse(as: Person): Promise<Page> {
   return page;
 }
 
-async function expectAccessible(page: Page, what: string): Promise<void> {
-  const violations = await axeViolations(page);
-  expect(violations, `${what}: ${JSON.stringify(violations, null, 2)}`).toEqual([]);
-}
-
-interface Received {
-  readonly headers: Record<string, string>;
-  readonly body: string;
-}
-
-/** A webhook receiver on this machine that answers `answer()` (204) and keeps what it got; closed after the test. */
-async function receiver(answer: () => number = () => 204): Promise<{ url: string; received: Received[] }> {
-  const received: Received[] = [];
-  const server = createServer((req, res) => {
-    const chunks: Buffer[] = [];
-    req.on("data", (c: Buffer) => chunks.push(c));
-    req.on("end", () => {
-      received.push({ headers: req.headers as Record<string, string>, body: Buffer.concat(chunks).toString("utf8") });
-      res.statusCode = answer();
-      res.end();
-    });
-  });
-  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
-  closers.push(() => new Promise<void>((r) => server.close(() => r())));
-  return { url: `http://127.0.0.1:${(server.address() as AddressInfo).port}/hook`, received };
+/** A receiver on this machine (test/support/webhook-receiver.ts), closed after the test. */
+async function receiver(answer?: () => number) {
+  const hook = await startReceiver(answer);
+  closers.push(hook.close);
+  return hook;
 }
 
 /** Everything the page's origin keeps in sessionStorage and localStorage, as one string. */

@@ -8,14 +8,14 @@ export interface Received {
   readonly answered: number;
 }
 
-/** A receiver that answers 500 to its first `failures` requests, then 204. */
-export async function receiver(failures: number) {
+/** A receiver that answers 500 to its first `failures` requests, then 204; or what `failures()` says each time. */
+export async function receiver(failures: number | (() => number) = 0) {
   const received: Received[] = [];
   const server: Server = createServer((req, res) => {
     const chunks: Buffer[] = [];
     req.on("data", (c: Buffer) => chunks.push(c));
     req.on("end", () => {
-      const answered = received.length < failures ? 500 : 204;
+      const answered = typeof failures === "function" ? failures() : received.length < failures ? 500 : 204;
       received.push({ headers: req.headers as Record<string, string>, body: Buffer.concat(chunks).toString("utf8"), answered });
       res.statusCode = answered;
       res.end();
