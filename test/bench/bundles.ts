@@ -8,12 +8,13 @@
  *
  * Reads no environment at import: it runs before the local stack exists.
  */
-import { spawn, spawnSync } from "node:child_process";
+import { spawnSync } from "node:child_process";
 import { existsSync, readdirSync, readFileSync, statSync } from "node:fs";
 import { join } from "node:path";
 import { pathToFileURL } from "node:url";
 import { ROOT } from "../../infra/local/services.js";
 import { bundleAsDeployed } from "../support/bundle.js";
+import { jsonChild } from "./child.js";
 import { fmtBytes, fmtMs, fmtRatio, median, type Row, verdict } from "./report.js";
 
 /** Budget: size and import CPU time of a function at most this many times the reference's. */
@@ -124,21 +125,7 @@ function importOnce(file: string): Promise<Import> {
     const ms = performance.now() - t;
     const { user, system } = process.cpuUsage(c);
     process.stdout.write(JSON.stringify({ ms, cpuMs: (user + system) / 1000 }));`;
-  return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, ["--input-type=module", "-e", probe], { env: LAMBDA_ENV, stdio: ["ignore", "pipe", "pipe"] });
-    let out = "";
-    let err = "";
-    child.stdout.on("data", (d: Buffer) => {
-      out += d;
-    });
-    child.stderr.on("data", (d: Buffer) => {
-      err += d;
-    });
-    child.on("error", reject);
-    child.on("close", (code) =>
-      code === 0 ? resolve(JSON.parse(out) as Import) : reject(new Error(`import of ${file} failed (${code}): ${err.slice(0, 1000)}`)),
-    );
-  });
+  return jsonChild<Import>(["--input-type=module", "-e", probe], LAMBDA_ENV, `import of ${file}`);
 }
 
 export interface BundleResult {

@@ -5,7 +5,6 @@
  * CSV it built. The floor, in a fresh process of its own after each export: paging through the same events
  * with bare Queries (same index, pages of 1,000, the export's projection), which any export must do.
  */
-import { spawn } from "node:child_process";
 import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { pathToFileURL } from "node:url";
@@ -16,6 +15,7 @@ import { CSV_COLUMNS } from "../../shared/security-events/csv.js";
 import { eventKeys } from "../../shared/tables.js";
 import { seedEvents, spreadSeeds } from "../support/seed-events.js";
 import { bundles } from "./bundles.js";
+import { jsonChild } from "./child.js";
 import { newUser } from "./harness.js";
 import { fmtBytes, fmtMs, fmtRatio, median, type Row, verdict } from "./report.js";
 
@@ -87,23 +87,7 @@ interface ChildResult {
   readonly csvBytes?: number;
 }
 
-function runChild(script: string, env: NodeJS.ProcessEnv): Promise<ChildResult> {
-  return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [script], { env, stdio: ["ignore", "pipe", "pipe"] });
-    let out = "";
-    let err = "";
-    child.stdout.on("data", (d: Buffer) => {
-      out += d;
-    });
-    child.stderr.on("data", (d: Buffer) => {
-      err += d;
-    });
-    child.on("error", reject);
-    child.on("close", (code) =>
-      code === 0 ? resolve(JSON.parse(out) as ChildResult) : reject(new Error(`export child failed (${code}): ${err.slice(0, 2000)}`)),
-    );
-  });
-}
+const runChild = (script: string, env: NodeJS.ProcessEnv) => jsonChild<ChildResult>([script], env, "export child");
 
 export interface ExportResults {
   readonly exports: ChildResult[];

@@ -12,7 +12,6 @@
  * The events are seeded by BatchWriteItem in the audit trail's own item shape (`eventItems`, keys from
  * shared/tables.ts), not through the API: 110,000 events in about a minute.
  */
-import { spawn } from "node:child_process";
 import { mkdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { pathToFileURL } from "node:url";
@@ -24,6 +23,7 @@ import { lastIdAt } from "../../shared/ids.js";
 import { eventKeys } from "../../shared/tables.js";
 import { seedEvents, spreadSeeds } from "../support/seed-events.js";
 import { bundles } from "./bundles.js";
+import { jsonChild } from "./child.js";
 import { fmtBytes, fmtMs, fmtRatio, type Row, verdict } from "./report.js";
 
 export const SIZES = [10_000, 100_000] as const;
@@ -97,23 +97,7 @@ interface ChildResult {
   readonly rows?: number;
 }
 
-function runChild(script: string, env: NodeJS.ProcessEnv): Promise<ChildResult> {
-  return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [script], { env, stdio: ["ignore", "pipe", "pipe"] });
-    let out = "";
-    let err = "";
-    child.stdout.on("data", (d: Buffer) => {
-      out += d;
-    });
-    child.stderr.on("data", (d: Buffer) => {
-      err += d;
-    });
-    child.on("error", reject);
-    child.on("close", (code) =>
-      code === 0 ? resolve(JSON.parse(out) as ChildResult) : reject(new Error(`export child failed (${code}): ${err.slice(0, 2000)}`)),
-    );
-  });
-}
+const runChild = (script: string, env: NodeJS.ProcessEnv) => jsonChild<ChildResult>([script], env, "export child");
 
 export interface ExportRun {
   readonly format: (typeof FORMATS)[number];
