@@ -22,6 +22,7 @@ import {
   hostileString,
   pollution,
   printTally,
+  received,
   runs,
   seg,
   send,
@@ -110,7 +111,8 @@ describe("hostile input: exports and webhooks", () => {
         expect([201, 400, 422, 429], res.text).toContain(res.status);
         if (res.status === 201) {
           created++;
-          const url = (body as { webhook: { url: string } }).webhook.url;
+          // What the handler read: a lone surrogate arrives as U+FFFD.
+          const url = received((body as { webhook: { url: string } }).webhook.url);
           expect(res.body.webhook).toMatchObject({ url: url.trim(), secret: expect.stringMatching(/^whsec_/) });
           expect(url.trim()).toMatch(/^https:\/\//);
         } else {
