@@ -26,10 +26,12 @@ import {
 } from "@aws-lambda-powertools/idempotency";
 import { DynamoDBPersistenceLayer } from "@aws-lambda-powertools/idempotency/dynamodb";
 import type { IdempotencyRecord } from "@aws-lambda-powertools/idempotency/persistence";
+import { DeleteCommand } from "@aws-sdk/lib-dynamodb";
 import type middy from "@middy/core";
 import type { APIGatewayProxyEventV2WithJWTAuthorizer, APIGatewayProxyStructuredResultV2, Context } from "aws-lambda";
 import type { Caller } from "./caller.js";
-import { dynamo } from "./clients.js";
+import { db, dynamo } from "./clients.js";
+import { now } from "./clock.js";
 import { config } from "./config.js";
 import { BadRequest, Conflict, messages, Unprocessable } from "./errors.js";
 import { takesIdempotencyKey } from "./routes.js";
@@ -118,10 +120,34 @@ async function begin(payload: Payload, remainingMs: number | undefined): Promise
     if (status === IdempotencyRecordStatus.INPROGRESS) {
       const until = record.inProgressExpiryTimestamp;
       // An invocation that died mid-way holds its key only until its own timeout.
-      if (until === undefined || until > Date.now()) throw new Conflict(messages.idempotencyKeyInProgress);
+      if (until === undefined || until > now().getTime()) throw new Conflict(messages.idempotencyKeyInProgress);
+      await releaseExpired(record.idempotencyKey, until);
     }
   }
   throw new Conflict(messages.idempotencyKeyInProgress);
+}
+
+/**
+ * Deletes an in-progress record whose invocation's time is up by the domain's clock, if it is still that
+ * record, so that the next round's save takes the key. Powertools' own save condition reads the system
+ * clock, so without this a record expired only by the local clock offset (a test) would never be taken over;
+ * deployed, this runs only when the timeout passes between that condition and the check above.
+ */
+async function releaseExpired(idempotencyKey: string, until: number): Promise<void> {
+  try {
+    await db.send(
+      new DeleteCommand({
+        TableName: config.tables.idempotency,
+        Key: { id: idempotencyKey },
+        ConditionExpression: "#status = :inProgress AND #until = :until",
+        ExpressionAttributeNames: { "#status": "status", "#until": "in_progress_expiration" },
+        ExpressionAttributeValues: { ":inProgress": IdempotencyRecordStatus.INPROGRESS, ":until": until },
+      }),
+    );
+  } catch (err) {
+    // Another retry released or took it first: the next round finds whichever record is there now.
+    if ((err as Error).name !== "ConditionalCheckFailedException") throw err;
+  }
 }
 
 /** Stores the response of the request this invocation owns, or releases the key when it is not stored. */

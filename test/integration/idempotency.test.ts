@@ -13,7 +13,7 @@ import { routes, takesIdempotencyKey } from "../../shared/routes.js";
 import { keys } from "../../shared/tables.js";
 import { type CallOptions, type CallResult, call, sentMail, token, uniq, uniqEmail } from "../support/api.js";
 import { document } from "../support/contract.js";
-import { ACCEPT, ageLastMail, createInstitution, INST, INV, invite, lastMailedToken, revoke } from "../support/flows.js";
+import { ACCEPT, createInstitution, INST, INV, invite, lastMailedToken, revoke } from "../support/flows.js";
 import { eventsOf, userIdOf } from "./helpers.js";
 
 const KEY = "Idempotency-Key";
@@ -131,18 +131,17 @@ describe("Idempotency-Key: a retried invitation", () => {
     const email = uniqEmail("idem-run");
     const key = crypto.randomUUID();
     const body = { institution_id: inst.id, email, role: "cohort_admin" };
-    // The record the first invocation writes before it acts, with 1.5 s left before its timeout.
+    // The record the first invocation writes before it acts, with a minute left before its timeout.
     const running = payloadOf(await userIdOf(owner), `POST ${INV}`, key, { params: {}, query: {}, body });
-    await persistence().saveInProgress(running, 1_500);
+    await persistence().saveInProgress(running, 60_000);
     const res = await call("POST", INV, keyed(key, { token: owner, body }));
     expect(res.status).toBe(409);
     expect(res.body).toEqual({ error: "A request with this Idempotency-Key is in progress" });
     const other = await call("POST", INV, keyed(key, { token: owner, body: { ...body, role: "cohort_super_admin" } }));
     expect(other.status).toBe(422);
     expect(await sentMail(email)).toHaveLength(0);
-    // That invocation died: past its timeout, the key is free again.
-    await new Promise((r) => setTimeout(r, 1_600));
-    const retry = await call("POST", INV, keyed(key, { token: owner, body }));
+    // That invocation died: past its timeout (the retry sent a minute and a second later), the key is free again.
+    const retry = await call("POST", INV, keyed(key, { token: owner, body, clockOffsetMs: 61_000 }));
     expect(retry.status, retry.text).toBe(201);
     expect(await sentMail(email)).toHaveLength(1);
   });
@@ -173,8 +172,8 @@ describe("Idempotency-Key: every POST", () => {
 
     // resend
     const invitationId = await invite(owner, id, email);
-    await ageLastMail(id, invitationId, 11 * 60); // past the resend cooldown
-    const resendOpts = keyed(uniq("k"), { token: owner, query: { institution_id: id } });
+    // Sent 11 minutes on, past the resend cooldown (the retry too, as a client's retry would come later still).
+    const resendOpts = keyed(uniq("k"), { token: owner, query: { institution_id: id }, clockOffsetMs: 11 * 60_000 });
     const eventsBefore = await ownerEvents();
     const resent = await call("POST", `${INV}/${invitationId}/resend`, resendOpts);
     expect(resent.status, resent.text).toBe(200);

@@ -43,10 +43,13 @@ beforeAll(async () => {
   owner = await token(uniqEmail("owner"), { superAdmin: true, account: uniq("acct") });
   institutionId = (await createInstitution(owner)).id;
   const made: string[] = [];
-  // Apart in time, so that newest-first is decided by when they were sent.
+  // A second apart (each sent with the clock moved one second more), so that newest-first is decided by
+  // when they were sent.
   for (let i = 0; i < 5; i++) {
-    made.push(await invite(owner, institutionId, uniqEmail(`p${i}`)));
-    await new Promise((r) => setTimeout(r, 5));
+    const body = { institution_id: institutionId, email: uniqEmail(`p${i}`), role: "cohort_admin" };
+    const res = await call("POST", INV, { token: owner, body, clockOffsetMs: i * 1_000 });
+    expect(res.status, res.text).toBe(201);
+    made.push(res.body.invitation.id);
   }
   await revoke(owner, institutionId, await invite(owner, institutionId, uniqEmail("gone")));
   used = [];
