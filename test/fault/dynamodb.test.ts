@@ -55,6 +55,8 @@ interface Outcome {
   ref: string;
   /** Id the API answered for a created thing (institution, cohort, invitation). */
   id?: string;
+  /** When the request was sent (performance.now()). */
+  sentAt: number;
 }
 
 let owner: string;
@@ -96,10 +98,10 @@ afterAll(async () => {
 function writeStream(workers: number, home: readonly string[]) {
   const outcomes: Outcome[] = [];
   let running = true;
-  const timed = async (o: Omit<Outcome, "status" | "body" | "ms">, req: () => Promise<CallResult>) => {
+  const timed = async (o: Omit<Outcome, "status" | "body" | "ms" | "sentAt">, req: () => Promise<CallResult>) => {
     const started = performance.now();
     const res = await req();
-    const out: Outcome = { ...o, status: res.status, body: res.body, ms: performance.now() - started };
+    const out: Outcome = { ...o, status: res.status, body: res.body, ms: performance.now() - started, sentAt: started };
     outcomes.push(out);
     return out;
   };
@@ -144,6 +146,18 @@ function writeStream(workers: number, home: readonly string[]) {
   const done = Promise.all(Array.from({ length: workers }, (_, w) => loop(w)));
   return {
     outcomes,
+    /** Waits until every worker has had `n` answers to requests sent at `since` (performance.now()) or later. */
+    answered: (n: number, since = 0) =>
+      until(
+        `${n} answers per worker`,
+        async () => {
+          const sent = outcomes.filter((o) => o.sentAt >= since);
+          return Array.from({ length: workers }, (_, w) => sent.filter((o) => o.worker === w).length).every((k) => k >= n)
+            ? true
+            : undefined;
+        },
+        PROMPT_503_MS * 2,
+      ),
     stop: async () => {
       running = false;
       await done;
@@ -152,7 +166,12 @@ function writeStream(workers: number, home: readonly string[]) {
   };
 }
 
-const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+/**
+ * Holds a fault for real time: what these tests are about is the SDK's own request timeout and retries,
+ * which run on the system clock, so the local clock offset cannot stand in for it. Every other wait here is
+ * for a state (the stream's answers).
+ */
+const holdFault = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
 /** Checks the tables against the answers: 2xx present with its event, 503 both or neither, nothing else. */
 async function checkConsistency(outcomes: readonly Outcome[]) {
@@ -210,11 +229,11 @@ describe("DynamoDB unreachable in the middle of a stream of writes", () => {
   it("paused for less than the retry window: slower answers, no errors, nothing half-written", async () => {
     const home = await Promise.all(Array.from({ length: 6 }, () => newInstitution()));
     const stream = writeStream(6, home);
-    await sleep(1_000);
+    await stream.answered(2); // every worker is writing
     await dynamodb.pause();
-    await sleep(requestTimeoutMs + 500); // past one attempt's timeout, so that retries overlap the resume
+    await holdFault(requestTimeoutMs + 500); // past one attempt's timeout, so that retries overlap the resume
     await dynamodb.resume();
-    await sleep(1_500);
+    await stream.answered(2, performance.now()); // every worker is answered again after the resume
     const outcomes = await stream.stop();
     summary("short pause", outcomes);
 
@@ -226,11 +245,11 @@ describe("DynamoDB unreachable in the middle of a stream of writes", () => {
   it("paused for longer than the retry window: prompt 503 {error}, never 500; afterwards no change without its event", async () => {
     const home = await Promise.all(Array.from({ length: 8 }, () => newInstitution()));
     const stream = writeStream(8, home);
-    await sleep(1_500);
+    await stream.answered(2); // every worker is writing
     await dynamodb.pause();
-    await sleep(RETRY_WINDOW_MS + 2_000);
+    await holdFault(RETRY_WINDOW_MS + 2_000); // past the whole retry window: requests give up with 503
     await dynamodb.resume();
-    await sleep(2_000);
+    await stream.answered(2, performance.now()); // every worker is answered again after the resume
     const outcomes = await stream.stop();
     summary("long pause", outcomes);
 
