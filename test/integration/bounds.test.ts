@@ -15,7 +15,7 @@ import type { StoredEvent } from "../../shared/audit.js";
 import { db } from "../../shared/clients.js";
 import { config } from "../../shared/config.js";
 import { eventKeys, keys } from "../../shared/tables.js";
-import { type CallResult, call, sentMail, token, uniq, uniqEmail } from "../support/api.js";
+import { type CallResult, call, sentMail, testNow, token, uniq, uniqEmail } from "../support/api.js";
 import { ACCEPT, createInstitution, EVENTS, INST, INV, invite, lastMailedToken, revoke, withinOneWindow } from "../support/flows.js";
 import { idClaims, signJwt } from "../support/jwt.js";
 import { eventsOf, userIdOf } from "./helpers.js";
@@ -57,8 +57,9 @@ async function seedCounter(key: { pk: string; sk: string }, attribute: string, v
   );
 }
 
-const hour = () => new Date().toISOString().slice(0, 13);
-const day = () => new Date().toISOString().slice(0, 10);
+// The test's own time: withinOneWindow may have moved its requests into the next window.
+const hour = () => testNow().toISOString().slice(0, 13);
+const day = () => testNow().toISOString().slice(0, 10);
 
 describe("mail bounds across institutions", () => {
   it("sub-addresses are one mailbox: victim+1…+12 from one institution, the 11th mail is refused with scope mailbox_daily", async () => {
@@ -316,7 +317,7 @@ describe("refusal counters", () => {
     await withinOneWindow("minute", 10_000);
     const tok = await owner();
     for (let i = 0; i < 3; i++) await call("GET", `${INST}/${uniq("nope")}`, { token: tok });
-    const minute = new Date().toISOString().slice(0, 16);
+    const minute = testNow().toISOString().slice(0, 16);
     const key = eventKeys.refusals(await userIdOf(tok), minute);
     const item = await db.send(new GetCommand({ TableName: config.tables.events, Key: key, ConsistentRead: true }));
     expect(item.Item?.refused).toBe(3);

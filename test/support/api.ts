@@ -7,7 +7,7 @@
  */
 import { randomBytes } from "node:crypto";
 import { AdminAddUserToGroupCommand, CreateGroupCommand } from "@aws-sdk/client-cognito-identity-provider";
-import { inject } from "vitest";
+import { inject, onTestFinished } from "vitest";
 import { cognitoClient, issueIdToken, type TokenOptions } from "../../infra/local/cognito.js";
 import { CLOCK_OFFSET_HEADER } from "../../shared/clock.js";
 import { assertConforms } from "./contract.js";
@@ -114,6 +114,23 @@ export interface CallResult {
   readonly text: string;
 }
 
+/** The clock offset of every request of the running test that names none (`moveClockForTest`). */
+let testClockOffsetMs: number | undefined;
+
+/** The domain's time as the running test's requests see it. */
+export const testNow = (): Date => new Date(Date.now() + (testClockOffsetMs ?? 0));
+
+/**
+ * Sends every request of the running test (that names no `clockOffsetMs` of its own) with the domain's
+ * clock `ms` ahead, until the test ends: the test's whole story moves in time together.
+ */
+export function moveClockForTest(ms: number): void {
+  testClockOffsetMs = ms;
+  onTestFinished(() => {
+    testClockOffsetMs = undefined;
+  });
+}
+
 const observers: ((result: CallResult, opts: CallOptions) => void)[] = [];
 
 /** Calls `observer` with every response `call` gets in this file from now on (e.g. to check them all for leaks). */
@@ -129,7 +146,8 @@ export async function call(method: string, path: string, opts: CallOptions = {})
   }
   const headers: Record<string, string> = {};
   if (opts.token !== undefined) headers.authorization = `Bearer ${opts.token}`;
-  if (opts.clockOffsetMs !== undefined) headers[CLOCK_OFFSET_HEADER] = String(opts.clockOffsetMs);
+  const clockOffsetMs = opts.clockOffsetMs ?? testClockOffsetMs;
+  if (clockOffsetMs !== undefined) headers[CLOCK_OFFSET_HEADER] = String(clockOffsetMs);
   let body: string | Uint8Array | undefined;
   if (opts.rawBody !== undefined) body = opts.rawBody;
   else if (opts.body !== undefined) {

@@ -8,7 +8,7 @@ import { expect } from "vitest";
 import { db } from "../../shared/clients.js";
 import { config } from "../../shared/config.js";
 import { keys } from "../../shared/tables.js";
-import { call, invitationTokenIn, sentMail, uniq } from "./api.js";
+import { call, invitationTokenIn, moveClockForTest, sentMail, testNow, uniq } from "./api.js";
 
 // The API's paths, for every test file.
 export const INST = "/api/v1/institutions";
@@ -149,7 +149,7 @@ const ISO_TIME = /^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d(\.\d+)?Z$/;
 export async function ageLastMail(institutionId: string, id: string, seconds: number): Promise<void> {
   const item = await storedInvitation(institutionId, id);
   if (!item) throw new Error(`no invitation ${id}`);
-  const now = Date.now();
+  const now = testNow().getTime(); // as the test's requests wrote them, when the test moved its clock
   const recent = (ms: number) => ms <= now + 60_000 && ms >= now - 15 * 60_000;
   const names: Record<string, string> = {};
   const values: Record<string, unknown> = {};
@@ -199,14 +199,16 @@ export async function storeLegacyName(institutionId: string, name: string): Prom
 }
 
 /**
- * Waits, when fewer than `marginMs` remain of the current UTC minute, hour or day, until the next one begins, so
- * that a test counting mails against an hourly or daily bound runs within one window. Returns at once
- * otherwise (the usual case); it only ever waits out the last `marginMs`.
+ * Makes the rest of the running test happen within one UTC minute, hour or day, so that a test counting
+ * against such a bound never straddles two windows: when fewer than `marginMs` remain of the current one,
+ * every later request of the test is sent with the clock moved to a second into the next one
+ * (`moveClockForTest`), instead of waiting for it. Otherwise (the usual case) nothing changes. Times the
+ * test computes itself (a counter's key) come from `testNow()`.
  */
 export async function withinOneWindow(unit: "minute" | "hour" | "day", marginMs: number): Promise<void> {
   const size = { minute: 60_000, hour: 3_600_000, day: 86_400_000 }[unit];
-  const left = size - (Date.now() % size);
-  if (left < marginMs) await new Promise((r) => setTimeout(r, left + 1_000));
+  const left = size - (testNow().getTime() % size);
+  if (left < marginMs) moveClockForTest(testNow().getTime() - Date.now() + left + 1_000);
 }
 
 /** The characters of `s` counted as code points. */
