@@ -1,7 +1,7 @@
 /**
  * Settings per environment: the one table of what differs between a development and a production deployment.
  * `-c env=prod` picks a column; a few values can also be set one by one from CDK context (`CONTEXT_KEYS`), which
- * wins over the column. The README's Deploy section lists the same defaults.
+ * wins over the column. docs/deploy.md lists the same defaults.
  */
 import { RetentionDays } from "aws-cdk-lib/aws-logs";
 import { positiveInt } from "../shared/numbers.js";

@@ -26,7 +26,7 @@ describe("the settings table", () => {
     expect(() => resolveSettings(contextOf({ env: "staging" }))).toThrow(/env must be one of dev, prod/);
   });
 
-  it("documents these defaults (README, Deploy): dev is cheap and verbose, prod is guarded", () => {
+  it("documents these defaults (docs/deploy.md): dev is cheap and verbose, prod is guarded", () => {
     expect(dev).toMatchObject({
       throttle: { rateLimit: 50, burstLimit: 100 },
       exportThrottle: { rateLimit: 1, burstLimit: 2 },
