@@ -115,9 +115,11 @@ export async function registerFromInvitation(visitor: Caller, body: unknown): Pr
     return { institution: accepted.institution, role: accepted.role, message: ACCOUNT_CREATED };
   } catch (err) {
     // Nothing is left behind: the user goes again (a revoke between the two steps, a lost race, a fault).
-    await deleteUser(created.username).catch((cleanup: unknown) => {
-      logger.error("could not delete the user of a failed registration", { username: created.username, error: String(cleanup) });
-    });
+    await deleteUser(created.username).then(
+      () => logger.info("registration undone: the new user was deleted", { invitation_id: inv.id }),
+      (cleanup: unknown) =>
+        logger.error("could not delete the user of a failed registration", { invitation_id: inv.id, error: String(cleanup) }),
+    );
     throw err;
   }
 }

@@ -3070,6 +3070,7 @@ export interface operations {
           "application/json": components["schemas"]["InvitationOpened"];
         };
       };
+      400: components["responses"]["BadRequest"];
       /** @description A write kept losing races with concurrent ones; nothing was changed. Retry. Or the invitation was already accepted by the one asking: nothing is recorded. */
       409: {
         headers: {
@@ -3081,6 +3082,7 @@ export interface operations {
           "application/json": components["schemas"]["Error"] | components["schemas"]["AlreadyAccepted"];
         };
       };
+      413: components["responses"]["PayloadTooLarge"];
       /** @description The request is valid, but the current state refuses it. */
       422: {
         headers: {
@@ -3147,6 +3149,7 @@ export interface operations {
           "application/json": components["schemas"]["InvitationRegistered"];
         };
       };
+      400: components["responses"]["BadRequest"];
       /** @description A write kept losing races with concurrent ones; nothing was changed. Retry. Or the invitation was already accepted by the one asking: nothing is recorded. */
       409: {
         headers: {
@@ -3158,6 +3161,7 @@ export interface operations {
           "application/json": components["schemas"]["Error"] | components["schemas"]["AlreadyAccepted"];
         };
       };
+      413: components["responses"]["PayloadTooLarge"];
       /** @description The record is invalid (`{errors}`: every message, once), or the current state refuses it (`{error}`). */
       422: {
         headers: {

@@ -664,12 +664,15 @@ function operation(route: Route, spec: Spec): Operation {
   const r = (name: string) => ({ $ref: `#/components/responses/${name}` });
   const { main, events } = route.access;
   const writes = [main, events].some((a) => a === "write" || a === "readwrite");
-  if (!route.public) {
+  // The public routes that act (open, register) are handlers of the shared middy stack, with a visitor for a
+  // caller; the API document and its page (no table) are handlers of their own (openapi/serve.ts).
+  const sharedStack = !route.public || Object.keys(route.access).length > 0;
+  if (sharedStack) {
     // Every handler of the shared middy stack reads a body, whatever the method: 400 malformed, 413 too large.
     out[400] = r("BadRequest");
-    out[401] = r("Unauthorized");
     out[413] = r("PayloadTooLarge");
   }
+  if (!route.public) out[401] = r("Unauthorized");
   // A refusal (403, 404, a failed invitation token on accept or preview, any refusal of open and register)
   // counts against the probing bound (DESIGN.md §13, §14).
   const errors: Spec["errors"] = { ...spec.errors };
