@@ -24,6 +24,9 @@ import { cognitoService, dynamodbService, freePort, gatewayService, ROOT, type S
 export const LOCAL_DIR = join(ROOT, ".local");
 export const STACK_FILE = join(LOCAL_DIR, "stack.json");
 
+/** The sender address of the local stack's mail. */
+export const LOCAL_MAIL_FROM = process.env.MAIL_FROM ?? "no-reply@institution-admin.local";
+
 /** What clients need to reach the stack; `npm start` writes it to `.local/stack.json`. */
 export interface StackInfo {
   readonly apiUrl: string;
@@ -282,7 +285,7 @@ export async function startLocalStack(opts: StackOptions): Promise<LocalStack> {
         DIGEST_TIMER: opts.digestTimer === false ? "" : "true",
         AWS_SESSION_TOKEN: "",
         AWS_PROFILE: "",
-        MAIL_FROM: process.env.MAIL_FROM ?? "no-reply@institution-admin.local",
+        MAIL_FROM: LOCAL_MAIL_FROM,
         // Invitation links open the console, which the gateway serves on its own origin.
         APP_BASE_URL: process.env.APP_BASE_URL ?? apiUrl,
         // The console's /config.json (console.ts): the same keys the CDK stack writes into its bucket.
