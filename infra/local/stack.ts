@@ -73,6 +73,11 @@ export interface StackOptions {
   readonly digestTimer?: boolean;
   /** Webhook retries: the first waits this long, each next twice as long (default: $WEBHOOK_RETRY_BASE_SECONDS, else 30). */
   readonly webhookRetryBaseSeconds?: number;
+  /**
+   * Honour the `x-local-clock-offset` header (DESIGN.md §16): the test run's stack only. Off by default, so
+   * `npm start` answers a request carrying it with 400 rather than let anyone date events in another's trail.
+   */
+  readonly clockHeader?: boolean;
   /** More environment for the handlers (settings such as `MEASUREMENT_BOUNDS`). */
   readonly handlerEnv?: Readonly<Record<string, string>>;
 }
@@ -283,6 +288,7 @@ export async function startLocalStack(opts: StackOptions): Promise<LocalStack> {
         }),
         // The gateway runs the digester on a timer, as EventBridge Scheduler runs the digest function in AWS.
         DIGEST_TIMER: opts.digestTimer === false ? "" : "true",
+        LOCAL_CLOCK_HEADER: opts.clockHeader === true ? "true" : "",
         AWS_SESSION_TOKEN: "",
         AWS_PROFILE: "",
         MAIL_FROM: LOCAL_MAIL_FROM,

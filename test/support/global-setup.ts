@@ -55,6 +55,8 @@ export default async function setup(project: TestProject): Promise<() => Promise
     // Webhook retries after 1, 2, 4… s instead of 30, 60, 120… s, so a test sees them.
     webhookRetryBaseSeconds: 1,
     handlerEnv: { AWS_REQUEST_LOG: awsRequestLog },
+    // The tests move the clock per request (x-local-clock-offset); `npm start` refuses the header.
+    clockHeader: true,
   });
   const control = await startControlServer(stack);
   project.provide("stack", { ...stack.info(), controlUrl: control.url, logDir: stack.logDir, awsRequestLog });
