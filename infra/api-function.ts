@@ -31,6 +31,8 @@ export const BUNDLING = {
   sourcesContent: false,
   // Local esbuild from node_modules; never Docker.
   forceDockerBundling: false,
+  // The test run's AWS request recorder (shared/clients.ts) is never in a deployed bundle.
+  define: { "process.env.AWS_REQUEST_LOG": '""' },
 } satisfies BundlingOptions;
 
 /**
@@ -38,6 +40,7 @@ export const BUNDLING = {
  * idempotency middleware out of a bundle where this is "false").
  */
 export const bundlingDefine = (takesIdempotencyKey: boolean): Record<string, string> => ({
+  ...BUNDLING.define,
   "process.env.TAKES_IDEMPOTENCY_KEY": JSON.stringify(String(takesIdempotencyKey)),
 });
 

@@ -95,7 +95,7 @@ export function apiOriginFrom(context: (key: string) => string | undefined): Ins
   if ((hostedZoneId === undefined) !== (hostedZoneName === undefined)) {
     throw new Error("Context apiOriginHostedZoneId and apiOriginHostedZoneName go together");
   }
-  return { domainName, certificateArn, hostedZoneId, hostedZoneName };
+  return { domainName, certificateArn, hostedZoneId, hostedZoneName, secretVersionId: context("apiOriginSecretVersion") };
 }
 
 if (process.argv[1] && import.meta.url === pathToFileURL(process.argv[1]).href) {

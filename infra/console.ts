@@ -104,6 +104,8 @@ export interface ConsoleProps {
   readonly webAclArn?: string;
   /** Log group of the deployment's function. */
   readonly deploymentLogGroup: logs.ILogGroup;
+  /** A header CloudFront adds to every API request (the origin secret, shared/origin.ts), with a custom origin domain. */
+  readonly apiOriginHeader?: { readonly name: string; readonly value: string };
 }
 
 export class Console extends Construct {
@@ -154,6 +156,8 @@ export class Console extends Construct {
       originSslProtocols: [cloudfront.OriginSslPolicy.TLS_V1_2],
       // Under the HTTP API's 30 s integration limit the export may need most of.
       readTimeout: Duration.seconds(30),
+      // One way in: the functions refuse a request without it (it replaces a viewer's header of that name).
+      ...(props.apiOriginHeader && { customHeaders: { [props.apiOriginHeader.name]: props.apiOriginHeader.value } }),
     });
 
     this.distribution = new cloudfront.Distribution(this, "Distribution", {

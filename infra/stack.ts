@@ -7,6 +7,7 @@ import {
   Duration,
   Fn,
   RemovalPolicy,
+  SecretValue,
   Stack,
   type StackProps,
   Token,
@@ -36,10 +37,12 @@ import * as logs from "aws-cdk-lib/aws-logs";
 import * as route53 from "aws-cdk-lib/aws-route53";
 import * as route53targets from "aws-cdk-lib/aws-route53-targets";
 import * as s3 from "aws-cdk-lib/aws-s3";
+import * as secretsmanager from "aws-cdk-lib/aws-secretsmanager";
 import type * as ses from "aws-cdk-lib/aws-ses";
 import type * as sns from "aws-cdk-lib/aws-sns";
 import type { Construct } from "constructs";
 import { METRICS_NAMESPACE, SERVICE_NAME } from "../shared/observability.js";
+import { ORIGIN_VERIFY_HEADER } from "../shared/origin.js";
 import { handlers, type Route, routeKey, routes as routeTable } from "../shared/routes.js";
 import { ApiFunction, functionId } from "./api-function.js";
 import { Console } from "./console.js";
@@ -104,6 +107,12 @@ export interface InstitutionAdminStackProps extends StackProps {
     readonly certificateArn: string;
     readonly hostedZoneId?: string | undefined;
     readonly hostedZoneName?: string | undefined;
+    /**
+     * The version of the origin secret to deploy (docs/one-way-in.md, rotation): unset, the current one.
+     * Naming the new version after `put-secret-value` is what makes CloudFormation update the distribution and
+     * the functions (it does not notice a changed value behind an unchanged reference).
+     */
+    readonly secretVersionId?: string | undefined;
   };
   /** The route table; default `shared/routes.ts` (tests add routes to it). */
   readonly routes?: readonly Route[];
@@ -253,7 +262,26 @@ export class InstitutionAdminStack extends Stack {
       );
     }
 
+    // One way in (DESIGN.md §16): a generated secret, resolved at deployment into CloudFront's origin header and
+    // the functions' environment; every function refuses a request without it (shared/origin.ts).
+    let originSecret: string | undefined;
+    if (fronted) {
+      const secret = new secretsmanager.Secret(this, "OriginVerifySecret", {
+        description: "The header CloudFront sends the API (x-origin-verify): requests without it are refused",
+        generateSecretString: { passwordLength: 48, excludePunctuation: true },
+      });
+      Validations.of(secret).acknowledge({
+        id: "AwsSolutions-SMG4",
+        reason:
+          "Rotated by hand with a deployment (docs/one-way-in.md): CloudFormation resolves it into the distribution and the functions together.",
+      });
+      originSecret = SecretValue.secretsManager(secret.secretArn, {
+        ...(fronted.secretVersionId !== undefined && { versionId: fronted.secretVersionId }),
+      }).unsafeUnwrap();
+    }
+
     this.console = new Console(this, "Console", {
+      ...(originSecret !== undefined && { apiOriginHeader: { name: ORIGIN_VERIFY_HEADER, value: originSecret } }),
       assetDir: props.consoleAssetDir,
       apiDomain: fronted ? fronted.domainName : `${this.api.apiId}.execute-api.${this.region}.${this.urlSuffix}`,
       config: {
@@ -330,7 +358,12 @@ export class InstitutionAdminStack extends Stack {
         tables,
         sendResources: mail.sendResources,
         userPoolArn: this.userPool.userPoolArn,
-        environment: { ...commonEnv, ...(access.mail ? mailEnv : {}), ...(access.users ? usersEnv : {}) },
+        environment: {
+          ...commonEnv,
+          ...(originSecret !== undefined && { ORIGIN_VERIFY_SECRET: originSecret }),
+          ...(access.mail ? mailEnv : {}),
+          ...(access.users ? usersEnv : {}),
+        },
         logRetention: settings.logRetention,
         reservedConcurrency: settings.reservedConcurrency[handler],
       });

@@ -92,6 +92,16 @@ export class EvidenceTrail extends Construct {
         conditions: leadingKeys(EVENT_KEY_PREFIXES.digests),
       }),
     );
+    // Its progress (`DIGESTER` / `STATE`, saved at the end of each scheduled run): that one key exactly, which
+    // the prefix patterns above do not cover (a run saving it was denied; test/integration/iam.test.ts).
+    role.addToPrincipalPolicy(
+      new iam.PolicyStatement({
+        sid: "SaveProgress",
+        actions: ["dynamodb:PutItem"],
+        resources: [props.eventsTable.tableArn],
+        conditions: { "ForAllValues:StringEquals": { "dynamodb:LeadingKeys": [...EVENT_KEY_PREFIXES.digesterProgress] } },
+      }),
+    );
     role.addToPrincipalPolicy(new iam.PolicyStatement({ sid: "SignDigests", actions: ["kms:Sign"], resources: [this.signingKey.keyArn] }));
     role.addToPrincipalPolicy(
       new iam.PolicyStatement({ sid: "CopyDigests", actions: ["s3:PutObject"], resources: [this.bucket.arnForObjects("*")] }),

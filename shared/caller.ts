@@ -4,6 +4,7 @@
 import { isIP } from "node:net";
 import type { APIGatewayProxyEventV2WithJWTAuthorizer } from "aws-lambda";
 import { Unauthorized } from "./errors.js";
+import { fromOrigin, originChecked } from "./origin.js";
 
 export const SUPER_ADMIN_GROUP = "cohort_super_admin";
 
@@ -83,7 +84,8 @@ export function callerFrom(event: APIGatewayProxyEventV2WithJWTAuthorizer): Call
     isCohortSuperAdmin: parseGroups(claims["cognito:groups"]).includes(SUPER_ADMIN_GROUP),
     // API Gateway hands boolean claims over as strings.
     emailVerified: claims.email_verified === true || claims.email_verified === "true",
-    ip: viewerIp(event, TRUST_VIEWER_ADDRESS),
+    // CloudFront's viewer address only on a request that proved it came through CloudFront (shared/origin.ts).
+    ip: viewerIp(event, TRUST_VIEWER_ADDRESS && originChecked && fromOrigin(event.headers)),
   };
 }
 
@@ -96,7 +98,7 @@ export const VISITOR_ACCOUNT = "visitor";
  * events go to the invited institution's owner once the token names one (`actingFor`).
  */
 export function visitorFrom(event: Pick<APIGatewayProxyEventV2WithJWTAuthorizer, "headers" | "requestContext">): Caller {
-  const ip = viewerIp(event, TRUST_VIEWER_ADDRESS);
+  const ip = viewerIp(event, TRUST_VIEWER_ADDRESS && originChecked && fromOrigin(event.headers));
   return { id: `ip:${ip}`, email: "", name: null, accountId: VISITOR_ACCOUNT, isCohortSuperAdmin: false, emailVerified: false, ip };
 }
 

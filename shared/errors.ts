@@ -96,6 +96,7 @@ export class ServiceUnavailable extends DomainError {
 }
 
 export const messages = {
+  notThroughCloudFront: "Requests reach this API through its CloudFront distribution only",
   superAdminRequired: "Super admin access required",
   onlySuperAdminsUpdate: "Only super admins can update institutions",
   onlySuperAdminsDelete: "Only super admins can delete institutions",

@@ -1,6 +1,7 @@
 /**
  * The one middy stack every handler uses, one middleware per concern, in request order: telemetry
- * (Powertools: log line, metrics, trace) → security headers (on every response) → the caller (401 before
+ * (Powertools: log line, metrics, trace) → security headers (on every response) → one way in (403 without
+ * CloudFront's origin secret, shared/origin.ts, before anything reads the request) → the caller (401 before
  * anything reads the body) → body size limit (413) → JSON body (400) → `Idempotency-Key` on a POST
  * (idempotency.ts: a replay answers the first response) → the handler; the error mapping of `errors.ts`
  * turns anything thrown into the contract's response.
@@ -9,8 +10,9 @@ import middy from "@middy/core";
 import httpSecurityHeaders from "@middy/http-security-headers";
 import type { APIGatewayProxyEventV2WithJWTAuthorizer, APIGatewayProxyStructuredResultV2, Context } from "aws-lambda";
 import { type Caller, callerFrom, visitorFrom } from "./caller.js";
-import { BadRequest, messages, PayloadTooLarge, toResponse } from "./errors.js";
+import { BadRequest, Forbidden, messages, PayloadTooLarge, toResponse } from "./errors.js";
 import type { IdempotencyContext } from "./idempotency.js";
+import { fromOrigin } from "./origin.js";
 import { SECURITY_HEADERS } from "./security-headers.js";
 import { telemetry } from "./telemetry.js";
 
@@ -85,6 +87,13 @@ const addSecurityHeaders = (request: middy.Request<ApiEvent, ApiResult, Error, A
 };
 const securityHeaders: Middleware = { after: addSecurityHeaders, onError: addSecurityHeaders };
 
+/** Only through CloudFront (shared/origin.ts): a request around it is refused before anything reads it. */
+const oneWayIn: Middleware = {
+  before: (request) => {
+    if (!fromOrigin(request.event.headers)) throw new Forbidden(messages.notThroughCloudFront);
+  },
+};
+
 /** The verified caller, before anything else reads the request: a bad token with a malformed body is 401. */
 const caller: Middleware = {
   before: (request) => {
@@ -147,6 +156,7 @@ export function api(fn: (req: ApiRequest) => Promise<ApiResponse>, { public: ope
     .use(helmet)
     .use(securityHeaders)
     .use(errorMapping)
+    .use(oneWayIn)
     .use(open ? visitor : caller)
     .use(sizeLimit)
     .use(jsonBody)

@@ -10,7 +10,7 @@
  * stack), so their absence is an error at send time, not at load time of every invitation handler.
  */
 import { SESClient, SendEmailCommand } from "@aws-sdk/client-ses";
-import { localCredentials } from "./clients.js";
+import { localCredentials, observe } from "./clients.js";
 import { config } from "./config.js";
 import { tracer } from "./telemetry.js";
 
@@ -21,14 +21,16 @@ export const mailConfig = {
   configurationSet: process.env.SES_CONFIGURATION_SET || undefined,
 } as const;
 
-export const ses = new SESClient({
-  region: config.region,
-  endpoint: config.endpoints.ses,
-  ...localCredentials(config.endpoints.ses),
-  maxAttempts: 2,
-  // Enforced: without throwOnRequestTimeout the SDK only logs that 5 s passed and waits on.
-  requestHandler: { connectionTimeout: 1_000, requestTimeout: 5_000, throwOnRequestTimeout: true },
-});
+export const ses = observe(
+  new SESClient({
+    region: config.region,
+    endpoint: config.endpoints.ses,
+    ...localCredentials(config.endpoints.ses),
+    maxAttempts: 2,
+    // Enforced: without throwOnRequestTimeout the SDK only logs that 5 s passed and waits on.
+    requestHandler: { connectionTimeout: 1_000, requestTimeout: 5_000, throwOnRequestTimeout: true },
+  }),
+);
 tracer.captureAWSv3Client(ses); // X-Ray subsegments for every SES call
 
 export interface Mail {

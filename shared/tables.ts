@@ -199,6 +199,8 @@ export const EVENT_KEY_PREFIXES = {
   appended: ["EVT#", "ACTIVE#"],
   counters: ["CNT#", "REFUSED#"],
   digests: ["DIGEST#", "DIGESTSEQ#"],
+  /** The digester's progress, `DIGESTER` / `STATE`: a whole partition key, not a prefix. */
+  digesterProgress: ["DIGESTER"],
 } as const;
 
 /** The inverse of `keyPart`. */

@@ -6,6 +6,7 @@
  */
 import { KMSClient, SignCommand } from "@aws-sdk/client-kms";
 import { PutObjectCommand, S3Client } from "@aws-sdk/client-s3";
+import { observe } from "../../shared/clients.js";
 import { config } from "../../shared/config.js";
 import { keyPart } from "../../shared/tables.js";
 import { logger } from "../../shared/telemetry.js";
@@ -20,8 +21,8 @@ function required(name: string): string {
 
 const keyId = required("DIGEST_KEY_ARN");
 const bucket = required("DIGEST_BUCKET");
-const kms = new KMSClient({ region: config.region });
-const s3 = new S3Client({ region: config.region });
+const kms = observe(new KMSClient({ region: config.region }));
+const s3 = observe(new S3Client({ region: config.region }));
 
 const signer: Signer = {
   keyId,

@@ -3,6 +3,8 @@
  * just after each period ends (period end + the digester's 10 s grace + 1 s), signing with the local key
  * pair. Imported by the gateway (its environment is the handlers') only when `DIGEST_TIMER` is set.
  */
+import { asFunction } from "./function-scope.js";
+
 export function startDigestTimer(log: (line: string) => void): () => void {
   let timer: NodeJS.Timeout | undefined;
   let stopped = false;
@@ -17,7 +19,7 @@ export function startDigestTimer(log: (line: string) => void): () => void {
     };
     const run = async () => {
       try {
-        const written = await runDigester({ now: new Date(), signer });
+        const written = await asFunction("trail/digest", () => runDigester({ now: new Date(), signer }));
         if (written.length > 0) log(`[digest] ${written.length} digest(s) written`);
       } catch (err) {
         log(`[digest] run failed: ${(err as Error).stack ?? err}`);

@@ -16,10 +16,12 @@ import { JwtRsaVerifier } from "aws-jwt-verify";
 import type { JwtPayload } from "aws-jwt-verify/jwt-model";
 import type { APIGatewayProxyEventV2WithJWTAuthorizer, APIGatewayProxyStructuredResultV2, Context } from "aws-lambda";
 import { CLOCK_OFFSET_HEADER, withClockOffset } from "../../shared/clock.js";
+import { ORIGIN_VERIFY_HEADER } from "../../shared/origin.js";
 import { type Route, routeKey, routes } from "../../shared/routes.js";
 import { SECURITY_HEADERS } from "../../shared/security-headers.js";
 import { type ConsoleSite, consoleSiteFromEnv } from "./console.js";
 import { startDigestTimer } from "./digest-timer.js";
+import { asFunction } from "./function-scope.js";
 
 // Handlers import files as text where the deployed bundle has them inlined by esbuild (the API reference page).
 register("./text-imports.mjs", import.meta.url);
@@ -190,6 +192,13 @@ export interface EventInput {
   readonly claims: Record<string, string>;
   readonly requestId: string;
   readonly now: Date;
+  /** Through the CloudFront emulation: the headers CloudFront sets (replacing the viewer's) and its edge's address. */
+  readonly edge?: { readonly headers: Readonly<Record<string, string>>; readonly sourceIp: string };
+}
+
+/** The connection's peer: the viewer, when nothing stands between. */
+function viewerAddress(req: IncomingMessage): { ip: string; port: number } {
+  return { ip: (req.socket.remoteAddress ?? "127.0.0.1").replace(/^::ffff:/, ""), port: req.socket.remotePort ?? 0 };
 }
 
 /** A payload format 2.0 event, as API Gateway builds it for a route with a JWT authorizer. */
@@ -202,11 +211,12 @@ export function buildEvent(input: EventInput): APIGatewayProxyEventV2WithJWTAuth
     if (name === "cookie") cookies = values.flatMap((v) => v.split(/;\s*/)).filter(Boolean);
     else headers[name] = values.join(",");
   }
+  Object.assign(headers, input.edge?.headers);
   const query: Record<string, string> = {};
   for (const [k, v] of new URLSearchParams(rawQueryString)) query[k] = k in query ? `${query[k]},${v}` : v;
 
   const host = headers.host ?? "localhost";
-  const sourceIp = (req.socket.remoteAddress ?? "127.0.0.1").replace(/^::ffff:/, "");
+  const sourceIp = input.edge?.sourceIp ?? viewerAddress(req).ip;
   let eventBody: string | undefined;
   let isBase64Encoded = false;
   if (body.length > 0) {
@@ -316,10 +326,23 @@ export interface GatewayOptions {
   readonly log?: (line: string) => void;
   /** The console, for GETs outside `/api/` (console.ts). */
   readonly console?: ConsoleSite;
+  /**
+   * CloudFront mode (docs/one-way-in.md): `url` plays the console's distribution, which adds the origin secret
+   * (`x-origin-verify`) and `CloudFront-Viewer-Address` to every request, and `originUrl` the API's own custom
+   * domain, which passes requests as they come. The handlers' `ORIGIN_VERIFY_SECRET` must be `secret`.
+   */
+  readonly cloudFront?: { readonly secret: string; readonly originPort?: number };
+  /** Honour `x-local-clock-offset` (the test run's stack only); otherwise a request carrying it gets 400. */
+  readonly clockHeader?: boolean;
 }
+
+/** The address the CloudFront emulation's requests come from, as an edge's would (a documentation range). */
+export const LOCAL_EDGE_IP = "198.51.100.10";
 
 export interface Gateway {
   readonly url: string;
+  /** In CloudFront mode, the API's own domain (requests arrive without CloudFront's headers). */
+  readonly originUrl?: string;
   readonly server: Server;
   close(): Promise<void>;
 }
@@ -380,7 +403,7 @@ export async function startGateway(opts: GatewayOptions): Promise<Gateway> {
   const region = opts.region ?? process.env.AWS_REGION ?? "us-east-1";
   const log = opts.log ?? ((line: string) => console.log(line));
 
-  async function handle(req: IncomingMessage, requestId: string): Promise<Reply> {
+  async function handle(req: IncomingMessage, requestId: string, viaCloudFront: boolean): Promise<Reply> {
     const url = req.url ?? "/";
     const q = url.indexOf("?");
     const rawPath = q < 0 ? url : url.slice(0, q);
@@ -409,14 +432,30 @@ export async function startGateway(opts: GatewayOptions): Promise<Gateway> {
       console.error(`[gateway] ${match.routeKey}: cannot load handler functions/${match.route.handler}.ts: ${(err as Error).stack ?? err}`);
       return json(500, "Internal Server Error");
     }
+    // Only a stack started for tests moves the clock: on `npm start` anyone could date events in others' trails.
+    if (!opts.clockHeader && req.headers[CLOCK_OFFSET_HEADER] !== undefined) {
+      return json(400, `${CLOCK_OFFSET_HEADER} is honoured only by a local stack started for tests`);
+    }
     const offset = clockOffset(req.headers[CLOCK_OFFSET_HEADER]);
     if (offset === "invalid") return json(400, `${CLOCK_OFFSET_HEADER} must be an integer number of milliseconds`);
     const now = new Date();
     const deadline = now.getTime() + INTEGRATION_TIMEOUT_MS;
-    const event = buildEvent({ req, match, rawPath, rawQueryString, body, claims: payload ? flattenClaims(payload) : {}, requestId, now });
+    const viewer = viewerAddress(req);
+    const edge =
+      viaCloudFront && opts.cloudFront
+        ? {
+            headers: { [ORIGIN_VERIFY_HEADER]: opts.cloudFront.secret, "cloudfront-viewer-address": `${viewer.ip}:${viewer.port}` },
+            sourceIp: LOCAL_EDGE_IP,
+          }
+        : undefined;
+    const claims = payload ? flattenClaims(payload) : {};
+    const event = buildEvent({ req, match, rawPath, rawQueryString, body, claims, requestId, now, ...(edge && { edge }) });
     try {
       const result = await withTimeout(
-        withClockOffset(offset, () => Promise.resolve(handler(event, lambdaContext(match.route.handler, region, deadline)))),
+        // As that function: the AWS request recorder of the test run attributes its requests to it (docs/iam.md).
+        asFunction(match.route.handler, () =>
+          withClockOffset(offset, () => Promise.resolve(handler(event, lambdaContext(match.route.handler, region, deadline)))),
+        ),
         INTEGRATION_TIMEOUT_MS,
       );
       if (result === "timeout") {
@@ -431,10 +470,10 @@ export async function startGateway(opts: GatewayOptions): Promise<Gateway> {
     }
   }
 
-  const server = createServer((req: IncomingMessage, res: ServerResponse) => {
+  const listener = (viaCloudFront: boolean) => (req: IncomingMessage, res: ServerResponse) => {
     const started = performance.now();
     const requestId = randomUUID();
-    handle(req, requestId)
+    handle(req, requestId, viaCloudFront)
       .catch((err: unknown): Reply => {
         console.error(`[gateway] ${req.method} ${req.url?.split("?")[0]}: ${(err as Error).stack ?? err}`);
         return json(500, "Internal Server Error");
@@ -446,20 +485,31 @@ export async function startGateway(opts: GatewayOptions): Promise<Gateway> {
         const ms = Math.round(performance.now() - started);
         log(`${new Date().toISOString()} ${req.method} ${req.url?.split("?")[0]} ${reply.status} ${ms}ms`);
       });
-  });
-  await new Promise<void>((resolve, reject) => {
-    server.once("error", reject);
-    server.listen(opts.port, opts.host ?? "127.0.0.1", resolve);
-  });
-  const { port } = server.address() as AddressInfo;
+  };
+  const listen = async (s: Server, port: number): Promise<string> => {
+    await new Promise<void>((resolve, reject) => {
+      s.once("error", reject);
+      s.listen(port, opts.host ?? "127.0.0.1", resolve);
+    });
+    return `http://127.0.0.1:${(s.address() as AddressInfo).port}`;
+  };
+  const close = (s: Server) =>
+    new Promise<void>((resolve) => {
+      s.close(() => resolve());
+      s.closeAllConnections();
+    });
+  const server = createServer(listener(opts.cloudFront !== undefined));
+  const url = await listen(server, opts.port);
+  // CloudFront mode: the API's own domain beside the distribution, reachable around it as in AWS.
+  const origin = opts.cloudFront ? createServer(listener(false)) : undefined;
+  const originUrl = origin ? await listen(origin, opts.cloudFront?.originPort ?? 0) : undefined;
   return {
-    url: `http://127.0.0.1:${port}`,
+    url,
+    ...(originUrl && { originUrl }),
     server,
-    close: () =>
-      new Promise((resolve) => {
-        server.close(() => resolve());
-        server.closeAllConnections();
-      }),
+    close: async () => {
+      await Promise.all([close(server), ...(origin ? [close(origin)] : [])]);
+    },
   };
 }
 
@@ -474,13 +524,23 @@ function env(name: string): string {
 async function main(): Promise<void> {
   // The handlers read these at import; fail here, once, rather than with a 500 on every route.
   for (const name of ["MAIN_TABLE", "EVENTS_TABLE", "AWS_REGION"]) env(name);
+  // CloudFront mode (LOCAL_CLOUDFRONT=true): a fresh origin secret, set before any handler loads.
+  const cloudFront =
+    process.env.LOCAL_CLOUDFRONT === "true"
+      ? { secret: randomBytes(32).toString("base64url"), originPort: Number(process.env.LOCAL_ORIGIN_PORT ?? 0) }
+      : undefined;
+  if (cloudFront) Object.assign(process.env, { ORIGIN_VERIFY_SECRET: cloudFront.secret, TRUST_CLOUDFRONT_VIEWER_ADDRESS: "true" });
   const gateway = await startGateway({
+    ...(cloudFront && { cloudFront }),
+    clockHeader: process.env.LOCAL_CLOCK_HEADER === "true",
     port: Number(process.env.PORT ?? 3000),
     host: process.env.GATEWAY_HOST ?? "127.0.0.1",
     auth: { issuer: env("JWT_ISSUER"), audience: env("JWT_AUDIENCE"), jwksUrl: env("JWKS_URL") },
     console: consoleSiteFromEnv(),
   });
-  console.log(`[gateway] listening on ${gateway.url}`);
+  console.log(
+    `[gateway] listening on ${gateway.url}${gateway.originUrl ? ` (CloudFront mode; the API's own domain: ${gateway.originUrl})` : ""}`,
+  );
   const stopTimer = process.env.DIGEST_TIMER ? startDigestTimer((line) => console.log(line)) : () => {};
   // The functions AWS invokes without a route (export worker, stream consumer, webhook retrier), in-process.
   const workers = process.env.LOCAL_WORKERS ? await (await import("./workers.js")).startLocalWorkers() : undefined;

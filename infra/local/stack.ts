@@ -24,6 +24,9 @@ import { cognitoService, dynamodbService, freePort, gatewayService, ROOT, type S
 export const LOCAL_DIR = join(ROOT, ".local");
 export const STACK_FILE = join(LOCAL_DIR, "stack.json");
 
+/** The sender address of the local stack's mail. */
+export const LOCAL_MAIL_FROM = process.env.MAIL_FROM ?? "no-reply@institution-admin.local";
+
 /** What clients need to reach the stack; `npm start` writes it to `.local/stack.json`. */
 export interface StackInfo {
   readonly apiUrl: string;
@@ -70,6 +73,11 @@ export interface StackOptions {
   readonly digestTimer?: boolean;
   /** Webhook retries: the first waits this long, each next twice as long (default: $WEBHOOK_RETRY_BASE_SECONDS, else 30). */
   readonly webhookRetryBaseSeconds?: number;
+  /**
+   * Honour the `x-local-clock-offset` header (DESIGN.md §16): the test run's stack only. Off by default, so
+   * `npm start` answers a request carrying it with 400 rather than let anyone date events in another's trail.
+   */
+  readonly clockHeader?: boolean;
   /** More environment for the handlers (settings such as `MEASUREMENT_BOUNDS`). */
   readonly handlerEnv?: Readonly<Record<string, string>>;
 }
@@ -289,9 +297,10 @@ export async function startLocalStack(opts: StackOptions): Promise<LocalStack> {
         }),
         // The gateway runs the digester on a timer, as EventBridge Scheduler runs the digest function in AWS.
         DIGEST_TIMER: opts.digestTimer === false ? "" : "true",
+        LOCAL_CLOCK_HEADER: opts.clockHeader === true ? "true" : "",
         AWS_SESSION_TOKEN: "",
         AWS_PROFILE: "",
-        MAIL_FROM: process.env.MAIL_FROM ?? "no-reply@institution-admin.local",
+        MAIL_FROM: LOCAL_MAIL_FROM,
         // Invitation links open the console, which the gateway serves on its own origin.
         APP_BASE_URL: process.env.APP_BASE_URL ?? apiUrl,
         // The console's /config.json (console.ts): the same keys the CDK stack writes into its bucket.

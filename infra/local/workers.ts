@@ -9,6 +9,7 @@ import { handler as exportWorker } from "../../functions/exports/worker.js";
 import { handler as consumer } from "../../functions/streaming/consume.js";
 import { handler as retrier } from "../../functions/webhooks/retry.js";
 import { runInProcess } from "../../shared/exports/dispatch.js";
+import { asFunction } from "./function-scope.js";
 import { startStreamPoller } from "./stream-poller.js";
 
 export interface LocalWorkers {
@@ -18,16 +19,19 @@ export interface LocalWorkers {
 const RETRY_INTERVAL_MS = 1000;
 
 export async function startLocalWorkers(): Promise<LocalWorkers> {
-  runInProcess(exportWorker);
+  // Each as its own function (function-scope.ts): in AWS each has its own role.
+  runInProcess((job) => asFunction("exports/worker", () => exportWorker(job)));
   const poller = await startStreamPoller({
     endpoint: process.env.DYNAMODB_ENDPOINT as string,
     region: process.env.AWS_REGION as string,
     table: process.env.EVENTS_TABLE as string,
-    handle: (records) => consumer({ Records: records } as unknown as DynamoDBStreamEvent),
+    handle: (records) => asFunction("streaming/consume", () => consumer({ Records: records } as unknown as DynamoDBStreamEvent)),
   });
   let retrying: Promise<unknown> = Promise.resolve();
   const timer = setInterval(() => {
-    retrying = retrying.then(() => retrier()).catch((err: unknown) => console.error(`[webhook retrier] ${(err as Error).message}`));
+    retrying = retrying
+      .then(() => asFunction("webhooks/retry", () => retrier()))
+      .catch((err: unknown) => console.error(`[webhook retrier] ${(err as Error).message}`));
   }, RETRY_INTERVAL_MS);
   return {
     stop: async () => {

@@ -4,7 +4,7 @@
  * local stack the gateway process runs the same worker code in-process after the request (`runInProcess`).
  */
 import { InvokeCommand, LambdaClient } from "@aws-sdk/client-lambda";
-import { localCredentials } from "../clients.js";
+import { localCredentials, observe } from "../clients.js";
 import { config } from "../config.js";
 import { logger } from "../telemetry.js";
 import { exportConfig } from "./config.js";
@@ -23,7 +23,7 @@ export function runInProcess(runner: Runner): void {
   inProcess = runner;
 }
 
-const lambda = new LambdaClient({ region: config.region, ...localCredentials(undefined) });
+const lambda = observe(new LambdaClient({ region: config.region, ...localCredentials(undefined) }));
 
 export async function dispatchExport(job: ExportJob): Promise<void> {
   if (inProcess) {

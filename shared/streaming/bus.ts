@@ -7,14 +7,14 @@
  */
 import { EventBridgeClient, PutEventsCommand, type PutEventsRequestEntry } from "@aws-sdk/client-eventbridge";
 import type { StoredEvent } from "../audit.js";
-import { localCredentials } from "../clients.js";
+import { localCredentials, observe } from "../clients.js";
 import { config } from "../config.js";
 import { showBody } from "../security-events/service.js";
 import { EVENT_SOURCE } from "./source.js";
 
 const busName = process.env.EVENT_BUS_NAME || undefined;
 const endpoint = process.env.EVENTBRIDGE_ENDPOINT || undefined;
-const eventBridge = new EventBridgeClient({ region: config.region, endpoint, ...localCredentials(endpoint) });
+const eventBridge = observe(new EventBridgeClient({ region: config.region, endpoint, ...localCredentials(endpoint) }));
 
 /** PutEvents takes at most 10 entries. */
 const BATCH = 10;

@@ -135,10 +135,12 @@ describe("least privilege on the trail", () => {
       expect(actions).not.toContain("dynamodb:DeleteItem");
       if (actions.includes("dynamodb:PutItem")) {
         expect(actions).toEqual(["dynamodb:PutItem"]);
-        // Events and their activity markers (every API function), or digests (the digest function only).
+        // Events and their activity markers (every API function), or digests and the digester's progress item
+        // (the digest function only).
         expect([
           { "ForAllValues:StringLike": { "dynamodb:LeadingKeys": ["EVT#*", "ACTIVE#*"] } },
           { "ForAllValues:StringLike": { "dynamodb:LeadingKeys": ["DIGEST#*", "DIGESTSEQ#*"] } },
+          { "ForAllValues:StringEquals": { "dynamodb:LeadingKeys": ["DIGESTER"] } },
         ]).toContainEqual(s.Condition);
       } else {
         expect(actions).toEqual(["dynamodb:UpdateItem"]);

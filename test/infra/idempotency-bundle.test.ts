@@ -41,6 +41,20 @@ describe("the idempotency middleware in the bundles", () => {
       expect(has, handler).toBe(hasPost(handler));
     }
   });
+
+  it("leaves the test run's AWS request recorder out of every bundle", async () => {
+    for (const handler of [...handlers().keys()].slice(0, 4)) {
+      const inputs = await loaded(handler);
+      expect(
+        inputs.some((i) => i.endsWith("shared/clients.ts")),
+        handler,
+      ).toBe(true);
+      expect(
+        inputs.filter((i) => i.includes("infra/local/")),
+        handler,
+      ).toEqual([]);
+    }
+  });
 });
 
 describe("the Cognito client in the bundles", () => {

@@ -6,7 +6,7 @@
 import { mkdirSync, readdirSync, rmSync } from "node:fs";
 import { join } from "node:path";
 import type { TestProject } from "vitest/node";
-import { LOCAL_DIR, startLocalStack } from "../../infra/local/stack.js";
+import { LOCAL_DIR, LOCAL_MAIL_FROM, startLocalStack } from "../../infra/local/stack.js";
 import { startControlServer } from "./control.js";
 import "./stack-info.js";
 
@@ -44,6 +44,8 @@ export default async function setup(project: TestProject): Promise<() => Promise
 
   // Ten years of retention: the tests seed events at fixed instants of 2024. The retention tests read with a
   // clock moved past it; the digest tests run the digester themselves, on the hour's periods.
+  // Every AWS request the functions make, checked against their roles at the end of the run (docs/iam.md).
+  const awsRequestLog = join(dataDir, "aws-requests");
   const stack = await startLocalStack({
     dataDir,
     persistent: false,
@@ -52,13 +54,25 @@ export default async function setup(project: TestProject): Promise<() => Promise
     digestTimer: false,
     // Webhook retries after 1, 2, 4… s instead of 30, 60, 120… s, so a test sees them.
     webhookRetryBaseSeconds: 1,
+    handlerEnv: { AWS_REQUEST_LOG: awsRequestLog },
+    // The tests move the clock per request (x-local-clock-offset); `npm start` refuses the header.
+    clockHeader: true,
   });
   const control = await startControlServer(stack);
-  project.provide("stack", { ...stack.info(), controlUrl: control.url, logDir: stack.logDir });
+  project.provide("stack", { ...stack.info(), controlUrl: control.url, logDir: stack.logDir, awsRequestLog });
   console.log(`[local stack] API ${stack.apiUrl}; logs in ${stack.logDir}`);
 
   return async () => {
     await control.close();
     await stack.stop();
+    // After the last file: a request AWS would deny fails the run (vitest exits non-zero when this throws).
+    const { checkRequests, readRecorded } = await import("./iam.js");
+    const recorded = readRecorded(awsRequestLog);
+    if (recorded.length === 0) return;
+    const check = await checkRequests({ region: stack.region, tables: stack.tables, mailFrom: LOCAL_MAIL_FROM }, recorded);
+    console.log(check.report);
+    if (check.denied.length > 0) {
+      throw new Error(`IAM would deny ${check.denied.length} request(s) the functions made (docs/iam.md):\n${check.denied.join("\n")}`);
+    }
   };
 }

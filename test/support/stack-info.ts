@@ -6,6 +6,8 @@ export interface TestStackInfo extends StackInfo {
   readonly controlUrl: string;
   /** Logs of this run's services and gateway (handler errors land in `gateway.log`). */
   readonly logDir: string;
+  /** Where every process of the run records the AWS requests its functions make (docs/iam.md). */
+  readonly awsRequestLog: string;
 }
 
 declare module "vitest" {

@@ -1,0 +1,231 @@
+/**
+ * IAM, proven from here (DESIGN.md §16, docs/iam.md): the AWS requests the functions made during the test run
+ * (recorded by infra/local/aws-requests.ts) evaluated against the policies the synthesized template gives each
+ * function's role, with @cloud-copilot/iam-simulate (AGPL-3.0: a devDependency, never in a bundle). A request
+ * AWS would deny fails the run (global-setup.ts); the grants no request used are listed (least privilege).
+ */
+import { existsSync, readdirSync, readFileSync } from "node:fs";
+import { join } from "node:path";
+import { runSimulation, type Simulation } from "@cloud-copilot/iam-simulate";
+import type { CfnResource } from "aws-cdk-lib";
+import type { IamRequest } from "../../infra/local/aws-requests.js";
+import { TEST_ACCOUNT } from "../../infra/local/aws-requests.js";
+import { LOCAL_EXPORTS_BUCKET } from "../../infra/local/env.js";
+import type { InstitutionAdminStack } from "../../infra/stack.js";
+import { build, type Json } from "../infra/support.js";
+
+/** The local stack's names for the template's resources (the recorded ARNs are built from them). */
+export interface LocalNames {
+  readonly region: string;
+  readonly tables: { readonly main: string; readonly events: string; readonly idempotency: string };
+  /** The sender address of invitation mail (`MAIL_FROM`). */
+  readonly mailFrom: string;
+}
+
+/** A function's role policies, resolved to the ARNs the local names give. */
+export interface FunctionPolicies {
+  readonly handler: string;
+  readonly statements: readonly Json[];
+}
+
+/**
+ * Grants the platform uses with the function's role, not its code: the runtime (its log stream, X-Ray segments)
+ * and the event source mapping (reading the stream, sending to its dead-letter queue). Never recorded here.
+ */
+const PLATFORM_ACTIONS = /^(logs:|xray:|sqs:|dynamodb:(ListStreams|DescribeStream|GetRecords|GetShardIterator)$)/;
+
+const arn = (region: string, service: string, resource: string) => `arn:aws:${service}:${region}:${TEST_ACCOUNT}:${resource}`;
+
+/** The function name the local gateway gives a handler (`lambdaContext`), so that ARNs of functions read alike. */
+const functionName = (handler: string) => `institution-admin-${handler.replace(/\//g, "-")}`;
+
+/** Every function of the stack and its handler: the routes', the streaming ones and the digest function. */
+function functionsOf(stack: InstitutionAdminStack): Map<string, { role: CfnResource; fn: CfnResource }> {
+  const all = new Map([...stack.functions, ...stack.streaming.functionsByHandler, ["trail/digest", stack.trail.digestFunction]]);
+  const out = new Map<string, { role: CfnResource; fn: CfnResource }>();
+  for (const [handler, fn] of all) {
+    if (!fn.role) throw new Error(`${handler} has no role`);
+    out.set(handler, { role: fn.role.node.defaultChild as CfnResource, fn: fn.node.defaultChild as CfnResource });
+  }
+  return out;
+}
+
+/**
+ * Each function's identity policies from the synthesized template, with CloudFormation's intrinsics resolved
+ * as the deployed stack would resolve them, the names being the local stack's (a table's ARN is
+ * `arn:aws:dynamodb:<region>:123456789012:table/<its local name>`).
+ */
+export function rolePolicies(names: LocalNames, stack: InstitutionAdminStack, resources: Record<string, Json>): FunctionPolicies[] {
+  const { region } = names;
+  const fns = functionsOf(stack);
+  const id = (c: { node: { defaultChild?: unknown } }) => stack.getLogicalId(c.node.defaultChild as CfnResource);
+  const physical = new Map<string, string>([
+    [id(stack.mainTable), names.tables.main],
+    [id(stack.eventsTable), names.tables.events],
+    [id(stack.idempotencyTable), names.tables.idempotency],
+    [id(stack.streaming.bucket), LOCAL_EXPORTS_BUCKET],
+    // Deployed only: no local KMS, bus or digest bucket (the local digester signs with a key file).
+    [id(stack.trail.bucket), "institution-admin-digests"],
+    [id(stack.trail.signingKey), "trail-signing-key"],
+    [id(stack.streaming.bus), "institution-admin-events"],
+    ...[...fns].map(([handler, { fn }]) => [stack.getLogicalId(fn), functionName(handler)] as [string, string]),
+  ]);
+  for (const [logicalId, r] of Object.entries(resources)) {
+    if (r.Type === "AWS::SES::EmailIdentity") physical.set(logicalId, names.mailFrom);
+  }
+  const nameOf = (logicalId: string) => physical.get(logicalId) ?? logicalId;
+  const attribute = (logicalId: string, attr: string): string => {
+    const type = resources[logicalId]?.Type as string | undefined;
+    const name = nameOf(logicalId);
+    if (type === "AWS::DynamoDB::Table")
+      return attr === "StreamArn" ? arn(region, "dynamodb", `table/${name}/stream/*`) : arn(region, "dynamodb", `table/${name}`);
+    if (type === "AWS::S3::Bucket") return `arn:aws:s3:::${name}`;
+    if (type === "AWS::KMS::Key") return arn(region, "kms", `key/${name}`);
+    if (type === "AWS::Logs::LogGroup") return arn(region, "logs", `log-group:${name}:*`);
+    if (type === "AWS::Lambda::Function") return arn(region, "lambda", `function:${name}`);
+    if (type === "AWS::Events::EventBus") return arn(region, "events", `event-bus/${name}`);
+    return `arn:aws:cloudformation:${region}:${TEST_ACCOUNT}:${logicalId}/${attr}`;
+  };
+  const pseudo: Record<string, string> = {
+    "AWS::Region": region,
+    "AWS::AccountId": TEST_ACCOUNT,
+    "AWS::Partition": "aws",
+    "AWS::URLSuffix": "amazonaws.com",
+    "AWS::StackName": stack.stackName,
+  };
+  const resolve = (v: Json): Json => {
+    if (Array.isArray(v)) return v.map(resolve);
+    if (v === null || typeof v !== "object") return v;
+    const [key, arg] = (Object.entries(v)[0] ?? []) as [string | undefined, Json];
+    if (Object.keys(v).length === 1) {
+      if (key === "Ref") return pseudo[arg as string] ?? nameOf(arg as string);
+      if (key === "Fn::GetAtt") return attribute(arg[0], arg[1]);
+      if (key === "Fn::Join") return (resolve(arg[1]) as string[]).join(arg[0]);
+      if (key === "Fn::Select") return resolve(arg[1])[Number(resolve(arg[0]))];
+      if (key === "Fn::Split") return String(resolve(arg[1])).split(arg[0]);
+    }
+    return Object.fromEntries(Object.entries(v).map(([k, x]) => [k, resolve(x)]));
+  };
+
+  return [...fns].map(([handler, { role }]) => {
+    const roleId = stack.getLogicalId(role);
+    const statements: Json[] = [];
+    for (const r of Object.values(resources)) {
+      if (r.Type === "AWS::IAM::Policy" && (r.Properties.Roles as Json[]).some((x) => x.Ref === roleId)) {
+        statements.push(...resolve(r.Properties.PolicyDocument).Statement);
+      }
+    }
+    for (const p of resources[roleId]?.Properties?.Policies ?? []) statements.push(...resolve(p.PolicyDocument).Statement);
+    if ((resources[roleId]?.Properties?.ManagedPolicyArns ?? []).length > 0)
+      throw new Error(`${handler}: managed policies are not evaluated`);
+    return { handler, statements };
+  });
+}
+
+/** Every distinct request the run's processes recorded. */
+export function readRecorded(dir: string): IamRequest[] {
+  if (!existsSync(dir)) return [];
+  const lines = new Set<string>();
+  for (const f of readdirSync(dir).filter((f) => f.endsWith(".jsonl"))) {
+    for (const line of readFileSync(join(dir, f), "utf8").split("\n")) if (line) lines.add(line);
+  }
+  return [...lines].sort().map((l) => JSON.parse(l) as IamRequest);
+}
+
+/** What IAM answers to one request of `policies`' function, and the statements (by index) that allowed it. */
+export async function evaluate(
+  policies: FunctionPolicies,
+  request: Omit<IamRequest, "fn">,
+): Promise<{ decision: string; allowedBy: { statement: number; actions: string[]; resources: string[] }[] }> {
+  const simulation: Simulation = {
+    identityPolicies: [
+      {
+        name: policies.handler,
+        policy: { Version: "2012-10-17", Statement: policies.statements.map((s, i) => ({ ...s, Sid: `S${i}` })) },
+      },
+    ],
+    serviceControlPolicies: [],
+    resourceControlPolicies: [],
+    request: {
+      action: request.action,
+      principal: `arn:aws:iam::${TEST_ACCOUNT}:role/${functionName(policies.handler)}`,
+      resource: { accountId: TEST_ACCOUNT, resource: request.resource },
+      contextVariables: request.context as Record<string, string | string[]>,
+    },
+  };
+  const result = await runSimulation(simulation, {});
+  if (result.resultType === "error") return { decision: `invalid: ${JSON.stringify(result.errors)}`, allowedBy: [] };
+  const analysis = result.resultType === "single" ? result.result.analysis : undefined;
+  const allowedBy = (analysis?.identityAnalysis?.allowStatements ?? []).map((s) => ({
+    statement: Number(s.explain.identifier.slice(1)),
+    actions: [s.explain.actions ?? []].flat().flatMap((a) => (a.matches ? [a.action] : [])),
+    resources: [s.explain.resources ?? []].flat().flatMap((r) => (r.matches ? [r.resource] : [])),
+  }));
+  return { decision: result.overallResult, allowedBy };
+}
+
+export interface IamCheck {
+  readonly requests: number;
+  readonly denied: readonly string[];
+  /** `<handler>: <action> on <resource>`, per grant no recorded request used. */
+  readonly unused: readonly string[];
+  /** Functions the run never invoked (their grants are not judged). */
+  readonly idle: readonly string[];
+  readonly report: string;
+}
+
+const short = (resource: string) => resource.replace(/^arn:aws:[a-z0-9-]+:[a-z0-9-]*:\d*:/, "").replace(/^arn:aws:s3:::/, "s3:::");
+
+/** Evaluates every recorded request; lists the denied ones and the grants nothing used. */
+export async function checkRequests(names: LocalNames, recorded: readonly IamRequest[]): Promise<IamCheck> {
+  const { stack, resources } = build({}, { id: "IamCheck", validate: false });
+  const byHandler = new Map(rolePolicies(names, stack, resources).map((p) => [p.handler, p]));
+  const denied: string[] = [];
+  const used = new Map<string, Set<string>>();
+  for (const r of recorded) {
+    const policies = byHandler.get(r.fn);
+    const line = `${r.fn}: ${r.action} on ${short(r.resource)}${r.context["dynamodb:LeadingKeys"] ? ` keys ${JSON.stringify(r.context["dynamodb:LeadingKeys"])}` : ""}`;
+    if (!policies) {
+      denied.push(`${line} (no such function in the template)`);
+      continue;
+    }
+    const { decision, allowedBy } = await evaluate(policies, r);
+    if (decision !== "Allowed") denied.push(`${line}: ${decision}`);
+    const marks = used.get(r.fn) ?? new Set<string>();
+    for (const a of allowedBy) for (const action of a.actions) for (const res of a.resources) marks.add(`${a.statement}|${action}|${res}`);
+    used.set(r.fn, marks);
+  }
+
+  const unused: string[] = [];
+  const idle: string[] = [];
+  for (const [handler, { statements }] of byHandler) {
+    const marks = used.get(handler);
+    if (!marks) {
+      idle.push(handler);
+      continue;
+    }
+    statements.forEach((s, i) => {
+      const actions = ([] as string[]).concat(s.Action).filter((a) => !PLATFORM_ACTIONS.test(a));
+      const res = ([] as string[]).concat(s.Resource);
+      const mine = [...marks].filter((m) => m.startsWith(`${i}|`)).map((m) => m.split("|"));
+      const idleActions = actions.filter((a) => !mine.some((m) => m[1] === a));
+      const idleResources = res.filter((r) => !mine.some((m) => m[2] === r));
+      if (actions.length === 0 || (idleActions.length === 0 && idleResources.length === 0)) return;
+      const name = `${handler} ${s.Sid ?? `statement ${i}`}`;
+      if (idleActions.length === actions.length)
+        unused.push(`${name}: nothing used (${actions.join(", ")} on ${res.map(short).join(", ")})`);
+      else {
+        if (idleActions.length > 0) unused.push(`${name}: ${idleActions.join(", ")} never used`);
+        if (idleResources.length > 0) unused.push(`${name}: ${idleResources.map(short).join(", ")} never used`);
+      }
+    });
+  }
+  const report = [
+    `IAM: ${recorded.length} distinct AWS requests of ${used.size} functions evaluated against their roles in the synthesized template.`,
+    ...(denied.length > 0 ? ["Denied (AWS would refuse these):", ...denied.map((d) => `  ${d}`)] : ["Denied: none."]),
+    `Grants no recorded request used (${unused.length}; the platform's own, logs, X-Ray and the stream mapping's, left out):`,
+    ...unused.map((u) => `  ${u}`),
+    ...(idle.length > 0 ? [`Functions the run did not invoke (grants not judged): ${idle.join(", ")}`] : []),
+  ].join("\n");
+  return { requests: recorded.length, denied, unused, idle, report };
+}
