@@ -70,7 +70,17 @@ export async function removeMember(
 ): Promise<MemberWrite> {
   const result = await commitWithEvents(events, {
     institution: institutionChange(i, { remove: "#members.#user", names: { "#members": "members", "#user": target.user_id } }),
-    access: { Delete: { TableName: T(), Key: keys.access(target.user_id, i.id), ConditionExpression: "attribute_exists(pk)" } },
+    // At the count of invitations it had sent when read: one sent since is not among `revoke`, so judge again.
+    access: {
+      Delete: {
+        TableName: T(),
+        Key: keys.access(target.user_id, i.id),
+        ConditionExpression:
+          target.invitations_sent === undefined ? "attribute_exists(pk) AND attribute_not_exists(#sent)" : "#sent = :sent",
+        ExpressionAttributeNames: { "#sent": "invitations_sent" },
+        ...(target.invitations_sent !== undefined && { ExpressionAttributeValues: { ":sent": target.invitations_sent } }),
+      },
+    },
     marker: target.email ? { Delete: { TableName: T(), Key: keys.memberEmail(i.id, target.email) } } : undefined,
     ...Object.assign(
       {},

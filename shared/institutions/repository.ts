@@ -41,6 +41,8 @@ export interface AccessRecord extends Partial<Omit<Member, "user_id" | "role">> 
   institution_id: string;
   role: Role;
   institution: InstitutionSummary;
+  /** How many invitations this member has sent to the institution (what a removal is conditioned on). */
+  invitations_sent?: number;
 }
 
 export interface Cohort {

@@ -235,6 +235,18 @@ export async function insertInvitation(
         ExpressionAttributeValues: { ":role": "cohort_super_admin" satisfies Role },
       },
     },
+    // Counted on the sender's access record, which must exist: a removal that read another count is refused
+    // and reads the sender's invitations again, so none escapes it (DESIGN.md §13, "Removal is final").
+    senderCount: {
+      Update: {
+        TableName: T(),
+        Key: keys.access(inviter.id, inv.institution_id),
+        UpdateExpression: "ADD #sent :one",
+        ConditionExpression: "attribute_exists(pk)",
+        ExpressionAttributeNames: { "#sent": "invitations_sent" },
+        ExpressionAttributeValues: { ":one": 1 },
+      },
+    },
     inviterEmail:
       inviter.email && inviter.email !== inv.email
         ? { Put: { TableName: T(), Item: { ...keys.memberEmail(inv.institution_id, inviter.email), user_id: inviter.id } } }
@@ -246,7 +258,7 @@ export async function insertInvitation(
   if (bound) return { kind: "bound", bound };
   if (result.item === "slot") return { kind: "slot_taken" };
   if (result.item === "notMember") return { kind: "has_access" };
-  if (result.item === "stillManaging") return { kind: "institution_changed" };
+  if (result.item === "stillManaging" || result.item === "senderCount") return { kind: "institution_changed" };
   return { kind: "retry" };
 }
 
