@@ -74,6 +74,8 @@ export interface ApiFunctionProps {
   readonly tables: Tables;
   /** What ses:SendEmail is authorized against, for a function that mails. */
   readonly sendResources: readonly string[];
+  /** The user pool a function with `access.users` reads (cognito-idp:AdminGetUser), and its id for the environment. */
+  readonly userPool: { readonly arn: string; readonly id: string };
   readonly environment: Record<string, string>;
   readonly logRetention: logs.RetentionDays;
   readonly reservedConcurrency?: number | undefined;
@@ -104,6 +106,11 @@ export class ApiFunction extends StackPart {
         new iam.PolicyStatement({ sid: "SendInvitationMail", actions: ["ses:SendEmail"], resources: [...props.sendResources] }),
       );
     }
+    if (access.users) {
+      role.addToPrincipalPolicy(
+        new iam.PolicyStatement({ sid: "ReadUsersNow", actions: ["cognito-idp:AdminGetUser"], resources: [props.userPool.arn] }),
+      );
+    }
     Validations.of(role).acknowledge({
       id: "AwsSolutions-IAM5[Resource::*]",
       reason: "Active tracing: xray:PutTraceSegments and xray:PutTelemetryRecords support no resource-level permissions.",
@@ -123,6 +130,7 @@ export class ApiFunction extends StackPart {
       environment: {
         ...props.environment,
         ...(access.idempotency && { IDEMPOTENCY_TABLE: props.tables.idempotency.tableName }),
+        ...(access.users && { USER_POOL_ID: props.userPool.id }),
       },
       bundling: { ...BUNDLING, define: bundlingDefine(access.idempotency === true) },
     });

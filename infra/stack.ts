@@ -327,6 +327,7 @@ export class InstitutionAdminStack extends Stack {
         routeKeys: routes.filter((r) => r.handler === handler).map(routeKey),
         tables,
         sendResources: mail.sendResources,
+        userPool: { arn: this.userPool.userPoolArn, id: this.userPool.userPoolId },
         environment: { ...commonEnv, ...(access.mail ? mailEnv : {}) },
         logRetention: settings.logRetention,
         reservedConcurrency: settings.reservedConcurrency[handler],

@@ -13,6 +13,8 @@ export interface RouteAccess {
   readonly mail?: boolean;
   /** Full exports (DESIGN.md §11): starts the export worker, or signs download links to the exports bucket. */
   readonly exports?: "start" | "read";
+  /** Reads users in the user pool as it holds them now (cognito-idp:AdminGetUser; DESIGN.md §13, "Transfer"). */
+  readonly users?: "read";
   /**
    * Keeps Idempotency-Key records (the idempotency table): derived by `handlers()` for a handler that serves a
    * POST, never written on a route.
@@ -104,7 +106,7 @@ export const routes: readonly Route[] = [
     path: `${inst}/{id}/transfer`,
     handler: "administrators/transfer",
     who: "super admin of the institution",
-    access: { main: "readwrite", events: "write" },
+    access: { main: "readwrite", events: "write", users: "read" },
   },
   { method: "GET", path: inv, handler: "invitations/list", who: "user with access", access: { main: "read", events: "write" } },
   {
@@ -216,7 +218,14 @@ export function handlers(table: readonly Route[] = routes): Map<string, RouteAcc
     const events = unite(had.events, r.access.events);
     const mail = had.mail === true || r.access.mail === true;
     const idempotency = had.idempotency === true || takesIdempotencyKey(r.method);
-    out.set(r.handler, { ...(main && { main }), ...(events && { events }), ...(mail && { mail }), ...(idempotency && { idempotency }) });
+    const users = had.users ?? r.access.users;
+    out.set(r.handler, {
+      ...(main && { main }),
+      ...(events && { events }),
+      ...(mail && { mail }),
+      ...(idempotency && { idempotency }),
+      ...(users && { users }),
+    });
   }
   return out;
 }

@@ -207,8 +207,9 @@ export async function removeAdministrator(
 
 /**
  * Hands the institution to another administrator: the super admin only; the target must hold role
- * `cohort_super_admin` and belong to the institution's account (422 saying which). The former super admin
- * keeps access as `cohort_super_admin`. One read round trip and one transaction.
+ * `cohort_super_admin` and belong to the institution's account as the user pool holds it now (422 saying
+ * which). The former super admin keeps access as `cohort_super_admin`. One read round trip, one AdminGetUser
+ * and one transaction.
  */
 export async function transferInstitution(
   caller: Caller,
@@ -225,7 +226,9 @@ export async function transferInstitution(
     const target = requireTarget(visible, userId, record);
     const { institution: before } = visible;
     if (target.user_id === caller.id) throw new Unprocessable(TRANSFER_TO_SELF);
-    if ((target.user_account_id ?? "") !== before.account_id) throw new Unprocessable(TRANSFER_OTHER_ACCOUNT);
+    // The account as the pool holds it now, not as recorded at acceptance (§13). Loaded here: only transfers read the pool.
+    const { currentAccountOf } = await import("../user-pool.js");
+    if ((await currentAccountOf(target.user_id)) !== before.account_id) throw new Unprocessable(TRANSFER_OTHER_ACCOUNT);
     if (memberRole(before, target.user_id) !== "cohort_super_admin") throw new Unprocessable(TRANSFER_NEEDS_SUPER_ADMIN_ROLE);
 
     const now = clock();
