@@ -11,7 +11,7 @@ import type { Caller } from "../caller.js";
 import { now as clock } from "../clock.js";
 import { BadRequest, messages, NotFound, Unprocessable } from "../errors.js";
 import { isId } from "../ids.js";
-import { type Institution, memberRole, toRecord } from "../institutions/model.js";
+import { type Institution, memberRole, TOO_MANY_FOR_CHANGE, toRecord } from "../institutions/model.js";
 import { type AccessRecord, getAccess } from "../institutions/repository.js";
 import { requireSuperAdminOf, requireVisible, type Visible } from "../institutions/service.js";
 import type { Invitation } from "../invitations/model.js";
@@ -21,6 +21,7 @@ import { PAGING_ERRORS, parseQuery } from "../paging.js";
 import { RETRY, withRetries } from "../retry.js";
 import type { Role } from "../roles.js";
 import { memberIndex } from "../tables.js";
+import { MAX_TX_ITEMS } from "../tx.js";
 import * as repo from "./repository.js";
 import { administratorListQuery, roleChangeInput, TRANSFER_USER_MISSING, transferInput } from "./schema.js";
 
@@ -32,9 +33,6 @@ export const SUPER_ADMIN_NOT_REMOVABLE = "The super admin cannot be removed; tra
 export const TRANSFER_TO_SELF = "You are already the institution's super admin";
 export const TRANSFER_OTHER_ACCOUNT = "The new super admin must belong to the institution's account";
 export const TRANSFER_NEEDS_SUPER_ADMIN_ROLE = "The new super admin must have the role cohort_super_admin";
-
-/** A DynamoDB transaction holds at most 100 items. */
-const MAX_TX_ITEMS = 100;
 
 type Query = Readonly<Record<string, string | undefined>>;
 type Schemas = components["schemas"];
@@ -235,7 +233,9 @@ export async function transferInstitution(
     const after: Institution = { ...before, super_admin_id: target.user_id, updated_at: now.toISOString() };
     const details = { institution_id: before.id, from_user_id: caller.id, to_user_id: target.user_id };
     const event = institutionEvent(caller, visible, "institution_transferred", details, now);
-    if ((await repo.transferInstitution(before, after, event)).kind === "retry") return RETRY;
+    const written = await repo.transferInstitution(before, after, event);
+    if (written.kind === "too_large") throw new Unprocessable(TOO_MANY_FOR_CHANGE);
+    if (written.kind === "retry") return RETRY;
     return { institution: toRecord(after), message: `Institution transferred to ${target.email || target.user_id}` };
   });
 }
