@@ -308,6 +308,7 @@ export class InstitutionAdminStack extends Stack {
       ...(settings.invitationValidityDays !== undefined && { INVITATION_VALIDITY_DAYS: String(settings.invitationValidityDays) }),
       ...(settings.pendingInvitationLimit !== undefined && { PENDING_INVITATION_LIMIT: String(settings.pendingInvitationLimit) }),
       ...(settings.mailboxDailyMailLimit !== undefined && { MAILBOX_DAILY_MAIL_LIMIT: String(settings.mailboxDailyMailLimit) }),
+      ...(settings.mailboxDailyCeiling !== undefined && { MAILBOX_DAILY_CEILING: String(settings.mailboxDailyCeiling) }),
       ...(settings.accountHourlyMailLimit !== undefined && { ACCOUNT_HOURLY_MAIL_LIMIT: String(settings.accountHourlyMailLimit) }),
       ...(settings.accountDailyInstitutionLimit !== undefined && {
         ACCOUNT_DAILY_INSTITUTION_LIMIT: String(settings.accountDailyInstitutionLimit),

@@ -80,29 +80,67 @@ describe("mail bounds across institutions", () => {
     ]);
   });
 
-  it("three accounts' institutions cycling invite/revoke at one address: 10 mails reach it in a day, no more", async () => {
+  it("fair bounds: one tenant spends its 10 mails to a person; another tenant can still invite that person", async () => {
+    await withinOneWindow("day", 2 * 60_000);
+    const email = uniqEmail("shared");
+    const [first, second] = [await owner(), await owner()];
+    const firstInst = await createInstitution(first);
+    for (let i = 0; i < 10; i++) await revoke(first, firstInst.id, await invite(first, firstInst.id, email));
+    // The first tenant's bound holds across its institutions.
+    const firstOther = await createInstitution(first);
+    const refused = await create(first, firstOther.id, email);
+    expect({ status: refused.status, body: refused.body }).toEqual({ status: 429, body: TOO_MANY_MAILS });
+    expect((await limitEvents(first, "mailbox_daily")).map((e) => e.details)).toEqual([
+      { email, institution_id: firstOther.id, limit: 10, scope: "mailbox_daily" },
+    ]);
+    // Another tenant's mail to the same person is its own count: the first tenant cannot block it.
+    const secondInst = await createInstitution(second);
+    const invited = await create(second, secondInst.id, email);
+    expect(invited.status, invited.text).toBe(201);
+    expect(await sentMail(email)).toHaveLength(11);
+  });
+
+  it("three accounts' institutions cycling invite/revoke at one address: 10 mails each, 30 in all reach it", async () => {
     await withinOneWindow("day", 2 * 60_000);
     const email = uniqEmail("cycled");
     const owners = await Promise.all([owner(), owner(), owner()]);
     const insts = await Promise.all(owners.map((t) => createInstitution(t)));
-    let sent = 0;
-    let refused: CallResult | undefined;
-    for (let round = 0; round < 5 && !refused; round++) {
+    const sent = [0, 0, 0];
+    const refused: CallResult[] = [];
+    for (let round = 0; round < 11; round++) {
       for (const [i, tok] of owners.entries()) {
         const inst = insts[i] as { id: string };
         const res = await create(tok, inst.id, email);
         if (res.status === 429) {
-          refused = res;
-          break;
+          refused.push(res);
+          continue;
         }
         expect(res.status, JSON.stringify(res.body)).toBe(201);
-        sent++;
+        sent[i] = (sent[i] ?? 0) + 1;
         await revoke(tok, inst.id, res.body.invitation.id);
       }
     }
-    expect(sent).toBe(10);
-    expect(refused && { status: refused.status, body: refused.body }).toEqual({ status: 429, body: TOO_MANY_MAILS });
-    expect(await sentMail(email)).toHaveLength(10);
+    expect(sent).toEqual([10, 10, 10]);
+    expect(refused.map((r) => ({ status: r.status, body: r.body }))).toEqual(Array(3).fill({ status: 429, body: TOO_MANY_MAILS }));
+    expect(await sentMail(email)).toHaveLength(30);
+  });
+
+  it("race: the service-wide ceiling, 50 mails a day per mailbox: at 48, 6 tenants racing send exactly 2; scope mailbox_daily_ceiling", async () => {
+    await withinOneWindow("day", 2 * 60_000);
+    const local = uniq("ceiling");
+    const domain = `${uniq("target")}.test`;
+    await seedCounter(keys.mailboxDailyMails(`${local}@${domain}`, day()), "mails", 48);
+    const owners = await Promise.all(Array.from({ length: 6 }, () => owner()));
+    const insts = await Promise.all(owners.map((t) => createInstitution(t)));
+    const results = await Promise.all(insts.map((inst, i) => create(owners[i] as string, inst.id, `${local}+t${i}@${domain}`)));
+    expect(results.map((r) => r.status).sort()).toEqual([201, 201, 429, 429, 429, 429]);
+    for (const r of results.filter((x) => x.status === 429)) {
+      expect(r.body).toEqual(TOO_MANY_MAILS);
+      expectRetryAfter(r, 86_400);
+    }
+    expect(await mailsToMailbox(local, domain)).toBe(2);
+    const ceilings = (await Promise.all(owners.map((t) => limitEvents(t, "mailbox_daily_ceiling")))).flat();
+    expect(ceilings.map((e) => e.details.limit)).toEqual([50, 50, 50, 50]);
   });
 
   it("race: with 8 mails to a mailbox, 6 parallel invitations from 6 institutions to its sub-addresses send exactly 2", async () => {
