@@ -249,6 +249,21 @@ describe("probing is bounded", () => {
     const colleague = await token(uniqEmail("colleague"), { account });
     expect((await call("POST", ACCEPT, { token: colleague, body: { token: "made-up" } })).status).toBe(422);
   });
+
+  it("mail-bound 429s count too: a flood past the pending limit records 30 rate_limit_exceeded, then one refused_requests, no more", async () => {
+    await withinOneWindow("minute", 25_000);
+    const tok = await owner();
+    const inst = await createInstitution(tok);
+    const email = uniqEmail("flooded");
+    for (let i = 0; i < 3; i++) await invite(tok, inst.id, email);
+    const results = await Promise.all(Array.from({ length: 40 }, () => create(tok, inst.id, email)));
+    expect(results.map((r) => r.status)).toEqual(Array(40).fill(429));
+    const bounded = results.filter((r) => r.body?.error === TOO_MANY_REFUSALS.error);
+    expect(bounded).toHaveLength(10);
+    for (const r of bounded) expectRetryAfter(r, 60);
+    expect(await limitEvents(tok, "pending")).toHaveLength(30);
+    expect((await limitEvents(tok, "refused_requests")).map((e) => e.details)).toEqual([{ limit: 30, scope: "refused_requests" }]);
+  });
 });
 
 describe("recorded values are clean", () => {
