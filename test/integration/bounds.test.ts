@@ -295,6 +295,34 @@ describe("recorded values are clean", () => {
     expect((again?.details.filters as Record<string, unknown> | undefined)?.event_type).toBe(`${"a".repeat(60)}\ufffd\ufffdx`);
   });
 
+  it("a full export's filters are stored and echoed as recorded: cut to 64 code points, Cc/Cf and invisible fillers as U+FFFD", async () => {
+    const admin = await owner();
+    const eventType = `${"a".repeat(60)}\u3164\r\n${"b".repeat(100)}`;
+    const userId = `u\u115F\u1160\uFFA0\u200B\u2028x`;
+    const res = await call("POST", `${EVENTS}/exports`, {
+      token: admin,
+      body: { format: "jsonl", event_type: eventType, user_id: userId },
+    });
+    expect(res.status, res.text).toBe(202);
+    const clean = { event_type: `${"a".repeat(60)}\ufffd\ufffd\ufffdb`, user_id: "u\ufffd\ufffd\ufffd\ufffd\ufffdx" };
+    expect(res.body.export.filters).toMatchObject(clean);
+    const shown = await call("GET", `${EVENTS}/exports/${res.body.export.id}`, { token: admin });
+    expect(shown.body.export.filters).toMatchObject(clean);
+    const [exported] = (await eventsOf(admin)).filter((e) => e.event_type === "security_events_exported");
+    expect(exported?.details.filters).toMatchObject(clean);
+  });
+
+  it("a name claim with Hangul fillers and other invisible characters is recorded with each as U+FFFD, in events and in the administrators list", async () => {
+    const account = uniq("acct");
+    const name = `\u3164\u115F\u1160\uFFA0\u034F\u2800Eve\uFE0F`;
+    const tok = signJwt(idClaims({ sub: uniq("sub"), name, "custom:account_id": account, "cognito:groups": ["cohort_super_admin"] }));
+    const inst = await createInstitution(tok);
+    const [event] = (await eventsOf(tok)).filter((e) => e.event_type === "institution_created");
+    expect(event?.user_name).toBe("\ufffd".repeat(6) + "Eve\ufffd");
+    const listed = await call("GET", `${INST}/${inst.id}/administrators`, { token: tok });
+    expect(listed.body.administrators[0]?.name).toBe("\ufffd".repeat(6) + "Eve\ufffd");
+  });
+
   it("an actor's name claim with bidi controls and line breaks is recorded clean and cut", async () => {
     const name = `Eve\u202E\u2028${"e".repeat(100)}`;
     const tok = signJwt(idClaims({ sub: uniq("sub"), name, "custom:account_id": uniq("acct") }));
