@@ -10,7 +10,7 @@ import * as lambda from "aws-cdk-lib/aws-lambda";
 import { type BundlingOptions, NodejsFunction, OutputFormat } from "aws-cdk-lib/aws-lambda-nodejs";
 import * as logs from "aws-cdk-lib/aws-logs";
 import type { Construct } from "constructs";
-import type { RouteAccess } from "../shared/routes.js";
+import { type RouteAccess, USER_ACTIONS } from "../shared/routes.js";
 import { StackPart } from "./part.js";
 import type { Tables } from "./tables.js";
 
@@ -77,8 +77,8 @@ export interface ApiFunctionProps {
   readonly tables: Tables;
   /** What ses:SendEmail is authorized against, for a function that mails. */
   readonly sendResources: readonly string[];
-  /** The user pool's ARN, for a function that creates users (route access `users`). */
-  readonly userPoolArn?: string;
+  /** The user pool a function with `access.users` uses (its ARN for the grant, its id for the environment). */
+  readonly userPool: { readonly arn: string; readonly id: string };
   readonly environment: Record<string, string>;
   readonly logRetention: logs.RetentionDays;
   readonly reservedConcurrency?: number | undefined;
@@ -110,19 +110,9 @@ export class ApiFunction extends StackPart {
       );
     }
     if (access.users) {
-      if (!props.userPoolArn) throw new Error(`functions/${handler}.ts creates users: pass the user pool's ARN`);
-      // Exactly the calls shared/users.ts makes, on the one pool.
       role.addToPrincipalPolicy(
-        new iam.PolicyStatement({
-          sid: "JoinFromInvitation",
-          actions: [
-            "cognito-idp:AdminGetUser",
-            "cognito-idp:AdminCreateUser",
-            "cognito-idp:AdminSetUserPassword",
-            "cognito-idp:AdminDeleteUser",
-          ],
-          resources: [props.userPoolArn],
-        }),
+        // Exactly the calls the route's use case makes on the one pool (shared/routes.ts, `UserAccess`).
+        new iam.PolicyStatement({ sid: "UserPool", actions: [...USER_ACTIONS[access.users]], resources: [props.userPool.arn] }),
       );
     }
     Validations.of(role).acknowledge({
@@ -144,6 +134,7 @@ export class ApiFunction extends StackPart {
       environment: {
         ...props.environment,
         ...(access.idempotency && { IDEMPOTENCY_TABLE: props.tables.idempotency.tableName }),
+        ...(access.users && { USER_POOL_ID: props.userPool.id }),
       },
       bundling: { ...BUNDLING, define: bundlingDefine(access.idempotency === true) },
     });

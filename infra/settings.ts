@@ -69,10 +69,12 @@ export interface Settings {
   readonly pendingInvitationLimit?: number;
   /**
    * The bounds across the service (DESIGN.md §13), unset in every environment like the two above: the
-   * functions' defaults apply (10 mails per mailbox a day, 200 per account an hour, 100 institutions per
+   * functions' defaults apply (10 mails per account and mailbox a day, 50 per mailbox, 200 per account an hour, 100 institutions per
    * account a day, 30 refusals per caller a minute) unless a value comes from context.
    */
   readonly mailboxDailyMailLimit?: number;
+  /** The service-wide ceiling per mailbox a day over every account's share (default 50). */
+  readonly mailboxDailyCeiling?: number;
   readonly accountHourlyMailLimit?: number;
   readonly accountDailyInstitutionLimit?: number;
   readonly refusedRequestLimit?: number;
@@ -123,6 +125,7 @@ export const CONTEXT_KEYS = [
   "eventRetentionDays",
   "refreshTokenValidityHours",
   "mailboxDailyMailLimit",
+  "mailboxDailyCeiling",
   "accountHourlyMailLimit",
   "accountDailyInstitutionLimit",
   "refusedRequestLimit",
@@ -191,6 +194,7 @@ export function resolveSettings(context: (key: string) => string | undefined): S
     ...optional("pendingInvitationLimit", contextInt(context, "pendingInvitationLimit")),
     ...optional("eventRetentionDays", contextInt(context, "eventRetentionDays")),
     ...optional("mailboxDailyMailLimit", contextInt(context, "mailboxDailyMailLimit")),
+    ...optional("mailboxDailyCeiling", contextInt(context, "mailboxDailyCeiling")),
     ...optional("accountHourlyMailLimit", contextInt(context, "accountHourlyMailLimit")),
     ...optional("accountDailyInstitutionLimit", contextInt(context, "accountDailyInstitutionLimit")),
     ...optional("refusedRequestLimit", contextInt(context, "refusedRequestLimit")),

@@ -336,6 +336,7 @@ export class InstitutionAdminStack extends Stack {
       ...(settings.invitationValidityDays !== undefined && { INVITATION_VALIDITY_DAYS: String(settings.invitationValidityDays) }),
       ...(settings.pendingInvitationLimit !== undefined && { PENDING_INVITATION_LIMIT: String(settings.pendingInvitationLimit) }),
       ...(settings.mailboxDailyMailLimit !== undefined && { MAILBOX_DAILY_MAIL_LIMIT: String(settings.mailboxDailyMailLimit) }),
+      ...(settings.mailboxDailyCeiling !== undefined && { MAILBOX_DAILY_CEILING: String(settings.mailboxDailyCeiling) }),
       ...(settings.accountHourlyMailLimit !== undefined && { ACCOUNT_HOURLY_MAIL_LIMIT: String(settings.accountHourlyMailLimit) }),
       ...(settings.accountDailyInstitutionLimit !== undefined && {
         ACCOUNT_DAILY_INSTITUTION_LIMIT: String(settings.accountDailyInstitutionLimit),
@@ -343,7 +344,6 @@ export class InstitutionAdminStack extends Stack {
       ...(settings.refusedRequestLimit !== undefined && { REFUSED_REQUEST_LIMIT: String(settings.refusedRequestLimit) }),
     };
     // The functions that create users (joining from an invitation, shared/users.ts) name the pool.
-    const usersEnv = { USER_POOL_ID: this.userPool.userPoolId };
     const mailEnv = {
       MAIL_FROM: props.senderEmail,
       APP_BASE_URL: this.appBaseUrl,
@@ -357,12 +357,11 @@ export class InstitutionAdminStack extends Stack {
         routeKeys: routes.filter((r) => r.handler === handler).map(routeKey),
         tables,
         sendResources: mail.sendResources,
-        userPoolArn: this.userPool.userPoolArn,
+        userPool: { arn: this.userPool.userPoolArn, id: this.userPool.userPoolId },
         environment: {
           ...commonEnv,
           ...(originSecret !== undefined && { ORIGIN_VERIFY_SECRET: originSecret }),
           ...(access.mail ? mailEnv : {}),
-          ...(access.users ? usersEnv : {}),
         },
         logRetention: settings.logRetention,
         reservedConcurrency: settings.reservedConcurrency[handler],

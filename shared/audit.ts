@@ -18,7 +18,7 @@ import { RETRY, withRetries } from "./retry.js";
 import { eventKeys } from "./tables.js";
 import { metrics } from "./telemetry.js";
 import { recordedText } from "./text.js";
-import { type TxItem, type TxItems, type TxResult, transact } from "./tx.js";
+import { itemCount, MAX_TX_ITEMS, type TxItem, type TxItems, type TxResult, transact } from "./tx.js";
 
 export { COUNTED_TYPES, type CountedType, EVENT_TYPES, type EventType } from "./constants.js";
 export type { EventDetails } from "./event-details.js";
@@ -266,6 +266,10 @@ export async function recordEvent(e: AuditEvent): Promise<void> {
 export async function commitWithEvent(e: AuditEvent, ...change: TxItems[]): Promise<TxResult> {
   return commitWithEvents([e], ...change);
 }
+
+/** Whether `change` and the items of `events` fit one transaction (DynamoDB takes at most `MAX_TX_ITEMS`). */
+export const fitsWithEvents = (events: readonly AuditEvent[], ...change: TxItems[]): boolean =>
+  itemCount(...events.map(eventItems), ...change) <= MAX_TX_ITEMS;
 
 /**
  * `commitWithEvent` for a change that is several events (a removal and the revocations it carries): each

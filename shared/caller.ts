@@ -5,6 +5,7 @@ import { isIP } from "node:net";
 import type { APIGatewayProxyEventV2WithJWTAuthorizer } from "aws-lambda";
 import { Unauthorized } from "./errors.js";
 import { fromOrigin, originChecked } from "./origin.js";
+import { recordedText } from "./text.js";
 
 export const SUPER_ADMIN_GROUP = "cohort_super_admin";
 
@@ -79,7 +80,8 @@ export function callerFrom(event: APIGatewayProxyEventV2WithJWTAuthorizer): Call
   return {
     id,
     email: typeof claims.email === "string" ? claims.email.toLowerCase() : "",
-    name: typeof claims.name === "string" && claims.name !== "" ? claims.name : null,
+    // As recorded everywhere (events, access records, invitations, mail): cut and cleaned (DESIGN.md §13).
+    name: typeof claims.name === "string" && claims.name !== "" ? recordedText(claims.name) : null,
     accountId: typeof account === "string" && account !== "" ? account : `user:${id}`,
     isCohortSuperAdmin: parseGroups(claims["cognito:groups"]).includes(SUPER_ADMIN_GROUP),
     // API Gateway hands boolean claims over as strings.

@@ -56,8 +56,10 @@ export const config = {
   institutionHourlyMailLimit: envInt("INSTITUTION_HOURLY_MAIL_LIMIT", 100),
   /** at most this many per (institution, e-mail) per UTC day, */
   recipientDailyMailLimit: envInt("RECIPIENT_DAILY_MAIL_LIMIT", 10),
-  /** and, across the whole service (DESIGN.md §13), at most this many per mailbox per UTC day, */
+  /** and, across its institutions (DESIGN.md §13), at most this many from one account per mailbox per UTC day, */
   mailboxDailyMailLimit: envInt("MAILBOX_DAILY_MAIL_LIMIT", 10),
+  /** and, across the whole service, at most this many per mailbox per UTC day (the ceiling of every account's share), */
+  mailboxDailyCeiling: envInt("MAILBOX_DAILY_CEILING", 50),
   /** and at most this many from the institutions of one account per UTC hour. */
   accountHourlyMailLimit: envInt("ACCOUNT_HOURLY_MAIL_LIMIT", 200),
   /** At most this many institutions created per account per UTC day. */

@@ -24,7 +24,14 @@ export interface EventDetails {
         email: string;
         institution_id: string;
         limit: number;
-        scope: "pending" | "resend" | "institution_hourly" | "recipient_daily" | "mailbox_daily" | "account_hourly";
+        scope:
+          | "pending"
+          | "resend"
+          | "institution_hourly"
+          | "recipient_daily"
+          | "mailbox_daily"
+          | "mailbox_daily_ceiling"
+          | "account_hourly";
       }
     | { limit: number; scope: "institution_daily" | "refused_requests" };
   token_validation_failure: { reason: "unknown" | "expired" | "used" | "revoked" | "email_mismatch" | "email_unverified" };

@@ -6,6 +6,13 @@
 export type HttpMethod = "GET" | "POST" | "PUT" | "PATCH" | "DELETE";
 
 /** What a handler may do to each table; CDK grants exactly this and nothing more. */
+/** Cognito actions per kind of user-pool access; the one list CDK grants from. */
+export const USER_ACTIONS = {
+  read: ["cognito-idp:AdminGetUser"],
+  join: ["cognito-idp:AdminGetUser", "cognito-idp:AdminCreateUser", "cognito-idp:AdminSetUserPassword", "cognito-idp:AdminDeleteUser"],
+} as const;
+export type UserAccess = keyof typeof USER_ACTIONS;
+
 export interface RouteAccess {
   readonly main?: "read" | "write" | "readwrite";
   readonly events?: "read" | "write" | "readwrite";
@@ -13,8 +20,12 @@ export interface RouteAccess {
   readonly mail?: boolean;
   /** Full exports (DESIGN.md §11): starts the export worker, or signs download links to the exports bucket. */
   readonly exports?: "start" | "read";
-  /** Looks up, creates and deletes user-pool users (joining from an invitation, DESIGN.md §14). */
-  readonly users?: boolean;
+  /**
+   * What a handler does to users in the user pool: `read` them as the pool holds them now (transfer, DESIGN.md
+   * §13), or `join` (look up, create, set the password of and delete again a user joining from an invitation,
+   * §14). infra/api-function.ts grants exactly the actions of `USER_ACTIONS`.
+   */
+  readonly users?: UserAccess;
   /**
    * Keeps Idempotency-Key records (the idempotency table): derived by `handlers()` for a handler that serves a
    * POST, never written on a route.
@@ -116,7 +127,7 @@ export const routes: readonly Route[] = [
     path: `${inst}/{id}/transfer`,
     handler: "administrators/transfer",
     who: "super admin of the institution",
-    access: { main: "readwrite", events: "write" },
+    access: { main: "readwrite", events: "write", users: "read" },
   },
   { method: "GET", path: inv, handler: "invitations/list", who: "user with access", access: { main: "read", events: "write" } },
   {
@@ -160,7 +171,7 @@ export const routes: readonly Route[] = [
     path: "/api/v1/invitations/open",
     handler: "invitations/open",
     who: "anyone holding the invitation's token, without a token of the API",
-    access: { main: "read", events: "write", users: true },
+    access: { main: "read", events: "write", users: "read" },
     public: true,
   },
   {
@@ -168,7 +179,7 @@ export const routes: readonly Route[] = [
     path: "/api/v1/invitations/register",
     handler: "invitations/register",
     who: "anyone holding the invitation's token, without a token of the API",
-    access: { main: "readwrite", events: "write", users: true },
+    access: { main: "readwrite", events: "write", users: "join" },
     public: true,
   },
   { method: "GET", path: sec, handler: "security-events/list", who: "cohort super admin", access: { events: "readwrite" } },
@@ -244,7 +255,7 @@ export function handlers(table: readonly Route[] = routes): Map<string, RouteAcc
     const main = unite(had.main, r.access.main);
     const events = unite(had.events, r.access.events);
     const mail = had.mail === true || r.access.mail === true;
-    const users = had.users === true || r.access.users === true;
+    const users = had.users ?? r.access.users;
     const idempotency = had.idempotency === true || takesIdempotencyKey(r.method);
     out.set(r.handler, {
       ...(main && { main }),

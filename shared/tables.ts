@@ -32,7 +32,8 @@ export interface TableDef {
  * - registration-number guard `REGNO#<account>#<normalised number>` / `REGNO`
  * - invitation token `TOKEN#<sha256>` / `TOKEN`
  * - mail counters `INST#<id>` / `MAILS#HOUR#<YYYY-MM-DDTHH>` and `EMAIL#<email>#DAY#<YYYY-MM-DD>` (expire by TTL)
- * - service-wide counters (expire by TTL): mails per mailbox `MAILBOX#<mailbox>` / `DAY#<YYYY-MM-DD>`; mails
+ * - service-wide counters (expire by TTL): mails per mailbox `MAILBOX#<mailbox>` / `DAY#<YYYY-MM-DD>` (the
+ *   ceiling); mails per account and mailbox `ACCOUNT#<account>` / `MAILBOX#<mailbox>#DAY#<YYYY-MM-DD>`; mails
  *   and institutions created per account `ACCOUNT#<account>` / `MAILS#HOUR#<YYYY-MM-DDTHH>` and
  *   `INSTITUTIONS#DAY#<YYYY-MM-DD>`
  * The `by_invitation_state` GSI holds active and used invitations by institution and state, sorted by
@@ -166,6 +167,11 @@ export const keys = {
   }),
   /** Invitation mails to one mailbox (see `mailboxOf`), service-wide, in one UTC day. */
   mailboxDailyMails: (mailbox: string, day: string): Key => ({ pk: `MAILBOX#${keyPart(mailbox)}`, sk: `DAY#${day}` }),
+  /** Invitation mails from the institutions of one account to one mailbox in one UTC day (the fair share, DESIGN.md §13). */
+  accountMailboxDailyMails: (accountId: string, mailbox: string, day: string): Key => ({
+    pk: `ACCOUNT#${keyPart(accountId)}`,
+    sk: `MAILBOX#${keyPart(mailbox)}#DAY#${day}`,
+  }),
   /** Invitation mails of the institutions of one account in one UTC hour. */
   accountHourlyMails: (accountId: string, hour: string): Key => ({ pk: `ACCOUNT#${keyPart(accountId)}`, sk: `MAILS#HOUR#${hour}` }),
   /** Institutions created in one account in one UTC day. */

@@ -42,11 +42,12 @@ export const lineFeeds = { ...v.transform((s: string) => s.replace(/\r\n?/g, "\n
 /** The longest recorded value taken from a request, in code points (DESIGN.md §3, §13). */
 export const RECORDED_MAX = 64;
 
-const UNSAFE_IN_RECORD = /[\p{Cc}\p{Cf}\p{Zl}\p{Zp}]/gu;
+/** What a recorded value may not hold: every invisible or line-breaking character of `INVISIBLE` (Zl, Zp among them). */
+const UNSAFE_IN_RECORD = new RegExp(`[${INVISIBLE}]`, "gu");
 
 /**
  * A value from the request as the trail records it: one line of at most `max` code points, every control,
- * format or line-separator character replaced by U+FFFD, so that a value can neither flood the trail nor
+ * format or line-separator character and every invisible filler (see `INVISIBLE`) replaced by U+FFFD, so that a value can neither flood the trail nor
  * forge or reorder (bidi) a line of it. `max` is `Infinity` only for values the request could not make
  * longer than their validation allows (a validated e-mail address).
  */

@@ -62,5 +62,12 @@ export async function transact(...groups: TxItems[]): Promise<TxResult> {
   }
 }
 
+/** DynamoDB's limit of items in one transaction. */
+export const MAX_TX_ITEMS = 100;
+
+/** How many items `groups` hold (`undefined` entries are left out, as `transact` leaves them out). */
+export const itemCount = (...groups: TxItems[]): number =>
+  groups.reduce((n, group) => n + Object.values(group).filter((item) => item !== undefined).length, 0);
+
 /** Asks DynamoDB to return the stored item when this item's condition fails (`TxResult.old`). */
 export const returnOldOnFailure = { ReturnValuesOnConditionCheckFailure: "ALL_OLD" } as const;

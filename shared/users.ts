@@ -1,8 +1,9 @@
 /**
- * The user pool, for the two routes that join people from an invitation (DESIGN.md §14): does a user with an
- * e-mail exist, create one, set its password, delete it again. Only invitations/join.ts imports this module and
- * only the open and register functions import that, so the Cognito client is in their bundles alone; their
- * roles may make exactly these calls on the pool (route access `users`, infra/api-function.ts).
+ * The user pool as it is now: for the two routes that join people from an invitation (DESIGN.md §14: does a
+ * user with an e-mail exist, create one, set its password, delete it again) and for transfer (a user's account
+ * as the pool holds it now, §13). Only those use cases import this module (transfer dynamically), so the
+ * Cognito client is in their bundles alone; their roles may make exactly these calls on the pool (route
+ * access `users`, `USER_ACTIONS` in shared/routes.ts).
  *
  * USER_POOL_ID names the pool (the stack sets it for these functions only; the local stack also sets
  * COGNITO_ENDPOINT); its absence is an error at the first call, not at load.
@@ -102,5 +103,19 @@ export async function deleteUser(username: string): Promise<void> {
     await cognito.send(new AdminDeleteUserCommand({ UserPoolId: poolId(), Username: username }));
   } catch (err) {
     if (!named(err, "UserNotFoundException")) throw err;
+  }
+}
+
+/**
+ * The account the pool holds for the user `sub` now; undefined for a user the pool no longer has (or one
+ * without an account). One AdminGetUser: with e-mail as the username, a `sub` is accepted as the username.
+ */
+export async function currentAccountOf(sub: string): Promise<string | undefined> {
+  try {
+    const out = await cognito.send(new AdminGetUserCommand({ UserPoolId: poolId(), Username: sub }));
+    return out.UserAttributes?.find((a) => a.Name === "custom:account_id")?.Value || undefined;
+  } catch (err) {
+    if (named(err, "UserNotFoundException")) return undefined;
+    throw err;
   }
 }

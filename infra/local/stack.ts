@@ -305,6 +305,9 @@ export async function startLocalStack(opts: StackOptions): Promise<LocalStack> {
         APP_BASE_URL: process.env.APP_BASE_URL ?? apiUrl,
         // The console's /config.json (console.ts): the same keys the CDK stack writes into its bucket.
         CONSOLE_CONFIG: JSON.stringify({ region, userPoolClientId: pool.userPoolClientId, cognitoEndpoint }),
+        // The pool that the transfer function reads (AdminGetUser), as the CDK stack names it to that function.
+        USER_POOL_ID: pool.userPoolId,
+        COGNITO_ENDPOINT: cognitoEndpoint,
         // The authorizer's settings.
         JWT_ISSUER: `${cognitoEndpoint}/${pool.userPoolId}`,
         JWT_AUDIENCE: pool.userPoolClientId,

@@ -10,16 +10,16 @@
  * removal, a role change, a transfer and an accept racing one another serialise: the loser reads again.
  */
 import { QueryCommand } from "@aws-sdk/lib-dynamodb";
-import { type AuditEvent, commitWithEvent, commitWithEvents } from "../audit.js";
+import { type AuditEvent, commitWithEvent, commitWithEvents, fitsWithEvents } from "../audit.js";
 import { db } from "../clients.js";
 import { config } from "../config.js";
 import type { Institution } from "../institutions/model.js";
-import { type AccessRecord, institutionChange, stripAccess, summaryRefreshItems } from "../institutions/repository.js";
+import { type AccessRecord, institutionChange, stripAccess, summaryRefreshItems, type TooLarge } from "../institutions/repository.js";
 import type { Invitation } from "../invitations/model.js";
 import { revocationItems } from "../invitations/repository.js";
 import type { Role } from "../roles.js";
 import { keys, memberIndex } from "../tables.js";
-import type { TxResult, Written } from "../tx.js";
+import type { TxItems, TxResult, Written } from "../tx.js";
 
 const T = () => config.tables.main;
 
@@ -70,7 +70,17 @@ export async function removeMember(
 ): Promise<MemberWrite> {
   const result = await commitWithEvents(events, {
     institution: institutionChange(i, { remove: "#members.#user", names: { "#members": "members", "#user": target.user_id } }),
-    access: { Delete: { TableName: T(), Key: keys.access(target.user_id, i.id), ConditionExpression: "attribute_exists(pk)" } },
+    // At the count of invitations it had sent when read: one sent since is not among `revoke`, so judge again.
+    access: {
+      Delete: {
+        TableName: T(),
+        Key: keys.access(target.user_id, i.id),
+        ConditionExpression:
+          target.invitations_sent === undefined ? "attribute_exists(pk) AND attribute_not_exists(#sent)" : "#sent = :sent",
+        ExpressionAttributeNames: { "#sent": "invitations_sent" },
+        ...(target.invitations_sent !== undefined && { ExpressionAttributeValues: { ":sent": target.invitations_sent } }),
+      },
+    },
     marker: target.email ? { Delete: { TableName: T(), Key: keys.memberEmail(i.id, target.email) } } : undefined,
     ...Object.assign(
       {},
@@ -121,9 +131,8 @@ export async function changeRole(i: Institution, target: AccessRecord, role: Rol
  * or a transfer and the removal of its target, cannot both win), and refreshes the summary on every
  * member's access record. One transaction: the institution, at most 95 access records, the event.
  */
-export async function transferInstitution(before: Institution, after: Institution, event: AuditEvent): Promise<MemberWrite> {
-  const result = await commitWithEvent(
-    event,
+export async function transferInstitution(before: Institution, after: Institution, event: AuditEvent): Promise<MemberWrite | TooLarge> {
+  const items: TxItems[] = [
     {
       institution: institutionChange(before, {
         set: "#super = :to, #updated = :updated",
@@ -132,6 +141,7 @@ export async function transferInstitution(before: Institution, after: Institutio
       }),
     },
     summaryRefreshItems(before, after),
-  );
-  return done(result);
+  ];
+  if (!fitsWithEvents([event], ...items)) return { kind: "too_large" };
+  return done(await commitWithEvent(event, ...items));
 }

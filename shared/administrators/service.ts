@@ -11,7 +11,7 @@ import type { Caller } from "../caller.js";
 import { now as clock } from "../clock.js";
 import { BadRequest, messages, NotFound, Unprocessable } from "../errors.js";
 import { isId } from "../ids.js";
-import { type Institution, memberRole, toRecord } from "../institutions/model.js";
+import { type Institution, memberRole, TOO_MANY_FOR_CHANGE, toRecord } from "../institutions/model.js";
 import { type AccessRecord, getAccess } from "../institutions/repository.js";
 import { requireSuperAdminOf, requireVisible, type Visible } from "../institutions/service.js";
 import type { Invitation } from "../invitations/model.js";
@@ -21,6 +21,7 @@ import { PAGING_ERRORS, parseQuery } from "../paging.js";
 import { RETRY, withRetries } from "../retry.js";
 import type { Role } from "../roles.js";
 import { memberIndex } from "../tables.js";
+import { MAX_TX_ITEMS } from "../tx.js";
 import * as repo from "./repository.js";
 import { administratorListQuery, roleChangeInput, TRANSFER_USER_MISSING, transferInput } from "./schema.js";
 
@@ -32,9 +33,6 @@ export const SUPER_ADMIN_NOT_REMOVABLE = "The super admin cannot be removed; tra
 export const TRANSFER_TO_SELF = "You are already the institution's super admin";
 export const TRANSFER_OTHER_ACCOUNT = "The new super admin must belong to the institution's account";
 export const TRANSFER_NEEDS_SUPER_ADMIN_ROLE = "The new super admin must have the role cohort_super_admin";
-
-/** A DynamoDB transaction holds at most 100 items. */
-const MAX_TX_ITEMS = 100;
 
 type Query = Readonly<Record<string, string | undefined>>;
 type Schemas = components["schemas"];
@@ -207,8 +205,9 @@ export async function removeAdministrator(
 
 /**
  * Hands the institution to another administrator: the super admin only; the target must hold role
- * `cohort_super_admin` and belong to the institution's account (422 saying which). The former super admin
- * keeps access as `cohort_super_admin`. One read round trip and one transaction.
+ * `cohort_super_admin` and belong to the institution's account as the user pool holds it now (422 saying
+ * which). The former super admin keeps access as `cohort_super_admin`. One read round trip, one AdminGetUser
+ * and one transaction.
  */
 export async function transferInstitution(
   caller: Caller,
@@ -225,14 +224,18 @@ export async function transferInstitution(
     const target = requireTarget(visible, userId, record);
     const { institution: before } = visible;
     if (target.user_id === caller.id) throw new Unprocessable(TRANSFER_TO_SELF);
-    if ((target.user_account_id ?? "") !== before.account_id) throw new Unprocessable(TRANSFER_OTHER_ACCOUNT);
+    // The account as the pool holds it now, not as recorded at acceptance (§13). Loaded here: only transfers read the pool.
+    const { currentAccountOf } = await import("../users.js");
+    if ((await currentAccountOf(target.user_id)) !== before.account_id) throw new Unprocessable(TRANSFER_OTHER_ACCOUNT);
     if (memberRole(before, target.user_id) !== "cohort_super_admin") throw new Unprocessable(TRANSFER_NEEDS_SUPER_ADMIN_ROLE);
 
     const now = clock();
     const after: Institution = { ...before, super_admin_id: target.user_id, updated_at: now.toISOString() };
     const details = { institution_id: before.id, from_user_id: caller.id, to_user_id: target.user_id };
     const event = institutionEvent(caller, visible, "institution_transferred", details, now);
-    if ((await repo.transferInstitution(before, after, event)).kind === "retry") return RETRY;
+    const written = await repo.transferInstitution(before, after, event);
+    if (written.kind === "too_large") throw new Unprocessable(TOO_MANY_FOR_CHANGE);
+    if (written.kind === "retry") return RETRY;
     return { institution: toRecord(after), message: `Institution transferred to ${target.email || target.user_id}` };
   });
 }

@@ -10,6 +10,7 @@ import type { ApiResponse } from "../http.js";
 import { newId } from "../ids.js";
 import { RETRY, withRetries } from "../retry.js";
 import { keyPart } from "../tables.js";
+import { recordedText } from "../text.js";
 import { exportConfig } from "./config.js";
 import { dispatchExport } from "./dispatch.js";
 import { EXPORT_MESSAGES, exportView } from "./model.js";
@@ -25,10 +26,12 @@ import { parseExportRequest } from "./schema.js";
 export async function startExport(caller: Caller, body: unknown, now = new Date()): Promise<ApiResponse> {
   await requireSuperAdmin(caller);
   const q = parseExportRequest(body);
+  // Stored and echoed as recorded (DESIGN.md §13): a value that needed cleaning matched no event id or type anyway.
+  const recorded = (value: string | undefined) => (value === undefined ? null : recordedText(value));
   const filters: ExportFilters = {
-    event_type: q.event_type ?? null,
-    user_id: q.user_id ?? null,
-    ...(q.user_email !== undefined && { user_email: q.user_email }),
+    event_type: recorded(q.event_type),
+    user_id: recorded(q.user_id),
+    ...(q.user_email !== undefined && { user_email: recordedText(q.user_email) }),
     from: q.from ?? null,
     to: q.to ?? null,
   };

@@ -42,6 +42,12 @@ export const isFull = (i: Pick<Institution, "members">): boolean => Object.keys(
 /** The refusal of a new administrator for a full institution (invitation create 422 `{errors}`, accept 422 `{error}`). */
 export const INSTITUTION_FULL = `Institution has reached its limit of ${MAX_MEMBERS} administrators`;
 
+/**
+ * The refusal of a change that, with every member's access record and its events in two trails, would not fit
+ * one transaction (an institution at its limit, changed by someone of another account): 422, nothing written.
+ */
+export const TOO_MANY_FOR_CHANGE = "Institution has too many administrators for this change; remove an administrator first";
+
 /** What an access record carries of its institution, so listing needs no second read. */
 export interface InstitutionSummary {
   id: string;

@@ -4,7 +4,7 @@
  * the name of the item that failed.
  */
 import { GetCommand } from "@aws-sdk/lib-dynamodb";
-import { type AuditEvent, commitWithEvent } from "../audit.js";
+import { type AuditEvent, commitWithEvent, fitsWithEvents } from "../audit.js";
 import { boundedCount, dayOf, nextDay } from "../bounds.js";
 import { db, queryAll } from "../clients.js";
 import { config } from "../config.js";
@@ -41,6 +41,8 @@ export interface AccessRecord extends Partial<Omit<Member, "user_id" | "role">> 
   institution_id: string;
   role: Role;
   institution: InstitutionSummary;
+  /** How many invitations this member has sent to the institution (what a removal is conditioned on). */
+  invitations_sent?: number;
 }
 
 export interface Cohort {
@@ -54,6 +56,11 @@ export interface Cohort {
 export type NumberTaken = { readonly kind: "registration_number_taken" };
 /** The institution no longer exists. */
 export type Gone = { readonly kind: "gone" };
+/**
+ * The change, with every member's access record and its events, would exceed one transaction: an
+ * institution at its seat limit changed by someone whose events go to two trails (DESIGN.md §13).
+ */
+export type TooLarge = { readonly kind: "too_large" };
 /** The institution still has cohorts. */
 export type HasCohorts = { readonly kind: "has_cohorts" };
 /** The account has created its `config.accountDailyInstitutionLimit` institutions of the UTC day. */
@@ -139,12 +146,11 @@ export async function storeInstitutionUpdate(
   before: Institution,
   after: Institution,
   event: AuditEvent,
-): Promise<Written<NumberTaken | Gone>> {
+): Promise<Written<NumberTaken | Gone | TooLarge>> {
   const guardMoved = guardKey(before)?.pk !== guardKey(after)?.pk;
   const oldGuard = guardKey(before);
   const fields = ["name", "registration_number", "address", "contact_email", "contact_phone", "settings", "updated_at"] as const;
-  const result = await commitWithEvent(
-    event,
+  const items: TxItems[] = [
     {
       institution: {
         Update: {
@@ -173,7 +179,9 @@ export async function storeInstitutionUpdate(
         ExpressionAttributeValues: { ":summary": toSummary(after) },
       },
     })),
-  );
+  ];
+  if (!fitsWithEvents([event], ...items)) return { kind: "too_large" };
+  const result = await commitWithEvent(event, ...items);
   if (result.kind === "ok") return result;
   if (result.kind === "failed" && result.item === "institution") return { kind: result.old ? "retry" : "gone" };
   if (result.kind === "failed" && result.item === "newGuard") return { kind: "registration_number_taken" };
@@ -184,10 +192,9 @@ export async function storeInstitutionUpdate(
  * Deletes the institution with its access records and number guard, only if it has no cohort and is
  * unchanged since read; a cohort created concurrently makes the delete fail, never orphans the cohort.
  */
-export async function removeInstitution(i: Institution, event: AuditEvent): Promise<Written<Gone | HasCohorts>> {
+export async function removeInstitution(i: Institution, event: AuditEvent): Promise<Written<Gone | HasCohorts | TooLarge>> {
   const guard = guardKey(i);
-  const result = await commitWithEvent(
-    event,
+  const items: TxItems[] = [
     {
       institution: {
         Delete: {
@@ -202,7 +209,9 @@ export async function removeInstitution(i: Institution, event: AuditEvent): Prom
       guard: guard && { Delete: { TableName: T(), Key: guard } },
     },
     perMember(i, (userId) => ({ Delete: { TableName: T(), Key: keys.access(userId, i.id) } })),
-  );
+  ];
+  if (!fitsWithEvents([event], ...items)) return { kind: "too_large" };
+  const result = await commitWithEvent(event, ...items);
   if (result.kind === "ok") return result;
   if (result.kind !== "failed" || result.item !== "institution") return { kind: "retry" };
   const old = result.old as Partial<Institution> | undefined;

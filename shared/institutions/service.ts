@@ -14,7 +14,7 @@ import type { components } from "../openapi/api-types.js";
 import { RETRY, withRetries } from "../retry.js";
 import type { Role } from "../roles.js";
 import { parseRoot, submittedKeys } from "../validation.js";
-import { effectiveSettings, type Institution, memberRole, toRecord, WRITABLE_FIELDS } from "./model.js";
+import { effectiveSettings, type Institution, memberRole, TOO_MANY_FOR_CHANGE, toRecord, WRITABLE_FIELDS } from "./model.js";
 import * as repo from "./repository.js";
 import { cohortInput, type InstitutionInput, institutionCreate, institutionInput } from "./schema.js";
 
@@ -193,6 +193,7 @@ export async function updateInstitution(
     if (result.kind === "ok")
       return { institution: toRecord(after), message: "Institution updated successfully", version: before.version + 1 };
     if (result.kind === "registration_number_taken") throw new ValidationFailed([TAKEN]);
+    if (result.kind === "too_large") throw new ValidationFailed([TOO_MANY_FOR_CHANGE]);
     // "gone" goes round once more, so that the caller gets the same 404 (and event) as for any other unknown id.
     return RETRY;
   });
@@ -209,6 +210,7 @@ export async function deleteInstitution(caller: Caller, id: string | undefined, 
     const result = await repo.removeInstitution(institution, event);
     if (result.kind === "ok") return { message: `Institution '${institution.name}' deleted successfully` };
     if (result.kind === "has_cohorts") throw new Unprocessable("Cannot delete institution with existing cohorts");
+    if (result.kind === "too_large") throw new Unprocessable(TOO_MANY_FOR_CHANGE);
     return RETRY;
   });
 }

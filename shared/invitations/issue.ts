@@ -11,7 +11,7 @@
  * follows the same rule: its old token is already gone, so an invitation whose new mail failed is withdrawn.
  */
 import { MetricUnit } from "@aws-lambda-powertools/metrics";
-import { recordEvent } from "../audit.js";
+import { recordRefusal } from "../audit.js";
 import { secondsUntil } from "../bounds.js";
 import type { Caller } from "../caller.js";
 import { now as clock } from "../clock.js";
@@ -72,7 +72,11 @@ export function retryAfterSeconds(slots: readonly Slot[], limit: number, now: Da
 /** Which bound refused a mail (`scope` of its `rate_limit_exceeded` event). */
 type MailScope = "pending" | "resend" | repo.MailBound;
 
-/** Records `rate_limit_exceeded` (in the institution owner's trail too) and refuses with 429 and `Retry-After`. */
+/**
+ * Records `rate_limit_exceeded` (in the institution owner's trail too) and refuses with 429 and `Retry-After`.
+ * A refusal like any other (DESIGN.md §13): it counts against the caller's probing bound, and past it
+ * nothing more is recorded this minute (429 `refused_requests`), so a flood cannot fill an owner's trail.
+ */
 async function refuseMail(
   caller: Caller,
   visible: Visible,
@@ -83,7 +87,7 @@ async function refuseMail(
   now: Date,
 ): Promise<never> {
   const details = { email, institution_id: visible.institution.id, limit, scope };
-  await recordEvent(institutionEvent(caller, visible, "rate_limit_exceeded", details, now));
+  await recordRefusal(caller, institutionEvent(caller, visible, "rate_limit_exceeded", details, now));
   throw new TooManyRequests(scope === "pending" ? LIMIT_REACHED : TOO_MANY_MAILS, retryAfter);
 }
 

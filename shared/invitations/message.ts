@@ -31,15 +31,30 @@ const cut = (s: string, max: number) => {
   return points.length > max ? `${points.slice(0, max).join("").trimEnd()}…` : s;
 };
 
-/** A scheme (`https://`, `javascript:`), or a host name: a label, dots, and a last label of two letters or more. */
-const LINK_LIKE = /\b[a-z][a-z0-9+.-]*:\/\/|\b(?:javascript|vbscript|data|mailto|file|tel):|(?:[\p{L}\p{N}-]+\.)+\p{L}{2,}\b/giu;
+/** A dot as a mail client or a browser reads one in a host name: the full stop, and the ideographic and full-width ones (IDNA). */
+const DOT = "[.\\u3002\\uFF0E\\uFF61]";
+
+/**
+ * A scheme (`https://`, `javascript:`); a host name: labels, dots (any of `DOT`), and a last label of two
+ * letters or more; or an IPv4 address (dotted quad, with a path or without).
+ */
+const LINK_LIKE = new RegExp(
+  [
+    "\\b[a-z][a-z0-9+.-]*:\\/\\/",
+    "\\b(?:javascript|vbscript|data|mailto|file|tel):",
+    `(?:[\\p{L}\\p{N}-]+${DOT})+\\p{L}{2,}(?![\\p{L}\\p{N}])`,
+    `(?<![\\p{N}])\\p{N}{1,3}(?:${DOT}\\p{N}{1,3}){3}(?![\\p{N}])`,
+  ].join("|"),
+  "giu",
+);
+const ANY_DOT = new RegExp(DOT, "gu");
 
 /**
  * User text with nothing a mail client would turn into a link: schemes lose their colon (`https[:]//`),
- * host names their dots (`evil[.]test`), the usual way of quoting an address without linking it. The only
- * link in the mail is the service's own accept link.
+ * host names and IPv4 addresses their dots, however written (`evil[.]test`, `203[.]0[.]113[.]5/login`), the
+ * usual way of quoting an address without linking it. The only link in the mail is the service's own accept link.
  */
-export const unlinked = (s: string) => s.replace(LINK_LIKE, (m) => m.replace(":", "[:]").replace(/\./g, "[.]"));
+export const unlinked = (s: string) => s.replace(LINK_LIKE, (m) => m.replace(":", "[:]").replace(ANY_DOT, "[.]"));
 
 /** The inviter's `name` claim as the mail and the preview show it: one line, at most 64 code points. */
 export const inviterName = (name: string) => cut(oneLine(name), INVITER_NAME_MAX);

@@ -5,7 +5,8 @@
  * - pending slot   `INST#<inst>` / `EMAIL#<email>#SLOT#<n>`      n < limit; `{invitation_id, expires_at}` of its holder
  * - member e-mail  `INST#<inst>` / `EMAIL#<email>#MEMBER`        that e-mail has access (`{user_id}`)
  * - mail counters  `INST#<inst>` / `MAILS#HOUR#<hour>` and `EMAIL#<email>#DAY#<day>`: mails sent in that UTC hour / day
- * - service-wide mail counters `MAILBOX#<mailbox>` / `DAY#<day>` and `ACCOUNT#<account>` / `MAILS#HOUR#<hour>`
+ * - service-wide mail counters `MAILBOX#<mailbox>` / `DAY#<day>` (the ceiling), `ACCOUNT#<account>` /
+ *   `MAILBOX#<mailbox>#DAY#<day>` (one account's share of a mailbox) and `ACCOUNT#<account>` / `MAILS#HOUR#<hour>`
  *
  * A slot is free when it does not exist or its holder has expired; use, revoke and a failed mail delete it
  * (only if it is still theirs). An invitation is in the `by_invitation_state` index under its institution and
@@ -80,15 +81,21 @@ function putToken(inv: Pick<Invitation, "id" | "institution_id">, tokenHash: str
 
 /**
  * The mail bounds of one mail to `inv.email` at `now` (DESIGN.md §3, §13), each a conditional counter, by
- * the name `MAIL_BOUNDS` gives it. `account` owns the institution. Per institution first: when two bounds
- * are reached at once, the narrower one is the one reported.
+ * the name `MAIL_BOUNDS` gives it. `account` owns the institution: the mailbox bound is that account's share
+ * of the mailbox, under a service-wide ceiling, so one tenant cannot spend another's mail to a person. Per
+ * institution first: when two bounds are reached at once, the narrower one is the one reported.
  */
 function mailCounters(inv: Pick<Invitation, "institution_id" | "email">, account: string, now: Date): TxItems {
   const count = (key: { pk: string; sk: string }, limit: number, periodEnd: Date) => boundedCount(T(), key, "mails", limit, periodEnd);
   return {
     institutionHourly: count(keys.hourlyMails(inv.institution_id, hourOf(now)), config.institutionHourlyMailLimit, nextHour(now)),
     recipientDaily: count(keys.dailyMails(inv.institution_id, inv.email, dayOf(now)), config.recipientDailyMailLimit, nextDay(now)),
-    mailboxDaily: count(keys.mailboxDailyMails(mailboxOf(inv.email), dayOf(now)), config.mailboxDailyMailLimit, nextDay(now)),
+    mailboxDaily: count(
+      keys.accountMailboxDailyMails(account, mailboxOf(inv.email), dayOf(now)),
+      config.mailboxDailyMailLimit,
+      nextDay(now),
+    ),
+    mailboxCeiling: count(keys.mailboxDailyMails(mailboxOf(inv.email), dayOf(now)), config.mailboxDailyCeiling, nextDay(now)),
     accountHourly: count(keys.accountHourlyMails(account, hourOf(now)), config.accountHourlyMailLimit, nextHour(now)),
   };
 }
@@ -98,6 +105,7 @@ export const MAIL_BOUNDS = {
   institution_hourly: { item: "institutionHourly", limit: () => config.institutionHourlyMailLimit, reopens: nextHour },
   recipient_daily: { item: "recipientDaily", limit: () => config.recipientDailyMailLimit, reopens: nextDay },
   mailbox_daily: { item: "mailboxDaily", limit: () => config.mailboxDailyMailLimit, reopens: nextDay },
+  mailbox_daily_ceiling: { item: "mailboxCeiling", limit: () => config.mailboxDailyCeiling, reopens: nextDay },
   account_hourly: { item: "accountHourly", limit: () => config.accountHourlyMailLimit, reopens: nextHour },
 } as const;
 
@@ -235,6 +243,18 @@ export async function insertInvitation(
         ExpressionAttributeValues: { ":role": "cohort_super_admin" satisfies Role },
       },
     },
+    // Counted on the sender's access record, which must exist: a removal that read another count is refused
+    // and reads the sender's invitations again, so none escapes it (DESIGN.md §13, "Removal is final").
+    senderCount: {
+      Update: {
+        TableName: T(),
+        Key: keys.access(inviter.id, inv.institution_id),
+        UpdateExpression: "ADD #sent :one",
+        ConditionExpression: "attribute_exists(pk)",
+        ExpressionAttributeNames: { "#sent": "invitations_sent" },
+        ExpressionAttributeValues: { ":one": 1 },
+      },
+    },
     inviterEmail:
       inviter.email && inviter.email !== inv.email
         ? { Put: { TableName: T(), Item: { ...keys.memberEmail(inv.institution_id, inviter.email), user_id: inviter.id } } }
@@ -246,7 +266,7 @@ export async function insertInvitation(
   if (bound) return { kind: "bound", bound };
   if (result.item === "slot") return { kind: "slot_taken" };
   if (result.item === "notMember") return { kind: "has_access" };
-  if (result.item === "stillManaging") return { kind: "institution_changed" };
+  if (result.item === "stillManaging" || result.item === "senderCount") return { kind: "institution_changed" };
   return { kind: "retry" };
 }
 

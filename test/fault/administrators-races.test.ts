@@ -6,7 +6,7 @@
  *
  * Under test/fault/ so it has the stack to itself: the races are decided by timing.
  */
-import { DeleteCommand, PutCommand, UpdateCommand } from "@aws-sdk/lib-dynamodb";
+import { DeleteCommand, PutCommand, QueryCommand, UpdateCommand } from "@aws-sdk/lib-dynamodb";
 import { beforeAll, describe, expect, it } from "vitest";
 import { db } from "../../shared/clients.js";
 import { config } from "../../shared/config.js";
@@ -14,7 +14,7 @@ import { getInstitution } from "../../shared/institutions/repository.js";
 import { keys } from "../../shared/tables.js";
 import { userIdOf } from "../integration/helpers.js";
 import { type CallResult, call, token, uniq, uniqEmail } from "../support/api.js";
-import { ACCEPT, createInstitution, INST, invite, lastMailedToken } from "../support/flows.js";
+import { ACCEPT, createInstitution, INST, INV, invite, lastMailedToken } from "../support/flows.js";
 import { auditMembership, eventsOfUser } from "./consistency.js";
 
 const admin = (id: string, userId: string) => `${INST}/${id}/administrators/${userId}`;
@@ -211,6 +211,45 @@ describe("administrator races", () => {
     }
     console.log(`[admin races] two transfers: ${[...seen].join("; ")}`);
   });
+
+  it("removal is final (M2): invitations racing their sender's removal are revoked by it or refused; 20 rounds, no live invitation left", async () => {
+    const T = config.tables.main;
+    const inst = await createInstitution(owner);
+    const seen = new Set<string>();
+    for (let round = 0; round < 20; round++) {
+      const sender = await join(inst.id, "cohort_super_admin", true);
+      const invites = [0, 1, 2].map(() =>
+        call("POST", INV, {
+          token: sender.token,
+          body: { institution_id: inst.id, email: uniqEmail("raced", domain), role: "cohort_admin" },
+        }),
+      );
+      const [removal, ...created] = await Promise.all([call("DELETE", admin(inst.id, sender.id), { token: owner }), ...invites]);
+      expectStatuses([removal as CallResult], [200]);
+      expectStatuses(created, [201, 403, 404, 409]);
+      const made = created.filter((r) => r.status === 201).length;
+      seen.add(`invites ${created.map((r) => r.status).join(",")} / revoked ${removal?.body.revoked_invitations}`);
+      // Every invitation that was created went with the removal: revoked by it, none still active.
+      const items = await db.send(
+        new QueryCommand({
+          TableName: T,
+          KeyConditionExpression: "pk = :pk AND begins_with(sk, :inv)",
+          FilterExpression: "created_by_id = :by",
+          ExpressionAttributeValues: { ":pk": keys.invitation(inst.id, "").pk, ":inv": "INV#", ":by": sender.id },
+          ConsistentRead: true,
+        }),
+      );
+      const live = (items.Items ?? []).filter((i) => i.revoked_at === undefined && i.used_at === undefined);
+      expect(
+        live.map((i) => i.id),
+        `round ${round}`,
+      ).toEqual([]);
+      expect(items.Items ?? []).toHaveLength(made);
+      expect(removal?.body.revoked_invitations, `round ${round}`).toBe(made);
+    }
+    console.log(`[admin races] removal vs its sender's invitations: ${[...seen].join("; ")}`);
+    await expectConsistent(inst.id);
+  }, 240_000);
 
   it("a removal racing an accept by the removed administrator's own invitee and its own leave: the books balance", async () => {
     const inst = await createInstitution(owner);

@@ -440,6 +440,8 @@ const ACCESS_ATTRS = [
   "user_account_id",
   "added_at",
   "invitation_id",
+  // How many invitations the member sent (what its removal is conditioned on: DESIGN.md §13, "Removal is final").
+  "invitations_sent",
   "g_member_inst",
   "g_member_order",
 ];

@@ -8,7 +8,7 @@ import { beforeAll, describe, expect, it } from "vitest";
 import type { StoredEvent } from "../../shared/audit.js";
 import { getInstitution } from "../../shared/institutions/repository.js";
 import { auditMembership } from "../fault/consistency.js";
-import { call, token, uniq, uniqEmail } from "../support/api.js";
+import { call, token, tokenInGroups, uniq, uniqEmail } from "../support/api.js";
 import { ACCEPT, allEvents, createInstitution, INST, invite, lastMailedToken, storedInvitation } from "../support/flows.js";
 import { eventsOf, userIdOf } from "./helpers.js";
 
@@ -385,6 +385,22 @@ describe("POST /institutions/:id/transfer", () => {
       expect(res.body).toEqual({ error });
     }
     expect((await getInstitution(inst.id))?.super_admin_id).toBe(owner.id);
+  });
+
+  it("checks the target's account as the user pool holds it now: an heir moved to another account since acceptance gets 422", async () => {
+    const inst = await createInstitution(owner.token);
+    const heir = await join(inst.id, "cohort_super_admin", { superAdmin: true });
+    // The pool moves the heir to another account; its access record still says the account it accepted with.
+    await tokenInGroups(heir.email, [], { superAdmin: true, account: uniq("acct-moved") });
+    const res = await call("POST", transfer(inst.id), { token: owner.token, body: { user_id: heir.id } });
+    expect(res.status, res.text).toBe(422);
+    expect(res.body).toEqual({ error: "The new super admin must belong to the institution's account" });
+    expect((await getInstitution(inst.id))?.super_admin_id).toBe(owner.id);
+    // Back in the institution's account, the same transfer goes through.
+    await tokenInGroups(heir.email, [], { superAdmin: true, account });
+    const back = await call("POST", transfer(inst.id), { token: owner.token, body: { user_id: heir.id } });
+    expect(back.status, back.text).toBe(200);
+    expect((await getInstitution(inst.id))?.super_admin_id).toBe(heir.id);
   });
 });
 

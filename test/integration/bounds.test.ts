@@ -81,29 +81,67 @@ describe("mail bounds across institutions", () => {
     ]);
   });
 
-  it("three accounts' institutions cycling invite/revoke at one address: 10 mails reach it in a day, no more", async () => {
+  it("fair bounds: one tenant spends its 10 mails to a person; another tenant can still invite that person", async () => {
+    await withinOneWindow("day", 2 * 60_000);
+    const email = uniqEmail("shared");
+    const [first, second] = [await owner(), await owner()];
+    const firstInst = await createInstitution(first);
+    for (let i = 0; i < 10; i++) await revoke(first, firstInst.id, await invite(first, firstInst.id, email));
+    // The first tenant's bound holds across its institutions.
+    const firstOther = await createInstitution(first);
+    const refused = await create(first, firstOther.id, email);
+    expect({ status: refused.status, body: refused.body }).toEqual({ status: 429, body: TOO_MANY_MAILS });
+    expect((await limitEvents(first, "mailbox_daily")).map((e) => e.details)).toEqual([
+      { email, institution_id: firstOther.id, limit: 10, scope: "mailbox_daily" },
+    ]);
+    // Another tenant's mail to the same person is its own count: the first tenant cannot block it.
+    const secondInst = await createInstitution(second);
+    const invited = await create(second, secondInst.id, email);
+    expect(invited.status, invited.text).toBe(201);
+    expect(await sentMail(email)).toHaveLength(11);
+  });
+
+  it("three accounts' institutions cycling invite/revoke at one address: 10 mails each, 30 in all reach it", async () => {
     await withinOneWindow("day", 2 * 60_000);
     const email = uniqEmail("cycled");
     const owners = await Promise.all([owner(), owner(), owner()]);
     const insts = await Promise.all(owners.map((t) => createInstitution(t)));
-    let sent = 0;
-    let refused: CallResult | undefined;
-    for (let round = 0; round < 5 && !refused; round++) {
+    const sent = [0, 0, 0];
+    const refused: CallResult[] = [];
+    for (let round = 0; round < 11; round++) {
       for (const [i, tok] of owners.entries()) {
         const inst = insts[i] as { id: string };
         const res = await create(tok, inst.id, email);
         if (res.status === 429) {
-          refused = res;
-          break;
+          refused.push(res);
+          continue;
         }
         expect(res.status, JSON.stringify(res.body)).toBe(201);
-        sent++;
+        sent[i] = (sent[i] ?? 0) + 1;
         await revoke(tok, inst.id, res.body.invitation.id);
       }
     }
-    expect(sent).toBe(10);
-    expect(refused && { status: refused.status, body: refused.body }).toEqual({ status: 429, body: TOO_MANY_MAILS });
-    expect(await sentMail(email)).toHaveLength(10);
+    expect(sent).toEqual([10, 10, 10]);
+    expect(refused.map((r) => ({ status: r.status, body: r.body }))).toEqual(Array(3).fill({ status: 429, body: TOO_MANY_MAILS }));
+    expect(await sentMail(email)).toHaveLength(30);
+  });
+
+  it("race: the service-wide ceiling, 50 mails a day per mailbox: at 48, 6 tenants racing send exactly 2; scope mailbox_daily_ceiling", async () => {
+    await withinOneWindow("day", 2 * 60_000);
+    const local = uniq("ceiling");
+    const domain = `${uniq("target")}.test`;
+    await seedCounter(keys.mailboxDailyMails(`${local}@${domain}`, day()), "mails", 48);
+    const owners = await Promise.all(Array.from({ length: 6 }, () => owner()));
+    const insts = await Promise.all(owners.map((t) => createInstitution(t)));
+    const results = await Promise.all(insts.map((inst, i) => create(owners[i] as string, inst.id, `${local}+t${i}@${domain}`)));
+    expect(results.map((r) => r.status).sort()).toEqual([201, 201, 429, 429, 429, 429]);
+    for (const r of results.filter((x) => x.status === 429)) {
+      expect(r.body).toEqual(TOO_MANY_MAILS);
+      expectRetryAfter(r, 86_400);
+    }
+    expect(await mailsToMailbox(local, domain)).toBe(2);
+    const ceilings = (await Promise.all(owners.map((t) => limitEvents(t, "mailbox_daily_ceiling")))).flat();
+    expect(ceilings.map((e) => e.details.limit)).toEqual([50, 50, 50, 50]);
   });
 
   it("race: with 8 mails to a mailbox, 6 parallel invitations from 6 institutions to its sub-addresses send exactly 2", async () => {
@@ -212,6 +250,21 @@ describe("probing is bounded", () => {
     const colleague = await token(uniqEmail("colleague"), { account });
     expect((await call("POST", ACCEPT, { token: colleague, body: { token: "made-up" } })).status).toBe(422);
   });
+
+  it("mail-bound 429s count too: a flood past the pending limit records 30 rate_limit_exceeded, then one refused_requests, no more", async () => {
+    await withinOneWindow("minute", 25_000);
+    const tok = await owner();
+    const inst = await createInstitution(tok);
+    const email = uniqEmail("flooded");
+    for (let i = 0; i < 3; i++) await invite(tok, inst.id, email);
+    const results = await Promise.all(Array.from({ length: 40 }, () => create(tok, inst.id, email)));
+    expect(results.map((r) => r.status)).toEqual(Array(40).fill(429));
+    const bounded = results.filter((r) => r.body?.error === TOO_MANY_REFUSALS.error);
+    expect(bounded).toHaveLength(10);
+    for (const r of bounded) expectRetryAfter(r, 60);
+    expect(await limitEvents(tok, "pending")).toHaveLength(30);
+    expect((await limitEvents(tok, "refused_requests")).map((e) => e.details)).toEqual([{ limit: 30, scope: "refused_requests" }]);
+  });
 });
 
 describe("recorded values are clean", () => {
@@ -241,6 +294,34 @@ describe("recorded values are clean", () => {
     await call("GET", `${EVENTS}/export`, { token: admin, query: { event_type: crlf } });
     const [again] = (await eventsOf(admin)).filter((e) => e.event_type === "security_events_exported");
     expect((again?.details.filters as Record<string, unknown> | undefined)?.event_type).toBe(`${"a".repeat(60)}\ufffd\ufffdx`);
+  });
+
+  it("a full export's filters are stored and echoed as recorded: cut to 64 code points, Cc/Cf and invisible fillers as U+FFFD", async () => {
+    const admin = await owner();
+    const eventType = `${"a".repeat(60)}\u3164\r\n${"b".repeat(100)}`;
+    const userId = `u\u115F\u1160\uFFA0\u200B\u2028x`;
+    const res = await call("POST", `${EVENTS}/exports`, {
+      token: admin,
+      body: { format: "jsonl", event_type: eventType, user_id: userId },
+    });
+    expect(res.status, res.text).toBe(202);
+    const clean = { event_type: `${"a".repeat(60)}\ufffd\ufffd\ufffdb`, user_id: "u\ufffd\ufffd\ufffd\ufffd\ufffdx" };
+    expect(res.body.export.filters).toMatchObject(clean);
+    const shown = await call("GET", `${EVENTS}/exports/${res.body.export.id}`, { token: admin });
+    expect(shown.body.export.filters).toMatchObject(clean);
+    const [exported] = (await eventsOf(admin)).filter((e) => e.event_type === "security_events_exported");
+    expect(exported?.details.filters).toMatchObject(clean);
+  });
+
+  it("a name claim with Hangul fillers and other invisible characters is recorded with each as U+FFFD, in events and in the administrators list", async () => {
+    const account = uniq("acct");
+    const name = `\u3164\u115F\u1160\uFFA0\u034F\u2800Eve\uFE0F`;
+    const tok = signJwt(idClaims({ sub: uniq("sub"), name, "custom:account_id": account, "cognito:groups": ["cohort_super_admin"] }));
+    const inst = await createInstitution(tok);
+    const [event] = (await eventsOf(tok)).filter((e) => e.event_type === "institution_created");
+    expect(event?.user_name).toBe("\ufffd".repeat(6) + "Eve\ufffd");
+    const listed = await call("GET", `${INST}/${inst.id}/administrators`, { token: tok });
+    expect(listed.body.administrators[0]?.name).toBe("\ufffd".repeat(6) + "Eve\ufffd");
   });
 
   it("an actor's name claim with bidi controls and line breaks is recorded clean and cut", async () => {

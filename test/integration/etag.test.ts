@@ -76,6 +76,16 @@ describe("If-Match", () => {
     ['W/"2"', 412], // weak tags never match (strong comparison)
     ["2", 412], // not an entity tag
     ['"02"', 412],
+    // Strictly RFC 9110 entity tags: anything around or between them that is not a list makes the header match nothing.
+    ['"2"x', 412],
+    ['x"2"', 412],
+    ['"2" "3"', 412],
+    ['"9", "2"junk', 412],
+    ['W/ "2"', 412],
+    ['"2', 412],
+    ['*, "2"', 412],
+    [' , "2" ,', 200], // empty list elements are allowed (RFC 9110 §5.6.1)
+    ['"9",\t"2"', 200],
   ])("If-Match: %s on version 2 → %i", async (header, status) => {
     const { id } = await createInstitution(owner);
     expect((await patch(id, { address: "v2" })).headers.etag).toBe('"2"');

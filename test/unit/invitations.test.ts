@@ -150,6 +150,48 @@ describe("the invitation mail", () => {
   });
 });
 
+describe("the mail defangs every link-like form in user text", () => {
+  const forms = [
+    "evil。test",
+    "evil．test",
+    "evil｡test",
+    "login.evil。test/path",
+    "ｅｖｉｌ．ｔｅｓｔ",
+    "203.0.113.5/login",
+    "see 10.0.0.1/x now",
+    "198。51。100。7/a",
+    "http://203.0.113.5/x",
+  ];
+  const DOT = "[.\u3002\uFF0E\uFF61]";
+  const host = new RegExp(`(?:[\\p{L}\\p{N}-]+${DOT})+\\p{L}{2,}`, "u");
+  const ipv4 = new RegExp(`\\d{1,3}(?:${DOT}\\d{1,3}){3}`, "u");
+  for (const form of forms) {
+    it(`in the institution's name and the inviter's: ${form}`, () => {
+      const m = invitationMail({
+        to: "ada@x.com",
+        institutionName: `Acme ${form}`,
+        inviterName: `Olive ${form}`,
+        inviterEmail: "olive@x.com",
+        role: "cohort_admin",
+        token: "t".repeat(43),
+        expiresAt: "2030-01-08T09:10:11.123Z",
+        appBaseUrl: "https://app.example.com",
+      });
+      // Everything but the accept link and the inviter's own (validated) address.
+      for (const part of [m.subject, m.text, m.html]) {
+        const user = part
+          .replaceAll("https://app.example.com/invitations/accept", "")
+          .replaceAll("olive@x.com", "")
+          .replaceAll("ada@x.com", "");
+        expect(user, part).not.toMatch(host);
+        expect(user, part).not.toMatch(ipv4);
+        expect(user, part).not.toMatch(/:\/\//);
+      }
+      expect(m.text).toContain("[.]");
+    });
+  }
+});
+
 describe("pending-limit slots", () => {
   const now = new Date("2030-01-01T00:00:00.000Z");
   const held = (n: number, expires: string) => ({ n, invitation_id: `I${n}`, expires_at: expires });
