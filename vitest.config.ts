@@ -11,7 +11,8 @@ export default defineConfig({
     // Real services: cold starts of handler modules, Java, token issuing.
     testTimeout: 60_000,
     hookTimeout: 60_000,
-    teardownTimeout: 60_000,
+    // The last teardown synthesizes the stack for the IAM check (docs/iam.md).
+    teardownTimeout: 180_000,
     // Processes, not threads: each file gets its own process.env and module state, as a Lambda would.
     pool: "forks",
     // Integration files mostly wait on I/O, so more files than cores is fine even on a 2-core CI box.

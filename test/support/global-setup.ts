@@ -65,14 +65,19 @@ export default async function setup(project: TestProject): Promise<() => Promise
   return async () => {
     await control.close();
     await stack.stop();
-    // After the last file: a request AWS would deny fails the run (vitest exits non-zero when this throws).
+    // After the last file: a request AWS would deny fails the run. Vitest only logs an error thrown here ("error
+    // during close") and keeps its exit code, so the code is set here: 1 until the check passes, so that a check
+    // cut short (the teardown timeout) fails the run too.
     const { checkRequests, readRecorded } = await import("./iam.js");
     const recorded = readRecorded(awsRequestLog);
     if (recorded.length === 0) return;
+    const exitCode = process.exitCode;
+    process.exitCode = 1;
     const check = await checkRequests({ region: stack.region, tables: stack.tables, mailFrom: LOCAL_MAIL_FROM }, recorded);
     console.log(check.report);
     if (check.denied.length > 0) {
       throw new Error(`IAM would deny ${check.denied.length} request(s) the functions made (docs/iam.md):\n${check.denied.join("\n")}`);
     }
+    process.exitCode = exitCode;
   };
 }
