@@ -495,6 +495,10 @@ export class InstitutionAdminStack extends Stack {
     new CfnOutput(this, "UserPoolClientId", { value: this.userPoolClient.userPoolClientId });
     new CfnOutput(this, "MainTableName", { value: this.mainTable.tableName });
     new CfnOutput(this, "EventsTableName", { value: this.eventsTable.tableName });
+    new CfnOutput(this, "TrailSigningKeyArn", {
+      value: this.trail.signingKey.keyArn,
+      description: "The digests' KMS key: aws kms get-public-key gives the key to pin in npm run verify-trail",
+    });
     new CfnOutput(this, "IdempotencyTableName", { value: this.idempotencyTable.tableName });
     new CfnOutput(this, "EventBusName", {
       value: this.streaming.bus.eventBusName,

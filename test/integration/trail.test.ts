@@ -3,6 +3,8 @@
  * `npm run verify-trail`'s check, which catches each kind of tampering done straight in DynamoDB Local and
  * names it. Each trail is a fresh account with events seeded in three ended hours.
  */
+import { generateKeyPairSync } from "node:crypto";
+import { readFileSync } from "node:fs";
 import { DeleteCommand, GetCommand, UpdateCommand } from "@aws-sdk/lib-dynamodb";
 import { describe, expect, it } from "vitest";
 import { verifyRemoteTrail } from "../../infra/verify-trail.js";
@@ -172,5 +174,65 @@ describe("verify-trail", () => {
     const r = await verify(t);
     expect(r.code).toBe(1);
     expect(r.line).toMatch(/^FAILED: digest missing: /);
+  });
+
+  it("names a deleted first digest: a window from the first event starts at #1", async () => {
+    const t = await freshTrail();
+    await db.send(new DeleteCommand({ TableName: config.tables.events, Key: digestKey(t, 0) }));
+    const r = await verify(t);
+    expect(r.code).toBe(1);
+    expect(r.line).toMatch(/^FAILED: digest missing: /);
+  });
+
+  it("names a deleted last digest: the newest ended period with events has its digest", async () => {
+    const t = await freshTrail();
+    await db.send(new DeleteCommand({ TableName: config.tables.events, Key: digestKey(t, 2) }));
+    const r = await verify(t);
+    expect(r.code).toBe(1);
+    expect(r.line).toMatch(/^FAILED: digest missing: 3 event\(s\)/);
+  });
+
+  it("names events no digest holds after a change of period length, whatever length made the digests", async () => {
+    const t = await freshTrail();
+    // The period becomes 60 s (events are marked by minute); the digester then digests only the first minutes
+    // of the hour after the last digest, and never the rest.
+    const settings = config as { digestPeriodSeconds: number };
+    const later = (t.hours[2] as number) + HOUR;
+    const at = (m: number) => ({
+      caller: t.caller,
+      event: { type: "institution_created" as const, details: { institution_id: `M${m}`, name: "Minute" } },
+      at: new Date(later + m * 60_000 + 5),
+    });
+    settings.digestPeriodSeconds = 60;
+    try {
+      await seedEvents([1, 2, 40, 41].map(at));
+      const written = await runDigester({
+        now: new Date(),
+        signer: localSignerFromEnv(),
+        from: later,
+        until: later + 30 * 60_000,
+        accounts: [t.account],
+      });
+      expect(written.map((d) => Date.parse(d.period_end) - Date.parse(d.period_start))).toEqual([60_000, 60_000]);
+    } finally {
+      settings.digestPeriodSeconds = 3600;
+    }
+    const r = await verify(t);
+    expect(r.code).toBe(1);
+    expect(r.line).toMatch(/^FAILED: digest missing: 1 event\(s\)/);
+    // One per undigested minute, and nothing else.
+    expect(r.problems).toHaveLength(2);
+    expect(r.problems.every((p) => p.startsWith("digest missing: 1 event(s)"))).toBe(true);
+  });
+
+  it("with --public-key, names a key other than the pinned one, though the served key verifies the digests", async () => {
+    const t = await freshTrail();
+    expect((await verify(t)).code).toBe(0);
+    const swapped = generateKeyPairSync("ec", { namedCurve: "P-256" }).publicKey.export({ type: "spki", format: "pem" }).toString();
+    const r = await verifyRemoteTrail({ api: stack.apiUrl, token: t.token, publicKey: swapped });
+    expect(r.code).toBe(1);
+    expect(r.line).toMatch(/^FAILED: bad signature: /);
+    const pinned = readFileSync(stack.trail.publicKeyFile, "utf8");
+    expect(await verifyRemoteTrail({ api: stack.apiUrl, token: t.token, publicKey: pinned })).toMatchObject({ code: 0 });
   });
 });

@@ -91,9 +91,29 @@ describe("verifyTrail", () => {
 
   it("events newer than the newest digest are pending, not missing", () => {
     const later = event("01E", T0 + 3 * HOUR + 5);
-    const v = verifyTrail({ digests: chain(periods), events: [...all, later], publicKey: publicPem });
+    const v = verifyTrail({ digests: chain(periods), events: [...all, later], publicKey: publicPem, now: T0 + 3 * HOUR + 60_000 });
     expect(v.problems).toEqual([]);
     expect(v.pending).toEqual([new Date(T0 + 3 * HOUR).toISOString()]);
+  });
+});
+
+describe("verifyTrail: coverage and the chain's ends", () => {
+  const periods = [[event("01A", T0 + 5)], [event("01B", T0 + HOUR + 5)], [event("01C", T0 + 2 * HOUR + 5)]];
+  const all = periods.flat();
+  const now = T0 + 4 * HOUR;
+
+  it("an ended period's events without a digest (the last one deleted) are a missing digest, once the grace has passed", () => {
+    const digests = chain(periods).slice(0, 2);
+    expect(verifyTrail({ digests, events: all, publicKey: publicPem, now }).problems[0]?.kind).toBe("digest missing");
+    const within = verifyTrail({ digests, events: all, publicKey: publicPem, now: T0 + 3 * HOUR + 60_000, graceMs: 5 * 60_000 });
+    expect(within.problems).toEqual([]);
+    expect(within.pending).toEqual([new Date(T0 + 2 * HOUR).toISOString()]);
+  });
+
+  it("a window from the first event starts at #1: a deleted first digest is found", () => {
+    const digests = chain(periods).slice(1);
+    const v = verifyTrail({ digests, events: all, publicKey: publicPem, now, fromFirstEvent: true });
+    expect(v.problems.map((p) => p.kind)).toEqual(["digest missing", "digest missing"]);
   });
 });
 
