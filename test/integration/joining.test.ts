@@ -230,7 +230,8 @@ describe("joining from an invitation (open, register)", () => {
     expect(list.body.institutions).toEqual([expect.objectContaining({ id: inst.id, role: "cohort_admin", is_super_admin: false })]);
 
     // Both events, one transaction: the same instant, the new user as actor, in the institution's (and the user's) account.
-    const events = (await eventsOf(idToken)).reverse();
+    // One instant, so their ids (ULIDs of that millisecond) may sort either way.
+    const events = (await eventsOf(idToken)).sort((a, b) => a.event_type.localeCompare(b.event_type));
     expect(events.map((e) => e.event_type)).toEqual(["account_created", "invitation_accepted"]);
     const [created, accepted] = events as [StoredEvent, StoredEvent];
     expect(created.details).toEqual({ user_id: claims.sub, email, institution_id: inst.id, invitation_id: inv.id });
