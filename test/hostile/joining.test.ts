@@ -29,6 +29,7 @@ function nameOk(name: unknown): boolean {
   if (typeof name !== "string") return false;
   const t = name.toWellFormed().trim();
   const n = [...t].length;
+  // biome-ignore lint/suspicious/noMisleadingCharacterClass: the variation selectors are listed on purpose, each on its own
   return n >= 1 && n <= 128 && !/[\p{Cc}\p{Cf}\u2028\u2029\u115F\u1160\u3164\uFFA0\u034F\uFE00-\uFE0F\u{E0100}-\u{E01EF}\u2800]/u.test(t);
 }
 

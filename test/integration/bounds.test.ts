@@ -319,9 +319,9 @@ describe("recorded values are clean", () => {
     const tok = signJwt(idClaims({ sub: uniq("sub"), name, "custom:account_id": account, "cognito:groups": ["cohort_super_admin"] }));
     const inst = await createInstitution(tok);
     const [event] = (await eventsOf(tok)).filter((e) => e.event_type === "institution_created");
-    expect(event?.user_name).toBe("\ufffd".repeat(6) + "Eve\ufffd");
+    expect(event?.user_name).toBe(`${"\ufffd".repeat(6)}Eve\ufffd`);
     const listed = await call("GET", `${INST}/${inst.id}/administrators`, { token: tok });
-    expect(listed.body.administrators[0]?.name).toBe("\ufffd".repeat(6) + "Eve\ufffd");
+    expect(listed.body.administrators[0]?.name).toBe(`${"\ufffd".repeat(6)}Eve\ufffd`);
   });
 
   it("an actor's name claim with bidi controls and line breaks is recorded clean and cut", async () => {
