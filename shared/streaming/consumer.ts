@@ -11,7 +11,7 @@ import { unmarshall } from "@aws-sdk/util-dynamodb";
 import type { StoredEvent } from "../audit.js";
 import { deliver, isEnabled } from "../webhooks/deliver.js";
 import type { WebhookRecord } from "../webhooks/repository.js";
-import { listWebhooks } from "../webhooks/repository.js";
+import { listWebhooks, scheduleRetry } from "../webhooks/repository.js";
 import { publish } from "./bus.js";
 
 /** A stream record as Lambda and the DynamoDB Streams API both give it. */
@@ -36,7 +36,12 @@ export function eventsOf(records: readonly StreamRecord[]): StoredEvent[] {
   return out;
 }
 
-/** Handles one batch: publishes, then delivers each event to each enabled webhook of its account (in parallel). */
+/**
+ * Handles one batch: publishes, then delivers each event to each enabled webhook of its account (in
+ * parallel). Receivers are isolated (DESIGN.md §11): a receiver noted slow does not get its deliveries
+ * from here, where the next batch, every account's, would wait for it; they go on the retry schedule, due
+ * at once, as first attempts that the retrier makes (retrier.ts), with the same records and retries.
+ */
 export async function consume(records: readonly StreamRecord[], now = () => new Date()): Promise<void> {
   const events = eventsOf(records);
   if (events.length === 0) return;
@@ -53,7 +58,13 @@ export async function consume(records: readonly StreamRecord[], now = () => new 
   await Promise.all(
     events.map(async (e) => {
       const targets = (await hooksOf(e.account_id)).filter(isEnabled);
-      await Promise.all(targets.map((w) => deliver(w, e, now())));
+      await Promise.all(
+        targets.map((w) =>
+          w.slow_since === undefined
+            ? deliver(w, e, now())
+            : scheduleRetry(now().toISOString(), { account_id: w.account_id, webhook_id: w.id, event_id: e.id }),
+        ),
+      );
     }),
   );
 }

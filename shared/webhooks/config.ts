@@ -6,6 +6,11 @@ export const webhookConfig = {
   perAccount: envInt("WEBHOOKS_PER_ACCOUNT", 5),
   /** A delivery attempt that has no answer after this long has failed. */
   timeoutMs: 5_000,
+  /**
+   * A receiver that took this long (or failed to answer) is slow: its next deliveries go through the retry
+   * schedule instead of the stream consumer, so that it holds up no one else's (DESIGN.md §11).
+   */
+  slowMs: 1_000,
   /** The first retry waits this long, each next one twice as long (at most an hour). */
   retryBaseSeconds: envInt("WEBHOOK_RETRY_BASE_SECONDS", 30),
   /** Deliveries are retried this long after their first attempt, then marked failed; a receiver failing this long is disabled. */

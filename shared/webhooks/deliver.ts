@@ -4,6 +4,7 @@
  * `data` the event as `GET /security_events/:id` shows it. An attempt that does not answer 2xx within 5 s has
  * failed: the delivery is retried with exponential backoff until 24 h after its first attempt, then marked
  * failed; a receiver that has failed every attempt for 24 h is disabled, recorded as `webhook_disabled`.
+ * A receiver that answers slowly, or not at all, is noted slow (`slow_since`) until it answers promptly again.
  */
 import { Webhook } from "standardwebhooks";
 import { auditEvent, type StoredEvent } from "../audit.js";
@@ -64,7 +65,10 @@ const system = (account: string): Caller => ({
 export async function deliver(w: WebhookRecord, e: StoredEvent, now = new Date()): Promise<DeliveryRecord> {
   const previous = await repo.getDelivery(w.id, e.id);
   if (previous && previous.status !== "pending") return previous;
+  const started = Date.now();
   const { code, error } = await attempt(w, e, now);
+  // Slow (no prompt answer, or none at all) or prompt again: where its next deliveries go (streaming/consumer.ts).
+  await repo.markSlow(w, Date.now() - started >= webhookConfig.slowMs || code === null, now.toISOString());
   const attempts = (previous?.attempts ?? 0) + 1;
   const firstAt = previous?.first_attempt_at ?? now.toISOString();
   const base = {

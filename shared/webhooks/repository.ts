@@ -22,6 +22,8 @@ export interface WebhookRecord {
   status: "enabled" | "disabled";
   /** Since when every attempt to this receiver has failed; absent while it answers. */
   failing_since?: string;
+  /** Since when this receiver has taken long to answer (or not answered); absent while it answers promptly. */
+  slow_since?: string;
   disabled_at?: string;
 }
 
@@ -113,6 +115,27 @@ export async function markAnswering(account: string, id: string): Promise<void> 
         Key: streamKeys.webhook(account, id),
         UpdateExpression: "REMOVE failing_since",
         ConditionExpression: "attribute_exists(failing_since)",
+      }),
+    )
+    .catch((err: Error) => {
+      if (err.name !== "ConditionalCheckFailedException") throw err;
+    });
+}
+
+/**
+ * Notes whether the receiver answers promptly: `slow_since` set (once) when it did not, removed when it did.
+ * Only a change is written; a webhook gone meanwhile is left alone.
+ */
+export async function markSlow(w: Pick<WebhookRecord, "account_id" | "id" | "slow_since">, slow: boolean, at: string): Promise<void> {
+  if (slow === (w.slow_since !== undefined)) return;
+  await db
+    .send(
+      new UpdateCommand({
+        TableName: T(),
+        Key: streamKeys.webhook(w.account_id, w.id),
+        UpdateExpression: slow ? "SET slow_since = if_not_exists(slow_since, :at)" : "REMOVE slow_since",
+        ConditionExpression: "attribute_exists(pk)",
+        ...(slow && { ExpressionAttributeValues: { ":at": at } }),
       }),
     )
     .catch((err: Error) => {

@@ -9,7 +9,7 @@
  *   npm run bench -- --only=requests,gateway   # some measures (names as in report.ts)
  *
  * Each measure is one module, with its budget as a named constant: bundles.ts, requests.ts, gateway.ts,
- * growth.ts, export.ts, exports.ts. The console's measure (console.ts, when present) is run too.
+ * growth.ts, export.ts, exports.ts, webhooks.ts. The console's measure (console.ts, when present) is run too.
  */
 import { existsSync, mkdirSync, readdirSync, rmSync } from "node:fs";
 import { cpus, loadavg } from "node:os";
@@ -145,6 +145,12 @@ async function main(): Promise<number> {
       await stack.stop();
     }
   }
+
+  // Its own stack, with the stream consumer and the retrier that the stack above leaves out.
+  await measure(rows, "webhooks", async () => {
+    const { measureWebhooks, webhookRows, webhooksDataDir } = await import("./webhooks.js");
+    return webhookRows(await measureWebhooks(webhooksDataDir(dataDir), { ...(quick && { rounds: 8 }), log }));
+  });
 
   // Optional until the console's measure lands: it runs when its module is there.
   if (existsSync(CONSOLE_MODULE)) {

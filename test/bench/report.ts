@@ -11,6 +11,7 @@ export const MEASURES = {
   growth: "Growth: the same reads with 10× the data in the tables",
   export: "Export of 10,000 events: the bundled function vs bare paging, fresh processes",
   exports: "Full exports to S3: the worker's bundle at 10,000 and 100,000 rows, CSV and JSON Lines, fresh processes",
+  webhooks: "Webhook isolation: a healthy receiver's delivery latency alone and beside a receiver answering in 5 s",
   console: "Console: first page and its assets",
 } as const;
 

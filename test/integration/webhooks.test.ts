@@ -11,6 +11,7 @@ import { webhookConfig } from "../../shared/webhooks/config.js";
 import { deliver } from "../../shared/webhooks/deliver.js";
 import { getWebhook } from "../../shared/webhooks/repository.js";
 import { call, token, uniq, uniqEmail } from "../support/api.js";
+import { createInstitution } from "../support/flows.js";
 import { type Received, receiver, until } from "../support/webhook-receiver.js";
 import { eventsOf } from "./helpers.js";
 
@@ -174,4 +175,34 @@ describe("webhooks", () => {
       await dead.close();
     }
   });
+
+  it("receivers are isolated: a delivery to a healthy receiver completes while a slow one (5 s) still holds its own", async () => {
+    const slowAccount = uniq("acct");
+    const healthyAccount = uniq("acct");
+    const [slowAdmin, healthyAdmin, slow, healthy] = await Promise.all([
+      token(uniqEmail("wh-slow"), { superAdmin: true, account: slowAccount }),
+      token(uniqEmail("wh-healthy"), { superAdmin: true, account: healthyAccount }),
+      receiver(0, { delayMs: 5_000 }),
+      receiver(0),
+    ]);
+    try {
+      const slowHook = await call("POST", HOOKS, { token: slowAdmin, body: { webhook: { url: slow.url } } });
+      expect(slowHook.status).toBe(201);
+      expect((await call("POST", HOOKS, { token: healthyAdmin, body: { webhook: { url: healthy.url } } })).status).toBe(201);
+      // The slow receiver's first delivery: it answers in 5 s, and the service notes the receiver is slow.
+      await createInstitution(slowAdmin);
+      await until("the slow receiver's first answer", async () => slow.received[0]?.answeredAt);
+      await until("the receiver noted slow", async () => (await getWebhook(slowAccount, slowHook.body.webhook.id))?.slow_since);
+      // Then an event for the slow receiver, and once its request is held open, one for the healthy receiver.
+      await createInstitution(slowAdmin);
+      const held = await until("the slow receiver's second request", async () => slow.received[1]);
+      await createInstitution(healthyAdmin);
+      const got = await until("the healthy receiver's delivery", async () => healthy.received[0]);
+      // The healthy delivery arrived while the slow receiver still held its request: nothing waited for it.
+      expect(got.arrivedAt).toBeLessThan(held.answeredAt ?? Number.POSITIVE_INFINITY);
+      expect(held.answeredAt).toBeUndefined();
+    } finally {
+      await Promise.all([slow.close(), healthy.close()]);
+    }
+  }, 120_000);
 });

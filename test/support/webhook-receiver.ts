@@ -6,19 +6,34 @@ export interface Received {
   readonly headers: Record<string, string>;
   readonly body: string;
   readonly answered: number;
+  /** When the request arrived (epoch ms), and when it was answered (set then). */
+  readonly arrivedAt: number;
+  answeredAt?: number;
 }
 
-/** A receiver that answers 500 to its first `failures` requests, then 204; or what `failures()` says each time. */
-export async function receiver(failures: number | (() => number) = 0) {
+/**
+ * A receiver that answers 500 to its first `failures` requests, then 204; or what `failures()` says each
+ * time; after `delayMs` (a slow receiver).
+ */
+export async function receiver(failures: number | (() => number) = 0, { delayMs = 0 }: { delayMs?: number } = {}) {
   const received: Received[] = [];
   const server: Server = createServer((req, res) => {
     const chunks: Buffer[] = [];
     req.on("data", (c: Buffer) => chunks.push(c));
     req.on("end", () => {
       const answered = typeof failures === "function" ? failures() : received.length < failures ? 500 : 204;
-      received.push({ headers: req.headers as Record<string, string>, body: Buffer.concat(chunks).toString("utf8"), answered });
-      res.statusCode = answered;
-      res.end();
+      const r: Received = {
+        headers: req.headers as Record<string, string>,
+        body: Buffer.concat(chunks).toString("utf8"),
+        answered,
+        arrivedAt: Date.now(),
+      };
+      received.push(r);
+      setTimeout(() => {
+        res.statusCode = answered;
+        res.end();
+        r.answeredAt = Date.now();
+      }, delayMs);
     });
   });
   await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
