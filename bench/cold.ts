@@ -54,7 +54,7 @@ function coldOnce(file: string, event: unknown, env: NodeJS.ProcessEnv): Promise
     const { handler } = await import(${JSON.stringify(pathToFileURL(file).href)});
     const importMs = performance.now() - t;
     const ic = process.cpuUsage(c);
-    const context = { awsRequestId: "cold-request", functionName: "cold", functionVersion: "$LATEST", memoryLimitInMB: "512",
+    const context = { awsRequestId: "cold-request", functionName: "cold", functionVersion: "$LATEST", memoryLimitInMB: "1024",
       invokedFunctionArn: "arn:aws:lambda:us-east-1:123456789012:function:cold", logGroupName: "cold", logStreamName: "cold",
       callbackWaitsForEmptyEventLoop: false, getRemainingTimeInMillis: () => 15000 };
     const event = ${JSON.stringify(event)};
@@ -215,16 +215,16 @@ export interface AtSize {
 
 /**
  * The Power Tuning method without Lambda: the same work at each size, its CPU time (measured here, on one
- * core) divided by the size's share of a vCPU, plus its time off the CPU (wall minus CPU: DynamoDB round
- * trips, and on a loaded machine waits for a core, which only make the larger sizes look worse); duration ×
- * GB × price, plus the request price. Medians over the API functions' per-function medians.
+ * core; the median of the runs) divided by the size's share of a vCPU, plus its time off the CPU (wall minus
+ * CPU: the DynamoDB round trips; the run's least, since on a loaded machine the rest is waiting for a core);
+ * duration × GB × price, plus the request price. Medians over the API functions.
  */
 export function atSizes(results: readonly ColdResult[]): AtSize[] {
   const per = results.map((r) => ({
     cpu: median(r.runs.map((x) => x.cpuMs)),
-    offCpu: Math.max(0, median(r.runs.map((x) => x.ms - x.cpuMs))),
+    offCpu: Math.max(0, Math.min(...r.runs.map((x) => x.ms - x.cpuMs))),
     warmCpu: median(r.runs.map((x) => x.warmCpuMs)),
-    warmOff: Math.max(0, median(r.runs.map((x) => x.warmMs - x.warmCpuMs))),
+    warmOff: Math.max(0, Math.min(...r.runs.map((x) => x.warmMs - x.warmCpuMs))),
   }));
   return MEMORY_SIZES.map((mb) => {
     const share = Math.min(1, mb / FULL_VCPU_MB);
