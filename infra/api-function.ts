@@ -17,6 +17,8 @@ import type { Tables } from "./tables.js";
 /** Newest Node.js runtime aws-cdk-lib offers; the tests assert it, so a CDK upgrade is a one-line change. */
 export const RUNTIME = lambda.Runtime.NODEJS_24_X;
 export const ARCHITECTURE = lambda.Architecture.ARM_64;
+/** Memory of every API function, chosen by measurement (docs/cold-starts.md). */
+export const API_MEMORY_MB = 1_024;
 
 /** esbuild options of every function. */
 export const BUNDLING = {
@@ -122,7 +124,10 @@ export class ApiFunction extends StackPart {
 
     this.function = new NodejsFunction(this, fnId, {
       ...handlerCode(handler),
-      memorySize: 512,
+      // A cold start is CPU-bound (import and first request) and a vCPU share grows with memory: at 1,024 MB a cold
+      // request takes about half the CPU time of 512 MB for the same GB-seconds; warm requests cost a little more.
+      // The figures: docs/cold-starts.md (npm run bench -- --only=cold).
+      memorySize: API_MEMORY_MB,
       // Below the HTTP API's 30 s integration limit, above the DynamoDB client's bounded retries.
       timeout: Duration.seconds(15),
       role,
@@ -133,6 +138,10 @@ export class ApiFunction extends StackPart {
       description: `${handler}: ${props.routeKeys.join(", ")}`,
       environment: {
         ...props.environment,
+        // An API function calls out only through AWS SDK clients, each traced by captureAWSv3Client (shared/clients.ts,
+        // mail.ts): patching http, https and fetch as well costs its cold start ~2 ms and traces nothing more. The
+        // webhook functions (infra/streaming.ts), which POST to subscribers, keep it.
+        POWERTOOLS_TRACER_CAPTURE_HTTPS_REQUESTS: "false",
         ...(access.idempotency && { IDEMPOTENCY_TABLE: props.tables.idempotency.tableName }),
         ...(access.users && { USER_POOL_ID: props.userPool.id }),
       },

@@ -50,3 +50,6 @@ export const COUNTED_TYPES = [
   "token_validation_failure",
 ] as const satisfies readonly EventType[];
 export type CountedType = (typeof COUNTED_TYPES)[number];
+
+/** The request header of DESIGN.md §12, lower-cased as API Gateway passes header names. */
+export const IDEMPOTENCY_HEADER = "idempotency-key";

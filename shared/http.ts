@@ -10,6 +10,7 @@ import middy from "@middy/core";
 import httpSecurityHeaders from "@middy/http-security-headers";
 import type { APIGatewayProxyEventV2WithJWTAuthorizer, APIGatewayProxyStructuredResultV2, Context } from "aws-lambda";
 import { type Caller, callerFrom, visitorFrom } from "./caller.js";
+import { IDEMPOTENCY_HEADER } from "./constants.js";
 import { BadRequest, Forbidden, messages, PayloadTooLarge, toResponse } from "./errors.js";
 import type { IdempotencyContext } from "./idempotency.js";
 import { fromOrigin } from "./origin.js";
@@ -74,9 +75,28 @@ function result(response: ApiResponse): ApiResult {
  * about 100 kB to a POST function and nothing to the others. Unbundled (locally, in tests) it is always there.
  */
 const idempotency: Middleware[] =
-  process.env.TAKES_IDEMPOTENCY_KEY === "false"
-    ? []
-    : [(await import("./idempotency.js")).idempotency((err) => result(toResponse(err))) as Middleware];
+  process.env.TAKES_IDEMPOTENCY_KEY === "false" ? [] : [deferredIdempotency(() => import("./idempotency.js"))];
+
+/**
+ * The idempotency middleware, evaluated on the first request that carries the header, not at import: most
+ * requests carry none. (The `import()` stays in the branch above, the only place esbuild must follow it.)
+ */
+function deferredIdempotency(load: () => Promise<typeof import("./idempotency.js")>): Middleware {
+  let loaded: Promise<Middleware> | undefined;
+  const middleware = () => (loaded ??= load().then((m) => m.idempotency((err) => result(toResponse(err))) as Middleware));
+  return {
+    before: async (request) => {
+      if (request.event.headers?.[IDEMPOTENCY_HEADER] !== undefined) await (await middleware()).before?.(request);
+    },
+    // Only a request whose `before` ran can own a record; the middleware ignores the others.
+    after: async (request) => {
+      if (loaded) await (await loaded).after?.(request);
+    },
+    onError: async (request) => {
+      if (loaded) await (await loaded).onError?.(request);
+    },
+  };
+}
 
 /** The helmet set; `nosniff` comes with the headers every answer carries (`SECURITY_HEADERS`). */
 const helmet = httpSecurityHeaders({ contentTypeOptions: false });

@@ -33,6 +33,7 @@ import type { Caller } from "./caller.js";
 import { db, dynamo } from "./clients.js";
 import { now } from "./clock.js";
 import { config } from "./config.js";
+import { IDEMPOTENCY_HEADER } from "./constants.js";
 import { BadRequest, Conflict, messages, Unprocessable } from "./errors.js";
 import { takesIdempotencyKey } from "./routes.js";
 import { logger } from "./telemetry.js";
@@ -42,7 +43,7 @@ type Result = APIGatewayProxyStructuredResultV2;
 /** The first response of a replayed request, for the handler to return instead of acting. */
 export type IdempotencyContext = Context & { caller?: Caller; body?: unknown; idempotentReplay?: Result };
 
-export const IDEMPOTENCY_HEADER = "idempotency-key";
+export { IDEMPOTENCY_HEADER };
 /** How long a key holds: Stripe's 24 hours. */
 export const IDEMPOTENCY_TTL_SECONDS = 24 * 60 * 60;
 /** 1–255 printable ASCII characters (space to tilde). */

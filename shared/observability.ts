@@ -21,6 +21,8 @@ export const METRIC = {
   securityEventRecorded: "SecurityEventRecorded",
   /** Rows in one CSV export. */
   exportedRows: "ExportedRows",
+  /** The full-export worker's peak resident set size in one run, in bytes (what its memory size must hold). */
+  exportWorkerPeakRss: "ExportWorkerPeakRss",
   /** Responses by class, dimension `route`. */
   clientError: "ClientError",
   serverError: "ServerError",

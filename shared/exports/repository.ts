@@ -41,9 +41,6 @@ export interface ExportRecord {
   object_key: string;
   completed_at?: string;
   reason?: string;
-  /** Resident set size of the worker process at its start and at its peak, in bytes (operations, never shown). */
-  rss_start_bytes?: number;
-  rss_peak_bytes?: number;
   ttl: number;
 }
 
@@ -110,15 +107,15 @@ export async function getExport(account: string, id: string): Promise<ExportReco
 }
 
 /** The rows written so far, while the export runs. */
-export async function noteProgress(account: string, id: string, rows: number, rssPeak: number): Promise<void> {
+export async function noteProgress(account: string, id: string, rows: number): Promise<void> {
   await db.send(
     new UpdateCommand({
       TableName: T(),
       Key: streamKeys.export(account, id),
-      UpdateExpression: "SET row_count = :n, rss_peak_bytes = :rss",
+      UpdateExpression: "SET row_count = :n",
       ConditionExpression: "#s = :running",
       ExpressionAttributeNames: { "#s": "status" },
-      ExpressionAttributeValues: { ":n": rows, ":rss": rssPeak, ":running": "running" },
+      ExpressionAttributeValues: { ":n": rows, ":running": "running" },
     }),
   );
 }
@@ -130,7 +127,7 @@ export async function noteProgress(account: string, id: string, rows: number, rs
 export async function finishExport(
   account: string,
   id: string,
-  end: { status: "succeeded" | "failed"; rows: number; completedAt: string; reason?: string; rssStart: number; rssPeak: number },
+  end: { status: "succeeded" | "failed"; rows: number; completedAt: string; reason?: string },
 ): Promise<void> {
   const slotsHeld = (await slots(account)).filter((s) => s.exportId === id);
   await transact({
@@ -138,15 +135,13 @@ export async function finishExport(
       Update: {
         TableName: T(),
         Key: streamKeys.export(account, id),
-        UpdateExpression: `SET #s = :s, row_count = :n, completed_at = :at, rss_start_bytes = :r0, rss_peak_bytes = :r1${end.reason ? ", reason = :why" : ""}`,
+        UpdateExpression: `SET #s = :s, row_count = :n, completed_at = :at${end.reason ? ", reason = :why" : ""}`,
         ConditionExpression: "#s = :running",
         ExpressionAttributeNames: { "#s": "status" },
         ExpressionAttributeValues: {
           ":s": end.status,
           ":n": end.rows,
           ":at": end.completedAt,
-          ":r0": end.rssStart,
-          ":r1": end.rssPeak,
           ":running": "running",
           ...(end.reason && { ":why": end.reason }),
         },

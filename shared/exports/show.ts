@@ -4,7 +4,6 @@ import { requireSuperAdmin } from "../audit.js";
 import type { Caller } from "../caller.js";
 import { NotFound } from "../errors.js";
 import { isId } from "../ids.js";
-import { downloadUrl } from "./link.js";
 import { EXPORT_MESSAGES, exportView } from "./model.js";
 import * as repo from "./repository.js";
 
@@ -13,5 +12,8 @@ export async function showExport(caller: Caller, id: string | undefined, now = n
   await requireSuperAdmin(caller);
   const r = isId(id) ? await repo.getExport(caller.accountId, id) : undefined;
   if (!r) throw new NotFound(EXPORT_MESSAGES.notFound);
-  return { export: await exportView(r, now, downloadUrl) };
+  return { export: await exportView(r, now, signedLink) };
 }
+
+/** The S3 client and presigner are imported for a finished export's link only, not at every cold start. */
+const signedLink = async (key: string): Promise<string> => (await import("./link.js")).downloadUrl(key);

@@ -72,8 +72,6 @@ export async function startExport(caller: Caller, body: unknown, now = new Date(
       rows: 0,
       completedAt: now.toISOString(),
       reason: EXPORT_MESSAGES.failed,
-      rssStart: 0,
-      rssPeak: 0,
     });
     throw err;
   }

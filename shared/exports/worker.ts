@@ -2,11 +2,14 @@
  * The export worker (DESIGN.md §11): reads the export's events page by page, newest first, and streams them
  * into a multipart upload, so its memory does not grow with the number of rows.
  */
+
+import { MetricUnit } from "@aws-lambda-powertools/metrics";
 import { isEventType, type StoredEvent } from "../audit.js";
+import { METRIC } from "../observability.js";
 import { CSV_HEADER, eventLine, exportFilename } from "../security-events/csv.js";
 import type { EventFilter } from "../security-events/repository.js";
 import { retainedFrom, showBody } from "../security-events/service.js";
-import { logger } from "../telemetry.js";
+import { logger, metrics } from "../telemetry.js";
 import type { ExportJob } from "./dispatch.js";
 import { EXPORT_MESSAGES } from "./model.js";
 import type { ExportRecord } from "./repository.js";
@@ -19,14 +22,19 @@ const PAGE = 1_000;
 /** The record shows the rows written so far after this many more. */
 const PROGRESS_EVERY = 10_000;
 
-const failedEnd = (rows: number, rssStart: number, rssPeak: number, now = new Date()) => ({
+const failedEnd = (rows: number, now = new Date()) => ({
   status: "failed" as const,
   rows,
   completedAt: now.toISOString(),
   reason: EXPORT_MESSAGES.failed,
-  rssStart,
-  rssPeak,
 });
+
+/** The run's peak memory as an EMF metric (operations), not in the export's record, which is the customer's. */
+function publishPeakRss(rssPeak: number): void {
+  metrics.addMetric(METRIC.exportWorkerPeakRss, MetricUnit.Bytes, rssPeak);
+  // No middleware around the worker's handler flushes the metrics: publish them here.
+  metrics.publishStoredMetrics();
+}
 
 /** One exported record: a CSV line (§3's, guarded) or a JSON line of the event as `GET /security_events/:id` shows it. */
 export function exportLine(format: ExportFormat, e: StoredEvent): string {
@@ -79,19 +87,21 @@ export async function runExport(job: ExportJob, now = () => new Date()): Promise
         rssPeak = Math.max(rssPeak, process.memoryUsage.rss());
         if (rows - reported >= PROGRESS_EVERY) {
           reported = rows;
-          await repo.noteProgress(r.account_id, r.id, rows, rssPeak);
+          await repo.noteProgress(r.account_id, r.id, rows);
         }
       }
     }
     await file.end();
     rssPeak = Math.max(rssPeak, process.memoryUsage.rss());
-    await repo.finishExport(r.account_id, r.id, { status: "succeeded", rows, completedAt: now().toISOString(), rssStart, rssPeak });
+    await repo.finishExport(r.account_id, r.id, { status: "succeeded", rows, completedAt: now().toISOString() });
     logger.info("export written", { export_id: r.id, rows, rss_start_bytes: rssStart, rss_peak_bytes: rssPeak });
+    publishPeakRss(rssPeak);
   } catch (err) {
     logger.error("export failed", { export_id: r.id, error: err as Error });
     await file
       .abort()
       .catch((abortErr: unknown) => logger.warn("export upload not aborted", { export_id: r.id, error: abortErr as Error }));
-    await repo.finishExport(r.account_id, r.id, failedEnd(rows, rssStart, rssPeak, now()));
+    await repo.finishExport(r.account_id, r.id, failedEnd(rows, now()));
+    publishPeakRss(rssPeak);
   }
 }

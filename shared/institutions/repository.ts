@@ -12,7 +12,6 @@ import type { Role } from "../roles.js";
 import { keys, memberIndex, withoutKey } from "../tables.js";
 import { returnOldOnFailure, type TxItem, type TxItems, type Written } from "../tx.js";
 import { type Institution, type InstitutionSummary, toSummary } from "./model.js";
-import { registrationGuard } from "./registration-number.js";
 
 const T = () => config.tables.main;
 
@@ -66,11 +65,12 @@ export type HasCohorts = { readonly kind: "has_cohorts" };
 /** The account has created its `config.accountDailyInstitutionLimit` institutions of the UTC day. */
 export type DailyLimit = { readonly kind: "daily_limit" };
 
-const guardKey = (i: Pick<Institution, "account_id" | "registration_number">) =>
-  i.registration_number ? registrationGuard(i.account_id, i.registration_number) : undefined;
+/** Imported when a number is checked: its confusables mapping (~115 KB of JSON) is off the cold start of every write. */
+const guardKey = async (i: Pick<Institution, "account_id" | "registration_number">) =>
+  i.registration_number ? (await import("./registration-number.js")).registrationGuard(i.account_id, i.registration_number) : undefined;
 
-function putGuard(i: Institution): TxItem | undefined {
-  const key = guardKey(i);
+async function putGuard(i: Institution): Promise<TxItem | undefined> {
+  const key = await guardKey(i);
   return key && { Put: { TableName: T(), Item: { ...key, institution_id: i.id }, ConditionExpression: "attribute_not_exists(pk)" } };
 }
 
@@ -123,7 +123,7 @@ export async function insertInstitution(i: Institution, creator: Member, event: 
     institution: { Put: { TableName: T(), Item: { ...keys.institution(i.id), ...i }, ConditionExpression: "attribute_not_exists(pk)" } },
     access: putAccess(i, creator),
     marker: memberMarker(i, creator),
-    guard: putGuard(i),
+    guard: await putGuard(i),
     daily: boundedCount(
       T(),
       keys.accountDailyInstitutions(i.account_id, dayOf(now)),
@@ -147,8 +147,8 @@ export async function storeInstitutionUpdate(
   after: Institution,
   event: AuditEvent,
 ): Promise<Written<NumberTaken | Gone | TooLarge>> {
-  const guardMoved = guardKey(before)?.pk !== guardKey(after)?.pk;
-  const oldGuard = guardKey(before);
+  const oldGuard = await guardKey(before);
+  const guardMoved = oldGuard?.pk !== (await guardKey(after))?.pk;
   const fields = ["name", "registration_number", "address", "contact_email", "contact_phone", "settings", "updated_at"] as const;
   const items: TxItems[] = [
     {
@@ -167,7 +167,7 @@ export async function storeInstitutionUpdate(
           ...returnOldOnFailure,
         },
       },
-      newGuard: guardMoved ? putGuard(after) : undefined,
+      newGuard: guardMoved ? await putGuard(after) : undefined,
       oldGuard: guardMoved && oldGuard ? { Delete: { TableName: T(), Key: oldGuard } } : undefined,
     },
     perMember(before, (userId) => ({
@@ -193,7 +193,7 @@ export async function storeInstitutionUpdate(
  * unchanged since read; a cohort created concurrently makes the delete fail, never orphans the cohort.
  */
 export async function removeInstitution(i: Institution, event: AuditEvent): Promise<Written<Gone | HasCohorts | TooLarge>> {
-  const guard = guardKey(i);
+  const guard = await guardKey(i);
   const items: TxItems[] = [
     {
       institution: {

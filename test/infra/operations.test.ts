@@ -3,6 +3,7 @@
  * access log that joins the function log, alarms on one SNS topic, the dashboard, and SES feedback.
  */
 import { describe, expect, it } from "vitest";
+import { API_MEMORY_MB } from "../../infra/api-function.js";
 import { MAIL_FAILED_QUERY, MAIL_SENT_QUERY, TABLE_OPERATIONS } from "../../infra/monitoring.js";
 import { ACCESS_LOG_FORMAT } from "../../infra/stack.js";
 import { METRIC, METRICS_NAMESPACE, SERVICE_NAME } from "../../shared/observability.js";
@@ -56,6 +57,8 @@ describe("tracing and Powertools", () => {
     expect(fnEntries()).toHaveLength(handlers().size);
     for (const { handler, props } of fnEntries()) {
       expect(props.TracingConfig, handler).toEqual({ Mode: "Active" });
+      // The size the cold-start figures chose (docs/cold-starts.md).
+      expect(props.MemorySize, handler).toBe(API_MEMORY_MB);
       const roleId = props.Role["Fn::GetAtt"][0];
       const statements = ofType("AWS::IAM::Policy")
         .filter(([, p]) => p.Properties.Roles.some((r: Json) => r.Ref === roleId))
@@ -67,13 +70,15 @@ describe("tracing and Powertools", () => {
     }
   });
 
-  it("gives every function the Powertools service, namespace and log level, and keeps responses out of traces", () => {
+  it("gives every function the Powertools service, namespace and log level, keeps responses out of traces, patches no HTTP globally", () => {
     for (const { handler, props } of fnEntries()) {
       expect(props.Environment.Variables, handler).toMatchObject({
         POWERTOOLS_SERVICE_NAME: SERVICE_NAME,
         POWERTOOLS_METRICS_NAMESPACE: METRICS_NAMESPACE,
         POWERTOOLS_LOG_LEVEL: settings.logLevel,
         POWERTOOLS_TRACER_CAPTURE_RESPONSE: "false",
+        // Their AWS calls are traced per client; no global http/https/fetch patching at the cold start.
+        POWERTOOLS_TRACER_CAPTURE_HTTPS_REQUESTS: "false",
       });
     }
   });

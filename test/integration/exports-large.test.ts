@@ -1,6 +1,7 @@
 /**
  * 50,000 events exported in full through the local stack, as CSV and as JSON Lines, compared row by row with
- * the events seeded; the worker's peak RSS (in the gateway process) is recorded with each export.
+ * the events seeded. The export's record keeps what the customer sees and nothing of the worker's operations
+ * (its memory is an EMF metric, ExportWorkerPeakRss; the bench's exports measure judges that it stays flat).
  */
 import { GetCommand } from "@aws-sdk/lib-dynamodb";
 import { beforeAll, describe, expect, it } from "vitest";
@@ -22,12 +23,13 @@ interface Seeded extends Seed {
   readonly id: string;
 }
 
-async function memory(account: string, id: string) {
+/** The stored record's attributes beyond the customer's and the keys: none, the worker's memory among them. */
+async function operationalFields(account: string, id: string): Promise<string[]> {
   const { Item } = await db.send(new GetCommand({ TableName: config.tables.main, Key: streamKeys.export(account, id) }));
-  return { start: Number(Item?.rss_start_bytes), peak: Number(Item?.rss_peak_bytes) };
+  const shown = new Set(["pk", "sk", "id", "account_id", "status", "format", "filters", "created_at", "created_by", "row_count"]);
+  const kept = new Set(["lease_until", "object_key", "completed_at", "reason", "ttl"]);
+  return Object.keys(Item ?? { missing: true }).filter((k) => !shown.has(k) && !kept.has(k));
 }
-
-const mb = (bytes: number) => `${(bytes / 1024 / 1024).toFixed(1)} MB`;
 
 describe(`full export of ${COUNT.toLocaleString("en")} events`, () => {
   const account = uniq("acct");
@@ -64,9 +66,7 @@ describe(`full export of ${COUNT.toLocaleString("en")} events`, () => {
       ];
       if (JSON.stringify(row) !== JSON.stringify(want)) expect(row, `row ${i + 1}`).toEqual(want);
     });
-    const rss = await memory(account, e.id);
-    console.log(`[exports] CSV of ${COUNT} rows (${mb(file.length)}): worker RSS ${mb(rss.start)} at start, ${mb(rss.peak)} at peak`);
-    expect(rss.peak).toBeGreaterThanOrEqual(rss.start);
+    expect(await operationalFields(account, e.id)).toEqual([]);
   }, 600_000);
 
   it("as JSON Lines: every event as show returns it, newest first", async () => {
@@ -88,8 +88,6 @@ describe(`full export of ${COUNT.toLocaleString("en")} events`, () => {
       };
       if (JSON.stringify(got) !== JSON.stringify(want)) expect(got, `line ${i + 1}`).toEqual(want);
     });
-    const rss = await memory(account, e.id);
-    console.log(`[exports] JSONL of ${COUNT} rows (${mb(file.length)}): worker RSS ${mb(rss.start)} at start, ${mb(rss.peak)} at peak`);
-    expect(rss.peak).toBeGreaterThanOrEqual(rss.start);
+    expect(await operationalFields(account, e.id)).toEqual([]);
   }, 600_000);
 });

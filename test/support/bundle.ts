@@ -1,10 +1,13 @@
 /** A function bundled as `cdk synth` bundles it (the `BUNDLING` options of infra/api-function.ts), outside CDK. */
-import { type BuildOptions, build } from "esbuild";
+import { type BuildOptions, build, type Metafile } from "esbuild";
 import { BUNDLING, ESBUILD_TARGET } from "../../infra/api-function.js";
 
-/** Builds one ESM bundle with the stack's esbuild options; `input` says what to bundle and where to write it. */
-export async function bundleAsDeployed(input: Pick<BuildOptions, "entryPoints" | "stdin" | "outfile">): Promise<void> {
-  await build({
+/**
+ * Builds one ESM bundle with the stack's esbuild options; `input` says what to bundle and where to write it,
+ * and `define` what the stack defines for that function (bundlingDefine). Returns esbuild's metafile.
+ */
+export async function bundleAsDeployed(input: Pick<BuildOptions, "entryPoints" | "stdin" | "outfile" | "define">): Promise<Metafile> {
+  const { metafile } = await build({
     ...input,
     bundle: true,
     platform: "node",
@@ -16,6 +19,8 @@ export async function bundleAsDeployed(input: Pick<BuildOptions, "entryPoints" |
     mainFields: BUNDLING.mainFields,
     banner: { js: BUNDLING.banner },
     external: BUNDLING.externalModules,
+    metafile: true,
     logLevel: "error",
   });
+  return metafile;
 }

@@ -1,6 +1,6 @@
 /**
  * One bounded load run against a running stack, and the count afterwards. Used by `npm run load`
- * (test/load/load.ts, which starts its own stack) and by a short run in the test suite.
+ * (bench/load/load.ts, which starts its own stack) and by a short run in the test suite.
  *
  * Every autocannon connection loops over one cycle of requests as a user of the run (round robin over
  * several users in several accounts): it creates an institution and then works on that one only (show,
@@ -18,7 +18,7 @@
  * Import after the environment points at the stack (shared/config.ts reads it at import).
  */
 import autocannon, { type RawRequest, type RequestSpec, type Result } from "autocannon";
-import { auditUsers } from "../fault/consistency.js";
+import { auditUsers } from "../../test/fault/consistency.js";
 
 export interface LoadUser {
   readonly token: string;

@@ -2,7 +2,7 @@
  * `npm run load [-- --seconds 20 --connections 8]`: a bounded load run against the local gateway on
  * loopback. Starts its own local stack (in-memory DynamoDB Local, cognito-local, local SES, gateway on free
  * ports; logs under `.local/load-runs/`), makes 6 users in 3 accounts, runs autocannon for the given time
- * with a mix of reads and writes (test/load/run.ts), prints requests/s, latency and the count of every
+ * with a mix of reads and writes (bench/load/run.ts), prints requests/s, latency and the count of every
  * accepted write against the tables, and exits non-zero if any check fails. Nothing leaves 127.0.0.1.
  */
 import { mkdirSync, readdirSync, rmSync } from "node:fs";

@@ -9,15 +9,15 @@
  *   npm run bench -- --only=requests,gateway   # some measures (names as in report.ts)
  *
  * Each measure is one module, with its budget as a named constant: bundles.ts, requests.ts, gateway.ts,
- * growth.ts, export.ts, exports.ts, webhooks.ts. The console's measure (console.ts, when present) is run too.
+ * cold.ts, growth.ts, export.ts, exports.ts, webhooks.ts; composition.ts adds the bundles' contents to the bundles measure. The console's measure (console.ts, when present) is run too.
  */
 import { existsSync, mkdirSync, readdirSync, rmSync } from "node:fs";
 import { cpus, loadavg } from "node:os";
 import { join } from "node:path";
 import { pathToFileURL } from "node:url";
-import { localHandlerEnv, MEASUREMENT_BOUNDS } from "../../infra/local/env.js";
-import { ROOT } from "../../infra/local/services.js";
-import { LOCAL_DIR, startLocalStack } from "../../infra/local/stack.js";
+import { localHandlerEnv, MEASUREMENT_BOUNDS } from "../infra/local/env.js";
+import { ROOT } from "../infra/local/services.js";
+import { LOCAL_DIR, startLocalStack } from "../infra/local/stack.js";
 import { inProcessGateway, RequestMeter } from "./harness.js";
 import { MEASURES, type Measure, type Row, renderTable, verdict, writeResults } from "./report.js";
 
@@ -31,10 +31,10 @@ const unknown = only?.filter((m) => !(m in MEASURES));
 if (unknown?.length) throw new Error(`--only: no measure ${unknown.join(", ")} (there are ${Object.keys(MEASURES).join(", ")})`);
 const want = (m: Measure) => !only || only.includes(m);
 
-/** Console budgets (the console's own measure is test/bench/console.ts). */
+/** Console budgets (the console's own measure is bench/console.ts). */
 export const CONSOLE_FIRST_PAGE_MS = 1_500;
 export const CONSOLE_ASSETS_GZIP_KB = 600;
-const CONSOLE_MODULE = join(ROOT, "test/bench/console.ts");
+const CONSOLE_MODULE = join(ROOT, "bench/console.ts");
 
 const started = Date.now();
 const log = (s: string) => process.stderr.write(`${s}\n`);
@@ -81,12 +81,14 @@ async function main(): Promise<number> {
 
   // Before the stack starts, so that DynamoDB Local's Java does not compete for the cores with the imports.
   await measure(rows, "bundles", async () => {
-    const { measureBundles, bundleRows, clientRows } = await import("./bundles.js");
+    const { measureBundles, bundleRows, clientRows, bundles } = await import("./bundles.js");
+    const { measureComposition, compositionRows } = await import("./composition.js");
     const results = await measureBundles(join(dataDir, "bundles"), { ...(quick && { rounds: 3 }), log });
-    return [...bundleRows(results), ...clientRows(results)];
+    const composition = await measureComposition(join(dataDir, "composition"), bundles());
+    return [...bundleRows(results), ...clientRows(results), ...compositionRows(composition)];
   });
 
-  if ((["requests", "gateway", "growth", "export", "exports"] as const).some(want)) {
+  if ((["requests", "gateway", "cold", "growth", "export", "exports"] as const).some(want)) {
     step("starting the local stack (DynamoDB Local in memory, cognito-local, SES, s3rver, gateway)");
     const stack = await startLocalStack({
       dataDir,
@@ -106,7 +108,7 @@ async function main(): Promise<number> {
       });
       delete process.env.AWS_SESSION_TOKEN;
       delete process.env.AWS_PROFILE;
-      const { dynamo } = await import("../../shared/clients.js");
+      const { dynamo } = await import("../shared/clients.js");
       const meter = new RequestMeter(dynamo);
       const gateway = await inProcessGateway(stack);
       try {
@@ -117,6 +119,14 @@ async function main(): Promise<number> {
         await measure(rows, "gateway", async () => {
           const { measureGateway, gatewayRows } = await import("./gateway.js");
           return gatewayRows(await measureGateway(stack, { ...(quick && { rounds: 60 }), log }));
+        });
+        await measure(rows, "cold", async () => {
+          const { buildReference, ensureSynth } = await import("./bundles.js");
+          const { measureCold, coldRows, memoryRows } = await import("./cold.js");
+          ensureSynth(step);
+          const reference = await buildReference(join(dataDir, "cold"));
+          const cold = await measureCold(stack, gateway.url, reference, { ...(quick && { rounds: 3 }), log });
+          return [...coldRows(cold), ...memoryRows(cold)];
         });
         await measure(rows, "growth", async () => {
           const { measureGrowth, growthRows } = await import("./growth.js");

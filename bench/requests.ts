@@ -5,13 +5,13 @@
  */
 
 import { UpdateCommand } from "@aws-sdk/lib-dynamodb";
-import type { Gateway } from "../../infra/local/gateway.js";
-import type { LocalStack } from "../../infra/local/stack.js";
-import { db } from "../../shared/clients.js";
-import { config } from "../../shared/config.js";
-import { routes } from "../../shared/routes.js";
-import { keys } from "../../shared/tables.js";
-import { seedEvents, spreadSeeds } from "../support/seed-events.js";
+import type { Gateway } from "../infra/local/gateway.js";
+import type { LocalStack } from "../infra/local/stack.js";
+import { db } from "../shared/clients.js";
+import { config } from "../shared/config.js";
+import { routes } from "../shared/routes.js";
+import { keys } from "../shared/tables.js";
+import { seedEvents, spreadSeeds } from "../test/support/seed-events.js";
 import {
   Api,
   type CallOptions,
@@ -45,11 +45,11 @@ const INST = "/api/v1/institutions";
 const INV = "/api/v1/admin/invitations";
 const SEC = "/api/v1/admin/security_events";
 
-interface Call extends CallOptions {
+export interface Call extends CallOptions {
   readonly path: string;
 }
 
-interface Scenario {
+export interface Scenario {
   /** `METHOD path` as in shared/routes.ts. */
   readonly route: string;
   /** A variant of the route's call (its row is named `<route> <variant>`), measured after the route's own. */
@@ -79,7 +79,7 @@ function withinDesign(e: EndpointCount, requests: readonly string[]): boolean {
   return sorted(requests) === sorted([...e.design, ...Array<string>(extra).fill("Query")]);
 }
 
-function scenarios(stack: LocalStack, api: Api, owner: User, run: string): Scenario[] {
+export function scenarios(stack: LocalStack, api: Api, owner: User, run: string): Scenario[] {
   const call = (path: string, opts: Omit<CallOptions, "token"> = {}, user = owner): Call => ({ path, ...opts, token: user.token });
   const institution = async (name: string) =>
     createdId(await api.json("POST", INST, { token: owner.token, body: { institution: { name: `${name} ${run}` } } }, 201), "institution");

@@ -8,6 +8,7 @@ export const MEASURES = {
   bundles: "Bundle size and import time of every function vs a DocumentClient-only bundle",
   requests: "DynamoDB requests and consumed capacity per endpoint, counted at the SDK",
   gateway: "End to end through the local gateway vs a bare GetItem, interleaved rounds",
+  cold: "A cold request: import to the handler's first answer in a fresh process vs the reference bundle's GetItem, interleaved",
   growth: "Growth: the same reads with 10× the data in the tables",
   export: "Export of 10,000 events: the bundled function vs bare paging, fresh processes",
   exports: "Full exports to S3: the worker's bundle at 10,000 and 100,000 rows, CSV and JSON Lines, fresh processes",

@@ -16,12 +16,12 @@ import { mkdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { pathToFileURL } from "node:url";
 import { HeadObjectCommand } from "@aws-sdk/client-s3";
-import { localHandlerEnv } from "../../infra/local/env.js";
-import type { LocalStack } from "../../infra/local/stack.js";
-import type { Caller } from "../../shared/caller.js";
-import { lastIdAt } from "../../shared/ids.js";
-import { eventKeys } from "../../shared/tables.js";
-import { seedEvents, spreadSeeds } from "../support/seed-events.js";
+import { localHandlerEnv } from "../infra/local/env.js";
+import type { LocalStack } from "../infra/local/stack.js";
+import type { Caller } from "../shared/caller.js";
+import { lastIdAt } from "../shared/ids.js";
+import { eventKeys } from "../shared/tables.js";
+import { seedEvents, spreadSeeds } from "../test/support/seed-events.js";
 import { bundles } from "./bundles.js";
 import { jsonChild } from "./child.js";
 import { fmtBytes, fmtMs, fmtRatio, type Row, verdict } from "./report.js";
@@ -111,11 +111,11 @@ export async function measureExports(dir: string, stack: LocalStack, opts: { log
   const bundle = bundles().find((b) => b.name === "exports/worker");
   if (!bundle) throw new Error("no exports/worker bundle in cdk.out");
   // The bench process's environment points at the stack (bench.ts): these read it at import.
-  const { runInProcess } = await import("../../shared/exports/dispatch.js");
-  const { startExport } = await import("../../shared/exports/start.js");
-  const { getExport } = await import("../../shared/exports/repository.js");
-  const { s3 } = await import("../../shared/exports/s3.js");
-  const { exportConfig } = await import("../../shared/exports/config.js");
+  const { runInProcess } = await import("../shared/exports/dispatch.js");
+  const { startExport } = await import("../shared/exports/start.js");
+  const { getExport } = await import("../shared/exports/repository.js");
+  const { s3 } = await import("../shared/exports/s3.js");
+  const { exportConfig } = await import("../shared/exports/config.js");
 
   // The request records the export and hands over its job (after the response, as Lambda's asynchronous
   // invocation would); the worker runs in a child, measured.

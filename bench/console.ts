@@ -2,7 +2,7 @@
  * The console's budget, measured: the first page's time (navigation to the institutions list on screen, for
  * a signed-in administrator with an empty HTTP cache, on the local stack) and the built JS and CSS gzipped.
  *
- *   npx tsx test/bench/console.ts        prints {firstPageMs, chromiumCpuMs, mainThreadMs, jsGzipKb, cssGzipKb}
+ *   npx tsx bench/console.ts        prints {firstPageMs, chromiumCpuMs, mainThreadMs, jsGzipKb, cssGzipKb}
  *
  * The list marks `console:institutions-rendered` (web/src/pages/Institutions.tsx) once its rows are on
  * screen; the figure is that mark's time since the navigation started, the median of a few loads with an
@@ -14,10 +14,10 @@ import { mkdtempSync, readdirSync, readFileSync, rmSync } from "node:fs";
 import { loadavg, tmpdir } from "node:os";
 import { join } from "node:path";
 import { pathToFileURL } from "node:url";
-import { issueIdToken } from "../../infra/local/cognito.js";
-import { bundleSizes, ensureConsoleBuilt } from "../../infra/local/console-build.js";
-import { type StackInfo, startLocalStack } from "../../infra/local/stack.js";
-import { launchChromium } from "../support/chromium.js";
+import { issueIdToken } from "../infra/local/cognito.js";
+import { bundleSizes, ensureConsoleBuilt } from "../infra/local/console-build.js";
+import { type StackInfo, startLocalStack } from "../infra/local/stack.js";
+import { launchChromium } from "../test/support/chromium.js";
 
 export interface ConsoleFigures {
   /** Median ms from navigation start to the institutions list rendered, with an empty HTTP cache. */

@@ -6,9 +6,9 @@
  * neighbour, the healthy p50 within 2× of its p50 alone.
  */
 import { join } from "node:path";
-import { MEASUREMENT_BOUNDS } from "../../infra/local/env.js";
-import { startLocalStack } from "../../infra/local/stack.js";
-import { receiver } from "../support/webhook-receiver.js";
+import { MEASUREMENT_BOUNDS } from "../infra/local/env.js";
+import { startLocalStack } from "../infra/local/stack.js";
+import { receiver } from "../test/support/webhook-receiver.js";
 import { Api, newUser } from "./harness.js";
 import { fmtMs, median, type Row, verdict } from "./report.js";
 

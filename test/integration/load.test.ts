@@ -1,13 +1,13 @@
 /**
  * A short version of `npm run load` inside the test suite: 5 s of mixed reads and writes from 4 users in
- * 2 accounts on the run's shared stack (test/load/run.ts), then the count. Throughput is not asserted here
+ * 2 accounts on the run's shared stack (bench/load/run.ts), then the count. Throughput is not asserted here
  * (the other files load the same machine); correctness is: only expected statuses, no connection errors,
  * every accepted write stored with its event and nothing else.
  */
 import { expect, it } from "vitest";
-import { claimsOf } from "../integration/helpers.js";
+import { formatReport, runLoad } from "../../bench/load/run.js";
 import { stack, token, uniq, uniqEmail } from "../support/api.js";
-import { formatReport, runLoad } from "./run.js";
+import { claimsOf } from "./helpers.js";
 
 it("5 s of mixed load: only expected statuses, and every accepted write is stored with its event", async () => {
   const users = [];

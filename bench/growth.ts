@@ -10,11 +10,11 @@
  * this process.
  */
 import { randomUUID } from "node:crypto";
-import type { Gateway } from "../../infra/local/gateway.js";
-import type { LocalStack } from "../../infra/local/stack.js";
-import { keys } from "../../shared/tables.js";
-import { putItems } from "../support/seed.js";
-import { seedEvents, spreadSeeds } from "../support/seed-events.js";
+import type { Gateway } from "../infra/local/gateway.js";
+import type { LocalStack } from "../infra/local/stack.js";
+import { keys } from "../shared/tables.js";
+import { putItems } from "../test/support/seed.js";
+import { seedEvents, spreadSeeds } from "../test/support/seed-events.js";
 import { Api, createdId, newUser, type RequestMeter } from "./harness.js";
 import { fmtChange, fmtMs, median, type Row, verdict } from "./report.js";
 

@@ -5,11 +5,11 @@
 import { Agent, request } from "node:http";
 import { DynamoDBClient } from "@aws-sdk/client-dynamodb";
 import { DynamoDBDocumentClient, GetCommand } from "@aws-sdk/lib-dynamodb";
-import { issueIdToken } from "../../infra/local/cognito.js";
-import { LOCAL_CREDENTIALS } from "../../infra/local/env.js";
-import { type Gateway, startGateway } from "../../infra/local/gateway.js";
-import { freePort } from "../../infra/local/services.js";
-import type { LocalStack } from "../../infra/local/stack.js";
+import { issueIdToken } from "../infra/local/cognito.js";
+import { LOCAL_CREDENTIALS } from "../infra/local/env.js";
+import { type Gateway, startGateway } from "../infra/local/gateway.js";
+import { freePort } from "../infra/local/services.js";
+import type { LocalStack } from "../infra/local/stack.js";
 
 export interface Reply {
   readonly status: number;

@@ -8,12 +8,12 @@
 import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { pathToFileURL } from "node:url";
-import { flattenClaims } from "../../infra/local/gateway.js";
-import { ROOT } from "../../infra/local/services.js";
-import type { LocalStack } from "../../infra/local/stack.js";
-import { CSV_COLUMNS } from "../../shared/security-events/csv.js";
-import { eventKeys } from "../../shared/tables.js";
-import { seedEvents, spreadSeeds } from "../support/seed-events.js";
+import { flattenClaims } from "../infra/local/gateway.js";
+import { ROOT } from "../infra/local/services.js";
+import type { LocalStack } from "../infra/local/stack.js";
+import { CSV_COLUMNS } from "../shared/security-events/csv.js";
+import { eventKeys } from "../shared/tables.js";
+import { seedEvents, spreadSeeds } from "../test/support/seed-events.js";
 import { bundles } from "./bundles.js";
 import { jsonChild } from "./child.js";
 import { newUser } from "./harness.js";

@@ -8,9 +8,9 @@
  * lookup and a Query, a page of 50 events, the alerts' counter and edge Queries): their requests are the
  * requests measure's, their growth the growth measure's.
  */
-import type { LocalStack } from "../../infra/local/stack.js";
-import { keys } from "../../shared/tables.js";
-import { seedEvents, spreadSeeds } from "../support/seed-events.js";
+import type { LocalStack } from "../infra/local/stack.js";
+import { keys } from "../shared/tables.js";
+import { seedEvents, spreadSeeds } from "../test/support/seed-events.js";
 import { Api, bareGetItem, createdId, newUser, type User } from "./harness.js";
 import { fmtMs, fmtRatio, median, percentile, type Row, verdict } from "./report.js";
 
