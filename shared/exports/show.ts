@@ -1,9 +1,9 @@
 /** `GET /security_events/exports/:id` (DESIGN.md §11). */
 
-import { requireSuperAdmin } from "../audit.js";
 import type { Caller } from "../caller.js";
 import { NotFound } from "../errors.js";
 import { isId } from "../ids.js";
+import { requireSuperAdmin } from "../refusals.js";
 import { downloadUrl } from "./link.js";
 import { EXPORT_MESSAGES, exportView } from "./model.js";
 import * as repo from "./repository.js";

@@ -3,11 +3,12 @@
  * (403) → body (400) → the running-export bound (429) → the export recorded with its event in one transaction
  * → the worker started.
  */
-import { auditEvent, requireSuperAdmin } from "../audit.js";
+import { auditEvent } from "../audit.js";
 import type { Caller } from "../caller.js";
 import { TooManyRequests } from "../errors.js";
 import type { ApiResponse } from "../http.js";
 import { newId } from "../ids.js";
+import { requireSuperAdmin } from "../refusals.js";
 import { RETRY, withRetries } from "../retry.js";
 import { keyPart } from "../tables.js";
 import { exportConfig } from "./config.js";
@@ -53,7 +54,8 @@ export async function startExport(caller: Caller, body: unknown, now = new Date(
       throw new TooManyRequests(EXPORT_MESSAGES.tooMany, Math.min(60, (soonest - now.getTime()) / 1000));
     }
     const result = await repo.createExport(record, free, event, now.getTime());
-    return result === "ok" ? undefined : RETRY;
+    // `slot`: another request took that slot first; the next try reads the slots again.
+    return result.kind === "ok" ? undefined : RETRY;
   });
   try {
     await dispatchExport({ account: caller.accountId, id });

@@ -3,11 +3,11 @@
  * key that checks them, so that a verifier needs nothing else.
  */
 
-import { requireSuperAdmin } from "../audit.js";
 import type { Caller } from "../caller.js";
 import { now as clock } from "../clock.js";
 import { config, retainedSince } from "../config.js";
 import { parseQuery } from "../paging.js";
+import { requireSuperAdmin } from "../refusals.js";
 import { digestsQuery } from "../security-events/schema.js";
 import type { Digest } from "./digest.js";
 import { digestsBetween } from "./repository.js";

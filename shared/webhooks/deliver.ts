@@ -94,7 +94,7 @@ export async function deliver(w: WebhookRecord, e: StoredEvent, now = new Date()
   const since = await repo.markFailing(w.account_id, w.id, now.toISOString());
   if (since !== undefined && now.getTime() - Date.parse(since) >= webhookConfig.retryWindowSeconds * 1000) {
     const event = auditEvent(system(w.account_id), "webhook_disabled", { webhook_id: w.id, url: w.url, failing_since: since }, { now });
-    if (await repo.disableWebhook(w.account_id, w.id, now.toISOString(), event)) {
+    if ((await repo.disableWebhook(w.account_id, w.id, now.toISOString(), event)).kind === "ok") {
       logger.warn("webhook disabled", { webhook_id: w.id, failing_since: since });
     }
   }

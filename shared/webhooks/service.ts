@@ -4,10 +4,11 @@
  * its event in one transaction.
  */
 import { randomBytes } from "node:crypto";
-import { auditEvent, requireSuperAdmin } from "../audit.js";
+import { auditEvent } from "../audit.js";
 import type { Caller } from "../caller.js";
 import { NotFound, TooManyRequests, ValidationFailed } from "../errors.js";
 import { isId, newId } from "../ids.js";
+import { requireSuperAdmin } from "../refusals.js";
 import { RETRY, withRetries } from "../retry.js";
 import { parseRoot } from "../validation.js";
 import { webhookConfig } from "./config.js";
@@ -55,8 +56,8 @@ export async function createWebhook(caller: Caller, body: unknown, now = new Dat
   const event = auditEvent(caller, "webhook_created", { webhook_id: record.id, url: record.url }, { now });
   await withRetries("Webhook could not be created, please retry", async () => {
     const result = await repo.createWebhook(record, webhookConfig.perAccount, event);
-    if (result === "full") throw new TooManyRequests(WEBHOOK_MESSAGES.tooMany, 60);
-    return result === "ok" ? undefined : RETRY;
+    if (result.kind === "full") throw new TooManyRequests(WEBHOOK_MESSAGES.tooMany, 60);
+    return result.kind === "ok" ? undefined : RETRY;
   });
   return { webhook: { id: record.id, url: record.url, created_at: record.created_at, secret: record.secret } };
 }
@@ -81,8 +82,8 @@ export async function deleteWebhook(caller: Caller, id: string | undefined, now 
   const event = auditEvent(caller, "webhook_deleted", { webhook_id: w.id, url: w.url }, { now });
   await withRetries("Webhook could not be deleted, please retry", async () => {
     const result = await repo.deleteWebhook(caller.accountId, w.id, event);
-    if (result === "gone") throw new NotFound(WEBHOOK_MESSAGES.notFound);
-    return result === "ok" ? undefined : RETRY;
+    if (result.kind === "gone") throw new NotFound(WEBHOOK_MESSAGES.notFound);
+    return result.kind === "ok" ? undefined : RETRY;
   });
   return { message: WEBHOOK_MESSAGES.deleted };
 }
