@@ -13,15 +13,16 @@ import { BadRequest, messages, NotFound, Unprocessable } from "../errors.js";
 import { isId } from "../ids.js";
 import { type Institution, memberRole, toRecord } from "../institutions/model.js";
 import { type AccessRecord, getAccess } from "../institutions/repository.js";
+import type { InstitutionWritten } from "../institutions/results.js";
 import { requireSuperAdminOf, requireVisible, type Visible } from "../institutions/service.js";
 import type { Invitation } from "../invitations/model.js";
 import { activeInvitationsSentBy } from "../invitations/repository.js";
-import type { components } from "../openapi/api-types.js";
 import { PAGING_ERRORS, parseQuery } from "../paging.js";
 import { RETRY, withRetries } from "../retry.js";
 import type { Role } from "../roles.js";
 import { memberIndex } from "../tables.js";
 import * as repo from "./repository.js";
+import type { AdministratorList, AdministratorRemoved, AdministratorUpdated, AdministratorView } from "./results.js";
 import { administratorListQuery, roleChangeInput, TRANSFER_USER_MISSING, transferInput } from "./schema.js";
 
 export const ACTION = "manage_administrators";
@@ -37,10 +38,9 @@ export const TRANSFER_NEEDS_SUPER_ADMIN_ROLE = "The new super admin must have th
 const MAX_TX_ITEMS = 100;
 
 type Query = Readonly<Record<string, string | undefined>>;
-type Schemas = components["schemas"];
 
 /** An administrator as the list and the role change answer. */
-export function toAdministrator(record: AccessRecord, institution: Institution): Schemas["Administrator"] {
+export function toAdministrator(record: AccessRecord, institution: Institution): AdministratorView {
   return {
     user_id: record.user_id,
     email: record.email ?? "",
@@ -95,11 +95,7 @@ function decodeCursor(cursor: string): { order: string; userId: string } {
  * one Query of the administrators index that reads only the page (and one more record, to know whether a
  * next page exists).
  */
-export async function listAdministrators(
-  caller: Caller,
-  institutionId: string | undefined,
-  query: Query,
-): Promise<Schemas["AdministratorList"]> {
+export async function listAdministrators(caller: Caller, institutionId: string | undefined, query: Query): Promise<AdministratorList> {
   const { institution } = await requireVisible(caller, institutionId, ACTION);
   const q = parseQuery(administratorListQuery, query);
   const after = q.cursor === undefined ? undefined : decodeCursor(q.cursor);
@@ -126,7 +122,7 @@ export async function changeAdministratorRole(
   institutionId: string | undefined,
   userId: string | undefined,
   body: unknown,
-): Promise<Schemas["AdministratorUpdated"]> {
+): Promise<AdministratorUpdated> {
   return withRetries("Administrator was changed concurrently, please retry", async () => {
     const { visible, record } = await lookUp(caller, institutionId, userId);
     await requireSuperAdmin(caller, visible);
@@ -162,7 +158,7 @@ export async function removeAdministrator(
   caller: Caller,
   institutionId: string | undefined,
   userId: string | undefined,
-): Promise<Schemas["AdministratorRemoved"]> {
+): Promise<AdministratorRemoved> {
   return withRetries("Administrator was changed concurrently, please retry", async () => {
     const { visible, record } = await lookUp(caller, institutionId, userId);
     const self = userId === caller.id;
@@ -210,11 +206,7 @@ export async function removeAdministrator(
  * `cohort_super_admin` and belong to the institution's account (422 saying which). The former super admin
  * keeps access as `cohort_super_admin`. One read round trip and one transaction.
  */
-export async function transferInstitution(
-  caller: Caller,
-  institutionId: string | undefined,
-  body: unknown,
-): Promise<Schemas["InstitutionWritten"]> {
+export async function transferInstitution(caller: Caller, institutionId: string | undefined, body: unknown): Promise<InstitutionWritten> {
   const wanted = typeof body === "object" && body !== null && !Array.isArray(body) ? (body as Record<string, unknown>).user_id : undefined;
   const userId = typeof wanted === "string" ? wanted : undefined;
   return withRetries("Institution was changed concurrently, please retry", async () => {

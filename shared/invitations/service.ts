@@ -4,7 +4,7 @@
  * the invitation → its state → the change and its event in one transaction.
  */
 import * as v from "valibot";
-import { auditEvent, type EventDetails, type EventType, recordRefusal } from "../audit.js";
+import { auditEvent, type EventDetails, type EventType } from "../audit.js";
 import type { Caller } from "../caller.js";
 import { now as clock } from "../clock.js";
 import { Forbidden, messages, NotFound, Unprocessable } from "../errors.js";
@@ -12,19 +12,20 @@ import { isId } from "../ids.js";
 import { INSTITUTION_FULL, type Institution, isFull, memberRole } from "../institutions/model.js";
 import { getInstitution } from "../institutions/repository.js";
 import { memberOf, requireVisible, type Visible } from "../institutions/service.js";
-import type { components } from "../openapi/api-types.js";
 import { decodeCursor, encodeCursor, parseQuery } from "../paging.js";
+import { recordRefusal } from "../refusals.js";
+import type { Message } from "../results.js";
 import { RETRY, withRetries } from "../retry.js";
 import type { Role } from "../roles.js";
 import { invitationStateIndex } from "../tables.js";
 import { inviterName } from "./message.js";
 import { type Invitation, statusOf, strongerRole, toListItem } from "./model.js";
 import * as repo from "./repository.js";
+import type { InvitationAccepted, InvitationList, InvitationPreview } from "./results.js";
 import { acceptInput, invitationListQuery, invitationParams } from "./schema.js";
 import { hashToken } from "./token.js";
 
 /** The API document's schemas: what each use case answers is typed by the contract. */
-type Schemas = components["schemas"];
 
 export const ONLY_SUPER_ADMIN_INVITES_SUPER_ADMINS = "Only the institution's super admin can invite super admins";
 export const INVALID_INVITATION = "Invalid or expired invitation";
@@ -95,7 +96,7 @@ export async function listInvitations(
   caller: Caller,
   query: Readonly<Record<string, string | undefined>>,
   body?: unknown,
-): Promise<Schemas["InvitationList"]> {
+): Promise<InvitationList> {
   const params = invitationParams(query, body);
   const { institution } = await requireVisible(caller, params.institution_id, "manage_invitations");
   const q = parseQuery(invitationListQuery, query);
@@ -127,7 +128,7 @@ export async function revokeInvitation(
   id: string | undefined,
   query: Readonly<Record<string, string | undefined>>,
   body: unknown,
-): Promise<Schemas["Message"]> {
+): Promise<Message> {
   const institutionId = invitationParams(query, body).institution_id;
   return withRetries("Invitation was changed concurrently, please retry", async () => {
     const { visible, invitation } = await requireManagedInvitation(caller, institutionId, id);
@@ -183,7 +184,7 @@ async function invitationOfToken(caller: Caller, tokenHash: string): Promise<{ i
  * who invited and until when. The same checks as accept, and every failure is accept's (422 +
  * `token_validation_failure`); it changes nothing. Two GetItems after the token's (together).
  */
-export async function previewInvitation(caller: Caller, body: unknown): Promise<Schemas["InvitationPreview"]> {
+export async function previewInvitation(caller: Caller, body: unknown): Promise<InvitationPreview> {
   const parsed = v.safeParse(acceptInput, body);
   if (!parsed.success) return refuse(caller, "unknown");
   const { inv, institution } = await invitationOfToken(caller, hashToken(parsed.output.token));
@@ -207,7 +208,7 @@ export async function previewInvitation(caller: Caller, body: unknown): Promise<
  * Every token failure is 422 with `token_validation_failure {reason}` and changes nothing; a new member
  * of a full institution (`MAX_MEMBERS`) gets 422 `{error}`, and the invitation stays active.
  */
-export async function acceptInvitation(caller: Caller, body: unknown): Promise<Schemas["InvitationAccepted"]> {
+export async function acceptInvitation(caller: Caller, body: unknown): Promise<InvitationAccepted> {
   const parsed = v.safeParse(acceptInput, body);
   if (!parsed.success) return refuse(caller, "unknown");
   const tokenHash = hashToken(parsed.output.token);
