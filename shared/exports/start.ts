@@ -5,6 +5,7 @@
  */
 import { auditEvent } from "../audit.js";
 import type { Caller } from "../caller.js";
+import { now as clock } from "../clock.js";
 import { TooManyRequests } from "../errors.js";
 import type { ApiResponse } from "../http.js";
 import { newId } from "../ids.js";
@@ -23,7 +24,7 @@ import { parseExportRequest } from "./schema.js";
  * filters, with its `security_events_exported` event, and starts the worker. 429 with `Retry-After` while the
  * account already runs `exportConfig.slots` exports.
  */
-export async function startExport(caller: Caller, body: unknown, now = new Date()): Promise<ApiResponse> {
+export async function startExport(caller: Caller, body: unknown, now = clock()): Promise<ApiResponse> {
   await requireSuperAdmin(caller);
   const q = parseExportRequest(body);
   const filters: ExportFilters = { event_type: q.event_type ?? null, user_id: q.user_id ?? null, from: q.from ?? null, to: q.to ?? null };

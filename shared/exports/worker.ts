@@ -3,6 +3,7 @@
  * into a multipart upload, so its memory does not grow with the number of rows.
  */
 import { isEventType, type StoredEvent } from "../audit.js";
+import { now as clock } from "../clock.js";
 import { CSV_HEADER, eventLine, exportFilename } from "../security-events/csv.js";
 import type { EventFilter } from "../security-events/repository.js";
 import { retainedFrom, showBody } from "../security-events/service.js";
@@ -19,7 +20,7 @@ const PAGE = 1_000;
 /** The record shows the rows written so far after this many more. */
 const PROGRESS_EVERY = 10_000;
 
-const failedEnd = (rows: number, rssStart: number, rssPeak: number, now = new Date()) => ({
+const failedEnd = (rows: number, rssStart: number, rssPeak: number, now = clock()) => ({
   status: "failed" as const,
   rows,
   completedAt: now.toISOString(),
@@ -49,7 +50,7 @@ function eventFilter(r: ExportRecord, now: Date): EventFilter | undefined {
  * succeeded with its row count, or failed. A run of an export that is no longer running does nothing, so a
  * repeated invocation is harmless.
  */
-export async function runExport(job: ExportJob, now = () => new Date()): Promise<void> {
+export async function runExport(job: ExportJob, now = clock): Promise<void> {
   const r = await repo.getExport(job.account, job.id);
   if (r?.status !== "running") return;
   const rssStart = process.memoryUsage.rss();

@@ -9,6 +9,7 @@
 import type { AttributeValue } from "@aws-sdk/client-dynamodb";
 import { unmarshall } from "@aws-sdk/util-dynamodb";
 import type { StoredEvent } from "../audit.js";
+import { now as clock } from "../clock.js";
 import { deliver, isEnabled } from "../webhooks/deliver.js";
 import type { WebhookRecord } from "../webhooks/repository.js";
 import { listWebhooks } from "../webhooks/repository.js";
@@ -37,7 +38,7 @@ export function eventsOf(records: readonly StreamRecord[]): StoredEvent[] {
 }
 
 /** Handles one batch: publishes, then delivers each event to each enabled webhook of its account (in parallel). */
-export async function consume(records: readonly StreamRecord[], now = () => new Date()): Promise<void> {
+export async function consume(records: readonly StreamRecord[], now = clock): Promise<void> {
   const events = eventsOf(records);
   if (events.length === 0) return;
   await publish(events);

@@ -8,6 +8,7 @@
 import { Webhook } from "standardwebhooks";
 import { auditEvent, type StoredEvent } from "../audit.js";
 import type { Caller } from "../caller.js";
+import { now as clock } from "../clock.js";
 import { showBody } from "../security-events/service.js";
 import { logger } from "../telemetry.js";
 import { backoffSeconds, webhookConfig } from "./config.js";
@@ -61,7 +62,7 @@ const system = (account: string): Caller => ({
  * Attempts `e` to `w` now (the first attempt, or a due retry) and records the outcome: delivered; or the next
  * attempt scheduled; or, past the retry window, failed.
  */
-export async function deliver(w: WebhookRecord, e: StoredEvent, now = new Date()): Promise<DeliveryRecord> {
+export async function deliver(w: WebhookRecord, e: StoredEvent, now = clock()): Promise<DeliveryRecord> {
   const previous = await repo.getDelivery(w.id, e.id);
   if (previous && previous.status !== "pending") return previous;
   const { code, error } = await attempt(w, e, now);

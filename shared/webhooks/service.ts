@@ -6,6 +6,7 @@
 import { randomBytes } from "node:crypto";
 import { auditEvent } from "../audit.js";
 import type { Caller } from "../caller.js";
+import { now as clock } from "../clock.js";
 import { NotFound, TooManyRequests, ValidationFailed } from "../errors.js";
 import { isId, newId } from "../ids.js";
 import { requireSuperAdmin } from "../refusals.js";
@@ -39,7 +40,7 @@ export function webhookView(w: WebhookRecord) {
 }
 
 /** `POST /webhooks` body `{webhook: {url}}` → 201 `{webhook: {id, url, created_at, secret}}`: the secret is shown this once. */
-export async function createWebhook(caller: Caller, body: unknown, now = new Date()) {
+export async function createWebhook(caller: Caller, body: unknown, now = clock()) {
   await requireSuperAdmin(caller);
   const input = parseRoot(body, "webhook", webhookCreate);
   const refused = await resolvedRefusal(input.url, guardOptions);
@@ -76,7 +77,7 @@ async function ownWebhook(caller: Caller, id: string | undefined): Promise<Webho
 }
 
 /** `DELETE /webhooks/:id`: deletes it, recorded as `webhook_deleted`. Its pending retries find it gone and stop. */
-export async function deleteWebhook(caller: Caller, id: string | undefined, now = new Date()) {
+export async function deleteWebhook(caller: Caller, id: string | undefined, now = clock()) {
   await requireSuperAdmin(caller);
   const w = await ownWebhook(caller, id);
   const event = auditEvent(caller, "webhook_deleted", { webhook_id: w.id, url: w.url }, { now });

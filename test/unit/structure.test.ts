@@ -1,8 +1,10 @@
 /**
  * The structure, measured from the imports (madge, type-only imports included): no import circle in shared/,
  * functions/ or infra/, and no module of a feature (`shared/<feature>/`) importing the API document's layer
- * (`shared/openapi/`): the document is built from the domain, never the other way round.
+ * (`shared/openapi/`): the document is built from the domain, never the other way round. And one clock: the
+ * current time is read in shared/clock.ts only, so the local stack's clock offset reaches every use of it.
  */
+import { readFileSync } from "node:fs";
 import madge from "madge";
 import { describe, expect, it } from "vitest";
 
@@ -37,5 +39,25 @@ describe("the import graph", () => {
       FEATURE.test(from) ? to.filter((t) => t.startsWith("shared/openapi/")).map((t) => `${from} -> ${t}`) : [],
     );
     expect(arrows).toEqual([]);
+  });
+});
+
+/**
+ * Reads of the system clock allowed outside shared/clock.ts, by file. shared/idempotency.ts compares with the
+ * in-progress expiry Powertools stamped in system time, which the domain's (offset) clock must not judge.
+ */
+const SYSTEM_TIME = new Set(["shared/idempotency.ts"]);
+
+describe("the clock", () => {
+  it("is read in shared/clock.ts only (no `new Date()` or `Date.now()` elsewhere in shared/ and functions/)", () => {
+    const modules = Object.keys(imports).filter((f) => /^(shared|functions)\//.test(f) && f !== "shared/clock.ts");
+    const reads = modules.flatMap((f) =>
+      readFileSync(f, "utf8")
+        .split("\n")
+        .map((line, i) => ({ at: `${f}:${i + 1}`, line }))
+        .filter(({ line }) => /new Date\(\)|Date\.now\(\)/.test(line) && !SYSTEM_TIME.has(f)),
+    );
+    expect(reads.map((r) => r.at)).toEqual([]);
+    expect(modules.length).toBeGreaterThan(50);
   });
 });
