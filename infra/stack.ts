@@ -320,7 +320,8 @@ export class InstitutionAdminStack extends Stack {
       SES_CONFIGURATION_SET: this.mailConfigurationSet.configurationSetName,
     };
 
-    for (const [handler, access] of handlers(routes)) {
+    const routeAccess = handlers(routes);
+    for (const [handler, access] of routeAccess) {
       const { function: fn } = new ApiFunction(this, `${functionId(handler)}Function`, {
         handler,
         access,
@@ -421,6 +422,7 @@ export class InstitutionAdminStack extends Stack {
     this.streaming = new Streaming(this, "Streaming", {
       tables,
       functions: this.functions,
+      access: routeAccess,
       commonEnv,
       alarmTopic: this.alarmTopic,
       logRetention: settings.logRetention,

@@ -77,7 +77,7 @@ function requireTarget(visible: Visible, userId: string | undefined, record: Acc
 }
 
 /** The super admin only: 403 + `insufficient_privileges` with `action: manage_administrators`. */
-const requireSuperAdmin = (caller: Caller, visible: Visible) => requireSuperAdminOf(caller, visible, ACTION, ONLY_SUPER_ADMIN_MANAGES);
+const requireManaging = (caller: Caller, visible: Visible) => requireSuperAdminOf(caller, visible, ACTION, ONLY_SUPER_ADMIN_MANAGES);
 
 /** The list's cursor: the encoded index position of the last administrator returned. */
 const encodeCursor = (order: string) => Buffer.from(order, "utf8").toString("base64url");
@@ -125,7 +125,7 @@ export async function changeAdministratorRole(
 ): Promise<AdministratorUpdated> {
   return withRetries("Administrator was changed concurrently, please retry", async () => {
     const { visible, record } = await lookUp(caller, institutionId, userId);
-    await requireSuperAdmin(caller, visible);
+    await requireManaging(caller, visible);
     const parsed = v.safeParse(roleChangeInput, body);
     if (!parsed.success) throw new BadRequest(messages.invalidRole);
     const role: Role = parsed.output.role;
@@ -162,7 +162,7 @@ export async function removeAdministrator(
   return withRetries("Administrator was changed concurrently, please retry", async () => {
     const { visible, record } = await lookUp(caller, institutionId, userId);
     const self = userId === caller.id;
-    if (!self) await requireSuperAdmin(caller, visible);
+    if (!self) await requireManaging(caller, visible);
     const target = requireTarget(visible, userId, record);
     const { institution } = visible;
     if (institution.super_admin_id === target.user_id) throw new Unprocessable(SUPER_ADMIN_NOT_REMOVABLE);
@@ -211,7 +211,7 @@ export async function transferInstitution(caller: Caller, institutionId: string 
   const userId = typeof wanted === "string" ? wanted : undefined;
   return withRetries("Institution was changed concurrently, please retry", async () => {
     const { visible, record } = await lookUp(caller, institutionId, userId);
-    await requireSuperAdmin(caller, visible);
+    await requireManaging(caller, visible);
     const parsed = v.safeParse(transferInput, body);
     if (!parsed.success) throw new BadRequest(TRANSFER_USER_MISSING);
     const target = requireTarget(visible, userId, record);

@@ -7,14 +7,12 @@ import { auditEvent } from "../audit.js";
 import type { Caller } from "../caller.js";
 import { now as clock } from "../clock.js";
 import { TooManyRequests } from "../errors.js";
-import type { ApiResponse } from "../http.js";
 import { newId } from "../ids.js";
-import { requireSuperAdmin } from "../refusals.js";
 import { RETRY, withRetries } from "../retry.js";
 import { keyPart } from "../tables.js";
 import { exportConfig } from "./config.js";
 import { dispatchExport } from "./dispatch.js";
-import { EXPORT_MESSAGES, exportView } from "./model.js";
+import { EXPORT_MESSAGES, type ExportShown, exportView } from "./model.js";
 import type { ExportFilters, ExportRecord } from "./repository.js";
 import * as repo from "./repository.js";
 import { parseExportRequest } from "./schema.js";
@@ -24,8 +22,7 @@ import { parseExportRequest } from "./schema.js";
  * filters, with its `security_events_exported` event, and starts the worker. 429 with `Retry-After` while the
  * account already runs `exportConfig.slots` exports.
  */
-export async function startExport(caller: Caller, body: unknown, now = clock()): Promise<ApiResponse> {
-  await requireSuperAdmin(caller);
+export async function startExport(caller: Caller, body: unknown, now = clock()): Promise<ExportShown> {
   const q = parseExportRequest(body);
   const filters: ExportFilters = { event_type: q.event_type ?? null, user_id: q.user_id ?? null, from: q.from ?? null, to: q.to ?? null };
   const id = newId(now.getTime());
@@ -71,5 +68,5 @@ export async function startExport(caller: Caller, body: unknown, now = clock()):
     });
     throw err;
   }
-  return { status: 202, body: { export: await exportView(record, now) } };
+  return { export: await exportView(record, now) };
 }

@@ -11,7 +11,6 @@ import { BadRequest, messages, NotFound } from "../errors.js";
 import { isId } from "../ids.js";
 import { METRIC } from "../observability.js";
 import { decodeCursor, encodeCursor, PAGING_ERRORS, parseQuery } from "../paging.js";
-import { requireSuperAdmin } from "../refusals.js";
 import { metrics } from "../telemetry.js";
 import { alertsFor, emptySummary, minuteOf, planWindow } from "./alerts.js";
 import { CSV_HEADER, eventLine, exportFilename } from "./csv.js";
@@ -63,7 +62,6 @@ export function retainedFrom(from: Iso | undefined, now: Date): Iso {
  * bounds as its key condition; the next page continues from `meta.next_cursor`.
  */
 export async function listSecurityEvents(caller: Caller, query: Query, now = clock()): Promise<SecurityEventList> {
-  await requireSuperAdmin(caller);
   const q = parseQuery(listQuery, query);
   const from = retainedFrom(q.from, now);
   const filter: EventFilter = { account: caller.accountId, userId: q.user_id, type: q.event_type, from, to: q.to };
@@ -90,7 +88,6 @@ export async function listSecurityEvents(caller: Caller, query: Query, now = clo
  * retention: 404. One GetItem.
  */
 export async function showSecurityEvent(caller: Caller, id: string | undefined, now = clock()): Promise<SecurityEventView> {
-  await requireSuperAdmin(caller);
   const e = isId(id) ? await repo.getEvent(id, caller.accountId) : undefined;
   if (!e || Date.parse(e.created_at) < retainedSince(now)) throw new NotFound(messages.securityEventNotFound);
   return showBody(e);
@@ -159,7 +156,6 @@ const jsonBytes = (s: string) => Buffer.byteLength(JSON.stringify(s)) - 2;
  * `truncated`. Records `security_events_exported` with the row count and the submitted filters.
  */
 export async function exportSecurityEvents(caller: Caller, query: Query, now = clock()): Promise<CsvExport> {
-  await requireSuperAdmin(caller);
   const q = parseQuery(exportQuery, query);
   const base = { account: caller.accountId, from: retainedFrom(q.from, now), to: q.to };
   const nothingRetained = base.to !== undefined && base.to < base.from;
@@ -198,7 +194,6 @@ export async function exportSecurityEvents(caller: Caller, query: Query, now = c
  * the hour.
  */
 export async function securityAlerts(caller: Caller, now = clock()): Promise<Alerts> {
-  await requireSuperAdmin(caller);
   const plan = planWindow(now);
   const counters = await repo.minuteCounters(caller.accountId, plan.firstMinute, plan.lastMinute);
   const count = (counter: Record<string, unknown> | undefined, type: string) => Number(counter?.[type] ?? 0);

@@ -9,7 +9,6 @@ import type { Caller } from "../caller.js";
 import { now as clock } from "../clock.js";
 import { NotFound, TooManyRequests, ValidationFailed } from "../errors.js";
 import { isId, newId } from "../ids.js";
-import { requireSuperAdmin } from "../refusals.js";
 import { RETRY, withRetries } from "../retry.js";
 import { parseRoot } from "../validation.js";
 import { webhookConfig } from "./config.js";
@@ -41,7 +40,6 @@ export function webhookView(w: WebhookRecord) {
 
 /** `POST /webhooks` body `{webhook: {url}}` → 201 `{webhook: {id, url, created_at, secret}}`: the secret is shown this once. */
 export async function createWebhook(caller: Caller, body: unknown, now = clock()) {
-  await requireSuperAdmin(caller);
   const input = parseRoot(body, "webhook", webhookCreate);
   const refused = await resolvedRefusal(input.url, guardOptions);
   if (refused !== undefined) throw new ValidationFailed([refused]);
@@ -65,7 +63,6 @@ export async function createWebhook(caller: Caller, body: unknown, now = clock()
 
 /** `GET /webhooks`: the account's webhooks, oldest first. */
 export async function listWebhooks(caller: Caller) {
-  await requireSuperAdmin(caller);
   const hooks = await repo.listWebhooks(caller.accountId);
   return { webhooks: hooks.map(webhookView) };
 }
@@ -78,7 +75,6 @@ async function ownWebhook(caller: Caller, id: string | undefined): Promise<Webho
 
 /** `DELETE /webhooks/:id`: deletes it, recorded as `webhook_deleted`. Its pending retries find it gone and stop. */
 export async function deleteWebhook(caller: Caller, id: string | undefined, now = clock()) {
-  await requireSuperAdmin(caller);
   const w = await ownWebhook(caller, id);
   const event = auditEvent(caller, "webhook_deleted", { webhook_id: w.id, url: w.url }, { now });
   await withRetries("Webhook could not be deleted, please retry", async () => {
@@ -105,7 +101,6 @@ function deliveryView(d: DeliveryRecord) {
 
 /** `GET /webhooks/:id/deliveries`: the newest 50 deliveries (one per event), each with its attempts so far. */
 export async function listDeliveries(caller: Caller, id: string | undefined) {
-  await requireSuperAdmin(caller);
   const w = await ownWebhook(caller, id);
   return { deliveries: (await repo.recentDeliveries(w.id, RECENT)).map(deliveryView) };
 }

@@ -61,3 +61,13 @@ describe("the clock", () => {
     expect(modules.length).toBeGreaterThan(50);
   });
 });
+
+describe("the route rules", () => {
+  it("are applied by the middleware alone: no `requireSuperAdmin(` call outside shared/http.ts (and its definition)", () => {
+    const callers = Object.keys(imports).filter(
+      (f) => f !== "shared/http.ts" && f !== "shared/refusals.ts" && readFileSync(f, "utf8").includes("requireSuperAdmin("),
+    );
+    expect(callers).toEqual([]);
+    expect(readFileSync("shared/http.ts", "utf8")).toContain("await requireSuperAdmin(");
+  });
+});
