@@ -27,10 +27,11 @@ import * as logs from "aws-cdk-lib/aws-logs";
 import * as route53 from "aws-cdk-lib/aws-route53";
 import * as route53targets from "aws-cdk-lib/aws-route53-targets";
 import type { Construct } from "constructs";
-import { type Route, routeKey } from "../shared/routes.js";
-import { functionId } from "./api-function.js";
+import { type Route, type RouteAccess, routeKey } from "../shared/routes.js";
+import { ApiFunction, functionId } from "./api-function.js";
 import { StackPart } from "./part.js";
 import type { Settings } from "./settings.js";
+import type { Tables } from "./tables.js";
 
 /** The stage's access log: one JSON line per request, joined to the function's log by the request ids. */
 export const ACCESS_LOG_FORMAT = {
@@ -118,6 +119,34 @@ export class Api extends StackPart {
           "and apiOriginCertificateArn (README, Deploy) to close it.",
       );
     }
+  }
+
+  /** One function per handler of `routes` (`access`: `handlers()` of them), by handler name. */
+  functions(
+    routes: readonly Route[],
+    access: ReadonlyMap<string, RouteAccess>,
+    props: {
+      tables: Tables;
+      sendResources: readonly string[];
+      environment: (access: RouteAccess) => Record<string, string>;
+      settings: Settings;
+    },
+  ): Map<string, NodejsFunction> {
+    const out = new Map<string, NodejsFunction>();
+    for (const [handler, handlerAccess] of access) {
+      const made = new ApiFunction(this, `${functionId(handler)}Function`, {
+        handler,
+        access: handlerAccess,
+        routeKeys: routes.filter((r) => r.handler === handler).map(routeKey),
+        tables: props.tables,
+        sendResources: props.sendResources,
+        environment: props.environment(handlerAccess),
+        logRetention: props.settings.logRetention,
+        reservedConcurrency: props.settings.reservedConcurrency[handler],
+      });
+      out.set(handler, made.function);
+    }
+    return out;
   }
 
   /** Serves each route of `routes` by its handler's function (`functions`), through the stage it returns. */

@@ -1,4 +1,4 @@
-import { Aws, type CfnElement, CfnRule, Duration, Fn, RemovalPolicy, Stack, type StackProps, Token } from "aws-cdk-lib";
+import { type CfnElement, Duration, RemovalPolicy, Stack, type StackProps, Token } from "aws-cdk-lib";
 import type { HttpApi, HttpStage } from "aws-cdk-lib/aws-apigatewayv2";
 import type * as cognito from "aws-cdk-lib/aws-cognito";
 import type * as dynamodb from "aws-cdk-lib/aws-dynamodb";
@@ -9,9 +9,9 @@ import type * as ses from "aws-cdk-lib/aws-ses";
 import type * as sns from "aws-cdk-lib/aws-sns";
 import type { Construct } from "constructs";
 import { METRICS_NAMESPACE, SERVICE_NAME } from "../shared/observability.js";
-import { handlers, type Route, routeKey, routes as routeTable } from "../shared/routes.js";
+import { handlers, type Route, type RouteAccess, routes as routeTable } from "../shared/routes.js";
 import { Api, type ApiOrigin } from "./api.js";
-import { ApiFunction, functionId } from "./api-function.js";
+import { functionId } from "./api-function.js";
 import { Console } from "./console.js";
 import { assertLogsRegion, CLOUDFRONT_LOGS_REGION, ConsoleAccessLogs, consoleLogsName, grantConsoleLogDelivery } from "./console-logs.js";
 import { Identity } from "./identity.js";
@@ -24,7 +24,7 @@ import { ENVIRONMENTS, type Settings } from "./settings.js";
 import { Streaming } from "./streaming.js";
 import { Tables } from "./tables.js";
 import { EvidenceTrail } from "./trail.js";
-import { ConsoleWebAcl } from "./waf.js";
+import { type ConsoleWebAcl, webAclHere } from "./waf.js";
 
 export interface InstitutionAdminStackProps extends StackProps {
   /** Verified SES sender address (`From:` of invitation mail). */
@@ -151,21 +151,8 @@ export class InstitutionAdminStack extends Stack {
 
     let webAclArn = props.webAclArn;
     if (settings.waf && webAclArn === undefined) {
-      if (!Token.isUnresolved(this.region) && this.region !== "us-east-1") {
-        throw new Error(`A CloudFront web ACL lives in us-east-1: pass webAclArn for a stack in ${this.region} (app.ts does)`);
-      }
-      this.webAcl = new ConsoleWebAcl(this, "ConsoleWebAcl", { rateLimit: settings.wafRateLimit });
+      this.webAcl = webAclHere(this, settings.wafRateLimit);
       webAclArn = this.webAcl.arn;
-      // An environment-agnostic template: refuse, before creating anything, a deployment outside us-east-1.
-      new CfnRule(this, "WebAclRegion", {
-        assertions: [
-          {
-            assert: Fn.conditionEquals(Aws.REGION, "us-east-1"),
-            assertDescription:
-              "The web ACL of a CloudFront distribution must be created in us-east-1: deploy there, or let app.ts place it",
-          },
-        ],
-      });
     }
 
     this.console = new Console(this, "Console", {
@@ -236,17 +223,8 @@ export class InstitutionAdminStack extends Stack {
     };
 
     const routeAccess = handlers(routes);
-    for (const [handler, access] of routeAccess) {
-      const { function: fn } = new ApiFunction(this, `${functionId(handler)}Function`, {
-        handler,
-        access,
-        routeKeys: routes.filter((r) => r.handler === handler).map(routeKey),
-        tables,
-        sendResources: mail.sendResources,
-        environment: { ...commonEnv, ...(access.mail ? mailEnv : {}) },
-        logRetention: settings.logRetention,
-        reservedConcurrency: settings.reservedConcurrency[handler],
-      });
+    const environment = (access: RouteAccess) => ({ ...commonEnv, ...(access.mail ? mailEnv : {}) });
+    for (const [handler, fn] of api.functions(routes, routeAccess, { tables, sendResources: mail.sendResources, environment, settings })) {
       this.functions.set(handler, fn);
     }
     // Retention, signed hourly digests and their locked copies (trail.ts).
