@@ -166,7 +166,7 @@ export async function measureExports(dir: string, stack: LocalStack, opts: { log
         dispatched = resolve;
       });
       const started = await startExport(caller, { format, to: new Date(seedEnd).toISOString() });
-      if (started.status !== 202) throw new Error(`the export did not start: ${started.status}`);
+      if (started.export.status !== "running") throw new Error(`the export did not start: ${started.export.status}`);
       const job = await handed;
       const worker = await runChild(script, {
         ...env,

@@ -1,41 +1,9 @@
-import {
-  Annotations,
-  Aws,
-  type CfnElement,
-  CfnOutput,
-  CfnRule,
-  Duration,
-  Fn,
-  RemovalPolicy,
-  SecretValue,
-  Stack,
-  type StackProps,
-  Token,
-  Validations,
-} from "aws-cdk-lib";
-import { AccessLogFormat } from "aws-cdk-lib/aws-apigateway";
-import {
-  ApiMapping,
-  type CfnStage,
-  CorsHttpMethod,
-  DomainName,
-  HttpApi,
-  HttpMethod,
-  HttpNoneAuthorizer,
-  type HttpRoute,
-  HttpStage,
-  LogGroupLogDestination,
-  SecurityPolicy,
-} from "aws-cdk-lib/aws-apigatewayv2";
-import { HttpUserPoolAuthorizer } from "aws-cdk-lib/aws-apigatewayv2-authorizers";
-import { HttpLambdaIntegration } from "aws-cdk-lib/aws-apigatewayv2-integrations";
-import * as acm from "aws-cdk-lib/aws-certificatemanager";
+import { type CfnElement, Duration, RemovalPolicy, SecretValue, Stack, type StackProps, Token, Validations } from "aws-cdk-lib";
+import type { HttpApi, HttpStage } from "aws-cdk-lib/aws-apigatewayv2";
 import type * as cognito from "aws-cdk-lib/aws-cognito";
 import type * as dynamodb from "aws-cdk-lib/aws-dynamodb";
 import type { NodejsFunction } from "aws-cdk-lib/aws-lambda-nodejs";
 import * as logs from "aws-cdk-lib/aws-logs";
-import * as route53 from "aws-cdk-lib/aws-route53";
-import * as route53targets from "aws-cdk-lib/aws-route53-targets";
 import * as s3 from "aws-cdk-lib/aws-s3";
 import * as secretsmanager from "aws-cdk-lib/aws-secretsmanager";
 import type * as ses from "aws-cdk-lib/aws-ses";
@@ -43,20 +11,22 @@ import type * as sns from "aws-cdk-lib/aws-sns";
 import type { Construct } from "constructs";
 import { METRICS_NAMESPACE, SERVICE_NAME } from "../shared/observability.js";
 import { ORIGIN_VERIFY_HEADER } from "../shared/origin.js";
-import { handlers, type Route, routeKey, routes as routeTable } from "../shared/routes.js";
-import { ApiFunction, functionId } from "./api-function.js";
+import { handlers, type Route, type RouteAccess, routes as routeTable } from "../shared/routes.js";
+import { Api, type ApiOrigin } from "./api.js";
+import { functionId } from "./api-function.js";
 import { Console } from "./console.js";
 import { assertLogsRegion, CLOUDFRONT_LOGS_REGION, ConsoleAccessLogs, consoleLogsName, grantConsoleLogDelivery } from "./console-logs.js";
 import { Identity } from "./identity.js";
 import { Mail } from "./mail.js";
 import { Monitoring } from "./monitoring.js";
 import { Notifications } from "./notifications.js";
+import { addOutputs } from "./outputs.js";
 import { StackPart } from "./part.js";
 import { ENVIRONMENTS, type Settings } from "./settings.js";
 import { Streaming } from "./streaming.js";
 import { Tables } from "./tables.js";
 import { EvidenceTrail } from "./trail.js";
-import { ConsoleWebAcl } from "./waf.js";
+import { type ConsoleWebAcl, webAclHere } from "./waf.js";
 
 export interface InstitutionAdminStackProps extends StackProps {
   /** Verified SES sender address (`From:` of invitation mail). */
@@ -102,42 +72,12 @@ export interface InstitutionAdminStackProps extends StackProps {
    * `ApiOriginDnsTarget` names what `name` must point at. Without it, the default endpoint stays open
    * (a synth warning says so): API Gateway offers no other way to close it.
    */
-  readonly apiOrigin?: {
-    readonly domainName: string;
-    readonly certificateArn: string;
-    readonly hostedZoneId?: string | undefined;
-    readonly hostedZoneName?: string | undefined;
-    /**
-     * The version of the origin secret to deploy (docs/one-way-in.md, rotation): unset, the current one.
-     * Naming the new version after `put-secret-value` is what makes CloudFormation update the distribution and
-     * the functions (it does not notice a changed value behind an unchanged reference).
-     */
-    readonly secretVersionId?: string | undefined;
-  };
+  readonly apiOrigin?: ApiOrigin;
   /** The route table; default `shared/routes.ts` (tests add routes to it). */
   readonly routes?: readonly Route[];
 }
 
-/** The stage's access log: one JSON line per request, joined to the function's log by the request ids. */
-export const ACCESS_LOG_FORMAT = {
-  // API Gateway's request id: the function logs it as `correlation_id` and `apigw_request_id`.
-  requestId: "$context.requestId",
-  // The Lambda invocation's request id: the function logs it as `function_request_id`.
-  integrationRequestId: "$context.integration.requestId",
-  ip: "$context.identity.sourceIp",
-  requestTime: "$context.requestTime",
-  httpMethod: "$context.httpMethod",
-  routeKey: "$context.routeKey",
-  status: "$context.status",
-  protocol: "$context.protocol",
-  responseLength: "$context.responseLength",
-  responseLatency: "$context.responseLatency",
-  integrationLatency: "$context.integrationLatency",
-  integrationStatus: "$context.integration.integrationStatus",
-  integrationError: "$context.integrationErrorMessage",
-  authorizerError: "$context.authorizer.error",
-  user: "$context.authorizer.claims.sub",
-} as const;
+export { ACCESS_LOG_FORMAT } from "./api.js";
 
 export class InstitutionAdminStack extends Stack {
   /** One function per distinct handler name of the route table. */
@@ -190,30 +130,14 @@ export class InstitutionAdminStack extends Stack {
     this.mailConfigurationSet = mail.configurationSet;
 
     // ---- API (its routes come after the functions) ----
-    const authorizer = new HttpUserPoolAuthorizer("CognitoAuthorizer", this.userPool, {
-      userPoolClients: [this.userPoolClient],
-      identitySource: ["$request.header.Authorization"],
+    const api = new Api(this, "Api", {
+      userPool: this.userPool,
+      userPoolClient: this.userPoolClient,
+      apiOrigin: props.apiOrigin,
+      appBaseUrl: props.appBaseUrl,
     });
-
+    this.api = api.httpApi;
     const fronted = props.apiOrigin;
-    this.api = new HttpApi(this, "HttpApi", {
-      description: "Institution Administration API",
-      // One way in: through CloudFront (its WAF, its response headers), never API Gateway's own endpoint.
-      ...(fronted && { disableExecuteApiEndpoint: true }),
-      // The stage is built below so that it can carry access logging and throttling.
-      createDefaultStage: false,
-      defaultAuthorizer: authorizer,
-      // The console calls the API on its own origin (CloudFront's /api/*): CORS only for a console elsewhere.
-      ...(props.appBaseUrl !== undefined && {
-        corsPreflight: {
-          allowOrigins: [props.appBaseUrl],
-          allowMethods: [CorsHttpMethod.GET, CorsHttpMethod.POST, CorsHttpMethod.PUT, CorsHttpMethod.PATCH, CorsHttpMethod.DELETE],
-          allowHeaders: ["authorization", "content-type", "idempotency-key", "if-match"],
-          exposeHeaders: ["content-disposition", "etag", "retry-after", "x-export-truncated"],
-          maxAge: Duration.hours(1),
-        },
-      }),
-    });
 
     // ---- Console ----
     const logBucket = new s3.Bucket(this, "AccessLogsBucket", {
@@ -229,37 +153,8 @@ export class InstitutionAdminStack extends Stack {
 
     let webAclArn = props.webAclArn;
     if (settings.waf && webAclArn === undefined) {
-      if (!Token.isUnresolved(this.region) && this.region !== "us-east-1") {
-        throw new Error(`A CloudFront web ACL lives in us-east-1: pass webAclArn for a stack in ${this.region} (app.ts does)`);
-      }
-      this.webAcl = new ConsoleWebAcl(this, "ConsoleWebAcl", { rateLimit: settings.wafRateLimit });
+      this.webAcl = webAclHere(this, settings.wafRateLimit);
       webAclArn = this.webAcl.arn;
-      // An environment-agnostic template: refuse, before creating anything, a deployment outside us-east-1.
-      new CfnRule(this, "WebAclRegion", {
-        assertions: [
-          {
-            assert: Fn.conditionEquals(Aws.REGION, "us-east-1"),
-            assertDescription:
-              "The web ACL of a CloudFront distribution must be created in us-east-1: deploy there, or let app.ts place it",
-          },
-        ],
-      });
-    }
-
-    const apiOriginDomain =
-      fronted &&
-      new DomainName(this, "ApiOriginDomain", {
-        domainName: fronted.domainName,
-        certificate: acm.Certificate.fromCertificateArn(this, "ApiOriginCertificate", fronted.certificateArn),
-        securityPolicy: SecurityPolicy.TLS_1_2,
-      });
-    if (!fronted) {
-      Annotations.of(this).addWarningV2(
-        "institution-admin:execute-api-open",
-        "No apiOrigin: the HTTP API's execute-api endpoint stays reachable beside the console's CloudFront distribution, so its WAF " +
-          "and response headers can be bypassed, and events record CloudFront's edge address for console traffic. Set apiOriginDomain " +
-          "and apiOriginCertificateArn (README, Deploy) to close it.",
-      );
     }
 
     // One way in (DESIGN.md §16): a generated secret, resolved at deployment into CloudFront's origin header and
@@ -343,29 +238,26 @@ export class InstitutionAdminStack extends Stack {
       }),
       ...(settings.refusedRequestLimit !== undefined && { REFUSED_REQUEST_LIMIT: String(settings.refusedRequestLimit) }),
     };
-    // The functions that create users (joining from an invitation, shared/users.ts) name the pool.
     const mailEnv = {
       MAIL_FROM: props.senderEmail,
       APP_BASE_URL: this.appBaseUrl,
       SES_CONFIGURATION_SET: this.mailConfigurationSet.configurationSetName,
     };
 
-    for (const [handler, access] of handlers(routes)) {
-      const { function: fn } = new ApiFunction(this, `${functionId(handler)}Function`, {
-        handler,
-        access,
-        routeKeys: routes.filter((r) => r.handler === handler).map(routeKey),
-        tables,
-        sendResources: mail.sendResources,
-        userPool: { arn: this.userPool.userPoolArn, id: this.userPool.userPoolId },
-        environment: {
-          ...commonEnv,
-          ...(originSecret !== undefined && { ORIGIN_VERIFY_SECRET: originSecret }),
-          ...(access.mail ? mailEnv : {}),
-        },
-        logRetention: settings.logRetention,
-        reservedConcurrency: settings.reservedConcurrency[handler],
-      });
+    const routeAccess = handlers(routes);
+    const environment = (access: RouteAccess) => ({
+      ...commonEnv,
+      ...(originSecret !== undefined && { ORIGIN_VERIFY_SECRET: originSecret }),
+      ...(access.mail ? mailEnv : {}),
+    });
+    const userPool = { arn: this.userPool.userPoolArn, id: this.userPool.userPoolId };
+    for (const [handler, fn] of api.functions(routes, routeAccess, {
+      tables,
+      sendResources: mail.sendResources,
+      userPool,
+      environment,
+      settings,
+    })) {
       this.functions.set(handler, fn);
     }
     // Retention, signed hourly digests and their locked copies (trail.ts).
@@ -382,81 +274,13 @@ export class InstitutionAdminStack extends Stack {
     }
 
     // ---- Routes and stage ----
-    const noAuthorizer = new HttpNoneAuthorizer();
-    const routeResources = new Map<string, HttpRoute>();
-    for (const route of routes) {
-      const fn = this.functions.get(route.handler);
-      if (!fn) throw new Error(`No function for handler ${route.handler}`);
-      const [created] = this.api.addRoutes({
-        path: route.path,
-        methods: [HttpMethod[route.method]],
-        // One integration per route keeps each Lambda permission scoped to its own route.
-        integration: new HttpLambdaIntegration(`${functionId(route.handler)}${route.method}Integration`, fn),
-        // Public routes (the API document and its page) are served without a token.
-        authorizer: route.public ? noAuthorizer : authorizer,
-      });
-      if (!created) throw new Error(`No route made for ${routeKey(route)}`);
-      routeResources.set(routeKey(route), created);
-      if (route.public) {
-        Validations.of(created).acknowledge({
-          id: "AwsSolutions-APIG4",
-          reason:
-            "A public route of the route table: the API document, its reference page, or joining from an invitation (whose token in the body is the credential).",
-        });
-      }
-    }
-
-    const accessLogs = new logs.LogGroup(this, "ApiAccessLogs", { retention: settings.logRetention });
-    this.stage = new HttpStage(this, "DefaultStage", {
-      httpApi: this.api,
-      autoDeploy: true,
-      throttle: settings.throttle,
-      // Route-level metrics for the dashboard's per-route graphs.
-      detailedMetricsEnabled: true,
-      accessLogSettings: {
-        destination: new LogGroupLogDestination(accessLogs),
-        format: AccessLogFormat.custom(JSON.stringify(ACCESS_LOG_FORMAT)),
-      },
-    });
-    if (fronted && apiOriginDomain) {
-      new ApiMapping(this, "ApiOriginMapping", { api: this.api, domainName: apiOriginDomain, stage: this.stage });
-      const target = route53.RecordTarget.fromAlias(
-        new route53targets.ApiGatewayv2DomainProperties(apiOriginDomain.regionalDomainName, apiOriginDomain.regionalHostedZoneId),
-      );
-      if (fronted.hostedZoneId !== undefined && fronted.hostedZoneName !== undefined) {
-        const zone = route53.HostedZone.fromHostedZoneAttributes(this, "ApiOriginZone", {
-          hostedZoneId: fronted.hostedZoneId,
-          zoneName: fronted.hostedZoneName,
-        });
-        new route53.ARecord(this, "ApiOriginRecord", { zone, recordName: fronted.domainName, target });
-      } else {
-        new CfnOutput(this, "ApiOriginDnsTarget", {
-          value: apiOriginDomain.regionalDomainName,
-          description: `Point ${fronted.domainName} (CNAME or alias) at this: CloudFront reaches the API there`,
-        });
-      }
-    }
-
-    // The export's own throttle: route settings override the stage's for that route alone.
-    const exportRoute = routes.find((r) => r.handler === "security-events/export");
-    if (exportRoute) {
-      const key = routeKey(exportRoute);
-      (this.stage.node.defaultChild as CfnStage).routeSettings = {
-        [key]: {
-          ThrottlingRateLimit: settings.exportThrottle.rateLimit,
-          ThrottlingBurstLimit: settings.exportThrottle.burstLimit,
-          DetailedMetricsEnabled: true,
-        },
-      };
-      // The stage names the route by key: it must exist first.
-      const route = routeResources.get(key);
-      if (route) this.stage.node.addDependency(route);
-    }
+    this.stage = api.serve(routes, this.functions, settings);
 
     // ---- Getting events out ----
     this.streaming = new Streaming(this, "Streaming", {
       tables,
       functions: this.functions,
+      access: routeAccess,
       commonEnv,
       alarmTopic: this.alarmTopic,
       logRetention: settings.logRetention,
@@ -484,33 +308,20 @@ export class InstitutionAdminStack extends Stack {
     });
 
     // ---- Outputs ----
-    new CfnOutput(this, "ConsoleUrl", { value: this.console.url, description: "The console; the API is under /api/ on it too" });
-    new CfnOutput(this, "ApiUrl", {
-      value: fronted ? `${this.console.url}/` : this.stage.url,
-      description: fronted
-        ? "Base URL of the API: the console's distribution, its only way in"
-        : "Base URL of the API (API Gateway's own endpoint)",
-    });
-    new CfnOutput(this, "UserPoolId", { value: this.userPool.userPoolId });
-    new CfnOutput(this, "UserPoolClientId", { value: this.userPoolClient.userPoolClientId });
-    new CfnOutput(this, "MainTableName", { value: this.mainTable.tableName });
-    new CfnOutput(this, "EventsTableName", { value: this.eventsTable.tableName });
-    new CfnOutput(this, "TrailSigningKeyArn", {
-      value: this.trail.signingKey.keyArn,
-      description: "The digests' KMS key: aws kms get-public-key gives the key to pin in npm run verify-trail",
-    });
-    new CfnOutput(this, "IdempotencyTableName", { value: this.idempotencyTable.tableName });
-    new CfnOutput(this, "EventBusName", {
-      value: this.streaming.bus.eventBusName,
-      description: "Every recorded event (source institution-admin, detail-type the event type): add your rules here",
-    });
-    new CfnOutput(this, "EventBusArn", { value: this.streaming.bus.eventBusArn });
-    new CfnOutput(this, "DistributionId", { value: this.console.distribution.distributionId });
-    new CfnOutput(this, "AlarmTopicArn", { value: this.alarmTopic.topicArn, description: "Alarms and their recovery" });
-    new CfnOutput(this, "MailFeedbackTopicArn", { value: this.mailFeedbackTopic.topicArn, description: "SES bounces and complaints" });
-    new CfnOutput(this, "MailConfigurationSetName", { value: this.mailConfigurationSet.configurationSetName });
-    new CfnOutput(this, "DashboardUrl", {
-      value: `https://console.aws.amazon.com/cloudwatch/home?region=${this.region}#dashboards/dashboard/${this.monitoring.dashboard.dashboardName}`,
+    addOutputs(this, {
+      consoleUrl: this.console.url,
+      apiUrl: fronted ? `${this.console.url}/` : this.stage.url,
+      fronted: fronted !== undefined,
+      userPool: this.userPool,
+      userPoolClient: this.userPoolClient,
+      tables,
+      bus: this.streaming.bus,
+      distribution: this.console.distribution,
+      alarmTopic: this.alarmTopic,
+      mailFeedbackTopic: this.mailFeedbackTopic,
+      mailConfigurationSet: this.mailConfigurationSet,
+      dashboard: this.monitoring.dashboard,
+      trailSigningKey: this.trail.signingKey,
     });
   }
 

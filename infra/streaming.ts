@@ -36,6 +36,8 @@ export interface StreamingProps {
   readonly tables: Tables;
   /** The route handlers' functions, by handler name: the export routes get the bucket and the worker. */
   readonly functions: ReadonlyMap<string, NodejsFunction>;
+  /** Each handler's access (`handlers()` of the stack's route table): its `exports` says what it reaches here. */
+  readonly access: ReadonlyMap<string, RouteAccess>;
   /** Environment every function gets (tables, Powertools settings). */
   readonly commonEnv: Record<string, string>;
   readonly alarmTopic: sns.ITopic;
@@ -116,8 +118,10 @@ export class Streaming extends Construct {
     );
     // A failed run is retried twice by Lambda; a run of an export that is no longer running does nothing.
     this.exportWorker.configureAsyncInvoke({ retryAttempts: 2, maxEventAge: Duration.minutes(10) });
-    const start = props.functions.get("exports/create");
-    if (start) {
+    // The API functions whose routes reach the exports (`exports` in the route table, through `handlers()`).
+    const reaching = (level: "start" | "read") =>
+      [...props.access].filter(([, access]) => access.exports === level).flatMap(([handler]) => props.functions.get(handler) ?? []);
+    for (const start of reaching("start")) {
       // The function itself, not `:*` (its versions and aliases) as grantInvoke would allow.
       start.addToRolePolicy(
         new iam.PolicyStatement({
@@ -129,16 +133,16 @@ export class Streaming extends Construct {
       start.addEnvironment("EXPORT_WORKER_FUNCTION", this.exportWorker.functionName);
       start.addEnvironment("EXPORTS_BUCKET", this.bucket.bucketName);
     }
-    const show = props.functions.get("exports/show");
-    if (show) {
+    const readers = reaching("read");
+    for (const show of readers) {
       // Presigned links are signed with the function's role: it needs the read they grant.
       show.addToRolePolicy(
         new iam.PolicyStatement({ sid: "ReadExportFiles", actions: ["s3:GetObject"], resources: [this.bucket.arnForObjects("exports/*")] }),
       );
       show.addEnvironment("EXPORTS_BUCKET", this.bucket.bucketName);
     }
-    for (const fn of [this.exportWorker, show]) {
-      if (!fn?.role) continue;
+    for (const fn of [this.exportWorker, ...readers]) {
+      if (!fn.role) continue;
       Validations.of(fn.role).acknowledge({
         id: `AwsSolutions-IAM5[Resource::<${Stack.of(this).getLogicalId(this.bucket.node.defaultChild as s3.CfnBucket)}.Arn>/exports/*]`,
         reason: "Export files are named by account and export id when the export starts: the objects under exports/ of this bucket only.",

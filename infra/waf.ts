@@ -3,7 +3,7 @@
  * and a rate-based rule per client address. A CloudFront web ACL lives in us-east-1 whatever the stack's region;
  * `infra/app.ts` puts it in a stack of its own there when the API's region is another one.
  */
-import { CfnOutput, Stack, type StackProps } from "aws-cdk-lib";
+import { Aws, CfnOutput, CfnRule, Fn, Stack, type StackProps, Token } from "aws-cdk-lib";
 import * as wafv2 from "aws-cdk-lib/aws-wafv2";
 import { Construct } from "constructs";
 
@@ -74,4 +74,24 @@ export class ConsoleWebAclStack extends Stack {
     this.webAcl = new ConsoleWebAcl(this, "ConsoleWebAcl", props);
     new CfnOutput(this, "WebAclArn", { value: this.webAcl.arn });
   }
+}
+
+/**
+ * The console's web ACL made in `stack` itself, which must then be in us-east-1: refused at synth for another
+ * region, and for an environment-agnostic template by a rule that fails the deployment before anything is made.
+ */
+export function webAclHere(stack: Stack, rateLimit: number): ConsoleWebAcl {
+  if (!Token.isUnresolved(stack.region) && stack.region !== "us-east-1") {
+    throw new Error(`A CloudFront web ACL lives in us-east-1: pass webAclArn for a stack in ${stack.region} (app.ts does)`);
+  }
+  const acl = new ConsoleWebAcl(stack, "ConsoleWebAcl", { rateLimit });
+  new CfnRule(stack, "WebAclRegion", {
+    assertions: [
+      {
+        assert: Fn.conditionEquals(Aws.REGION, "us-east-1"),
+        assertDescription: "The web ACL of a CloudFront distribution must be created in us-east-1: deploy there, or let app.ts place it",
+      },
+    ],
+  });
+  return acl;
 }

@@ -1,16 +1,15 @@
 /**
  * The security-event audit trail, write side, and the one place that knows how an event is stored. A
  * use case builds its event with `auditEvent` and hands it to its repository, which commits the change
- * with it (`commitWithEvent`): one transaction, so the change and its event commit together. A refused request
- * records its event with `recordEvent`, in a request of its own.
+ * with it (`commitWithEvent`): one transaction, so the change and its event commit together. This is the one
+ * door every event goes through: it notes the activity markers it committed and counts the event
+ * (`SecurityEventRecorded`). A read that is recorded uses `recordEvent`; a refused request, shared/refusals.ts.
  */
 import { MetricUnit } from "@aws-lambda-powertools/metrics";
-import { boundedCount, minuteOf, nextMinute, secondsUntil } from "./bounds.js";
 import type { Caller } from "./caller.js";
 import { now as clock } from "./clock.js";
 import { config } from "./config.js";
 import { COUNTED_TYPES, type CountedType, EVENT_TYPES, type EventType } from "./constants.js";
-import { Forbidden, messages, TooManyRequests } from "./errors.js";
 import type { EventDetails } from "./event-details.js";
 import { newId } from "./ids.js";
 import { METRIC } from "./observability.js";
@@ -18,7 +17,7 @@ import { RETRY, withRetries } from "./retry.js";
 import { eventKeys } from "./tables.js";
 import { metrics } from "./telemetry.js";
 import { recordedText } from "./text.js";
-import { itemCount, MAX_TX_ITEMS, type TxItem, type TxItems, type TxResult, transact } from "./tx.js";
+import { itemCount, MAX_TX_ITEMS, type TxItems, type TxResult, transact } from "./tx.js";
 
 export { COUNTED_TYPES, type CountedType, EVENT_TYPES, type EventType } from "./constants.js";
 export type { EventDetails } from "./event-details.js";
@@ -211,8 +210,8 @@ function activityItem(e: AuditEvent, account: string): TxItems[string] {
   return { Put: { TableName: config.tables.events, Item: item } };
 }
 
-/** Called with the items of a committed transaction: remembers the markers it wrote (see `markedPeriods`). */
-export function noteCommitted(items: readonly TxItems[string][]): void {
+/** Called with the event items of a committed transaction: remembers the markers it wrote (see `markedPeriods`). */
+function noteCommitted(items: readonly TxItems[string][]): void {
   for (const item of items) {
     const put = item?.Put;
     if (put?.TableName !== config.tables.events || !String(put.Item?.pk).startsWith(MARKER_PREFIX)) continue;
@@ -280,7 +279,9 @@ export async function commitWithEvents(events: readonly AuditEvent[], ...change:
     i === 0 ? eventItems(e) : Object.fromEntries(Object.entries(eventItems(e)).map(([name, item]) => [`${name} ${e.id}`, item])),
   );
   const result = await transact(...change, ...named);
-  if (result.kind === "ok") for (const e of events) countRecorded(e);
+  if (result.kind !== "ok") return result;
+  noteCommitted(named.flatMap((items) => Object.values(items)));
+  for (const e of events) countRecorded(e);
   return result;
 }
 
@@ -290,67 +291,4 @@ function countRecorded(e: AuditEvent): void {
     single.addDimension("event_type", e.type);
     single.addMetric(METRIC.securityEventRecorded, MetricUnit.Count, 1);
   }
-}
-
-export const TOO_MANY_REFUSALS = "Too many refused requests, try again later";
-
-/** Counts one refused request of `caller` in the minute of `now`, only while below the probing bound. */
-function countRefusal(caller: Caller, now: Date): TxItem {
-  const key = eventKeys.refusals(caller.id, minuteOf(now));
-  return boundedCount(config.tables.events, key, "refused", config.refusedRequestLimit, nextMinute(now));
-}
-
-/**
- * 403 for a caller without cohort-super-admin status: no event, but it counts against the probing bound. The
- * routes only super admins may call (the trail, exports, webhooks) all check it so.
- */
-export async function requireSuperAdmin(caller: Caller): Promise<void> {
-  if (caller.isCohortSuperAdmin) return;
-  await recordRefusal(caller, undefined);
-  throw new Forbidden(messages.superAdminRequired);
-}
-
-/**
- * Records a refused request (404 on an institution the caller cannot see, 403, a failed invitation token)
- * under the probing bound (DESIGN.md §13): its event, if it has one, and one more on the caller's counter
- * of refusals in this UTC minute, in one transaction. Past the bound nothing of the request is recorded
- * and it is answered 429 (`Retry-After`: the end of the minute) instead; the first such answer of the
- * minute records `rate_limit_exceeded` with `scope: refused_requests`, once (a flag on the counter), in the
- * trails the refused event would have gone to. So a prober cannot flood an owner's trail and alerts, and a
- * refusal costs one transaction, as before; a successful request never touches the counter.
- */
-export async function recordRefusal(caller: Caller, e: AuditEvent | undefined): Promise<void> {
-  const now = e ? new Date(e.createdAt) : clock();
-  const bounded = await withRetries("Request could not be recorded, please retry", async () => {
-    const counted = { refusals: countRefusal(caller, now) };
-    const result = e ? await commitWithEvent(e, counted) : await transact(counted);
-    if (result.kind === "ok") return false;
-    if (result.kind === "conflict") return RETRY;
-    if (result.item === "refusals") return true;
-    throw new Error(`recording a refusal failed its condition on ${result.item}`);
-  });
-  if (!bounded) return;
-  const limit = config.refusedRequestLimit;
-  const reopens = nextMinute(now);
-  await withRetries("Request could not be recorded, please retry", async () => {
-    const owner = e?.accounts.find((a) => a !== caller.accountId);
-    const exceeded = auditEvent(caller, "rate_limit_exceeded", { limit, scope: "refused_requests" }, { now, owner });
-    const result = await commitWithEvent(exceeded, {
-      once: {
-        Update: {
-          TableName: config.tables.events,
-          Key: eventKeys.refusals(caller.id, minuteOf(now)),
-          UpdateExpression: "SET #recorded = :true",
-          ConditionExpression: "attribute_not_exists(#recorded)",
-          ExpressionAttributeNames: { "#recorded": "recorded" },
-          ExpressionAttributeValues: { ":true": true },
-        },
-      },
-    });
-    // Already recorded this minute: the answer alone.
-    if (result.kind === "ok" || (result.kind === "failed" && result.item === "once")) return;
-    if (result.kind === "conflict") return RETRY;
-    throw new Error(`recording the probing bound failed its condition on ${result.item}`);
-  });
-  throw new TooManyRequests(TOO_MANY_REFUSALS, secondsUntil(reopens, now));
 }

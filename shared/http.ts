@@ -2,7 +2,8 @@
  * The one middy stack every handler uses, one middleware per concern, in request order: telemetry
  * (Powertools: log line, metrics, trace) → security headers (on every response) → one way in (403 without
  * CloudFront's origin secret, shared/origin.ts, before anything reads the request) → the caller (401 before
- * anything reads the body) → body size limit (413) → JSON body (400) → `Idempotency-Key` on a POST
+ * anything reads the body; a public route's visitor) → the route's rule (403) → body size limit (413) → JSON
+ * body (400) → `Idempotency-Key` on a POST
  * (idempotency.ts: a replay answers the first response) → the handler; the error mapping of `errors.ts`
  * turns anything thrown into the contract's response.
  */
@@ -14,6 +15,8 @@ import { IDEMPOTENCY_HEADER } from "./constants.js";
 import { BadRequest, Forbidden, messages, PayloadTooLarge, toResponse } from "./errors.js";
 import type { IdempotencyContext } from "./idempotency.js";
 import { fromOrigin } from "./origin.js";
+import { requireSuperAdmin } from "./refusals.js";
+import { routeOf } from "./routes.js";
 import { SECURITY_HEADERS } from "./security-headers.js";
 import { telemetry } from "./telemetry.js";
 
@@ -43,6 +46,7 @@ export interface ApiResponse {
 }
 
 export const ok = (body: unknown, headers?: Record<string, string>): ApiResponse => ({ status: 200, body, ...(headers && { headers }) });
+export const accepted = (body: unknown): ApiResponse => ({ status: 202, body });
 export const created = (body: unknown, headers?: Record<string, string>): ApiResponse => ({
   status: 201,
   body,
@@ -128,6 +132,20 @@ const visitor: Middleware = {
   },
 };
 
+/**
+ * The route's rule (shared/routes.ts `WHO`), after the caller and before the body: a cohort-super-admin route
+ * answers anyone else 403, counted against the probing bound (refusals.ts). The other rules need the institution
+ * or invitation looked up first (404 before 403, DESIGN.md §2), so their use cases apply them. A route key the
+ * table lacks is a deployment fault: 500, never served without its rule.
+ */
+const rule: Middleware = {
+  before: async (request) => {
+    const route = routeOf(request.event.routeKey);
+    if (!route) throw new Error(`No route ${request.event.routeKey} in the route table`);
+    if (route.rule.kind === "cohort_super_admin") await requireSuperAdmin(request.context.caller as Caller);
+  },
+};
+
 /** 413 past 64 KiB, counted in bytes as they arrived. */
 const sizeLimit: Middleware = {
   before: (request) => {
@@ -178,6 +196,7 @@ export function api(fn: (req: ApiRequest) => Promise<ApiResponse>, { public: ope
     .use(errorMapping)
     .use(oneWayIn)
     .use(open ? visitor : caller)
+    .use(rule)
     .use(sizeLimit)
     .use(jsonBody)
     .use(idempotency)

@@ -3,9 +3,10 @@
  * later and ties in `created_at` order stably by id.
  */
 import { encodeTime, ulid } from "ulidx";
+import { now as clock } from "./clock.js";
 
 /** A new id, time-ordered by `now` (epoch milliseconds). */
-export function newId(now = Date.now()): string {
+export function newId(now = clock().getTime()): string {
   return ulid(now);
 }
 

@@ -5,7 +5,6 @@
  */
 export type HttpMethod = "GET" | "POST" | "PUT" | "PATCH" | "DELETE";
 
-/** What a handler may do to each table; CDK grants exactly this and nothing more. */
 /** Cognito actions per kind of user-pool access; the one list CDK grants from. */
 export const USER_ACTIONS = {
   read: ["cognito-idp:AdminGetUser"],
@@ -13,6 +12,7 @@ export const USER_ACTIONS = {
 } as const;
 export type UserAccess = keyof typeof USER_ACTIONS;
 
+/** What a handler may do to each table; CDK grants exactly this and nothing more. */
 export interface RouteAccess {
   readonly main?: "read" | "write" | "readwrite";
   readonly events?: "read" | "write" | "readwrite";
@@ -33,12 +33,42 @@ export interface RouteAccess {
   readonly idempotency?: boolean;
 }
 
+/**
+ * Who may call a route, as the contract says, by kind, with the words the API document shows. The middleware
+ * (shared/http.ts `api()`) applies `cohort_super_admin` itself, before the body is read (403, counted against the
+ * probing bound, no event). The others need the institution or the invitation looked up first (404 among the visible before
+ * 403, DESIGN.md §2), so the use case checks them in that order; `public` routes have no authorizer.
+ */
+export const WHO = {
+  public: "anyone, without a token",
+  /** No token of the API either: the invitation token in the body is the credential (open and register, DESIGN.md §14). */
+  invitation_token: "anyone holding the invitation's token, without a token of the API",
+  any: "any authorized user",
+  cohort_super_admin: "cohort super admin",
+  /** Cohort super admin too, but refused with the event DESIGN.md §2 asks for (`insufficient_privileges`): the use case checks it. */
+  institution_creator: "cohort super admin",
+  institution_member: "user with access",
+  institution_super_admin: "super admin of the institution",
+  institution_super_admin_or_self: "super admin of the institution, or the administrator itself (leaving)",
+  invitation_manager: "cohort super admin managing the institution",
+  invitee: "the invited e-mail's user",
+} as const;
+
+export type Rule = { readonly kind: keyof typeof WHO };
+
+/** The rules by name, so that a route reads `rule: rule.cohort_super_admin`. */
+export const rule = Object.fromEntries(Object.keys(WHO).map((kind) => [kind, { kind }])) as {
+  readonly [K in keyof typeof WHO]: { readonly kind: K };
+};
+
 export interface Route {
   readonly method: HttpMethod;
   /** API Gateway HTTP API path syntax: `{name}` is one path segment. */
   readonly path: string;
   readonly handler: string;
-  /** Who may call it, as the contract says; documentation for readers and the API document. */
+  /** Who may call it: enforced (see `WHO`). */
+  readonly rule: Rule;
+  /** The rule in the contract's words, for readers and the API document. */
   readonly who: string;
   readonly access: RouteAccess;
   /**
@@ -48,181 +78,242 @@ export interface Route {
   readonly public?: boolean;
 }
 
+/** The path prefixes, for the console's client and the tests: the one place `/api/v1` is spelled. */
+export const paths = {
+  api: "/api/v1",
+  institutions: "/api/v1/institutions",
+  invitations: "/api/v1/admin/invitations",
+  invitationsAccept: "/api/v1/invitations/accept",
+  invitationsPreview: "/api/v1/invitations/preview",
+  invitationsOpen: "/api/v1/invitations/open",
+  invitationsRegister: "/api/v1/invitations/register",
+  securityEvents: "/api/v1/admin/security_events",
+  webhooks: "/api/v1/admin/webhooks",
+  openapi: "/api/v1/openapi.json",
+  docs: "/api/v1/docs",
+} as const;
+
 // Refused requests write their audit event, or at least count against the probing bound (a counter in the
 // events table), so every route that can refuse writes to the events table; there, writing is appending only.
-const inst = "/api/v1/institutions";
-const inv = "/api/v1/admin/invitations";
-const sec = "/api/v1/admin/security_events";
-const hooks = "/api/v1/admin/webhooks";
+const inst = paths.institutions;
+const inv = paths.invitations;
+const sec = paths.securityEvents;
+const hooks = paths.webhooks;
 
-export const routes: readonly Route[] = [
-  { method: "GET", path: inst, handler: "institutions/list", who: "any authorized user", access: { main: "read" } },
-  { method: "POST", path: inst, handler: "institutions/create", who: "cohort super admin", access: { main: "readwrite", events: "write" } },
-  { method: "GET", path: `${inst}/{id}`, handler: "institutions/show", who: "user with access", access: { main: "read", events: "write" } },
+/** A route as the table declares it: `who` and `public` follow from its rule. */
+type Declared = Omit<Route, "who" | "public">;
+
+const table: readonly Declared[] = [
+  { method: "GET", path: inst, handler: "institutions/list", rule: rule.any, access: { main: "read" } },
+  {
+    method: "POST",
+    path: inst,
+    handler: "institutions/create",
+    rule: rule.institution_creator,
+    access: { main: "readwrite", events: "write" },
+  },
+  {
+    method: "GET",
+    path: `${inst}/{id}`,
+    handler: "institutions/show",
+    rule: rule.institution_member,
+    access: { main: "read", events: "write" },
+  },
   {
     method: "PATCH",
     path: `${inst}/{id}`,
     handler: "institutions/update",
-    who: "super admin of the institution",
+    rule: rule.institution_super_admin,
     access: { main: "readwrite", events: "write" },
   },
   {
     method: "PUT",
     path: `${inst}/{id}`,
     handler: "institutions/update",
-    who: "super admin of the institution",
+    rule: rule.institution_super_admin,
     access: { main: "readwrite", events: "write" },
   },
   {
     method: "DELETE",
     path: `${inst}/{id}`,
     handler: "institutions/delete",
-    who: "super admin of the institution",
+    rule: rule.institution_super_admin,
     access: { main: "readwrite", events: "write" },
   },
   {
     method: "GET",
     path: `${inst}/{id}/cohorts`,
     handler: "cohorts/list",
-    who: "user with access",
+    rule: rule.institution_member,
     access: { main: "read", events: "write" },
   },
   {
     method: "POST",
     path: `${inst}/{id}/cohorts`,
     handler: "cohorts/create",
-    who: "super admin of the institution",
+    rule: rule.institution_super_admin,
     access: { main: "readwrite", events: "write" },
   },
   {
     method: "DELETE",
     path: `${inst}/{id}/cohorts/{cohort_id}`,
     handler: "cohorts/delete",
-    who: "super admin of the institution",
+    rule: rule.institution_super_admin,
     access: { main: "readwrite", events: "write" },
   },
   {
     method: "GET",
     path: `${inst}/{id}/administrators`,
     handler: "administrators/list",
-    who: "user with access",
+    rule: rule.institution_member,
     access: { main: "read", events: "write" },
   },
   {
     method: "PATCH",
     path: `${inst}/{id}/administrators/{user_id}`,
     handler: "administrators/update",
-    who: "super admin of the institution",
+    rule: rule.institution_super_admin,
     access: { main: "readwrite", events: "write" },
   },
   {
     method: "DELETE",
     path: `${inst}/{id}/administrators/{user_id}`,
     handler: "administrators/remove",
-    who: "super admin of the institution, or the administrator itself (leaving)",
+    rule: rule.institution_super_admin_or_self,
     access: { main: "readwrite", events: "write" },
   },
   {
     method: "POST",
     path: `${inst}/{id}/transfer`,
     handler: "administrators/transfer",
-    who: "super admin of the institution",
+    rule: rule.institution_super_admin,
     access: { main: "readwrite", events: "write", users: "read" },
   },
-  { method: "GET", path: inv, handler: "invitations/list", who: "user with access", access: { main: "read", events: "write" } },
+  { method: "GET", path: inv, handler: "invitations/list", rule: rule.institution_member, access: { main: "read", events: "write" } },
   {
     method: "POST",
     path: inv,
     handler: "invitations/create",
-    who: "cohort super admin managing the institution",
+    rule: rule.invitation_manager,
     access: { main: "readwrite", events: "write", mail: true },
   },
   {
     method: "DELETE",
     path: `${inv}/{id}`,
     handler: "invitations/revoke",
-    who: "cohort super admin managing the institution",
+    rule: rule.invitation_manager,
     access: { main: "readwrite", events: "write" },
   },
   {
     method: "POST",
     path: `${inv}/{id}/resend`,
     handler: "invitations/resend",
-    who: "cohort super admin managing the institution",
+    rule: rule.invitation_manager,
     access: { main: "readwrite", events: "write", mail: true },
   },
   {
     method: "POST",
-    path: "/api/v1/invitations/accept",
+    path: paths.invitationsAccept,
     handler: "invitations/accept",
-    who: "the invited e-mail's user",
+    rule: rule.invitee,
     access: { main: "readwrite", events: "write" },
   },
   {
     method: "POST",
-    path: "/api/v1/invitations/preview",
+    path: paths.invitationsPreview,
     handler: "invitations/preview",
-    who: "the invited e-mail's user",
+    rule: rule.invitee,
     access: { main: "read", events: "write" },
   },
   // Joining from an invitation (DESIGN.md §14): no token, the invitation token is the credential.
   {
     method: "POST",
-    path: "/api/v1/invitations/open",
+    path: paths.invitationsOpen,
     handler: "invitations/open",
-    who: "anyone holding the invitation's token, without a token of the API",
+    rule: rule.invitation_token,
     access: { main: "read", events: "write", users: "read" },
-    public: true,
   },
   {
     method: "POST",
-    path: "/api/v1/invitations/register",
+    path: paths.invitationsRegister,
     handler: "invitations/register",
-    who: "anyone holding the invitation's token, without a token of the API",
+    rule: rule.invitation_token,
     access: { main: "readwrite", events: "write", users: "join" },
-    public: true,
   },
-  { method: "GET", path: sec, handler: "security-events/list", who: "cohort super admin", access: { events: "readwrite" } },
-  { method: "GET", path: `${sec}/export`, handler: "security-events/export", who: "cohort super admin", access: { events: "readwrite" } },
-  { method: "GET", path: `${sec}/alerts`, handler: "security-events/alerts", who: "cohort super admin", access: { events: "readwrite" } },
-  { method: "GET", path: `${sec}/digests`, handler: "security-events/digests", who: "cohort super admin", access: { events: "readwrite" } },
+  { method: "GET", path: sec, handler: "security-events/list", rule: rule.cohort_super_admin, access: { events: "readwrite" } },
+  {
+    method: "GET",
+    path: `${sec}/export`,
+    handler: "security-events/export",
+    rule: rule.cohort_super_admin,
+    access: { events: "readwrite" },
+  },
+  {
+    method: "GET",
+    path: `${sec}/alerts`,
+    handler: "security-events/alerts",
+    rule: rule.cohort_super_admin,
+    access: { events: "readwrite" },
+  },
+  {
+    method: "GET",
+    path: `${sec}/digests`,
+    handler: "security-events/digests",
+    rule: rule.cohort_super_admin,
+    access: { events: "readwrite" },
+  },
   // Full exports (shared/exports/): the worker that writes the file is no route (infra/streaming.ts).
   {
     method: "POST",
     path: `${sec}/exports`,
     handler: "exports/create",
-    who: "cohort super admin",
+    rule: rule.cohort_super_admin,
     access: { main: "readwrite", events: "write", exports: "start" },
   },
   {
     method: "GET",
     path: `${sec}/exports/{id}`,
     handler: "exports/show",
-    who: "cohort super admin",
+    rule: rule.cohort_super_admin,
     access: { main: "read", events: "write", exports: "read" },
   },
-  { method: "GET", path: `${sec}/{id}`, handler: "security-events/show", who: "cohort super admin", access: { events: "readwrite" } },
+  { method: "GET", path: `${sec}/{id}`, handler: "security-events/show", rule: rule.cohort_super_admin, access: { events: "readwrite" } },
   // Webhooks (shared/webhooks/): deliveries go out from the events table's stream, not from a route.
-  { method: "GET", path: hooks, handler: "webhooks/list", who: "cohort super admin", access: { main: "read", events: "write" } },
-  { method: "POST", path: hooks, handler: "webhooks/create", who: "cohort super admin", access: { main: "readwrite", events: "write" } },
+  { method: "GET", path: hooks, handler: "webhooks/list", rule: rule.cohort_super_admin, access: { main: "read", events: "write" } },
+  {
+    method: "POST",
+    path: hooks,
+    handler: "webhooks/create",
+    rule: rule.cohort_super_admin,
+    access: { main: "readwrite", events: "write" },
+  },
   {
     method: "DELETE",
     path: `${hooks}/{id}`,
     handler: "webhooks/delete",
-    who: "cohort super admin",
+    rule: rule.cohort_super_admin,
     access: { main: "readwrite", events: "write" },
   },
   {
     method: "GET",
     path: `${hooks}/{id}/deliveries`,
     handler: "webhooks/deliveries",
-    who: "cohort super admin",
+    rule: rule.cohort_super_admin,
     access: { main: "read", events: "write" },
   },
   // The API document and its reference page (shared/openapi/): read no table.
-  { method: "GET", path: "/api/v1/openapi.json", handler: "docs/openapi", who: "anyone, without a token", access: {}, public: true },
-  { method: "GET", path: "/api/v1/docs", handler: "docs/page", who: "anyone, without a token", access: {}, public: true },
+  { method: "GET", path: paths.openapi, handler: "docs/openapi", rule: rule.public, access: {} },
+  { method: "GET", path: paths.docs, handler: "docs/page", rule: rule.public, access: {} },
 ];
+
+export const routes: readonly Route[] = table.map((r) => ({
+  ...r,
+  who: WHO[r.rule.kind],
+  ...((r.rule.kind === "public" || r.rule.kind === "invitation_token") && { public: true }),
+}));
+
+/** The route API Gateway matched (`$context.routeKey`, as `routeKey()` spells it), if it is one of the table's. */
+export const routeOf = (key: string): Route | undefined => routes.find((r) => routeKey(r) === key);
 
 /**
  * Every POST takes an `Idempotency-Key` (DESIGN.md §12), by its method alone: a new POST route needs nothing
@@ -245,8 +336,9 @@ function unite(a: Level | undefined, b: Level | undefined): Level | undefined {
 
 /**
  * Distinct handlers of a route table (default: `routes`) with the union of their routes' access: a handler
- * serving a read route and a write route on one table may read and write it, and mails if any route does;
- * one serving a POST keeps Idempotency-Key records.
+ * serving a read route and a write route on one table may read and write it, mails if any route does, and
+ * reaches the exports its route names (infra/streaming.ts grants them); one serving a POST keeps Idempotency-Key
+ * records.
  */
 export function handlers(table: readonly Route[] = routes): Map<string, RouteAccess> {
   const out = new Map<string, RouteAccess>();
@@ -256,12 +348,14 @@ export function handlers(table: readonly Route[] = routes): Map<string, RouteAcc
     const events = unite(had.events, r.access.events);
     const mail = had.mail === true || r.access.mail === true;
     const users = had.users ?? r.access.users;
+    const exports = had.exports ?? r.access.exports;
     const idempotency = had.idempotency === true || takesIdempotencyKey(r.method);
     out.set(r.handler, {
       ...(main && { main }),
       ...(events && { events }),
       ...(mail && { mail }),
       ...(users && { users }),
+      ...(exports && { exports }),
       ...(idempotency && { idempotency }),
     });
   }

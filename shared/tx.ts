@@ -8,7 +8,6 @@
 import { TransactionCanceledException } from "@aws-sdk/client-dynamodb";
 import { TransactWriteCommand, type TransactWriteCommandInput } from "@aws-sdk/lib-dynamodb";
 import { unmarshall } from "@aws-sdk/util-dynamodb";
-import { noteCommitted } from "./audit.js";
 import { db } from "./clients.js";
 
 export type TxItem = NonNullable<TransactWriteCommandInput["TransactItems"]>[number];
@@ -45,7 +44,6 @@ export async function transact(...groups: TxItems[]): Promise<TxResult> {
   }
   try {
     await db.send(new TransactWriteCommand({ TransactItems: entries.map(([, item]) => item) }));
-    noteCommitted(entries.map(([, item]) => item));
     return { kind: "ok" };
   } catch (err) {
     if (!(err instanceof TransactionCanceledException)) throw err;

@@ -1,4 +1,4 @@
 import { startExport } from "../../shared/exports/start.js";
-import { api } from "../../shared/http.js";
+import { accepted, api } from "../../shared/http.js";
 
-export const handler = api(async ({ caller, body }) => startExport(caller, body));
+export const handler = api(async ({ caller, body }) => accepted(await startExport(caller, body)));

@@ -7,6 +7,7 @@
 import { KMSClient, SignCommand } from "@aws-sdk/client-kms";
 import { PutObjectCommand, S3Client } from "@aws-sdk/client-s3";
 import { observe } from "../../shared/clients.js";
+import { now as clock } from "../../shared/clock.js";
 import { config } from "../../shared/config.js";
 import { keyPart } from "../../shared/tables.js";
 import { logger } from "../../shared/telemetry.js";
@@ -46,7 +47,7 @@ async function copy(d: Digest): Promise<void> {
 }
 
 export const handler = async (): Promise<{ digests: number }> => {
-  const written = await runDigester({ now: new Date(), signer, copy });
+  const written = await runDigester({ now: clock(), signer, copy });
   logger.info("digests written", { digests: written.length });
   return { digests: written.length };
 };

@@ -13,16 +13,17 @@ import { BadRequest, messages, NotFound, Unprocessable } from "../errors.js";
 import { isId } from "../ids.js";
 import { type Institution, memberRole, TOO_MANY_FOR_CHANGE, toRecord } from "../institutions/model.js";
 import { type AccessRecord, getAccess } from "../institutions/repository.js";
+import type { InstitutionWritten } from "../institutions/results.js";
 import { requireSuperAdminOf, requireVisible, type Visible } from "../institutions/service.js";
 import type { Invitation } from "../invitations/model.js";
 import { activeInvitationsSentBy } from "../invitations/repository.js";
-import type { components } from "../openapi/api-types.js";
 import { PAGING_ERRORS, parseQuery } from "../paging.js";
 import { RETRY, withRetries } from "../retry.js";
 import type { Role } from "../roles.js";
 import { memberIndex } from "../tables.js";
 import { MAX_TX_ITEMS } from "../tx.js";
 import * as repo from "./repository.js";
+import type { AdministratorList, AdministratorRemoved, AdministratorUpdated, AdministratorView } from "./results.js";
 import { administratorListQuery, roleChangeInput, TRANSFER_USER_MISSING, transferInput } from "./schema.js";
 
 export const ACTION = "manage_administrators";
@@ -35,10 +36,9 @@ export const TRANSFER_OTHER_ACCOUNT = "The new super admin must belong to the in
 export const TRANSFER_NEEDS_SUPER_ADMIN_ROLE = "The new super admin must have the role cohort_super_admin";
 
 type Query = Readonly<Record<string, string | undefined>>;
-type Schemas = components["schemas"];
 
 /** An administrator as the list and the role change answer. */
-export function toAdministrator(record: AccessRecord, institution: Institution): Schemas["Administrator"] {
+export function toAdministrator(record: AccessRecord, institution: Institution): AdministratorView {
   return {
     user_id: record.user_id,
     email: record.email ?? "",
@@ -75,7 +75,7 @@ function requireTarget(visible: Visible, userId: string | undefined, record: Acc
 }
 
 /** The super admin only: 403 + `insufficient_privileges` with `action: manage_administrators`. */
-const requireSuperAdmin = (caller: Caller, visible: Visible) => requireSuperAdminOf(caller, visible, ACTION, ONLY_SUPER_ADMIN_MANAGES);
+const requireManaging = (caller: Caller, visible: Visible) => requireSuperAdminOf(caller, visible, ACTION, ONLY_SUPER_ADMIN_MANAGES);
 
 /** The list's cursor: the encoded index position of the last administrator returned. */
 const encodeCursor = (order: string) => Buffer.from(order, "utf8").toString("base64url");
@@ -93,11 +93,7 @@ function decodeCursor(cursor: string): { order: string; userId: string } {
  * one Query of the administrators index that reads only the page (and one more record, to know whether a
  * next page exists).
  */
-export async function listAdministrators(
-  caller: Caller,
-  institutionId: string | undefined,
-  query: Query,
-): Promise<Schemas["AdministratorList"]> {
+export async function listAdministrators(caller: Caller, institutionId: string | undefined, query: Query): Promise<AdministratorList> {
   const { institution } = await requireVisible(caller, institutionId, ACTION);
   const q = parseQuery(administratorListQuery, query);
   const after = q.cursor === undefined ? undefined : decodeCursor(q.cursor);
@@ -124,10 +120,10 @@ export async function changeAdministratorRole(
   institutionId: string | undefined,
   userId: string | undefined,
   body: unknown,
-): Promise<Schemas["AdministratorUpdated"]> {
+): Promise<AdministratorUpdated> {
   return withRetries("Administrator was changed concurrently, please retry", async () => {
     const { visible, record } = await lookUp(caller, institutionId, userId);
-    await requireSuperAdmin(caller, visible);
+    await requireManaging(caller, visible);
     const parsed = v.safeParse(roleChangeInput, body);
     if (!parsed.success) throw new BadRequest(messages.invalidRole);
     const role: Role = parsed.output.role;
@@ -160,11 +156,11 @@ export async function removeAdministrator(
   caller: Caller,
   institutionId: string | undefined,
   userId: string | undefined,
-): Promise<Schemas["AdministratorRemoved"]> {
+): Promise<AdministratorRemoved> {
   return withRetries("Administrator was changed concurrently, please retry", async () => {
     const { visible, record } = await lookUp(caller, institutionId, userId);
     const self = userId === caller.id;
-    if (!self) await requireSuperAdmin(caller, visible);
+    if (!self) await requireManaging(caller, visible);
     const target = requireTarget(visible, userId, record);
     const { institution } = visible;
     if (institution.super_admin_id === target.user_id) throw new Unprocessable(SUPER_ADMIN_NOT_REMOVABLE);
@@ -209,16 +205,12 @@ export async function removeAdministrator(
  * which). The former super admin keeps access as `cohort_super_admin`. One read round trip, one AdminGetUser
  * and one transaction.
  */
-export async function transferInstitution(
-  caller: Caller,
-  institutionId: string | undefined,
-  body: unknown,
-): Promise<Schemas["InstitutionWritten"]> {
+export async function transferInstitution(caller: Caller, institutionId: string | undefined, body: unknown): Promise<InstitutionWritten> {
   const wanted = typeof body === "object" && body !== null && !Array.isArray(body) ? (body as Record<string, unknown>).user_id : undefined;
   const userId = typeof wanted === "string" ? wanted : undefined;
   return withRetries("Institution was changed concurrently, please retry", async () => {
     const { visible, record } = await lookUp(caller, institutionId, userId);
-    await requireSuperAdmin(caller, visible);
+    await requireManaging(caller, visible);
     const parsed = v.safeParse(transferInput, body);
     if (!parsed.success) throw new BadRequest(TRANSFER_USER_MISSING);
     const target = requireTarget(visible, userId, record);

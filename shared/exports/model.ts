@@ -8,6 +8,14 @@ export const EXPORT_MESSAGES = {
   timedOut: "The export did not finish in time",
 } as const;
 
+/** An export as the API shows it. */
+export type ExportView = Awaited<ReturnType<typeof exportView>>;
+
+/** What starting or showing an export returns. */
+export interface ExportShown {
+  export: ExportView;
+}
+
 /**
  * What the API shows of an export; `link` signs the download link of a succeeded one (only the show route
  * does, so only its bundle holds the presigner).

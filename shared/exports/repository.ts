@@ -3,12 +3,12 @@
  * running-export slots, and the reads of the events the worker writes out.
  */
 import { GetCommand, QueryCommand, UpdateCommand } from "@aws-sdk/lib-dynamodb";
-import { type AuditEvent, eventItems, type StoredEvent } from "../audit.js";
+import { type AuditEvent, commitWithEvent, type StoredEvent } from "../audit.js";
 import { db } from "../clients.js";
 import { config } from "../config.js";
 import { type EventFilter, queryFor } from "../security-events/repository.js";
 import { streamKeys } from "../tables.js";
-import { transact } from "../tx.js";
+import { transact, type Written } from "../tx.js";
 import type { ExportFormat } from "./schema.js";
 
 const T = () => config.tables.main;
@@ -71,8 +71,13 @@ export async function slots(account: string): Promise<Slot[]> {
  * Writes the export, takes slot `n` (free: never taken, released, or its lease over) and records the event, in
  * one transaction. `slot` when another request took the slot first.
  */
-export async function createExport(record: ExportRecord, n: number, event: AuditEvent, now: number): Promise<"ok" | "slot" | "conflict"> {
-  const result = await transact({
+export async function createExport(
+  record: ExportRecord,
+  n: number,
+  event: AuditEvent,
+  now: number,
+): Promise<Written<{ readonly kind: "slot" }>> {
+  const result = await commitWithEvent(event, {
     export: {
       Put: {
         TableName: T(),
@@ -93,11 +98,10 @@ export async function createExport(record: ExportRecord, n: number, event: Audit
         ExpressionAttributeValues: { ":now": now },
       },
     },
-    ...eventItems(event),
   });
-  if (result.kind === "ok") return "ok";
-  if (result.kind === "failed" && result.item === "slot") return "slot";
-  if (result.kind === "conflict") return "conflict";
+  if (result.kind === "ok") return result;
+  if (result.kind === "failed" && result.item === "slot") return { kind: "slot" };
+  if (result.kind === "conflict") return { kind: "retry" };
   throw new Error(`export ${record.id}: condition failed on ${result.item}`);
 }
 

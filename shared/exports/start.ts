@@ -3,17 +3,17 @@
  * (403) → body (400) → the running-export bound (429) → the export recorded with its event in one transaction
  * → the worker started.
  */
-import { auditEvent, requireSuperAdmin } from "../audit.js";
+import { auditEvent } from "../audit.js";
 import type { Caller } from "../caller.js";
+import { now as clock } from "../clock.js";
 import { TooManyRequests } from "../errors.js";
-import type { ApiResponse } from "../http.js";
 import { newId } from "../ids.js";
 import { RETRY, withRetries } from "../retry.js";
 import { keyPart } from "../tables.js";
 import { recordedText } from "../text.js";
 import { exportConfig } from "./config.js";
 import { dispatchExport } from "./dispatch.js";
-import { EXPORT_MESSAGES, exportView } from "./model.js";
+import { EXPORT_MESSAGES, type ExportShown, exportView } from "./model.js";
 import type { ExportFilters, ExportRecord } from "./repository.js";
 import * as repo from "./repository.js";
 import { parseExportRequest } from "./schema.js";
@@ -23,8 +23,7 @@ import { parseExportRequest } from "./schema.js";
  * filters, with its `security_events_exported` event, and starts the worker. 429 with `Retry-After` while the
  * account already runs `exportConfig.slots` exports.
  */
-export async function startExport(caller: Caller, body: unknown, now = new Date()): Promise<ApiResponse> {
-  await requireSuperAdmin(caller);
+export async function startExport(caller: Caller, body: unknown, now = clock()): Promise<ExportShown> {
   const q = parseExportRequest(body);
   // Stored and echoed as recorded (DESIGN.md §13): a value that needed cleaning matched no event id or type anyway.
   const recorded = (value: string | undefined) => (value === undefined ? null : recordedText(value));
@@ -62,7 +61,8 @@ export async function startExport(caller: Caller, body: unknown, now = new Date(
       throw new TooManyRequests(EXPORT_MESSAGES.tooMany, Math.min(60, (soonest - now.getTime()) / 1000));
     }
     const result = await repo.createExport(record, free, event, now.getTime());
-    return result === "ok" ? undefined : RETRY;
+    // `slot`: another request took that slot first; the next try reads the slots again.
+    return result.kind === "ok" ? undefined : RETRY;
   });
   try {
     await dispatchExport({ account: caller.accountId, id });
@@ -75,5 +75,5 @@ export async function startExport(caller: Caller, body: unknown, now = new Date(
     });
     throw err;
   }
-  return { status: 202, body: { export: await exportView(record, now) } };
+  return { export: await exportView(record, now) };
 }

@@ -5,6 +5,7 @@
 
 import { MetricUnit } from "@aws-lambda-powertools/metrics";
 import { isEventType, type StoredEvent } from "../audit.js";
+import { now as clock } from "../clock.js";
 import { METRIC } from "../observability.js";
 import { CSV_HEADER, eventLine, exportFilename } from "../security-events/csv.js";
 import type { EventFilter } from "../security-events/repository.js";
@@ -22,7 +23,7 @@ const PAGE = 1_000;
 /** The record shows the rows written so far after this many more. */
 const PROGRESS_EVERY = 10_000;
 
-const failedEnd = (rows: number, now = new Date()) => ({
+const failedEnd = (rows: number, now = clock()) => ({
   status: "failed" as const,
   rows,
   completedAt: now.toISOString(),
@@ -64,7 +65,7 @@ function eventFilter(r: ExportRecord, now: Date): EventFilter | undefined {
  * succeeded with its row count, or failed. A run of an export that is no longer running does nothing, so a
  * repeated invocation is harmless.
  */
-export async function runExport(job: ExportJob, now = () => new Date()): Promise<void> {
+export async function runExport(job: ExportJob, now = clock): Promise<void> {
   const r = await repo.getExport(job.account, job.id);
   if (r?.status !== "running") return;
   const rssStart = process.memoryUsage.rss();

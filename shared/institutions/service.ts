@@ -2,7 +2,7 @@
  * Institution use cases, in the contract's check order: look up among visible (404 + event) → role
  * (403 + event) → body (400/422) → the change and its event in one transaction.
  */
-import { auditEvent, recordEvent, recordRefusal, requestValue } from "../audit.js";
+import { auditEvent, recordEvent, requestValue } from "../audit.js";
 import { nextDay, secondsUntil } from "../bounds.js";
 import type { Caller } from "../caller.js";
 import { now as clock } from "../clock.js";
@@ -10,16 +10,17 @@ import { config } from "../config.js";
 import { Forbidden, messages, NotFound, PreconditionFailed, TooManyRequests, Unprocessable, ValidationFailed } from "../errors.js";
 import type { VersionCheck } from "../etag.js";
 import { isId, newId } from "../ids.js";
-import type { components } from "../openapi/api-types.js";
+import { recordRefusal } from "../refusals.js";
+import type { Message } from "../results.js";
 import { RETRY, withRetries } from "../retry.js";
 import type { Role } from "../roles.js";
 import { parseRoot, submittedKeys } from "../validation.js";
 import { effectiveSettings, type Institution, memberRole, TOO_MANY_FOR_CHANGE, toRecord, WRITABLE_FIELDS } from "./model.js";
 import * as repo from "./repository.js";
+import type { CohortCreated, CohortList, InstitutionList, InstitutionShown, InstitutionWritten } from "./results.js";
 import { cohortInput, type InstitutionInput, institutionCreate, institutionInput } from "./schema.js";
 
 /** The API document's schemas: what each use case answers is typed by the contract. */
-type Schemas = components["schemas"];
 /** A response body with the institution's stored `version` beside it: the handler sends it as the ETag. */
 type Versioned<T> = T & { version: number };
 
@@ -73,7 +74,7 @@ export async function requireSuperAdminOf(caller: Caller, visible: Visible, acti
 }
 
 /** Institutions visible to the caller, with the caller's role. One Query. */
-export async function listInstitutions(caller: Caller): Promise<Schemas["InstitutionList"]> {
+export async function listInstitutions(caller: Caller): Promise<InstitutionList> {
   const records = await repo.listAccess(caller.id);
   return {
     institutions: records
@@ -94,7 +95,7 @@ export async function listInstitutions(caller: Caller): Promise<Schemas["Institu
  * One institution with the caller's role views and the effective settings, and its stored `version` beside
  * them (the handler's ETag; not part of the body). One GetItem.
  */
-export async function showInstitution(caller: Caller, id: string | undefined): Promise<Versioned<Schemas["InstitutionShown"]>> {
+export async function showInstitution(caller: Caller, id: string | undefined): Promise<Versioned<InstitutionShown>> {
   const { institution, role, isSuperAdmin } = await requireVisible(caller, id);
   const settings = effectiveSettings(institution.settings);
   return { institution: toRecord(institution), role, is_super_admin: isSuperAdmin, settings, version: institution.version };
@@ -126,7 +127,7 @@ function apply(base: Institution, input: InstitutionInput): Institution {
 }
 
 /** Creates an institution owned by the caller's account, with the caller as its super admin. One transaction. */
-export async function createInstitution(caller: Caller, body: unknown): Promise<Versioned<Schemas["InstitutionWritten"]>> {
+export async function createInstitution(caller: Caller, body: unknown): Promise<Versioned<InstitutionWritten>> {
   if (!caller.isCohortSuperAdmin) {
     const details = { action: "create_institution", required_role: "cohort_super_admin" as const };
     await recordRefusal(caller, auditEvent(caller, "insufficient_privileges", details));
@@ -178,7 +179,7 @@ export async function updateInstitution(
   id: string | undefined,
   body: unknown,
   expected?: VersionCheck,
-): Promise<Versioned<Schemas["InstitutionWritten"]>> {
+): Promise<Versioned<InstitutionWritten>> {
   return withRetries("Institution was changed concurrently, please retry", async () => {
     const visible = await requireVisible(caller, id);
     await requireSuperAdminOf(caller, visible, "update_institution", messages.onlySuperAdminsUpdate);
@@ -200,7 +201,7 @@ export async function updateInstitution(
 }
 
 /** Deletes an institution that has no cohort, if its version passes `expected` (`If-Match`). One read and one transaction. */
-export async function deleteInstitution(caller: Caller, id: string | undefined, expected?: VersionCheck): Promise<Schemas["Message"]> {
+export async function deleteInstitution(caller: Caller, id: string | undefined, expected?: VersionCheck): Promise<Message> {
   return withRetries("Institution was changed concurrently, please retry", async () => {
     const visible = await requireVisible(caller, id);
     await requireSuperAdminOf(caller, visible, "destroy_institution", messages.onlySuperAdminsDelete);
@@ -216,7 +217,7 @@ export async function deleteInstitution(caller: Caller, id: string | undefined, 
 }
 
 /** Creates a cohort in an institution the caller is super admin of. One read and one transaction. */
-export async function createCohort(caller: Caller, institutionId: string | undefined, body: unknown): Promise<Schemas["CohortCreated"]> {
+export async function createCohort(caller: Caller, institutionId: string | undefined, body: unknown): Promise<CohortCreated> {
   return withRetries("Cohort could not be created, please retry", async () => {
     const visible = await requireVisible(caller, institutionId);
     await requireSuperAdminOf(caller, visible, "create_cohort", "Only super admins can create cohorts");
@@ -239,11 +240,7 @@ export const COHORT_NOT_FOUND = "Cohort not found";
  * (404 + event) → super admin (403 + event) → the cohort (404 `Cohort not found`; a malformed id is an unknown
  * one) → the delete and `cohort_deleted` in one transaction. Two GetItems (together) and one transaction.
  */
-export async function deleteCohort(
-  caller: Caller,
-  institutionId: string | undefined,
-  cohortId: string | undefined,
-): Promise<Schemas["Message"]> {
+export async function deleteCohort(caller: Caller, institutionId: string | undefined, cohortId: string | undefined): Promise<Message> {
   return withRetries("Cohort could not be deleted, please retry", async () => {
     const [visible, cohort] = await Promise.all([
       requireVisible(caller, institutionId),
@@ -262,7 +259,7 @@ export async function deleteCohort(
 }
 
 /** Cohorts of an institution visible to the caller. One GetItem and one Query. */
-export async function listCohorts(caller: Caller, institutionId: string | undefined): Promise<Schemas["CohortList"]> {
+export async function listCohorts(caller: Caller, institutionId: string | undefined): Promise<CohortList> {
   const { institution } = await requireVisible(caller, institutionId);
   const cohorts = await repo.queryCohorts(institution.id);
   return { cohorts: cohorts.map(({ id, name, created_at }) => ({ id, name, created_at })) };

@@ -11,7 +11,6 @@
  * follows the same rule: its old token is already gone, so an invitation whose new mail failed is withdrawn.
  */
 import { MetricUnit } from "@aws-lambda-powertools/metrics";
-import { recordRefusal } from "../audit.js";
 import { secondsUntil } from "../bounds.js";
 import type { Caller } from "../caller.js";
 import { now as clock } from "../clock.js";
@@ -22,19 +21,19 @@ import { INSTITUTION_FULL, isFull } from "../institutions/model.js";
 import type { Visible } from "../institutions/service.js";
 import { type Mail, requireMailConfig, sendMail } from "../mail.js";
 import { METRIC } from "../observability.js";
-import type { components } from "../openapi/api-types.js";
+import { recordRefusal } from "../refusals.js";
 import { RETRY, withRetries } from "../retry.js";
 import { isRole } from "../roles.js";
 import { logger, metrics } from "../telemetry.js";
 import { invitationMail } from "./message.js";
 import { type Invitation, type Slot, slotHeld, statusOf, toIssued } from "./model.js";
 import * as repo from "./repository.js";
+import type { InvitationIssued, InvitationResent } from "./results.js";
 import { EMAIL_INVALID, invitationParams, parseEmail } from "./schema.js";
 import { institutionEvent, requireManagedInvitation, requireManaging, requireMayInvite } from "./service.js";
 import { newInvitationToken } from "./token.js";
 
 /** The API document's schemas: what each use case answers is typed by the contract. */
-type Schemas = components["schemas"];
 
 export const HAS_ACCESS = "Email already has access to this institution";
 export const MAIL_FAILED = "Failed to send invitation email";
@@ -163,7 +162,7 @@ async function withdraw(caller: Caller, visible: Visible, inv: Invitation): Prom
  * Uncontended cost: the institution GetItem and one Query of the e-mail's items (together), one transaction;
  * a lost slot race reads again (the limit itself is the transaction's condition).
  */
-export async function createInvitation(caller: Caller, query: Query, body: unknown): Promise<Schemas["InvitationIssued"]> {
+export async function createInvitation(caller: Caller, query: Query, body: unknown): Promise<InvitationIssued> {
   const params = invitationParams(query, body);
   const email = parseEmail(params.email);
   const institutionId = isId(params.institution_id) ? params.institution_id : undefined;
@@ -224,12 +223,7 @@ export async function createInvitation(caller: Caller, query: Query, body: unkno
  * expired → 422; sooner than the cooldown after its last mail, or past a mail bound → 429. A failed mail
  * withdraws the invitation (502), as on create.
  */
-export async function resendInvitation(
-  caller: Caller,
-  id: string | undefined,
-  query: Query,
-  body: unknown,
-): Promise<Schemas["InvitationResent"]> {
+export async function resendInvitation(caller: Caller, id: string | undefined, query: Query, body: unknown): Promise<InvitationResent> {
   const params = invitationParams(query, body);
   const cooldownMs = config.resendCooldownSeconds * 1000;
   const { after, token, visible } = await withRetries("Invitation was changed concurrently, please retry", async () => {

@@ -11,21 +11,20 @@
  * transaction. When anything after the user's creation fails, the user is deleted again: nothing is left.
  */
 import * as v from "valibot";
-import { auditEvent, recordRefusal } from "../audit.js";
+import { auditEvent } from "../audit.js";
 import type { Caller } from "../caller.js";
 import { now as clock } from "../clock.js";
 import { Conflict, type DomainError, Unprocessable, ValidationFailed } from "../errors.js";
 import { INSTITUTION_FULL, type Institution, isFull, memberRole } from "../institutions/model.js";
-import type { components } from "../openapi/api-types.js";
 import { passwordProblems } from "../password-policy.js";
+import { recordRefusal } from "../refusals.js";
 import { logger } from "../telemetry.js";
 import { createUser, deleteUser, setPassword, userExists } from "../users.js";
 import type { Invitation } from "./model.js";
+import type { InvitationOpened, InvitationRegistered } from "./results.js";
 import { joinName, tokenSchema } from "./schema.js";
 import { AlreadyAccepted, acceptWithToken, failureReason, invitationOfToken, previewOf, refuse } from "./service.js";
 import { hashToken } from "./token.js";
-
-type Schemas = components["schemas"];
 
 export const ACCOUNT_EXISTS = "An account with this e-mail already exists; sign in to accept the invitation";
 export const ACCOUNT_CREATED = "Account created";
@@ -53,7 +52,7 @@ async function usableInvitation(visitor: Caller, body: unknown): Promise<{ inv: 
 }
 
 /** `POST /invitations/open`: what preview shows, plus the invited address and whether it has an account. */
-export async function openInvitation(visitor: Caller, body: unknown): Promise<Schemas["InvitationOpened"]> {
+export async function openInvitation(visitor: Caller, body: unknown): Promise<InvitationOpened> {
   const { inv, institution } = await usableInvitation(visitor, body);
   return { ...previewOf(inv, institution), email: inv.email, has_account: await userExists(inv.email) };
 }
@@ -65,7 +64,7 @@ async function refused(visitor: Caller, err: DomainError): Promise<never> {
 }
 
 /** `POST /invitations/register`: creates the invitee's account and accepts the invitation for it. */
-export async function registerFromInvitation(visitor: Caller, body: unknown): Promise<Schemas["InvitationRegistered"]> {
+export async function registerFromInvitation(visitor: Caller, body: unknown): Promise<InvitationRegistered> {
   const { inv, institution, tokenHash } = await usableInvitation(visitor, body);
   const fields = isObject(body) ? body : {};
   const name = v.safeParse(joinName, fields.name);

@@ -4,7 +4,7 @@
  * the invitation → its state → the change and its event in one transaction.
  */
 import * as v from "valibot";
-import { type AuditEvent, auditEvent, type EventDetails, type EventType, recordRefusal } from "../audit.js";
+import { type AuditEvent, auditEvent, type EventDetails, type EventType } from "../audit.js";
 import { actingFor, type Caller, VISITOR_ACCOUNT } from "../caller.js";
 import { now as clock } from "../clock.js";
 import { Conflict, Forbidden, messages, NotFound, Unprocessable } from "../errors.js";
@@ -12,19 +12,20 @@ import { isId } from "../ids.js";
 import { INSTITUTION_FULL, type Institution, isFull, memberRole } from "../institutions/model.js";
 import { getInstitution } from "../institutions/repository.js";
 import { memberOf, requireVisible, type Visible } from "../institutions/service.js";
-import type { components } from "../openapi/api-types.js";
 import { decodeCursor, encodeCursor, parseQuery } from "../paging.js";
+import { recordRefusal } from "../refusals.js";
+import type { Message } from "../results.js";
 import { RETRY, withRetries } from "../retry.js";
 import type { Role } from "../roles.js";
 import { invitationStateIndex } from "../tables.js";
 import { inviterName } from "./message.js";
 import { type Invitation, statusOf, strongerRole, toListItem } from "./model.js";
 import * as repo from "./repository.js";
+import type { InvitationAccepted, InvitationList, InvitationPreview } from "./results.js";
 import { acceptInput, invitationListQuery, invitationParams } from "./schema.js";
 import { hashToken } from "./token.js";
 
 /** The API document's schemas: what each use case answers is typed by the contract. */
-type Schemas = components["schemas"];
 
 export const ONLY_SUPER_ADMIN_INVITES_SUPER_ADMINS = "Only the institution's super admin can invite super admins";
 export const INVALID_INVITATION = "Invalid or expired invitation";
@@ -109,7 +110,7 @@ export async function listInvitations(
   caller: Caller,
   query: Readonly<Record<string, string | undefined>>,
   body?: unknown,
-): Promise<Schemas["InvitationList"]> {
+): Promise<InvitationList> {
   const params = invitationParams(query, body);
   const { institution } = await requireVisible(caller, params.institution_id, "manage_invitations");
   const q = parseQuery(invitationListQuery, query);
@@ -141,7 +142,7 @@ export async function revokeInvitation(
   id: string | undefined,
   query: Readonly<Record<string, string | undefined>>,
   body: unknown,
-): Promise<Schemas["Message"]> {
+): Promise<Message> {
   const institutionId = invitationParams(query, body).institution_id;
   return withRetries("Invitation was changed concurrently, please retry", async () => {
     const { visible, invitation } = await requireManagedInvitation(caller, institutionId, id);
@@ -207,7 +208,7 @@ export async function invitationOfToken(caller: Caller, tokenHash: string): Prom
  * who invited and until when. The same checks as accept, and every failure is accept's (422 +
  * `token_validation_failure`); it changes nothing. Two GetItems after the token's (together).
  */
-export async function previewInvitation(caller: Caller, body: unknown): Promise<Schemas["InvitationPreview"]> {
+export async function previewInvitation(caller: Caller, body: unknown): Promise<InvitationPreview> {
   const parsed = v.safeParse(acceptInput, body);
   if (!parsed.success) return refuse(caller, "unknown");
   const { inv, institution } = await invitationOfToken(caller, hashToken(parsed.output.token));
@@ -218,7 +219,7 @@ export async function previewInvitation(caller: Caller, body: unknown): Promise<
 }
 
 /** What an invitation offers, as preview (and open, invitations/join.ts) show it. */
-export function previewOf(inv: Invitation, institution: Institution): Schemas["InvitationPreview"] {
+export function previewOf(inv: Invitation, institution: Institution): InvitationPreview {
   const name = inv.created_by_name ? inviterName(inv.created_by_name) : "";
   return {
     institution: { name: institution.name },
@@ -237,7 +238,7 @@ export function previewOf(inv: Invitation, institution: Institution): Schemas["I
  * Every token failure is 422 with `token_validation_failure {reason}` and changes nothing; a new member
  * of a full institution (`MAX_MEMBERS`) gets 422 `{error}`, and the invitation stays active.
  */
-export async function acceptInvitation(caller: Caller, body: unknown): Promise<Schemas["InvitationAccepted"]> {
+export async function acceptInvitation(caller: Caller, body: unknown): Promise<InvitationAccepted> {
   const parsed = v.safeParse(acceptInput, body);
   if (!parsed.success) return refuse(caller, "unknown");
   return acceptWithToken(caller, hashToken(parsed.output.token));
@@ -256,7 +257,7 @@ export async function acceptWithToken(
   caller: Caller,
   tokenHash: string,
   { also, refuser = caller }: { also?: WithAcceptance; refuser?: Caller } = {},
-): Promise<Schemas["InvitationAccepted"]> {
+): Promise<InvitationAccepted> {
   return withRetries("Invitation could not be accepted, please retry", async () => {
     const { inv, institution } = await invitationOfToken(refuser, tokenHash);
     const owner = institution.account_id;

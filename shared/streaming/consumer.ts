@@ -9,6 +9,7 @@
 import type { AttributeValue } from "@aws-sdk/client-dynamodb";
 import { unmarshall } from "@aws-sdk/util-dynamodb";
 import type { StoredEvent } from "../audit.js";
+import { now as clock } from "../clock.js";
 import { deliver, isEnabled } from "../webhooks/deliver.js";
 import type { WebhookRecord } from "../webhooks/repository.js";
 import { listWebhooks, scheduleRetry } from "../webhooks/repository.js";
@@ -42,7 +43,7 @@ export function eventsOf(records: readonly StreamRecord[]): StoredEvent[] {
  * from here, where the next batch, every account's, would wait for it; they go on the retry schedule, due
  * at once, as first attempts that the retrier makes (retrier.ts), with the same records and retries.
  */
-export async function consume(records: readonly StreamRecord[], now = () => new Date()): Promise<void> {
+export async function consume(records: readonly StreamRecord[], now = clock): Promise<void> {
   const events = eventsOf(records);
   if (events.length === 0) return;
   await publish(events);

@@ -9,6 +9,7 @@
  * account's newest digest, is skipped.
  */
 import { periodStartOf } from "../audit.js";
+import { now as clock } from "../clock.js";
 import { config, retainedSince } from "../config.js";
 import { periodEvents } from "../security-events/repository.js";
 import { showBody } from "../security-events/service.js";
@@ -78,7 +79,7 @@ export async function runDigester(run: DigesterRun): Promise<Digest[]> {
       event_count: events.length,
       events_hash: eventsHash(events.map(showBody)),
       previous_digest_hash: previous ? digestHash(previous) : null,
-      created_at: iso(Date.now()),
+      created_at: iso(clock().getTime()),
       key_id: run.signer.keyId,
     };
     const digest: Digest = { ...unsigned, signature: await run.signer.sign(Buffer.from(signedText(unsigned), "utf8")) };

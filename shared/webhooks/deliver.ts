@@ -9,6 +9,7 @@
 import { Webhook } from "standardwebhooks";
 import { auditEvent, type StoredEvent } from "../audit.js";
 import type { Caller } from "../caller.js";
+import { now as clock } from "../clock.js";
 import { showBody } from "../security-events/service.js";
 import { logger } from "../telemetry.js";
 import { backoffSeconds, webhookConfig } from "./config.js";
@@ -62,7 +63,7 @@ const system = (account: string): Caller => ({
  * Attempts `e` to `w` now (the first attempt, or a due retry) and records the outcome: delivered; or the next
  * attempt scheduled; or, past the retry window, failed.
  */
-export async function deliver(w: WebhookRecord, e: StoredEvent, now = new Date()): Promise<DeliveryRecord> {
+export async function deliver(w: WebhookRecord, e: StoredEvent, now = clock()): Promise<DeliveryRecord> {
   const previous = await repo.getDelivery(w.id, e.id);
   if (previous && previous.status !== "pending") return previous;
   const started = Date.now();
@@ -98,7 +99,7 @@ export async function deliver(w: WebhookRecord, e: StoredEvent, now = new Date()
   const since = await repo.markFailing(w.account_id, w.id, now.toISOString());
   if (since !== undefined && now.getTime() - Date.parse(since) >= webhookConfig.retryWindowSeconds * 1000) {
     const event = auditEvent(system(w.account_id), "webhook_disabled", { webhook_id: w.id, url: w.url, failing_since: since }, { now });
-    if (await repo.disableWebhook(w.account_id, w.id, now.toISOString(), event)) {
+    if ((await repo.disableWebhook(w.account_id, w.id, now.toISOString(), event)).kind === "ok") {
       logger.warn("webhook disabled", { webhook_id: w.id, failing_since: since });
     }
   }

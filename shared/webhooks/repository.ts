@@ -3,11 +3,11 @@
  * event are written in one transaction with the account's count, which the condition keeps at most the limit.
  */
 import { DeleteCommand, GetCommand, PutCommand, QueryCommand, UpdateCommand } from "@aws-sdk/lib-dynamodb";
-import { type AuditEvent, eventItems } from "../audit.js";
+import { type AuditEvent, commitWithEvent } from "../audit.js";
 import { db } from "../clients.js";
 import { config } from "../config.js";
 import { streamKeys } from "../tables.js";
-import { transact } from "../tx.js";
+import type { Written } from "../tx.js";
 
 const T = () => config.tables.main;
 
@@ -44,8 +44,8 @@ export interface DeliveryRecord {
   ttl: number;
 }
 
-export async function createWebhook(w: WebhookRecord, limit: number, event: AuditEvent): Promise<"ok" | "full" | "conflict"> {
-  const result = await transact({
+export async function createWebhook(w: WebhookRecord, limit: number, event: AuditEvent): Promise<Written<{ readonly kind: "full" }>> {
+  const result = await commitWithEvent(event, {
     webhook: {
       Put: { TableName: T(), Item: { ...streamKeys.webhook(w.account_id, w.id), ...w }, ConditionExpression: "attribute_not_exists(pk)" },
     },
@@ -59,17 +59,16 @@ export async function createWebhook(w: WebhookRecord, limit: number, event: Audi
         ExpressionAttributeValues: { ":one": 1, ":limit": limit },
       },
     },
-    ...eventItems(event),
   });
-  if (result.kind === "ok") return "ok";
-  if (result.kind === "failed" && result.item === "count") return "full";
-  if (result.kind === "conflict") return "conflict";
+  if (result.kind === "ok") return result;
+  if (result.kind === "failed" && result.item === "count") return { kind: "full" };
+  if (result.kind === "conflict") return { kind: "retry" };
   throw new Error(`webhook ${w.id}: condition failed on ${result.item}`);
 }
 
 /** Deletes the webhook (if it still exists) with its event; `gone` when it did not. */
-export async function deleteWebhook(account: string, id: string, event: AuditEvent): Promise<"ok" | "gone" | "conflict"> {
-  const result = await transact({
+export async function deleteWebhook(account: string, id: string, event: AuditEvent): Promise<Written<{ readonly kind: "gone" }>> {
+  const result = await commitWithEvent(event, {
     webhook: { Delete: { TableName: T(), Key: streamKeys.webhook(account, id), ConditionExpression: "attribute_exists(pk)" } },
     count: {
       Update: {
@@ -80,11 +79,10 @@ export async function deleteWebhook(account: string, id: string, event: AuditEve
         ExpressionAttributeValues: { ":minus": -1 },
       },
     },
-    ...eventItems(event),
   });
-  if (result.kind === "ok") return "ok";
-  if (result.kind === "failed" && result.item === "webhook") return "gone";
-  if (result.kind === "conflict") return "conflict";
+  if (result.kind === "ok") return result;
+  if (result.kind === "failed" && result.item === "webhook") return { kind: "gone" };
+  if (result.kind === "conflict") return { kind: "retry" };
   throw new Error(`webhook ${id}: condition failed on ${result.item}`);
 }
 
@@ -163,9 +161,14 @@ export async function markFailing(account: string, id: string, at: string): Prom
   }
 }
 
-/** Disables the webhook with its event, once (a webhook already disabled or gone: false). */
-export async function disableWebhook(account: string, id: string, at: string, event: AuditEvent): Promise<boolean> {
-  const result = await transact({
+/** Disables the webhook with its event, once (a webhook already disabled or gone: `unchanged`). */
+export async function disableWebhook(
+  account: string,
+  id: string,
+  at: string,
+  event: AuditEvent,
+): Promise<Written<{ readonly kind: "unchanged" }>> {
+  const result = await commitWithEvent(event, {
     webhook: {
       Update: {
         TableName: T(),
@@ -176,9 +179,9 @@ export async function disableWebhook(account: string, id: string, at: string, ev
         ExpressionAttributeValues: { ":off": "disabled", ":on": "enabled", ":at": at },
       },
     },
-    ...eventItems(event),
   });
-  return result.kind === "ok";
+  if (result.kind === "ok") return result;
+  return result.kind === "failed" ? { kind: "unchanged" } : { kind: "retry" };
 }
 
 export async function putDelivery(d: DeliveryRecord): Promise<void> {

@@ -3,6 +3,8 @@
  * then a conditional delete each, so two runs never attempt one twice) and attempts them again. A scheduled
  * function runs it every minute in AWS; the local gateway every second.
  */
+
+import { now as clock } from "../clock.js";
 import { getEvent } from "../security-events/repository.js";
 import { logger } from "../telemetry.js";
 import { deliver, isEnabled } from "./deliver.js";
@@ -11,7 +13,7 @@ import * as repo from "./repository.js";
 const BATCH = 100;
 
 /** Attempts every retry due at `now`; returns how many it attempted. */
-export async function runDueRetries(now = new Date()): Promise<number> {
+export async function runDueRetries(now = clock()): Promise<number> {
   let attempted = 0;
   for (;;) {
     const due = await repo.dueRetries(now.toISOString(), BATCH);
@@ -22,7 +24,7 @@ export async function runDueRetries(now = new Date()): Promise<number> {
         // A webhook deleted or disabled since, or an event gone past its retention: nothing more to deliver.
         if (!isEnabled(w) || !e) return;
         attempted++;
-        await deliver(w, e, new Date()).catch((err: unknown) =>
+        await deliver(w, e, clock()).catch((err: unknown) =>
           logger.error("webhook retry failed", { webhook_id: r.webhook_id, event_id: r.event_id, error: err as Error }),
         );
       }),

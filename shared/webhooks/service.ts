@@ -4,8 +4,9 @@
  * its event in one transaction.
  */
 import { randomBytes } from "node:crypto";
-import { auditEvent, requireSuperAdmin } from "../audit.js";
+import { auditEvent } from "../audit.js";
 import type { Caller } from "../caller.js";
+import { now as clock } from "../clock.js";
 import { NotFound, TooManyRequests, ValidationFailed } from "../errors.js";
 import { isId, newId } from "../ids.js";
 import { RETRY, withRetries } from "../retry.js";
@@ -38,8 +39,7 @@ export function webhookView(w: WebhookRecord) {
 }
 
 /** `POST /webhooks` body `{webhook: {url}}` → 201 `{webhook: {id, url, created_at, secret}}`: the secret is shown this once. */
-export async function createWebhook(caller: Caller, body: unknown, now = new Date()) {
-  await requireSuperAdmin(caller);
+export async function createWebhook(caller: Caller, body: unknown, now = clock()) {
   const input = parseRoot(body, "webhook", webhookCreate);
   const refused = await resolvedRefusal(input.url, guardOptions);
   if (refused !== undefined) throw new ValidationFailed([refused]);
@@ -55,15 +55,14 @@ export async function createWebhook(caller: Caller, body: unknown, now = new Dat
   const event = auditEvent(caller, "webhook_created", { webhook_id: record.id, url: record.url }, { now });
   await withRetries("Webhook could not be created, please retry", async () => {
     const result = await repo.createWebhook(record, webhookConfig.perAccount, event);
-    if (result === "full") throw new TooManyRequests(WEBHOOK_MESSAGES.tooMany, 60);
-    return result === "ok" ? undefined : RETRY;
+    if (result.kind === "full") throw new TooManyRequests(WEBHOOK_MESSAGES.tooMany, 60);
+    return result.kind === "ok" ? undefined : RETRY;
   });
   return { webhook: { id: record.id, url: record.url, created_at: record.created_at, secret: record.secret } };
 }
 
 /** `GET /webhooks`: the account's webhooks, oldest first. */
 export async function listWebhooks(caller: Caller) {
-  await requireSuperAdmin(caller);
   const hooks = await repo.listWebhooks(caller.accountId);
   return { webhooks: hooks.map(webhookView) };
 }
@@ -75,14 +74,13 @@ async function ownWebhook(caller: Caller, id: string | undefined): Promise<Webho
 }
 
 /** `DELETE /webhooks/:id`: deletes it, recorded as `webhook_deleted`. Its pending retries find it gone and stop. */
-export async function deleteWebhook(caller: Caller, id: string | undefined, now = new Date()) {
-  await requireSuperAdmin(caller);
+export async function deleteWebhook(caller: Caller, id: string | undefined, now = clock()) {
   const w = await ownWebhook(caller, id);
   const event = auditEvent(caller, "webhook_deleted", { webhook_id: w.id, url: w.url }, { now });
   await withRetries("Webhook could not be deleted, please retry", async () => {
     const result = await repo.deleteWebhook(caller.accountId, w.id, event);
-    if (result === "gone") throw new NotFound(WEBHOOK_MESSAGES.notFound);
-    return result === "ok" ? undefined : RETRY;
+    if (result.kind === "gone") throw new NotFound(WEBHOOK_MESSAGES.notFound);
+    return result.kind === "ok" ? undefined : RETRY;
   });
   return { message: WEBHOOK_MESSAGES.deleted };
 }
@@ -103,7 +101,6 @@ function deliveryView(d: DeliveryRecord) {
 
 /** `GET /webhooks/:id/deliveries`: the newest 50 deliveries (one per event), each with its attempts so far. */
 export async function listDeliveries(caller: Caller, id: string | undefined) {
-  await requireSuperAdmin(caller);
   const w = await ownWebhook(caller, id);
   return { deliveries: (await repo.recentDeliveries(w.id, RECENT)).map(deliveryView) };
 }

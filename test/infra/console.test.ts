@@ -182,6 +182,7 @@ describe("public routes", () => {
     method: "GET",
     path: "/api/v1/fake-public",
     handler: "institutions/list",
+    rule: { kind: "public" },
     who: "anyone",
     access: { main: "read" },
     public: true,

@@ -176,7 +176,14 @@ describe("least privilege", () => {
   });
 
   it("grants a handler the union of its routes' access: a read route and a write route on one table give both", () => {
-    const readRoute: Route = { method: "GET", path: "/api/v1/things", handler: "institutions/list", who: "test", access: { main: "read" } };
+    const readRoute: Route = {
+      method: "GET",
+      path: "/api/v1/things",
+      handler: "institutions/list",
+      rule: { kind: "any" },
+      who: "test",
+      access: { main: "read" },
+    };
     const writeRoute: Route = { ...readRoute, method: "POST", access: { main: "write" } };
     const table = [...routes.filter((r) => r.handler !== "institutions/list"), readRoute, writeRoute];
     const union = build({ routes: table }, { id: "UnionStack", validate: false });

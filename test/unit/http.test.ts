@@ -3,13 +3,17 @@ import { afterEach, describe, expect, it, vi } from "vitest";
 import { parseGroups, viewerIp } from "../../shared/caller.js";
 import { Forbidden, ServiceUnavailable, TooManyRequests, toResponse } from "../../shared/errors.js";
 import { type ApiEvent, api, MAX_BODY_BYTES, ok } from "../../shared/http.js";
+import { paths } from "../../shared/routes.js";
 
 const context = { awsRequestId: "req-123" } as Context;
 
-function event(body?: string, claims: Record<string, unknown> = {}): ApiEvent {
+/** A route whose rule the use case applies (the invitee's): the middleware lets any verified caller through. */
+const OPEN_ROUTE = `POST ${paths.invitationsAccept}`;
+
+function event(body?: string, claims: Record<string, unknown> = {}, routeKey = OPEN_ROUTE): ApiEvent {
   return {
     version: "2.0",
-    routeKey: "POST /x",
+    routeKey,
     rawPath: "/x",
     rawQueryString: "",
     headers: {},
@@ -28,6 +32,22 @@ afterEach(() => vi.restoreAllMocks());
 
 describe("the middy stack", () => {
   const echo = api(async ({ body, caller }) => ok({ body, caller }));
+
+  it("applies a cohort-super-admin route's rule before reading the body: 403 for anyone else, the body next", async () => {
+    const superAdminRoute = `POST ${paths.webhooks}`;
+    const refused = await echo(event("{not json", { "cognito:groups": "[ops]", sub: `u-${Date.now()}` }, superAdminRoute), context);
+    expect({ status: refused.statusCode, body: JSON.parse(String(refused.body)) }).toEqual({
+      status: 403,
+      body: { error: "Super admin access required" },
+    });
+    expect((await echo(event("{not json", {}, superAdminRoute), context)).statusCode).toBe(400);
+    expect((await echo(event('{"a":1}', {}, superAdminRoute), context)).statusCode).toBe(200);
+  });
+
+  it("answers 500 for a route key the table lacks, never serving it without a rule", async () => {
+    vi.spyOn(process.stdout, "write").mockImplementation(() => true);
+    expect((await echo(event('{"a":1}', {}, "POST /x"), context)).statusCode).toBe(500);
+  });
 
   it("parses JSON whatever the content type and passes the verified caller", async () => {
     const res = await echo(event('{"a":1}', { email_verified: "true" }), context);

@@ -3,12 +3,13 @@
  * serves a read route and a write route on one table must be able to do both.
  */
 import { describe, expect, it } from "vitest";
-import { handlers, type Route, routeKey, routes } from "../../shared/routes.js";
+import { handlers, paths, type Route, routeKey, routeOf, routes, WHO } from "../../shared/routes.js";
 
 const route = (method: Route["method"], path: string, access: Route["access"]): Route => ({
   method,
   path,
   handler: "things/shared",
+  rule: { kind: "any" },
   who: "anyone",
   access,
 });
@@ -44,11 +45,43 @@ describe("handlers()", () => {
     );
   });
 
+  it("carries a route's exports access to its handler's grants (infra/streaming.ts reads it there)", () => {
+    const table = [
+      route("POST", "/exports", { main: "readwrite", exports: "start" }),
+      { ...route("GET", "/exports/{id}", { exports: "read" }), handler: "x/show" },
+    ];
+    expect(handlers(table).get("things/shared")).toEqual({ main: "readwrite", exports: "start", idempotency: true });
+    expect(handlers(table).get("x/show")).toEqual({ exports: "read" });
+    expect(handlers().get("exports/create")?.exports).toBe("start");
+    expect(handlers().get("exports/show")?.exports).toBe("read");
+  });
+
   it("defaults to the route table, one entry per distinct handler", () => {
     expect([...handlers().keys()]).toEqual([...new Set(routes.map((r) => r.handler))]);
   });
 
   it("names a route as API Gateway does: method, space, path", () => {
     expect(routeKey({ method: "GET", path: "/api/v1/institutions/{id}" })).toBe("GET /api/v1/institutions/{id}");
+  });
+});
+
+describe("the route table's rules", () => {
+  it("states who may call each route in the contract's words, from its rule; public exactly for the public rule", () => {
+    for (const r of routes) {
+      expect(r.who).toBe(WHO[r.rule.kind]);
+      expect(r.public === true).toBe(r.rule.kind === "public");
+    }
+    expect(routes.filter((r) => r.public).map(routeKey)).toEqual([`GET ${paths.openapi}`, `GET ${paths.docs}`]);
+  });
+
+  it("finds the route of an API Gateway route key, and none for another", () => {
+    expect(routeOf(`POST ${paths.webhooks}`)?.rule).toEqual({ kind: "cohort_super_admin" });
+    expect(routeOf(`GET ${paths.institutions}/{id}`)?.rule).toEqual({ kind: "institution_member" });
+    expect(routeOf("GET /nowhere")).toBeUndefined();
+  });
+
+  it("spells every path under one of the exported prefixes", () => {
+    const prefixes = Object.values(paths);
+    for (const r of routes) expect(prefixes.some((p) => r.path === p || r.path.startsWith(`${p}/`))).toBe(true);
   });
 });

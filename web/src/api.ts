@@ -4,6 +4,7 @@
  */
 import createClient from "openapi-fetch";
 import type { components, operations, paths } from "../../shared/openapi/api-types";
+import { paths as routePaths } from "../../shared/routes";
 import { clearSession, getSession, setSession } from "./auth/session";
 import { loadConfig } from "./config";
 
@@ -130,7 +131,10 @@ export function ok<D>(result: { data?: D; response: Response }): D {
   return result.data;
 }
 
-type Prefetchable = "/api/v1/institutions";
+/** The route table's prefixes (shared/routes.ts `paths`): the one place the API's paths are spelled. */
+export const apiPaths = routePaths;
+
+type Prefetchable = typeof routePaths.institutions;
 const prefetched = new Map<string, Promise<unknown>>();
 
 /** Starts a GET before the page that needs it has loaded its code (main.tsx, for the first page). */

@@ -3,7 +3,7 @@
  * configuration, the frame's code, and for a signed-in visit to the institutions its code and its data),
  * instead of discovering each only once the previous one has run.
  */
-import { prefetch } from "./api";
+import { apiPaths, prefetch } from "./api";
 import { getSession } from "./auth/session";
 import { loadConfig } from "./config";
 import { keepInvitationToken } from "./invitation";
@@ -15,7 +15,7 @@ const config = loadConfig();
 const app = import("./App");
 const session = getSession();
 if (session && session.expiresAt > Date.now() + 10_000 && /^\/(institutions\/?)?$/.test(location.pathname)) {
-  prefetch("/api/v1/institutions");
+  prefetch(apiPaths.institutions);
   void import("./pages/Institutions");
 }
 
