@@ -38,6 +38,12 @@ export const EVENT_TYPES = [
   "administrator_removed",
   "administrator_role_changed",
   "institution_transferred",
+  "scim_connected",
+  "scim_token_rotated",
+  "scim_role_mappings_changed",
+  "scim_disconnected",
+  "administrator_provisioned",
+  "administrator_deprovisioned",
 ] as const;
 export type EventType = (typeof EVENT_TYPES)[number];
 

@@ -18,6 +18,11 @@ export interface RouteAccess {
    * POST, never written on a route.
    */
   readonly idempotency?: boolean;
+  /**
+   * Finds and creates user-pool users (SCIM provisioning, DESIGN.md §15): `cognito-idp:ListUsers` and
+   * `AdminCreateUser` on the pool, nothing else.
+   */
+  readonly cognito?: boolean;
 }
 
 export interface Route {
@@ -30,6 +35,11 @@ export interface Route {
   readonly access: RouteAccess;
   /** Served without a token (no authorizer, deployed or local): only the API document and its page. */
   readonly public?: boolean;
+  /**
+   * `scim`: a SCIM 2.0 route (DESIGN.md §15): the Lambda REQUEST authorizer checks the connection's bearer token
+   * (functions/scim/authorizer.ts) instead of the JWT authorizer; no Idempotency-Key.
+   */
+  readonly auth?: "scim";
 }
 
 // Refused requests write their audit event, or at least count against the probing bound (a counter in the
@@ -38,6 +48,8 @@ const inst = "/api/v1/institutions";
 const inv = "/api/v1/admin/invitations";
 const sec = "/api/v1/admin/security_events";
 const hooks = "/api/v1/admin/webhooks";
+/** Where the SCIM service lives (DESIGN.md §15): the connection's `base_url` is the API's origin and this. */
+export const SCIM_BASE_PATH = "/api/scim/v2";
 
 export const routes: readonly Route[] = [
   { method: "GET", path: inst, handler: "institutions/list", who: "any authorized user", access: { main: "read" } },
@@ -179,10 +191,52 @@ export const routes: readonly Route[] = [
     who: "cohort super admin",
     access: { main: "read", events: "write" },
   },
+  // Directory provisioning (DESIGN.md §15): the connection, managed by the institution's super admin,
+  ...(["POST", "GET", "PATCH", "DELETE"] as const).map(
+    (method): Route => ({
+      method,
+      path: `${inst}/{id}/scim`,
+      handler: `scim/connection-${{ POST: "create", GET: "show", PATCH: "update", DELETE: "delete" }[method]}`,
+      who: "super admin of the institution",
+      access: { main: method === "GET" ? "read" : "readwrite", events: "write" },
+    }),
+  ),
+  // and the SCIM 2.0 service the directory calls with the connection's token.
+  ...scimRoutes(),
   // The API document and its reference page (shared/openapi/): read no table.
   { method: "GET", path: "/api/v1/openapi.json", handler: "docs/openapi", who: "anyone, without a token", access: {}, public: true },
   { method: "GET", path: "/api/v1/docs", handler: "docs/page", who: "anyone, without a token", access: {}, public: true },
 ];
+
+/** The SCIM 2.0 service's routes (RFC 7644) under `SCIM_BASE_PATH`: discovery, then Users and Groups. */
+function scimRoutes(): Route[] {
+  const who = "the institution's directory (SCIM bearer token)";
+  const scim = (method: HttpMethod, path: string, handler: string, access: RouteAccess): Route => ({
+    method,
+    path: `${SCIM_BASE_PATH}${path}`,
+    handler: `scim/${handler}`,
+    who,
+    access,
+    auth: "scim",
+  });
+  const discovery = ["/ServiceProviderConfig", "/ResourceTypes", "/ResourceTypes/{id}", "/Schemas", "/Schemas/{id}"].map((path) =>
+    scim("GET", path, "discovery", {}),
+  );
+  const resources = (["Users", "Groups"] as const).flatMap((type) => {
+    const name = type.toLowerCase();
+    // A user's create, replace or update may grant access to a person the user pool has yet to find or make.
+    const writes = { main: "readwrite", events: "write", ...(type === "Users" && { cognito: true }) } as const;
+    return [
+      scim("GET", `/${type}`, `${name}-list`, { main: "read" }),
+      scim("POST", `/${type}`, `${name}-create`, writes),
+      scim("GET", `/${type}/{id}`, `${name}-show`, { main: "read" }),
+      scim("PUT", `/${type}/{id}`, `${name}-replace`, writes),
+      scim("PATCH", `/${type}/{id}`, `${name}-update`, writes),
+      scim("DELETE", `/${type}/{id}`, `${name}-delete`, { main: "readwrite", events: "write" }),
+    ];
+  });
+  return [...discovery, ...resources];
+}
 
 /**
  * Every POST takes an `Idempotency-Key` (DESIGN.md §12), by its method alone: a new POST route needs nothing
@@ -215,8 +269,16 @@ export function handlers(table: readonly Route[] = routes): Map<string, RouteAcc
     const main = unite(had.main, r.access.main);
     const events = unite(had.events, r.access.events);
     const mail = had.mail === true || r.access.mail === true;
-    const idempotency = had.idempotency === true || takesIdempotencyKey(r.method);
-    out.set(r.handler, { ...(main && { main }), ...(events && { events }), ...(mail && { mail }), ...(idempotency && { idempotency }) });
+    // A SCIM client knows no Idempotency-Key (its POSTs are made safe by userName uniqueness instead).
+    const idempotency = had.idempotency === true || (takesIdempotencyKey(r.method) && r.auth !== "scim");
+    const cognito = had.cognito === true || r.access.cognito === true;
+    out.set(r.handler, {
+      ...(main && { main }),
+      ...(events && { events }),
+      ...(mail && { mail }),
+      ...(idempotency && { idempotency }),
+      ...(cognito && { cognito }),
+    });
   }
   return out;
 }

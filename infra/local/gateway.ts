@@ -190,6 +190,8 @@ export interface EventInput {
   readonly claims: Record<string, string>;
   readonly requestId: string;
   readonly now: Date;
+  /** A Lambda authorizer's context (the SCIM routes): `requestContext.authorizer.lambda` instead of the JWT's claims. */
+  readonly lambda?: Record<string, unknown>;
 }
 
 /** A payload format 2.0 event, as API Gateway builds it for a route with a JWT authorizer. */
@@ -229,7 +231,9 @@ export function buildEvent(input: EventInput): APIGatewayProxyEventV2WithJWTAuth
     requestContext: {
       accountId: "123456789012",
       apiId: "local",
-      authorizer: { jwt: { claims: input.claims, scopes: null as unknown as string[] } },
+      authorizer: input.lambda
+        ? ({ lambda: input.lambda } as unknown as { jwt: { claims: Record<string, string>; scopes: string[] } })
+        : { jwt: { claims: input.claims, scopes: null as unknown as string[] } },
       domainName: host,
       domainPrefix: host.split(".")[0] ?? host,
       http: {
@@ -290,6 +294,72 @@ function loadHandler(name: string): Promise<LambdaHandler> {
     loaded.set(name, p);
   }
   return p;
+}
+
+// --- the SCIM routes' Lambda authorizer ------------------------------------------------------------
+
+type AuthorizerHandler = (
+  event: unknown,
+  context: Context,
+) => Promise<{ isAuthorized?: unknown; context?: Record<string, unknown> } | undefined>;
+
+/**
+ * Runs the SCIM routes' Lambda REQUEST authorizer (functions/scim/authorizer.ts) as API Gateway does with
+ * payload format 2.0 and simple responses, identity source `$request.header.Authorization`, no caching: no
+ * header → 401 without invoking it; it throws `Unauthorized` → 401; `isAuthorized` false → 403; anything else
+ * it throws, or a malformed answer → 500. Allowed: its `context` for the handler.
+ */
+async function runLambdaAuthorizer(
+  req: IncomingMessage,
+  match: RouteMatch,
+  rawPath: string,
+  rawQueryString: string,
+  region: string,
+): Promise<{ refused: Reply; context?: never } | { refused?: never; context: Record<string, unknown> }> {
+  const refuse = (status: number, message: string) => ({ refused: json(status, message) });
+  const header = req.headers.authorization;
+  if (!header || header.trim() === "") return refuse(401, "Unauthorized");
+  const authorizer = (await loadHandler("scim/authorizer")) as unknown as AuthorizerHandler;
+  const headers: Record<string, string> = {};
+  for (const [name, values] of Object.entries(req.headersDistinct)) if (values && name !== "cookie") headers[name] = values.join(",");
+  const queryStringParameters = Object.fromEntries(new URLSearchParams(rawQueryString));
+  const event = {
+    version: "2.0",
+    type: "REQUEST",
+    routeArn: `arn:aws:execute-api:${region}:123456789012:local/$default/${match.route.method}${match.route.path}`,
+    identitySource: [header],
+    routeKey: match.routeKey,
+    rawPath,
+    rawQueryString,
+    headers,
+    queryStringParameters,
+    pathParameters: match.pathParameters,
+    requestContext: {
+      accountId: "123456789012",
+      apiId: "local",
+      domainName: headers.host ?? "localhost",
+      http: {
+        method: match.route.method,
+        path: rawPath,
+        protocol: `HTTP/${req.httpVersion}`,
+        sourceIp: req.socket.remoteAddress ?? "",
+        userAgent: headers["user-agent"] ?? "",
+      },
+      requestId: randomUUID(),
+      routeKey: match.routeKey,
+      stage: "$default",
+    },
+  };
+  try {
+    const res = await authorizer(event, lambdaContext("scim/authorizer", region, Date.now() + 10_000));
+    if (res?.isAuthorized === true) return { context: res.context ?? {} };
+    if (res?.isAuthorized === false) return refuse(403, "Forbidden");
+    return refuse(500, "Internal Server Error");
+  } catch (err) {
+    if ((err as Error).message === "Unauthorized") return refuse(401, "Unauthorized");
+    console.error(`[gateway] scim/authorizer: ${(err as Error).stack ?? err}`);
+    return refuse(500, "Internal Server Error");
+  }
 }
 
 // --- the clock ------------------------------------------------------------------------------------
@@ -392,7 +462,12 @@ export async function startGateway(opts: GatewayOptions): Promise<Gateway> {
 
     // Public routes (the API document and its page) have no authorizer, deployed or here.
     let payload: JwtPayload | undefined;
-    if (!match.route.public) {
+    let lambda: Record<string, unknown> | undefined;
+    if (match.route.auth === "scim") {
+      const allowed = await runLambdaAuthorizer(req, match, rawPath, rawQueryString, region);
+      if (allowed.refused) return allowed.refused;
+      lambda = allowed.context;
+    } else if (!match.route.public) {
       const token = bearer(req.headers.authorization);
       if (!token) return json(401, "Unauthorized");
       try {
@@ -413,7 +488,17 @@ export async function startGateway(opts: GatewayOptions): Promise<Gateway> {
     if (offset === "invalid") return json(400, `${CLOCK_OFFSET_HEADER} must be an integer number of milliseconds`);
     const now = new Date();
     const deadline = now.getTime() + INTEGRATION_TIMEOUT_MS;
-    const event = buildEvent({ req, match, rawPath, rawQueryString, body, claims: payload ? flattenClaims(payload) : {}, requestId, now });
+    const event = buildEvent({
+      req,
+      match,
+      rawPath,
+      rawQueryString,
+      body,
+      claims: payload ? flattenClaims(payload) : {},
+      requestId,
+      now,
+      ...(lambda && { lambda }),
+    });
     try {
       const result = await withTimeout(
         withClockOffset(offset, () => Promise.resolve(handler(event, lambdaContext(match.route.handler, region, deadline)))),

@@ -291,6 +291,9 @@ export async function startLocalStack(opts: StackOptions): Promise<LocalStack> {
         JWT_ISSUER: `${cognitoEndpoint}/${pool.userPoolId}`,
         JWT_AUDIENCE: pool.userPoolClientId,
         JWKS_URL: `${cognitoEndpoint}/${pool.userPoolId}/.well-known/jwks.json`,
+        // SCIM provisioning finds and makes pool users (DESIGN.md §15).
+        USER_POOL_ID: pool.userPoolId,
+        COGNITO_ENDPOINT: cognitoEndpoint,
         ...opts.handlerEnv,
       },
     });

@@ -41,6 +41,9 @@ export interface AccessRecord extends Partial<Omit<Member, "user_id" | "role">> 
   institution_id: string;
   role: Role;
   institution: InstitutionSummary;
+  /** `scim` when the directory `scim_connection` gave the access (DESIGN.md §15). */
+  managed_by?: "scim";
+  scim_connection?: string;
 }
 
 export interface Cohort {
