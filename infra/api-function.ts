@@ -77,6 +77,14 @@ export interface ApiFunctionProps {
   readonly environment: Record<string, string>;
   readonly logRetention: logs.RetentionDays;
   readonly reservedConcurrency?: number | undefined;
+  /** The user pool, for a function that provisions users (`access.cognito`, DESIGN.md §15). */
+  readonly userPoolArn?: string;
+}
+
+/** `<handler>: <its routes>`, within Lambda's 256 characters (the SCIM service has 17 routes: then their count). */
+function describeRoutes(handler: string, routeKeys: readonly string[]): string {
+  const full = `${handler}: ${routeKeys.join(", ")}`;
+  return full.length <= 256 ? full : `${handler}: ${routeKeys.length} routes, the first ${routeKeys[0] ?? ""}`.slice(0, 256);
 }
 
 export class ApiFunction extends StackPart {
@@ -104,6 +112,16 @@ export class ApiFunction extends StackPart {
         new iam.PolicyStatement({ sid: "SendInvitationMail", actions: ["ses:SendEmail"], resources: [...props.sendResources] }),
       );
     }
+    if (access.cognito) {
+      if (!props.userPoolArn) throw new Error(`functions/${handler}.ts provisions users: it needs the user pool`);
+      role.addToPrincipalPolicy(
+        new iam.PolicyStatement({
+          sid: "ProvisionUsers",
+          actions: ["cognito-idp:ListUsers", "cognito-idp:AdminCreateUser"],
+          resources: [props.userPoolArn],
+        }),
+      );
+    }
     Validations.of(role).acknowledge({
       id: "AwsSolutions-IAM5[Resource::*]",
       reason: "Active tracing: xray:PutTraceSegments and xray:PutTelemetryRecords support no resource-level permissions.",
@@ -119,7 +137,7 @@ export class ApiFunction extends StackPart {
       // The trace starts here: an HTTP API stage has no X-Ray of its own.
       tracing: lambda.Tracing.ACTIVE,
       ...(props.reservedConcurrency !== undefined && { reservedConcurrentExecutions: props.reservedConcurrency }),
-      description: `${handler}: ${props.routeKeys.join(", ")}`,
+      description: describeRoutes(handler, props.routeKeys),
       environment: {
         ...props.environment,
         ...(access.idempotency && { IDEMPOTENCY_TABLE: props.tables.idempotency.tableName }),

@@ -26,7 +26,7 @@ import {
   LogGroupLogDestination,
   SecurityPolicy,
 } from "aws-cdk-lib/aws-apigatewayv2";
-import { HttpUserPoolAuthorizer } from "aws-cdk-lib/aws-apigatewayv2-authorizers";
+import { HttpLambdaAuthorizer, HttpLambdaResponseType, HttpUserPoolAuthorizer } from "aws-cdk-lib/aws-apigatewayv2-authorizers";
 import { HttpLambdaIntegration } from "aws-cdk-lib/aws-apigatewayv2-integrations";
 import * as acm from "aws-cdk-lib/aws-certificatemanager";
 import type * as cognito from "aws-cdk-lib/aws-cognito";
@@ -40,7 +40,7 @@ import type * as ses from "aws-cdk-lib/aws-ses";
 import type * as sns from "aws-cdk-lib/aws-sns";
 import type { Construct } from "constructs";
 import { METRICS_NAMESPACE, SERVICE_NAME } from "../shared/observability.js";
-import { handlers, type Route, routeKey, routes as routeTable } from "../shared/routes.js";
+import { handlers, type Route, routeKey, routes as routeTable, SCIM_BASE_PATH } from "../shared/routes.js";
 import { ApiFunction, functionId } from "./api-function.js";
 import { Console } from "./console.js";
 import { assertLogsRegion, CLOUDFRONT_LOGS_REGION, ConsoleAccessLogs, consoleLogsName, grantConsoleLogDelivery } from "./console-logs.js";
@@ -133,6 +133,8 @@ export const ACCESS_LOG_FORMAT = {
 export class InstitutionAdminStack extends Stack {
   /** One function per distinct handler name of the route table. */
   readonly functions = new Map<string, NodejsFunction>();
+  /** The SCIM routes' Lambda authorizer (functions/scim/authorizer.ts). */
+  readonly scimAuthorizerFunction: NodejsFunction;
   readonly settings: Settings;
   readonly mainTable: dynamodb.Table;
   readonly eventsTable: dynamodb.Table;
@@ -327,12 +329,35 @@ export class InstitutionAdminStack extends Stack {
         routeKeys: routes.filter((r) => r.handler === handler).map(routeKey),
         tables,
         sendResources: mail.sendResources,
-        environment: { ...commonEnv, ...(access.mail ? mailEnv : {}) },
+        environment: {
+          ...commonEnv,
+          ...(access.mail ? mailEnv : {}),
+          // Directory provisioning (DESIGN.md §15): the SCIM base URL is the console's origin; new people go into the pool.
+          ...(handler.startsWith("scim/") && { APP_BASE_URL: this.appBaseUrl }),
+          ...(access.cognito && { USER_POOL_ID: this.userPool.userPoolId }),
+        },
         logRetention: settings.logRetention,
         reservedConcurrency: settings.reservedConcurrency[handler],
+        userPoolArn: this.userPool.userPoolArn,
       });
       this.functions.set(handler, fn);
     }
+    // The SCIM routes' Lambda REQUEST authorizer: the connection's token, by its hash, in one GetItem. Not cached,
+    // so that a rotated or revoked token stops working at once.
+    this.scimAuthorizerFunction = new ApiFunction(this, "ScimAuthorizerFunction", {
+      handler: "scim/authorizer",
+      access: { main: "read" },
+      routeKeys: [`the SCIM routes (${SCIM_BASE_PATH}/*)`],
+      tables,
+      sendResources: [],
+      environment: commonEnv,
+      logRetention: settings.logRetention,
+    }).function;
+    const scimAuthorizer = new HttpLambdaAuthorizer("ScimAuthorizer", this.scimAuthorizerFunction, {
+      responseTypes: [HttpLambdaResponseType.SIMPLE],
+      identitySource: ["$request.header.Authorization"],
+      resultsCacheTtl: Duration.seconds(0),
+    });
     // Retention, signed hourly digests and their locked copies (trail.ts).
     this.trail = new EvidenceTrail(this, "Trail", {
       settings,
@@ -358,7 +383,7 @@ export class InstitutionAdminStack extends Stack {
         // One integration per route keeps each Lambda permission scoped to its own route.
         integration: new HttpLambdaIntegration(`${functionId(route.handler)}${route.method}Integration`, fn),
         // Public routes (the API document and its page) are served without a token.
-        authorizer: route.public ? noAuthorizer : authorizer,
+        authorizer: route.public ? noAuthorizer : route.auth === "scim" ? scimAuthorizer : authorizer,
       });
       if (!created) throw new Error(`No route made for ${routeKey(route)}`);
       routeResources.set(routeKey(route), created);

@@ -651,7 +651,7 @@ function operation(route: Route, spec: Spec): Operation {
 /** Connecting a directory that is connected already rotates its token: 200 with the same body as the 201. */
 function withRotation(route: Route, op: Operation): Operation {
   const created = op.responses["201"];
-  if (route.handler !== "scim/connection-create" || !created) return op;
+  if (route.handler !== "scim/connection" || route.method !== "POST" || !created) return op;
   const responses = { ...op.responses, 200: { ...created, description: "Rotated: a new token; the old one no longer works." } };
   return { ...op, responses: Object.fromEntries(Object.entries(responses).sort(([a], [b]) => a.localeCompare(b))) };
 }

@@ -1,7 +1,0 @@
-import { scimApi } from "../../shared/scim/http.js";
-import { deleteResource } from "../../shared/scim/service.js";
-
-export const handler = scimApi(async ({ directory, params }) => {
-  await deleteResource(directory, "User", params.id);
-  return { status: 204 };
-});
