@@ -4502,6 +4502,28 @@ export interface operations {
     };
     requestBody?: never;
     responses: {
+      /** @description Rotated: a new token; the old one no longer works. */
+      200: {
+        headers: {
+          "Cache-Control": components["headers"]["CacheControl"];
+          "X-Content-Type-Options": components["headers"]["XContentTypeOptions"];
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "scim": {
+           *         "base_url": "https://admin.acme.test/api/scim/v2",
+           *         "token": "scim_Jx4vQ0b8m1Zr5tYk2PqW9sLc7HdE3fGa6NuV0iXoB_A",
+           *         "token_preview": "scim_Jx4vQ0b...",
+           *         "created_at": "2026-11-23T16:40:02.514Z",
+           *         "rotated_at": null
+           *       }
+           *     }
+           */
+          "application/json": components["schemas"]["ScimConnectionWritten"];
+        };
+      };
       /** @description Connected (or, 200, rotated). */
       201: {
         headers: {

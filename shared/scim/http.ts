@@ -8,7 +8,6 @@ import httpSecurityHeaders from "@middy/http-security-headers";
 import type { APIGatewayProxyEventV2WithLambdaAuthorizer, APIGatewayProxyStructuredResultV2, Context } from "aws-lambda";
 import { viewerIp } from "../caller.js";
 import { toResponse, Unauthorized } from "../errors.js";
-import { MAX_BODY_BYTES } from "../http.js";
 import { SCIM_BASE_PATH } from "../routes.js";
 import { SECURITY_HEADERS } from "../security-headers.js";
 import { telemetry } from "../telemetry.js";
@@ -40,6 +39,9 @@ export interface ScimResponse {
   readonly status: number;
   readonly body?: unknown;
 }
+
+/** The JSON API's body limit (shared/http.ts, not imported: it would bring the idempotency middleware along). */
+const MAX_BODY_BYTES = 64 * 1024;
 
 const TRUST_VIEWER_ADDRESS = process.env.TRUST_CLOUDFRONT_VIEWER_ADDRESS === "true";
 
