@@ -488,7 +488,8 @@ describe("Prism, a validating proxy, between a client and the local API", () => 
       expect(rotated.body.scim.token).toMatch(/^scim_/);
       expect((await p("GET", path, { token: owner })).body.scim.token_preview).toMatch(/\.\.\.$/);
       expect((await p("PATCH", path, { token: owner, body: { role_mappings: { Staff: "cohort_super_admin" } } })).status).toBe(200);
-      expect((await p("PATCH", path, { token: owner, body: { role_mappings: { Staff: "owner" } } })).status).toBe(400);
+      // A role the document's enum refuses: Prism would answer for the API, so straight to it.
+      expect((await call("PATCH", path, { token: owner, body: { role_mappings: { Staff: "owner" } } })).status).toBe(400);
       expect((await p("PATCH", path, { token: owner, body: { role_mappings: { "": "cohort_admin" } } })).status).toBe(422);
       expect((await p("GET", path, { token: stranger })).status).toBe(404);
       expect((await p("DELETE", path, { token: owner })).status).toBe(200);
