@@ -104,6 +104,15 @@ const errorMapping: Middleware = {
   },
 };
 
+/** A path as the directory meant it; a malformed escape stays as sent (and names nothing). */
+function decoded(path: string): string {
+  try {
+    return decodeURIComponent(path);
+  } catch {
+    return path;
+  }
+}
+
 /** Wraps a thin SCIM handler. */
 export function scimApi(fn: (req: ScimRequest) => Promise<ScimResponse>) {
   return middy<ScimEvent, ScimResult, Error, ScimContext>()
@@ -120,7 +129,7 @@ export function scimApi(fn: (req: ScimRequest) => Promise<ScimResponse>) {
         params: event.pathParameters ?? {},
         query: event.queryStringParameters ?? {},
         body: context.body,
-        path: decodeURIComponent(path),
+        path: decoded(path),
       });
       return result(res.status, res.body);
     });
