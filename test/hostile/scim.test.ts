@@ -124,9 +124,9 @@ describe("the SCIM routes", () => {
     });
     expect(big.status).toBe(413);
     expect(big.body.schemas).toEqual([URN.error]);
-    const escape = await hit("GET /Schemas/{id}", "GET", `${SCIM}/Schemas/%E0%A4%A`, { token: dir });
-    expect(escape.status).toBe(404);
-    expect(escape.body.schemas).toEqual([URN.error]);
+    const badEscape = await hit("GET /Schemas/{id}", "GET", `${SCIM}/Schemas/%E0%A4%A`, { token: dir });
+    expect(badEscape.status).toBe(404);
+    expect(badEscape.body.schemas).toEqual([URN.error]);
     const resource = await hit("POST /Users", "POST", `${SCIM}/Users`, {
       token: dir,
       json: { userName: "large@x.test", title: "x".repeat(20_000) },
