@@ -234,6 +234,37 @@ describe("access", () => {
     expect(disconnected[0]?.user_id).toBe(await userIdOf(owner));
   });
 
+  it("races: 10 parallel PATCHes and DELETEs on one user, and provisioning racing a manual removal, leave records, markers and seats consistent", async () => {
+    const { inst, dir } = await setup();
+    const email = uniqEmail("race", domain);
+    const u = (await scim(dir, "POST", "/Users", entraUser(email))).body;
+    const results = await Promise.all(
+      Array.from({ length: 10 }, (_, i) =>
+        i === 7 ? scim(dir, "DELETE", `/Users/${u.id}`) : deactivate(dir, u.id, i % 2 === 0 ? "False" : "True"),
+      ),
+    );
+    for (const r of results) expect([200, 204, 404, 409], r.text).toContain(r.status);
+    expect(results.filter((r) => r.status === 204)).toHaveLength(1);
+    expect(await auditMembership(inst.id)).toEqual([]);
+    const after = await scim(dir, "GET", `/Users/${u.id}`);
+    expect(after.status).toBe(404);
+    expect((await admins(inst.id)).some((a) => a.email === email)).toBe(false);
+
+    // A person invited by hand, provisioned by the directory while the owner removes them: whichever lands first,
+    // the person ends as the directory's member, and the institution stays consistent.
+    const manual = uniqEmail("manual", domain);
+    const manualId = await userIdOf(await token(manual, { account: inst.account_id as string }));
+    await grantAccess(inst.id, manualId, "cohort_admin", { email: manual });
+    const [provisioned, removed] = await Promise.all([
+      scim(dir, "POST", "/Users", entraUser(manual)),
+      call("DELETE", `${INST}/${inst.id}/administrators/${manualId}`, { token: owner }),
+    ]);
+    expect(provisioned.status, provisioned.text).toBe(201);
+    expect([200, 422], removed.text).toContain(removed.status);
+    expect(await auditMembership(inst.id)).toEqual([]);
+    expect((await admins(inst.id)).find((a) => a.user_id === manualId)?.managed_by).toBe("scim");
+  });
+
   it("holds the 95-seat limit: 403 in the RFC's shape, nothing changed", async () => {
     const { inst, dir } = await setup();
     for (let i = 0; i < 94; i++) await grantAccess(inst.id, `seat-${inst.id}-${i}`, "cohort_admin");
