@@ -169,7 +169,7 @@ export function Scim({ institutionId }: { institutionId: string }) {
             <SpaceBetween size="s">
               <Header
                 variant="h3"
-                description="A directory user gets the highest role its groups map to; Administrator when none maps."
+                description="A directory user gets the highest role its groups map to; Cohort admin when none maps."
                 actions={
                   <Button loading={saving.busy} disabled={mappings === undefined} disabledReason="Nothing changed." onClick={save}>
                     Save mappings
@@ -183,7 +183,7 @@ export function Scim({ institutionId }: { institutionId: string }) {
                 items={shown}
                 addButtonText="Add mapping"
                 removeButtonText="Remove"
-                empty="No group is mapped: every directory user is an Administrator."
+                empty="No group is mapped: every directory user is a Cohort admin."
                 onAddButtonClick={() => setMappings([...shown, { group: "", role: "cohort_admin" }])}
                 onRemoveButtonClick={({ detail }) => setMappings(shown.filter((_, i) => i !== detail.itemIndex))}
                 definition={[
