@@ -86,6 +86,12 @@ export interface ApiFunctionProps {
   readonly reservedConcurrency?: number | undefined;
 }
 
+/** `<handler>: <its routes>`, within Lambda's 256 characters (the SCIM service has 17 routes: then their count). */
+function describeRoutes(handler: string, routeKeys: readonly string[]): string {
+  const full = `${handler}: ${routeKeys.join(", ")}`;
+  return full.length <= 256 ? full : `${handler}: ${routeKeys.length} routes, the first ${routeKeys[0] ?? ""}`.slice(0, 256);
+}
+
 export class ApiFunction extends StackPart {
   readonly function: NodejsFunction;
 
@@ -135,7 +141,7 @@ export class ApiFunction extends StackPart {
       // The trace starts here: an HTTP API stage has no X-Ray of its own.
       tracing: lambda.Tracing.ACTIVE,
       ...(props.reservedConcurrency !== undefined && { reservedConcurrentExecutions: props.reservedConcurrency }),
-      description: `${handler}: ${props.routeKeys.join(", ")}`,
+      description: describeRoutes(handler, props.routeKeys),
       environment: {
         ...props.environment,
         // An API function calls out only through AWS SDK clients, each traced by captureAWSv3Client (shared/clients.ts,

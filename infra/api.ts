@@ -18,7 +18,7 @@ import {
   LogGroupLogDestination,
   SecurityPolicy,
 } from "aws-cdk-lib/aws-apigatewayv2";
-import { HttpUserPoolAuthorizer } from "aws-cdk-lib/aws-apigatewayv2-authorizers";
+import { HttpLambdaAuthorizer, HttpLambdaResponseType, HttpUserPoolAuthorizer } from "aws-cdk-lib/aws-apigatewayv2-authorizers";
 import { HttpLambdaIntegration } from "aws-cdk-lib/aws-apigatewayv2-integrations";
 import * as acm from "aws-cdk-lib/aws-certificatemanager";
 import type * as cognito from "aws-cdk-lib/aws-cognito";
@@ -27,7 +27,7 @@ import * as logs from "aws-cdk-lib/aws-logs";
 import * as route53 from "aws-cdk-lib/aws-route53";
 import * as route53targets from "aws-cdk-lib/aws-route53-targets";
 import type { Construct } from "constructs";
-import { type Route, type RouteAccess, routeKey } from "../shared/routes.js";
+import { type Route, type RouteAccess, routeKey, SCIM_BASE_PATH } from "../shared/routes.js";
 import { ApiFunction, functionId } from "./api-function.js";
 import { StackPart } from "./part.js";
 import type { Settings } from "./settings.js";
@@ -80,6 +80,9 @@ export class Api extends StackPart {
   /** The custom domain CloudFront reaches the API at, with `apiOrigin`. */
   readonly domain: DomainName | undefined;
   private readonly authorizer: HttpUserPoolAuthorizer;
+  /** The SCIM routes' Lambda authorizer (functions/scim/authorizer.ts), made with the functions. */
+  scimAuthorizerFunction: NodejsFunction | undefined;
+  private scimAuthorizer: HttpLambdaAuthorizer | undefined;
   private readonly fronted: ApiOrigin | undefined;
 
   constructor(scope: Construct, id: string, props: ApiProps) {
@@ -135,7 +138,7 @@ export class Api extends StackPart {
       tables: Tables;
       sendResources: readonly string[];
       userPool: { readonly arn: string; readonly id: string };
-      environment: (access: RouteAccess) => Record<string, string>;
+      environment: (access: RouteAccess, handler: string) => Record<string, string>;
       settings: Settings;
     },
   ): Map<string, NodejsFunction> {
@@ -148,13 +151,37 @@ export class Api extends StackPart {
         tables: props.tables,
         sendResources: props.sendResources,
         userPool: props.userPool,
-        environment: props.environment(handlerAccess),
+        environment: props.environment(handlerAccess, handler),
         logRetention: props.settings.logRetention,
         reservedConcurrency: props.settings.reservedConcurrency[handler],
       });
       out.set(handler, made.function);
     }
+    if (routes.some((r) => r.auth === "scim")) {
+      // The SCIM routes' Lambda REQUEST authorizer (DESIGN.md §15): the connection's token, by its hash, in one
+      // GetItem. Not cached, so that a rotated or revoked token stops working at once.
+      this.scimAuthorizerFunction = new ApiFunction(this, "ScimAuthorizerFunction", {
+        handler: "scim/authorizer",
+        access: { main: "read" },
+        routeKeys: [`the SCIM routes (${SCIM_BASE_PATH}/*)`],
+        tables: props.tables,
+        sendResources: [],
+        userPool: props.userPool,
+        environment: props.environment({ main: "read" }, "scim/authorizer"),
+        logRetention: props.settings.logRetention,
+      }).function;
+      this.scimAuthorizer = new HttpLambdaAuthorizer("ScimAuthorizer", this.scimAuthorizerFunction, {
+        responseTypes: [HttpLambdaResponseType.SIMPLE],
+        identitySource: ["$request.header.Authorization"],
+        resultsCacheTtl: Duration.seconds(0),
+      });
+    }
     return out;
+  }
+
+  private scimAuthorizerOf(route: Route): HttpLambdaAuthorizer {
+    if (!this.scimAuthorizer) throw new Error(`${routeKey(route)}: make the functions (and the SCIM authorizer) before serving`);
+    return this.scimAuthorizer;
   }
 
   /** Serves each route of `routes` by its handler's function (`functions`), through the stage it returns. */
@@ -170,7 +197,7 @@ export class Api extends StackPart {
         // One integration per route keeps each Lambda permission scoped to its own route.
         integration: new HttpLambdaIntegration(`${functionId(route.handler)}${route.method}Integration`, fn),
         // Public routes (the API document and its page) are served without a token.
-        authorizer: route.public ? noAuthorizer : this.authorizer,
+        authorizer: route.public ? noAuthorizer : route.auth === "scim" ? this.scimAuthorizerOf(route) : this.authorizer,
       });
       if (!created) throw new Error(`No route made for ${routeKey(route)}`);
       routeResources.set(routeKey(route), created);

@@ -245,10 +245,12 @@ export class InstitutionAdminStack extends Stack {
     };
 
     const routeAccess = handlers(routes);
-    const environment = (access: RouteAccess) => ({
+    const environment = (access: RouteAccess, handler: string) => ({
       ...commonEnv,
       ...(originSecret !== undefined && { ORIGIN_VERIFY_SECRET: originSecret }),
       ...(access.mail ? mailEnv : {}),
+      // Directory provisioning (DESIGN.md §15): the SCIM base URL is the console's origin.
+      ...(handler.startsWith("scim/") && { APP_BASE_URL: this.appBaseUrl }),
     });
     const userPool = { arn: this.userPool.userPoolArn, id: this.userPool.userPoolId };
     for (const [handler, fn] of api.functions(routes, routeAccess, {

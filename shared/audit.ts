@@ -127,6 +127,18 @@ export function describe(type: EventType, details: Record<string, unknown>, acto
       return `${actor} created an account from an invitation to institution ${t("institution_id")}`;
     case "cohort_deleted":
       return `${actor} deleted cohort '${t("name")}'`;
+    case "scim_connected":
+      return `${actor} connected a directory (SCIM) to institution ${t("institution_id")}`;
+    case "scim_token_rotated":
+      return `${actor} rotated the directory (SCIM) token of institution ${t("institution_id")}`;
+    case "scim_role_mappings_changed":
+      return `${actor} changed the directory (SCIM) role mappings of institution ${t("institution_id")}`;
+    case "scim_disconnected":
+      return `${actor} disconnected the directory (SCIM) of institution ${t("institution_id")}`;
+    case "administrator_provisioned":
+      return `${actor} provisioned ${t("email")} as ${t("role")} in institution ${t("institution_id")}`;
+    case "administrator_deprovisioned":
+      return `${actor} deprovisioned ${t("email")} from institution ${t("institution_id")} (${t("reason")})`;
   }
 }
 
@@ -175,7 +187,8 @@ function storedItem(e: AuditEvent, account: string): Record<string, unknown> {
     id: e.id,
     account_id: account,
     event_type: e.type,
-    user_id: actor.id,
+    // The directory acts as no user (DESIGN.md §15): `user_id` null; its id names it in the description and index.
+    user_id: actor.directory ? null : actor.id,
     user_email: email,
     user_name: actor.name === null ? null : recordedText(actor.name),
     ip_address: actor.ip,

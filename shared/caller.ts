@@ -32,6 +32,8 @@ export interface Caller {
   /** The identity provider verified `email` (`email_verified` true): required to accept an invitation. */
   readonly emailVerified: boolean;
   readonly ip: string;
+  /** Set when the actor is an institution's directory (SCIM, DESIGN.md §15): its connection id; no user. */
+  readonly directory?: string;
 }
 
 type Claims = Record<string, string | number | boolean | string[]>;

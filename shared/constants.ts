@@ -40,6 +40,12 @@ export const EVENT_TYPES = [
   "institution_transferred",
   "account_created",
   "cohort_deleted",
+  "scim_connected",
+  "scim_token_rotated",
+  "scim_role_mappings_changed",
+  "scim_disconnected",
+  "administrator_provisioned",
+  "administrator_deprovisioned",
 ] as const;
 export type EventType = (typeof EVENT_TYPES)[number];
 

@@ -51,11 +51,25 @@ export interface EventDetails {
   webhook_deleted: { webhook_id: string; url: string };
   webhook_disabled: { webhook_id: string; url: string; failing_since: string };
   administrator_removed: { institution_id: string; user_id: string; email: string; self: boolean };
-  administrator_role_changed: { institution_id: string; user_id: string; from: Role; to: Role };
+  /** `source: "scim"` and `scim_connection` when the directory changed it (DESIGN.md §15). */
+  administrator_role_changed: { institution_id: string; user_id: string; from: Role; to: Role; source?: "scim"; scim_connection?: string };
   institution_transferred: { institution_id: string; from_user_id: string; to_user_id: string };
   /** A person joined from an invitation (DESIGN.md §14): the user-pool user made for them. */
   account_created: { user_id: string; email: string; institution_id: string; invitation_id: string };
   cohort_deleted: { institution_id: string; cohort_id: string; name: string };
+  scim_connected: { institution_id: string; scim_connection: string };
+  scim_token_rotated: { institution_id: string; scim_connection: string };
+  scim_role_mappings_changed: { institution_id: string; scim_connection: string; role_mappings: Record<string, Role> };
+  scim_disconnected: { institution_id: string; scim_connection: string };
+  /** The directory's (actor `user` null): who got access, with which role, from which SCIM user. */
+  administrator_provisioned: { institution_id: string; user_id: string; email: string; role: Role; scim_connection: string };
+  administrator_deprovisioned: {
+    institution_id: string;
+    user_id: string;
+    email: string;
+    reason: "deactivated" | "deleted" | "email_changed";
+    scim_connection: string;
+  };
 }
 
 /** Compile-time: the types given details here are exactly the contract's list (constants.ts). */
@@ -84,10 +98,16 @@ export const DETAIL_KEYS: { readonly [T in keyof EventDetails]-?: readonly KeysO
   webhook_deleted: ["webhook_id", "url"],
   webhook_disabled: ["webhook_id", "url", "failing_since"],
   administrator_removed: ["institution_id", "user_id", "email", "self"],
-  administrator_role_changed: ["institution_id", "user_id", "from", "to"],
+  administrator_role_changed: ["institution_id", "user_id", "from", "to", "source", "scim_connection"],
   institution_transferred: ["institution_id", "from_user_id", "to_user_id"],
   account_created: ["user_id", "email", "institution_id", "invitation_id"],
   cohort_deleted: ["institution_id", "cohort_id", "name"],
+  scim_connected: ["institution_id", "scim_connection"],
+  scim_token_rotated: ["institution_id", "scim_connection"],
+  scim_role_mappings_changed: ["institution_id", "scim_connection", "role_mappings"],
+  scim_disconnected: ["institution_id", "scim_connection"],
+  administrator_provisioned: ["institution_id", "user_id", "email", "role", "scim_connection"],
+  administrator_deprovisioned: ["institution_id", "user_id", "email", "reason", "scim_connection"],
 };
 
 /** The keys of `security_events_exported`'s `filters`. */

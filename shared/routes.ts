@@ -9,6 +9,8 @@ export type HttpMethod = "GET" | "POST" | "PUT" | "PATCH" | "DELETE";
 export const USER_ACTIONS = {
   read: ["cognito-idp:AdminGetUser"],
   join: ["cognito-idp:AdminGetUser", "cognito-idp:AdminCreateUser", "cognito-idp:AdminSetUserPassword", "cognito-idp:AdminDeleteUser"],
+  /** SCIM provisioning (DESIGN.md §15): find a person by e-mail, or create them with the pool's invitation. */
+  provision: ["cognito-idp:ListUsers", "cognito-idp:AdminCreateUser"],
 } as const;
 export type UserAccess = keyof typeof USER_ACTIONS;
 
@@ -52,6 +54,8 @@ export const WHO = {
   institution_super_admin_or_self: "super admin of the institution, or the administrator itself (leaving)",
   invitation_manager: "cohort super admin managing the institution",
   invitee: "the invited e-mail's user",
+  /** The SCIM routes: the Lambda authorizer has checked the connection's bearer token (DESIGN.md §15). */
+  scim_directory: "the institution's directory (SCIM bearer token)",
 } as const;
 
 export type Rule = { readonly kind: keyof typeof WHO };
@@ -76,6 +80,11 @@ export interface Route {
    * routes whose credential is an invitation token in the body (open and register, DESIGN.md §14).
    */
   readonly public?: boolean;
+  /**
+   * `scim`: a SCIM 2.0 route (DESIGN.md §15): the Lambda REQUEST authorizer checks the connection's bearer token
+   * (functions/scim/authorizer.ts) instead of the JWT authorizer; no Idempotency-Key.
+   */
+  readonly auth?: "scim";
 }
 
 /** The path prefixes, for the console's client and the tests: the one place `/api/v1` is spelled. */
@@ -99,6 +108,8 @@ const inst = paths.institutions;
 const inv = paths.invitations;
 const sec = paths.securityEvents;
 const hooks = paths.webhooks;
+/** Where the SCIM service lives (DESIGN.md §15): the connection's `base_url` is the API's origin and this. */
+export const SCIM_BASE_PATH = "/api/scim/v2";
 
 /** A route as the table declares it: `who` and `public` follow from its rule. */
 type Declared = Omit<Route, "who" | "public">;
@@ -301,6 +312,18 @@ const table: readonly Declared[] = [
     rule: rule.cohort_super_admin,
     access: { main: "read", events: "write" },
   },
+  // Directory provisioning (DESIGN.md §15): the connection, managed by the institution's super admin,
+  ...(["POST", "GET", "PATCH", "DELETE"] as const).map(
+    (method): Declared => ({
+      method,
+      path: `${inst}/{id}/scim`,
+      handler: "scim/connection",
+      rule: rule.institution_super_admin,
+      access: { main: method === "GET" ? "read" : "readwrite", events: "write" },
+    }),
+  ),
+  // and the SCIM 2.0 service the directory calls with the connection's token.
+  ...scimRoutes(),
   // The API document and its reference page (shared/openapi/): read no table.
   { method: "GET", path: paths.openapi, handler: "docs/openapi", rule: rule.public, access: {} },
   { method: "GET", path: paths.docs, handler: "docs/page", rule: rule.public, access: {} },
@@ -314,6 +337,35 @@ export const routes: readonly Route[] = table.map((r) => ({
 
 /** The route API Gateway matched (`$context.routeKey`, as `routeKey()` spells it), if it is one of the table's. */
 export const routeOf = (key: string): Route | undefined => routes.find((r) => routeKey(r) === key);
+
+/** The SCIM 2.0 service's routes (RFC 7644) under `SCIM_BASE_PATH`: discovery, then Users and Groups. */
+function scimRoutes(): Declared[] {
+  // One function serves them all (functions/scim/service.ts), so the stack stays under 500 resources.
+  const scim = (method: HttpMethod, path: string, access: RouteAccess): Declared => ({
+    method,
+    path: `${SCIM_BASE_PATH}${path}`,
+    handler: "scim/service",
+    rule: rule.scim_directory,
+    access,
+    auth: "scim",
+  });
+  const discovery = ["/ServiceProviderConfig", "/ResourceTypes", "/ResourceTypes/{id}", "/Schemas", "/Schemas/{id}"].map((path) =>
+    scim("GET", path, {}),
+  );
+  const resources = (["Users", "Groups"] as const).flatMap((type) => {
+    // A user's create, replace or update may grant access to a person the user pool has yet to find or make.
+    const writes = { main: "readwrite", events: "write", ...(type === "Users" && { users: "provision" as const }) } as const;
+    return [
+      scim("GET", `/${type}`, { main: "read" }),
+      scim("POST", `/${type}`, writes),
+      scim("GET", `/${type}/{id}`, { main: "read" }),
+      scim("PUT", `/${type}/{id}`, writes),
+      scim("PATCH", `/${type}/{id}`, writes),
+      scim("DELETE", `/${type}/{id}`, { main: "readwrite", events: "write" }),
+    ];
+  });
+  return [...discovery, ...resources];
+}
 
 /**
  * Every POST takes an `Idempotency-Key` (DESIGN.md §12), by its method alone: a new POST route needs nothing
@@ -349,7 +401,8 @@ export function handlers(table: readonly Route[] = routes): Map<string, RouteAcc
     const mail = had.mail === true || r.access.mail === true;
     const users = had.users ?? r.access.users;
     const exports = had.exports ?? r.access.exports;
-    const idempotency = had.idempotency === true || takesIdempotencyKey(r.method);
+    // A SCIM client knows no Idempotency-Key (its POSTs are made safe by userName uniqueness instead).
+    const idempotency = had.idempotency === true || (takesIdempotencyKey(r.method) && r.auth !== "scim");
     out.set(r.handler, {
       ...(main && { main }),
       ...(events && { events }),

@@ -181,6 +181,24 @@ export const keys = {
   }),
 } as const;
 
+/**
+ * SCIM directory provisioning (DESIGN.md §15), main table:
+ * - the connection `INST#<id>` / `SCIM` (token hash and preview, role mappings, times, `version`);
+ * - its token `SCIMTOKEN#<sha256>` / `SCIMTOKEN` → institution and connection: the authorizer's one GetItem;
+ * - the directory's resources, all in the connection's partition so that one Query reads them:
+ *   users `SCIM#<connection>` / `USER#<id>`, groups `.../GROUP#<id>`, and what the directory has granted, per
+ *   e-mail, `.../GRANT#<email>` (the pool user and role). Uniqueness (userName, displayName) is checked on
+ *   that read: every directory write is conditioned on the connection's version, so none can slip between.
+ */
+export const scimKeys = {
+  connection: (institutionId: string): Key => ({ pk: `INST#${institutionId}`, sk: "SCIM" }),
+  token: (tokenHash: string): Key => ({ pk: `SCIMTOKEN#${tokenHash}`, sk: "SCIMTOKEN" }),
+  partition: (connectionId: string): string => `SCIM#${connectionId}`,
+  user: (connectionId: string, id: string): Key => ({ pk: `SCIM#${connectionId}`, sk: `USER#${id}` }),
+  group: (connectionId: string, id: string): Key => ({ pk: `SCIM#${connectionId}`, sk: `GROUP#${id}` }),
+  grant: (connectionId: string, email: string): Key => ({ pk: `SCIM#${connectionId}`, sk: `GRANT#${keyPart(email)}` }),
+} as const;
+
 /** Index attributes of an invitation in `by_invitation_state` (a revoked one has none, so it leaves the index). */
 export const invitationStateIndex = {
   name: "by_invitation_state",

@@ -1,7 +1,8 @@
 /**
  * The user pool as it is now: for the two routes that join people from an invitation (DESIGN.md §14: does a
- * user with an e-mail exist, create one, set its password, delete it again) and for transfer (a user's account
- * as the pool holds it now, §13). Only those use cases import this module (transfer dynamically), so the
+ * user with an e-mail exist, create one, set its password, delete it again), for transfer (a user's account
+ * as the pool holds it now, §13) and for SCIM provisioning (find a person by e-mail or invite them, §15). Only
+ * those use cases import this module (transfer and SCIM dynamically), so the
  * Cognito client is in their bundles alone; their roles may make exactly these calls on the pool (route
  * access `users`, `USER_ACTIONS` in shared/routes.ts).
  *
@@ -13,7 +14,9 @@ import {
   AdminDeleteUserCommand,
   AdminGetUserCommand,
   AdminSetUserPasswordCommand,
+  type AttributeType,
   CognitoIdentityProviderClient,
+  ListUsersCommand,
 } from "@aws-sdk/client-cognito-identity-provider";
 import { localCredentials } from "./clients.js";
 import { config } from "./config.js";
@@ -118,4 +121,55 @@ export async function currentAccountOf(sub: string): Promise<string | undefined>
     if (named(err, "UserNotFoundException")) return undefined;
     throw err;
   }
+}
+
+/** A pool user as SCIM provisioning needs it (DESIGN.md §15). */
+export interface PoolUser {
+  readonly user_id: string;
+  readonly account_id: string | undefined;
+  readonly name: string | undefined;
+}
+
+const attribute = (attrs: AttributeType[] | undefined, name: string) => attrs?.find((a) => a.Name === name)?.Value;
+
+/** The pool user with `email`, by `ListUsers` (filter `email = "…"`; the caller admits no quote or backslash in it). */
+async function findByEmail(email: string): Promise<PoolUser | undefined> {
+  const out = await cognito.send(new ListUsersCommand({ UserPoolId: poolId(), Filter: `email = "${email}"`, Limit: 2 }));
+  const user = out.Users?.find((u) => attribute(u.Attributes, "email")?.toLowerCase() === email);
+  const sub = attribute(user?.Attributes, "sub");
+  return sub
+    ? { user_id: sub, account_id: attribute(user?.Attributes, "custom:account_id"), name: attribute(user?.Attributes, "name") }
+    : undefined;
+}
+
+/**
+ * SCIM provisioning's side of the pool: the user with `email`, or one made (in `accountId`, named `name`, its
+ * e-mail verified) with the pool's own invitation, which mails a temporary password.
+ */
+export async function findOrCreatePoolUser(email: string, name: string | undefined, accountId: string): Promise<PoolUser> {
+  const found = await findByEmail(email);
+  if (found) return found;
+  try {
+    const out = await cognito.send(
+      new AdminCreateUserCommand({
+        UserPoolId: poolId(),
+        Username: email,
+        UserAttributes: [
+          { Name: "email", Value: email },
+          { Name: "email_verified", Value: "true" },
+          ...(name ? [{ Name: "name", Value: name }] : []),
+          { Name: "custom:account_id", Value: accountId },
+        ],
+        DesiredDeliveryMediums: ["EMAIL"],
+      }),
+    );
+    const sub = attribute(out.User?.Attributes, "sub");
+    if (sub) return { user_id: sub, account_id: accountId, name };
+  } catch (err) {
+    if (!named(err, "UsernameExistsException")) throw err;
+  }
+  // Made meanwhile by someone else (another request, a person joining): that one.
+  const again = await findByEmail(email);
+  if (!again) throw new Error("the user pool made no user");
+  return again;
 }

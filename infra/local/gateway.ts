@@ -194,6 +194,8 @@ export interface EventInput {
   readonly now: Date;
   /** Through the CloudFront emulation: the headers CloudFront sets (replacing the viewer's) and its edge's address. */
   readonly edge?: { readonly headers: Readonly<Record<string, string>>; readonly sourceIp: string };
+  /** A Lambda authorizer's context (the SCIM routes): `requestContext.authorizer.lambda` instead of the JWT's claims. */
+  readonly lambda?: Record<string, unknown>;
 }
 
 /** The connection's peer: the viewer, when nothing stands between. */
@@ -239,7 +241,9 @@ export function buildEvent(input: EventInput): APIGatewayProxyEventV2WithJWTAuth
     requestContext: {
       accountId: "123456789012",
       apiId: "local",
-      authorizer: { jwt: { claims: input.claims, scopes: null as unknown as string[] } },
+      authorizer: input.lambda
+        ? ({ lambda: input.lambda } as unknown as { jwt: { claims: Record<string, string>; scopes: string[] } })
+        : { jwt: { claims: input.claims, scopes: null as unknown as string[] } },
       domainName: host,
       domainPrefix: host.split(".")[0] ?? host,
       http: {
@@ -300,6 +304,72 @@ function loadHandler(name: string): Promise<LambdaHandler> {
     loaded.set(name, p);
   }
   return p;
+}
+
+// --- the SCIM routes' Lambda authorizer ------------------------------------------------------------
+
+type AuthorizerHandler = (
+  event: unknown,
+  context: Context,
+) => Promise<{ isAuthorized?: unknown; context?: Record<string, unknown> } | undefined>;
+
+/**
+ * Runs the SCIM routes' Lambda REQUEST authorizer (functions/scim/authorizer.ts) as API Gateway does with
+ * payload format 2.0 and simple responses, identity source `$request.header.Authorization`, no caching: no
+ * header → 401 without invoking it; it throws `Unauthorized` → 401; `isAuthorized` false → 403; anything else
+ * it throws, or a malformed answer → 500. Allowed: its `context` for the handler.
+ */
+async function runLambdaAuthorizer(
+  req: IncomingMessage,
+  match: RouteMatch,
+  rawPath: string,
+  rawQueryString: string,
+  region: string,
+): Promise<{ refused: Reply; context?: never } | { refused?: never; context: Record<string, unknown> }> {
+  const refuse = (status: number, message: string) => ({ refused: json(status, message) });
+  const header = req.headers.authorization;
+  if (!header || header.trim() === "") return refuse(401, "Unauthorized");
+  const authorizer = (await loadHandler("scim/authorizer")) as unknown as AuthorizerHandler;
+  const headers: Record<string, string> = {};
+  for (const [name, values] of Object.entries(req.headersDistinct)) if (values && name !== "cookie") headers[name] = values.join(",");
+  const queryStringParameters = Object.fromEntries(new URLSearchParams(rawQueryString));
+  const event = {
+    version: "2.0",
+    type: "REQUEST",
+    routeArn: `arn:aws:execute-api:${region}:123456789012:local/$default/${match.route.method}${match.route.path}`,
+    identitySource: [header],
+    routeKey: match.routeKey,
+    rawPath,
+    rawQueryString,
+    headers,
+    queryStringParameters,
+    pathParameters: match.pathParameters,
+    requestContext: {
+      accountId: "123456789012",
+      apiId: "local",
+      domainName: headers.host ?? "localhost",
+      http: {
+        method: match.route.method,
+        path: rawPath,
+        protocol: `HTTP/${req.httpVersion}`,
+        sourceIp: req.socket.remoteAddress ?? "",
+        userAgent: headers["user-agent"] ?? "",
+      },
+      requestId: randomUUID(),
+      routeKey: match.routeKey,
+      stage: "$default",
+    },
+  };
+  try {
+    const res = await authorizer(event, lambdaContext("scim/authorizer", region, Date.now() + 10_000));
+    if (res?.isAuthorized === true) return { context: res.context ?? {} };
+    if (res?.isAuthorized === false) return refuse(403, "Forbidden");
+    return refuse(500, "Internal Server Error");
+  } catch (err) {
+    if ((err as Error).message === "Unauthorized") return refuse(401, "Unauthorized");
+    console.error(`[gateway] scim/authorizer: ${(err as Error).stack ?? err}`);
+    return refuse(500, "Internal Server Error");
+  }
 }
 
 // --- the clock ------------------------------------------------------------------------------------
@@ -415,7 +485,12 @@ export async function startGateway(opts: GatewayOptions): Promise<Gateway> {
 
     // Public routes (the API document and its page) have no authorizer, deployed or here.
     let payload: JwtPayload | undefined;
-    if (!match.route.public) {
+    let lambda: Record<string, unknown> | undefined;
+    if (match.route.auth === "scim") {
+      const allowed = await runLambdaAuthorizer(req, match, rawPath, rawQueryString, region);
+      if (allowed.refused) return allowed.refused;
+      lambda = allowed.context;
+    } else if (!match.route.public) {
       const token = bearer(req.headers.authorization);
       if (!token) return json(401, "Unauthorized");
       try {
@@ -449,7 +524,18 @@ export async function startGateway(opts: GatewayOptions): Promise<Gateway> {
           }
         : undefined;
     const claims = payload ? flattenClaims(payload) : {};
-    const event = buildEvent({ req, match, rawPath, rawQueryString, body, claims, requestId, now, ...(edge && { edge }) });
+    const event = buildEvent({
+      req,
+      match,
+      rawPath,
+      rawQueryString,
+      body,
+      claims,
+      requestId,
+      now,
+      ...(edge && { edge }),
+      ...(lambda && { lambda }),
+    });
     try {
       const result = await withTimeout(
         // As that function: the AWS request recorder of the test run attributes its requests to it (docs/iam.md).

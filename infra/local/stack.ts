@@ -305,7 +305,7 @@ export async function startLocalStack(opts: StackOptions): Promise<LocalStack> {
         APP_BASE_URL: process.env.APP_BASE_URL ?? apiUrl,
         // The console's /config.json (console.ts): the same keys the CDK stack writes into its bucket.
         CONSOLE_CONFIG: JSON.stringify({ region, userPoolClientId: pool.userPoolClientId, cognitoEndpoint }),
-        // The pool that the transfer function reads (AdminGetUser), as the CDK stack names it to that function.
+        // The pool that transfer, joining and SCIM use (shared/users.ts), as the CDK stack names it to those functions.
         USER_POOL_ID: pool.userPoolId,
         COGNITO_ENDPOINT: cognitoEndpoint,
         // The authorizer's settings.

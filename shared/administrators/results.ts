@@ -12,6 +12,8 @@ export interface AdministratorView {
   added_at: Timestamp;
   /** The invitation that granted the access; null for the institution's creator. */
   invitation_id: string | null;
+  /** `scim` for an administrator the institution's directory provisioned (DESIGN.md §15). */
+  managed_by: "scim" | null;
 }
 
 export interface AdministratorList {

@@ -20,6 +20,7 @@ import { activeInvitationsSentBy } from "../invitations/repository.js";
 import { PAGING_ERRORS, parseQuery } from "../paging.js";
 import { RETRY, withRetries } from "../retry.js";
 import type { Role } from "../roles.js";
+import { DIRECTORY_MANAGED } from "../scim/model.js";
 import { memberIndex } from "../tables.js";
 import { MAX_TX_ITEMS } from "../tx.js";
 import * as repo from "./repository.js";
@@ -48,8 +49,13 @@ export function toAdministrator(record: AccessRecord, institution: Institution):
     is_super_admin: institution.super_admin_id === record.user_id,
     added_at: record.added_at ?? institution.created_at,
     invitation_id: record.invitation_id ?? null,
+    managed_by: directoryManaged(record, institution) ? "scim" : null,
   };
 }
+
+/** The directory manages the administrator while the connection that gave the access is the institution's (DESIGN.md §15). */
+const directoryManaged = (record: AccessRecord, institution: Institution) =>
+  record.managed_by === "scim" && record.scim_connection !== undefined && record.scim_connection === institution.scim_connection_id;
 
 /** An event about the institution of `visible`: in the actor's trail and its owner's. */
 const institutionEvent = <T extends EventType>(caller: Caller, visible: Visible, type: T, details: EventDetails[T], now: Date) =>
@@ -130,6 +136,7 @@ export async function changeAdministratorRole(
     const target = requireTarget(visible, userId, record);
     const { institution } = visible;
     if (institution.super_admin_id === target.user_id) throw new Unprocessable(SUPER_ADMIN_ROLE_FIXED);
+    if (directoryManaged(target, institution)) throw new Unprocessable(DIRECTORY_MANAGED);
     const from = memberRole(institution, target.user_id) as Role;
     const changed = { ...target, role };
     if (from === role && target.role === role) return { administrator: toAdministrator(changed, institution), message: "Role updated" };
@@ -164,6 +171,7 @@ export async function removeAdministrator(
     const target = requireTarget(visible, userId, record);
     const { institution } = visible;
     if (institution.super_admin_id === target.user_id) throw new Unprocessable(SUPER_ADMIN_NOT_REMOVABLE);
+    if (directoryManaged(target, institution)) throw new Unprocessable(DIRECTORY_MANAGED);
 
     const now = clock();
     const at = now.toISOString();

@@ -19,6 +19,8 @@ export interface Institution {
   version: number;
   members: Record<string, Role>;
   cohort_count?: number;
+  /** The directory connection (DESIGN.md §15), while there is one: its administrators are not changed by hand. */
+  scim_connection_id?: string;
 }
 
 /**

@@ -42,6 +42,9 @@ export interface AccessRecord extends Partial<Omit<Member, "user_id" | "role">> 
   institution: InstitutionSummary;
   /** How many invitations this member has sent to the institution (what a removal is conditioned on). */
   invitations_sent?: number;
+  /** `scim` when the directory `scim_connection` gave the access (DESIGN.md §15). */
+  managed_by?: "scim";
+  scim_connection?: string;
 }
 
 export interface Cohort {

@@ -573,6 +573,258 @@ export interface paths {
     patch?: never;
     trace?: never;
   };
+  "/api/v1/institutions/{id}/scim": {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /**
+     * Read the institution's directory connection
+     * @description Without the token: its preview, times, when the directory last used it, and the role mappings.
+     *
+     *     Who: super admin of the institution.
+     */
+    get: operations["showDirectoryConnection"];
+    put?: never;
+    /**
+     * Connect the institution's directory (SCIM), or rotate its token
+     * @description Creates the institution's one connection (201) or, when it exists, issues a new token (200); the old token stops working at once. The token is shown this once and stored only as a SHA-256 hash. Logs `scim_connected` or `scim_token_rotated`.
+     *
+     *     Who: super admin of the institution.
+     */
+    post: operations["connectDirectory"];
+    /**
+     * Disconnect the institution's directory
+     * @description Its token stops working; the administrators it gave stay, manageable by hand again. Logs `scim_disconnected`.
+     *
+     *     Who: super admin of the institution.
+     */
+    delete: operations["disconnectDirectory"];
+    options?: never;
+    head?: never;
+    /**
+     * Map the directory's groups to roles
+     * @description Replaces the mappings (group displayName → role), which take effect at once for every administrator the directory gave access. Logs `scim_role_mappings_changed` and each `administrator_role_changed` (source `scim`).
+     *
+     *     Who: super admin of the institution.
+     */
+    patch: operations["mapDirectoryGroups"];
+    trace?: never;
+  };
+  "/api/scim/v2/ServiceProviderConfig": {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /**
+     * SCIM 2.0: list ServiceProviderConfig
+     * @description RFC 7644, as the service's /ServiceProviderConfig, /ResourceTypes and /Schemas describe it. Who: the institution's directory (SCIM bearer token).
+     */
+    get: operations["scimListServiceProviderConfig"];
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  "/api/scim/v2/ResourceTypes": {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /**
+     * SCIM 2.0: list ResourceTypes
+     * @description RFC 7644, as the service's /ServiceProviderConfig, /ResourceTypes and /Schemas describe it. Who: the institution's directory (SCIM bearer token).
+     */
+    get: operations["scimListResourceTypes"];
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  "/api/scim/v2/ResourceTypes/{id}": {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /**
+     * SCIM 2.0: read one of ResourceTypes
+     * @description RFC 7644, as the service's /ServiceProviderConfig, /ResourceTypes and /Schemas describe it. Who: the institution's directory (SCIM bearer token).
+     */
+    get: operations["scimReadResourceTypesById"];
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  "/api/scim/v2/Schemas": {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /**
+     * SCIM 2.0: list Schemas
+     * @description RFC 7644, as the service's /ServiceProviderConfig, /ResourceTypes and /Schemas describe it. Who: the institution's directory (SCIM bearer token).
+     */
+    get: operations["scimListSchemas"];
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  "/api/scim/v2/Schemas/{id}": {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /**
+     * SCIM 2.0: read one of Schemas
+     * @description RFC 7644, as the service's /ServiceProviderConfig, /ResourceTypes and /Schemas describe it. Who: the institution's directory (SCIM bearer token).
+     */
+    get: operations["scimReadSchemasById"];
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  "/api/scim/v2/Users": {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /**
+     * SCIM 2.0: list Users
+     * @description RFC 7644, as the service's /ServiceProviderConfig, /ResourceTypes and /Schemas describe it. Who: the institution's directory (SCIM bearer token).
+     */
+    get: operations["scimListUsers"];
+    put?: never;
+    /**
+     * SCIM 2.0: create Users
+     * @description RFC 7644, as the service's /ServiceProviderConfig, /ResourceTypes and /Schemas describe it. Who: the institution's directory (SCIM bearer token).
+     */
+    post: operations["scimCreateUsers"];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  "/api/scim/v2/Users/{id}": {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /**
+     * SCIM 2.0: read one of Users
+     * @description RFC 7644, as the service's /ServiceProviderConfig, /ResourceTypes and /Schemas describe it. Who: the institution's directory (SCIM bearer token).
+     */
+    get: operations["scimReadUsersById"];
+    /**
+     * SCIM 2.0: replace one of Users
+     * @description RFC 7644, as the service's /ServiceProviderConfig, /ResourceTypes and /Schemas describe it. Who: the institution's directory (SCIM bearer token).
+     */
+    put: operations["scimReplaceUsersById"];
+    post?: never;
+    /**
+     * SCIM 2.0: delete one of Users
+     * @description RFC 7644, as the service's /ServiceProviderConfig, /ResourceTypes and /Schemas describe it. Who: the institution's directory (SCIM bearer token).
+     */
+    delete: operations["scimDeleteUsersById"];
+    options?: never;
+    head?: never;
+    /**
+     * SCIM 2.0: update one of Users
+     * @description RFC 7644, as the service's /ServiceProviderConfig, /ResourceTypes and /Schemas describe it. Who: the institution's directory (SCIM bearer token).
+     */
+    patch: operations["scimUpdateUsersById"];
+    trace?: never;
+  };
+  "/api/scim/v2/Groups": {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /**
+     * SCIM 2.0: list Groups
+     * @description RFC 7644, as the service's /ServiceProviderConfig, /ResourceTypes and /Schemas describe it. Who: the institution's directory (SCIM bearer token).
+     */
+    get: operations["scimListGroups"];
+    put?: never;
+    /**
+     * SCIM 2.0: create Groups
+     * @description RFC 7644, as the service's /ServiceProviderConfig, /ResourceTypes and /Schemas describe it. Who: the institution's directory (SCIM bearer token).
+     */
+    post: operations["scimCreateGroups"];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  "/api/scim/v2/Groups/{id}": {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /**
+     * SCIM 2.0: read one of Groups
+     * @description RFC 7644, as the service's /ServiceProviderConfig, /ResourceTypes and /Schemas describe it. Who: the institution's directory (SCIM bearer token).
+     */
+    get: operations["scimReadGroupsById"];
+    /**
+     * SCIM 2.0: replace one of Groups
+     * @description RFC 7644, as the service's /ServiceProviderConfig, /ResourceTypes and /Schemas describe it. Who: the institution's directory (SCIM bearer token).
+     */
+    put: operations["scimReplaceGroupsById"];
+    post?: never;
+    /**
+     * SCIM 2.0: delete one of Groups
+     * @description RFC 7644, as the service's /ServiceProviderConfig, /ResourceTypes and /Schemas describe it. Who: the institution's directory (SCIM bearer token).
+     */
+    delete: operations["scimDeleteGroupsById"];
+    options?: never;
+    head?: never;
+    /**
+     * SCIM 2.0: update one of Groups
+     * @description RFC 7644, as the service's /ServiceProviderConfig, /ResourceTypes and /Schemas describe it. Who: the institution's directory (SCIM bearer token).
+     */
+    patch: operations["scimUpdateGroupsById"];
+    trace?: never;
+  };
   "/api/v1/openapi.json": {
     parameters: {
       query?: never;
@@ -732,6 +984,31 @@ export interface components {
       added_at: components["schemas"]["Timestamp"];
       /** @description The invitation that granted the access; null for the institution's creator. */
       invitation_id: components["schemas"]["Id"] | null;
+      /** @description `scim` while the institution's directory manages this administrator (DESIGN.md §15): its role and removal are the directory's. */
+      managed_by: "scim" | null;
+    };
+    /** @description An institution's directory connection (SCIM 2.0). Never the token. */
+    ScimConnection: {
+      /** @description The SCIM 2.0 service's base URL: the directory's Tenant URL (Entra ID) or SCIM connector base URL (Okta). */
+      base_url: string;
+      token_preview: string;
+      created_at: components["schemas"]["Timestamp"];
+      rotated_at: components["schemas"]["Timestamp"] | null;
+      /** @description When the directory last changed something. */
+      last_used_at: components["schemas"]["Timestamp"] | null;
+      /** @description Group displayName → role; a user's highest mapped role applies, `cohort_admin` when none maps. */
+      role_mappings: {
+        [key: string]: components["schemas"]["Role"];
+      };
+    };
+    /** @description A new connection or a rotated token: the token is shown this once. */
+    ScimConnectionIssued: {
+      base_url: string;
+      /** @description `scim_` + 32 random bytes (base64url): shown this once, stored only as a hash. */
+      token: string;
+      token_preview: string;
+      created_at: components["schemas"]["Timestamp"];
+      rotated_at: components["schemas"]["Timestamp"] | null;
     };
     InvitationPreview: {
       institution: {
@@ -796,8 +1073,14 @@ export interface components {
       | "administrator_role_changed"
       | "institution_transferred"
       | "account_created"
-      | "cohort_deleted";
-    /** @description Event-specific data; values taken from a request are cut to 64 characters. Keys by event type: institution_created: institution_id, name; institution_updated: institution_id, changes; institution_deleted: institution_name; insufficient_privileges: action, required_role, institution_id; unauthorized_institution_access: attempted_institution_id, action; rate_limit_exceeded: email, institution_id, limit, scope; token_validation_failure: reason; security_events_exported: event_count, export_id, format, filters; invitation_created: invitation_id, institution_id, email, role; invitation_revoked: invitation_id, institution_id, email, reason; invitation_resent: invitation_id, institution_id, email; invitation_accepted: invitation_id, institution_id, email, role; cohort_created: institution_id, cohort_id, name; webhook_created: webhook_id, url; webhook_deleted: webhook_id, url; webhook_disabled: webhook_id, url, failing_since; administrator_removed: institution_id, user_id, email, self; administrator_role_changed: institution_id, user_id, from, to; institution_transferred: institution_id, from_user_id, to_user_id; account_created: user_id, email, institution_id, invitation_id; cohort_deleted: institution_id, cohort_id, name. */
+      | "cohort_deleted"
+      | "scim_connected"
+      | "scim_token_rotated"
+      | "scim_role_mappings_changed"
+      | "scim_disconnected"
+      | "administrator_provisioned"
+      | "administrator_deprovisioned";
+    /** @description Event-specific data; values taken from a request are cut to 64 characters. Keys by event type: institution_created: institution_id, name; institution_updated: institution_id, changes; institution_deleted: institution_name; insufficient_privileges: action, required_role, institution_id; unauthorized_institution_access: attempted_institution_id, action; rate_limit_exceeded: email, institution_id, limit, scope; token_validation_failure: reason; security_events_exported: event_count, export_id, format, filters; invitation_created: invitation_id, institution_id, email, role; invitation_revoked: invitation_id, institution_id, email, reason; invitation_resent: invitation_id, institution_id, email; invitation_accepted: invitation_id, institution_id, email, role; cohort_created: institution_id, cohort_id, name; webhook_created: webhook_id, url; webhook_deleted: webhook_id, url; webhook_disabled: webhook_id, url, failing_since; administrator_removed: institution_id, user_id, email, self; administrator_role_changed: institution_id, user_id, from, to, source, scim_connection; institution_transferred: institution_id, from_user_id, to_user_id; account_created: user_id, email, institution_id, invitation_id; cohort_deleted: institution_id, cohort_id, name; scim_connected: institution_id, scim_connection; scim_token_rotated: institution_id, scim_connection; scim_role_mappings_changed: institution_id, scim_connection, role_mappings; scim_disconnected: institution_id, scim_connection; administrator_provisioned: institution_id, user_id, email, role, scim_connection; administrator_deprovisioned: institution_id, user_id, email, reason, scim_connection. */
     EventDetails: {
       [key: string]: unknown;
     };
@@ -1024,6 +1307,24 @@ export interface components {
     };
     WebhookDeliveries: {
       deliveries: components["schemas"]["WebhookDelivery"][];
+    };
+    ScimConnectionShown: {
+      scim: components["schemas"]["ScimConnection"];
+    };
+    ScimConnectionWritten: {
+      scim: components["schemas"]["ScimConnectionIssued"];
+    };
+    /** @description RFC 7644 §3.12. */
+    ScimError: {
+      schemas: "urn:ietf:params:scim:api:messages:2.0:Error"[];
+      status: string;
+      scimType?: string;
+      detail: string;
+    };
+    /** @description A SCIM resource (RFC 7643): its attributes as the service's `/Schemas` define them, `id`, `schemas` and `meta`. */
+    ScimResource: {
+      schemas: string[];
+      id?: string;
     };
   };
   responses: {
@@ -2078,7 +2379,8 @@ export interface operations {
            *           "role": "cohort_admin",
            *           "is_super_admin": false,
            *           "added_at": "2026-11-23T16:40:02.514Z",
-           *           "invitation_id": "01M84M2G0ZJ5WQ6B3X8T4RY2KD"
+           *           "invitation_id": "01M84M2G0ZJ5WQ6B3X8T4RY2KD",
+           *           "managed_by": null
            *         },
            *         {
            *           "user_id": "8f3b2c1a-4d5e-4f60-9a7b-1c2d3e4f5a6b",
@@ -2088,7 +2390,8 @@ export interface operations {
            *           "role": "cohort_super_admin",
            *           "is_super_admin": true,
            *           "added_at": "2026-11-23T16:33:19.655Z",
-           *           "invitation_id": null
+           *           "invitation_id": null,
+           *           "managed_by": null
            *         }
            *       ],
            *       "meta": {
@@ -2260,7 +2563,8 @@ export interface operations {
            *         "role": "cohort_super_admin",
            *         "is_super_admin": false,
            *         "added_at": "2026-11-23T16:40:02.514Z",
-           *         "invitation_id": "01M84M2G0ZJ5WQ6B3X8T4RY2KD"
+           *         "invitation_id": "01M84M2G0ZJ5WQ6B3X8T4RY2KD",
+           *         "managed_by": null
            *       },
            *       "message": "Role updated"
            *     }
@@ -4458,6 +4762,2462 @@ export interface operations {
       };
       500: components["responses"]["InternalError"];
       503: components["responses"]["ServiceUnavailable"];
+    };
+  };
+  showDirectoryConnection: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        /** @description The institution's id. */
+        id: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description The connection. */
+      200: {
+        headers: {
+          "Cache-Control": components["headers"]["CacheControl"];
+          "X-Content-Type-Options": components["headers"]["XContentTypeOptions"];
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "scim": {
+           *         "base_url": "https://admin.acme.test/api/scim/v2",
+           *         "token_preview": "scim_Jx4vQ0b...",
+           *         "created_at": "2026-11-23T16:40:02.514Z",
+           *         "rotated_at": null,
+           *         "last_used_at": "2026-11-24T09:12:44.031Z",
+           *         "role_mappings": {
+           *           "Campus admins": "cohort_super_admin",
+           *           "Staff": "cohort_admin"
+           *         }
+           *       }
+           *     }
+           */
+          "application/json": components["schemas"]["ScimConnectionShown"];
+        };
+      };
+      400: components["responses"]["BadRequest"];
+      401: components["responses"]["Unauthorized"];
+      /** @description The caller lacks the role the operation needs; recorded as `insufficient_privileges`. */
+      403: {
+        headers: {
+          "Cache-Control": components["headers"]["CacheControl"];
+          "X-Content-Type-Options": components["headers"]["XContentTypeOptions"];
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description Not found among what the caller may see (an unknown, malformed or invisible id is the same). */
+      404: {
+        headers: {
+          "Cache-Control": components["headers"]["CacheControl"];
+          "X-Content-Type-Options": components["headers"]["XContentTypeOptions"];
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      409: components["responses"]["Conflict"];
+      413: components["responses"]["PayloadTooLarge"];
+      /** @description Over a bound: on invitations or their e-mails, on institutions created per day, or on refused requests (more than 30 in a minute, until it ends); logged as `rate_limit_exceeded` with its `scope`. */
+      429: {
+        headers: {
+          "Cache-Control": components["headers"]["CacheControl"];
+          "X-Content-Type-Options": components["headers"]["XContentTypeOptions"];
+          "Retry-After": components["headers"]["RetryAfter"];
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      500: components["responses"]["InternalError"];
+      503: components["responses"]["ServiceUnavailable"];
+    };
+  };
+  connectDirectory: {
+    parameters: {
+      query?: never;
+      header?: {
+        /**
+         * @description Makes a retry safe (DESIGN.md §12): a request with the same key, from the same caller, to the same route, within 24 hours gets the first one's response (status, headers and body) and changes nothing again. The same key with another request is 422; while the first one runs, 409. 1 to 255 printable ASCII characters (400 otherwise); a UUID is a good choice. Responses are kept for 2xx and for 4xx other than 409 and 429; after a 409, 429 or 5xx the same key acts again.
+         * @example 5f0c7f7e-7a52-4a4e-9d0b-6a1c2b3d4e5f
+         */
+        "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+      };
+      path: {
+        /** @description The institution's id. */
+        id: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description Rotated: a new token; the old one no longer works. */
+      200: {
+        headers: {
+          "Cache-Control": components["headers"]["CacheControl"];
+          "X-Content-Type-Options": components["headers"]["XContentTypeOptions"];
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "scim": {
+           *         "base_url": "https://admin.acme.test/api/scim/v2",
+           *         "token": "scim_Jx4vQ0b8m1Zr5tYk2PqW9sLc7HdE3fGa6NuV0iXoB_A",
+           *         "token_preview": "scim_Jx4vQ0b...",
+           *         "created_at": "2026-11-23T16:40:02.514Z",
+           *         "rotated_at": null
+           *       }
+           *     }
+           */
+          "application/json": components["schemas"]["ScimConnectionWritten"];
+        };
+      };
+      /** @description Connected (or, 200, rotated). */
+      201: {
+        headers: {
+          "Cache-Control": components["headers"]["CacheControl"];
+          "X-Content-Type-Options": components["headers"]["XContentTypeOptions"];
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "scim": {
+           *         "base_url": "https://admin.acme.test/api/scim/v2",
+           *         "token": "scim_Jx4vQ0b8m1Zr5tYk2PqW9sLc7HdE3fGa6NuV0iXoB_A",
+           *         "token_preview": "scim_Jx4vQ0b...",
+           *         "created_at": "2026-11-23T16:40:02.514Z",
+           *         "rotated_at": null
+           *       }
+           *     }
+           */
+          "application/json": components["schemas"]["ScimConnectionWritten"];
+        };
+      };
+      400: components["responses"]["BadRequest"];
+      401: components["responses"]["Unauthorized"];
+      /** @description The caller lacks the role the operation needs; recorded as `insufficient_privileges`. */
+      403: {
+        headers: {
+          "Cache-Control": components["headers"]["CacheControl"];
+          "X-Content-Type-Options": components["headers"]["XContentTypeOptions"];
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description Not found among what the caller may see (an unknown, malformed or invisible id is the same). */
+      404: {
+        headers: {
+          "Cache-Control": components["headers"]["CacheControl"];
+          "X-Content-Type-Options": components["headers"]["XContentTypeOptions"];
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      409: components["responses"]["IdempotentConflict"];
+      413: components["responses"]["PayloadTooLarge"];
+      /** @description The `Idempotency-Key` was used with another request. */
+      422: {
+        headers: {
+          "Cache-Control": components["headers"]["CacheControl"];
+          "X-Content-Type-Options": components["headers"]["XContentTypeOptions"];
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description Over a bound: on invitations or their e-mails, on institutions created per day, or on refused requests (more than 30 in a minute, until it ends); logged as `rate_limit_exceeded` with its `scope`. */
+      429: {
+        headers: {
+          "Cache-Control": components["headers"]["CacheControl"];
+          "X-Content-Type-Options": components["headers"]["XContentTypeOptions"];
+          "Retry-After": components["headers"]["RetryAfter"];
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      500: components["responses"]["InternalError"];
+      503: components["responses"]["ServiceUnavailable"];
+    };
+  };
+  disconnectDirectory: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        /** @description The institution's id. */
+        id: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description Disconnected. */
+      200: {
+        headers: {
+          "Cache-Control": components["headers"]["CacheControl"];
+          "X-Content-Type-Options": components["headers"]["XContentTypeOptions"];
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "message": "Directory disconnected"
+           *     }
+           */
+          "application/json": components["schemas"]["Message"];
+        };
+      };
+      400: components["responses"]["BadRequest"];
+      401: components["responses"]["Unauthorized"];
+      /** @description The caller lacks the role the operation needs; recorded as `insufficient_privileges`. */
+      403: {
+        headers: {
+          "Cache-Control": components["headers"]["CacheControl"];
+          "X-Content-Type-Options": components["headers"]["XContentTypeOptions"];
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description Not found among what the caller may see (an unknown, malformed or invisible id is the same). */
+      404: {
+        headers: {
+          "Cache-Control": components["headers"]["CacheControl"];
+          "X-Content-Type-Options": components["headers"]["XContentTypeOptions"];
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      409: components["responses"]["Conflict"];
+      413: components["responses"]["PayloadTooLarge"];
+      /** @description Over a bound: on invitations or their e-mails, on institutions created per day, or on refused requests (more than 30 in a minute, until it ends); logged as `rate_limit_exceeded` with its `scope`. */
+      429: {
+        headers: {
+          "Cache-Control": components["headers"]["CacheControl"];
+          "X-Content-Type-Options": components["headers"]["XContentTypeOptions"];
+          "Retry-After": components["headers"]["RetryAfter"];
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      500: components["responses"]["InternalError"];
+      503: components["responses"]["ServiceUnavailable"];
+    };
+  };
+  mapDirectoryGroups: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        /** @description The institution's id. */
+        id: string;
+      };
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        /**
+         * @example {
+         *       "role_mappings": {
+         *         "Campus admins": "cohort_super_admin",
+         *         "Staff": "cohort_admin"
+         *       }
+         *     }
+         */
+        "application/json": {
+          role_mappings: {
+            [key: string]: "cohort_super_admin" | "cohort_admin";
+          };
+        };
+      };
+    };
+    responses: {
+      /** @description Mapped. */
+      200: {
+        headers: {
+          "Cache-Control": components["headers"]["CacheControl"];
+          "X-Content-Type-Options": components["headers"]["XContentTypeOptions"];
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "scim": {
+           *         "base_url": "https://admin.acme.test/api/scim/v2",
+           *         "token_preview": "scim_Jx4vQ0b...",
+           *         "created_at": "2026-11-23T16:40:02.514Z",
+           *         "rotated_at": null,
+           *         "last_used_at": "2026-11-24T09:12:44.031Z",
+           *         "role_mappings": {
+           *           "Campus admins": "cohort_super_admin",
+           *           "Staff": "cohort_admin"
+           *         }
+           *       }
+           *     }
+           */
+          "application/json": components["schemas"]["ScimConnectionShown"];
+        };
+      };
+      400: components["responses"]["BadRequest"];
+      401: components["responses"]["Unauthorized"];
+      /** @description The caller lacks the role the operation needs; recorded as `insufficient_privileges`. */
+      403: {
+        headers: {
+          "Cache-Control": components["headers"]["CacheControl"];
+          "X-Content-Type-Options": components["headers"]["XContentTypeOptions"];
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description Not found among what the caller may see (an unknown, malformed or invisible id is the same). */
+      404: {
+        headers: {
+          "Cache-Control": components["headers"]["CacheControl"];
+          "X-Content-Type-Options": components["headers"]["XContentTypeOptions"];
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      409: components["responses"]["Conflict"];
+      413: components["responses"]["PayloadTooLarge"];
+      /** @description The record is invalid: every message, once. */
+      422: {
+        headers: {
+          "Cache-Control": components["headers"]["CacheControl"];
+          "X-Content-Type-Options": components["headers"]["XContentTypeOptions"];
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ValidationErrors"];
+        };
+      };
+      /** @description Over a bound: on invitations or their e-mails, on institutions created per day, or on refused requests (more than 30 in a minute, until it ends); logged as `rate_limit_exceeded` with its `scope`. */
+      429: {
+        headers: {
+          "Cache-Control": components["headers"]["CacheControl"];
+          "X-Content-Type-Options": components["headers"]["XContentTypeOptions"];
+          "Retry-After": components["headers"]["RetryAfter"];
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      500: components["responses"]["InternalError"];
+      503: components["responses"]["ServiceUnavailable"];
+    };
+  };
+  scimListServiceProviderConfig: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description A SCIM resource, or a ListResponse. */
+      200: {
+        headers: {
+          "Cache-Control": components["headers"]["CacheControl"];
+          "X-Content-Type-Options": components["headers"]["XContentTypeOptions"];
+          [name: string]: unknown;
+        };
+        content: {
+          "application/scim+json": components["schemas"]["ScimResource"];
+          "application/json": components["schemas"]["ScimResource"];
+        };
+      };
+      /** @description invalidFilter, invalidSyntax, invalidPath, invalidValue, noTarget (RFC 7644 §3.12). */
+      400: {
+        headers: {
+          "Cache-Control": components["headers"]["CacheControl"];
+          "X-Content-Type-Options": components["headers"]["XContentTypeOptions"];
+          [name: string]: unknown;
+        };
+        content: {
+          "application/scim+json": components["schemas"]["ScimError"];
+          "application/json": components["schemas"]["ScimError"];
+        };
+      };
+      /** @description No token, or one that is unknown, rotated or revoked: API Gateway's answer before any handler, `{"message":"Unauthorized"}`. */
+      401: {
+        headers: {
+          "Cache-Control": components["headers"]["CacheControl"];
+          "X-Content-Type-Options": components["headers"]["XContentTypeOptions"];
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": {
+            message?: string;
+          };
+        };
+      };
+      /** @description The institution's 95-seat limit. */
+      403: {
+        headers: {
+          "Cache-Control": components["headers"]["CacheControl"];
+          "X-Content-Type-Options": components["headers"]["XContentTypeOptions"];
+          [name: string]: unknown;
+        };
+        content: {
+          "application/scim+json": components["schemas"]["ScimError"];
+          "application/json": components["schemas"]["ScimError"];
+        };
+      };
+      /** @description No such resource in this directory. */
+      404: {
+        headers: {
+          "Cache-Control": components["headers"]["CacheControl"];
+          "X-Content-Type-Options": components["headers"]["XContentTypeOptions"];
+          [name: string]: unknown;
+        };
+        content: {
+          "application/scim+json": components["schemas"]["ScimError"];
+          "application/json": components["schemas"]["ScimError"];
+        };
+      };
+      /** @description uniqueness: a taken userName or displayName, or the institution's super admin. */
+      409: {
+        headers: {
+          "Cache-Control": components["headers"]["CacheControl"];
+          "X-Content-Type-Options": components["headers"]["XContentTypeOptions"];
+          [name: string]: unknown;
+        };
+        content: {
+          "application/scim+json": components["schemas"]["ScimError"];
+          "application/json": components["schemas"]["ScimError"];
+        };
+      };
+      /** @description A body over 64 KiB, or a resource over 16 KiB. */
+      413: {
+        headers: {
+          "Cache-Control": components["headers"]["CacheControl"];
+          "X-Content-Type-Options": components["headers"]["XContentTypeOptions"];
+          [name: string]: unknown;
+        };
+        content: {
+          "application/scim+json": components["schemas"]["ScimError"];
+          "application/json": components["schemas"]["ScimError"];
+        };
+      };
+      /** @description Unexpected. */
+      500: {
+        headers: {
+          "Cache-Control": components["headers"]["CacheControl"];
+          "X-Content-Type-Options": components["headers"]["XContentTypeOptions"];
+          [name: string]: unknown;
+        };
+        content: {
+          "application/scim+json": components["schemas"]["ScimError"];
+          "application/json": components["schemas"]["ScimError"];
+        };
+      };
+      /** @description The database could not be reached in time. */
+      503: {
+        headers: {
+          "Cache-Control": components["headers"]["CacheControl"];
+          "X-Content-Type-Options": components["headers"]["XContentTypeOptions"];
+          [name: string]: unknown;
+        };
+        content: {
+          "application/scim+json": components["schemas"]["ScimError"];
+          "application/json": components["schemas"]["ScimError"];
+        };
+      };
+    };
+  };
+  scimListResourceTypes: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description A SCIM resource, or a ListResponse. */
+      200: {
+        headers: {
+          "Cache-Control": components["headers"]["CacheControl"];
+          "X-Content-Type-Options": components["headers"]["XContentTypeOptions"];
+          [name: string]: unknown;
+        };
+        content: {
+          "application/scim+json": components["schemas"]["ScimResource"];
+          "application/json": components["schemas"]["ScimResource"];
+        };
+      };
+      /** @description invalidFilter, invalidSyntax, invalidPath, invalidValue, noTarget (RFC 7644 §3.12). */
+      400: {
+        headers: {
+          "Cache-Control": components["headers"]["CacheControl"];
+          "X-Content-Type-Options": components["headers"]["XContentTypeOptions"];
+          [name: string]: unknown;
+        };
+        content: {
+          "application/scim+json": components["schemas"]["ScimError"];
+          "application/json": components["schemas"]["ScimError"];
+        };
+      };
+      /** @description No token, or one that is unknown, rotated or revoked: API Gateway's answer before any handler, `{"message":"Unauthorized"}`. */
+      401: {
+        headers: {
+          "Cache-Control": components["headers"]["CacheControl"];
+          "X-Content-Type-Options": components["headers"]["XContentTypeOptions"];
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": {
+            message?: string;
+          };
+        };
+      };
+      /** @description The institution's 95-seat limit. */
+      403: {
+        headers: {
+          "Cache-Control": components["headers"]["CacheControl"];
+          "X-Content-Type-Options": components["headers"]["XContentTypeOptions"];
+          [name: string]: unknown;
+        };
+        content: {
+          "application/scim+json": components["schemas"]["ScimError"];
+          "application/json": components["schemas"]["ScimError"];
+        };
+      };
+      /** @description No such resource in this directory. */
+      404: {
+        headers: {
+          "Cache-Control": components["headers"]["CacheControl"];
+          "X-Content-Type-Options": components["headers"]["XContentTypeOptions"];
+          [name: string]: unknown;
+        };
+        content: {
+          "application/scim+json": components["schemas"]["ScimError"];
+          "application/json": components["schemas"]["ScimError"];
+        };
+      };
+      /** @description uniqueness: a taken userName or displayName, or the institution's super admin. */
+      409: {
+        headers: {
+          "Cache-Control": components["headers"]["CacheControl"];
+          "X-Content-Type-Options": components["headers"]["XContentTypeOptions"];
+          [name: string]: unknown;
+        };
+        content: {
+          "application/scim+json": components["schemas"]["ScimError"];
+          "application/json": components["schemas"]["ScimError"];
+        };
+      };
+      /** @description A body over 64 KiB, or a resource over 16 KiB. */
+      413: {
+        headers: {
+          "Cache-Control": components["headers"]["CacheControl"];
+          "X-Content-Type-Options": components["headers"]["XContentTypeOptions"];
+          [name: string]: unknown;
+        };
+        content: {
+          "application/scim+json": components["schemas"]["ScimError"];
+          "application/json": components["schemas"]["ScimError"];
+        };
+      };
+      /** @description Unexpected. */
+      500: {
+        headers: {
+          "Cache-Control": components["headers"]["CacheControl"];
+          "X-Content-Type-Options": components["headers"]["XContentTypeOptions"];
+          [name: string]: unknown;
+        };
+        content: {
+          "application/scim+json": components["schemas"]["ScimError"];
+          "application/json": components["schemas"]["ScimError"];
+        };
+      };
+      /** @description The database could not be reached in time. */
+      503: {
+        headers: {
+          "Cache-Control": components["headers"]["CacheControl"];
+          "X-Content-Type-Options": components["headers"]["XContentTypeOptions"];
+          [name: string]: unknown;
+        };
+        content: {
+          "application/scim+json": components["schemas"]["ScimError"];
+          "application/json": components["schemas"]["ScimError"];
+        };
+      };
+    };
+  };
+  scimReadResourceTypesById: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        id: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description A SCIM resource, or a ListResponse. */
+      200: {
+        headers: {
+          "Cache-Control": components["headers"]["CacheControl"];
+          "X-Content-Type-Options": components["headers"]["XContentTypeOptions"];
+          [name: string]: unknown;
+        };
+        content: {
+          "application/scim+json": components["schemas"]["ScimResource"];
+          "application/json": components["schemas"]["ScimResource"];
+        };
+      };
+      /** @description invalidFilter, invalidSyntax, invalidPath, invalidValue, noTarget (RFC 7644 §3.12). */
+      400: {
+        headers: {
+          "Cache-Control": components["headers"]["CacheControl"];
+          "X-Content-Type-Options": components["headers"]["XContentTypeOptions"];
+          [name: string]: unknown;
+        };
+        content: {
+          "application/scim+json": components["schemas"]["ScimError"];
+          "application/json": components["schemas"]["ScimError"];
+        };
+      };
+      /** @description No token, or one that is unknown, rotated or revoked: API Gateway's answer before any handler, `{"message":"Unauthorized"}`. */
+      401: {
+        headers: {
+          "Cache-Control": components["headers"]["CacheControl"];
+          "X-Content-Type-Options": components["headers"]["XContentTypeOptions"];
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": {
+            message?: string;
+          };
+        };
+      };
+      /** @description The institution's 95-seat limit. */
+      403: {
+        headers: {
+          "Cache-Control": components["headers"]["CacheControl"];
+          "X-Content-Type-Options": components["headers"]["XContentTypeOptions"];
+          [name: string]: unknown;
+        };
+        content: {
+          "application/scim+json": components["schemas"]["ScimError"];
+          "application/json": components["schemas"]["ScimError"];
+        };
+      };
+      /** @description No such resource in this directory. */
+      404: {
+        headers: {
+          "Cache-Control": components["headers"]["CacheControl"];
+          "X-Content-Type-Options": components["headers"]["XContentTypeOptions"];
+          [name: string]: unknown;
+        };
+        content: {
+          "application/scim+json": components["schemas"]["ScimError"];
+          "application/json": components["schemas"]["ScimError"];
+        };
+      };
+      /** @description uniqueness: a taken userName or displayName, or the institution's super admin. */
+      409: {
+        headers: {
+          "Cache-Control": components["headers"]["CacheControl"];
+          "X-Content-Type-Options": components["headers"]["XContentTypeOptions"];
+          [name: string]: unknown;
+        };
+        content: {
+          "application/scim+json": components["schemas"]["ScimError"];
+          "application/json": components["schemas"]["ScimError"];
+        };
+      };
+      /** @description A body over 64 KiB, or a resource over 16 KiB. */
+      413: {
+        headers: {
+          "Cache-Control": components["headers"]["CacheControl"];
+          "X-Content-Type-Options": components["headers"]["XContentTypeOptions"];
+          [name: string]: unknown;
+        };
+        content: {
+          "application/scim+json": components["schemas"]["ScimError"];
+          "application/json": components["schemas"]["ScimError"];
+        };
+      };
+      /** @description Unexpected. */
+      500: {
+        headers: {
+          "Cache-Control": components["headers"]["CacheControl"];
+          "X-Content-Type-Options": components["headers"]["XContentTypeOptions"];
+          [name: string]: unknown;
+        };
+        content: {
+          "application/scim+json": components["schemas"]["ScimError"];
+          "application/json": components["schemas"]["ScimError"];
+        };
+      };
+      /** @description The database could not be reached in time. */
+      503: {
+        headers: {
+          "Cache-Control": components["headers"]["CacheControl"];
+          "X-Content-Type-Options": components["headers"]["XContentTypeOptions"];
+          [name: string]: unknown;
+        };
+        content: {
+          "application/scim+json": components["schemas"]["ScimError"];
+          "application/json": components["schemas"]["ScimError"];
+        };
+      };
+    };
+  };
+  scimListSchemas: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description A SCIM resource, or a ListResponse. */
+      200: {
+        headers: {
+          "Cache-Control": components["headers"]["CacheControl"];
+          "X-Content-Type-Options": components["headers"]["XContentTypeOptions"];
+          [name: string]: unknown;
+        };
+        content: {
+          "application/scim+json": components["schemas"]["ScimResource"];
+          "application/json": components["schemas"]["ScimResource"];
+        };
+      };
+      /** @description invalidFilter, invalidSyntax, invalidPath, invalidValue, noTarget (RFC 7644 §3.12). */
+      400: {
+        headers: {
+          "Cache-Control": components["headers"]["CacheControl"];
+          "X-Content-Type-Options": components["headers"]["XContentTypeOptions"];
+          [name: string]: unknown;
+        };
+        content: {
+          "application/scim+json": components["schemas"]["ScimError"];
+          "application/json": components["schemas"]["ScimError"];
+        };
+      };
+      /** @description No token, or one that is unknown, rotated or revoked: API Gateway's answer before any handler, `{"message":"Unauthorized"}`. */
+      401: {
+        headers: {
+          "Cache-Control": components["headers"]["CacheControl"];
+          "X-Content-Type-Options": components["headers"]["XContentTypeOptions"];
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": {
+            message?: string;
+          };
+        };
+      };
+      /** @description The institution's 95-seat limit. */
+      403: {
+        headers: {
+          "Cache-Control": components["headers"]["CacheControl"];
+          "X-Content-Type-Options": components["headers"]["XContentTypeOptions"];
+          [name: string]: unknown;
+        };
+        content: {
+          "application/scim+json": components["schemas"]["ScimError"];
+          "application/json": components["schemas"]["ScimError"];
+        };
+      };
+      /** @description No such resource in this directory. */
+      404: {
+        headers: {
+          "Cache-Control": components["headers"]["CacheControl"];
+          "X-Content-Type-Options": components["headers"]["XContentTypeOptions"];
+          [name: string]: unknown;
+        };
+        content: {
+          "application/scim+json": components["schemas"]["ScimError"];
+          "application/json": components["schemas"]["ScimError"];
+        };
+      };
+      /** @description uniqueness: a taken userName or displayName, or the institution's super admin. */
+      409: {
+        headers: {
+          "Cache-Control": components["headers"]["CacheControl"];
+          "X-Content-Type-Options": components["headers"]["XContentTypeOptions"];
+          [name: string]: unknown;
+        };
+        content: {
+          "application/scim+json": components["schemas"]["ScimError"];
+          "application/json": components["schemas"]["ScimError"];
+        };
+      };
+      /** @description A body over 64 KiB, or a resource over 16 KiB. */
+      413: {
+        headers: {
+          "Cache-Control": components["headers"]["CacheControl"];
+          "X-Content-Type-Options": components["headers"]["XContentTypeOptions"];
+          [name: string]: unknown;
+        };
+        content: {
+          "application/scim+json": components["schemas"]["ScimError"];
+          "application/json": components["schemas"]["ScimError"];
+        };
+      };
+      /** @description Unexpected. */
+      500: {
+        headers: {
+          "Cache-Control": components["headers"]["CacheControl"];
+          "X-Content-Type-Options": components["headers"]["XContentTypeOptions"];
+          [name: string]: unknown;
+        };
+        content: {
+          "application/scim+json": components["schemas"]["ScimError"];
+          "application/json": components["schemas"]["ScimError"];
+        };
+      };
+      /** @description The database could not be reached in time. */
+      503: {
+        headers: {
+          "Cache-Control": components["headers"]["CacheControl"];
+          "X-Content-Type-Options": components["headers"]["XContentTypeOptions"];
+          [name: string]: unknown;
+        };
+        content: {
+          "application/scim+json": components["schemas"]["ScimError"];
+          "application/json": components["schemas"]["ScimError"];
+        };
+      };
+    };
+  };
+  scimReadSchemasById: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        id: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description A SCIM resource, or a ListResponse. */
+      200: {
+        headers: {
+          "Cache-Control": components["headers"]["CacheControl"];
+          "X-Content-Type-Options": components["headers"]["XContentTypeOptions"];
+          [name: string]: unknown;
+        };
+        content: {
+          "application/scim+json": components["schemas"]["ScimResource"];
+          "application/json": components["schemas"]["ScimResource"];
+        };
+      };
+      /** @description invalidFilter, invalidSyntax, invalidPath, invalidValue, noTarget (RFC 7644 §3.12). */
+      400: {
+        headers: {
+          "Cache-Control": components["headers"]["CacheControl"];
+          "X-Content-Type-Options": components["headers"]["XContentTypeOptions"];
+          [name: string]: unknown;
+        };
+        content: {
+          "application/scim+json": components["schemas"]["ScimError"];
+          "application/json": components["schemas"]["ScimError"];
+        };
+      };
+      /** @description No token, or one that is unknown, rotated or revoked: API Gateway's answer before any handler, `{"message":"Unauthorized"}`. */
+      401: {
+        headers: {
+          "Cache-Control": components["headers"]["CacheControl"];
+          "X-Content-Type-Options": components["headers"]["XContentTypeOptions"];
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": {
+            message?: string;
+          };
+        };
+      };
+      /** @description The institution's 95-seat limit. */
+      403: {
+        headers: {
+          "Cache-Control": components["headers"]["CacheControl"];
+          "X-Content-Type-Options": components["headers"]["XContentTypeOptions"];
+          [name: string]: unknown;
+        };
+        content: {
+          "application/scim+json": components["schemas"]["ScimError"];
+          "application/json": components["schemas"]["ScimError"];
+        };
+      };
+      /** @description No such resource in this directory. */
+      404: {
+        headers: {
+          "Cache-Control": components["headers"]["CacheControl"];
+          "X-Content-Type-Options": components["headers"]["XContentTypeOptions"];
+          [name: string]: unknown;
+        };
+        content: {
+          "application/scim+json": components["schemas"]["ScimError"];
+          "application/json": components["schemas"]["ScimError"];
+        };
+      };
+      /** @description uniqueness: a taken userName or displayName, or the institution's super admin. */
+      409: {
+        headers: {
+          "Cache-Control": components["headers"]["CacheControl"];
+          "X-Content-Type-Options": components["headers"]["XContentTypeOptions"];
+          [name: string]: unknown;
+        };
+        content: {
+          "application/scim+json": components["schemas"]["ScimError"];
+          "application/json": components["schemas"]["ScimError"];
+        };
+      };
+      /** @description A body over 64 KiB, or a resource over 16 KiB. */
+      413: {
+        headers: {
+          "Cache-Control": components["headers"]["CacheControl"];
+          "X-Content-Type-Options": components["headers"]["XContentTypeOptions"];
+          [name: string]: unknown;
+        };
+        content: {
+          "application/scim+json": components["schemas"]["ScimError"];
+          "application/json": components["schemas"]["ScimError"];
+        };
+      };
+      /** @description Unexpected. */
+      500: {
+        headers: {
+          "Cache-Control": components["headers"]["CacheControl"];
+          "X-Content-Type-Options": components["headers"]["XContentTypeOptions"];
+          [name: string]: unknown;
+        };
+        content: {
+          "application/scim+json": components["schemas"]["ScimError"];
+          "application/json": components["schemas"]["ScimError"];
+        };
+      };
+      /** @description The database could not be reached in time. */
+      503: {
+        headers: {
+          "Cache-Control": components["headers"]["CacheControl"];
+          "X-Content-Type-Options": components["headers"]["XContentTypeOptions"];
+          [name: string]: unknown;
+        };
+        content: {
+          "application/scim+json": components["schemas"]["ScimError"];
+          "application/json": components["schemas"]["ScimError"];
+        };
+      };
+    };
+  };
+  scimListUsers: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description A SCIM resource, or a ListResponse. */
+      200: {
+        headers: {
+          "Cache-Control": components["headers"]["CacheControl"];
+          "X-Content-Type-Options": components["headers"]["XContentTypeOptions"];
+          [name: string]: unknown;
+        };
+        content: {
+          "application/scim+json": components["schemas"]["ScimResource"];
+          "application/json": components["schemas"]["ScimResource"];
+        };
+      };
+      /** @description invalidFilter, invalidSyntax, invalidPath, invalidValue, noTarget (RFC 7644 §3.12). */
+      400: {
+        headers: {
+          "Cache-Control": components["headers"]["CacheControl"];
+          "X-Content-Type-Options": components["headers"]["XContentTypeOptions"];
+          [name: string]: unknown;
+        };
+        content: {
+          "application/scim+json": components["schemas"]["ScimError"];
+          "application/json": components["schemas"]["ScimError"];
+        };
+      };
+      /** @description No token, or one that is unknown, rotated or revoked: API Gateway's answer before any handler, `{"message":"Unauthorized"}`. */
+      401: {
+        headers: {
+          "Cache-Control": components["headers"]["CacheControl"];
+          "X-Content-Type-Options": components["headers"]["XContentTypeOptions"];
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": {
+            message?: string;
+          };
+        };
+      };
+      /** @description The institution's 95-seat limit. */
+      403: {
+        headers: {
+          "Cache-Control": components["headers"]["CacheControl"];
+          "X-Content-Type-Options": components["headers"]["XContentTypeOptions"];
+          [name: string]: unknown;
+        };
+        content: {
+          "application/scim+json": components["schemas"]["ScimError"];
+          "application/json": components["schemas"]["ScimError"];
+        };
+      };
+      /** @description No such resource in this directory. */
+      404: {
+        headers: {
+          "Cache-Control": components["headers"]["CacheControl"];
+          "X-Content-Type-Options": components["headers"]["XContentTypeOptions"];
+          [name: string]: unknown;
+        };
+        content: {
+          "application/scim+json": components["schemas"]["ScimError"];
+          "application/json": components["schemas"]["ScimError"];
+        };
+      };
+      /** @description uniqueness: a taken userName or displayName, or the institution's super admin. */
+      409: {
+        headers: {
+          "Cache-Control": components["headers"]["CacheControl"];
+          "X-Content-Type-Options": components["headers"]["XContentTypeOptions"];
+          [name: string]: unknown;
+        };
+        content: {
+          "application/scim+json": components["schemas"]["ScimError"];
+          "application/json": components["schemas"]["ScimError"];
+        };
+      };
+      /** @description A body over 64 KiB, or a resource over 16 KiB. */
+      413: {
+        headers: {
+          "Cache-Control": components["headers"]["CacheControl"];
+          "X-Content-Type-Options": components["headers"]["XContentTypeOptions"];
+          [name: string]: unknown;
+        };
+        content: {
+          "application/scim+json": components["schemas"]["ScimError"];
+          "application/json": components["schemas"]["ScimError"];
+        };
+      };
+      /** @description Unexpected. */
+      500: {
+        headers: {
+          "Cache-Control": components["headers"]["CacheControl"];
+          "X-Content-Type-Options": components["headers"]["XContentTypeOptions"];
+          [name: string]: unknown;
+        };
+        content: {
+          "application/scim+json": components["schemas"]["ScimError"];
+          "application/json": components["schemas"]["ScimError"];
+        };
+      };
+      /** @description The database could not be reached in time. */
+      503: {
+        headers: {
+          "Cache-Control": components["headers"]["CacheControl"];
+          "X-Content-Type-Options": components["headers"]["XContentTypeOptions"];
+          [name: string]: unknown;
+        };
+        content: {
+          "application/scim+json": components["schemas"]["ScimError"];
+          "application/json": components["schemas"]["ScimError"];
+        };
+      };
+    };
+  };
+  scimCreateUsers: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        "application/scim+json": Record<string, never>;
+        "application/json": Record<string, never>;
+      };
+    };
+    responses: {
+      /** @description A SCIM resource, or a ListResponse. */
+      201: {
+        headers: {
+          "Cache-Control": components["headers"]["CacheControl"];
+          "X-Content-Type-Options": components["headers"]["XContentTypeOptions"];
+          [name: string]: unknown;
+        };
+        content: {
+          "application/scim+json": components["schemas"]["ScimResource"];
+          "application/json": components["schemas"]["ScimResource"];
+        };
+      };
+      /** @description invalidFilter, invalidSyntax, invalidPath, invalidValue, noTarget (RFC 7644 §3.12). */
+      400: {
+        headers: {
+          "Cache-Control": components["headers"]["CacheControl"];
+          "X-Content-Type-Options": components["headers"]["XContentTypeOptions"];
+          [name: string]: unknown;
+        };
+        content: {
+          "application/scim+json": components["schemas"]["ScimError"];
+          "application/json": components["schemas"]["ScimError"];
+        };
+      };
+      /** @description No token, or one that is unknown, rotated or revoked: API Gateway's answer before any handler, `{"message":"Unauthorized"}`. */
+      401: {
+        headers: {
+          "Cache-Control": components["headers"]["CacheControl"];
+          "X-Content-Type-Options": components["headers"]["XContentTypeOptions"];
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": {
+            message?: string;
+          };
+        };
+      };
+      /** @description The institution's 95-seat limit. */
+      403: {
+        headers: {
+          "Cache-Control": components["headers"]["CacheControl"];
+          "X-Content-Type-Options": components["headers"]["XContentTypeOptions"];
+          [name: string]: unknown;
+        };
+        content: {
+          "application/scim+json": components["schemas"]["ScimError"];
+          "application/json": components["schemas"]["ScimError"];
+        };
+      };
+      /** @description No such resource in this directory. */
+      404: {
+        headers: {
+          "Cache-Control": components["headers"]["CacheControl"];
+          "X-Content-Type-Options": components["headers"]["XContentTypeOptions"];
+          [name: string]: unknown;
+        };
+        content: {
+          "application/scim+json": components["schemas"]["ScimError"];
+          "application/json": components["schemas"]["ScimError"];
+        };
+      };
+      /** @description uniqueness: a taken userName or displayName, or the institution's super admin. */
+      409: {
+        headers: {
+          "Cache-Control": components["headers"]["CacheControl"];
+          "X-Content-Type-Options": components["headers"]["XContentTypeOptions"];
+          [name: string]: unknown;
+        };
+        content: {
+          "application/scim+json": components["schemas"]["ScimError"];
+          "application/json": components["schemas"]["ScimError"];
+        };
+      };
+      /** @description A body over 64 KiB, or a resource over 16 KiB. */
+      413: {
+        headers: {
+          "Cache-Control": components["headers"]["CacheControl"];
+          "X-Content-Type-Options": components["headers"]["XContentTypeOptions"];
+          [name: string]: unknown;
+        };
+        content: {
+          "application/scim+json": components["schemas"]["ScimError"];
+          "application/json": components["schemas"]["ScimError"];
+        };
+      };
+      /** @description Unexpected. */
+      500: {
+        headers: {
+          "Cache-Control": components["headers"]["CacheControl"];
+          "X-Content-Type-Options": components["headers"]["XContentTypeOptions"];
+          [name: string]: unknown;
+        };
+        content: {
+          "application/scim+json": components["schemas"]["ScimError"];
+          "application/json": components["schemas"]["ScimError"];
+        };
+      };
+      /** @description The database could not be reached in time. */
+      503: {
+        headers: {
+          "Cache-Control": components["headers"]["CacheControl"];
+          "X-Content-Type-Options": components["headers"]["XContentTypeOptions"];
+          [name: string]: unknown;
+        };
+        content: {
+          "application/scim+json": components["schemas"]["ScimError"];
+          "application/json": components["schemas"]["ScimError"];
+        };
+      };
+    };
+  };
+  scimReadUsersById: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        id: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description A SCIM resource, or a ListResponse. */
+      200: {
+        headers: {
+          "Cache-Control": components["headers"]["CacheControl"];
+          "X-Content-Type-Options": components["headers"]["XContentTypeOptions"];
+          [name: string]: unknown;
+        };
+        content: {
+          "application/scim+json": components["schemas"]["ScimResource"];
+          "application/json": components["schemas"]["ScimResource"];
+        };
+      };
+      /** @description invalidFilter, invalidSyntax, invalidPath, invalidValue, noTarget (RFC 7644 §3.12). */
+      400: {
+        headers: {
+          "Cache-Control": components["headers"]["CacheControl"];
+          "X-Content-Type-Options": components["headers"]["XContentTypeOptions"];
+          [name: string]: unknown;
+        };
+        content: {
+          "application/scim+json": components["schemas"]["ScimError"];
+          "application/json": components["schemas"]["ScimError"];
+        };
+      };
+      /** @description No token, or one that is unknown, rotated or revoked: API Gateway's answer before any handler, `{"message":"Unauthorized"}`. */
+      401: {
+        headers: {
+          "Cache-Control": components["headers"]["CacheControl"];
+          "X-Content-Type-Options": components["headers"]["XContentTypeOptions"];
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": {
+            message?: string;
+          };
+        };
+      };
+      /** @description The institution's 95-seat limit. */
+      403: {
+        headers: {
+          "Cache-Control": components["headers"]["CacheControl"];
+          "X-Content-Type-Options": components["headers"]["XContentTypeOptions"];
+          [name: string]: unknown;
+        };
+        content: {
+          "application/scim+json": components["schemas"]["ScimError"];
+          "application/json": components["schemas"]["ScimError"];
+        };
+      };
+      /** @description No such resource in this directory. */
+      404: {
+        headers: {
+          "Cache-Control": components["headers"]["CacheControl"];
+          "X-Content-Type-Options": components["headers"]["XContentTypeOptions"];
+          [name: string]: unknown;
+        };
+        content: {
+          "application/scim+json": components["schemas"]["ScimError"];
+          "application/json": components["schemas"]["ScimError"];
+        };
+      };
+      /** @description uniqueness: a taken userName or displayName, or the institution's super admin. */
+      409: {
+        headers: {
+          "Cache-Control": components["headers"]["CacheControl"];
+          "X-Content-Type-Options": components["headers"]["XContentTypeOptions"];
+          [name: string]: unknown;
+        };
+        content: {
+          "application/scim+json": components["schemas"]["ScimError"];
+          "application/json": components["schemas"]["ScimError"];
+        };
+      };
+      /** @description A body over 64 KiB, or a resource over 16 KiB. */
+      413: {
+        headers: {
+          "Cache-Control": components["headers"]["CacheControl"];
+          "X-Content-Type-Options": components["headers"]["XContentTypeOptions"];
+          [name: string]: unknown;
+        };
+        content: {
+          "application/scim+json": components["schemas"]["ScimError"];
+          "application/json": components["schemas"]["ScimError"];
+        };
+      };
+      /** @description Unexpected. */
+      500: {
+        headers: {
+          "Cache-Control": components["headers"]["CacheControl"];
+          "X-Content-Type-Options": components["headers"]["XContentTypeOptions"];
+          [name: string]: unknown;
+        };
+        content: {
+          "application/scim+json": components["schemas"]["ScimError"];
+          "application/json": components["schemas"]["ScimError"];
+        };
+      };
+      /** @description The database could not be reached in time. */
+      503: {
+        headers: {
+          "Cache-Control": components["headers"]["CacheControl"];
+          "X-Content-Type-Options": components["headers"]["XContentTypeOptions"];
+          [name: string]: unknown;
+        };
+        content: {
+          "application/scim+json": components["schemas"]["ScimError"];
+          "application/json": components["schemas"]["ScimError"];
+        };
+      };
+    };
+  };
+  scimReplaceUsersById: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        id: string;
+      };
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        "application/scim+json": Record<string, never>;
+        "application/json": Record<string, never>;
+      };
+    };
+    responses: {
+      /** @description A SCIM resource, or a ListResponse. */
+      200: {
+        headers: {
+          "Cache-Control": components["headers"]["CacheControl"];
+          "X-Content-Type-Options": components["headers"]["XContentTypeOptions"];
+          [name: string]: unknown;
+        };
+        content: {
+          "application/scim+json": components["schemas"]["ScimResource"];
+          "application/json": components["schemas"]["ScimResource"];
+        };
+      };
+      /** @description invalidFilter, invalidSyntax, invalidPath, invalidValue, noTarget (RFC 7644 §3.12). */
+      400: {
+        headers: {
+          "Cache-Control": components["headers"]["CacheControl"];
+          "X-Content-Type-Options": components["headers"]["XContentTypeOptions"];
+          [name: string]: unknown;
+        };
+        content: {
+          "application/scim+json": components["schemas"]["ScimError"];
+          "application/json": components["schemas"]["ScimError"];
+        };
+      };
+      /** @description No token, or one that is unknown, rotated or revoked: API Gateway's answer before any handler, `{"message":"Unauthorized"}`. */
+      401: {
+        headers: {
+          "Cache-Control": components["headers"]["CacheControl"];
+          "X-Content-Type-Options": components["headers"]["XContentTypeOptions"];
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": {
+            message?: string;
+          };
+        };
+      };
+      /** @description The institution's 95-seat limit. */
+      403: {
+        headers: {
+          "Cache-Control": components["headers"]["CacheControl"];
+          "X-Content-Type-Options": components["headers"]["XContentTypeOptions"];
+          [name: string]: unknown;
+        };
+        content: {
+          "application/scim+json": components["schemas"]["ScimError"];
+          "application/json": components["schemas"]["ScimError"];
+        };
+      };
+      /** @description No such resource in this directory. */
+      404: {
+        headers: {
+          "Cache-Control": components["headers"]["CacheControl"];
+          "X-Content-Type-Options": components["headers"]["XContentTypeOptions"];
+          [name: string]: unknown;
+        };
+        content: {
+          "application/scim+json": components["schemas"]["ScimError"];
+          "application/json": components["schemas"]["ScimError"];
+        };
+      };
+      /** @description uniqueness: a taken userName or displayName, or the institution's super admin. */
+      409: {
+        headers: {
+          "Cache-Control": components["headers"]["CacheControl"];
+          "X-Content-Type-Options": components["headers"]["XContentTypeOptions"];
+          [name: string]: unknown;
+        };
+        content: {
+          "application/scim+json": components["schemas"]["ScimError"];
+          "application/json": components["schemas"]["ScimError"];
+        };
+      };
+      /** @description A body over 64 KiB, or a resource over 16 KiB. */
+      413: {
+        headers: {
+          "Cache-Control": components["headers"]["CacheControl"];
+          "X-Content-Type-Options": components["headers"]["XContentTypeOptions"];
+          [name: string]: unknown;
+        };
+        content: {
+          "application/scim+json": components["schemas"]["ScimError"];
+          "application/json": components["schemas"]["ScimError"];
+        };
+      };
+      /** @description Unexpected. */
+      500: {
+        headers: {
+          "Cache-Control": components["headers"]["CacheControl"];
+          "X-Content-Type-Options": components["headers"]["XContentTypeOptions"];
+          [name: string]: unknown;
+        };
+        content: {
+          "application/scim+json": components["schemas"]["ScimError"];
+          "application/json": components["schemas"]["ScimError"];
+        };
+      };
+      /** @description The database could not be reached in time. */
+      503: {
+        headers: {
+          "Cache-Control": components["headers"]["CacheControl"];
+          "X-Content-Type-Options": components["headers"]["XContentTypeOptions"];
+          [name: string]: unknown;
+        };
+        content: {
+          "application/scim+json": components["schemas"]["ScimError"];
+          "application/json": components["schemas"]["ScimError"];
+        };
+      };
+    };
+  };
+  scimDeleteUsersById: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        id: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description Deleted. */
+      204: {
+        headers: {
+          "Cache-Control": components["headers"]["CacheControl"];
+          "X-Content-Type-Options": components["headers"]["XContentTypeOptions"];
+          [name: string]: unknown;
+        };
+        content?: never;
+      };
+      /** @description invalidFilter, invalidSyntax, invalidPath, invalidValue, noTarget (RFC 7644 §3.12). */
+      400: {
+        headers: {
+          "Cache-Control": components["headers"]["CacheControl"];
+          "X-Content-Type-Options": components["headers"]["XContentTypeOptions"];
+          [name: string]: unknown;
+        };
+        content: {
+          "application/scim+json": components["schemas"]["ScimError"];
+          "application/json": components["schemas"]["ScimError"];
+        };
+      };
+      /** @description No token, or one that is unknown, rotated or revoked: API Gateway's answer before any handler, `{"message":"Unauthorized"}`. */
+      401: {
+        headers: {
+          "Cache-Control": components["headers"]["CacheControl"];
+          "X-Content-Type-Options": components["headers"]["XContentTypeOptions"];
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": {
+            message?: string;
+          };
+        };
+      };
+      /** @description The institution's 95-seat limit. */
+      403: {
+        headers: {
+          "Cache-Control": components["headers"]["CacheControl"];
+          "X-Content-Type-Options": components["headers"]["XContentTypeOptions"];
+          [name: string]: unknown;
+        };
+        content: {
+          "application/scim+json": components["schemas"]["ScimError"];
+          "application/json": components["schemas"]["ScimError"];
+        };
+      };
+      /** @description No such resource in this directory. */
+      404: {
+        headers: {
+          "Cache-Control": components["headers"]["CacheControl"];
+          "X-Content-Type-Options": components["headers"]["XContentTypeOptions"];
+          [name: string]: unknown;
+        };
+        content: {
+          "application/scim+json": components["schemas"]["ScimError"];
+          "application/json": components["schemas"]["ScimError"];
+        };
+      };
+      /** @description uniqueness: a taken userName or displayName, or the institution's super admin. */
+      409: {
+        headers: {
+          "Cache-Control": components["headers"]["CacheControl"];
+          "X-Content-Type-Options": components["headers"]["XContentTypeOptions"];
+          [name: string]: unknown;
+        };
+        content: {
+          "application/scim+json": components["schemas"]["ScimError"];
+          "application/json": components["schemas"]["ScimError"];
+        };
+      };
+      /** @description A body over 64 KiB, or a resource over 16 KiB. */
+      413: {
+        headers: {
+          "Cache-Control": components["headers"]["CacheControl"];
+          "X-Content-Type-Options": components["headers"]["XContentTypeOptions"];
+          [name: string]: unknown;
+        };
+        content: {
+          "application/scim+json": components["schemas"]["ScimError"];
+          "application/json": components["schemas"]["ScimError"];
+        };
+      };
+      /** @description Unexpected. */
+      500: {
+        headers: {
+          "Cache-Control": components["headers"]["CacheControl"];
+          "X-Content-Type-Options": components["headers"]["XContentTypeOptions"];
+          [name: string]: unknown;
+        };
+        content: {
+          "application/scim+json": components["schemas"]["ScimError"];
+          "application/json": components["schemas"]["ScimError"];
+        };
+      };
+      /** @description The database could not be reached in time. */
+      503: {
+        headers: {
+          "Cache-Control": components["headers"]["CacheControl"];
+          "X-Content-Type-Options": components["headers"]["XContentTypeOptions"];
+          [name: string]: unknown;
+        };
+        content: {
+          "application/scim+json": components["schemas"]["ScimError"];
+          "application/json": components["schemas"]["ScimError"];
+        };
+      };
+    };
+  };
+  scimUpdateUsersById: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        id: string;
+      };
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        "application/scim+json": Record<string, never>;
+        "application/json": Record<string, never>;
+      };
+    };
+    responses: {
+      /** @description A SCIM resource, or a ListResponse. */
+      200: {
+        headers: {
+          "Cache-Control": components["headers"]["CacheControl"];
+          "X-Content-Type-Options": components["headers"]["XContentTypeOptions"];
+          [name: string]: unknown;
+        };
+        content: {
+          "application/scim+json": components["schemas"]["ScimResource"];
+          "application/json": components["schemas"]["ScimResource"];
+        };
+      };
+      /** @description invalidFilter, invalidSyntax, invalidPath, invalidValue, noTarget (RFC 7644 §3.12). */
+      400: {
+        headers: {
+          "Cache-Control": components["headers"]["CacheControl"];
+          "X-Content-Type-Options": components["headers"]["XContentTypeOptions"];
+          [name: string]: unknown;
+        };
+        content: {
+          "application/scim+json": components["schemas"]["ScimError"];
+          "application/json": components["schemas"]["ScimError"];
+        };
+      };
+      /** @description No token, or one that is unknown, rotated or revoked: API Gateway's answer before any handler, `{"message":"Unauthorized"}`. */
+      401: {
+        headers: {
+          "Cache-Control": components["headers"]["CacheControl"];
+          "X-Content-Type-Options": components["headers"]["XContentTypeOptions"];
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": {
+            message?: string;
+          };
+        };
+      };
+      /** @description The institution's 95-seat limit. */
+      403: {
+        headers: {
+          "Cache-Control": components["headers"]["CacheControl"];
+          "X-Content-Type-Options": components["headers"]["XContentTypeOptions"];
+          [name: string]: unknown;
+        };
+        content: {
+          "application/scim+json": components["schemas"]["ScimError"];
+          "application/json": components["schemas"]["ScimError"];
+        };
+      };
+      /** @description No such resource in this directory. */
+      404: {
+        headers: {
+          "Cache-Control": components["headers"]["CacheControl"];
+          "X-Content-Type-Options": components["headers"]["XContentTypeOptions"];
+          [name: string]: unknown;
+        };
+        content: {
+          "application/scim+json": components["schemas"]["ScimError"];
+          "application/json": components["schemas"]["ScimError"];
+        };
+      };
+      /** @description uniqueness: a taken userName or displayName, or the institution's super admin. */
+      409: {
+        headers: {
+          "Cache-Control": components["headers"]["CacheControl"];
+          "X-Content-Type-Options": components["headers"]["XContentTypeOptions"];
+          [name: string]: unknown;
+        };
+        content: {
+          "application/scim+json": components["schemas"]["ScimError"];
+          "application/json": components["schemas"]["ScimError"];
+        };
+      };
+      /** @description A body over 64 KiB, or a resource over 16 KiB. */
+      413: {
+        headers: {
+          "Cache-Control": components["headers"]["CacheControl"];
+          "X-Content-Type-Options": components["headers"]["XContentTypeOptions"];
+          [name: string]: unknown;
+        };
+        content: {
+          "application/scim+json": components["schemas"]["ScimError"];
+          "application/json": components["schemas"]["ScimError"];
+        };
+      };
+      /** @description Unexpected. */
+      500: {
+        headers: {
+          "Cache-Control": components["headers"]["CacheControl"];
+          "X-Content-Type-Options": components["headers"]["XContentTypeOptions"];
+          [name: string]: unknown;
+        };
+        content: {
+          "application/scim+json": components["schemas"]["ScimError"];
+          "application/json": components["schemas"]["ScimError"];
+        };
+      };
+      /** @description The database could not be reached in time. */
+      503: {
+        headers: {
+          "Cache-Control": components["headers"]["CacheControl"];
+          "X-Content-Type-Options": components["headers"]["XContentTypeOptions"];
+          [name: string]: unknown;
+        };
+        content: {
+          "application/scim+json": components["schemas"]["ScimError"];
+          "application/json": components["schemas"]["ScimError"];
+        };
+      };
+    };
+  };
+  scimListGroups: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description A SCIM resource, or a ListResponse. */
+      200: {
+        headers: {
+          "Cache-Control": components["headers"]["CacheControl"];
+          "X-Content-Type-Options": components["headers"]["XContentTypeOptions"];
+          [name: string]: unknown;
+        };
+        content: {
+          "application/scim+json": components["schemas"]["ScimResource"];
+          "application/json": components["schemas"]["ScimResource"];
+        };
+      };
+      /** @description invalidFilter, invalidSyntax, invalidPath, invalidValue, noTarget (RFC 7644 §3.12). */
+      400: {
+        headers: {
+          "Cache-Control": components["headers"]["CacheControl"];
+          "X-Content-Type-Options": components["headers"]["XContentTypeOptions"];
+          [name: string]: unknown;
+        };
+        content: {
+          "application/scim+json": components["schemas"]["ScimError"];
+          "application/json": components["schemas"]["ScimError"];
+        };
+      };
+      /** @description No token, or one that is unknown, rotated or revoked: API Gateway's answer before any handler, `{"message":"Unauthorized"}`. */
+      401: {
+        headers: {
+          "Cache-Control": components["headers"]["CacheControl"];
+          "X-Content-Type-Options": components["headers"]["XContentTypeOptions"];
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": {
+            message?: string;
+          };
+        };
+      };
+      /** @description The institution's 95-seat limit. */
+      403: {
+        headers: {
+          "Cache-Control": components["headers"]["CacheControl"];
+          "X-Content-Type-Options": components["headers"]["XContentTypeOptions"];
+          [name: string]: unknown;
+        };
+        content: {
+          "application/scim+json": components["schemas"]["ScimError"];
+          "application/json": components["schemas"]["ScimError"];
+        };
+      };
+      /** @description No such resource in this directory. */
+      404: {
+        headers: {
+          "Cache-Control": components["headers"]["CacheControl"];
+          "X-Content-Type-Options": components["headers"]["XContentTypeOptions"];
+          [name: string]: unknown;
+        };
+        content: {
+          "application/scim+json": components["schemas"]["ScimError"];
+          "application/json": components["schemas"]["ScimError"];
+        };
+      };
+      /** @description uniqueness: a taken userName or displayName, or the institution's super admin. */
+      409: {
+        headers: {
+          "Cache-Control": components["headers"]["CacheControl"];
+          "X-Content-Type-Options": components["headers"]["XContentTypeOptions"];
+          [name: string]: unknown;
+        };
+        content: {
+          "application/scim+json": components["schemas"]["ScimError"];
+          "application/json": components["schemas"]["ScimError"];
+        };
+      };
+      /** @description A body over 64 KiB, or a resource over 16 KiB. */
+      413: {
+        headers: {
+          "Cache-Control": components["headers"]["CacheControl"];
+          "X-Content-Type-Options": components["headers"]["XContentTypeOptions"];
+          [name: string]: unknown;
+        };
+        content: {
+          "application/scim+json": components["schemas"]["ScimError"];
+          "application/json": components["schemas"]["ScimError"];
+        };
+      };
+      /** @description Unexpected. */
+      500: {
+        headers: {
+          "Cache-Control": components["headers"]["CacheControl"];
+          "X-Content-Type-Options": components["headers"]["XContentTypeOptions"];
+          [name: string]: unknown;
+        };
+        content: {
+          "application/scim+json": components["schemas"]["ScimError"];
+          "application/json": components["schemas"]["ScimError"];
+        };
+      };
+      /** @description The database could not be reached in time. */
+      503: {
+        headers: {
+          "Cache-Control": components["headers"]["CacheControl"];
+          "X-Content-Type-Options": components["headers"]["XContentTypeOptions"];
+          [name: string]: unknown;
+        };
+        content: {
+          "application/scim+json": components["schemas"]["ScimError"];
+          "application/json": components["schemas"]["ScimError"];
+        };
+      };
+    };
+  };
+  scimCreateGroups: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        "application/scim+json": Record<string, never>;
+        "application/json": Record<string, never>;
+      };
+    };
+    responses: {
+      /** @description A SCIM resource, or a ListResponse. */
+      201: {
+        headers: {
+          "Cache-Control": components["headers"]["CacheControl"];
+          "X-Content-Type-Options": components["headers"]["XContentTypeOptions"];
+          [name: string]: unknown;
+        };
+        content: {
+          "application/scim+json": components["schemas"]["ScimResource"];
+          "application/json": components["schemas"]["ScimResource"];
+        };
+      };
+      /** @description invalidFilter, invalidSyntax, invalidPath, invalidValue, noTarget (RFC 7644 §3.12). */
+      400: {
+        headers: {
+          "Cache-Control": components["headers"]["CacheControl"];
+          "X-Content-Type-Options": components["headers"]["XContentTypeOptions"];
+          [name: string]: unknown;
+        };
+        content: {
+          "application/scim+json": components["schemas"]["ScimError"];
+          "application/json": components["schemas"]["ScimError"];
+        };
+      };
+      /** @description No token, or one that is unknown, rotated or revoked: API Gateway's answer before any handler, `{"message":"Unauthorized"}`. */
+      401: {
+        headers: {
+          "Cache-Control": components["headers"]["CacheControl"];
+          "X-Content-Type-Options": components["headers"]["XContentTypeOptions"];
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": {
+            message?: string;
+          };
+        };
+      };
+      /** @description The institution's 95-seat limit. */
+      403: {
+        headers: {
+          "Cache-Control": components["headers"]["CacheControl"];
+          "X-Content-Type-Options": components["headers"]["XContentTypeOptions"];
+          [name: string]: unknown;
+        };
+        content: {
+          "application/scim+json": components["schemas"]["ScimError"];
+          "application/json": components["schemas"]["ScimError"];
+        };
+      };
+      /** @description No such resource in this directory. */
+      404: {
+        headers: {
+          "Cache-Control": components["headers"]["CacheControl"];
+          "X-Content-Type-Options": components["headers"]["XContentTypeOptions"];
+          [name: string]: unknown;
+        };
+        content: {
+          "application/scim+json": components["schemas"]["ScimError"];
+          "application/json": components["schemas"]["ScimError"];
+        };
+      };
+      /** @description uniqueness: a taken userName or displayName, or the institution's super admin. */
+      409: {
+        headers: {
+          "Cache-Control": components["headers"]["CacheControl"];
+          "X-Content-Type-Options": components["headers"]["XContentTypeOptions"];
+          [name: string]: unknown;
+        };
+        content: {
+          "application/scim+json": components["schemas"]["ScimError"];
+          "application/json": components["schemas"]["ScimError"];
+        };
+      };
+      /** @description A body over 64 KiB, or a resource over 16 KiB. */
+      413: {
+        headers: {
+          "Cache-Control": components["headers"]["CacheControl"];
+          "X-Content-Type-Options": components["headers"]["XContentTypeOptions"];
+          [name: string]: unknown;
+        };
+        content: {
+          "application/scim+json": components["schemas"]["ScimError"];
+          "application/json": components["schemas"]["ScimError"];
+        };
+      };
+      /** @description Unexpected. */
+      500: {
+        headers: {
+          "Cache-Control": components["headers"]["CacheControl"];
+          "X-Content-Type-Options": components["headers"]["XContentTypeOptions"];
+          [name: string]: unknown;
+        };
+        content: {
+          "application/scim+json": components["schemas"]["ScimError"];
+          "application/json": components["schemas"]["ScimError"];
+        };
+      };
+      /** @description The database could not be reached in time. */
+      503: {
+        headers: {
+          "Cache-Control": components["headers"]["CacheControl"];
+          "X-Content-Type-Options": components["headers"]["XContentTypeOptions"];
+          [name: string]: unknown;
+        };
+        content: {
+          "application/scim+json": components["schemas"]["ScimError"];
+          "application/json": components["schemas"]["ScimError"];
+        };
+      };
+    };
+  };
+  scimReadGroupsById: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        id: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description A SCIM resource, or a ListResponse. */
+      200: {
+        headers: {
+          "Cache-Control": components["headers"]["CacheControl"];
+          "X-Content-Type-Options": components["headers"]["XContentTypeOptions"];
+          [name: string]: unknown;
+        };
+        content: {
+          "application/scim+json": components["schemas"]["ScimResource"];
+          "application/json": components["schemas"]["ScimResource"];
+        };
+      };
+      /** @description invalidFilter, invalidSyntax, invalidPath, invalidValue, noTarget (RFC 7644 §3.12). */
+      400: {
+        headers: {
+          "Cache-Control": components["headers"]["CacheControl"];
+          "X-Content-Type-Options": components["headers"]["XContentTypeOptions"];
+          [name: string]: unknown;
+        };
+        content: {
+          "application/scim+json": components["schemas"]["ScimError"];
+          "application/json": components["schemas"]["ScimError"];
+        };
+      };
+      /** @description No token, or one that is unknown, rotated or revoked: API Gateway's answer before any handler, `{"message":"Unauthorized"}`. */
+      401: {
+        headers: {
+          "Cache-Control": components["headers"]["CacheControl"];
+          "X-Content-Type-Options": components["headers"]["XContentTypeOptions"];
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": {
+            message?: string;
+          };
+        };
+      };
+      /** @description The institution's 95-seat limit. */
+      403: {
+        headers: {
+          "Cache-Control": components["headers"]["CacheControl"];
+          "X-Content-Type-Options": components["headers"]["XContentTypeOptions"];
+          [name: string]: unknown;
+        };
+        content: {
+          "application/scim+json": components["schemas"]["ScimError"];
+          "application/json": components["schemas"]["ScimError"];
+        };
+      };
+      /** @description No such resource in this directory. */
+      404: {
+        headers: {
+          "Cache-Control": components["headers"]["CacheControl"];
+          "X-Content-Type-Options": components["headers"]["XContentTypeOptions"];
+          [name: string]: unknown;
+        };
+        content: {
+          "application/scim+json": components["schemas"]["ScimError"];
+          "application/json": components["schemas"]["ScimError"];
+        };
+      };
+      /** @description uniqueness: a taken userName or displayName, or the institution's super admin. */
+      409: {
+        headers: {
+          "Cache-Control": components["headers"]["CacheControl"];
+          "X-Content-Type-Options": components["headers"]["XContentTypeOptions"];
+          [name: string]: unknown;
+        };
+        content: {
+          "application/scim+json": components["schemas"]["ScimError"];
+          "application/json": components["schemas"]["ScimError"];
+        };
+      };
+      /** @description A body over 64 KiB, or a resource over 16 KiB. */
+      413: {
+        headers: {
+          "Cache-Control": components["headers"]["CacheControl"];
+          "X-Content-Type-Options": components["headers"]["XContentTypeOptions"];
+          [name: string]: unknown;
+        };
+        content: {
+          "application/scim+json": components["schemas"]["ScimError"];
+          "application/json": components["schemas"]["ScimError"];
+        };
+      };
+      /** @description Unexpected. */
+      500: {
+        headers: {
+          "Cache-Control": components["headers"]["CacheControl"];
+          "X-Content-Type-Options": components["headers"]["XContentTypeOptions"];
+          [name: string]: unknown;
+        };
+        content: {
+          "application/scim+json": components["schemas"]["ScimError"];
+          "application/json": components["schemas"]["ScimError"];
+        };
+      };
+      /** @description The database could not be reached in time. */
+      503: {
+        headers: {
+          "Cache-Control": components["headers"]["CacheControl"];
+          "X-Content-Type-Options": components["headers"]["XContentTypeOptions"];
+          [name: string]: unknown;
+        };
+        content: {
+          "application/scim+json": components["schemas"]["ScimError"];
+          "application/json": components["schemas"]["ScimError"];
+        };
+      };
+    };
+  };
+  scimReplaceGroupsById: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        id: string;
+      };
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        "application/scim+json": Record<string, never>;
+        "application/json": Record<string, never>;
+      };
+    };
+    responses: {
+      /** @description A SCIM resource, or a ListResponse. */
+      200: {
+        headers: {
+          "Cache-Control": components["headers"]["CacheControl"];
+          "X-Content-Type-Options": components["headers"]["XContentTypeOptions"];
+          [name: string]: unknown;
+        };
+        content: {
+          "application/scim+json": components["schemas"]["ScimResource"];
+          "application/json": components["schemas"]["ScimResource"];
+        };
+      };
+      /** @description invalidFilter, invalidSyntax, invalidPath, invalidValue, noTarget (RFC 7644 §3.12). */
+      400: {
+        headers: {
+          "Cache-Control": components["headers"]["CacheControl"];
+          "X-Content-Type-Options": components["headers"]["XContentTypeOptions"];
+          [name: string]: unknown;
+        };
+        content: {
+          "application/scim+json": components["schemas"]["ScimError"];
+          "application/json": components["schemas"]["ScimError"];
+        };
+      };
+      /** @description No token, or one that is unknown, rotated or revoked: API Gateway's answer before any handler, `{"message":"Unauthorized"}`. */
+      401: {
+        headers: {
+          "Cache-Control": components["headers"]["CacheControl"];
+          "X-Content-Type-Options": components["headers"]["XContentTypeOptions"];
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": {
+            message?: string;
+          };
+        };
+      };
+      /** @description The institution's 95-seat limit. */
+      403: {
+        headers: {
+          "Cache-Control": components["headers"]["CacheControl"];
+          "X-Content-Type-Options": components["headers"]["XContentTypeOptions"];
+          [name: string]: unknown;
+        };
+        content: {
+          "application/scim+json": components["schemas"]["ScimError"];
+          "application/json": components["schemas"]["ScimError"];
+        };
+      };
+      /** @description No such resource in this directory. */
+      404: {
+        headers: {
+          "Cache-Control": components["headers"]["CacheControl"];
+          "X-Content-Type-Options": components["headers"]["XContentTypeOptions"];
+          [name: string]: unknown;
+        };
+        content: {
+          "application/scim+json": components["schemas"]["ScimError"];
+          "application/json": components["schemas"]["ScimError"];
+        };
+      };
+      /** @description uniqueness: a taken userName or displayName, or the institution's super admin. */
+      409: {
+        headers: {
+          "Cache-Control": components["headers"]["CacheControl"];
+          "X-Content-Type-Options": components["headers"]["XContentTypeOptions"];
+          [name: string]: unknown;
+        };
+        content: {
+          "application/scim+json": components["schemas"]["ScimError"];
+          "application/json": components["schemas"]["ScimError"];
+        };
+      };
+      /** @description A body over 64 KiB, or a resource over 16 KiB. */
+      413: {
+        headers: {
+          "Cache-Control": components["headers"]["CacheControl"];
+          "X-Content-Type-Options": components["headers"]["XContentTypeOptions"];
+          [name: string]: unknown;
+        };
+        content: {
+          "application/scim+json": components["schemas"]["ScimError"];
+          "application/json": components["schemas"]["ScimError"];
+        };
+      };
+      /** @description Unexpected. */
+      500: {
+        headers: {
+          "Cache-Control": components["headers"]["CacheControl"];
+          "X-Content-Type-Options": components["headers"]["XContentTypeOptions"];
+          [name: string]: unknown;
+        };
+        content: {
+          "application/scim+json": components["schemas"]["ScimError"];
+          "application/json": components["schemas"]["ScimError"];
+        };
+      };
+      /** @description The database could not be reached in time. */
+      503: {
+        headers: {
+          "Cache-Control": components["headers"]["CacheControl"];
+          "X-Content-Type-Options": components["headers"]["XContentTypeOptions"];
+          [name: string]: unknown;
+        };
+        content: {
+          "application/scim+json": components["schemas"]["ScimError"];
+          "application/json": components["schemas"]["ScimError"];
+        };
+      };
+    };
+  };
+  scimDeleteGroupsById: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        id: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description Deleted. */
+      204: {
+        headers: {
+          "Cache-Control": components["headers"]["CacheControl"];
+          "X-Content-Type-Options": components["headers"]["XContentTypeOptions"];
+          [name: string]: unknown;
+        };
+        content?: never;
+      };
+      /** @description invalidFilter, invalidSyntax, invalidPath, invalidValue, noTarget (RFC 7644 §3.12). */
+      400: {
+        headers: {
+          "Cache-Control": components["headers"]["CacheControl"];
+          "X-Content-Type-Options": components["headers"]["XContentTypeOptions"];
+          [name: string]: unknown;
+        };
+        content: {
+          "application/scim+json": components["schemas"]["ScimError"];
+          "application/json": components["schemas"]["ScimError"];
+        };
+      };
+      /** @description No token, or one that is unknown, rotated or revoked: API Gateway's answer before any handler, `{"message":"Unauthorized"}`. */
+      401: {
+        headers: {
+          "Cache-Control": components["headers"]["CacheControl"];
+          "X-Content-Type-Options": components["headers"]["XContentTypeOptions"];
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": {
+            message?: string;
+          };
+        };
+      };
+      /** @description The institution's 95-seat limit. */
+      403: {
+        headers: {
+          "Cache-Control": components["headers"]["CacheControl"];
+          "X-Content-Type-Options": components["headers"]["XContentTypeOptions"];
+          [name: string]: unknown;
+        };
+        content: {
+          "application/scim+json": components["schemas"]["ScimError"];
+          "application/json": components["schemas"]["ScimError"];
+        };
+      };
+      /** @description No such resource in this directory. */
+      404: {
+        headers: {
+          "Cache-Control": components["headers"]["CacheControl"];
+          "X-Content-Type-Options": components["headers"]["XContentTypeOptions"];
+          [name: string]: unknown;
+        };
+        content: {
+          "application/scim+json": components["schemas"]["ScimError"];
+          "application/json": components["schemas"]["ScimError"];
+        };
+      };
+      /** @description uniqueness: a taken userName or displayName, or the institution's super admin. */
+      409: {
+        headers: {
+          "Cache-Control": components["headers"]["CacheControl"];
+          "X-Content-Type-Options": components["headers"]["XContentTypeOptions"];
+          [name: string]: unknown;
+        };
+        content: {
+          "application/scim+json": components["schemas"]["ScimError"];
+          "application/json": components["schemas"]["ScimError"];
+        };
+      };
+      /** @description A body over 64 KiB, or a resource over 16 KiB. */
+      413: {
+        headers: {
+          "Cache-Control": components["headers"]["CacheControl"];
+          "X-Content-Type-Options": components["headers"]["XContentTypeOptions"];
+          [name: string]: unknown;
+        };
+        content: {
+          "application/scim+json": components["schemas"]["ScimError"];
+          "application/json": components["schemas"]["ScimError"];
+        };
+      };
+      /** @description Unexpected. */
+      500: {
+        headers: {
+          "Cache-Control": components["headers"]["CacheControl"];
+          "X-Content-Type-Options": components["headers"]["XContentTypeOptions"];
+          [name: string]: unknown;
+        };
+        content: {
+          "application/scim+json": components["schemas"]["ScimError"];
+          "application/json": components["schemas"]["ScimError"];
+        };
+      };
+      /** @description The database could not be reached in time. */
+      503: {
+        headers: {
+          "Cache-Control": components["headers"]["CacheControl"];
+          "X-Content-Type-Options": components["headers"]["XContentTypeOptions"];
+          [name: string]: unknown;
+        };
+        content: {
+          "application/scim+json": components["schemas"]["ScimError"];
+          "application/json": components["schemas"]["ScimError"];
+        };
+      };
+    };
+  };
+  scimUpdateGroupsById: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        id: string;
+      };
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        "application/scim+json": Record<string, never>;
+        "application/json": Record<string, never>;
+      };
+    };
+    responses: {
+      /** @description A SCIM resource, or a ListResponse. */
+      200: {
+        headers: {
+          "Cache-Control": components["headers"]["CacheControl"];
+          "X-Content-Type-Options": components["headers"]["XContentTypeOptions"];
+          [name: string]: unknown;
+        };
+        content: {
+          "application/scim+json": components["schemas"]["ScimResource"];
+          "application/json": components["schemas"]["ScimResource"];
+        };
+      };
+      /** @description invalidFilter, invalidSyntax, invalidPath, invalidValue, noTarget (RFC 7644 §3.12). */
+      400: {
+        headers: {
+          "Cache-Control": components["headers"]["CacheControl"];
+          "X-Content-Type-Options": components["headers"]["XContentTypeOptions"];
+          [name: string]: unknown;
+        };
+        content: {
+          "application/scim+json": components["schemas"]["ScimError"];
+          "application/json": components["schemas"]["ScimError"];
+        };
+      };
+      /** @description No token, or one that is unknown, rotated or revoked: API Gateway's answer before any handler, `{"message":"Unauthorized"}`. */
+      401: {
+        headers: {
+          "Cache-Control": components["headers"]["CacheControl"];
+          "X-Content-Type-Options": components["headers"]["XContentTypeOptions"];
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": {
+            message?: string;
+          };
+        };
+      };
+      /** @description The institution's 95-seat limit. */
+      403: {
+        headers: {
+          "Cache-Control": components["headers"]["CacheControl"];
+          "X-Content-Type-Options": components["headers"]["XContentTypeOptions"];
+          [name: string]: unknown;
+        };
+        content: {
+          "application/scim+json": components["schemas"]["ScimError"];
+          "application/json": components["schemas"]["ScimError"];
+        };
+      };
+      /** @description No such resource in this directory. */
+      404: {
+        headers: {
+          "Cache-Control": components["headers"]["CacheControl"];
+          "X-Content-Type-Options": components["headers"]["XContentTypeOptions"];
+          [name: string]: unknown;
+        };
+        content: {
+          "application/scim+json": components["schemas"]["ScimError"];
+          "application/json": components["schemas"]["ScimError"];
+        };
+      };
+      /** @description uniqueness: a taken userName or displayName, or the institution's super admin. */
+      409: {
+        headers: {
+          "Cache-Control": components["headers"]["CacheControl"];
+          "X-Content-Type-Options": components["headers"]["XContentTypeOptions"];
+          [name: string]: unknown;
+        };
+        content: {
+          "application/scim+json": components["schemas"]["ScimError"];
+          "application/json": components["schemas"]["ScimError"];
+        };
+      };
+      /** @description A body over 64 KiB, or a resource over 16 KiB. */
+      413: {
+        headers: {
+          "Cache-Control": components["headers"]["CacheControl"];
+          "X-Content-Type-Options": components["headers"]["XContentTypeOptions"];
+          [name: string]: unknown;
+        };
+        content: {
+          "application/scim+json": components["schemas"]["ScimError"];
+          "application/json": components["schemas"]["ScimError"];
+        };
+      };
+      /** @description Unexpected. */
+      500: {
+        headers: {
+          "Cache-Control": components["headers"]["CacheControl"];
+          "X-Content-Type-Options": components["headers"]["XContentTypeOptions"];
+          [name: string]: unknown;
+        };
+        content: {
+          "application/scim+json": components["schemas"]["ScimError"];
+          "application/json": components["schemas"]["ScimError"];
+        };
+      };
+      /** @description The database could not be reached in time. */
+      503: {
+        headers: {
+          "Cache-Control": components["headers"]["CacheControl"];
+          "X-Content-Type-Options": components["headers"]["XContentTypeOptions"];
+          [name: string]: unknown;
+        };
+        content: {
+          "application/scim+json": components["schemas"]["ScimError"];
+          "application/json": components["schemas"]["ScimError"];
+        };
+      };
     };
   };
   getApiDocument: {

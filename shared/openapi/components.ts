@@ -128,7 +128,40 @@ export const schemas: Record<string, Schema> = {
     is_super_admin: { type: "boolean" },
     added_at: ref("Timestamp"),
     invitation_id: { ...nullable(ref("Id")), description: "The invitation that granted the access; null for the institution's creator." },
+    managed_by: {
+      ...nullable({ type: "string", enum: ["scim"] }),
+      description:
+        "`scim` while the institution's directory manages this administrator (DESIGN.md §15): its role and removal are the directory's.",
+    },
   }),
+  ScimConnection: closed(
+    {
+      base_url: {
+        type: "string",
+        description: "The SCIM 2.0 service's base URL: the directory's Tenant URL (Entra ID) or SCIM connector base URL (Okta).",
+      },
+      token_preview: { type: "string" },
+      created_at: ref("Timestamp"),
+      rotated_at: nullable(ref("Timestamp")),
+      last_used_at: { ...nullable(ref("Timestamp")), description: "When the directory last changed something." },
+      role_mappings: {
+        type: "object",
+        description: "Group displayName → role; a user's highest mapped role applies, `cohort_admin` when none maps.",
+        additionalProperties: ref("Role"),
+      },
+    },
+    "An institution's directory connection (SCIM 2.0). Never the token.",
+  ),
+  ScimConnectionIssued: closed(
+    {
+      base_url: { type: "string" },
+      token: { type: "string", description: "`scim_` + 32 random bytes (base64url): shown this once, stored only as a hash." },
+      token_preview: { type: "string" },
+      created_at: ref("Timestamp"),
+      rotated_at: nullable(ref("Timestamp")),
+    },
+    "A new connection or a rotated token: the token is shown this once.",
+  ),
   InvitationPreview: closed({
     institution: closed({ name: { type: "string" } }),
     role: ref("Role"),

@@ -9,6 +9,7 @@ import { type HttpMethod, type Route, routeKey, routes, takesIdempotencyKey } fr
 import { commonHeaders, headers, parameters, schemaRef as ref, responses, type Schema, schemas } from "./components.js";
 import { examples } from "./examples.js";
 import { type RequestSchemas, requestSchemas } from "./requests.js";
+import { scimBodies, scimConnectionSpecs, scimOperation } from "./scim.js";
 import { streamingSchemas, streamingSpecs } from "./streaming.js";
 
 export type Document = {
@@ -550,6 +551,7 @@ function specs(req: RequestSchemas, errorMode: "throw" | "ignore"): Record<strin
     },
     // Full exports and webhooks (DESIGN.md §11).
     ...streamingSpecs(errorMode),
+    ...scimConnectionSpecs(),
   };
 }
 
@@ -745,16 +747,30 @@ function operation(route: Route, spec: Spec): Operation {
   };
 }
 
+/** Connecting a directory that is connected already rotates its token: 200 with the same body as the 201. */
+function withRotation(route: Route, op: Operation): Operation {
+  const created = op.responses["201"];
+  if (route.handler !== "scim/connection" || route.method !== "POST" || !created) return op;
+  const responses = { ...op.responses, 200: { ...created, description: "Rotated: a new token; the old one no longer works." } };
+  return { ...op, responses: Object.fromEntries(Object.entries(responses).sort(([a], [b]) => a.localeCompare(b))) };
+}
+
 /** Builds the document. `errorMode: "throw"` makes any valibot construct the converter cannot express fail. */
 export function buildDocument(errorMode: "throw" | "ignore" = "ignore"): Document {
   const all = specs(requestSchemas(errorMode), errorMode);
   const paths: Document["paths"] = {};
   for (const route of routes) {
+    if (route.auth === "scim") {
+      // Described as SCIM (shared/openapi/scim.ts), not as the JSON API.
+      paths[route.path] ??= {};
+      (paths[route.path] as Record<string, Operation>)[route.method.toLowerCase()] = scimOperation(route);
+      continue;
+    }
     const spec = all[routeKey(route)];
     // A route without a spec is left out; the tests name it (test/integration/openapi.test.ts).
     if (!spec) continue;
     paths[route.path] ??= {};
-    (paths[route.path] as Record<string, Operation>)[route.method.toLowerCase()] = operation(route, spec);
+    (paths[route.path] as Record<string, Operation>)[route.method.toLowerCase()] = withRotation(route, operation(route, spec));
   }
   return {
     openapi: "3.1.0",
@@ -779,6 +795,8 @@ export function buildDocument(errorMode: "throw" | "ignore" = "ignore"): Documen
       { name: "Invitations" },
       { name: "Security events", description: "Scoped to the caller's account." },
       { name: "Webhooks", description: "The account's events, pushed to your endpoints as they are recorded." },
+      { name: "Directory (SCIM)", description: "The institution's directory connection." },
+      { name: "SCIM 2.0", description: "RFC 7643/7644, called by the directory (Entra ID, Okta) with the connection's token." },
       { name: "API document" },
     ],
     paths,
@@ -790,8 +808,9 @@ export function buildDocument(errorMode: "throw" | "ignore" = "ignore"): Documen
           bearerFormat: "JWT",
           description: "A Cognito ID token of the API's user pool (claims used: sub, email, name, cognito:groups, custom:account_id).",
         },
+        scimBearer: { type: "http", scheme: "bearer", description: "A directory connection's token (`scim_…`), for the SCIM 2.0 routes." },
       },
-      schemas: { ...schemas, ...bodies, ...streamingSchemas },
+      schemas: { ...schemas, ...bodies, ...streamingSchemas, ...scimBodies },
       headers,
       parameters,
       responses,

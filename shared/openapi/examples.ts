@@ -182,6 +182,7 @@ export const examples = {
         is_super_admin: false,
         added_at: "2026-11-23T16:40:02.514Z",
         invitation_id: "01M84M2G0ZJ5WQ6B3X8T4RY2KD",
+        managed_by: null,
       },
       {
         user_id: "8f3b2c1a-4d5e-4f60-9a7b-1c2d3e4f5a6b",
@@ -192,6 +193,7 @@ export const examples = {
         is_super_admin: true,
         added_at: "2026-11-23T16:33:19.655Z",
         invitation_id: null,
+        managed_by: null,
       },
     ],
     meta: { count: 2, limit: 50, next_cursor: null },
@@ -206,10 +208,30 @@ export const examples = {
       is_super_admin: false,
       added_at: "2026-11-23T16:40:02.514Z",
       invitation_id: "01M84M2G0ZJ5WQ6B3X8T4RY2KD",
+      managed_by: null,
     },
     message: "Role updated",
   },
   administratorRemoved: { message: "Administrator removed", revoked_invitations: 1 },
+  scimConnectionIssued: {
+    scim: {
+      base_url: "https://admin.acme.test/api/scim/v2",
+      token: "scim_Jx4vQ0b8m1Zr5tYk2PqW9sLc7HdE3fGa6NuV0iXoB_A",
+      token_preview: "scim_Jx4vQ0b...",
+      created_at: "2026-11-23T16:40:02.514Z",
+      rotated_at: null,
+    },
+  },
+  scimConnection: {
+    scim: {
+      base_url: "https://admin.acme.test/api/scim/v2",
+      token_preview: "scim_Jx4vQ0b...",
+      created_at: "2026-11-23T16:40:02.514Z",
+      rotated_at: null,
+      last_used_at: "2026-11-24T09:12:44.031Z",
+      role_mappings: { "Campus admins": "cohort_super_admin", Staff: "cohort_admin" },
+    },
+  },
   securityEventList: {
     events: [
       {

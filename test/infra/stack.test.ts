@@ -24,7 +24,8 @@ const eventsId = logicalId(stack.eventsTable);
 const idempotencyId = logicalId(stack.idempotencyTable);
 /** What Powertools' DynamoDB persistence layer sends, and nothing else (no Query, no Scan, no batch). */
 const IDEMPOTENCY = ["dynamodb:DeleteItem", "dynamodb:GetItem", "dynamodb:PutItem", "dynamodb:UpdateItem"];
-const hasPost = (handler: string) => routes.some((r) => r.handler === handler && takesIdempotencyKey(r.method));
+// A SCIM client knows no Idempotency-Key (DESIGN.md §15): the SCIM service's POSTs take none.
+const hasPost = (handler: string) => routes.some((r) => r.handler === handler && takesIdempotencyKey(r.method) && r.auth !== "scim");
 
 // What each access level must grant, stated here independently of the stack's own constant.
 const READ = ["dynamodb:GetItem", "dynamodb:Query"];
@@ -64,7 +65,8 @@ function tableActions(handler: string): Record<string, string[]> {
 
 describe("HTTP API", () => {
   const routeResources = ofType("AWS::ApiGatewayV2::Route").map(([, r]) => r.Properties);
-  const [authorizerEntry] = ofType("AWS::ApiGatewayV2::Authorizer");
+  const authorizerEntry = ofType("AWS::ApiGatewayV2::Authorizer").find(([, r]) => r.Properties.AuthorizerType === "JWT");
+  const scimAuthorizerEntry = ofType("AWS::ApiGatewayV2::Authorizer").find(([, r]) => r.Properties.AuthorizerType === "REQUEST");
 
   it("has exactly one route per route-table entry", () => {
     const keys = routeResources.map((r) => r.RouteKey).sort();
@@ -75,15 +77,34 @@ describe("HTTP API", () => {
     expect(authorizerEntry).toBeDefined();
     const [authorizerId] = authorizerEntry ?? [];
     const publicKeys = new Set(routes.filter((r) => r.public).map((r) => `${r.method} ${r.path}`));
+    const scimKeys = new Set(routes.filter((r) => r.auth === "scim").map((r) => `${r.method} ${r.path}`));
     for (const r of routeResources) {
       if (publicKeys.has(r.RouteKey)) {
         expect(r.AuthorizationType, r.RouteKey).toBe("NONE");
         expect(r.AuthorizerId, r.RouteKey).toBeUndefined();
         continue;
       }
+      if (scimKeys.has(r.RouteKey)) {
+        // The SCIM routes (DESIGN.md §15): the connection's token, checked by the Lambda authorizer.
+        expect(r.AuthorizationType, r.RouteKey).toBe("CUSTOM");
+        expect(r.AuthorizerId, r.RouteKey).toEqual({ Ref: scimAuthorizerEntry?.[0] });
+        continue;
+      }
       expect(r.AuthorizationType, r.RouteKey).toBe("JWT");
       expect(r.AuthorizerId, r.RouteKey).toEqual({ Ref: authorizerId });
     }
+  });
+
+  it("checks the SCIM token with a Lambda REQUEST authorizer: simple responses, the Authorization header, no cache", () => {
+    const props = scimAuthorizerEntry?.[1].Properties;
+    expect(props).toMatchObject({
+      AuthorizerType: "REQUEST",
+      AuthorizerPayloadFormatVersion: "2.0",
+      EnableSimpleResponses: true,
+      IdentitySource: ["$request.header.Authorization"],
+      AuthorizerResultTtlInSeconds: 0,
+    });
+    expect(routes.filter((r) => r.auth === "scim").length).toBeGreaterThanOrEqual(17);
   });
 
   it("verifies Cognito ID tokens: user-pool issuer, app-client audience, Authorization header", () => {
@@ -120,7 +141,8 @@ describe("functions", () => {
     // without a route (infra/streaming.ts: export worker, stream consumer, webhook retrier).
     const { exportWorker, consumer, retrier } = stack.streaming;
     expect(fns.filter(([, f]) => String(f.Properties.Runtime).startsWith("nodejs"))).toHaveLength(
-      handlers().size + 3 + [exportWorker, consumer, retrier].length,
+      // + the SCIM routes' Lambda authorizer (DESIGN.md §15).
+      handlers().size + 3 + [exportWorker, consumer, retrier].length + 1,
     );
     expect(stack.functions.size).toBe(handlers().size);
     for (const [handler, fn] of stack.functions) {
@@ -353,6 +375,15 @@ describe("sample events for sam local invoke", () => {
       // A route without an authorizer (the API document's) gets no authorizer context.
       if (routes.some((r) => r.handler === handler && r.public)) {
         expect(event.requestContext.authorizer, handler).toBeUndefined();
+        continue;
+      }
+      // The SCIM routes get the Lambda authorizer's context: the connection the token names.
+      if (routes.some((r) => r.handler === handler && r.auth === "scim")) {
+        expect(Object.keys(event.requestContext.authorizer.lambda).sort(), handler).toEqual([
+          "account_id",
+          "connection_id",
+          "institution_id",
+        ]);
         continue;
       }
       expect(Object.keys(event.requestContext.authorizer.jwt.claims), handler).toEqual(

@@ -80,8 +80,9 @@ describe("GET /api/v1/docs", () => {
 
       await page.locator("button.authorize").first().click();
       await page.locator(".modal-ux input").first().fill(owner);
-      await page.locator(".modal-ux button.authorize").click();
-      await page.locator(".modal-ux button.btn-done").click();
+      // The first scheme (bearerAuth, the ID token); the SCIM routes have their own (scimBearer).
+      await page.locator(".modal-ux button.authorize").first().click();
+      await page.locator(".modal-ux button.btn-done").first().click();
 
       const list = page.locator("#operations-Institutions-listInstitutions");
       await list.locator(".opblock-summary").click();

@@ -181,6 +181,7 @@ export function Administrators({ institution, owner, self, onChanged }: Administ
               <SpaceBetween direction="horizontal" size="xs">
                 <span>{a.email || a.user_id}</span>
                 {a.user_id === self && <Badge>You</Badge>}
+                {a.managed_by === "scim" && <Badge color="green">Directory</Badge>}
               </SpaceBetween>
             ),
           },

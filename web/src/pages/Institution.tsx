@@ -18,6 +18,7 @@ import { Cohorts } from "../components/Cohorts";
 import { DeleteInstitution } from "../components/DeleteInstitution";
 import { ErrorNotice } from "../components/ErrorNotice";
 import { Invitations } from "../components/Invitations";
+import { Scim } from "../components/Scim";
 import { formatDateTime, humanize, roleLabel } from "../format";
 import { navigate, query, useLocation } from "../router";
 import { usePage } from "../shell";
@@ -138,6 +139,7 @@ export default function InstitutionPage({ id }: { id: string }) {
                   onChanged={(change) => (change === "left" ? navigate("/institutions") : reload())}
                 />
                 <Invitations institutionId={i.id} canManage={canManage} owner={owner} />
+                {owner && <Scim institutionId={i.id} />}
               </SpaceBetween>
             ),
           },

@@ -1,0 +1,24 @@
+/**
+ * The SCIM routes' Lambda REQUEST authorizer (payload 2.0, simple responses; DESIGN.md §15): the bearer token's
+ * hash names the connection, in one GetItem. An unknown, rotated or revoked token throws `Unauthorized`, which
+ * API Gateway answers 401 before any handler runs; its body is API Gateway's own `{"message":"Unauthorized"}`
+ * (an HTTP API cannot shape it). Results are not cached, so a rotated token stops working at once.
+ */
+import type { APIGatewayRequestAuthorizerEventV2, APIGatewaySimpleAuthorizerWithContextResult } from "aws-lambda";
+import type { TokenTarget } from "../../shared/scim/model.js";
+import { getTokenTarget } from "../../shared/scim/repository.js";
+import { hashToken, plausibleToken } from "../../shared/scim/token.js";
+
+export async function handler(
+  event: APIGatewayRequestAuthorizerEventV2,
+): Promise<APIGatewaySimpleAuthorizerWithContextResult<TokenTarget>> {
+  const header = event.headers?.authorization ?? event.identitySource?.[0] ?? "";
+  const token = /^Bearer\s+(\S+)\s*$/i.exec(header.trim())?.[1];
+  if (!token || !plausibleToken(token)) throw new Error("Unauthorized");
+  const target = await getTokenTarget(hashToken(token));
+  if (!target) throw new Error("Unauthorized");
+  return {
+    isAuthorized: true,
+    context: { institution_id: target.institution_id, connection_id: target.connection_id, account_id: target.account_id },
+  };
+}

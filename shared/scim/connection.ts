@@ -1,0 +1,173 @@
+/**
+ * The directory connection's use cases (DESIGN.md §15), in the institution routes' check order: look up among
+ * visible (404 + `unauthorized_institution_access`) → the institution's super admin (403 +
+ * `insufficient_privileges`, action `manage_directory`) → body (400) → the change and its event, in the
+ * actor's and the owner's trails, in one transaction.
+ */
+import { auditEvent, commitWithEvents, type EventDetails, type EventType } from "../audit.js";
+import type { Caller } from "../caller.js";
+import { now as clock } from "../clock.js";
+import { BadRequest, NotFound, ValidationFailed } from "../errors.js";
+import { isId, newId } from "../ids.js";
+import { requireSuperAdminOf, requireVisible, type Visible } from "../institutions/service.js";
+import { RETRY, withRetries } from "../retry.js";
+import { isRole, type Role } from "../roles.js";
+import { SCIM_BASE_PATH } from "../routes.js";
+import type { Connection } from "./model.js";
+import { directoryActor, planAccess } from "./provision.js";
+import * as repo from "./repository.js";
+import { hashToken, newToken, tokenPreview } from "./token.js";
+
+export const ACTION = "manage_directory";
+export const ONLY_SUPER_ADMIN = "Only the institution's super admin can manage its directory connection";
+export const NO_CONNECTION = "No directory connection";
+export const INVALID_MAPPINGS = "param is missing or the value is empty: role_mappings";
+/** Group names a connection maps at most, and their length in code points. */
+const MAX_MAPPINGS = 50;
+const MAX_GROUP_NAME = 256;
+
+/** The connection as the API shows it: never the token. */
+export function toView(c: Connection) {
+  return {
+    base_url: baseUrl(),
+    token_preview: c.token_preview,
+    created_at: c.created_at,
+    rotated_at: c.rotated_at,
+    last_used_at: c.last_used_at,
+    role_mappings: c.role_mappings,
+  };
+}
+
+/** The SCIM service's base URL: the API's origin (the console's, deployed) and the SCIM base path. */
+function baseUrl(): string {
+  return `${(process.env.APP_BASE_URL ?? "").replace(/\/+$/, "")}${SCIM_BASE_PATH}`;
+}
+
+/** The institution visible to its super admin, and its connection, read side by side (one round trip). */
+async function lookUp(caller: Caller, institutionId: string | undefined) {
+  const [visible, connection] = await Promise.all([
+    requireVisible(caller, institutionId),
+    isId(institutionId) ? repo.getConnection(institutionId) : undefined,
+  ]);
+  await requireSuperAdminOf(caller, visible, ACTION, ONLY_SUPER_ADMIN);
+  return { visible, connection };
+}
+
+const event = <T extends EventType>(caller: Caller, visible: Visible, type: T, details: EventDetails[T], now: Date) =>
+  auditEvent(caller, type, details, { now, owner: visible.institution.account_id });
+
+/**
+ * Connects the institution's directory (201), or rotates its token (200): a new token, shown this once; the
+ * old one stops working in the same transaction.
+ */
+export async function connectDirectory(caller: Caller, institutionId: string | undefined) {
+  return withRetries("The connection was changed concurrently, please retry", async () => {
+    const { visible, connection } = await lookUp(caller, institutionId);
+    const { institution } = visible;
+    const now = clock();
+    const at = now.toISOString();
+    const token = newToken();
+    const hash = hashToken(token);
+    if (!connection) {
+      const c: Connection = {
+        id: newId(now.getTime()),
+        institution_id: institution.id,
+        account_id: institution.account_id,
+        token_hash: hash,
+        token_preview: tokenPreview(token),
+        created_at: at,
+        rotated_at: null,
+        last_used_at: null,
+        role_mappings: {},
+        version: 1,
+      };
+      const e = event(caller, visible, "scim_connected", { institution_id: institution.id, scim_connection: c.id }, now);
+      const result = await commitWithEvents([e], {
+        connection: repo.putConnection(c),
+        token: repo.putToken(hash, { institution_id: institution.id, connection_id: c.id, account_id: institution.account_id }),
+        institution: repo.markInstitution(institution.id, c.id),
+      });
+      if (result.kind !== "ok") return RETRY;
+      return { created: true, scim: { base_url: baseUrl(), token, token_preview: c.token_preview, created_at: at, rotated_at: null } };
+    }
+    const e = event(caller, visible, "scim_token_rotated", { institution_id: institution.id, scim_connection: connection.id }, now);
+    const result = await commitWithEvents([e], {
+      connection: repo.connectionStep(connection, { token_hash: hash, token_preview: tokenPreview(token), rotated_at: at }),
+      oldToken: repo.deleteToken(connection.token_hash),
+      token: repo.putToken(hash, { institution_id: institution.id, connection_id: connection.id, account_id: institution.account_id }),
+    });
+    if (result.kind !== "ok") return RETRY;
+    return {
+      created: false,
+      scim: { base_url: baseUrl(), token, token_preview: tokenPreview(token), created_at: connection.created_at, rotated_at: at },
+    };
+  });
+}
+
+export async function showConnection(caller: Caller, institutionId: string | undefined) {
+  const { connection } = await lookUp(caller, institutionId);
+  if (!connection) throw new NotFound(NO_CONNECTION);
+  return { scim: toView(connection) };
+}
+
+/** `{role_mappings: {"<group displayName>": role}}`: 400 when missing or a role is not one of the two, 422 for names. */
+function parseMappings(body: unknown): Record<string, Role> {
+  const raw =
+    typeof body === "object" && body !== null && !Array.isArray(body) ? (body as Record<string, unknown>).role_mappings : undefined;
+  if (typeof raw !== "object" || raw === null || Array.isArray(raw)) throw new BadRequest(INVALID_MAPPINGS);
+  const entries = Object.entries(raw);
+  if (!entries.every(([, role]) => isRole(role))) throw new BadRequest("Invalid role specified");
+  const errors: string[] = [];
+  if (entries.length > MAX_MAPPINGS) errors.push(`Role mappings are at most ${MAX_MAPPINGS}`);
+  const bad = entries.some(([name]) => name.trim() === "" || [...name].length > MAX_GROUP_NAME || /[\p{Cc}\p{Cf}]/u.test(name));
+  if (bad) errors.push(`Group names are 1 to ${MAX_GROUP_NAME} characters, on one line`);
+  if (errors.length > 0) throw new ValidationFailed(errors);
+  // A Map-built object: no group name can reach a built-in property.
+  return Object.fromEntries(entries.map(([name, role]) => [name.trim(), role as Role]));
+}
+
+/**
+ * Sets the role mappings, which take effect at once: every administrator the directory gave access gets the
+ * role its groups now map to, in the same transaction (`administrator_role_changed`, source `scim`, actor the
+ * directory).
+ */
+export async function updateMappings(caller: Caller, institutionId: string | undefined, body: unknown) {
+  return withRetries("The connection was changed concurrently, please retry", async () => {
+    const { visible, connection } = await lookUp(caller, institutionId);
+    const mappings = parseMappings(body);
+    if (!connection) throw new NotFound(NO_CONNECTION);
+    const state = await repo.readState(visible.institution.id, connection.id);
+    if (!state) return RETRY;
+    const now = clock();
+    const plan = await planAccess(
+      state,
+      { users: state.users, groups: state.groups, mappings },
+      { actor: directoryActor(connection, caller.ip), now, reason: "deactivated", resolve: undefined },
+    );
+    const details = { institution_id: visible.institution.id, scim_connection: connection.id, role_mappings: mappings };
+    const e = event(caller, visible, "scim_role_mappings_changed", details, now);
+    const result = await commitWithEvents([e, ...plan.events], {
+      connection: repo.connectionStep(state.connection, { role_mappings: mappings }),
+      ...plan.items,
+    });
+    if (result.kind !== "ok") return RETRY;
+    return { scim: toView({ ...state.connection, role_mappings: mappings }) };
+  });
+}
+
+/** Ends the connection: its token stops working; the administrators it gave stay, manageable by hand again. */
+export async function disconnectDirectory(caller: Caller, institutionId: string | undefined) {
+  return withRetries("The connection was changed concurrently, please retry", async () => {
+    const { visible, connection } = await lookUp(caller, institutionId);
+    if (!connection) throw new NotFound(NO_CONNECTION);
+    const now = clock();
+    const e = event(caller, visible, "scim_disconnected", { institution_id: visible.institution.id, scim_connection: connection.id }, now);
+    const result = await commitWithEvents([e], {
+      connection: repo.deleteConnection(connection),
+      token: repo.deleteToken(connection.token_hash),
+      institution: repo.markInstitution(visible.institution.id, undefined),
+    });
+    if (result.kind !== "ok") return RETRY;
+    return { message: "Directory disconnected" };
+  });
+}

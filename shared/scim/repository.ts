@@ -1,0 +1,161 @@
+/**
+ * Data access for directory provisioning (DESIGN.md §15). The connection sits beside its institution
+ * (`INST#<id>` / `SCIM`), its token's lookup item is keyed by the token's hash (the authorizer's one GetItem),
+ * and the directory's users, groups and grants share one partition per connection, so that a SCIM request
+ * reads everything it needs in one round trip: the institution and the connection (one BatchGetItem) beside
+ * one Query of that partition. Every write bumps the connection's `version` under the condition that it is
+ * the version read, so the directory's writes (and the role-mapping changes) serialise: the loser reads again.
+ */
+import { BatchGetCommand, GetCommand, QueryCommand, type QueryCommandOutput } from "@aws-sdk/lib-dynamodb";
+import { db } from "../clients.js";
+import { config } from "../config.js";
+import type { Institution } from "../institutions/model.js";
+import { keys, scimKeys, withoutKey } from "../tables.js";
+import type { TxItem } from "../tx.js";
+import type { Connection, Grant, Resource, TokenTarget } from "./model.js";
+
+const T = () => config.tables.main;
+
+/** The connection of an institution (strongly consistent). One GetItem. */
+export async function getConnection(institutionId: string): Promise<Connection | undefined> {
+  const out = await db.send(new GetCommand({ TableName: T(), Key: scimKeys.connection(institutionId), ConsistentRead: true }));
+  return out.Item && withoutKey<Connection>(out.Item);
+}
+
+/** The token's target, for the authorizer: one GetItem, eventually consistent (a new token is never used within a second). */
+export async function getTokenTarget(tokenHash: string): Promise<TokenTarget | undefined> {
+  const out = await db.send(new GetCommand({ TableName: T(), Key: scimKeys.token(tokenHash) }));
+  return out.Item && withoutKey<TokenTarget>(out.Item);
+}
+
+/** Everything of one connection a SCIM request works on. */
+export interface DirectoryState {
+  institution: Institution;
+  connection: Connection;
+  users: Resource[];
+  groups: Resource[];
+  /** By e-mail. */
+  grants: Map<string, Grant>;
+}
+
+/**
+ * The institution, its connection and the connection's partition, in one round trip (a BatchGetItem and a
+ * Query side by side; the Query continues past 1 MB, which 95 administrators' resources do not reach).
+ * Undefined when the connection is gone or is another one now (its token was valid a moment ago).
+ */
+export async function readState(institutionId: string, connectionId: string): Promise<DirectoryState | undefined> {
+  const [batch, items] = await Promise.all([
+    db.send(
+      new BatchGetCommand({
+        RequestItems: { [T()]: { Keys: [keys.institution(institutionId), scimKeys.connection(institutionId)], ConsistentRead: true } },
+      }),
+    ),
+    queryPartition(connectionId),
+  ]);
+  const got = batch.Responses?.[T()] ?? [];
+  const institution = got.find((i) => i.sk === "META");
+  const connection = got.find((i) => i.sk === "SCIM");
+  if (!institution || !connection || connection.id !== connectionId) return undefined;
+  const users: Resource[] = [];
+  const groups: Resource[] = [];
+  const grants = new Map<string, Grant>();
+  for (const item of items) {
+    const sk = String(item.sk);
+    if (sk.startsWith("USER#")) users.push(withoutKey<Resource>(item));
+    else if (sk.startsWith("GROUP#")) groups.push(withoutKey<Resource>(item));
+    else if (sk.startsWith("GRANT#")) {
+      const g = withoutKey<Grant>(item);
+      grants.set(g.email, g);
+    }
+  }
+  return { institution: withoutKey<Institution>(institution), connection: withoutKey<Connection>(connection), users, groups, grants };
+}
+
+async function queryPartition(connectionId: string): Promise<Record<string, unknown>[]> {
+  const input = {
+    TableName: T(),
+    KeyConditionExpression: "pk = :pk",
+    ExpressionAttributeValues: { ":pk": scimKeys.partition(connectionId) },
+    ConsistentRead: true,
+  };
+  const items: Record<string, unknown>[] = [];
+  let start: QueryCommandOutput["LastEvaluatedKey"];
+  do {
+    const page: QueryCommandOutput = await db.send(new QueryCommand({ ...input, ...(start && { ExclusiveStartKey: start }) }));
+    items.push(...(page.Items ?? []));
+    start = page.LastEvaluatedKey;
+  } while (start);
+  return items;
+}
+
+/** The connection at the version read, bumped (and `last_used_at`, when a directory request uses it). */
+export function connectionStep(c: Connection, set: Record<string, unknown> = {}): TxItem {
+  const names: Record<string, string> = { "#version": "version" };
+  const values: Record<string, unknown> = { ":version": c.version, ":next": c.version + 1 };
+  const sets = ["#version = :next"];
+  for (const [k, v] of Object.entries(set)) {
+    names[`#${k}`] = k;
+    values[`:${k}`] = v;
+    sets.push(`#${k} = :${k}`);
+  }
+  return {
+    Update: {
+      TableName: T(),
+      Key: scimKeys.connection(c.institution_id),
+      UpdateExpression: `SET ${sets.join(", ")}`,
+      ConditionExpression: "#version = :version",
+      ExpressionAttributeNames: names,
+      ExpressionAttributeValues: values,
+    },
+  };
+}
+
+export const putConnection = (c: Connection): TxItem => ({
+  Put: { TableName: T(), Item: { ...scimKeys.connection(c.institution_id), ...c }, ConditionExpression: "attribute_not_exists(pk)" },
+});
+
+export const deleteConnection = (c: Connection): TxItem => ({
+  Delete: {
+    TableName: T(),
+    Key: scimKeys.connection(c.institution_id),
+    ConditionExpression: "#version = :version",
+    ExpressionAttributeNames: { "#version": "version" },
+    ExpressionAttributeValues: { ":version": c.version },
+  },
+});
+
+export const putToken = (hash: string, target: TokenTarget): TxItem => ({
+  Put: { TableName: T(), Item: { ...scimKeys.token(hash), ...target }, ConditionExpression: "attribute_not_exists(pk)" },
+});
+
+export const deleteToken = (hash: string): TxItem => ({ Delete: { TableName: T(), Key: scimKeys.token(hash) } });
+
+/** Marks (or unmarks, with undefined) the institution as connected: the manual-change refusal reads it with the institution. */
+export function markInstitution(institutionId: string, connectionId: string | undefined): TxItem {
+  return {
+    Update: {
+      TableName: T(),
+      Key: keys.institution(institutionId),
+      UpdateExpression: connectionId ? "SET #scim = :scim" : "REMOVE #scim",
+      ConditionExpression: "attribute_exists(pk)",
+      ExpressionAttributeNames: { "#scim": "scim_connection_id" },
+      ...(connectionId && { ExpressionAttributeValues: { ":scim": connectionId } }),
+    },
+  };
+}
+
+export const putResource = (connectionId: string, r: Resource): TxItem => ({
+  Put: { TableName: T(), Item: { ...(r.type === "User" ? scimKeys.user(connectionId, r.id) : scimKeys.group(connectionId, r.id)), ...r } },
+});
+
+export const deleteResource = (connectionId: string, r: Resource): TxItem => ({
+  Delete: { TableName: T(), Key: r.type === "User" ? scimKeys.user(connectionId, r.id) : scimKeys.group(connectionId, r.id) },
+});
+
+export const putGrant = (connectionId: string, g: Grant): TxItem => ({
+  Put: { TableName: T(), Item: { ...scimKeys.grant(connectionId, g.email), ...g } },
+});
+
+export const deleteGrant = (connectionId: string, email: string): TxItem => ({
+  Delete: { TableName: T(), Key: scimKeys.grant(connectionId, email) },
+});
