@@ -27,6 +27,7 @@ const pages = {
   webhooks: () => import("./pages/Webhooks"),
   notFound: () => import("./pages/NotFound"),
   signIn: () => import("./pages/SignIn"),
+  account: () => import("./pages/Account"),
 };
 
 const Institutions = lazy(pages.institutions);
@@ -39,6 +40,7 @@ const Alerts = lazy(pages.alerts);
 const Webhooks = lazy(pages.webhooks);
 const NotFound = lazy(pages.notFound);
 const SignIn = lazy(pages.signIn);
+const Account = lazy(pages.account);
 
 interface Routed {
   readonly element: ReactElement;
@@ -59,6 +61,7 @@ function route(pathname: string): Routed {
   if (event) return { element: <SecurityEventPage id={event.id ?? ""} key={event.id} />, contentType: "default" };
   if (on("/alerts")) return { element: <Alerts />, contentType: "dashboard" };
   if (on("/webhooks")) return { element: <Webhooks />, contentType: "table" };
+  if (on("/account")) return { element: <Account />, contentType: "default" };
   return { element: <NotFound />, contentType: "default" };
 }
 
@@ -186,9 +189,13 @@ function Console({ session }: { session: Session }) {
         iconName: "user-profile",
         // Contains the visible name, as a screen reader's voice commands need it to.
         ariaLabel: session.name ? `${session.name} (${session.email})` : session.email,
-        items: [{ id: "sign-out", text: "Sign out" }],
-        onItemClick: ({ detail }) => {
-          if (detail.id === "sign-out") void signOut();
+        items: [
+          { id: "account", text: "Your account", href: "/account" },
+          { id: "sign-out", text: "Sign out" },
+        ],
+        onItemClick: (event) => {
+          if (event.detail.id === "sign-out") void signOut();
+          else follow(event);
         },
       },
     ],

@@ -4,8 +4,7 @@
  */
 import createClient from "openapi-fetch";
 import type { components, operations, paths } from "../../shared/openapi/api-types";
-import { clearSession, getSession, setSession } from "./auth/session";
-import { loadConfig } from "./config";
+import { clearSession, getSession } from "./auth/session";
 
 export class ApiError extends Error {
   constructor(
@@ -28,12 +27,12 @@ let refreshing: Promise<boolean> | undefined;
 /** One refresh for every request that met the 401 together. */
 function refreshSession(): Promise<boolean> {
   refreshing ??= (async () => {
-    const refreshToken = getSession()?.refreshToken;
-    if (!refreshToken) return false;
+    if (!getSession()) return false;
     try {
+      // Amplify holds the refresh token (auth/cognito.ts); it waits for the configuration itself, which a
+      // prefetch (main.tsx) may meet its 401 before.
       const { refresh } = await import("./auth/cognito");
-      // A prefetch (main.tsx) may meet its 401 before the configuration has arrived.
-      setSession(await refresh(await loadConfig(), refreshToken));
+      await refresh();
       return true;
     } catch {
       return false;
