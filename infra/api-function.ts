@@ -74,6 +74,8 @@ export interface ApiFunctionProps {
   readonly tables: Tables;
   /** What ses:SendEmail is authorized against, for a function that mails. */
   readonly sendResources: readonly string[];
+  /** The user pool's ARN, for a function that creates users (route access `users`). */
+  readonly userPoolArn?: string;
   readonly environment: Record<string, string>;
   readonly logRetention: logs.RetentionDays;
   readonly reservedConcurrency?: number | undefined;
@@ -102,6 +104,22 @@ export class ApiFunction extends StackPart {
     if (access.mail) {
       role.addToPrincipalPolicy(
         new iam.PolicyStatement({ sid: "SendInvitationMail", actions: ["ses:SendEmail"], resources: [...props.sendResources] }),
+      );
+    }
+    if (access.users) {
+      if (!props.userPoolArn) throw new Error(`functions/${handler}.ts creates users: pass the user pool's ARN`);
+      // Exactly the calls shared/users.ts makes, on the one pool.
+      role.addToPrincipalPolicy(
+        new iam.PolicyStatement({
+          sid: "JoinFromInvitation",
+          actions: [
+            "cognito-idp:AdminGetUser",
+            "cognito-idp:AdminCreateUser",
+            "cognito-idp:AdminSetUserPassword",
+            "cognito-idp:AdminDeleteUser",
+          ],
+          resources: [props.userPoolArn],
+        }),
       );
     }
     Validations.of(role).acknowledge({

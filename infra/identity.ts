@@ -3,6 +3,7 @@ import { Duration, RemovalPolicy, Validations } from "aws-cdk-lib";
 import * as cognito from "aws-cdk-lib/aws-cognito";
 import type { Construct } from "constructs";
 import { SUPER_ADMIN_GROUP } from "../shared/caller.js";
+import { PASSWORD_POLICY } from "../shared/password-policy.js";
 import { StackPart } from "./part.js";
 import type { Settings } from "./settings.js";
 
@@ -28,12 +29,9 @@ export class Identity extends StackPart {
         // Mutable so an administrator can move a user between accounts; clients cannot write it (see below).
         account_id: new cognito.StringAttribute({ minLen: 1, maxLen: 128, mutable: true }),
       },
+      // The one policy (shared/password-policy.ts): the join route checks a password against it before creating a user.
       passwordPolicy: {
-        minLength: 12,
-        requireLowercase: true,
-        requireUppercase: true,
-        requireDigits: true,
-        requireSymbols: true,
+        ...PASSWORD_POLICY,
         tempPasswordValidity: Duration.days(3),
       },
       accountRecovery: cognito.AccountRecovery.EMAIL_ONLY,

@@ -317,6 +317,8 @@ export class InstitutionAdminStack extends Stack {
       }),
       ...(settings.refusedRequestLimit !== undefined && { REFUSED_REQUEST_LIMIT: String(settings.refusedRequestLimit) }),
     };
+    // The functions that create users (joining from an invitation, shared/users.ts) name the pool.
+    const usersEnv = { USER_POOL_ID: this.userPool.userPoolId };
     const mailEnv = {
       MAIL_FROM: props.senderEmail,
       APP_BASE_URL: this.appBaseUrl,
@@ -330,7 +332,8 @@ export class InstitutionAdminStack extends Stack {
         routeKeys: routes.filter((r) => r.handler === handler).map(routeKey),
         tables,
         sendResources: mail.sendResources,
-        environment: { ...commonEnv, ...(access.mail ? mailEnv : {}) },
+        userPoolArn: this.userPool.userPoolArn,
+        environment: { ...commonEnv, ...(access.mail ? mailEnv : {}), ...(access.users ? usersEnv : {}) },
         logRetention: settings.logRetention,
         reservedConcurrency: settings.reservedConcurrency[handler],
       });
@@ -368,7 +371,8 @@ export class InstitutionAdminStack extends Stack {
       if (route.public) {
         Validations.of(created).acknowledge({
           id: "AwsSolutions-APIG4",
-          reason: "A public route of the route table (the API document or its reference page): readable without a token by design.",
+          reason:
+            "A public route of the route table: the API document, its reference page, or joining from an invitation (whose token in the body is the credential).",
         });
       }
     }

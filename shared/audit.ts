@@ -124,6 +124,10 @@ export function describe(type: EventType, details: Record<string, unknown>, acto
       return `${actor} changed the role of ${t("user_id")} from ${t("from")} to ${t("to")}`;
     case "institution_transferred":
       return `${actor} transferred institution ${t("institution_id")} to ${t("to_user_id")}`;
+    case "account_created":
+      return `${actor} created an account from an invitation to institution ${t("institution_id")}`;
+    case "cohort_deleted":
+      return `${actor} deleted cohort '${t("name")}'`;
   }
 }
 

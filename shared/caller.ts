@@ -86,3 +86,19 @@ export function callerFrom(event: APIGatewayProxyEventV2WithJWTAuthorizer): Call
     ip: viewerIp(event, TRUST_VIEWER_ADDRESS),
   };
 }
+
+/** The account a visitor (no token) acts in until an invitation names the institution's owner. */
+export const VISITOR_ACCOUNT = "visitor";
+
+/**
+ * Who calls a public route that acts (open and register an invitation, DESIGN.md §14): nobody signed in, so
+ * the visitor is its source address. Its id, `ip:<address>`, keys the probing bound by that address; its
+ * events go to the invited institution's owner once the token names one (`actingFor`).
+ */
+export function visitorFrom(event: Pick<APIGatewayProxyEventV2WithJWTAuthorizer, "headers" | "requestContext">): Caller {
+  const ip = viewerIp(event, TRUST_VIEWER_ADDRESS);
+  return { id: `ip:${ip}`, email: "", name: null, accountId: VISITOR_ACCOUNT, isCohortSuperAdmin: false, emailVerified: false, ip };
+}
+
+/** The visitor acting toward `account`'s institution: its events are recorded in that account's trail only. */
+export const actingFor = (visitor: Caller, account: string): Caller => ({ ...visitor, accountId: account });

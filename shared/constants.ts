@@ -38,6 +38,8 @@ export const EVENT_TYPES = [
   "administrator_removed",
   "administrator_role_changed",
   "institution_transferred",
+  "account_created",
+  "cohort_deleted",
 ] as const;
 export type EventType = (typeof EVENT_TYPES)[number];
 

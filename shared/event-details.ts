@@ -33,7 +33,7 @@ export interface EventDetails {
     event_count?: number;
     export_id?: string;
     format?: "csv" | "jsonl";
-    filters: { event_type: string | null; user_id?: string | null; from: string | null; to: string | null };
+    filters: { event_type: string | null; user_id?: string | null; user_email?: string; from: string | null; to: string | null };
   };
   invitation_created: { invitation_id: string; institution_id: string; email: string; role: Role };
   invitation_revoked: { invitation_id: string; institution_id: string; email: string; reason?: string };
@@ -46,6 +46,9 @@ export interface EventDetails {
   administrator_removed: { institution_id: string; user_id: string; email: string; self: boolean };
   administrator_role_changed: { institution_id: string; user_id: string; from: Role; to: Role };
   institution_transferred: { institution_id: string; from_user_id: string; to_user_id: string };
+  /** A person joined from an invitation (DESIGN.md §14): the user-pool user made for them. */
+  account_created: { user_id: string; email: string; institution_id: string; invitation_id: string };
+  cohort_deleted: { institution_id: string; cohort_id: string; name: string };
 }
 
 /** Compile-time: the types given details here are exactly the contract's list (constants.ts). */
@@ -76,7 +79,9 @@ export const DETAIL_KEYS: { readonly [T in keyof EventDetails]-?: readonly KeysO
   administrator_removed: ["institution_id", "user_id", "email", "self"],
   administrator_role_changed: ["institution_id", "user_id", "from", "to"],
   institution_transferred: ["institution_id", "from_user_id", "to_user_id"],
+  account_created: ["user_id", "email", "institution_id", "invitation_id"],
+  cohort_deleted: ["institution_id", "cohort_id", "name"],
 };
 
 /** The keys of `security_events_exported`'s `filters`. */
-export const EXPORT_FILTER_KEYS = ["event_type", "user_id", "from", "to"] as const;
+export const EXPORT_FILTER_KEYS = ["event_type", "user_id", "user_email", "from", "to"] as const;

@@ -8,7 +8,7 @@
 import middy from "@middy/core";
 import httpSecurityHeaders from "@middy/http-security-headers";
 import type { APIGatewayProxyEventV2WithJWTAuthorizer, APIGatewayProxyStructuredResultV2, Context } from "aws-lambda";
-import { type Caller, callerFrom } from "./caller.js";
+import { type Caller, callerFrom, visitorFrom } from "./caller.js";
 import { BadRequest, messages, PayloadTooLarge, toResponse } from "./errors.js";
 import type { IdempotencyContext } from "./idempotency.js";
 import { SECURITY_HEADERS } from "./security-headers.js";
@@ -92,6 +92,13 @@ const caller: Middleware = {
   },
 };
 
+/** A public route's visitor (no authorizer runs): who it is comes from its source address alone. */
+const visitor: Middleware = {
+  before: (request) => {
+    request.context.caller = visitorFrom(request.event);
+  },
+};
+
 /** 413 past 64 KiB, counted in bytes as they arrived. */
 const sizeLimit: Middleware = {
   before: (request) => {
@@ -128,8 +135,11 @@ const errorMapping: Middleware = {
   },
 };
 
-/** Wraps a thin handler: it receives the verified caller and the parsed request, and returns a response. */
-export function api(fn: (req: ApiRequest) => Promise<ApiResponse>) {
+/**
+ * Wraps a thin handler: it receives the verified caller and the parsed request, and returns a response.
+ * `public: true` for a public route of the route table: the caller is then the visitor (`visitorFrom`).
+ */
+export function api(fn: (req: ApiRequest) => Promise<ApiResponse>, { public: open = false }: { public?: boolean } = {}) {
   // after and onError run in reverse order of `use`: the error mapping sets the response, then the headers
   // go on, then telemetry logs the request as answered.
   return middy<ApiEvent, ApiResult, Error, ApiContext>()
@@ -137,7 +147,7 @@ export function api(fn: (req: ApiRequest) => Promise<ApiResponse>) {
     .use(helmet)
     .use(securityHeaders)
     .use(errorMapping)
-    .use(caller)
+    .use(open ? visitor : caller)
     .use(sizeLimit)
     .use(jsonBody)
     .use(idempotency)

@@ -13,6 +13,8 @@ export interface RouteAccess {
   readonly mail?: boolean;
   /** Full exports (DESIGN.md §11): starts the export worker, or signs download links to the exports bucket. */
   readonly exports?: "start" | "read";
+  /** Looks up, creates and deletes user-pool users (joining from an invitation, DESIGN.md §14). */
+  readonly users?: boolean;
   /**
    * Keeps Idempotency-Key records (the idempotency table): derived by `handlers()` for a handler that serves a
    * POST, never written on a route.
@@ -28,7 +30,10 @@ export interface Route {
   /** Who may call it, as the contract says; documentation for readers and the API document. */
   readonly who: string;
   readonly access: RouteAccess;
-  /** Served without a token (no authorizer, deployed or local): only the API document and its page. */
+  /**
+   * Served without a token (no authorizer, deployed or local): the API document and its page, and the two
+   * routes whose credential is an invitation token in the body (open and register, DESIGN.md §14).
+   */
   readonly public?: boolean;
 }
 
@@ -75,6 +80,13 @@ export const routes: readonly Route[] = [
     method: "POST",
     path: `${inst}/{id}/cohorts`,
     handler: "cohorts/create",
+    who: "super admin of the institution",
+    access: { main: "readwrite", events: "write" },
+  },
+  {
+    method: "DELETE",
+    path: `${inst}/{id}/cohorts/{cohort_id}`,
+    handler: "cohorts/delete",
     who: "super admin of the institution",
     access: { main: "readwrite", events: "write" },
   },
@@ -141,6 +153,23 @@ export const routes: readonly Route[] = [
     handler: "invitations/preview",
     who: "the invited e-mail's user",
     access: { main: "read", events: "write" },
+  },
+  // Joining from an invitation (DESIGN.md §14): no token, the invitation token is the credential.
+  {
+    method: "POST",
+    path: "/api/v1/invitations/open",
+    handler: "invitations/open",
+    who: "anyone holding the invitation's token, without a token of the API",
+    access: { main: "read", events: "write", users: true },
+    public: true,
+  },
+  {
+    method: "POST",
+    path: "/api/v1/invitations/register",
+    handler: "invitations/register",
+    who: "anyone holding the invitation's token, without a token of the API",
+    access: { main: "readwrite", events: "write", users: true },
+    public: true,
   },
   { method: "GET", path: sec, handler: "security-events/list", who: "cohort super admin", access: { events: "readwrite" } },
   { method: "GET", path: `${sec}/export`, handler: "security-events/export", who: "cohort super admin", access: { events: "readwrite" } },
@@ -215,8 +244,15 @@ export function handlers(table: readonly Route[] = routes): Map<string, RouteAcc
     const main = unite(had.main, r.access.main);
     const events = unite(had.events, r.access.events);
     const mail = had.mail === true || r.access.mail === true;
+    const users = had.users === true || r.access.users === true;
     const idempotency = had.idempotency === true || takesIdempotencyKey(r.method);
-    out.set(r.handler, { ...(main && { main }), ...(events && { events }), ...(mail && { mail }), ...(idempotency && { idempotency }) });
+    out.set(r.handler, {
+      ...(main && { main }),
+      ...(events && { events }),
+      ...(mail && { mail }),
+      ...(users && { users }),
+      ...(idempotency && { idempotency }),
+    });
   }
   return out;
 }

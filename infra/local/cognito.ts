@@ -28,6 +28,7 @@ import {
   UsernameExistsException,
 } from "@aws-sdk/client-cognito-identity-provider";
 import { SUPER_ADMIN_GROUP } from "../../shared/caller.js";
+import { PASSWORD_POLICY } from "../../shared/password-policy.js";
 
 export const POOL_NAME = "institution-admin";
 export const CLIENT_NAME = "institution-admin-local";
@@ -106,6 +107,16 @@ export async function ensureUserPool(endpoint: string, region: string): Promise<
           UsernameAttributes: ["email"],
           AutoVerifiedAttributes: ["email"],
           Schema: [{ Name: "account_id", AttributeDataType: "String", Mutable: true }],
+          // The deployed pool's policy (cognito-local stores it but does not enforce it; the join route does).
+          Policies: {
+            PasswordPolicy: {
+              MinimumLength: PASSWORD_POLICY.minLength,
+              RequireLowercase: PASSWORD_POLICY.requireLowercase,
+              RequireUppercase: PASSWORD_POLICY.requireUppercase,
+              RequireNumbers: PASSWORD_POLICY.requireDigits,
+              RequireSymbols: PASSWORD_POLICY.requireSymbols,
+            },
+          },
         }),
       );
       userPoolId = created.UserPool?.Id;

@@ -25,6 +25,9 @@ export interface LocalEndpoints {
   readonly trail: LocalTrail;
   /** s3rver, for the full exports (DESIGN.md §11); older stack.json files lack it. */
   readonly s3Endpoint?: string;
+  /** The local pool, for the functions that create users (joining, DESIGN.md §14); older stack.json files lack them. */
+  readonly userPoolId?: string;
+  readonly cognitoEndpoint?: string;
 }
 
 /** The local exports bucket (s3rver creates it at start). */
@@ -53,6 +56,7 @@ export function localHandlerEnv(info: LocalEndpoints): Record<string, string> {
     DYNAMODB_ENDPOINT: info.dynamodbEndpoint,
     SES_ENDPOINT: info.sesEndpoint,
     ...(info.s3Endpoint && { S3_ENDPOINT: info.s3Endpoint, EXPORTS_BUCKET: LOCAL_EXPORTS_BUCKET }),
+    ...(info.userPoolId && info.cognitoEndpoint && { USER_POOL_ID: info.userPoolId, COGNITO_ENDPOINT: info.cognitoEndpoint }),
     AWS_REGION: info.region,
     AWS_ACCESS_KEY_ID: LOCAL_CREDENTIALS.accessKeyId,
     AWS_SECRET_ACCESS_KEY: LOCAL_CREDENTIALS.secretAccessKey,

@@ -269,7 +269,16 @@ export async function startLocalStack(opts: StackOptions): Promise<LocalStack> {
       output: opts.gatewayOutput === "inherit" ? "inherit" : join(logDir, "gateway.log"),
       env: {
         // The handlers' environment, as the CDK stack sets it in AWS, plus the local endpoints.
-        ...localHandlerEnv({ tables, dynamodbEndpoint, sesEndpoint, region, trail, s3Endpoint }),
+        ...localHandlerEnv({
+          tables,
+          dynamodbEndpoint,
+          sesEndpoint,
+          region,
+          trail,
+          s3Endpoint,
+          userPoolId: pool.userPoolId,
+          cognitoEndpoint,
+        }),
         // The gateway runs the export worker and the events stream's consumer in-process (infra/local/workers.ts),
         // as AWS invokes their functions; webhook retries come due on a timer there too.
         LOCAL_WORKERS: "true",

@@ -19,6 +19,8 @@ export type ExportStatus = "running" | "succeeded" | "failed";
 export interface ExportFilters {
   event_type: string | null;
   user_id: string | null;
+  /** The actor's e-mail, lower-cased; only when asked for (older records lack it). */
+  user_email?: string;
   from: string | null;
   to: string | null;
 }

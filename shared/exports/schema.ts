@@ -4,14 +4,14 @@
  */
 import * as v from "valibot";
 import { BadRequest } from "../errors.js";
-import { type Iso, parseIso, QUERY_ERRORS } from "../security-events/schema.js";
+import { emailFilter, type Iso, parseIso, QUERY_ERRORS } from "../security-events/schema.js";
 
 export const EXPORT_FORMATS = ["csv", "jsonl"] as const;
 export type ExportFormat = (typeof EXPORT_FORMATS)[number];
 
 export const EXPORT_ERRORS = {
   format: "Invalid format: must be csv or jsonl",
-  filter: "Invalid filter: user_id and event_type must be strings",
+  filter: "Invalid filter: user_id, user_email and event_type must be strings",
 } as const;
 
 /** Absent, null or blank: no filter, as in the list's query string. */
@@ -41,6 +41,11 @@ export const exportRequest = v.pipe(
     format: v.picklist(EXPORT_FORMATS, EXPORT_ERRORS.format),
     event_type: optionalText(EXPORT_ERRORS.filter),
     user_id: optionalText(EXPORT_ERRORS.filter),
+    // As in the list: the e-mail the trail shows, compared as stored (lower-cased).
+    user_email: v.pipe(
+      optionalText(EXPORT_ERRORS.filter),
+      v.transform((s) => (s === undefined ? undefined : emailFilter(s))),
+    ),
     from: instant(QUERY_ERRORS.from, "up"),
     to: instant(QUERY_ERRORS.to, "down"),
   }),

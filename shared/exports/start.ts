@@ -25,7 +25,13 @@ import { parseExportRequest } from "./schema.js";
 export async function startExport(caller: Caller, body: unknown, now = new Date()): Promise<ApiResponse> {
   await requireSuperAdmin(caller);
   const q = parseExportRequest(body);
-  const filters: ExportFilters = { event_type: q.event_type ?? null, user_id: q.user_id ?? null, from: q.from ?? null, to: q.to ?? null };
+  const filters: ExportFilters = {
+    event_type: q.event_type ?? null,
+    user_id: q.user_id ?? null,
+    ...(q.user_email !== undefined && { user_email: q.user_email }),
+    from: q.from ?? null,
+    to: q.to ?? null,
+  };
   const id = newId(now.getTime());
   const leaseUntil = now.getTime() + exportConfig.leaseSeconds * 1000;
   const record: ExportRecord = {

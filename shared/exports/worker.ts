@@ -40,7 +40,14 @@ function eventFilter(r: ExportRecord, now: Date): EventFilter | undefined {
   if (type !== null && !isEventType(type)) return undefined;
   if (userId !== null && Buffer.byteLength(userId) > 512) return undefined;
   if (to !== null && to < from) return undefined;
-  return { account: r.account_id, type: type ?? undefined, userId: userId ?? undefined, from, to: to ?? undefined };
+  return {
+    account: r.account_id,
+    type: type ?? undefined,
+    userId: userId ?? undefined,
+    userEmail: r.filters.user_email,
+    from,
+    to: to ?? undefined,
+  };
 }
 
 /**

@@ -289,6 +289,35 @@ export async function insertCohort(c: Cohort, event: AuditEvent): Promise<Writte
   return { kind: result.kind === "failed" && result.item === "count" ? "gone" : "retry" };
 }
 
+/** One cohort of an institution, or undefined. One GetItem. */
+export async function getCohort(institutionId: string, cohortId: string): Promise<Cohort | undefined> {
+  const out = await db.send(new GetCommand({ TableName: T(), Key: keys.cohort(institutionId, cohortId) }));
+  return out.Item ? withoutKey<Cohort>(out.Item) : undefined;
+}
+
+/** The cohort is no longer there (deleted meanwhile). */
+export type CohortGone = { readonly kind: "cohort_gone" };
+
+/** Deletes a cohort and uncounts it on the institution, so the institution's delete sees it gone. One transaction. */
+export async function removeCohort(c: Cohort, event: AuditEvent): Promise<Written<Gone | CohortGone>> {
+  const result = await commitWithEvent(event, {
+    cohort: { Delete: { TableName: T(), Key: keys.cohort(c.institution_id, c.id), ConditionExpression: "attribute_exists(pk)" } },
+    count: {
+      Update: {
+        TableName: T(),
+        Key: keys.institution(c.institution_id),
+        UpdateExpression: "ADD #cohorts :minus",
+        ConditionExpression: "attribute_exists(pk) AND #cohorts > :zero",
+        ExpressionAttributeNames: { "#cohorts": "cohort_count" },
+        ExpressionAttributeValues: { ":minus": -1, ":zero": 0 },
+      },
+    },
+  });
+  if (result.kind === "ok") return result;
+  if (result.kind === "failed") return { kind: result.item === "cohort" ? "cohort_gone" : "gone" };
+  return { kind: "retry" };
+}
+
 /** The institution's cohorts, oldest first. One Query (continued past a 1 MB page). */
 export async function queryCohorts(institutionId: string): Promise<Cohort[]> {
   const items = await queryAll({

@@ -230,6 +230,35 @@ export async function createCohort(caller: Caller, institutionId: string | undef
   });
 }
 
+export const COHORT_NOT_FOUND = "Cohort not found";
+
+/**
+ * Deletes a cohort of an institution the caller is super admin of (DESIGN.md §3): institution among visible
+ * (404 + event) → super admin (403 + event) → the cohort (404 `Cohort not found`; a malformed id is an unknown
+ * one) → the delete and `cohort_deleted` in one transaction. Two GetItems (together) and one transaction.
+ */
+export async function deleteCohort(
+  caller: Caller,
+  institutionId: string | undefined,
+  cohortId: string | undefined,
+): Promise<Schemas["Message"]> {
+  return withRetries("Cohort could not be deleted, please retry", async () => {
+    const [visible, cohort] = await Promise.all([
+      requireVisible(caller, institutionId),
+      isId(institutionId) && isId(cohortId) ? repo.getCohort(institutionId, cohortId) : undefined,
+    ]);
+    await requireSuperAdminOf(caller, visible, "destroy_cohort", "Only super admins can delete cohorts");
+    if (!cohort) throw new NotFound(COHORT_NOT_FOUND);
+    const { institution } = visible;
+    const details = { institution_id: institution.id, cohort_id: cohort.id, name: cohort.name };
+    const result = await repo.removeCohort(cohort, auditEvent(caller, "cohort_deleted", details, { owner: institution.account_id }));
+    if (result.kind === "ok") return { message: `Cohort '${cohort.name}' deleted` };
+    if (result.kind === "cohort_gone") throw new NotFound(COHORT_NOT_FOUND);
+    // The institution went meanwhile: read again, for the same 404 (and event) as any unknown id.
+    return RETRY;
+  });
+}
+
 /** Cohorts of an institution visible to the caller. One GetItem and one Query. */
 export async function listCohorts(caller: Caller, institutionId: string | undefined): Promise<Schemas["CohortList"]> {
   const { institution } = await requireVisible(caller, institutionId);

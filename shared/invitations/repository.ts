@@ -14,7 +14,7 @@
  * result, by the name of the item that failed.
  */
 import { GetCommand, QueryCommand } from "@aws-sdk/lib-dynamodb";
-import { type AuditEvent, commitWithEvent } from "../audit.js";
+import { type AuditEvent, commitWithEvent, commitWithEvents } from "../audit.js";
 import { boundedCount, dayOf, hourOf, mailboxOf, nextDay, nextHour } from "../bounds.js";
 import { db, queryAll } from "../clients.js";
 import { config } from "../config.js";
@@ -341,10 +341,12 @@ export async function markRevoked(
 export async function consumeInvitation(
   inv: Invitation,
   use: { tokenHash: string; userId: string; institution: Institution; grant: Member | undefined },
-  event: AuditEvent,
+  events: readonly AuditEvent[],
 ): Promise<Outcome> {
+  const event = events.at(-1);
+  if (!event) throw new Error("an acceptance is recorded");
   const used: Invitation = { ...inv, used_at: event.createdAt, used_by: use.userId };
-  const result = await commitWithEvent(event, {
+  const result = await commitWithEvents(events, {
     invitation: {
       Update: {
         TableName: T(),

@@ -7,6 +7,7 @@ import * as v from "valibot";
 import { messages } from "../errors.js";
 import { DEFAULT_LIMIT, limitParam, queryParam } from "../paging.js";
 import { ROLES } from "../roles.js";
+import { isPlainText, maxCodePoints } from "../text.js";
 
 export const EMAIL_INVALID = "Email is invalid";
 
@@ -40,6 +41,24 @@ export const invitationListQuery = v.pipe(
 
 /** Body of accept. */
 export const acceptInput = v.object({ token: tokenSchema });
+
+export const NAME_MAX = 128;
+
+/** The joining person's name (DESIGN.md §14): one line, 1–128 code points after trim (the single-line text rules). */
+export const joinName = v.pipe(
+  v.string("Name can't be blank"),
+  v.trim(),
+  v.nonEmpty("Name can't be blank"),
+  v.check((s: string) => isPlainText(s), "Name contains invalid characters"),
+  maxCodePoints(NAME_MAX, `Name is too long (maximum is ${NAME_MAX} characters)`),
+);
+
+/**
+ * Bodies of open and register, for the API document: the use cases (invitations/join.ts) read the fields one
+ * at a time, in the contract's order (token, then name and password).
+ */
+export const openInput = v.object({ token: tokenSchema });
+export const registerInput = v.object({ token: tokenSchema, name: joinName, password: v.string() });
 
 /** The parameters an invitation endpoint may take, from the JSON body or the query (body first, as Rails merges them). */
 export interface InvitationParams {

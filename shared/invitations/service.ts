@@ -4,10 +4,10 @@
  * the invitation → its state → the change and its event in one transaction.
  */
 import * as v from "valibot";
-import { auditEvent, type EventDetails, type EventType, recordRefusal } from "../audit.js";
-import type { Caller } from "../caller.js";
+import { type AuditEvent, auditEvent, type EventDetails, type EventType, recordRefusal } from "../audit.js";
+import { actingFor, type Caller, VISITOR_ACCOUNT } from "../caller.js";
 import { now as clock } from "../clock.js";
-import { Forbidden, messages, NotFound, Unprocessable } from "../errors.js";
+import { Conflict, Forbidden, messages, NotFound, Unprocessable } from "../errors.js";
 import { isId } from "../ids.js";
 import { INSTITUTION_FULL, type Institution, isFull, memberRole } from "../institutions/model.js";
 import { getInstitution } from "../institutions/repository.js";
@@ -28,6 +28,20 @@ type Schemas = components["schemas"];
 
 export const ONLY_SUPER_ADMIN_INVITES_SUPER_ADMINS = "Only the institution's super admin can invite super admins";
 export const INVALID_INVITATION = "Invalid or expired invitation";
+export const ALREADY_ACCEPTED = "Invitation already accepted";
+
+/**
+ * 409 `{error, institution: {name}}`: the invitation was used by the one asking (DESIGN.md §14: reopening the
+ * link you accepted). Nothing is recorded: it is no failed token, and it must not feed the alerts.
+ */
+export class AlreadyAccepted extends Conflict {
+  constructor(readonly institutionName: string) {
+    super(ALREADY_ACCEPTED);
+  }
+  override body() {
+    return { error: this.message, institution: { name: this.institutionName } };
+  }
+}
 
 export type TokenFailureReason = "unknown" | "expired" | "used" | "revoked" | "email_mismatch" | "email_unverified";
 
@@ -146,12 +160,14 @@ export async function revokeInvitation(
 }
 
 /** Records `token_validation_failure` (the reason only, never the token) and refuses with the one fixed answer. */
-async function refuse(caller: Caller, reason: TokenFailureReason, owner?: string): Promise<never> {
-  await recordRefusal(caller, auditEvent(caller, "token_validation_failure", { reason }, { owner }));
+export async function refuse(caller: Caller, reason: TokenFailureReason, owner?: string): Promise<never> {
+  // A visitor (no token) acts toward the invited institution: its failure is recorded in the owner's trail alone.
+  const actor = caller.accountId === VISITOR_ACCOUNT && owner !== undefined ? actingFor(caller, owner) : caller;
+  await recordRefusal(actor, auditEvent(actor, "token_validation_failure", { reason }, { owner }));
   throw new Unprocessable(INVALID_INVITATION);
 }
 
-function failureReason(inv: Invitation, now: Date): TokenFailureReason | undefined {
+export function failureReason(inv: Invitation, now: Date): TokenFailureReason | undefined {
   const status = statusOf(inv, now);
   return status === "active" ? undefined : status;
 }
@@ -165,8 +181,16 @@ function tokenFailure(caller: Caller, inv: Invitation, institution: Institution,
   return failureReason(inv, now) ?? inviteeMismatch(caller, inv) ?? (memberRole(institution, inv.created_by_id) ? undefined : "revoked");
 }
 
+/**
+ * The invitee reopening an invitation it has used already: 409 "already accepted", nothing recorded. Anyone
+ * else presenting a used token is refused as before (422 + `token_validation_failure`).
+ */
+function requireUnusedBy(caller: Caller, inv: Invitation, institution: Institution): void {
+  if (inv.used_at !== undefined && inv.revoked_at === undefined && inv.used_by === caller.id) throw new AlreadyAccepted(institution.name);
+}
+
 /** The invitation a token names, with its institution, when the token is current; else refused as `unknown`. */
-async function invitationOfToken(caller: Caller, tokenHash: string): Promise<{ inv: Invitation; institution: Institution }> {
+export async function invitationOfToken(caller: Caller, tokenHash: string): Promise<{ inv: Invitation; institution: Institution }> {
   const ref = await repo.getTokenRef(tokenHash);
   if (!ref) return refuse(caller, "unknown");
   const [inv, institution] = await Promise.all([
@@ -187,6 +211,7 @@ export async function previewInvitation(caller: Caller, body: unknown): Promise<
   const parsed = v.safeParse(acceptInput, body);
   if (!parsed.success) return refuse(caller, "unknown");
   const { inv, institution } = await invitationOfToken(caller, hashToken(parsed.output.token));
+  requireUnusedBy(caller, inv, institution);
   const reason = tokenFailure(caller, inv, institution, clock());
   if (reason) return refuse(caller, reason, institution.account_id);
   const name = inv.created_by_name ? inviterName(inv.created_by_name) : "";
@@ -210,13 +235,30 @@ export async function previewInvitation(caller: Caller, body: unknown): Promise<
 export async function acceptInvitation(caller: Caller, body: unknown): Promise<Schemas["InvitationAccepted"]> {
   const parsed = v.safeParse(acceptInput, body);
   if (!parsed.success) return refuse(caller, "unknown");
-  const tokenHash = hashToken(parsed.output.token);
+  return acceptWithToken(caller, hashToken(parsed.output.token));
+}
+
+/** What else commits with an acceptance: the events of the change that led to it (an account created to accept). */
+export type WithAcceptance = (inv: Invitation, now: Date) => AuditEvent[];
+
+/**
+ * Accept's checks and its one write, for `caller` and the token hashed `tokenHash`: accept itself, and joining
+ * (invitations/join.ts), which accepts for the user it has just created, its own events in the same
+ * transaction (`also`), its refusals recorded for `refuser` (the visitor, so the probing bound stays keyed by
+ * the source address).
+ */
+export async function acceptWithToken(
+  caller: Caller,
+  tokenHash: string,
+  { also, refuser = caller }: { also?: WithAcceptance; refuser?: Caller } = {},
+): Promise<Schemas["InvitationAccepted"]> {
   return withRetries("Invitation could not be accepted, please retry", async () => {
-    const { inv, institution } = await invitationOfToken(caller, tokenHash);
+    const { inv, institution } = await invitationOfToken(refuser, tokenHash);
     const owner = institution.account_id;
     const now = clock();
+    requireUnusedBy(caller, inv, institution);
     const reason = tokenFailure(caller, inv, institution, now);
-    if (reason) return refuse(caller, reason, owner);
+    if (reason) return refuse(refuser, reason, owner);
 
     const current = memberRole(institution, caller.id);
     // Checked again at accept (invitations pending when the last seat went stay pending, unused); the
@@ -224,9 +266,9 @@ export async function acceptInvitation(caller: Caller, body: unknown): Promise<S
     if (current === undefined && isFull(institution)) throw new Unprocessable(INSTITUTION_FULL);
     const role = strongerRole(current, inv.role);
     const details = { invitation_id: inv.id, institution_id: inv.institution_id, email: inv.email, role };
-    const event = auditEvent(caller, "invitation_accepted", details, { now, owner });
+    const events = [...(also?.(inv, now) ?? []), auditEvent(caller, "invitation_accepted", details, { now, owner })];
     const grant = role === current ? undefined : memberOf(caller, role, now, inv.id);
-    const out = await repo.consumeInvitation(inv, { tokenHash, userId: caller.id, institution, grant }, event);
+    const out = await repo.consumeInvitation(inv, { tokenHash, userId: caller.id, institution, grant }, events);
     if (out.kind === "ok") {
       return {
         institution: { id: institution.id, name: institution.name },
@@ -236,7 +278,9 @@ export async function acceptInvitation(caller: Caller, body: unknown): Promise<S
     }
     if (out.kind === "refused") {
       const lost = out.current && out.current.token_hash === tokenHash ? failureReason(out.current, clock()) : "unknown";
-      if (lost) return refuse(caller, lost, owner);
+      // A concurrent accept of this same caller won (a double click): already accepted, as on a reopened link.
+      if (lost === "used" && out.current?.used_by === caller.id) throw new AlreadyAccepted(institution.name);
+      if (lost) return refuse(refuser, lost, owner);
     }
     // The institution changed under us (version) or another transaction held an item: read again.
     return RETRY;

@@ -95,6 +95,28 @@ export interface paths {
     patch?: never;
     trace?: never;
   };
+  "/api/v1/institutions/{id}/cohorts/{cohort_id}": {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    post?: never;
+    /**
+     * Delete a cohort
+     * @description Super admin of the institution. Logs `cohort_deleted`. Once its last cohort is gone, the institution can be deleted.
+     *
+     *     Who: super admin of the institution.
+     */
+    delete: operations["deleteCohort"];
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
   "/api/v1/institutions/{id}/administrators": {
     parameters: {
       query?: never;
@@ -277,6 +299,50 @@ export interface paths {
      *     Who: the invited e-mail's user.
      */
     post: operations["previewInvitation"];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  "/api/v1/invitations/open": {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /**
+     * Open an invitation, without an account
+     * @description No token of the API: the invitation token in the body is the credential. What preview shows, plus the invited e-mail and whether a user with it exists (`has_account`), so the page offers sign-in or creating an account. Consumes nothing. An unknown, expired or revoked token is accept's 422 and logs `token_validation_failure` in the institution owner's trail; a used one answers 409 `Invitation already accepted`, recording nothing. Refusals count against the probing bound of the source address.
+     *
+     *     Who: anyone holding the invitation's token, without a token of the API.
+     */
+    post: operations["openInvitation"];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  "/api/v1/invitations/register": {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /**
+     * Create an account from an invitation and accept it
+     * @description No token of the API: the invitation token in the body is the credential. Creates the user-pool user (the invited e-mail, verified; `name`; the inviting institution's account; no group), sets the password, and accepts the invitation as accept does, logging `account_created` and `invitation_accepted` in one transaction; then sign in. Refusals: a token as open's (422 + `token_validation_failure`, or 409 already accepted); `name` and `password` 422 `{errors}` (the password by the user pool's policy, saying what it lacks); 409 when a user with the e-mail exists (sign in and accept instead; the invitation stays active). Nothing is created on any refusal; refusals count against the probing bound of the source address.
+     *
+     *     Who: anyone holding the invitation's token, without a token of the API.
+     */
+    post: operations["registerFromInvitation"];
     delete?: never;
     options?: never;
     head?: never;
@@ -678,6 +744,29 @@ export interface components {
       };
       expires_at: components["schemas"]["Timestamp"];
     };
+    InvitationOpened: {
+      institution: {
+        name: string;
+      };
+      role: components["schemas"]["Role"];
+      invited_by: {
+        email: string;
+        name: string | null;
+      };
+      expires_at: components["schemas"]["Timestamp"];
+      /** @description The invited address: the new account's e-mail and user name. */
+      email: string;
+      /** @description A user with this e-mail exists: sign in and accept, rather than register. */
+      has_account: boolean;
+    };
+    /** @description The invitation was used already, by the one asking: reopening an accepted link. Nothing is recorded. */
+    AlreadyAccepted: {
+      /** @constant */
+      error: "Invitation already accepted";
+      institution: {
+        name: string;
+      };
+    };
     PageMeta: {
       /** @description Items on this page. */
       count: number;
@@ -705,8 +794,10 @@ export interface components {
       | "webhook_disabled"
       | "administrator_removed"
       | "administrator_role_changed"
-      | "institution_transferred";
-    /** @description Event-specific data; values taken from a request are cut to 64 characters. Keys by event type: institution_created: institution_id, name; institution_updated: institution_id, changes; institution_deleted: institution_name; insufficient_privileges: action, required_role, institution_id; unauthorized_institution_access: attempted_institution_id, action; rate_limit_exceeded: email, institution_id, limit, scope; token_validation_failure: reason; security_events_exported: event_count, export_id, format, filters; invitation_created: invitation_id, institution_id, email, role; invitation_revoked: invitation_id, institution_id, email, reason; invitation_resent: invitation_id, institution_id, email; invitation_accepted: invitation_id, institution_id, email, role; cohort_created: institution_id, cohort_id, name; webhook_created: webhook_id, url; webhook_deleted: webhook_id, url; webhook_disabled: webhook_id, url, failing_since; administrator_removed: institution_id, user_id, email, self; administrator_role_changed: institution_id, user_id, from, to; institution_transferred: institution_id, from_user_id, to_user_id. */
+      | "institution_transferred"
+      | "account_created"
+      | "cohort_deleted";
+    /** @description Event-specific data; values taken from a request are cut to 64 characters. Keys by event type: institution_created: institution_id, name; institution_updated: institution_id, changes; institution_deleted: institution_name; insufficient_privileges: action, required_role, institution_id; unauthorized_institution_access: attempted_institution_id, action; rate_limit_exceeded: email, institution_id, limit, scope; token_validation_failure: reason; security_events_exported: event_count, export_id, format, filters; invitation_created: invitation_id, institution_id, email, role; invitation_revoked: invitation_id, institution_id, email, reason; invitation_resent: invitation_id, institution_id, email; invitation_accepted: invitation_id, institution_id, email, role; cohort_created: institution_id, cohort_id, name; webhook_created: webhook_id, url; webhook_deleted: webhook_id, url; webhook_disabled: webhook_id, url, failing_since; administrator_removed: institution_id, user_id, email, self; administrator_role_changed: institution_id, user_id, from, to; institution_transferred: institution_id, from_user_id, to_user_id; account_created: user_id, email, institution_id, invitation_id; cohort_deleted: institution_id, cohort_id, name. */
     EventDetails: {
       [key: string]: unknown;
     };
@@ -829,6 +920,15 @@ export interface components {
       role: components["schemas"]["Role"];
       message: string;
     };
+    InvitationRegistered: {
+      institution: {
+        id: components["schemas"]["Id"];
+        name: string;
+      };
+      role: components["schemas"]["Role"];
+      /** @constant */
+      message: "Account created";
+    };
     AdministratorList: {
       administrators: components["schemas"]["Administrator"][];
       meta: components["schemas"]["PageMeta"];
@@ -849,6 +949,8 @@ export interface components {
     ExportFilters: {
       event_type: string | null;
       user_id: string | null;
+      /** @description The actor's e-mail, lower-cased; present only when the export was asked for one. */
+      user_email?: string;
       from: components["schemas"]["Timestamp"] | null;
       to: components["schemas"]["Timestamp"] | null;
     };
@@ -1868,6 +1970,78 @@ export interface operations {
       503: components["responses"]["ServiceUnavailable"];
     };
   };
+  deleteCohort: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        /** @description The institution's id. */
+        id: string;
+        /** @description The cohort's id. */
+        cohort_id: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description Deleted. */
+      200: {
+        headers: {
+          "Cache-Control": components["headers"]["CacheControl"];
+          "X-Content-Type-Options": components["headers"]["XContentTypeOptions"];
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "message": "Cohort '2026' deleted"
+           *     }
+           */
+          "application/json": components["schemas"]["Message"];
+        };
+      };
+      400: components["responses"]["BadRequest"];
+      401: components["responses"]["Unauthorized"];
+      /** @description The caller lacks the role the operation needs; recorded as `insufficient_privileges`. */
+      403: {
+        headers: {
+          "Cache-Control": components["headers"]["CacheControl"];
+          "X-Content-Type-Options": components["headers"]["XContentTypeOptions"];
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description Not found among what the caller may see (an unknown, malformed or invisible id is the same). */
+      404: {
+        headers: {
+          "Cache-Control": components["headers"]["CacheControl"];
+          "X-Content-Type-Options": components["headers"]["XContentTypeOptions"];
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      409: components["responses"]["Conflict"];
+      413: components["responses"]["PayloadTooLarge"];
+      /** @description Over a bound: on invitations or their e-mails, on institutions created per day, or on refused requests (more than 30 in a minute, until it ends); logged as `rate_limit_exceeded` with its `scope`. */
+      429: {
+        headers: {
+          "Cache-Control": components["headers"]["CacheControl"];
+          "X-Content-Type-Options": components["headers"]["XContentTypeOptions"];
+          "Retry-After": components["headers"]["RetryAfter"];
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      500: components["responses"]["InternalError"];
+      503: components["responses"]["ServiceUnavailable"];
+    };
+  };
   listAdministrators: {
     parameters: {
       query?: {
@@ -2730,7 +2904,17 @@ export interface operations {
       };
       400: components["responses"]["BadRequest"];
       401: components["responses"]["Unauthorized"];
-      409: components["responses"]["IdempotentConflict"];
+      /** @description A write kept losing races with concurrent ones, or a request with the same `Idempotency-Key` is still running; nothing was changed. Retry. Or the invitation was already accepted by the one asking: nothing is recorded. */
+      409: {
+        headers: {
+          "Cache-Control": components["headers"]["CacheControl"];
+          "X-Content-Type-Options": components["headers"]["XContentTypeOptions"];
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error"] | components["schemas"]["AlreadyAccepted"];
+        };
+      };
       413: components["responses"]["PayloadTooLarge"];
       /** @description The request is valid, but the current state refuses it. Or the `Idempotency-Key` was used with another request (`{error}`). */
       422: {
@@ -2806,7 +2990,17 @@ export interface operations {
       };
       400: components["responses"]["BadRequest"];
       401: components["responses"]["Unauthorized"];
-      409: components["responses"]["IdempotentConflict"];
+      /** @description A write kept losing races with concurrent ones, or a request with the same `Idempotency-Key` is still running; nothing was changed. Retry. Or the invitation was already accepted by the one asking: nothing is recorded. */
+      409: {
+        headers: {
+          "Cache-Control": components["headers"]["CacheControl"];
+          "X-Content-Type-Options": components["headers"]["XContentTypeOptions"];
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error"] | components["schemas"]["AlreadyAccepted"];
+        };
+      };
       413: components["responses"]["PayloadTooLarge"];
       /** @description The request is valid, but the current state refuses it. Or the `Idempotency-Key` was used with another request (`{error}`). */
       422: {
@@ -2835,11 +3029,173 @@ export interface operations {
       503: components["responses"]["ServiceUnavailable"];
     };
   };
+  openInvitation: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        "application/json": {
+          token: string;
+        };
+      };
+    };
+    responses: {
+      /** @description The invitation. */
+      200: {
+        headers: {
+          "Cache-Control": components["headers"]["CacheControl"];
+          "X-Content-Type-Options": components["headers"]["XContentTypeOptions"];
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "institution": {
+           *         "name": "Acme College"
+           *       },
+           *       "role": "cohort_admin",
+           *       "invited_by": {
+           *         "email": "olive@acme.test",
+           *         "name": "Olive Owner"
+           *       },
+           *       "expires_at": "2026-11-30T16:33:21.118Z",
+           *       "email": "ada@acme.test",
+           *       "has_account": false
+           *     }
+           */
+          "application/json": components["schemas"]["InvitationOpened"];
+        };
+      };
+      400: components["responses"]["BadRequest"];
+      /** @description A write kept losing races with concurrent ones; nothing was changed. Retry. Or the invitation was already accepted by the one asking: nothing is recorded. */
+      409: {
+        headers: {
+          "Cache-Control": components["headers"]["CacheControl"];
+          "X-Content-Type-Options": components["headers"]["XContentTypeOptions"];
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error"] | components["schemas"]["AlreadyAccepted"];
+        };
+      };
+      413: components["responses"]["PayloadTooLarge"];
+      /** @description The request is valid, but the current state refuses it. */
+      422: {
+        headers: {
+          "Cache-Control": components["headers"]["CacheControl"];
+          "X-Content-Type-Options": components["headers"]["XContentTypeOptions"];
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description Over a bound: on invitations or their e-mails, on institutions created per day, or on refused requests (more than 30 in a minute, until it ends); logged as `rate_limit_exceeded` with its `scope`. */
+      429: {
+        headers: {
+          "Cache-Control": components["headers"]["CacheControl"];
+          "X-Content-Type-Options": components["headers"]["XContentTypeOptions"];
+          "Retry-After": components["headers"]["RetryAfter"];
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      500: components["responses"]["InternalError"];
+      503: components["responses"]["ServiceUnavailable"];
+    };
+  };
+  registerFromInvitation: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        "application/json": {
+          token: string;
+          name: string;
+          /** @description The new account's password: at least 12 characters, with a lowercase and an uppercase letter, a digit and a symbol (the user pool's policy). */
+          password: string;
+        };
+      };
+    };
+    responses: {
+      /** @description Account created. */
+      201: {
+        headers: {
+          "Cache-Control": components["headers"]["CacheControl"];
+          "X-Content-Type-Options": components["headers"]["XContentTypeOptions"];
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "institution": {
+           *         "id": "01M84M2ES7DTY37NE05PPBJBQG",
+           *         "name": "Acme College"
+           *       },
+           *       "role": "cohort_admin",
+           *       "message": "Account created"
+           *     }
+           */
+          "application/json": components["schemas"]["InvitationRegistered"];
+        };
+      };
+      400: components["responses"]["BadRequest"];
+      /** @description A write kept losing races with concurrent ones; nothing was changed. Retry. Or the invitation was already accepted by the one asking: nothing is recorded. */
+      409: {
+        headers: {
+          "Cache-Control": components["headers"]["CacheControl"];
+          "X-Content-Type-Options": components["headers"]["XContentTypeOptions"];
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error"] | components["schemas"]["AlreadyAccepted"];
+        };
+      };
+      413: components["responses"]["PayloadTooLarge"];
+      /** @description The record is invalid (`{errors}`: every message, once), or the current state refuses it (`{error}`). */
+      422: {
+        headers: {
+          "Cache-Control": components["headers"]["CacheControl"];
+          "X-Content-Type-Options": components["headers"]["XContentTypeOptions"];
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ValidationErrors"] | components["schemas"]["Error"];
+        };
+      };
+      /** @description Over a bound: on invitations or their e-mails, on institutions created per day, or on refused requests (more than 30 in a minute, until it ends); logged as `rate_limit_exceeded` with its `scope`. */
+      429: {
+        headers: {
+          "Cache-Control": components["headers"]["CacheControl"];
+          "X-Content-Type-Options": components["headers"]["XContentTypeOptions"];
+          "Retry-After": components["headers"]["RetryAfter"];
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      500: components["responses"]["InternalError"];
+      503: components["responses"]["ServiceUnavailable"];
+    };
+  };
   listSecurityEvents: {
     parameters: {
       query?: {
         /** @description Events of this user (equality). */
         user_id?: string;
+        /** @description Events of the user with this e-mail, as the list shows it (case-insensitive). Kept from the events a page reads (no index of its own): a page may hold fewer than `limit` events and still have a `next_cursor`. */
+        user_email?: string;
         /** @description Events of this type (equality). */
         event_type?: string;
         /** @description Events at or after this instant: ISO 8601 date or date-time; without an offset, UTC. */
@@ -2953,6 +3309,8 @@ export interface operations {
       query?: {
         /** @description One type, or several separated by commas. */
         event_type?: string;
+        /** @description Events of the user with this e-mail (case-insensitive). */
+        user_email?: string;
         /** @description Events at or after this instant: ISO 8601 date or date-time; without an offset, UTC. */
         from?: string;
         /** @description Events at or before this instant, as `from`. */
@@ -3543,6 +3901,8 @@ export interface operations {
           event_type?: string | null;
           /** @default null */
           user_id?: string | null;
+          /** @default null */
+          user_email?: string | null;
           /** @default null */
           from?: string | null;
           /** @default null */

@@ -135,6 +135,18 @@ export const schemas: Record<string, Schema> = {
     invited_by: closed({ email: { type: "string" }, name: nullable({ type: "string" }) }),
     expires_at: ref("Timestamp"),
   }),
+  InvitationOpened: closed({
+    institution: closed({ name: { type: "string" } }),
+    role: ref("Role"),
+    invited_by: closed({ email: { type: "string" }, name: nullable({ type: "string" }) }),
+    expires_at: ref("Timestamp"),
+    email: { type: "string", description: "The invited address: the new account's e-mail and user name." },
+    has_account: { type: "boolean", description: "A user with this e-mail exists: sign in and accept, rather than register." },
+  }),
+  AlreadyAccepted: closed(
+    { error: { type: "string", const: "Invitation already accepted" }, institution: closed({ name: { type: "string" } }) },
+    "The invitation was used already, by the one asking: reopening an accepted link. Nothing is recorded.",
+  ),
   PageMeta: closed({
     count: { type: "integer", minimum: 0, description: "Items on this page." },
     limit: { type: "integer", minimum: 1, maximum: 200 },

@@ -30,7 +30,7 @@ export interface Operation {
   responses: Record<string, Schema>;
 }
 
-export type ErrorStatus = "403" | "404" | "422" | "429" | "502";
+export type ErrorStatus = "403" | "404" | "409" | "422" | "429" | "502";
 
 export interface Spec {
   readonly operationId: string;
@@ -54,8 +54,14 @@ export interface Spec {
   };
   /** Statuses this operation answers beyond those every route of its kind has; 422 names its body shape. */
   readonly errors?: Partial<Record<Exclude<ErrorStatus, "422">, Record<string, string>>> & {
-    readonly 422?: { readonly shape: "errors" | "error"; readonly examples: Record<string, unknown> };
+    /** `either`: a record's `{errors}` or a state's `{error}` (register: its fields, or its token). */
+    readonly 422?: { readonly shape: "errors" | "error" | "either"; readonly examples: Record<string, unknown> };
   };
+  /**
+   * May answer 409 `AlreadyAccepted`: the invitation was used by the one asking (DESIGN.md §14), or on a
+   * public route, by anyone holding the token.
+   */
+  readonly alreadyAccepted?: true;
 }
 
 const idParam = (description: string): Schema => ({ name: "id", in: "path", required: true, description, schema: { type: "string" } });
@@ -115,6 +121,8 @@ function specs(req: RequestSchemas, errorMode: "throw" | "ignore"): Record<strin
   const mailBound = { mailBound: "Too many invitation e-mails, try again later" };
   const eventsFilters = {
     user_id: "Events of this user (equality).",
+    user_email:
+      "Events of the user with this e-mail, as the list shows it (case-insensitive). Kept from the events a page reads (no index of its own): a page may hold fewer than `limit` events and still have a `next_cursor`.",
     event_type: "Events of this type (equality).",
     from: "Events at or after this instant: ISO 8601 date or date-time; without an offset, UTC.",
     to: "Events at or before this instant, as `from`.",
@@ -239,6 +247,21 @@ function specs(req: RequestSchemas, errorMode: "throw" | "ignore"): Record<strin
         403: { cohort: "Only super admins can create cohorts" },
         404: instNotFound,
         422: validation("Name can't be blank"),
+      },
+    },
+    [`DELETE ${inst}/{id}/cohorts/{cohort_id}`]: {
+      operationId: "deleteCohort",
+      summary: "Delete a cohort",
+      description: "Super admin of the institution. Logs `cohort_deleted`. Once its last cohort is gone, the institution can be deleted.",
+      tag: "Cohorts",
+      parameters: [
+        institutionId,
+        { name: "cohort_id", in: "path", required: true, description: "The cohort's id.", schema: { type: "string" } },
+      ],
+      success: { status: "200", description: "Deleted.", schema: ref("Message"), example: examples.cohortDeleted },
+      errors: {
+        403: { cohort: "Only super admins can delete cohorts" },
+        404: { ...instNotFound, cohort: "Cohort not found" },
       },
     },
     [`GET ${inst}/{id}/administrators`]: {
@@ -387,6 +410,7 @@ function specs(req: RequestSchemas, errorMode: "throw" | "ignore"): Record<strin
       errors: {
         422: single({ invalid: "Invalid or expired invitation", full: "Institution has reached its limit of 95 administrators" }),
       },
+      alreadyAccepted: true,
     },
     "POST /api/v1/invitations/preview": {
       operationId: "previewInvitation",
@@ -397,6 +421,43 @@ function specs(req: RequestSchemas, errorMode: "throw" | "ignore"): Record<strin
       body: { schema: req.invitationAccept },
       success: { status: "200", description: "The invitation.", schema: ref("InvitationPreview"), example: examples.invitationPreview },
       errors: { 422: single({ invalid: "Invalid or expired invitation" }) },
+      alreadyAccepted: true,
+    },
+    "POST /api/v1/invitations/open": {
+      operationId: "openInvitation",
+      summary: "Open an invitation, without an account",
+      description:
+        "No token of the API: the invitation token in the body is the credential. What preview shows, plus the invited e-mail and whether a user with it exists (`has_account`), so the page offers sign-in or creating an account. Consumes nothing. An unknown, expired or revoked token is accept's 422 and logs `token_validation_failure` in the institution owner's trail; a used one answers 409 `Invitation already accepted`, recording nothing. Refusals count against the probing bound of the source address.",
+      tag: "Invitations",
+      body: { schema: req.invitationOpen },
+      success: { status: "200", description: "The invitation.", schema: ref("InvitationOpened"), example: examples.invitationOpened },
+      errors: { 422: single({ invalid: "Invalid or expired invitation" }) },
+      alreadyAccepted: true,
+    },
+    "POST /api/v1/invitations/register": {
+      operationId: "registerFromInvitation",
+      summary: "Create an account from an invitation and accept it",
+      description:
+        "No token of the API: the invitation token in the body is the credential. Creates the user-pool user (the invited e-mail, verified; `name`; the inviting institution's account; no group), sets the password, and accepts the invitation as accept does, logging `account_created` and `invitation_accepted` in one transaction; then sign in. Refusals: a token as open's (422 + `token_validation_failure`, or 409 already accepted); `name` and `password` 422 `{errors}` (the password by the user pool's policy, saying what it lacks); 409 when a user with the e-mail exists (sign in and accept instead; the invitation stays active). Nothing is created on any refusal; refusals count against the probing bound of the source address.",
+      tag: "Invitations",
+      body: { schema: req.invitationRegister },
+      success: {
+        status: "201",
+        description: "Account created.",
+        schema: ref("InvitationRegistered"),
+        example: examples.invitationRegistered,
+      },
+      errors: {
+        409: { exists: "An account with this e-mail already exists; sign in to accept the invitation" },
+        422: {
+          shape: "either",
+          examples: {
+            invalid: { error: "Invalid or expired invitation" },
+            password: { errors: ["Password is too short (minimum is 12 characters)", "Password must contain a symbol"] },
+          },
+        },
+      },
+      alreadyAccepted: true,
     },
     [`GET ${sec}`]: {
       operationId: "listSecurityEvents",
@@ -416,6 +477,7 @@ function specs(req: RequestSchemas, errorMode: "throw" | "ignore"): Record<strin
       tag: "Security events",
       parameters: queryParams(req.securityEventExportQuery, {
         event_type: "One type, or several separated by commas.",
+        user_email: "Events of the user with this e-mail (case-insensitive).",
         from: eventsFilters.from,
         to: eventsFilters.to,
       }),
@@ -512,6 +574,11 @@ const bodies: Record<string, Schema> = {
     role: ref("Role"),
     message: { type: "string" },
   }),
+  InvitationRegistered: closedObject({
+    institution: closedObject({ id: ref("Id"), name: { type: "string" } }),
+    role: ref("Role"),
+    message: { type: "string", const: "Account created" },
+  }),
   AdministratorList: closedObject({ administrators: { type: "array", items: ref("Administrator") }, meta: ref("PageMeta") }),
   AdministratorUpdated: closedObject({ administrator: ref("Administrator"), message: { type: "string" } }),
   AdministratorRemoved: closedObject({
@@ -532,6 +599,7 @@ function closedList(key: string, item: string): Schema {
 const ERROR_RESPONSE: Record<Exclude<ErrorStatus, "422">, string> = {
   403: "Forbidden",
   404: "NotFound",
+  409: "Conflict",
   429: "TooManyRequests",
   502: "BadGateway",
 };
@@ -561,6 +629,24 @@ function withReusedKey(own: Schema | undefined): Schema {
   };
 }
 
+/** A 409 that may also be `AlreadyAccepted` (DESIGN.md §14): or-ed with the response it had, if any. */
+function withAlreadyAccepted(own: Schema | undefined): Schema {
+  const ref409 = own?.$ref as string | undefined;
+  const base = ref409 ? (responses[ref409.slice(ref409.lastIndexOf("/") + 1)] as Schema) : own;
+  const media = (base?.content as Record<string, Schema> | undefined)?.["application/json"];
+  const accepted = { alreadyAccepted: { value: { error: "Invitation already accepted", institution: { name: "Acme College" } } } };
+  return {
+    description: `${base ? `${base.description as string} Or the` : "The"} invitation was already accepted by the one asking: nothing is recorded.`,
+    headers: base?.headers ?? commonHeaders,
+    content: {
+      "application/json": {
+        schema: media ? { oneOf: [media.schema, ref("AlreadyAccepted")] } : ref("AlreadyAccepted"),
+        examples: { ...(media?.examples as Schema | undefined), ...accepted },
+      },
+    },
+  };
+}
+
 /** The operation of `route` from its spec: the statuses every route of its kind answers, then its own. */
 function operation(route: Route, spec: Spec): Operation {
   const out: Record<string, Schema> = {
@@ -578,27 +664,39 @@ function operation(route: Route, spec: Spec): Operation {
   const r = (name: string) => ({ $ref: `#/components/responses/${name}` });
   const { main, events } = route.access;
   const writes = [main, events].some((a) => a === "write" || a === "readwrite");
-  if (!route.public) {
+  // The public routes that act (open, register) are handlers of the shared middy stack, with a visitor for a
+  // caller; the API document and its page (no table) are handlers of their own (openapi/serve.ts).
+  const sharedStack = !route.public || Object.keys(route.access).length > 0;
+  if (sharedStack) {
     // Every handler of the shared middy stack reads a body, whatever the method: 400 malformed, 413 too large.
     out[400] = r("BadRequest");
-    out[401] = r("Unauthorized");
     out[413] = r("PayloadTooLarge");
   }
-  // A refusal (403, 404, a failed invitation token on accept or preview) counts against the probing bound (DESIGN.md §13).
+  if (!route.public) out[401] = r("Unauthorized");
+  // A refusal (403, 404, a failed invitation token on accept or preview, any refusal of open and register)
+  // counts against the probing bound (DESIGN.md §13, §14).
   const errors: Spec["errors"] = { ...spec.errors };
-  if (errors[403] || errors[404] || route.handler === "invitations/accept" || route.handler === "invitations/preview") {
+  const tokenRoutes = ["invitations/accept", "invitations/preview", "invitations/open", "invitations/register"];
+  if (errors[403] || errors[404] || tokenRoutes.includes(route.handler)) {
     errors[429] = { ...errors[429], refused: "Too many refused requests, try again later" };
   }
   for (const [status, messages] of Object.entries(errors) as [ErrorStatus, unknown][]) {
     if (status === "422") {
-      const { shape, examples: ex } = messages as { shape: "errors" | "error"; examples: Record<string, unknown> };
+      const { shape, examples: ex } = messages as { shape: "errors" | "error" | "either"; examples: Record<string, unknown> };
+      const described = {
+        errors: "The record is invalid: every message, once.",
+        error: "The request is valid, but the current state refuses it.",
+        either: "The record is invalid (`{errors}`: every message, once), or the current state refuses it (`{error}`).",
+      };
       out[status] = {
-        description:
-          shape === "errors" ? "The record is invalid: every message, once." : "The request is valid, but the current state refuses it.",
+        description: described[shape],
         headers: commonHeaders,
         content: {
           "application/json": {
-            schema: ref(shape === "errors" ? "ValidationErrors" : "Error"),
+            schema:
+              shape === "either"
+                ? { oneOf: [ref("ValidationErrors"), ref("Error")] }
+                : ref(shape === "errors" ? "ValidationErrors" : "Error"),
             examples: Object.fromEntries(Object.entries(ex).map(([k, value]) => [k, { value }])),
           },
         },
@@ -617,13 +715,14 @@ function operation(route: Route, spec: Spec): Operation {
       },
     };
   }
-  if (writes) out[409] = r("Conflict");
+  if (writes && !out[409]) out[409] = r("Conflict");
   if (spec.ifMatch) out[412] = r("PreconditionFailed");
   const idempotent = !route.public && takesIdempotencyKey(route.method);
   if (idempotent) {
     out[409] = r("IdempotentConflict");
     out[422] = withReusedKey(out[422]);
   }
+  if (spec.alreadyAccepted) out[409] = withAlreadyAccepted(out[409]);
   out[500] = r("InternalError");
   if (main || events) out[503] = r("ServiceUnavailable");
   const sorted = Object.fromEntries(Object.entries(out).sort(([a], [b]) => a.localeCompare(b)));

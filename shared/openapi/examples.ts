@@ -151,6 +151,20 @@ export const examples = {
     role: "cohort_admin",
     message: "Invitation accepted",
   },
+  invitationOpened: {
+    institution: { name: "Acme College" },
+    role: "cohort_admin",
+    invited_by: { email: "olive@acme.test", name: "Olive Owner" },
+    expires_at: "2026-11-30T16:33:21.118Z",
+    email: "ada@acme.test",
+    has_account: false,
+  },
+  invitationRegistered: {
+    institution: { id: "01M84M2ES7DTY37NE05PPBJBQG", name: "Acme College" },
+    role: "cohort_admin",
+    message: "Account created",
+  },
+  cohortDeleted: { message: "Cohort '2026' deleted" },
   invitationPreview: {
     institution: { name: "Acme College" },
     role: "cohort_admin",

@@ -8,8 +8,16 @@ import { type ConversionConfig, type JsonSchema, toJsonSchema } from "@valibot/t
 import type * as v from "valibot";
 import { administratorListQuery, roleChangeInput, transferInput } from "../administrators/schema.js";
 import { cohortInput, institutionCreate, institutionInput } from "../institutions/schema.js";
-import { acceptInput, institutionRef, invitationCreateInput, invitationListQuery } from "../invitations/schema.js";
+import {
+  acceptInput,
+  institutionRef,
+  invitationCreateInput,
+  invitationListQuery,
+  openInput,
+  registerInput,
+} from "../invitations/schema.js";
 import { DEFAULT_LIMIT, MAX_LIMIT } from "../paging.js";
+import { PASSWORD_MAX_LENGTH, PASSWORD_POLICY } from "../password-policy.js";
 import { digestsQuery, exportQuery, listQuery } from "../security-events/schema.js";
 
 type AnySchema = v.GenericSchema;
@@ -126,6 +134,8 @@ export interface RequestSchemas {
   readonly cohortCreate: Schema;
   readonly invitationCreate: Schema;
   readonly invitationAccept: Schema;
+  readonly invitationOpen: Schema;
+  readonly invitationRegister: Schema;
   readonly institutionRef: Schema;
   readonly invitationListQuery: Schema;
   readonly securityEventListQuery: Schema;
@@ -154,6 +164,20 @@ export function requestSchemas(errorMode: "throw" | "ignore" = "ignore"): Reques
     cohortCreate: root("cohort", convertObject(cohortInput, errorMode)),
     invitationCreate: convertObject(invitationCreateInput, errorMode),
     invitationAccept: convertObject(acceptInput, errorMode),
+    invitationOpen: convertObject(openInput, errorMode),
+    invitationRegister: {
+      ...convertObject(registerInput, errorMode),
+      // The pool's policy (shared/password-policy.ts), checked by code before anything is created.
+      properties: {
+        ...(convertObject(registerInput, errorMode).properties as Schema),
+        password: {
+          type: "string",
+          minLength: PASSWORD_POLICY.minLength,
+          maxLength: PASSWORD_MAX_LENGTH,
+          description: `The new account's password: at least ${PASSWORD_POLICY.minLength} characters, with a lowercase and an uppercase letter, a digit and a symbol (the user pool's policy).`,
+        },
+      },
+    },
     institutionRef: convertObject(institutionRef, errorMode),
     // The institution is named as on every invitation endpoint; the rest is the list's own query.
     invitationListQuery: {

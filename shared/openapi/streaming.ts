@@ -18,12 +18,16 @@ const closed = (properties: Record<string, Schema>, optional: readonly string[] 
 });
 
 export const streamingSchemas: Record<string, Schema> = {
-  ExportFilters: closed({
-    event_type: nullable({ type: "string" }),
-    user_id: nullable({ type: "string" }),
-    from: nullable(ref("Timestamp")),
-    to: nullable(ref("Timestamp")),
-  }),
+  ExportFilters: closed(
+    {
+      event_type: nullable({ type: "string" }),
+      user_id: nullable({ type: "string" }),
+      user_email: { type: "string", description: "The actor's e-mail, lower-cased; present only when the export was asked for one." },
+      from: nullable(ref("Timestamp")),
+      to: nullable(ref("Timestamp")),
+    },
+    ["user_email"],
+  ),
   Export: {
     ...closed(
       {

@@ -23,6 +23,12 @@ export interface EventFilter {
   readonly account: string;
   readonly userId?: string | undefined;
   readonly type?: string | undefined;
+  /**
+   * The actor's e-mail as recorded (lower-cased): what the console's table shows. Kept by a `FilterExpression`
+   * over the partition the other filters select, not by an index of its own (DESIGN.md §10's write cost): a
+   * page reads at most `limit` events and returns those of that e-mail.
+   */
+  readonly userEmail?: string | undefined;
   /** Inclusive bounds, in the stored `created_at` form. The service raises `from` to the retention. */
   readonly from?: Iso | undefined;
   readonly to?: Iso | undefined;
@@ -74,15 +80,22 @@ export function queryFor(f: EventFilter): QueryCommandInput {
     values[":hi"] = lastIdAt(Date.parse(f.to));
   }
   const names: Record<string, string> = { "#p": index.partitionAttr, ...(range && { "#id": "sk" }) };
+  const kept: string[] = [];
   if (index.keepType !== undefined) {
     names["#type"] = "event_type";
     values[":type"] = index.keepType;
+    kept.push("#type = :type");
+  }
+  if (f.userEmail !== undefined) {
+    names["#email"] = "user_email";
+    values[":email"] = f.userEmail;
+    kept.push("#email = :email");
   }
   return {
     TableName: T(),
     ...(index.name !== undefined && { IndexName: index.name }),
     KeyConditionExpression: `#p = :p${range}`,
-    ...(index.keepType !== undefined && { FilterExpression: "#type = :type" }),
+    ...(kept.length > 0 && { FilterExpression: kept.join(" AND ") }),
     ExpressionAttributeNames: names,
     ExpressionAttributeValues: values,
     ScanIndexForward: false,

@@ -42,3 +42,15 @@ describe("the idempotency middleware in the bundles", () => {
     }
   });
 });
+
+describe("the Cognito client in the bundles", () => {
+  it("is only in the functions that create users (route access `users`: open and register)", async () => {
+    const users = [...handlers()].filter(([, a]) => a.users).map(([h]) => h);
+    expect(users.sort()).toEqual(["invitations/open", "invitations/register"]);
+    for (const handler of handlers().keys()) {
+      const inputs = await loaded(handler);
+      const has = inputs.some((i) => i.startsWith("@aws-sdk/client-cognito-identity-provider") || i.endsWith("shared/users.ts"));
+      expect(has, handler).toBe(users.includes(handler));
+    }
+  });
+});

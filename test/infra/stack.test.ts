@@ -218,6 +218,38 @@ describe("least privilege", () => {
     }
   });
 
+  it("gives the user-pool calls only to the functions that create users, exactly those calls, on the one pool", () => {
+    const pool = logicalId(stack.userPool);
+    for (const [handler, access] of handlers()) {
+      const statements = statementsOf(handler).filter((st) => asList(st.Action).some((a) => String(a).startsWith("cognito-idp:")));
+      const env = resources[logicalId(fnOf(handler))].Properties.Environment.Variables;
+      if (!access.users) {
+        expect(statements, handler).toEqual([]);
+        expect(env.USER_POOL_ID, handler).toBeUndefined();
+        continue;
+      }
+      expect(statements, handler).toEqual([
+        expect.objectContaining({
+          Effect: "Allow",
+          Action: [
+            "cognito-idp:AdminGetUser",
+            "cognito-idp:AdminCreateUser",
+            "cognito-idp:AdminSetUserPassword",
+            "cognito-idp:AdminDeleteUser",
+          ],
+          Resource: { "Fn::GetAtt": [pool, "Arn"] },
+        }),
+      ]);
+      expect(env.USER_POOL_ID, handler).toEqual({ Ref: pool });
+    }
+    expect(
+      [...handlers()]
+        .filter(([, a]) => a.users)
+        .map(([h]) => h)
+        .sort(),
+    ).toEqual(["invitations/open", "invitations/register"]);
+  });
+
   it("gives ses:SendEmail only to mail routes, on the sender identity and the configuration set only", () => {
     const senderId = ofType("AWS::SES::EmailIdentity").find(([, r]) => r.Properties.EmailIdentity === "sender@example.com")?.[0];
     expect(senderId).toBeDefined();

@@ -1,0 +1,5 @@
+// POST /api/v1/invitations/open, public: the invitation token in the body is the credential (DESIGN.md §14).
+import { api, ok } from "../../shared/http.js";
+import { openInvitation } from "../../shared/invitations/join.js";
+
+export const handler = api(async ({ caller, body }) => ok(await openInvitation(caller, body)), { public: true });

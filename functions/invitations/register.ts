@@ -1,0 +1,5 @@
+// POST /api/v1/invitations/register, public: the invitation token in the body is the credential (DESIGN.md §14).
+import { api, created } from "../../shared/http.js";
+import { registerFromInvitation } from "../../shared/invitations/join.js";
+
+export const handler = api(async ({ caller, body }) => created(await registerFromInvitation(caller, body)), { public: true });
