@@ -17,7 +17,7 @@
 import * as OTPAuth from "otpauth";
 import type { Browser, BrowserContext, Page, Route } from "playwright-core";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
-import { sentMail, stack } from "../support/api.js";
+import { sentMail, stack, uniqEmail } from "../support/api.js";
 import {
   consoleUrl,
   expectAccessible,
@@ -29,6 +29,8 @@ import {
   type PageWatch,
   type Person,
   screenshot,
+  seedInstitution,
+  seedInvitation,
   signInTokens,
   strongPassword,
   submitSignIn,
@@ -87,6 +89,52 @@ afterAll(async () => {
   await browser?.close();
 });
 
+describe("joining from an invitation", () => {
+  it("an invitee without an account opens the mail's link, creates the account, lands on the institution, signs out and in again", async () => {
+    const { domain, owner } = await newAccount("join");
+    const institution = await seedInstitution(owner.token);
+    const invitee = { email: uniqEmail("ivy", domain), name: "Ivy Invitee", password: strongPassword("Ivy") };
+    // The link as the mail on the local mail page carries it.
+    const link = await seedInvitation(owner.token, institution.id, invitee.email);
+
+    const page = await browse();
+    await page.goto(link);
+    await heading(page, "Your invitation");
+    await page.getByRole("heading", { name: "Create your account" }).waitFor();
+    await page.getByTestId("invitation-preview").getByText(institution.name, { exact: false }).waitFor();
+    await screenshot(page, "37-join-create-account");
+    await expectAccessible(page, "join: create your account");
+
+    // A password the pool's policy refuses is refused at its field, before anything is sent.
+    await page.getByLabel("Your name").fill(invitee.name);
+    await page.getByLabel("Password", { exact: true }).fill("short");
+    await page.getByLabel("Repeat the password").fill("short");
+    await page.getByRole("button", { name: "Create account and accept" }).click();
+    await page
+      .getByText(/Password is too short/)
+      .first()
+      .waitFor();
+    await page.getByLabel("Password", { exact: true }).fill(invitee.password);
+    await page.getByLabel("Repeat the password").fill(invitee.password);
+    await page.getByRole("button", { name: "Create account and accept" }).click();
+    await heading(page, institution.name);
+    await page.getByText(`You are now Cohort admin of ${institution.name}.`).waitFor();
+    await screenshot(page, "38-join-landed");
+    await expectAccessible(page, "join: landed on the institution");
+
+    await signOutFromMenu(page, invitee);
+    await submitSignIn(page, invitee.email, invitee.password);
+    await heading(page, institution.name);
+
+    // Reopening the accepted link says so, signed out as signed in.
+    await signOutFromMenu(page, invitee);
+    await page.goto(link);
+    await page.getByText("You have already accepted this invitation").first().waitFor();
+    await screenshot(page, "39-join-already-accepted");
+    await expectAccessible(page, "join: already accepted");
+  });
+});
+
 describe("signing in and your account", () => {
   it("turns TOTP on in Your account; the next sign-in asks for a code, computed here from the secret", async () => {
     const { owner } = await newAccount("totp");
@@ -108,7 +156,10 @@ describe("signing in and your account", () => {
     const wrong = String((Number(totpCode(secret)) + 1) % 1_000_000).padStart(6, "0");
     await page.getByLabel("Code from your app").fill(wrong);
     await page.getByRole("button", { name: "Verify and turn on" }).click();
-    await page.getByText(/That code is not right/).first().waitFor();
+    await page
+      .getByText(/That code is not right/)
+      .first()
+      .waitFor();
     await page.getByLabel("Code from your app").fill(totpCode(secret));
     await page.getByRole("button", { name: "Verify and turn on" }).click();
     await page.getByTestId("totp-status").getByText("On").waitFor();
@@ -121,7 +172,10 @@ describe("signing in and your account", () => {
     await page.getByLabel("Code from your app").fill(wrong);
     await page.getByRole("button", { name: "Sign in", exact: true }).click();
     // A wrong code is refused; the same challenge takes the right one.
-    await page.getByText(/That code is not right/).first().waitFor();
+    await page
+      .getByText(/That code is not right/)
+      .first()
+      .waitFor();
     await page.getByLabel("Code from your app").fill(totpCode(secret));
     await page.getByRole("button", { name: "Sign in", exact: true }).click();
     // Signed in where the person signed out: Your account.
@@ -170,7 +224,10 @@ describe("signing in and your account", () => {
     await page.getByLabel("New password", { exact: true }).fill(fresh);
     await page.getByLabel("Repeat the new password").fill(fresh);
     await page.getByRole("button", { name: "Set password and sign in" }).click();
-    await page.getByText(/That code is not right/).first().waitFor();
+    await page
+      .getByText(/That code is not right/)
+      .first()
+      .waitFor();
     await screenshot(page, "34-forgot-password-code");
     await expectAccessible(page, "reset with code");
     await page.getByLabel("Code from the e-mail").fill(code);

@@ -13,6 +13,7 @@ import { createRoot } from "react-dom/client";
 import { type Session, useSession } from "./auth/session";
 import { signOut } from "./auth/signOut";
 import { ErrorBoundary, logRenderError } from "./components/ErrorBoundary";
+import { ACCEPT_PATH, invitationToken } from "./invitation";
 import { follow, matchPath, useLocation } from "./router";
 import { type Shell, ShellContext } from "./shell";
 
@@ -28,6 +29,7 @@ const pages = {
   notFound: () => import("./pages/NotFound"),
   signIn: () => import("./pages/SignIn"),
   account: () => import("./pages/Account"),
+  join: () => import("./pages/JoinInvitation"),
 };
 
 const Institutions = lazy(pages.institutions);
@@ -41,6 +43,7 @@ const Webhooks = lazy(pages.webhooks);
 const NotFound = lazy(pages.notFound);
 const SignIn = lazy(pages.signIn);
 const Account = lazy(pages.account);
+const JoinInvitation = lazy(pages.join);
 
 interface Routed {
   readonly element: ReactElement;
@@ -112,12 +115,18 @@ export function App() {
           <Console session={session} />
         ) : (
           <Suspense fallback={pageFallback}>
-            <SignIn />
+            <SignedOut />
           </Suspense>
         )}
       </ErrorBoundary>
     </I18nProvider>
   );
+}
+
+/** Nobody signed in: an invitation link opens the invitation (open, join or sign in); any other page, sign-in. */
+function SignedOut() {
+  const { pathname } = useLocation();
+  return pathname.replace(/\/+$/, "") === ACCEPT_PATH && invitationToken() !== undefined ? <JoinInvitation /> : <SignIn />;
 }
 
 function Console({ session }: { session: Session }) {

@@ -15,6 +15,8 @@ export class ApiError extends Error {
     readonly errors: readonly string[] = [],
     /** From `Retry-After` (429): when the request may be made again. */
     readonly retryAt?: Date,
+    /** The whole JSON body, for answers that carry more than a message (409 already accepted names the institution). */
+    readonly body?: unknown,
   ) {
     super(message);
   }
@@ -68,7 +70,7 @@ async function toError(res: Response): Promise<ApiError> {
         : typeof body.message === "string"
           ? body.message
           : `The API answered ${res.status} ${res.statusText}`.trim();
-  return new ApiError(res.status, message, errors, retryAt(res));
+  return new ApiError(res.status, message, errors, retryAt(res), body);
 }
 
 /** Sends one request with the session's token; a 401 refreshes the session once and sends it again. */
@@ -167,3 +169,11 @@ export type SecurityEventDetail = Schemas["SecurityEvent"];
 
 export type AlertsView = Schemas["Alerts"];
 export type Administrator = Schemas["Administrator"];
+export type InvitationOpened = Schemas["InvitationOpened"];
+
+/** The 409 for an invitation its own invitee already accepted (DESIGN.md §14): the institution's name, or undefined. */
+export function alreadyAccepted(err: unknown): { institution: string } | undefined {
+  if (!(err instanceof ApiError) || err.status !== 409 || err.message !== "Invitation already accepted") return undefined;
+  const body = err.body as { institution?: { name?: unknown } } | undefined;
+  return { institution: typeof body?.institution?.name === "string" ? body.institution.name : "the institution" };
+}

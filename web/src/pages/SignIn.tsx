@@ -35,10 +35,15 @@ const MFA_WORDS: Record<MfaChoice, string> = {
   SMS: "Code by text message",
 };
 
-export default function SignIn() {
+export interface SignInProps {
+  /** Signs in with these at once (a new account, just created from an invitation), then any challenge. */
+  readonly prefill?: { readonly email: string; readonly password: string };
+}
+
+export default function SignIn({ prefill }: SignInProps = {}) {
   const { pathname } = useLocation();
   const [view, setView] = useState<View>({ kind: "password" });
-  const [email, setEmail] = useState("");
+  const [email, setEmail] = useState(prefill?.email ?? "");
   const [password, setPassword] = useState("");
   const [newPassword, setNewPassword] = useState("");
   const [confirm, setConfirm] = useState("");
@@ -88,6 +93,11 @@ export default function SignIn() {
   };
 
   const address = () => email.trim().toLowerCase();
+
+  // biome-ignore lint/correctness/useExhaustiveDependencies: once, with the first render's prefill.
+  useEffect(() => {
+    if (prefill) run("password", (cognito) => cognito.signIn(prefill.email.trim().toLowerCase(), prefill.password));
+  }, []);
 
   const submitPassword = (e: FormEvent) => {
     e.preventDefault();
