@@ -565,6 +565,18 @@ describe("the console", () => {
     const users = () => settled(table).then(() => table.locator("tbody tr > :nth-child(3)").allInnerTexts());
     await expect.poll(async () => [...new Set(await users())], { timeout: 20_000 }).toEqual([owner.email]);
 
+    // Filter by what the table shows: the user's e-mail, typed in another case (issue 30).
+    await page.goto(consoleUrl("/security-events"));
+    await settled(table);
+    await page.getByLabel("User e-mail").fill(owner.email.toUpperCase());
+    await page.getByLabel("User e-mail").press("Enter");
+    await page.waitForURL(/user_email=/);
+    await expect.poll(async () => [...new Set(await users())], { timeout: 20_000 }).toEqual([owner.email]);
+    // An address with no events in this account: none listed.
+    await page.getByLabel("User e-mail").fill(`nobody-${owner.email}`);
+    await page.getByLabel("User e-mail").press("Enter");
+    await table.getByText("No events match these filters").waitFor();
+
     // Pages of two, through the cursor: the second page continues where the first ended.
     await page.goto(consoleUrl("/security-events?limit=2"));
     await table.locator("tbody tr").nth(1).waitFor();
