@@ -87,8 +87,11 @@ export function callerFrom(event: APIGatewayProxyEventV2WithJWTAuthorizer): Call
   };
 }
 
-/** The account a visitor (no token) acts in until an invitation names the institution's owner. */
-export const VISITOR_ACCOUNT = "visitor";
+/**
+ * The trail a visitor (no token) acts in until an invitation names the institution's owner: refusals of
+ * tokens that name nothing. Shaped like the personal accounts (`user:<sub>`), in a namespace of its own.
+ */
+export const VISITOR_ACCOUNT = "visitors:unauthenticated";
 
 /**
  * Who calls a public route that acts (open and register an invitation, DESIGN.md §14): nobody signed in, so

@@ -12,7 +12,6 @@
 import { Logger } from "@aws-lambda-powertools/logger";
 import { injectLambdaContext } from "@aws-lambda-powertools/logger/middleware";
 import { Metrics, MetricUnit } from "@aws-lambda-powertools/metrics";
-import { logMetrics } from "@aws-lambda-powertools/metrics/middleware";
 import { Tracer } from "@aws-lambda-powertools/tracer";
 import { captureLambdaHandler } from "@aws-lambda-powertools/tracer/middleware";
 import type { MiddlewareObj, Request } from "@middy/core";
@@ -38,8 +37,9 @@ const started = new WeakMap<object, number>();
 const routeOf = (event: Event): string => event.routeKey || event.requestContext?.routeKey || "unknown";
 
 /**
- * One INFO line per request (route, status, latency, both request ids) and the `ClientError`/`ServerError`
- * counts with a `route` dimension. Both counts are emitted on every request, as 0 or 1: the Average is then the
+ * One INFO line per request (route, status, latency, both request ids), the `ColdStart` metric on an
+ * instance's first, and the `ClientError`/`ServerError` counts with a `route` dimension, flushed with the
+ * request's other metrics. Both counts are emitted on every request, as 0 or 1: the Average is then the
  * route's error rate, and a request always has a metric to publish (Powertools warns on an empty flush).
  * A 5xx is also logged at ERROR with its stack.
  */
@@ -52,6 +52,11 @@ function requestLine(): MiddlewareObj<Event, Result, Error, Context> {
     const latencyMs = begin === undefined ? undefined : Math.round((performance.now() - begin) * 10) / 10;
     metrics.addMetric(METRIC.clientError, MetricUnit.Count, status >= 400 && status < 500 ? 1 : 0);
     metrics.addMetric(METRIC.serverError, MetricUnit.Count, status >= 500 ? 1 : 0);
+    // The route dimension goes on in the same synchronous step as the flush that clears it: invocations that
+    // share the module (the local gateway runs them concurrently in one process) never find another's
+    // dimension there ("Dimension "route" has already been added"), and each flush carries its own route.
+    metrics.addDimension("route", route);
+    metrics.publishStoredMetrics();
     if (status >= 500 && error !== undefined) {
       logger.error("request failed", error instanceof Error ? error : String(error));
     }
@@ -70,9 +75,8 @@ function requestLine(): MiddlewareObj<Event, Result, Error, Context> {
       started.set(request, performance.now());
       // The API Gateway request id as `correlation_id` (Powertools' correlationPaths.API_GATEWAY_HTTP).
       logger.setCorrelationId(request.event.requestContext?.requestId);
-      const route = routeOf(request.event);
-      metrics.addDimension("route", route);
-      tracer.putAnnotation("route", route);
+      metrics.captureColdStartMetric(request.context.functionName);
+      tracer.putAnnotation("route", routeOf(request.event));
     },
     after: (request) => finish(request),
     onError: (request) => finish(request, request.error ?? undefined),
@@ -82,7 +86,7 @@ function requestLine(): MiddlewareObj<Event, Result, Error, Context> {
 /**
  * The middlewares, in the order to `use` them, before any other middleware of the stack: the Logger's context
  * (cold start, Lambda request id, the API Gateway request id as `correlation_id`), the handler's trace segment,
- * the metrics flush (with the `ColdStart` metric), and the request line. Registered first, their `after` and
+ * and the request line with the metrics flush (and the `ColdStart` metric). Registered first, their `after` and
  * `onError` run last, so the request line sees the response the error mapping made.
  */
 export function telemetry(): MiddlewareObj<Event, Result, Error, Context>[] {
@@ -90,7 +94,7 @@ export function telemetry(): MiddlewareObj<Event, Result, Error, Context>[] {
     injectLambdaContext(logger, { resetKeys: true }),
     // Responses carry institutions and the audit trail: they stay out of trace metadata.
     captureLambdaHandler(tracer, { captureResponse: false }),
-    logMetrics(metrics, { captureColdStartMetric: true }),
+    // The metrics flush is the request line's (below), with the route dimension: not Powertools' logMetrics.
     requestLine(),
   ] as MiddlewareObj<Event, Result, Error, Context>[];
 }

@@ -226,6 +226,16 @@ export async function issueIdToken(target: CognitoTarget, email: string, opts: T
   const cognito = cognitoClient(target.cognitoEndpoint, target.region);
   try {
     await upsertUser(cognito, target, username, opts, { value: password, permanent: true });
+  } finally {
+    cognito.destroy();
+  }
+  return signIn(target, username, password);
+}
+
+/** Signs `username` in with USER_PASSWORD_AUTH (as the console does locally) and returns the ID token. */
+export async function signIn(target: CognitoTarget, username: string, password: string): Promise<string> {
+  const cognito = cognitoClient(target.cognitoEndpoint, target.region);
+  try {
     const auth = await cognito.send(
       new InitiateAuthCommand({
         ClientId: target.userPoolClientId,

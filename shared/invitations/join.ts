@@ -15,15 +15,14 @@ import { auditEvent, recordRefusal } from "../audit.js";
 import type { Caller } from "../caller.js";
 import { now as clock } from "../clock.js";
 import { Conflict, type DomainError, Unprocessable, ValidationFailed } from "../errors.js";
-import { INSTITUTION_FULL, type Institution, isFull } from "../institutions/model.js";
+import { INSTITUTION_FULL, type Institution, isFull, memberRole } from "../institutions/model.js";
 import type { components } from "../openapi/api-types.js";
 import { passwordProblems } from "../password-policy.js";
 import { logger } from "../telemetry.js";
 import { createUser, deleteUser, setPassword, userExists } from "../users.js";
-import { inviterName } from "./message.js";
 import type { Invitation } from "./model.js";
 import { joinName, tokenSchema } from "./schema.js";
-import { AlreadyAccepted, acceptWithToken, failureReason, invitationOfToken, refuse } from "./service.js";
+import { AlreadyAccepted, acceptWithToken, failureReason, invitationOfToken, previewOf, refuse } from "./service.js";
 import { hashToken } from "./token.js";
 
 type Schemas = components["schemas"];
@@ -48,24 +47,15 @@ async function usableInvitation(visitor: Caller, body: unknown): Promise<{ inv: 
     throw new AlreadyAccepted(institution.name);
   }
   // An inviter no longer an administrator: their invitations went with them (as accept judges it).
-  if (reason ?? (Object.hasOwn(institution.members, inv.created_by_id) ? undefined : "revoked")) {
-    return refuse(visitor, reason ?? "revoked", institution.account_id);
-  }
+  const refusal = reason ?? (memberRole(institution, inv.created_by_id) ? undefined : "revoked");
+  if (refusal) return refuse(visitor, refusal, institution.account_id);
   return { inv, institution, tokenHash };
 }
 
 /** `POST /invitations/open`: what preview shows, plus the invited address and whether it has an account. */
 export async function openInvitation(visitor: Caller, body: unknown): Promise<Schemas["InvitationOpened"]> {
   const { inv, institution } = await usableInvitation(visitor, body);
-  const name = inv.created_by_name ? inviterName(inv.created_by_name) : "";
-  return {
-    institution: { name: institution.name },
-    role: inv.role,
-    invited_by: { email: inv.created_by, name: name === "" ? null : name },
-    expires_at: inv.expires_at,
-    email: inv.email,
-    has_account: await userExists(inv.email),
-  };
+  return { ...previewOf(inv, institution), email: inv.email, has_account: await userExists(inv.email) };
 }
 
 /** A refusal of register that is no failed token: counted against the probing bound, then thrown. */

@@ -214,6 +214,11 @@ export async function previewInvitation(caller: Caller, body: unknown): Promise<
   requireUnusedBy(caller, inv, institution);
   const reason = tokenFailure(caller, inv, institution, clock());
   if (reason) return refuse(caller, reason, institution.account_id);
+  return previewOf(inv, institution);
+}
+
+/** What an invitation offers, as preview (and open, invitations/join.ts) show it. */
+export function previewOf(inv: Invitation, institution: Institution): Schemas["InvitationPreview"] {
   const name = inv.created_by_name ? inviterName(inv.created_by_name) : "";
   return {
     institution: { name: institution.name },

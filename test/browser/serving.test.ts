@@ -89,10 +89,25 @@ describe("the console on the local gateway", () => {
     expect(plain.body.equals(raw)).toBe(true);
   });
 
+  it("serves the icon every page links, and /favicon.ico for clients that ask for it anyway (no 404 on any page)", async () => {
+    const page = await (await get("/")).text();
+    expect(page).toContain('<link rel="icon" href="/favicon.svg" type="image/svg+xml" />');
+    const svg = await get("/favicon.svg");
+    expect(svg.status).toBe(200);
+    expect(svg.headers.get("content-type")).toBe("image/svg+xml");
+    expect(await svg.text()).toMatch(/^<svg /);
+    const ico = await get("/favicon.ico");
+    expect(ico.status).toBe(200);
+    expect(ico.headers.get("content-type")).toBe("image/x-icon");
+    const bytes = Buffer.from(await ico.arrayBuffer());
+    // An ICO header (reserved 0, type 1 = icon) with one image.
+    expect([...bytes.subarray(0, 6)]).toEqual([0, 0, 1, 0, 1, 0]);
+  });
+
   it("answers 404 for a missing build file rather than the page, and serves nothing outside the build", async () => {
     for (const path of [
       "/assets/missing-0000.js",
-      "/favicon.ico",
+      "/missing-icon.ico",
       "/.build-stamp",
       "/assets/../../package.json",
       "/assets/%2e%2e/%2e%2e/package.json",

@@ -420,8 +420,11 @@ describe("POST /invitations/preview", () => {
 
     const accepted = await call("POST", ACCEPT, { token: invitee.token, body: { token: tok } });
     expect(accepted.status).toBe(200);
-    expect((await call("POST", PREVIEW, { token: invitee.token, body: { token: tok } })).status).toBe(422);
-    expect((await lastOf(invitee.token, "token_validation_failure"))?.details).toEqual({ reason: "used" });
+    // Reopened by its invitee once accepted: "already accepted" (DESIGN.md §14), and nothing recorded.
+    const reopened = await call("POST", PREVIEW, { token: invitee.token, body: { token: tok } });
+    expect(reopened.status).toBe(409);
+    expect(reopened.body).toMatchObject({ error: "Invitation already accepted" });
+    expect((await lastOf(invitee.token, "token_validation_failure"))?.details).toEqual({ reason: "unknown" });
   });
 
   it("an invitation whose inviter has left is refused by preview and accept", async () => {

@@ -114,7 +114,8 @@ describe("full exports", () => {
       [{}, "Invalid format: must be csv or jsonl"],
       [{ format: "csv", from: "soon" }, "Invalid from: must be an ISO 8601 timestamp"],
       [{ format: "csv", from: "2024-06-02", to: "2024-06-01" }, "Invalid range: from must not be after to"],
-      [{ format: "csv", user_id: 7 }, "Invalid filter: user_id and event_type must be strings"],
+      [{ format: "csv", user_id: 7 }, "Invalid filter: user_id, user_email and event_type must be strings"],
+      [{ format: "csv", user_email: ["a@b.test"] }, "Invalid filter: user_id, user_email and event_type must be strings"],
     ] as const) {
       const bad = await call("POST", EXPORTS, { token: admin, body });
       expect(bad.status, JSON.stringify(body)).toBe(400);

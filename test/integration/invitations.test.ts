@@ -604,10 +604,10 @@ describe("invitations: accept", () => {
     expect(
       (await call("POST", INV, { token: invitee, body: { institution_id: w.inst.id, email: uniqEmail(), role: "cohort_admin" } })).status,
     ).toBe(201);
-    // Used now: a second accept is refused with reason used.
+    // Used now: its invitee accepting again hears "already accepted" (DESIGN.md §14), and nothing is recorded.
     const again = await withEvents(invitee, () => accept(invitee, inv.token));
-    expect(again.res).toMatchObject({ status: 422, body: { error: "Invalid or expired invitation" } });
-    expect(again.events).toEqual([expect.objectContaining({ event_type: "token_validation_failure", details: { reason: "used" } })]);
+    expect(again.res).toMatchObject({ status: 409, body: { error: "Invitation already accepted", institution: { name: w.inst.name } } });
+    expect(again.events).toEqual([]);
   });
 
   it("unknown, malformed and expired tokens: 422 with the reason; a failed attempt does not consume it", async () => {
@@ -632,17 +632,17 @@ describe("invitations: accept", () => {
     expect((await accept(invitee, fresh.token)).status).toBe(200);
   });
 
-  it("6 simultaneous accepts of one token: exactly one 200", async () => {
+  it("6 simultaneous accepts of one token by its invitee: exactly one 200, the others already accepted, no failure recorded", async () => {
     const email = uniqEmail("rush");
     const inv = await invite(w.owner, w.inst.id, email);
     const invitee = await token(email);
     const { events } = await withEvents(invitee, async () => {
       const results = await Promise.all(Array.from({ length: 6 }, () => accept(invitee, inv.token)));
-      expect(results.map((r) => r.status).sort()).toEqual([200, 422, 422, 422, 422, 422]);
+      expect(results.map((r) => r.status).sort()).toEqual([200, 409, 409, 409, 409, 409]);
       return results[0] as CallResult;
     });
     expect(events.filter((e) => e.event_type === "invitation_accepted")).toHaveLength(1);
-    expect(events.filter((e) => e.event_type === "token_validation_failure").map((e) => e.details.reason)).toEqual(Array(5).fill("used"));
+    expect(events.filter((e) => e.event_type === "token_validation_failure")).toEqual([]);
   });
 
   it("a user who already has access keeps the stronger role; the invitation is consumed", async () => {

@@ -8,10 +8,10 @@
  */
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
-import { AdminGetUserCommand, InitiateAuthCommand } from "@aws-sdk/client-cognito-identity-provider";
+import { AdminGetUserCommand } from "@aws-sdk/client-cognito-identity-provider";
 import { QueryCommand } from "@aws-sdk/lib-dynamodb";
 import { beforeAll, describe, expect, it } from "vitest";
-import { cognitoClient } from "../../infra/local/cognito.js";
+import { cognitoClient, signIn as signInAs } from "../../infra/local/cognito.js";
 import type { StoredEvent } from "../../shared/audit.js";
 import { VISITOR_ACCOUNT } from "../../shared/caller.js";
 import { db } from "../../shared/clients.js";
@@ -58,23 +58,7 @@ async function poolUser(email: string) {
 }
 
 /** Signs in with USER_PASSWORD_AUTH, as the console does locally; the ID token. */
-async function signIn(email: string, password: string): Promise<string> {
-  const cognito = cognitoClient(stack.cognitoEndpoint, stack.region);
-  try {
-    const out = await cognito.send(
-      new InitiateAuthCommand({
-        ClientId: stack.userPoolClientId,
-        AuthFlow: "USER_PASSWORD_AUTH",
-        AuthParameters: { USERNAME: email, PASSWORD: password },
-      }),
-    );
-    const id = out.AuthenticationResult?.IdToken;
-    if (!id) throw new Error(`no ID token (challenge ${out.ChallengeName ?? "none"})`);
-    return id;
-  } finally {
-    cognito.destroy();
-  }
-}
+const signIn = (email: string, password: string) => signInAs(stack, email, password);
 
 /** The stored access records of an institution's members (the main table's partition of access items). */
 async function accessOf(userId: string, institutionId: string) {
@@ -246,7 +230,8 @@ describe("joining from an invitation (open, register)", () => {
     expect(list.body.institutions).toEqual([expect.objectContaining({ id: inst.id, role: "cohort_admin", is_super_admin: false })]);
 
     // Both events, one transaction: the same instant, the new user as actor, in the institution's (and the user's) account.
-    const events = (await eventsOf(idToken)).reverse();
+    // One instant, so their ids (ULIDs of that millisecond) may sort either way.
+    const events = (await eventsOf(idToken)).sort((a, b) => a.event_type.localeCompare(b.event_type));
     expect(events.map((e) => e.event_type)).toEqual(["account_created", "invitation_accepted"]);
     const [created, accepted] = events as [StoredEvent, StoredEvent];
     expect(created.details).toEqual({ user_id: claims.sub, email, institution_id: inst.id, invitation_id: inv.id });

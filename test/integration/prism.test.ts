@@ -40,6 +40,8 @@ import { eventsOf, userIdOf } from "./helpers.js";
 /** For steps that wait on the export worker, the stream consumer or mail, on a shared machine. */
 const SLOW = 180_000;
 const PREVIEW = "/api/v1/invitations/preview";
+const OPEN = "/api/v1/invitations/open";
+const REGISTER = "/api/v1/invitations/register";
 const DIGESTS = `${EVENTS}/digests`;
 const HOOKS = "/api/v1/admin/webhooks";
 /** Well-formed ids that name nothing. */
@@ -312,6 +314,50 @@ describe("Prism, a validating proxy, between a client and the local API", () => 
         body: { institution_id: inst.id, email: uniqEmail("pr-eve", domain), role: "cohort_admin" },
       });
       expect(unseen.status).toBe(404);
+    },
+    SLOW,
+  );
+
+  it(
+    "joining without a token: open, register; 409 (account exists, already accepted), 422 (token, password); cohort delete; 404",
+    async () => {
+      const nia = uniqEmail("pr-nia", domain);
+      expect((await p("POST", INV, { token: owner, body: { institution_id: inst.id, email: nia, role: "cohort_admin" } })).status).toBe(
+        201,
+      );
+      const niaToken = await lastMailedToken(nia);
+      const opened = await p("POST", OPEN, { body: { token: niaToken } });
+      expect(opened.status).toBe(200);
+      expect(opened.body).toMatchObject({ email: nia, has_account: false });
+      expect(answer(await p("POST", OPEN, { body: { token: UNKNOWN_INVITATION_TOKEN } }))).toEqual(
+        error(422, "Invalid or expired invitation"),
+      );
+      const weak = await p("POST", REGISTER, { body: { token: niaToken, name: "Nia New", password: "weak-but-long-enough" } });
+      expect(weak.status).toBe(422);
+      expect(weak.body.errors).toContain("Password must contain a digit");
+      const joined = await p("POST", REGISTER, { body: { token: niaToken, name: "Nia New", password: "Correct-Horse-9-battery" } });
+      expect(joined.status).toBe(201);
+      const again = await p("POST", OPEN, { body: { token: niaToken } });
+      expect(answer(again)).toEqual({ status: 409, body: { error: "Invitation already accepted", institution: { name: inst.name } } });
+      // A person with an account already: sign in and accept instead.
+      const oscar = uniqEmail("pr-oscar", domain);
+      await token(oscar, { account });
+      expect((await p("POST", INV, { token: owner, body: { institution_id: inst.id, email: oscar, role: "cohort_admin" } })).status).toBe(
+        201,
+      );
+      const exists = await p("POST", REGISTER, {
+        body: { token: await lastMailedToken(oscar), name: "Oscar", password: "Correct-Horse-9-battery" },
+      });
+      expect(answer(exists)).toEqual(error(409, "An account with this e-mail already exists; sign in to accept the invitation"));
+
+      const cohort = await p("POST", `${INST}/${inst.id}/cohorts`, { token: owner, body: { cohort: { name: "Short-lived" } } });
+      expect(cohort.status).toBe(201);
+      const path = `${INST}/${inst.id}/cohorts/${cohort.body.cohort.id}`;
+      expect(answer(await p("DELETE", `${INST}/${inst.id}/cohorts/${NO_SUCH_ID}`, { token: owner }))).toEqual(
+        error(404, "Cohort not found"),
+      );
+      expect((await p("DELETE", path, { token: stranger })).status).toBe(404);
+      expect(answer(await p("DELETE", path, { token: owner }))).toEqual({ status: 200, body: { message: "Cohort 'Short-lived' deleted" } });
     },
     SLOW,
   );

@@ -192,6 +192,35 @@ describe("telemetry middlewares", () => {
     expect(requestLines(docs)[0]?.correlation_id).not.toBe(coldEvent.requestContext.requestId);
   });
 
+  it("runs concurrent invocations of one module (as the local gateway does) without a shared route dimension", async () => {
+    // Each waits a moment, so the two are in flight together, the way `npm start` serves the console's requests.
+    const slow = handlerWith(async () => {
+      await new Promise((resolve) => setTimeout(resolve, 20));
+      return { statusCode: 200, body: "{}" };
+    });
+    const lines: string[] = [];
+    const capture = (chunk: string | Uint8Array) => {
+      lines.push(...String(chunk).split("\n").filter(Boolean));
+      return true;
+    };
+    vi.spyOn(process.stdout, "write").mockImplementation(capture);
+    vi.spyOn(process.stderr, "write").mockImplementation(capture);
+    const paths = ["/api/v1/institutions/a", "/api/v1/institutions/a/cohorts", "/api/v1/institutions", "/api/v1/institutions/b"];
+    await Promise.all(paths.map((path) => slow(eventFor("GET", path), context())));
+    vi.restoreAllMocks();
+    expect(lines.filter((l) => l.includes("has already been added"))).toEqual([]);
+    const docs = lines.map((l) => JSON.parse(l) as Json);
+    const routesFlushed = metricDocs(docs, METRIC.clientError).map(({ doc }) => doc.route);
+    expect(routesFlushed.sort()).toEqual(
+      [
+        "GET /api/v1/institutions/{id}",
+        "GET /api/v1/institutions/{id}/cohorts",
+        "GET /api/v1/institutions",
+        "GET /api/v1/institutions/{id}",
+      ].sort(),
+    );
+  });
+
   it("leaves the Tracer off outside Lambda", () => {
     expect(telemetry.tracer.isTracingEnabled()).toBe(false);
   });
