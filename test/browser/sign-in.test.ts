@@ -118,7 +118,7 @@ describe("joining from an invitation", () => {
     await page.getByLabel("Repeat the password").fill(invitee.password);
     await page.getByRole("button", { name: "Create account and accept" }).click();
     await heading(page, institution.name);
-    await page.getByText(`You are now Cohort admin of ${institution.name}.`).waitFor();
+    await page.getByText(`You are now Cohort admin of ${institution.name}.`, { exact: true }).waitFor();
     await screenshot(page, "38-join-landed");
     await expectAccessible(page, "join: landed on the institution");
 

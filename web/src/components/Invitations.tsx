@@ -201,7 +201,15 @@ export function Invitations({ institutionId, canManage, owner }: { institutionId
             : { id: "expires_at", header: "Expires", minWidth: 160, cell: (inv: Invitation) => formatShort(inv.expires_at) },
           { id: "sent_at", header: "Sent", minWidth: 160, cell: (inv) => formatShort(inv.sent_at) },
           { id: "created_by", header: "Invited by", cell: (inv) => <span style={NOWRAP}>{inv.created_by}</span> },
-          { id: "token", header: "Token", cell: (inv) => <Box variant="code">{inv.token_preview}</Box> },
+          {
+            id: "token",
+            header: "Token",
+            cell: (inv) => (
+              <span style={NOWRAP}>
+                <Box variant="code">{inv.token_preview}</Box>
+              </span>
+            ),
+          },
         ]}
       />
       <InviteModal
