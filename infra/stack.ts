@@ -181,7 +181,10 @@ export class InstitutionAdminStack extends Stack {
       apiDomain: fronted ? fronted.domainName : `${this.api.apiId}.execute-api.${this.region}.${this.urlSuffix}`,
       config: {
         region: this.region,
+        userPoolId: this.userPool.userPoolId,
         userPoolClientId: this.userPoolClient.userPoolClientId,
+        // Your account offers turning TOTP off only where MFA is optional.
+        mfa: settings.mfa,
         cognitoEndpoint: `https://cognito-idp.${this.region}.${this.urlSuffix}/`,
       },
       logBucket,

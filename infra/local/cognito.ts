@@ -24,6 +24,7 @@ import {
   InitiateAuthCommand,
   ListUserPoolClientsCommand,
   ListUserPoolsCommand,
+  SetUserPoolMfaConfigCommand,
   UsernameExistsException,
 } from "@aws-sdk/client-cognito-identity-provider";
 import { SUPER_ADMIN_GROUP } from "../../shared/caller.js";
@@ -121,6 +122,15 @@ export async function ensureUserPool(endpoint: string, region: string): Promise<
       userPoolId = created.UserPool?.Id;
       if (!userPoolId) throw new Error("cognito-local returned no user pool id");
     }
+    // As dev's pool (DESIGN.md §14): MFA optional, by TOTP, so a user who turned TOTP on is asked for a code.
+    // Set on every start, so a pool kept from an earlier run gets it too.
+    await cognito.send(
+      new SetUserPoolMfaConfigCommand({
+        UserPoolId: userPoolId,
+        MfaConfiguration: "OPTIONAL",
+        SoftwareTokenMfaConfiguration: { Enabled: true },
+      }),
+    );
     try {
       await cognito.send(new CreateGroupCommand({ UserPoolId: userPoolId, GroupName: SUPER_ADMIN_GROUP }));
     } catch (err) {

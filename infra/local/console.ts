@@ -16,8 +16,12 @@ import { consoleContentSecurityPolicy, consoleSecurityHeaders, SECURITY_HEADERS 
 /** What the console reads from `/config.json`: exactly these keys (the CDK stack writes the same file). */
 export interface ConsoleConfig {
   readonly region: string;
+  /** Amplify (web/src/auth/cognito.ts) takes the pool's id with its app client's. */
+  readonly userPoolId: string;
   readonly userPoolClientId: string;
   readonly cognitoEndpoint: string;
+  /** The pool's MFA setting, as dev's locally: "optional" or "required". */
+  readonly mfa: "optional" | "required";
 }
 
 export interface ConsoleSiteOptions {
@@ -78,8 +82,10 @@ export function consoleSite(opts: ConsoleSiteOptions): ConsoleSite {
   const configBody = Buffer.from(
     JSON.stringify({
       region: opts.config.region,
+      userPoolId: opts.config.userPoolId,
       userPoolClientId: opts.config.userPoolClientId,
       cognitoEndpoint: opts.config.cognitoEndpoint,
+      mfa: opts.config.mfa,
     }),
   );
   const htmlHeaders = {

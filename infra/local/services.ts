@@ -303,8 +303,9 @@ export function dynamodbService(opts: { port: number; dbPath?: string; output: s
  * cognito-local, keeping its data in `<dataDir>/.cognito/`. `config` is written to `.cognito/config.json`
  * before each start, because cognito-local reads it only then.
  */
-export function cognitoService(opts: { port: number; dataDir: string; output: string }): Service {
-  const bin = join(packageDir("cognito-local"), "lib", "bin", "start.js");
+export function cognitoService(opts: { port: number; dataDir: string; output: string; sesEndpoint?: string }): Service {
+  // cognito-local's own bin, with code mails to the local SES and the targets Amplify needs (cognito-local.mjs).
+  const bin = fileURLToPath(new URL("./cognito-local.mjs", import.meta.url));
   return new Service({
     name: "cognito-local",
     command: process.execPath,
@@ -312,7 +313,12 @@ export function cognitoService(opts: { port: number; dataDir: string; output: st
     port: opts.port,
     cwd: opts.dataDir,
     // HOST pins both the listening address and the default issuer to 127.0.0.1 (not "localhost", which may be ::1).
-    env: { ...process.env, PORT: String(opts.port), HOST: "127.0.0.1" },
+    env: {
+      ...process.env,
+      PORT: String(opts.port),
+      HOST: "127.0.0.1",
+      ...(opts.sesEndpoint !== undefined && { LOCAL_SES_ENDPOINT: opts.sesEndpoint }),
+    },
     output: opts.output,
     ready: () => answers(`http://127.0.0.1:${opts.port}/health`, (s) => s === 200),
   });

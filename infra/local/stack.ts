@@ -247,7 +247,7 @@ export async function startLocalStack(opts: StackOptions): Promise<LocalStack> {
     ...(opts.persistent && { dbPath: join(opts.dataDir, "dynamodb") }),
     output: join(logDir, "dynamodb.log"),
   });
-  const cognito = cognitoService({ port: ports.cognito, dataDir: cognitoDir, output: join(logDir, "cognito.log") });
+  const cognito = cognitoService({ port: ports.cognito, dataDir: cognitoDir, output: join(logDir, "cognito.log"), sesEndpoint });
   const ses = sesService({ port: ports.ses, output: join(logDir, "ses.log") });
   const s3 = s3Service({ port: ports.s3, dir: join(opts.dataDir, "s3"), bucket: LOCAL_EXPORTS_BUCKET, output: join(logDir, "s3.log") });
   const started: Service[] = [];
@@ -304,7 +304,13 @@ export async function startLocalStack(opts: StackOptions): Promise<LocalStack> {
         // Invitation links open the console, which the gateway serves on its own origin.
         APP_BASE_URL: process.env.APP_BASE_URL ?? apiUrl,
         // The console's /config.json (console.ts): the same keys the CDK stack writes into its bucket.
-        CONSOLE_CONFIG: JSON.stringify({ region, userPoolClientId: pool.userPoolClientId, cognitoEndpoint }),
+        CONSOLE_CONFIG: JSON.stringify({
+          region,
+          userPoolId: pool.userPoolId,
+          userPoolClientId: pool.userPoolClientId,
+          cognitoEndpoint,
+          mfa: "optional",
+        }),
         // The pool that transfer, joining and SCIM use (shared/users.ts), as the CDK stack names it to those functions.
         USER_POOL_ID: pool.userPoolId,
         COGNITO_ENDPOINT: cognitoEndpoint,

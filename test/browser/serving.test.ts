@@ -44,8 +44,10 @@ describe("the console on the local gateway", () => {
     expect(res.headers.get("x-content-type-options")).toBe("nosniff");
     expect(await res.json()).toEqual({
       region: stack.region,
+      userPoolId: stack.userPoolId,
       userPoolClientId: stack.userPoolClientId,
       cognitoEndpoint: stack.cognitoEndpoint,
+      mfa: "optional",
     });
   });
 

@@ -30,6 +30,23 @@ export interface PageWatch {
 /** The console's key in sessionStorage (web/src/auth/session.ts). */
 export const SESSION_KEY = "institution-admin.session";
 
+/** Where Amplify keeps a signed-in user's tokens in sessionStorage (web/src/auth/cognito.ts). */
+export const amplifyKey = (what: "idToken" | "accessToken" | "refreshToken" | "clockDrift" | "LastAuthUser", username = "user"): string =>
+  what === "LastAuthUser"
+    ? `CognitoIdentityServiceProvider.${stack.userPoolClientId}.LastAuthUser`
+    : `CognitoIdentityServiceProvider.${stack.userPoolClientId}.${username}.${what}`;
+
+/** Amplify's storage entries for these tokens, as its sign-in writes them. */
+function amplifyEntries(tokens: SignedIn): [string, string][] {
+  return [
+    [amplifyKey("LastAuthUser"), "user"],
+    [amplifyKey("idToken"), tokens.idToken],
+    [amplifyKey("accessToken"), tokens.accessToken ?? ""],
+    [amplifyKey("refreshToken"), tokens.refreshToken ?? ""],
+    [amplifyKey("clockDrift"), "0"],
+  ];
+}
+
 /** Cognito's tokens for a user with a known password, as the console's own sign-in gets them. */
 export interface SignedIn {
   readonly idToken: string;
@@ -57,9 +74,13 @@ export async function openPage(
   });
   if (opts.session) {
     // The console keeps its session in sessionStorage (per tab), which Playwright's storageState cannot seed:
-    // each tab of this context starts signed in, once (a sign-out stays signed out).
+    // each tab of this context starts signed in, once (a sign-out stays signed out). Amplify's copy (with the
+    // refresh token) is seeded too, as the console's sign-in leaves it.
+    const { idToken, accessToken, refreshToken } = opts.session;
+    const entries: [string, string][] = [[SESSION_KEY, JSON.stringify({ idToken, accessToken })]];
+    if (accessToken && refreshToken) entries.push(...amplifyEntries(opts.session));
     await context.addInitScript(
-      ({ key, value, origin }) => {
+      ({ entries, origin }) => {
         type Page = {
           sessionStorage: { getItem(k: string): string | null; setItem(k: string, v: string): void };
           location: { origin: string };
@@ -68,9 +89,9 @@ export async function openPage(
         const store = page.sessionStorage;
         if (page.location.origin !== origin || store.getItem("test.seeded")) return;
         store.setItem("test.seeded", "1");
-        store.setItem(key, value);
+        for (const [key, value] of entries) store.setItem(key, value);
       },
-      { key: SESSION_KEY, value: JSON.stringify(opts.session), origin },
+      { entries, origin },
     );
   }
   const page = await context.newPage();

@@ -111,7 +111,7 @@ describe("CloudFront response headers", () => {
     // And the local server sends exactly this set on its page (for its own Cognito's origin).
     const site = consoleSite({
       distDir: consoleBuild(),
-      config: { region: "local", userPoolClientId: "c", cognitoEndpoint: "http://127.0.0.1:9229/" },
+      config: { region: "local", userPoolId: "local_p", userPoolClientId: "c", cognitoEndpoint: "http://127.0.0.1:9229/", mfa: "optional" },
     });
     const page = await site("GET", "/invitations/accept");
     expect(page?.headers).toMatchObject(consoleSecurityHeaders("http://127.0.0.1:9229"));

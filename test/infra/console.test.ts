@@ -143,16 +143,18 @@ describe("deployment of the console and its config.json", () => {
     expect(withFile("index.html")).toHaveLength(1);
   });
 
-  it("writes /config.json with the region, the app client and the Cognito endpoint", () => {
+  it("writes /config.json with the region, the user pool, its app client, the Cognito endpoint and the MFA setting", () => {
     const [dir] = withFile("config.json");
     expect(dir).toBeDefined();
     const json = JSON.parse(readFileSync(join(dir as string, "config.json"), "utf8")) as Record<string, string>;
-    expect(Object.keys(json).sort()).toEqual(["cognitoEndpoint", "region", "userPoolClientId"]);
+    expect(Object.keys(json).sort()).toEqual(["cognitoEndpoint", "mfa", "region", "userPoolClientId", "userPoolId"]);
     // Deploy-time values are markers in the file, each resolved from the resource's SourceMarkers.
     const markers = Object.assign({}, ...(props.SourceMarkers as Json[]));
     const resolve = (value: string) => value.replace(/<<marker:0xbaba:\d+>>/g, (m) => `{${JSON.stringify(markers[m])}}`);
     expect(resolve(json.region as string)).toBe('{{"Ref":"AWS::Region"}}');
     expect(resolve(json.userPoolClientId as string)).toBe(`{{"Ref":"${logicalId(stack.userPoolClient)}"}}`);
+    expect(resolve(json.userPoolId as string)).toBe(`{{"Ref":"${logicalId(stack.userPool)}"}}`);
+    expect(json.mfa).toBe("optional");
     expect(resolve(json.cognitoEndpoint as string)).toBe('https://cognito-idp.{{"Ref":"AWS::Region"}}.{{"Ref":"AWS::URLSuffix"}}/');
   });
 });

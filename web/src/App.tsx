@@ -13,6 +13,7 @@ import { createRoot } from "react-dom/client";
 import { type Session, useSession } from "./auth/session";
 import { signOut } from "./auth/signOut";
 import { ErrorBoundary, logRenderError } from "./components/ErrorBoundary";
+import { ACCEPT_PATH, invitationToken } from "./invitation";
 import { follow, matchPath, useLocation } from "./router";
 import { type Shell, ShellContext } from "./shell";
 
@@ -27,6 +28,8 @@ const pages = {
   webhooks: () => import("./pages/Webhooks"),
   notFound: () => import("./pages/NotFound"),
   signIn: () => import("./pages/SignIn"),
+  account: () => import("./pages/Account"),
+  join: () => import("./pages/JoinInvitation"),
 };
 
 const Institutions = lazy(pages.institutions);
@@ -39,6 +42,8 @@ const Alerts = lazy(pages.alerts);
 const Webhooks = lazy(pages.webhooks);
 const NotFound = lazy(pages.notFound);
 const SignIn = lazy(pages.signIn);
+const Account = lazy(pages.account);
+const JoinInvitation = lazy(pages.join);
 
 interface Routed {
   readonly element: ReactElement;
@@ -59,6 +64,7 @@ function route(pathname: string): Routed {
   if (event) return { element: <SecurityEventPage id={event.id ?? ""} key={event.id} />, contentType: "default" };
   if (on("/alerts")) return { element: <Alerts />, contentType: "dashboard" };
   if (on("/webhooks")) return { element: <Webhooks />, contentType: "table" };
+  if (on("/account")) return { element: <Account />, contentType: "default" };
   return { element: <NotFound />, contentType: "default" };
 }
 
@@ -109,12 +115,18 @@ export function App() {
           <Console session={session} />
         ) : (
           <Suspense fallback={pageFallback}>
-            <SignIn />
+            <SignedOut />
           </Suspense>
         )}
       </ErrorBoundary>
     </I18nProvider>
   );
+}
+
+/** Nobody signed in: an invitation link opens the invitation (open, join or sign in); any other page, sign-in. */
+function SignedOut() {
+  const { pathname } = useLocation();
+  return pathname.replace(/\/+$/, "") === ACCEPT_PATH && invitationToken() !== undefined ? <JoinInvitation /> : <SignIn />;
 }
 
 function Console({ session }: { session: Session }) {
@@ -186,9 +198,13 @@ function Console({ session }: { session: Session }) {
         iconName: "user-profile",
         // Contains the visible name, as a screen reader's voice commands need it to.
         ariaLabel: session.name ? `${session.name} (${session.email})` : session.email,
-        items: [{ id: "sign-out", text: "Sign out" }],
-        onItemClick: ({ detail }) => {
-          if (detail.id === "sign-out") void signOut();
+        items: [
+          { id: "account", text: "Your account", href: "/account" },
+          { id: "sign-out", text: "Sign out" },
+        ],
+        onItemClick: (event) => {
+          if (event.detail.id === "sign-out") void signOut();
+          else follow(event);
         },
       },
     ],

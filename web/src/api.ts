@@ -5,8 +5,7 @@
 import createClient from "openapi-fetch";
 import type { components, operations, paths } from "../../shared/openapi/api-types";
 import { paths as routePaths } from "../../shared/routes";
-import { clearSession, getSession, setSession } from "./auth/session";
-import { loadConfig } from "./config";
+import { clearSession, getSession } from "./auth/session";
 
 export class ApiError extends Error {
   constructor(
@@ -17,6 +16,8 @@ export class ApiError extends Error {
     readonly errors: readonly string[] = [],
     /** From `Retry-After` (429): when the request may be made again. */
     readonly retryAt?: Date,
+    /** The whole JSON body, for answers that carry more than a message (409 already accepted names the institution). */
+    readonly body?: unknown,
   ) {
     super(message);
   }
@@ -29,12 +30,12 @@ let refreshing: Promise<boolean> | undefined;
 /** One refresh for every request that met the 401 together. */
 function refreshSession(): Promise<boolean> {
   refreshing ??= (async () => {
-    const refreshToken = getSession()?.refreshToken;
-    if (!refreshToken) return false;
+    if (!getSession()) return false;
     try {
+      // Amplify holds the refresh token (auth/cognito.ts); it waits for the configuration itself, which a
+      // prefetch (main.tsx) may meet its 401 before.
       const { refresh } = await import("./auth/cognito");
-      // A prefetch (main.tsx) may meet its 401 before the configuration has arrived.
-      setSession(await refresh(await loadConfig(), refreshToken));
+      await refresh();
       return true;
     } catch {
       return false;
@@ -70,7 +71,7 @@ async function toError(res: Response): Promise<ApiError> {
         : typeof body.message === "string"
           ? body.message
           : `The API answered ${res.status} ${res.statusText}`.trim();
-  return new ApiError(res.status, message, errors, retryAt(res));
+  return new ApiError(res.status, message, errors, retryAt(res), body);
 }
 
 /** Sends one request with the session's token; a 401 refreshes the session once and sends it again. */
@@ -172,3 +173,11 @@ export type SecurityEventDetail = Schemas["SecurityEvent"];
 
 export type AlertsView = Schemas["Alerts"];
 export type Administrator = Schemas["Administrator"];
+export type InvitationOpened = Schemas["InvitationOpened"];
+
+/** The 409 for an invitation its own invitee already accepted (DESIGN.md §14): the institution's name, or undefined. */
+export function alreadyAccepted(err: unknown): { institution: string } | undefined {
+  if (!(err instanceof ApiError) || err.status !== 409 || err.message !== "Invitation already accepted") return undefined;
+  const body = err.body as { institution?: { name?: unknown } } | undefined;
+  return { institution: typeof body?.institution?.name === "string" ? body.institution.name : "the institution" };
+}

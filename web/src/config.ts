@@ -1,9 +1,12 @@
 /** The runtime configuration: `/config.json`, written by the local gateway or, deployed, into the bucket. */
 export interface ConsoleConfig {
   readonly region: string;
+  readonly userPoolId: string;
   readonly userPoolClientId: string;
   /** cognito-local's URL locally; `https://cognito-idp.<region>.amazonaws.com/` deployed. */
   readonly cognitoEndpoint: string;
+  /** The pool's MFA: where it is required, Your account does not offer turning TOTP off. */
+  readonly mfa: "optional" | "required";
 }
 
 async function fetchConfig(): Promise<ConsoleConfig> {
@@ -15,7 +18,13 @@ async function fetchConfig(): Promise<ConsoleConfig> {
     if (typeof value !== "string" || value === "") throw new Error(`/config.json has no "${key}"`);
     return value;
   };
-  return { region: read("region"), userPoolClientId: read("userPoolClientId"), cognitoEndpoint: read("cognitoEndpoint") };
+  return {
+    region: read("region"),
+    userPoolId: read("userPoolId"),
+    userPoolClientId: read("userPoolClientId"),
+    cognitoEndpoint: read("cognitoEndpoint"),
+    mfa: raw.mfa === "required" ? "required" : "optional",
+  };
 }
 
 let pending: Promise<ConsoleConfig> | undefined;

@@ -30,3 +30,32 @@ export const TOKEN_PATTERN = /^[A-Za-z0-9_-]{43}$/;
 
 /** What may be shown of a token: its first 8 characters, as the API's `token_preview` does. */
 export const tokenPreview = (token: string): string => `${token.slice(0, 8)}…`;
+
+const LANDING_KEY = "institution-admin.joined";
+
+export interface JoinLanding {
+  readonly id: string;
+  readonly name: string;
+  readonly role: string;
+}
+
+/** The institution a new account just joined: after its first sign-in the console opens it. */
+export function keepJoinLanding(landing: JoinLanding): void {
+  sessionStorage.setItem(LANDING_KEY, JSON.stringify(landing));
+  forgetInvitationToken();
+}
+
+/** The institution just joined, if any; read in a render (which React may repeat), so it stays until forgotten. */
+export function joinLanding(): JoinLanding | undefined {
+  const raw = sessionStorage.getItem(LANDING_KEY);
+  if (raw === null) return undefined;
+  try {
+    return JSON.parse(raw) as JoinLanding;
+  } catch {
+    return undefined;
+  }
+}
+
+export function forgetJoinLanding(): void {
+  sessionStorage.removeItem(LANDING_KEY);
+}

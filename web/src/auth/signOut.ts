@@ -1,14 +1,21 @@
-import { getConfig } from "../config";
-import { clearSession, getSession } from "./session";
+import { clearSession } from "./session";
 
-/** Ends the session here at once, and revokes its refresh token at Cognito in the background. */
-export async function signOut(): Promise<void> {
-  const refreshToken = getSession()?.refreshToken;
+/**
+ * Ends the session here at once, and at Cognito in the background: this session's refresh token is revoked,
+ * or with `everywhere` every refresh token of the user (each browser signed in must sign in again).
+ */
+export async function signOut(everywhere = false): Promise<void> {
+  if (everywhere) {
+    // Everywhere must reach Cognito before the tokens it needs are gone: a failure is the caller's to show.
+    const cognito = await import("./cognito");
+    await cognito.signOut(true);
+    clearSession();
+    return;
+  }
   clearSession();
-  if (!refreshToken) return;
   try {
-    const { revoke } = await import("./cognito");
-    await revoke(getConfig(), refreshToken);
+    const cognito = await import("./cognito");
+    await cognito.signOut(false);
   } catch {
     // Revocation is a courtesy: the tokens are gone from this browser either way.
   }

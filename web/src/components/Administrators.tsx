@@ -22,6 +22,10 @@ import { useShell } from "../shell";
 import { useApi } from "../useApi";
 import { useSubmit } from "../useSubmit";
 import { DialogFooter, Refusal } from "./Dialog";
+
+/** Addresses, ids and role names never break inside themselves: on a phone the table scrolls sideways instead. */
+const NOWRAP = { whiteSpace: "nowrap" } as const;
+
 import { ErrorNotice } from "./ErrorNotice";
 
 const PAGE_SIZE = 20;
@@ -94,6 +98,9 @@ export function Administrators({ institution, owner, self, onChanged }: Administ
       {error !== undefined && <ErrorNotice error={error} onRetry={reload} />}
       <Table
         data-testid="administrators-table"
+        // On a phone (390 px) the table scrolls sideways with the e-mail kept in view; each column keeps a
+        // width its words fit in (wrapped lines break at spaces, never inside a word).
+        stickyColumns={{ first: 1 }}
         items={data?.administrators ?? []}
         loading={loading && !data}
         loadingText="Loading administrators"
@@ -177,21 +184,23 @@ export function Administrators({ institution, owner, self, onChanged }: Administ
             id: "email",
             header: "E-mail",
             isRowHeader: true,
+            minWidth: 160,
             cell: (a) => (
               <SpaceBetween direction="horizontal" size="xs">
-                <span>{a.email || a.user_id}</span>
+                <span style={NOWRAP}>{a.email || a.user_id}</span>
                 {a.user_id === self && <Badge>You</Badge>}
                 {a.managed_by === "scim" && <Badge color="green">Directory</Badge>}
               </SpaceBetween>
             ),
           },
-          { id: "name", header: "Name", cell: (a) => a.name ?? "—" },
+          { id: "name", header: "Name", minWidth: 140, cell: (a) => a.name ?? "—" },
           {
             id: "role",
             header: "Role",
+            minWidth: 200,
             cell: (a) => (
               <SpaceBetween direction="horizontal" size="xs">
-                <span>{roleLabel(a.role)}</span>
+                <span style={NOWRAP}>{roleLabel(a.role)}</span>
                 {a.is_super_admin && <Badge color="blue">Super admin</Badge>}
               </SpaceBetween>
             ),
@@ -199,12 +208,13 @@ export function Administrators({ institution, owner, self, onChanged }: Administ
           {
             id: "account",
             header: "Account",
+            minWidth: 180,
             cell: (a) =>
               a.account_id === institution.account_id ? (
-                a.account_id
+                <span style={NOWRAP}>{a.account_id}</span>
               ) : (
                 <SpaceBetween direction="horizontal" size="xs">
-                  <span>{a.account_id}</span>
+                  <span style={NOWRAP}>{a.account_id}</span>
                   <Badge color="severity-medium">Other account</Badge>
                 </SpaceBetween>
               ),

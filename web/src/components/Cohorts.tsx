@@ -1,19 +1,26 @@
-/** An institution's cohorts; its super admin adds them (a cohort also keeps the institution from being deleted). */
+/**
+ * An institution's cohorts; its super admin adds and deletes them (a cohort keeps the institution from being
+ * deleted, so the last one deleted frees it).
+ */
+import Alert from "@cloudscape-design/components/alert";
 import Box from "@cloudscape-design/components/box";
 import Button from "@cloudscape-design/components/button";
 import FormField from "@cloudscape-design/components/form-field";
 import Header from "@cloudscape-design/components/header";
 import Input from "@cloudscape-design/components/input";
+import Modal from "@cloudscape-design/components/modal";
 import SpaceBetween from "@cloudscape-design/components/space-between";
 import Table from "@cloudscape-design/components/table";
 import { useState } from "react";
-import { client, ok } from "../api";
+import { type Cohort, client, ok } from "../api";
 import { formatDateTime } from "../format";
 import { useShell } from "../shell";
 import { useApi } from "../useApi";
 import { useSubmit } from "../useSubmit";
-import { FormDialog } from "./Dialog";
+import { DialogFooter, FormDialog } from "./Dialog";
 import { ErrorNotice } from "./ErrorNotice";
+
+const NOT_OWNER = "Only the institution's super admin can change cohorts.";
 
 export function Cohorts({ institutionId, owner }: { institutionId: string; owner: boolean }) {
   const params = { path: { id: institutionId } };
@@ -39,23 +46,62 @@ export function Cohorts({ institutionId, owner }: { institutionId: string; owner
       reload();
     });
 
+  const [selected, setSelected] = useState<Cohort>();
+  const [deleting, setDeleting] = useState<Cohort>();
+  const removal = useSubmit();
+  const closeDelete = () => {
+    setDeleting(undefined);
+    removal.reset();
+  };
+  const remove = () =>
+    removal.submit(async () => {
+      if (!deleting) return;
+      const { message } = ok(
+        await client.DELETE("/api/v1/institutions/{id}/cohorts/{cohort_id}", {
+          params: { path: { id: institutionId, cohort_id: deleting.id } },
+        }),
+      );
+      flash({ type: "success", content: message });
+      setSelected(undefined);
+      closeDelete();
+      reload();
+    });
+
   return (
     <SpaceBetween size="m">
       {error !== undefined && <ErrorNotice error={error} onRetry={reload} />}
       <Table
+        data-testid="cohorts-table"
+        selectionType={owner ? "single" : undefined}
+        selectedItems={selected ? [selected] : []}
+        onSelectionChange={({ detail }) => setSelected(detail.selectedItems[0])}
         items={data?.cohorts ?? []}
         loading={loading && !data}
         loadingText="Loading cohorts"
         trackBy="id"
-        ariaLabels={{ tableLabel: "Cohorts" }}
+        ariaLabels={{
+          tableLabel: "Cohorts",
+          selectionGroupLabel: "Cohort selection",
+          itemSelectionLabel: (_, c) => `Select ${c.name}`,
+          allItemsSelectionLabel: () => "Select all",
+        }}
         header={
           <Header
             variant="h2"
             counter={data ? `(${data.cohorts.length})` : undefined}
             actions={
-              <Button disabled={!owner} disabledReason="Only the institution's super admin can add cohorts." onClick={() => setOpen(true)}>
-                Create cohort
-              </Button>
+              <SpaceBetween direction="horizontal" size="xs">
+                <Button
+                  disabled={!owner || !selected}
+                  disabledReason={owner ? "Select a cohort to delete." : NOT_OWNER}
+                  onClick={() => setDeleting(selected)}
+                >
+                  Delete
+                </Button>
+                <Button disabled={!owner} disabledReason={NOT_OWNER} onClick={() => setOpen(true)}>
+                  Create cohort
+                </Button>
+              </SpaceBetween>
             }
           >
             Cohorts
@@ -71,6 +117,25 @@ export function Cohorts({ institutionId, owner }: { institutionId: string; owner
           { id: "created_at", header: "Created", cell: (c) => formatDateTime(c.created_at) },
         ]}
       />
+      <Modal
+        visible={deleting !== undefined}
+        onDismiss={closeDelete}
+        header="Delete cohort"
+        closeAriaLabel="Close dialog"
+        footer={<DialogFooter action="Delete" busy={removal.busy} onCancel={closeDelete} onAction={() => void remove()} />}
+      >
+        <SpaceBetween size="m">
+          <Box variant="p">
+            Delete the cohort <strong>{deleting?.name}</strong>? This cannot be undone. Once an institution has no cohorts, its super admin
+            can delete it.
+          </Box>
+          {removal.error && (
+            <Alert type="error" header={removal.error.header}>
+              {removal.error.text}
+            </Alert>
+          )}
+        </SpaceBetween>
+      </Modal>
       <FormDialog
         visible={open}
         header="Create cohort"

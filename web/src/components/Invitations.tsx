@@ -4,6 +4,7 @@
  */
 import Box from "@cloudscape-design/components/box";
 import Button from "@cloudscape-design/components/button";
+import ExpandableSection from "@cloudscape-design/components/expandable-section";
 import FormField from "@cloudscape-design/components/form-field";
 import Header from "@cloudscape-design/components/header";
 import Input from "@cloudscape-design/components/input";
@@ -23,6 +24,10 @@ import { useApi } from "../useApi";
 import { useSubmit } from "../useSubmit";
 import { DialogFooter, FormDialog, Refusal } from "./Dialog";
 import { describe, ErrorNotice } from "./ErrorNotice";
+
+const NOWRAP = { whiteSpace: "nowrap" } as const;
+
+import { ROLE_POWERS } from "./RolesHelp";
 
 const PAGE_SIZE = 20;
 
@@ -174,15 +179,20 @@ export function Invitations({ institutionId, canManage, owner }: { institutionId
         }
         wrapLines
         columnDefinitions={[
-          { id: "email", header: "E-mail", isRowHeader: true, cell: (inv) => inv.email },
-          { id: "role", header: "Role", cell: (inv) => roleLabel(inv.role) },
+          // Addresses and role names never break inside themselves: on a phone the table scrolls sideways instead.
+          { id: "email", header: "E-mail", isRowHeader: true, cell: (inv) => <span style={NOWRAP}>{inv.email}</span> },
+          { id: "role", header: "Role", cell: (inv) => <span style={NOWRAP}>{roleLabel(inv.role)}</span> },
           {
             id: "status",
             header: "Status",
             minWidth: 120,
             cell: (inv) => {
               const s = STATUS[inv.status];
-              return <StatusIndicator type={s.type}>{s.text}</StatusIndicator>;
+              return (
+                <StatusIndicator type={s.type} wrapText={false}>
+                  {s.text}
+                </StatusIndicator>
+              );
             },
           },
           // Active ones say when they lapse, accepted ones when they were accepted.
@@ -190,8 +200,16 @@ export function Invitations({ institutionId, canManage, owner }: { institutionId
             ? { id: "used_at", header: "Accepted", minWidth: 160, cell: (inv: Invitation) => formatShort(inv.used_at) }
             : { id: "expires_at", header: "Expires", minWidth: 160, cell: (inv: Invitation) => formatShort(inv.expires_at) },
           { id: "sent_at", header: "Sent", minWidth: 160, cell: (inv) => formatShort(inv.sent_at) },
-          { id: "created_by", header: "Invited by", cell: (inv) => inv.created_by },
-          { id: "token", header: "Token", cell: (inv) => <Box variant="code">{inv.token_preview}</Box> },
+          { id: "created_by", header: "Invited by", cell: (inv) => <span style={NOWRAP}>{inv.created_by}</span> },
+          {
+            id: "token",
+            header: "Token",
+            cell: (inv) => (
+              <span style={NOWRAP}>
+                <Box variant="code">{inv.token_preview}</Box>
+              </span>
+            ),
+          },
         ]}
       />
       <InviteModal
@@ -271,9 +289,23 @@ function InviteModal(props: {
         <FormField
           label="Role"
           description={props.owner ? undefined : "Only the institution's super admin can invite cohort super admins."}
+          constraintText={ROLE_POWERS[role.value as Role]}
         >
           <Select selectedOption={role} onChange={({ detail }) => setRole(detail.selectedOption)} options={roleOptions} />
         </FormField>
+        <ExpandableSection headerText="What each role may do">
+          <SpaceBetween size="xs">
+            {(Object.keys(ROLE_POWERS) as Role[]).map((r) => (
+              <Box key={r} variant="p">
+                <strong>{ROLE_LABELS[r]}:</strong> {ROLE_POWERS[r]}
+              </Box>
+            ))}
+            <Box variant="small">
+              Neither role makes someone the institution's super admin (its owner), nor gives the cohort-super-admin status of an account;
+              an operator gives that.
+            </Box>
+          </SpaceBetween>
+        </ExpandableSection>
         <Refusal error={error} />
       </SpaceBetween>
     </FormDialog>

@@ -12,14 +12,15 @@ import Container from "@cloudscape-design/components/container";
 import ContentLayout from "@cloudscape-design/components/content-layout";
 import Header from "@cloudscape-design/components/header";
 import KeyValuePairs from "@cloudscape-design/components/key-value-pairs";
+import Link from "@cloudscape-design/components/link";
 import SpaceBetween from "@cloudscape-design/components/space-between";
-import { type ReactNode, useState } from "react";
-import { ApiError, client, ok } from "../api";
+import { type ReactNode, useEffect, useState } from "react";
+import { ApiError, alreadyAccepted, client, ok } from "../api";
 import { clearSession, useSession } from "../auth/session";
 import { describe } from "../components/ErrorNotice";
 import { formatDay, roleLabel } from "../format";
-import { forgetInvitationToken, invitationToken, TOKEN_PATTERN, tokenPreview } from "../invitation";
-import { navigate } from "../router";
+import { forgetInvitationToken, forgetJoinLanding, invitationToken, joinLanding, TOKEN_PATTERN, tokenPreview } from "../invitation";
+import { follow, navigate } from "../router";
 import { usePage, useShell } from "../shell";
 import { useApi } from "../useApi";
 import { useSubmit } from "../useSubmit";
@@ -35,7 +36,15 @@ export default function AcceptInvitation() {
   usePage("Accept invitation", [{ text: "Accept invitation", href: "/invitations/accept" }]);
   const session = useSession();
   const { flash } = useShell();
-  const [token] = useState(invitationToken);
+  // Just joined from this link (JoinInvitation) and signed in: the invitation is accepted, open the institution.
+  const [landing] = useState(joinLanding);
+  useEffect(() => {
+    if (!landing) return;
+    forgetJoinLanding();
+    flash({ type: "success", header: "Account created", content: `You are now ${roleLabel(landing.role)} of ${landing.name}.` });
+    navigate(`/institutions/${encodeURIComponent(landing.id)}`, { replace: true });
+  }, [landing, flash]);
+  const [token] = useState(() => (landing ? undefined : invitationToken()));
   const { busy, error: failure, submit } = useSubmit({ explain: (err) => explain(err, email) });
   const email = session?.email ?? "";
   // The token goes in a POST body, never in a URL; the key names only this page's one preview.
@@ -65,6 +74,7 @@ export default function AcceptInvitation() {
     </Header>
   );
 
+  if (landing) return null;
   if (!token) {
     return (
       <ContentLayout header={header}>
@@ -147,6 +157,21 @@ export default function AcceptInvitation() {
 
 /** Every way an accept can fail, in words. The API gives one answer for all token problems, on purpose. */
 function explain(err: unknown, email: string): Failure {
+  const done = alreadyAccepted(err);
+  if (done) {
+    return {
+      header: "You have already accepted this invitation",
+      body: (
+        <span>
+          You are an administrator of {done.institution}: find it among{" "}
+          <Link href="/institutions" onFollow={follow}>
+            your institutions
+          </Link>
+          .
+        </span>
+      ),
+    };
+  }
   if (err instanceof ApiError && err.status === 422 && err.message === "Invalid or expired invitation") {
     return {
       header: "This invitation cannot be accepted",

@@ -149,7 +149,11 @@ export default function Alerts() {
             {
               id: "severity",
               header: "Severity",
-              cell: (a) => <StatusIndicator type={a.severity === "high" ? "error" : "warning"}>{humanize(a.severity)}</StatusIndicator>,
+              cell: (a) => (
+                <StatusIndicator type={a.severity === "high" ? "error" : "warning"} wrapText={false}>
+                  {humanize(a.severity)}
+                </StatusIndicator>
+              ),
             },
             { id: "type", header: "Alert", isRowHeader: true, cell: (a) => ALERT_LABELS[a.type] ?? humanize(a.type) },
             { id: "count", header: "Events in the last hour", cell: (a) => a.count },

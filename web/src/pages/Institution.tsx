@@ -18,6 +18,7 @@ import { Cohorts } from "../components/Cohorts";
 import { DeleteInstitution } from "../components/DeleteInstitution";
 import { ErrorNotice } from "../components/ErrorNotice";
 import { Invitations } from "../components/Invitations";
+import { RolesPopover } from "../components/RolesHelp";
 import { Scim } from "../components/Scim";
 import { formatDateTime, humanize, roleLabel } from "../format";
 import { navigate, query, useLocation } from "../router";
@@ -62,6 +63,7 @@ export default function InstitutionPage({ id }: { id: string }) {
         <Header
           variant="h1"
           description={`Your role: ${roleLabel(role)}${owner ? " · you are its super admin" : ""}`}
+          info={<RolesPopover />}
           actions={
             owner && (
               <SpaceBetween direction="horizontal" size="xs">

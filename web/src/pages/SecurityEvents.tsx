@@ -47,6 +47,8 @@ const UNIT_MS: Partial<Record<DateRangePickerProps.TimeUnit, number>> = {
 interface Filters {
   readonly eventType: string;
   readonly userId: string;
+  /** What the table shows in its User column: the actor's e-mail (the API compares it lower-cased). */
+  readonly userEmail: string;
   readonly range: DateRangePickerProps.Value | null;
   readonly limit: number;
 }
@@ -59,6 +61,7 @@ function readFilters(search: URLSearchParams): Filters {
   return {
     eventType: search.get("event_type") ?? "",
     userId: search.get("user_id") ?? "",
+    userEmail: search.get("user_email") ?? "",
     range: relative ?? (from || to ? { type: "absolute", startDate: from ?? "", endDate: to ?? "" } : null),
     limit: Number.isInteger(limit) && limit >= 1 && limit <= 200 ? limit : DEFAULT_LIMIT,
   };
@@ -69,6 +72,7 @@ function writeFilters(f: Filters): string {
   return query({
     event_type: f.eventType,
     user_id: f.userId,
+    user_email: f.userEmail,
     range: range?.type === "relative" ? range.key : undefined,
     from: range?.type === "absolute" ? range.startDate : undefined,
     to: range?.type === "absolute" ? range.endDate : undefined,
@@ -94,7 +98,7 @@ export default function SecurityEvents() {
   const [paging, setPaging] = useState({ key: filterKey, cursors: [null] as (string | null)[], index: 0 });
   // New filters start again at the first page.
   const { cursors, index } = paging.key === filterKey ? paging : { cursors: [null], index: 0 };
-  const [userDraft, setUserDraft] = useState(filters.userId);
+  const [userDraft, setUserDraft] = useState(filters.userEmail);
   const [downloading, setDownloading] = useState(false);
 
   const apply = (change: Partial<Filters>) => navigate(`/security-events${writeFilters({ ...filters, ...change })}`);
@@ -102,6 +106,7 @@ export default function SecurityEvents() {
   const params = {
     event_type: filters.eventType,
     user_id: filters.userId,
+    user_email: filters.userEmail,
     from,
     to,
     limit: filters.limit,
@@ -117,7 +122,7 @@ export default function SecurityEvents() {
     setDownloading(true);
     try {
       const exported = await client.GET("/api/v1/admin/security_events/export", {
-        params: { query: { event_type: filters.eventType, from, to } },
+        params: { query: { event_type: filters.eventType, user_email: filters.userEmail, from, to } },
         parseAs: "blob",
       });
       const res = exported.response;
@@ -144,7 +149,7 @@ export default function SecurityEvents() {
   if (isForbidden(error)) return <AuditTrailForbidden title="Security events" error={error} />;
 
   const selectedType = typeOptions.find((o) => o.value === filters.eventType) ?? ANY_TYPE;
-  const filtered = filters.eventType !== "" || filters.userId !== "" || filters.range !== null;
+  const filtered = filters.eventType !== "" || filters.userId !== "" || filters.userEmail !== "" || filters.range !== null;
 
   return (
     <SpaceBetween size="m">
@@ -157,6 +162,9 @@ export default function SecurityEvents() {
         loadingText="Loading security events"
         trackBy="id"
         wrapLines
+        // On a phone (390 px) the table scrolls sideways with the time kept in view; no column is squeezed
+        // below the width its words need.
+        stickyColumns={{ first: 1 }}
         ariaLabels={{ tableLabel: "Security events" }}
         header={
           <Header
@@ -189,14 +197,15 @@ export default function SecurityEvents() {
                 filteringType="auto"
               />
             </FormField>
-            <FormField label="User ID">
+            <FormField label="User e-mail" description={filters.userId ? `And user ID ${filters.userId}` : undefined}>
               <Input
                 type="search"
+                inputMode="email"
                 value={userDraft}
                 placeholder="Any user"
                 onChange={({ detail }) => setUserDraft(detail.value)}
-                onBlur={() => userDraft.trim() !== filters.userId && apply({ userId: userDraft.trim() })}
-                onKeyDown={({ detail }) => detail.key === "Enter" && apply({ userId: userDraft.trim() })}
+                onBlur={() => userDraft.trim() !== filters.userEmail && apply({ userEmail: userDraft.trim() })}
+                onKeyDown={({ detail }) => detail.key === "Enter" && apply({ userEmail: userDraft.trim() })}
               />
             </FormField>
             <FormField label="Time range">
@@ -268,9 +277,20 @@ export default function SecurityEvents() {
             ),
           },
           { id: "event_type", header: "Event type", isRowHeader: true, minWidth: 170, cell: (e) => humanize(e.event_type) },
-          { id: "user_email", header: "User", cell: (e) => e.user_email ?? "—" },
-          { id: "ip_address", header: "IP address", minWidth: 120, cell: (e) => e.ip_address },
-          { id: "description", header: "Description", cell: (e) => e.description },
+          // An address never breaks inside itself: on a phone the table scrolls sideways instead.
+          {
+            id: "user_email",
+            header: "User",
+            minWidth: 200,
+            cell: (e) => <span style={{ whiteSpace: "nowrap" }}>{e.user_email ?? "—"}</span>,
+          },
+          {
+            id: "ip_address",
+            header: "IP address",
+            minWidth: 130,
+            cell: (e) => <span style={{ whiteSpace: "nowrap" }}>{e.ip_address}</span>,
+          },
+          { id: "description", header: "Description", minWidth: 240, cell: (e) => e.description },
         ]}
       />
     </SpaceBetween>

@@ -15,7 +15,7 @@ import Modal from "@cloudscape-design/components/modal";
 import SpaceBetween from "@cloudscape-design/components/space-between";
 import StatusIndicator, { type StatusIndicatorProps } from "@cloudscape-design/components/status-indicator";
 import Table from "@cloudscape-design/components/table";
-import { useEffect, useState } from "react";
+import { useCallback, useEffect, useState } from "react";
 import type { components } from "../../../shared/openapi/api-types";
 import { ApiError, client, ok } from "../api";
 import { DialogFooter, FormDialog, Refusal } from "../components/Dialog";
@@ -40,9 +40,14 @@ const DELIVERY_STATUS: Record<Delivery["status"], { type: StatusIndicatorProps.T
   failed: { type: "error", text: "Failed" },
 };
 
-function webhookStatus(w: Webhook): { type: StatusIndicatorProps.Type; text: string } {
+/**
+ * A webhook's state in one word. `retrying`: its deliveries panel shows a delivery waiting for a retry, which
+ * the list read earlier may not know yet; the row never says "Enabled" while deliveries are retrying.
+ */
+function webhookStatus(w: Webhook, retrying: boolean): { type: StatusIndicatorProps.Type; text: string } {
   if (w.status === "disabled") return { type: "stopped", text: "Disabled" };
   if (w.failing_since) return { type: "warning", text: "Failing" };
+  if (retrying) return { type: "pending", text: "Retrying" };
   return { type: "success", text: "Enabled" };
 }
 
@@ -57,6 +62,12 @@ export default function Webhooks() {
   const [created, setCreated] = useState<Created>();
 
   const selectedId = search.get("webhook");
+  // The selected webhook, while its deliveries panel shows one waiting for a retry.
+  const [retryingId, setRetryingId] = useState<string>();
+  const onRetrying = useCallback(
+    (id: string, retrying: boolean) => setRetryingId((current) => (retrying ? id : current === id ? undefined : current)),
+    [],
+  );
   const selected = data?.webhooks.find((w) => w.id === selectedId);
   const select = (id: string | undefined) => navigate(`/webhooks${query({ webhook: id })}`, { replace: true });
 
@@ -127,8 +138,12 @@ export default function Webhooks() {
             header: "Status",
             minWidth: 110,
             cell: (w) => {
-              const s = webhookStatus(w);
-              return <StatusIndicator type={s.type}>{s.text}</StatusIndicator>;
+              const s = webhookStatus(w, w.id === retryingId);
+              return (
+                <StatusIndicator type={s.type} wrapText={false}>
+                  {s.text}
+                </StatusIndicator>
+              );
             },
           },
           { id: "created_at", header: "Created", minWidth: 160, cell: (w) => formatShort(w.created_at) },
@@ -137,7 +152,7 @@ export default function Webhooks() {
         ]}
       />
       {selected ? (
-        <Deliveries webhook={selected} key={selected.id} />
+        <Deliveries webhook={selected} key={selected.id} onRetrying={onRetrying} />
       ) : (
         <Box color="text-body-secondary" textAlign="center" padding="l">
           Select a webhook to see its recent deliveries.
@@ -195,12 +210,14 @@ function SecretOnce({ webhook, onDone }: { webhook: Created; onDone: () => void 
 }
 
 /** The newest deliveries of one webhook (the API's 50), read again while one waits for a retry. */
-function Deliveries({ webhook }: { webhook: Webhook }) {
+function Deliveries({ webhook, onRetrying }: { webhook: Webhook; onRetrying: (id: string, retrying: boolean) => void }) {
   const path = `${HOOKS}/${webhook.id}/deliveries`;
   const { data, error, loading, reload } = useApi(path, async (signal) =>
     ok(await client.GET(`${HOOKS}/{id}/deliveries`, { params: { path: { id: webhook.id } }, signal })),
   );
   const pending = data?.deliveries.some((d) => d.status === "pending") ?? false;
+  const retrying = data?.deliveries.some((d) => d.status === "pending" && d.attempts > 0) ?? false;
+  useEffect(() => onRetrying(webhook.id, retrying), [webhook.id, retrying, onRetrying]);
   useEffect(() => {
     if (!pending) return;
     const timer = window.setInterval(reload, PENDING_REFRESH_MS);
@@ -273,7 +290,11 @@ function Deliveries({ webhook }: { webhook: Webhook }) {
             minWidth: 130,
             cell: (d) => {
               const s = DELIVERY_STATUS[d.status];
-              return <StatusIndicator type={s.type}>{s.text}</StatusIndicator>;
+              return (
+                <StatusIndicator type={s.type} wrapText={false}>
+                  {s.text}
+                </StatusIndicator>
+              );
             },
           },
           { id: "attempts", header: "Attempts", minWidth: 100, cell: (d) => d.attempts },
