@@ -9,7 +9,7 @@
  * a stack of its own there (`ConsoleAccessLogsStack`), still delivering to the access-log bucket in the API's
  * region.
  */
-import { Aws, CfnRule, Fn, Stack, type StackProps } from "aws-cdk-lib";
+import { Aws, CfnRule, Fn, Stack, type StackProps, Token } from "aws-cdk-lib";
 import * as iam from "aws-cdk-lib/aws-iam";
 import * as logs from "aws-cdk-lib/aws-logs";
 import type * as s3 from "aws-cdk-lib/aws-s3";
@@ -167,4 +167,35 @@ export class ConsoleAccessLogsStack extends Stack {
     super(scope, id, { ...props, crossRegionReferences: true });
     this.accessLogs = new ConsoleAccessLogs(this, "ConsoleAccessLogs", props);
   }
+}
+
+/**
+ * The distribution's access logs: standard logging v2, without the query string. Its delivery source lives in
+ * us-east-1: here when `stack` is there, otherwise (`elsewhere`) in app.ts's stack there.
+ */
+export function consoleAccessLogs(
+  stack: Stack,
+  logBucket: s3.Bucket,
+  distributionArn: string,
+  elsewhere: boolean | undefined,
+): ConsoleAccessLogs | undefined {
+  const logSource = consoleLogsName(stack.stackName, "source");
+  grantConsoleLogDelivery(logBucket, logSource);
+  if (elsewhere) return undefined;
+  if (!Token.isUnresolved(stack.region) && stack.region !== CLOUDFRONT_LOGS_REGION) {
+    throw new Error(
+      `CloudFront's access-log delivery lives in us-east-1: pass consoleLogsElsewhere for a stack in ${stack.region} and make it there (app.ts does)`,
+    );
+  }
+  const logs = new ConsoleAccessLogs(stack, "ConsoleAccessLogs", {
+    distributionArn,
+    bucketArn: logBucket.bucketArn,
+    sourceName: logSource,
+    destinationName: consoleLogsName(stack.stackName, "destination"),
+  });
+  // Made after the bucket policy that lets it write: CloudWatch Logs would otherwise edit that policy itself.
+  if (logBucket.policy) logs.node.addDependency(logBucket.policy);
+  // An environment-agnostic template: refuse, before creating anything, a deployment outside us-east-1.
+  if (Token.isUnresolved(stack.region)) assertLogsRegion(stack, "ConsoleLogsRegion");
+  return logs;
 }

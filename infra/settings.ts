@@ -204,3 +204,18 @@ export function resolveSettings(context: (key: string) => string | undefined): S
 
 const optional = <K extends string>(key: K, value: number | undefined) =>
   value === undefined ? {} : ({ [key]: value } as Record<K, number>);
+
+/** The bounds' settings a function reads (shared/config.ts), as environment variables: only those a context set. */
+export function boundsEnvironment(settings: Settings): Record<string, string> {
+  return {
+    ...(settings.invitationValidityDays !== undefined && { INVITATION_VALIDITY_DAYS: String(settings.invitationValidityDays) }),
+    ...(settings.pendingInvitationLimit !== undefined && { PENDING_INVITATION_LIMIT: String(settings.pendingInvitationLimit) }),
+    ...(settings.mailboxDailyMailLimit !== undefined && { MAILBOX_DAILY_MAIL_LIMIT: String(settings.mailboxDailyMailLimit) }),
+    ...(settings.mailboxDailyCeiling !== undefined && { MAILBOX_DAILY_CEILING: String(settings.mailboxDailyCeiling) }),
+    ...(settings.accountHourlyMailLimit !== undefined && { ACCOUNT_HOURLY_MAIL_LIMIT: String(settings.accountHourlyMailLimit) }),
+    ...(settings.accountDailyInstitutionLimit !== undefined && {
+      ACCOUNT_DAILY_INSTITUTION_LIMIT: String(settings.accountDailyInstitutionLimit),
+    }),
+    ...(settings.refusedRequestLimit !== undefined && { REFUSED_REQUEST_LIMIT: String(settings.refusedRequestLimit) }),
+  };
+}

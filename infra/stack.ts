@@ -1,11 +1,10 @@
-import { type CfnElement, Duration, RemovalPolicy, SecretValue, Stack, type StackProps, Token, Validations } from "aws-cdk-lib";
+import { type CfnElement, Duration, RemovalPolicy, Stack, type StackProps } from "aws-cdk-lib";
 import type { HttpApi, HttpStage } from "aws-cdk-lib/aws-apigatewayv2";
 import type * as cognito from "aws-cdk-lib/aws-cognito";
 import type * as dynamodb from "aws-cdk-lib/aws-dynamodb";
 import type { NodejsFunction } from "aws-cdk-lib/aws-lambda-nodejs";
 import * as logs from "aws-cdk-lib/aws-logs";
 import * as s3 from "aws-cdk-lib/aws-s3";
-import * as secretsmanager from "aws-cdk-lib/aws-secretsmanager";
 import type * as ses from "aws-cdk-lib/aws-ses";
 import type * as sns from "aws-cdk-lib/aws-sns";
 import type { Construct } from "constructs";
@@ -15,14 +14,15 @@ import { handlers, type Route, type RouteAccess, routes as routeTable } from "..
 import { Api, type ApiOrigin } from "./api.js";
 import { functionId } from "./api-function.js";
 import { Console } from "./console.js";
-import { assertLogsRegion, CLOUDFRONT_LOGS_REGION, ConsoleAccessLogs, consoleLogsName, grantConsoleLogDelivery } from "./console-logs.js";
+import { type ConsoleAccessLogs, consoleAccessLogs } from "./console-logs.js";
 import { Identity } from "./identity.js";
 import { Mail } from "./mail.js";
 import { Monitoring } from "./monitoring.js";
 import { Notifications } from "./notifications.js";
+import { originVerifySecret } from "./origin-secret.js";
 import { addOutputs } from "./outputs.js";
 import { StackPart } from "./part.js";
-import { ENVIRONMENTS, type Settings } from "./settings.js";
+import { boundsEnvironment, ENVIRONMENTS, type Settings } from "./settings.js";
 import { Streaming } from "./streaming.js";
 import { Tables } from "./tables.js";
 import { EvidenceTrail } from "./trail.js";
@@ -82,6 +82,8 @@ export { ACCESS_LOG_FORMAT } from "./api.js";
 export class InstitutionAdminStack extends Stack {
   /** One function per distinct handler name of the route table. */
   readonly functions = new Map<string, NodejsFunction>();
+  /** The SCIM routes' Lambda authorizer (functions/scim/authorizer.ts), when the route table has SCIM routes. */
+  readonly scimAuthorizerFunction: NodejsFunction | undefined;
   readonly settings: Settings;
   readonly mainTable: dynamodb.Table;
   readonly eventsTable: dynamodb.Table;
@@ -157,23 +159,8 @@ export class InstitutionAdminStack extends Stack {
       webAclArn = this.webAcl.arn;
     }
 
-    // One way in (DESIGN.md §16): a generated secret, resolved at deployment into CloudFront's origin header and
-    // the functions' environment; every function refuses a request without it (shared/origin.ts).
-    let originSecret: string | undefined;
-    if (fronted) {
-      const secret = new secretsmanager.Secret(this, "OriginVerifySecret", {
-        description: "The header CloudFront sends the API (x-origin-verify): requests without it are refused",
-        generateSecretString: { passwordLength: 48, excludePunctuation: true },
-      });
-      Validations.of(secret).acknowledge({
-        id: "AwsSolutions-SMG4",
-        reason:
-          "Rotated by hand with a deployment (docs/one-way-in.md): CloudFormation resolves it into the distribution and the functions together.",
-      });
-      originSecret = SecretValue.secretsManager(secret.secretArn, {
-        ...(fronted.secretVersionId !== undefined && { versionId: fronted.secretVersionId }),
-      }).unsafeUnwrap();
-    }
+    // One way in (DESIGN.md §16): CloudFront's origin header, which every function checks (origin-secret.ts).
+    const originSecret = fronted ? originVerifySecret(this, fronted.secretVersionId) : undefined;
 
     this.console = new Console(this, "Console", {
       ...(originSecret !== undefined && { apiOriginHeader: { name: ORIGIN_VERIFY_HEADER, value: originSecret } }),
@@ -199,25 +186,7 @@ export class InstitutionAdminStack extends Stack {
     // The distribution's access logs: standard logging v2, without the query string (console-logs.ts). Its
     // delivery source lives in us-east-1: here when this stack is there, otherwise in app.ts's stack there.
     this.accessLogsBucket = logBucket;
-    const logSource = consoleLogsName(this.stackName, "source");
-    grantConsoleLogDelivery(logBucket, logSource);
-    if (!props.consoleLogsElsewhere) {
-      if (!Token.isUnresolved(this.region) && this.region !== CLOUDFRONT_LOGS_REGION) {
-        throw new Error(
-          `CloudFront's access-log delivery lives in us-east-1: pass consoleLogsElsewhere for a stack in ${this.region} and make it there (app.ts does)`,
-        );
-      }
-      this.consoleAccessLogs = new ConsoleAccessLogs(this, "ConsoleAccessLogs", {
-        distributionArn: this.console.distribution.distributionArn,
-        bucketArn: logBucket.bucketArn,
-        sourceName: logSource,
-        destinationName: consoleLogsName(this.stackName, "destination"),
-      });
-      // Made after the bucket policy that lets it write: CloudWatch Logs would otherwise edit that policy itself.
-      if (logBucket.policy) this.consoleAccessLogs.node.addDependency(logBucket.policy);
-      // An environment-agnostic template: refuse, before creating anything, a deployment outside us-east-1.
-      if (Token.isUnresolved(this.region)) assertLogsRegion(this, "ConsoleLogsRegion");
-    }
+    this.consoleAccessLogs = consoleAccessLogs(this, logBucket, this.console.distribution.distributionArn, props.consoleLogsElsewhere);
 
     // ---- Functions ----
     const commonEnv: Record<string, string> = {
@@ -231,15 +200,7 @@ export class InstitutionAdminStack extends Stack {
       POWERTOOLS_LOG_LEVEL: settings.logLevel,
       // Responses and method results carry institutions and the audit trail: never trace metadata.
       POWERTOOLS_TRACER_CAPTURE_RESPONSE: "false",
-      ...(settings.invitationValidityDays !== undefined && { INVITATION_VALIDITY_DAYS: String(settings.invitationValidityDays) }),
-      ...(settings.pendingInvitationLimit !== undefined && { PENDING_INVITATION_LIMIT: String(settings.pendingInvitationLimit) }),
-      ...(settings.mailboxDailyMailLimit !== undefined && { MAILBOX_DAILY_MAIL_LIMIT: String(settings.mailboxDailyMailLimit) }),
-      ...(settings.mailboxDailyCeiling !== undefined && { MAILBOX_DAILY_CEILING: String(settings.mailboxDailyCeiling) }),
-      ...(settings.accountHourlyMailLimit !== undefined && { ACCOUNT_HOURLY_MAIL_LIMIT: String(settings.accountHourlyMailLimit) }),
-      ...(settings.accountDailyInstitutionLimit !== undefined && {
-        ACCOUNT_DAILY_INSTITUTION_LIMIT: String(settings.accountDailyInstitutionLimit),
-      }),
-      ...(settings.refusedRequestLimit !== undefined && { REFUSED_REQUEST_LIMIT: String(settings.refusedRequestLimit) }),
+      ...boundsEnvironment(settings),
     };
     const mailEnv = {
       MAIL_FROM: props.senderEmail,
@@ -265,6 +226,7 @@ export class InstitutionAdminStack extends Stack {
     })) {
       this.functions.set(handler, fn);
     }
+    this.scimAuthorizerFunction = api.scimAuthorizerFunction;
     // Retention, signed hourly digests and their locked copies (trail.ts).
     this.trail = new EvidenceTrail(this, "Trail", {
       settings,

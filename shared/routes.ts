@@ -100,6 +100,8 @@ export const paths = {
   webhooks: "/api/v1/admin/webhooks",
   openapi: "/api/v1/openapi.json",
   docs: "/api/v1/docs",
+  /** The SCIM 2.0 service (DESIGN.md §15): a connection's `base_url` is the API's origin and this. */
+  scim: "/api/scim/v2",
 } as const;
 
 // Refused requests write their audit event, or at least count against the probing bound (a counter in the
@@ -108,8 +110,8 @@ const inst = paths.institutions;
 const inv = paths.invitations;
 const sec = paths.securityEvents;
 const hooks = paths.webhooks;
-/** Where the SCIM service lives (DESIGN.md §15): the connection's `base_url` is the API's origin and this. */
-export const SCIM_BASE_PATH = "/api/scim/v2";
+/** Where the SCIM service lives (DESIGN.md §15). */
+export const SCIM_BASE_PATH = paths.scim;
 
 /** A route as the table declares it: `who` and `public` follow from its rule. */
 type Declared = Omit<Route, "who" | "public">;

@@ -18,7 +18,7 @@ import {
   CognitoIdentityProviderClient,
   ListUsersCommand,
 } from "@aws-sdk/client-cognito-identity-provider";
-import { localCredentials } from "./clients.js";
+import { localCredentials, observe } from "./clients.js";
 import { config } from "./config.js";
 import { tracer } from "./telemetry.js";
 
@@ -33,6 +33,7 @@ const cognito = new CognitoIdentityProviderClient({
   requestHandler: { connectionTimeout: 1_000, requestTimeout: 5_000, throwOnRequestTimeout: true },
 });
 tracer.captureAWSv3Client(cognito);
+observe(cognito); // the test run's IAM check sees its calls (docs/iam.md)
 
 function poolId(): string {
   const id = process.env.USER_POOL_ID;

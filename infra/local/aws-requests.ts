@@ -157,6 +157,8 @@ export function iamRequests(clientName: string, commandName: string, input: Inpu
       const id = String(input.KeyId ?? "");
       return [{ action: `kms:${command}`, resource: id.startsWith("arn:") ? id : arn("kms", `key/${id}`), context: {} }];
     }
+    case "CognitoIdentityProviderClient":
+      return [{ action: `cognito-idp:${command}`, resource: arn("cognito-idp", `userpool/${String(input.UserPoolId)}`), context: {} }];
     case "LambdaClient":
       return [{ action: "lambda:InvokeFunction", resource: arn("lambda", `function:${String(input.FunctionName)}`), context: {} }];
     case "EventBridgeClient": {

@@ -361,7 +361,7 @@ async function runLambdaAuthorizer(
     },
   };
   try {
-    const res = await authorizer(event, lambdaContext("scim/authorizer", region, Date.now() + 10_000));
+    const res = await asFunction("scim/authorizer", () => authorizer(event, lambdaContext("scim/authorizer", region, Date.now() + 10_000)));
     if (res?.isAuthorized === true) return { context: res.context ?? {} };
     if (res?.isAuthorized === false) return refuse(403, "Forbidden");
     return refuse(500, "Internal Server Error");

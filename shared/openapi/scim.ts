@@ -6,8 +6,8 @@
 import { ROLES } from "../roles.js";
 import type { Route } from "../routes.js";
 import { commonHeaders, schemaRef as ref, type Schema } from "./components.js";
-import type { Operation, Spec } from "./document.js";
 import { examples } from "./examples.js";
+import type { Operation, Spec } from "./spec.js";
 
 const inst = "/api/v1/institutions";
 

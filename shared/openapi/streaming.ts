@@ -4,8 +4,8 @@
  */
 import { exportRequest } from "../exports/schema.js";
 import { webhookCreate } from "../webhooks/schema.js";
-import type { ErrorStatus, Spec } from "./document.js";
 import { convertObject, objectOf } from "./requests.js";
+import type { ErrorStatus, Spec } from "./spec.js";
 
 type Schema = Record<string, unknown>;
 const ref = (name: string): Schema => ({ $ref: `#/components/schemas/${name}` });

@@ -4,6 +4,7 @@
  * gap), and every period's events against its digest's count and hash. Pure: `npm run verify-trail` feeds it
  * what the API returned.
  */
+import { now as clock } from "../clock.js";
 import { type Digest, digestHash, type EventBody, eventsHash, signatureValid } from "./digest.js";
 
 export type DiscrepancyKind = "bad signature" | "chain broken" | "digest missing" | "event changed" | "event missing" | "event added";
@@ -62,7 +63,7 @@ export function verifyTrail(input: {
   const newest = digests.at(-1);
   const lengthOf = (d: Digest) => Date.parse(d.period_end) - Date.parse(d.period_start);
   const periodMs = input.periodMs ?? (newest ? lengthOf(newest) : HOUR_MS);
-  const now = input.now ?? Date.now();
+  const now = input.now ?? clock().getTime();
   const grace = input.graceMs ?? VERIFY_GRACE_MS;
 
   // Each event to the digest whose period holds it (periods of one account never overlap).

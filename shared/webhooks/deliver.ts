@@ -66,10 +66,11 @@ const system = (account: string): Caller => ({
 export async function deliver(w: WebhookRecord, e: StoredEvent, now = clock()): Promise<DeliveryRecord> {
   const previous = await repo.getDelivery(w.id, e.id);
   if (previous && previous.status !== "pending") return previous;
-  const started = Date.now();
+  // A duration, not a time of day: the monotonic clock (what shared/clock.ts's offset must not move).
+  const started = performance.now();
   const { code, error } = await attempt(w, e, now);
   // Slow (no prompt answer, or none at all) or prompt again: where its next deliveries go (streaming/consumer.ts).
-  await repo.markSlow(w, Date.now() - started >= webhookConfig.slowMs || code === null, now.toISOString());
+  await repo.markSlow(w, performance.now() - started >= webhookConfig.slowMs || code === null, now.toISOString());
   const attempts = (previous?.attempts ?? 0) + 1;
   const firstAt = previous?.first_attempt_at ?? now.toISOString();
   const base = {

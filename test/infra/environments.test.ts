@@ -130,8 +130,9 @@ describe("dev and prod stacks", () => {
     each((b, s, env) => {
       const groups = b.ofType("AWS::Logs::LogGroup");
       // Besides the route functions': the access log, the console deployment's, the trail's two (trail.ts),
-      // and those of the functions that get events out (streaming.ts).
-      expect(groups.length, env).toBe(handlers().size + 4 + b.stack.streaming.functionsByHandler.size);
+      // those of the functions that get events out (streaming.ts) and the SCIM routes' authorizer (api.ts).
+      const authorizers = b.stack.scimAuthorizerFunction ? 1 : 0;
+      expect(groups.length, env).toBe(handlers().size + 4 + b.stack.streaming.functionsByHandler.size + authorizers);
       for (const [id, g] of groups) expect(g.Properties.RetentionInDays, `${env} ${id}`).toBe(s.logRetention);
     });
   });

@@ -17,7 +17,7 @@ import { evaluate, type FunctionPolicies, readRecorded, rolePolicies } from "../
 import { seedEvents } from "../support/seed-events.js";
 
 const HOUR = 3_600_000;
-const names = { region: stack.region, tables: stack.tables, mailFrom: LOCAL_MAIL_FROM };
+const names = { region: stack.region, tables: stack.tables, mailFrom: LOCAL_MAIL_FROM, userPoolId: stack.userPoolId };
 const table = (name: string) => `arn:aws:dynamodb:${stack.region}:123456789012:table/${name}`;
 
 let policies: Map<string, FunctionPolicies> | undefined;

@@ -199,8 +199,8 @@ describe("webhooks", () => {
       await createInstitution(healthyAdmin);
       const got = await until("the healthy receiver's delivery", async () => healthy.received[0]);
       // The healthy delivery arrived while the slow receiver still held its request: nothing waited for it.
+      // (Compared by time, not read as "still unanswered" now: on a busy machine the 5 s may end between the two reads.)
       expect(got.arrivedAt).toBeLessThan(held.answeredAt ?? Number.POSITIVE_INFINITY);
-      expect(held.answeredAt).toBeUndefined();
     } finally {
       await Promise.all([slow.close(), healthy.close()]);
     }

@@ -73,7 +73,10 @@ export default async function setup(project: TestProject): Promise<() => Promise
     if (recorded.length === 0) return;
     const exitCode = process.exitCode;
     process.exitCode = 1;
-    const check = await checkRequests({ region: stack.region, tables: stack.tables, mailFrom: LOCAL_MAIL_FROM }, recorded);
+    const check = await checkRequests(
+      { region: stack.region, tables: stack.tables, mailFrom: LOCAL_MAIL_FROM, userPoolId: stack.userPoolId },
+      recorded,
+    );
     console.log(check.report);
     if (check.denied.length > 0) {
       throw new Error(`IAM would deny ${check.denied.length} request(s) the functions made (docs/iam.md):\n${check.denied.join("\n")}`);

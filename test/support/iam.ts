@@ -20,6 +20,8 @@ export interface LocalNames {
   readonly tables: { readonly main: string; readonly events: string; readonly idempotency: string };
   /** The sender address of invitation mail (`MAIL_FROM`). */
   readonly mailFrom: string;
+  /** The local user pool's id (cognito-local's). */
+  readonly userPoolId: string;
 }
 
 /** A function's role policies, resolved to the ARNs the local names give. */
@@ -41,7 +43,12 @@ const functionName = (handler: string) => `institution-admin-${handler.replace(/
 
 /** Every function of the stack and its handler: the routes', the streaming ones and the digest function. */
 function functionsOf(stack: InstitutionAdminStack): Map<string, { role: CfnResource; fn: CfnResource }> {
-  const all = new Map([...stack.functions, ...stack.streaming.functionsByHandler, ["trail/digest", stack.trail.digestFunction]]);
+  const all = new Map([
+    ...stack.functions,
+    ...stack.streaming.functionsByHandler,
+    ["trail/digest", stack.trail.digestFunction],
+    ...(stack.scimAuthorizerFunction ? [["scim/authorizer", stack.scimAuthorizerFunction] as const] : []),
+  ]);
   const out = new Map<string, { role: CfnResource; fn: CfnResource }>();
   for (const [handler, fn] of all) {
     if (!fn.role) throw new Error(`${handler} has no role`);
@@ -68,6 +75,7 @@ export function rolePolicies(names: LocalNames, stack: InstitutionAdminStack, re
     [id(stack.trail.bucket), "institution-admin-digests"],
     [id(stack.trail.signingKey), "trail-signing-key"],
     [id(stack.streaming.bus), "institution-admin-events"],
+    [id(stack.userPool), names.userPoolId],
     ...[...fns].map(([handler, { fn }]) => [stack.getLogicalId(fn), functionName(handler)] as [string, string]),
   ]);
   for (const [logicalId, r] of Object.entries(resources)) {
@@ -84,6 +92,7 @@ export function rolePolicies(names: LocalNames, stack: InstitutionAdminStack, re
     if (type === "AWS::Logs::LogGroup") return arn(region, "logs", `log-group:${name}:*`);
     if (type === "AWS::Lambda::Function") return arn(region, "lambda", `function:${name}`);
     if (type === "AWS::Events::EventBus") return arn(region, "events", `event-bus/${name}`);
+    if (type === "AWS::Cognito::UserPool") return arn(region, "cognito-idp", `userpool/${name}`);
     return `arn:aws:cloudformation:${region}:${TEST_ACCOUNT}:${logicalId}/${attr}`;
   };
   const pseudo: Record<string, string> = {

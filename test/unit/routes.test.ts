@@ -66,12 +66,17 @@ describe("handlers()", () => {
 });
 
 describe("the route table's rules", () => {
-  it("states who may call each route in the contract's words, from its rule; public exactly for the public rule", () => {
+  it("states who may call each route in the contract's words, from its rule; public exactly for the public and invitation-token rules", () => {
     for (const r of routes) {
       expect(r.who).toBe(WHO[r.rule.kind]);
-      expect(r.public === true).toBe(r.rule.kind === "public");
+      expect(r.public === true).toBe(r.rule.kind === "public" || r.rule.kind === "invitation_token");
     }
-    expect(routes.filter((r) => r.public).map(routeKey)).toEqual([`GET ${paths.openapi}`, `GET ${paths.docs}`]);
+    expect(routes.filter((r) => r.public).map(routeKey)).toEqual([
+      `POST ${paths.invitationsOpen}`,
+      `POST ${paths.invitationsRegister}`,
+      `GET ${paths.openapi}`,
+      `GET ${paths.docs}`,
+    ]);
   });
 
   it("finds the route of an API Gateway route key, and none for another", () => {
