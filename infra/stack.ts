@@ -183,8 +183,7 @@ export class InstitutionAdminStack extends Stack {
     });
     this.appBaseUrl = props.appBaseUrl ?? this.console.url;
 
-    // The distribution's access logs: standard logging v2, without the query string (console-logs.ts). Its
-    // delivery source lives in us-east-1: here when this stack is there, otherwise in app.ts's stack there.
+    // The distribution's access logs, without the query string; their source lives in us-east-1 (console-logs.ts).
     this.accessLogsBucket = logBucket;
     this.consoleAccessLogs = consoleAccessLogs(this, logBucket, this.console.distribution.distributionArn, props.consoleLogsElsewhere);
 

@@ -8,7 +8,8 @@ export type HttpMethod = "GET" | "POST" | "PUT" | "PATCH" | "DELETE";
 /** Cognito actions per kind of user-pool access; the one list CDK grants from. */
 export const USER_ACTIONS = {
   read: ["cognito-idp:AdminGetUser"],
-  join: ["cognito-idp:AdminGetUser", "cognito-idp:AdminCreateUser", "cognito-idp:AdminSetUserPassword", "cognito-idp:AdminDeleteUser"],
+  // Register looks nobody up first: AdminCreateUser's "user exists" answers that (shared/invitations/join.ts).
+  join: ["cognito-idp:AdminCreateUser", "cognito-idp:AdminSetUserPassword", "cognito-idp:AdminDeleteUser"],
   /** SCIM provisioning (DESIGN.md §15): find a person by e-mail, or create them with the pool's invitation. */
   provision: ["cognito-idp:ListUsers", "cognito-idp:AdminCreateUser"],
 } as const;
@@ -24,7 +25,7 @@ export interface RouteAccess {
   readonly exports?: "start" | "read";
   /**
    * What a handler does to users in the user pool: `read` them as the pool holds them now (transfer, DESIGN.md
-   * §13), or `join` (look up, create, set the password of and delete again a user joining from an invitation,
+   * §13), or `join` (create, set the password of and delete again a user joining from an invitation,
    * §14). infra/api-function.ts grants exactly the actions of `USER_ACTIONS`.
    */
   readonly users?: UserAccess;

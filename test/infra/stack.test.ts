@@ -253,12 +253,7 @@ describe("least privilege", () => {
     const calls: Record<string, string[]> = {
       "administrators/transfer": ["cognito-idp:AdminGetUser"],
       "invitations/open": ["cognito-idp:AdminGetUser"],
-      "invitations/register": [
-        "cognito-idp:AdminGetUser",
-        "cognito-idp:AdminCreateUser",
-        "cognito-idp:AdminSetUserPassword",
-        "cognito-idp:AdminDeleteUser",
-      ],
+      "invitations/register": ["cognito-idp:AdminCreateUser", "cognito-idp:AdminSetUserPassword", "cognito-idp:AdminDeleteUser"],
       "scim/service": ["cognito-idp:ListUsers", "cognito-idp:AdminCreateUser"],
     };
     for (const [handler, access] of handlers()) {
