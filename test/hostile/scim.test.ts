@@ -10,7 +10,7 @@ import { getInstitution } from "../../shared/institutions/repository.js";
 import { token, uniqEmail } from "../support/api.js";
 import { createInstitution, INST } from "../support/flows.js";
 import { connect, SCIM, URN } from "../support/scim.js";
-import { anyString, badId, hit, hostileJson, printTally, runs, seg, sometimes } from "./support.js";
+import { anyString, badId, hit, hostileJson, printTally, runs, seg, sometimes, targetTooLong } from "./support.js";
 
 let owner: string;
 let institutionId: string;
@@ -75,6 +75,8 @@ describe("the SCIM routes", () => {
         async (filter, count, attributes) => {
           const q = new URLSearchParams({ filter, ...(count !== null && { count }), ...(attributes !== null && { attributes }) });
           const res = await hit("GET /Users", "GET", `${SCIM}/Users?${q}`, { token: dir });
+          // A filter too long for any HTTP server's request line: 431 before the gateway routes it, never 5xx.
+          if (targetTooLong(res)) return;
           expect([200, 400], res.text).toContain(res.status);
           expectScimShape(res);
         },
@@ -102,6 +104,7 @@ describe("the SCIM routes", () => {
           const before = await snapshot();
           const path = method === "POST" ? `${SCIM}/${kind}` : `${SCIM}/${kind}/${seg(id === "real" ? userId : id)}`;
           const res = await hit(`${method} /${kind}`, method, path, { token: dir, json: body });
+          if (targetTooLong(res)) return;
           expectScimShape(res);
           if (res.status >= 400) expect(await snapshot()).toBe(before);
         },
@@ -147,6 +150,7 @@ describe("the connection routes", () => {
           const target = id === "mine" ? institutionId : id;
           if (id === "mine" && (method === "DELETE" || method === "POST")) return;
           const res = await hit(`${method} scim`, method, `${INST}/${seg(target)}/scim`, { token: owner, json: body });
+          if (targetTooLong(res)) return;
           expect(res.status, res.text).toBeLessThan(500);
           if (id !== "mine") expect([400, 404, 413, 429]).toContain(res.status);
           if (id === "mine" && method === "PATCH") expect([200, 400, 422]).toContain(res.status);
