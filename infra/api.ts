@@ -125,7 +125,7 @@ export class Api extends StackPart {
         "institution-admin:execute-api-open",
         "No apiOrigin: the HTTP API's execute-api endpoint stays reachable beside the console's CloudFront distribution, so its WAF " +
           "and response headers can be bypassed, and events record CloudFront's edge address for console traffic. Set apiOriginDomain " +
-          "and apiOriginCertificateArn (README, Deploy) to close it.",
+          "and apiOriginCertificateArn (docs/deploy.md) to close it.",
       );
     }
   }

@@ -424,7 +424,7 @@ export interface paths {
     };
     /**
      * Signed digests of the trail
-     * @description Cohort super admins; the caller's account only. One digest per period (a UTC hour) that had events, oldest first, each chained to the account's previous digest and signed with ECDSA P-256 / SHA-256; `public_key` (PEM, SPKI) checks every signature. `events_hash` is the SHA-256 of the period's events, oldest first, each as the RFC 8785 canonical JSON of what `GET /security_events/{id}` returns, joined by a line feed. Periods that began before the retention are left out. See the README's "Verifying the trail" and `npm run verify-trail`.
+     * @description Cohort super admins; the caller's account only. One digest per period (a UTC hour) that had events, oldest first, each chained to the account's previous digest and signed with ECDSA P-256 / SHA-256; `public_key` (PEM, SPKI) checks every signature. `events_hash` is the SHA-256 of the period's events, oldest first, each as the RFC 8785 canonical JSON of what `GET /security_events/{id}` returns, joined by a line feed. Periods that began before the retention are left out. See docs/trail.md and `npm run verify-trail`.
      *
      *     Who: cohort super admin.
      */

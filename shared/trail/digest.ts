@@ -2,7 +2,7 @@
  * Digests of the audit trail (DESIGN.md §10), pure: what a digest holds, how its hashes and its signature
  * are computed, and how they are checked. The digester and the verifier both use this module, and nothing
  * here needs more than node:crypto and RFC 8785 canonical JSON, so anyone can check a digest with standard
- * tools (README "Verifying the trail").
+ * tools (docs/trail.md).
  */
 import { createHash, verify } from "node:crypto";
 import canonicalizeModule from "canonicalize";
