@@ -2,7 +2,7 @@
  * Data access for directory provisioning (DESIGN.md §15). The connection sits beside its institution
  * (`INST#<id>` / `SCIM`), its token's lookup item is keyed by the token's hash (the authorizer's one GetItem),
  * and the directory's users, groups and grants share one partition per connection, so that a SCIM request
- * reads everything it needs in one round trip: the institution and the connection (two GetItems) beside
+ * reads everything it needs in two round trips: the institution and the connection (two GetItems), then
  * one Query of that partition. Every write bumps the connection's `version` under the condition that it is
  * the version read, so the directory's writes (and the role-mapping changes) serialise: the loser reads again.
  */
@@ -40,19 +40,18 @@ export interface DirectoryState {
 }
 
 /**
- * The institution, its connection and the connection's partition, in one round trip (two GetItems and a
- * Query side by side; the Query continues past 1 MB, which 95 administrators' resources do not reach).
+ * The institution and its connection (two GetItems side by side), then the connection's partition (one
+ * Query): two round trips. The Query continues past 1 MB, which 95 administrators' resources do not reach.
  * Undefined when the connection is gone or is another one now (its token was valid a moment ago).
  */
 export async function readState(institutionId: string, connectionId: string): Promise<DirectoryState | undefined> {
-  // Two GetItems side by side rather than a BatchGetItem: the same round trip, under the reading grants every
-  // function already has (GetItem and Query; no function is granted BatchGetItem, docs/iam.md).
-  const [institution, connection, items] = await Promise.all([
-    getInstitution(institutionId),
-    getConnection(institutionId),
-    queryPartition(connectionId),
-  ]);
+  // The connection before its partition: every directory write bumps the connection's version, so a write that
+  // commits after this read fails our condition (and we read again), and one that committed before it is in the
+  // partition we read next. Read side by side, a partition from before a write could be paired with the version
+  // after it, and a stale user written back (a DELETE undone by a racing PATCH).
+  const [institution, connection] = await Promise.all([getInstitution(institutionId), getConnection(institutionId)]);
   if (!institution || !connection || connection.id !== connectionId) return undefined;
+  const items = await queryPartition(connectionId);
   const users: Resource[] = [];
   const groups: Resource[] = [];
   const grants = new Map<string, Grant>();
