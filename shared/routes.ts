@@ -3,6 +3,8 @@
  * local one cannot drift. `handler` names `functions/<handler>.ts`; routes that share a handler share
  * one Lambda function.
  */
+import { paths } from "./paths.js";
+
 export type HttpMethod = "GET" | "POST" | "PUT" | "PATCH" | "DELETE";
 
 /** Cognito actions per kind of user-pool access; the one list CDK grants from. */
@@ -88,22 +90,8 @@ export interface Route {
   readonly auth?: "scim";
 }
 
-/** The path prefixes, for the console's client and the tests: the one place `/api/v1` is spelled. */
-export const paths = {
-  api: "/api/v1",
-  institutions: "/api/v1/institutions",
-  invitations: "/api/v1/admin/invitations",
-  invitationsAccept: "/api/v1/invitations/accept",
-  invitationsPreview: "/api/v1/invitations/preview",
-  invitationsOpen: "/api/v1/invitations/open",
-  invitationsRegister: "/api/v1/invitations/register",
-  securityEvents: "/api/v1/admin/security_events",
-  webhooks: "/api/v1/admin/webhooks",
-  openapi: "/api/v1/openapi.json",
-  docs: "/api/v1/docs",
-  /** The SCIM 2.0 service (DESIGN.md §15): a connection's `base_url` is the API's origin and this. */
-  scim: "/api/scim/v2",
-} as const;
+/** The path prefixes (shared/paths.ts), for the console's client and the tests. */
+export { paths };
 
 // Refused requests write their audit event, or at least count against the probing bound (a counter in the
 // events table), so every route that can refuse writes to the events table; there, writing is appending only.

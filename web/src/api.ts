@@ -1,10 +1,10 @@
 /**
- * The API on the same origin (`/api/v1/...`), with the ID token as Bearer. An expired token is refreshed once
+ * The API on the same origin (`apiPaths`), with the ID token as Bearer. An expired token is refreshed once
  * with the refresh token; when that fails too the session ends and the sign-in page says why.
  */
 import createClient from "openapi-fetch";
 import type { components, operations, paths } from "../../shared/openapi/api-types";
-import { paths as routePaths } from "../../shared/routes";
+import { paths as routePaths } from "../../shared/paths";
 import { clearSession, getSession } from "./auth/session";
 
 export class ApiError extends Error {
@@ -132,7 +132,7 @@ export function ok<D>(result: { data?: D; response: Response }): D {
   return result.data;
 }
 
-/** The route table's prefixes (shared/routes.ts `paths`): the one place the API's paths are spelled. */
+/** The API's path prefixes (shared/paths.ts): the one place the API's paths are spelled. */
 export const apiPaths = routePaths;
 
 type Prefetchable = typeof routePaths.institutions;

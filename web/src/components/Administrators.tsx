@@ -15,7 +15,7 @@ import Select, { type SelectProps } from "@cloudscape-design/components/select";
 import SpaceBetween from "@cloudscape-design/components/space-between";
 import Table from "@cloudscape-design/components/table";
 import { useState } from "react";
-import { type Administrator, client, type Invitation, ok, type Role } from "../api";
+import { type Administrator, apiPaths, client, type Invitation, ok, type Role } from "../api";
 import { formatShort, ROLE_LABELS, roleLabel } from "../format";
 import { query } from "../router";
 import { useShell } from "../shell";
@@ -50,9 +50,11 @@ export function Administrators({ institution, owner, self, onChanged }: Administ
   const [dialog, setDialog] = useState<{ kind: "role" | "remove" | "transfer"; admin: Administrator }>();
 
   const params = { limit: PAGE_SIZE, cursor: cursors[pageIndex] ?? undefined };
-  const path = `/api/v1/institutions/${encodeURIComponent(institution.id)}/administrators`;
+  const path = `${apiPaths.institutions}/${encodeURIComponent(institution.id)}/administrators`;
   const { data, error, loading, reload } = useApi(`${path}${query(params)}`, async (signal) =>
-    ok(await client.GET("/api/v1/institutions/{id}/administrators", { params: { path: { id: institution.id }, query: params }, signal })),
+    ok(
+      await client.GET(`${apiPaths.institutions}/{id}/administrators`, { params: { path: { id: institution.id }, query: params }, signal }),
+    ),
   );
   const next = data?.meta.next_cursor ?? null;
   if (data && next && cursors.length === pageIndex + 1) setCursors([...cursors, next]);
@@ -264,7 +266,7 @@ function RoleModal(props: {
     submit(async () => {
       if (!props.admin || !chosen) return;
       const res = ok(
-        await client.PATCH("/api/v1/institutions/{id}/administrators/{user_id}", {
+        await client.PATCH(`${apiPaths.institutions}/{id}/administrators/{user_id}`, {
           params: { path: { id: props.institutionId, user_id: props.admin.user_id } },
           body: { role: chosen.value as Role },
         }),
@@ -298,7 +300,7 @@ async function invitationsSentBy(institutionId: string, email: string, signal: A
   let cursor: string | undefined;
   for (let page = 0; page < 20; page++) {
     const res = ok(
-      await client.GET("/api/v1/admin/invitations", { params: { query: { institution_id: institutionId, limit: 200, cursor } }, signal }),
+      await client.GET(apiPaths.invitations, { params: { query: { institution_id: institutionId, limit: 200, cursor } }, signal }),
     );
     out.push(...res.invitations.filter((i) => i.created_by === email && i.status === "active"));
     cursor = res.meta.next_cursor ?? undefined;
@@ -327,7 +329,7 @@ function RemoveModal(props: {
     submit(async () => {
       if (!admin) return;
       const res = ok(
-        await client.DELETE("/api/v1/institutions/{id}/administrators/{user_id}", {
+        await client.DELETE(`${apiPaths.institutions}/{id}/administrators/{user_id}`, {
           params: { path: { id: institution.id, user_id: admin.user_id } },
         }),
       );
@@ -404,7 +406,7 @@ function TransferModal(props: {
     submit(async () => {
       if (!props.admin) return;
       const res = ok(
-        await client.POST("/api/v1/institutions/{id}/transfer", {
+        await client.POST(`${apiPaths.institutions}/{id}/transfer`, {
           params: { path: { id: props.institution.id } },
           body: { user_id: props.admin.user_id },
         }),

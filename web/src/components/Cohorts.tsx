@@ -12,7 +12,7 @@ import Modal from "@cloudscape-design/components/modal";
 import SpaceBetween from "@cloudscape-design/components/space-between";
 import Table from "@cloudscape-design/components/table";
 import { useState } from "react";
-import { type Cohort, client, ok } from "../api";
+import { apiPaths, type Cohort, client, ok } from "../api";
 import { formatDateTime } from "../format";
 import { useShell } from "../shell";
 import { useApi } from "../useApi";
@@ -24,8 +24,8 @@ const NOT_OWNER = "Only the institution's super admin can change cohorts.";
 
 export function Cohorts({ institutionId, owner }: { institutionId: string; owner: boolean }) {
   const params = { path: { id: institutionId } };
-  const { data, error, loading, reload } = useApi(`/api/v1/institutions/${institutionId}/cohorts`, async (signal) =>
-    ok(await client.GET("/api/v1/institutions/{id}/cohorts", { params, signal })),
+  const { data, error, loading, reload } = useApi(`${apiPaths.institutions}/${institutionId}/cohorts`, async (signal) =>
+    ok(await client.GET(`${apiPaths.institutions}/{id}/cohorts`, { params, signal })),
   );
   const { flash } = useShell();
   const [open, setOpen] = useState(false);
@@ -40,7 +40,7 @@ export function Cohorts({ institutionId, owner }: { institutionId: string; owner
   };
   const create = () =>
     submit(async () => {
-      const res = ok(await client.POST("/api/v1/institutions/{id}/cohorts", { params, body: { cohort: { name } } }));
+      const res = ok(await client.POST(`${apiPaths.institutions}/{id}/cohorts`, { params, body: { cohort: { name } } }));
       flash({ type: "success", content: `Cohort ${res.cohort.name} created` });
       close();
       reload();
@@ -57,7 +57,7 @@ export function Cohorts({ institutionId, owner }: { institutionId: string; owner
     removal.submit(async () => {
       if (!deleting) return;
       const { message } = ok(
-        await client.DELETE("/api/v1/institutions/{id}/cohorts/{cohort_id}", {
+        await client.DELETE(`${apiPaths.institutions}/{id}/cohorts/{cohort_id}`, {
           params: { path: { id: institutionId, cohort_id: deleting.id } },
         }),
       );

@@ -8,7 +8,7 @@ import Box from "@cloudscape-design/components/box";
 import Button from "@cloudscape-design/components/button";
 import Modal from "@cloudscape-design/components/modal";
 import SpaceBetween from "@cloudscape-design/components/space-between";
-import { client, isChangedElsewhere, ok } from "../api";
+import { apiPaths, client, isChangedElsewhere, ok } from "../api";
 import { useShell } from "../shell";
 import { useSubmit } from "../useSubmit";
 import { DialogFooter } from "./Dialog";
@@ -37,7 +37,7 @@ export function DeleteInstitution({
       if (!institution) return;
       const { id, etag } = institution;
       const params = { path: { id }, ...(etag !== undefined && { header: { "If-Match": etag } }) };
-      const { message } = ok(await client.DELETE("/api/v1/institutions/{id}", { params }));
+      const { message } = ok(await client.DELETE(`${apiPaths.institutions}/{id}`, { params }));
       flash({ type: "success", content: message });
       onDeleted();
     });

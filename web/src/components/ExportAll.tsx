@@ -9,12 +9,12 @@ import SpaceBetween from "@cloudscape-design/components/space-between";
 import StatusIndicator from "@cloudscape-design/components/status-indicator";
 import { useEffect, useState } from "react";
 import type { components } from "../../../shared/openapi/api-types";
-import { client, ok } from "../api";
+import { apiPaths, client, ok } from "../api";
 import { describe } from "./ErrorNotice";
 
 type Export = components["schemas"]["Export"];
 
-const EXPORTS = "/api/v1/admin/security_events/exports" as const;
+const EXPORTS = `${apiPaths.securityEvents}/exports` as const;
 const POLL_MS = 1000;
 
 export interface ExportFilters {

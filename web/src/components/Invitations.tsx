@@ -16,7 +16,7 @@ import SpaceBetween from "@cloudscape-design/components/space-between";
 import StatusIndicator, { type StatusIndicatorProps } from "@cloudscape-design/components/status-indicator";
 import Table from "@cloudscape-design/components/table";
 import { useState } from "react";
-import { ApiError, client, type Invitation, type InvitationStatus, ok, type Role } from "../api";
+import { ApiError, apiPaths, client, type Invitation, type InvitationStatus, ok, type Role } from "../api";
 import { formatShort, ROLE_LABELS, retryText, roleLabel } from "../format";
 import { query } from "../router";
 import { useShell } from "../shell";
@@ -57,8 +57,8 @@ export function Invitations({ institutionId, canManage, owner }: { institutionId
     limit: PAGE_SIZE,
     cursor: cursors[pageIndex] ?? undefined,
   };
-  const { data, error, loading, reload } = useApi(`/api/v1/admin/invitations${query(params)}`, async (signal) =>
-    ok(await client.GET("/api/v1/admin/invitations", { params: { query: params }, signal })),
+  const { data, error, loading, reload } = useApi(`${apiPaths.invitations}${query(params)}`, async (signal) =>
+    ok(await client.GET(apiPaths.invitations, { params: { query: params }, signal })),
   );
   const next = data?.meta.next_cursor ?? null;
   if (data && next && cursors.length === pageIndex + 1) setCursors([...cursors, next]);
@@ -88,7 +88,7 @@ export function Invitations({ institutionId, canManage, owner }: { institutionId
     setResending(true);
     try {
       const res = ok(
-        await client.POST("/api/v1/admin/invitations/{id}/resend", {
+        await client.POST(`${apiPaths.invitations}/{id}/resend`, {
           params: { path: { id: current.id }, query: { institution_id: institutionId } },
         }),
       );
@@ -264,7 +264,7 @@ function InviteModal(props: {
   const send = () =>
     submit(async () => {
       const res = ok(
-        await client.POST("/api/v1/admin/invitations", {
+        await client.POST(apiPaths.invitations, {
           body: { institution_id: props.institutionId, email, role: role.value as Role },
         }),
       );
@@ -327,7 +327,7 @@ function RevokeModal(props: {
     submit(async () => {
       if (!props.invitation) return;
       const res = ok(
-        await client.DELETE("/api/v1/admin/invitations/{id}", {
+        await client.DELETE(`${apiPaths.invitations}/{id}`, {
           params: { path: { id: props.invitation.id }, query: { institution_id: props.institutionId } },
         }),
       );

@@ -16,7 +16,7 @@ import Modal from "@cloudscape-design/components/modal";
 import Select from "@cloudscape-design/components/select";
 import SpaceBetween from "@cloudscape-design/components/space-between";
 import { useState } from "react";
-import { ApiError, client, ok, type Role } from "../api";
+import { ApiError, apiPaths, client, ok, type Role } from "../api";
 import { formatDateTime, ROLE_LABELS } from "../format";
 import { useShell } from "../shell";
 import { useApi } from "../useApi";
@@ -24,7 +24,7 @@ import { useSubmit } from "../useSubmit";
 import { DialogFooter, Refusal } from "./Dialog";
 import { ErrorNotice } from "./ErrorNotice";
 
-const PATH = "/api/v1/institutions/{id}/scim";
+const PATH = `${apiPaths.institutions}/{id}/scim` as const;
 const roleOptions = (Object.keys(ROLE_LABELS) as Role[]).map((r) => ({ value: r, label: ROLE_LABELS[r] }));
 
 interface Issued {
@@ -40,7 +40,7 @@ interface Mapping {
 export function Scim({ institutionId }: { institutionId: string }) {
   const { flash } = useShell();
   const params = { path: { id: institutionId } };
-  const { data, error, loading, reload } = useApi(`/api/v1/institutions/${institutionId}/scim`, async (signal) => {
+  const { data, error, loading, reload } = useApi(`${apiPaths.institutions}/${institutionId}/scim`, async (signal) => {
     try {
       return ok(await client.GET(PATH, { params, signal })).scim;
     } catch (err) {

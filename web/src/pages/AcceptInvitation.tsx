@@ -15,7 +15,7 @@ import KeyValuePairs from "@cloudscape-design/components/key-value-pairs";
 import Link from "@cloudscape-design/components/link";
 import SpaceBetween from "@cloudscape-design/components/space-between";
 import { type ReactNode, useEffect, useState } from "react";
-import { ApiError, alreadyAccepted, client, ok } from "../api";
+import { ApiError, alreadyAccepted, apiPaths, client, ok } from "../api";
 import { clearSession, useSession } from "../auth/session";
 import { describe } from "../components/ErrorNotice";
 import { formatDay, roleLabel } from "../format";
@@ -49,7 +49,7 @@ export default function AcceptInvitation() {
   const email = session?.email ?? "";
   // The token goes in a POST body, never in a URL; the key names only this page's one preview.
   const preview = useApi(token && TOKEN_PATTERN.test(token) ? "invitation-preview" : undefined, async (signal) =>
-    ok(await client.POST("/api/v1/invitations/preview", { body: { token: token ?? "" }, signal })),
+    ok(await client.POST(apiPaths.invitationsPreview, { body: { token: token ?? "" }, signal })),
   );
   const offer = preview.data;
   const refused = preview.error === undefined ? undefined : explain(preview.error, email);
@@ -62,7 +62,7 @@ export default function AcceptInvitation() {
   const accept = () =>
     submit(async () => {
       if (!token) return;
-      const res = ok(await client.POST("/api/v1/invitations/accept", { body: { token } }));
+      const res = ok(await client.POST(apiPaths.invitationsAccept, { body: { token } }));
       forgetInvitationToken();
       flash({ type: "success", header: res.message, content: `You are now ${roleLabel(res.role)} of ${res.institution.name}.` });
       navigate(`/institutions/${encodeURIComponent(res.institution.id)}`, { replace: true });

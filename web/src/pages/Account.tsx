@@ -17,7 +17,7 @@ import Link from "@cloudscape-design/components/link";
 import SpaceBetween from "@cloudscape-design/components/space-between";
 import StatusIndicator from "@cloudscape-design/components/status-indicator";
 import { type FormEvent, useState } from "react";
-import { client, ok } from "../api";
+import { apiPaths, client, ok } from "../api";
 import { PASSWORD_POLICY } from "../auth/policy";
 import { useSession } from "../auth/session";
 import { signOut } from "../auth/signOut";
@@ -58,7 +58,7 @@ export default function Account() {
   const session = useSession();
   const { flash } = useShell();
   const account = useApi("cognito:account", () => loadCognito().then((c) => c.loadAccount()));
-  const institutions = useApi("/api/v1/institutions", async (signal) => ok(await client.GET("/api/v1/institutions", { signal })));
+  const institutions = useApi(apiPaths.institutions, async (signal) => ok(await client.GET(apiPaths.institutions, { signal })));
 
   const [name, setName] = useState<string>();
   const nameAction = useAction();

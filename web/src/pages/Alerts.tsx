@@ -17,7 +17,7 @@ import Table from "@cloudscape-design/components/table";
 import Toggle from "@cloudscape-design/components/toggle";
 import { useEffect, useMemo, useState } from "react";
 import { COUNTED_TYPES, type CountedType } from "../../../shared/constants";
-import { client, ok } from "../api";
+import { apiPaths, client, ok } from "../api";
 import { AuditTrailForbidden, ErrorNotice, isForbidden } from "../components/ErrorNotice";
 import { formatClock, formatDateTime, formatTime, humanize } from "../format";
 import { follow, query } from "../router";
@@ -41,8 +41,8 @@ const SEVERITY_RANK: Record<string, number> = { critical: 0, high: 1, medium: 2,
 
 export default function Alerts() {
   usePage("Alerts", [{ text: "Alerts", href: "/alerts" }]);
-  const { data, error, loading, reload } = useApi("/api/v1/admin/security_events/alerts", async (signal) =>
-    ok(await client.GET("/api/v1/admin/security_events/alerts", { signal })),
+  const { data, error, loading, reload } = useApi(`${apiPaths.securityEvents}/alerts`, async (signal) =>
+    ok(await client.GET(`${apiPaths.securityEvents}/alerts`, { signal })),
   );
   const [auto, setAuto] = useState(true);
   const [updated, setUpdated] = useState<Date>();

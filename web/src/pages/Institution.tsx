@@ -11,7 +11,7 @@ import StatusIndicator from "@cloudscape-design/components/status-indicator";
 import Tabs from "@cloudscape-design/components/tabs";
 import { useState } from "react";
 import { SETTINGS_DEFAULTS, SETTINGS_KEYS } from "../../../shared/constants";
-import { client, withETag } from "../api";
+import { apiPaths, client, withETag } from "../api";
 import { useSession } from "../auth/session";
 import { Administrators } from "../components/Administrators";
 import { Cohorts } from "../components/Cohorts";
@@ -28,8 +28,8 @@ import { useApi } from "../useApi";
 const TABS = ["details", "cohorts", "invitations"] as const;
 
 export default function InstitutionPage({ id }: { id: string }) {
-  const { data, error, reload } = useApi(`/api/v1/institutions/${id}`, async (signal) =>
-    withETag(await client.GET("/api/v1/institutions/{id}", { params: { path: { id } }, signal })),
+  const { data, error, reload } = useApi(`${apiPaths.institutions}/${id}`, async (signal) =>
+    withETag(await client.GET(`${apiPaths.institutions}/{id}`, { params: { path: { id } }, signal })),
   );
   const session = useSession();
   const { search, pathname } = useLocation();

@@ -17,7 +17,16 @@ import Spinner from "@cloudscape-design/components/spinner";
 import Textarea from "@cloudscape-design/components/textarea";
 import { type FormEvent, useEffect, useState } from "react";
 import { SETTINGS_DEFAULTS, SETTINGS_KEYS, type SettingsKey } from "../../../shared/constants";
-import { client, type Institution, type InstitutionChanges, type InstitutionView, isChangedElsewhere, ok, withETag } from "../api";
+import {
+  apiPaths,
+  client,
+  type Institution,
+  type InstitutionChanges,
+  type InstitutionView,
+  isChangedElsewhere,
+  ok,
+  withETag,
+} from "../api";
 import { describe, ErrorNotice } from "../components/ErrorNotice";
 import { humanize } from "../format";
 import { navigate } from "../router";
@@ -74,8 +83,8 @@ function changes(values: Values, before: Values | undefined): InstitutionChanges
 
 export default function InstitutionForm({ id }: { id?: string | undefined }) {
   const editing = id !== undefined;
-  const loaded = useApi(editing ? `/api/v1/institutions/${id}` : undefined, async (signal) =>
-    withETag(await client.GET("/api/v1/institutions/{id}", { params: { path: { id: id ?? "" } }, signal })),
+  const loaded = useApi(editing ? `${apiPaths.institutions}/${id}` : undefined, async (signal) =>
+    withETag(await client.GET(`${apiPaths.institutions}/{id}`, { params: { path: { id: id ?? "" } }, signal })),
   );
   const name = loaded.data?.institution.name;
   const base = { text: "Institutions", href: "/institutions" };
@@ -132,12 +141,12 @@ export default function InstitutionForm({ id }: { id?: string | undefined }) {
         const body = { institution: changes(values, before) };
         const etag = loaded.data?.etag;
         const params = { path: { id }, ...(etag !== undefined && { header: { "If-Match": etag } }) };
-        const res = ok(await client.PATCH("/api/v1/institutions/{id}", { params, body }));
+        const res = ok(await client.PATCH(`${apiPaths.institutions}/{id}`, { params, body }));
         flash({ type: "success", content: res.message });
         navigate(`/institutions/${encodeURIComponent(id)}`);
       } else {
         const body = { institution: { ...changes(values, undefined), name: values.name } };
-        const res = ok(await client.POST("/api/v1/institutions", { body }));
+        const res = ok(await client.POST(apiPaths.institutions, { body }));
         flash({ type: "success", content: `${res.message}: ${res.institution.name}` });
         navigate(`/institutions/${encodeURIComponent(res.institution.id)}`);
       }

@@ -8,7 +8,7 @@ import SpaceBetween from "@cloudscape-design/components/space-between";
 import Table from "@cloudscape-design/components/table";
 import TextFilter from "@cloudscape-design/components/text-filter";
 import { useEffect, useState } from "react";
-import { client, type InstitutionSummary, ok } from "../api";
+import { apiPaths, client, type InstitutionSummary, ok } from "../api";
 import { useSession } from "../auth/session";
 import { DeleteInstitution } from "../components/DeleteInstitution";
 import { ErrorNotice } from "../components/ErrorNotice";
@@ -22,8 +22,8 @@ const NOT_OWNER = "Only the institution's super admin can do this.";
 export default function Institutions() {
   usePage("Institutions", [{ text: "Institutions", href: "/institutions" }]);
   const session = useSession();
-  const { data, error, loading, reload } = useApi("/api/v1/institutions", async (signal) =>
-    ok(await client.GET("/api/v1/institutions", { signal })),
+  const { data, error, loading, reload } = useApi(apiPaths.institutions, async (signal) =>
+    ok(await client.GET(apiPaths.institutions, { signal })),
   );
   const [deleting, setDeleting] = useState<InstitutionSummary>();
   const canCreate = session?.superAdmin === true;

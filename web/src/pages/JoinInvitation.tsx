@@ -17,7 +17,7 @@ import KeyValuePairs from "@cloudscape-design/components/key-value-pairs";
 import SpaceBetween from "@cloudscape-design/components/space-between";
 import TopNavigation from "@cloudscape-design/components/top-navigation";
 import { type FormEvent, type ReactNode, useEffect, useState } from "react";
-import { ApiError, alreadyAccepted, client, ok } from "../api";
+import { ApiError, alreadyAccepted, apiPaths, client, ok } from "../api";
 import { PASSWORD_POLICY, passwordProblems } from "../auth/policy";
 import { describe } from "../components/ErrorNotice";
 import { ROLE_POWERS } from "../components/RolesHelp";
@@ -30,7 +30,7 @@ export default function JoinInvitation() {
   const [token] = useState(invitationToken);
   const valid = token !== undefined && TOKEN_PATTERN.test(token);
   const opened = useApi(valid ? "invitation-open" : undefined, async (signal) =>
-    ok(await client.POST("/api/v1/invitations/open", { body: { token: token ?? "" }, signal })),
+    ok(await client.POST(apiPaths.invitationsOpen, { body: { token: token ?? "" }, signal })),
   );
   const [mode, setMode] = useState<"offer" | "sign-in">("offer");
   const [joined, setJoined] = useState<{ email: string; password: string }>();
@@ -68,7 +68,7 @@ export default function JoinInvitation() {
     setError(undefined);
     void (async () => {
       try {
-        const res = ok(await client.POST("/api/v1/invitations/register", { body: { token, name: trimmed, password } }));
+        const res = ok(await client.POST(apiPaths.invitationsRegister, { body: { token, name: trimmed, password } }));
         // After the sign-in, the console opens the institution (AcceptInvitation takes this).
         keepJoinLanding({ id: res.institution.id, name: res.institution.name, role: res.role });
         setJoined({ email: offer.email, password });

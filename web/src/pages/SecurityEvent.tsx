@@ -7,7 +7,7 @@ import KeyValuePairs from "@cloudscape-design/components/key-value-pairs";
 import Link from "@cloudscape-design/components/link";
 import SpaceBetween from "@cloudscape-design/components/space-between";
 import Spinner from "@cloudscape-design/components/spinner";
-import { client, ok } from "../api";
+import { apiPaths, client, ok } from "../api";
 import { AuditTrailForbidden, ErrorNotice, isForbidden } from "../components/ErrorNotice";
 import { formatDateTime, humanize } from "../format";
 import { follow, query } from "../router";
@@ -17,8 +17,8 @@ import { useApi } from "../useApi";
 const text = (value: unknown): string => (typeof value === "string" ? value : JSON.stringify(value));
 
 export default function SecurityEventPage({ id }: { id: string }) {
-  const { data, error, reload } = useApi(`/api/v1/admin/security_events/${id}`, async (signal) =>
-    ok(await client.GET("/api/v1/admin/security_events/{id}", { params: { path: { id } }, signal })),
+  const { data, error, reload } = useApi(`${apiPaths.securityEvents}/${id}`, async (signal) =>
+    ok(await client.GET(`${apiPaths.securityEvents}/{id}`, { params: { path: { id } }, signal })),
   );
   const title = data ? humanize(data.event_type) : "Security event";
   usePage(title, [

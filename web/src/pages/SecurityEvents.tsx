@@ -16,7 +16,7 @@ import SpaceBetween from "@cloudscape-design/components/space-between";
 import Table from "@cloudscape-design/components/table";
 import { useMemo, useState } from "react";
 import { EVENT_TYPES } from "../../../shared/constants";
-import { client, ok } from "../api";
+import { apiPaths, client, ok } from "../api";
 import { AuditTrailForbidden, describe, ErrorNotice, isForbidden } from "../components/ErrorNotice";
 import { ExportAll } from "../components/ExportAll";
 import { formatDateTime, humanize } from "../format";
@@ -112,8 +112,8 @@ export default function SecurityEvents() {
     limit: filters.limit,
     cursor: cursors[index] ?? undefined,
   };
-  const { data, error, loading, reload } = useApi(`/api/v1/admin/security_events${query(params)}`, async (signal) =>
-    ok(await client.GET("/api/v1/admin/security_events", { params: { query: params }, signal })),
+  const { data, error, loading, reload } = useApi(`${apiPaths.securityEvents}${query(params)}`, async (signal) =>
+    ok(await client.GET(apiPaths.securityEvents, { params: { query: params }, signal })),
   );
   const next = data?.meta.next_cursor ?? null;
   if (data && next && cursors.length === index + 1) setPaging({ key: filterKey, cursors: [...cursors, next], index });
@@ -121,7 +121,7 @@ export default function SecurityEvents() {
   const download = async () => {
     setDownloading(true);
     try {
-      const exported = await client.GET("/api/v1/admin/security_events/export", {
+      const exported = await client.GET(`${apiPaths.securityEvents}/export`, {
         params: { query: { event_type: filters.eventType, user_email: filters.userEmail, from, to } },
         parseAs: "blob",
       });

@@ -17,7 +17,7 @@ import StatusIndicator, { type StatusIndicatorProps } from "@cloudscape-design/c
 import Table from "@cloudscape-design/components/table";
 import { useCallback, useEffect, useState } from "react";
 import type { components } from "../../../shared/openapi/api-types";
-import { ApiError, client, ok } from "../api";
+import { ApiError, apiPaths, client, ok } from "../api";
 import { DialogFooter, FormDialog, Refusal } from "../components/Dialog";
 import { describe, ErrorNotice, isForbidden, SuperAdminOnly } from "../components/ErrorNotice";
 import { formatDateTime, formatShort, humanize } from "../format";
@@ -30,7 +30,7 @@ type Webhook = components["schemas"]["Webhook"];
 type Created = components["schemas"]["WebhookCreated"]["webhook"];
 type Delivery = components["schemas"]["WebhookDelivery"];
 
-const HOOKS = "/api/v1/admin/webhooks" as const;
+const HOOKS = apiPaths.webhooks;
 /** While a delivery waits for its retry, the list is read again this often. */
 const PENDING_REFRESH_MS = 10_000;
 

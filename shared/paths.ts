@@ -1,0 +1,22 @@
+/**
+ * The API's path prefixes: the one place `/api/v1` is spelled. A module of its own, without the route table,
+ * so that the console's entry (web/src/api.ts) and the tests take these few strings and nothing else;
+ * shared/routes.ts re-exports them.
+ */
+const api = "/api/v1";
+
+export const paths = {
+  api,
+  institutions: `${api}/institutions`,
+  invitations: `${api}/admin/invitations`,
+  invitationsAccept: `${api}/invitations/accept`,
+  invitationsPreview: `${api}/invitations/preview`,
+  invitationsOpen: `${api}/invitations/open`,
+  invitationsRegister: `${api}/invitations/register`,
+  securityEvents: `${api}/admin/security_events`,
+  webhooks: `${api}/admin/webhooks`,
+  openapi: `${api}/openapi.json`,
+  docs: `${api}/docs`,
+  /** The SCIM 2.0 service (DESIGN.md §15): a connection's `base_url` is the API's origin and this. */
+  scim: "/api/scim/v2",
+} as const;
