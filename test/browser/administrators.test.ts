@@ -6,41 +6,28 @@
  *
  * Each test starts from its own account and data, seeded through the API, its people signed in already.
  */
-import type { Browser, BrowserContext, Page } from "playwright-core";
-import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
+import type { Page } from "playwright-core";
+import { describe, expect, it } from "vitest";
+import { paths } from "../../shared/routes.js";
 import { call, invitationTokenIn, sentMail, uniq } from "../support/api.js";
 import {
   consoleUrl,
-  expectAccessible,
   heading,
-  launch,
   newAccount,
   newPerson,
-  openPage,
-  type PageWatch,
   type Person,
+  photographAndCheck,
   screenshot,
   seedInstitution,
   settled,
-  signInTokens,
+  useBrowser,
 } from "./support.js";
 
-const INST = "/api/v1/institutions";
-
-let browser: Browser;
-let contexts: BrowserContext[] = [];
-let watches: PageWatch[] = [];
-
-async function browse(as: Person): Promise<Page> {
-  const { context, page, watch } = await openPage(browser, { session: await signInTokens(as.email, as.password) });
-  contexts.push(context);
-  watches.push(watch);
-  return page;
-}
+const { browse } = useBrowser();
 
 /** Invites `email` as `role` through the API; returns the mailed token. */
 async function inviteToken(token: string, institutionId: string, email: string, role = "cohort_admin"): Promise<string> {
-  const res = await call("POST", "/api/v1/admin/invitations", { token, body: { institution_id: institutionId, email, role } });
+  const res = await call("POST", paths.invitations, { token, body: { institution_id: institutionId, email, role } });
   expect(res.status, res.text).toBe(201);
   const mail = (await sentMail(email)).at(-1);
   if (!mail) throw new Error(`no mail to ${email}`);
@@ -51,7 +38,7 @@ async function inviteToken(token: string, institutionId: string, email: string, 
 async function join(owner: Person & { token: string }, institutionId: string, label: string, domain: string, role = "cohort_admin") {
   const p = await newPerson(label, domain, { superAdmin: role === "cohort_super_admin" });
   const tok = await inviteToken(owner.token, institutionId, p.email, role);
-  const res = await call("POST", "/api/v1/invitations/accept", { token: p.token, body: { token: tok } });
+  const res = await call("POST", paths.invitationsAccept, { token: p.token, body: { token: tok } });
   expect(res.status, res.text).toBe(200);
   const id = (JSON.parse(Buffer.from(p.token.split(".")[1] ?? "", "base64url").toString()) as { sub: string }).sub;
   return { ...p, id };
@@ -64,21 +51,6 @@ async function administrators(page: Page, institutionId: string) {
   await settled(table);
   return table;
 }
-
-beforeAll(async () => {
-  browser = await launch();
-});
-
-afterEach(async () => {
-  for (const w of watches) expect(w.problems).toEqual([]);
-  await Promise.all(contexts.map((c) => c.close()));
-  contexts = [];
-  watches = [];
-});
-
-afterAll(async () => {
-  await browser?.close();
-});
 
 describe("administrators in the console", () => {
   it("lists who holds access, marks another account's member, and removes an administrator with the invitations they sent", async () => {
@@ -96,21 +68,19 @@ describe("administrators in the console", () => {
     await foreignRow.getByText("Other account").waitFor();
     expect(await table.locator("tbody tr", { hasText: sam.email }).getByText("Other account").count()).toBe(0);
     await table.locator("tbody tr", { hasText: owner.email }).getByText("Super admin", { exact: true }).waitFor();
-    await screenshot(page, "20-administrators");
-    await expectAccessible(page, "administrators");
+    await photographAndCheck(page, "20-administrators", "administrators");
 
     await table.getByRole("radio", { name: `Select ${sam.email}` }).check();
     await page.getByRole("button", { name: "Remove", exact: true }).click();
     const dialog = page.getByRole("dialog", { name: "Remove administrator" });
     await dialog.getByText(sam.email).first().waitFor();
     await dialog.getByTestId("invitations-to-revoke").getByText(pendingEmail).waitFor();
-    await screenshot(page, "21-remove-administrator");
-    await expectAccessible(page, "remove dialog");
+    await photographAndCheck(page, "21-remove-administrator", "remove dialog");
     await dialog.getByRole("button", { name: "Remove", exact: true }).click();
     await page.getByText(`${sam.email} removed (1 invitation revoked).`).waitFor();
     await expect.poll(async () => await table.locator("tbody tr", { hasText: sam.email }).count()).toBe(0);
 
-    expect((await call("GET", `${INST}/${inst.id}`, { token: sam.token })).status).toBe(404);
+    expect((await call("GET", `${paths.institutions}/${inst.id}`, { token: sam.token })).status).toBe(404);
   });
 
   it("transfers the institution to a cohort super admin; the former super admin sees it as an administrator", async () => {
@@ -128,7 +98,7 @@ describe("administrators in the console", () => {
     await page.getByText(`Institution transferred to ${heir.email}`).waitFor();
     await screenshot(page, "22-transferred");
 
-    const shown = await call("GET", `${INST}/${inst.id}`, { token: owner.token });
+    const shown = await call("GET", `${paths.institutions}/${inst.id}`, { token: owner.token });
     expect(shown.body).toMatchObject({ is_super_admin: false, role: "cohort_super_admin", institution: { super_admin_id: heir.id } });
     // The page now offers the former super admin what any administrator has: leaving, not managing.
     await page.getByRole("button", { name: "Leave institution" }).waitFor();
@@ -140,8 +110,8 @@ describe("administrators in the console", () => {
     const inst = await seedInstitution(owner.token);
     const invitee = await newPerson("ivy", domain);
     const tok = await inviteToken(owner.token, inst.id, invitee.email);
-    const expires = (await call("GET", "/api/v1/admin/invitations", { token: owner.token, query: { institution_id: inst.id } })).body
-      .invitations[0].expires_at as string;
+    const expires = (await call("GET", paths.invitations, { token: owner.token, query: { institution_id: inst.id } })).body.invitations[0]
+      .expires_at as string;
     const date = new Intl.DateTimeFormat("en-GB", { day: "numeric", month: "short", year: "numeric", timeZone: "UTC" }).format(
       new Date(expires),
     );
@@ -152,8 +122,7 @@ describe("administrators in the console", () => {
     await page
       .getByText(`${owner.name} (${owner.email}) invited you to administer ${inst.name} as Cohort admin. Expires ${date}.`)
       .waitFor();
-    await screenshot(page, "23-accept-preview");
-    await expectAccessible(page, "accept preview");
+    await photographAndCheck(page, "23-accept-preview", "accept preview");
     // The preview consumed nothing: accepting still works.
     await page.getByRole("button", { name: "Accept invitation" }).click();
     await heading(page, inst.name);

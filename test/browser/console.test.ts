@@ -11,21 +11,19 @@
  * a fixed time.
  */
 import { readFile } from "node:fs/promises";
-import type { Browser, BrowserContext, Page } from "playwright-core";
-import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
+import type { Page } from "playwright-core";
+import { describe, expect, it } from "vitest";
 import { createUserWithTemporaryPassword } from "../../infra/local/cognito.js";
+import { paths } from "../../shared/routes.js";
 import { call, invitationTokenIn, sentMail, stack, uniq, uniqEmail } from "../support/api.js";
 import {
   amplifyKey,
   consoleUrl,
   expectAccessible,
   heading,
-  launch,
   newAccount,
   newPerson,
-  openPage,
-  type PageWatch,
-  type Person,
+  photographAndCheck,
   SESSION_KEY,
   screenshot,
   seedInstitution,
@@ -34,21 +32,11 @@ import {
   signInTokens,
   strongPassword,
   submitSignIn,
+  useBrowser,
 } from "./support.js";
 
-let browser: Browser;
-let contexts: BrowserContext[] = [];
-let watches: PageWatch[] = [];
+const { browse, browseWithWatch } = useBrowser();
 
-/** A browser of a person's own; signed in already when `as` is given. */
-async function browse(as?: Person): Promise<Page> {
-  const { context, page, watch } = await openPage(browser, as ? { session: await signInTokens(as.email, as.password) } : {});
-  contexts.push(context);
-  watches.push(watch);
-  return page;
-}
-
-/** axe-core finds no serious or critical violation on the page as it stands. */
 /**
  * Watches, through the hook React offers its developer tools (present in production builds too), the props
  * the frame hands to Cloudscape's components on every commit: for each `Component.prop`, how often it
@@ -98,23 +86,6 @@ const FRAME_PROPS_WATCH = `(() => {
 /** The flash message that says `text`. */
 const flash = (page: Page, text: string) => page.getByText(text).first();
 
-beforeAll(async () => {
-  browser = await launch();
-});
-
-// Every page a test opened reported no uncaught error, no update loop and no CSP violation; then it closes.
-afterEach(async () => {
-  const problems = watches.flatMap((w) => w.problems);
-  for (const c of contexts) await c.close().catch(() => {});
-  contexts = [];
-  watches = [];
-  expect(problems).toEqual([]);
-});
-
-afterAll(async () => {
-  await browser?.close();
-});
-
 describe("the console", () => {
   it("signs an administrator in for the first time: the temporary password must be replaced", async () => {
     const domain = `${uniq("first")}.test`;
@@ -128,8 +99,7 @@ describe("the console", () => {
     const page = await browse();
     await page.goto(consoleUrl("/"));
     await heading(page, "Sign in");
-    await screenshot(page, "01-sign-in");
-    await expectAccessible(page, "sign-in");
+    await photographAndCheck(page, "01-sign-in", "sign-in");
 
     await submitSignIn(page, owner.email, owner.temporary);
     await heading(page, "Choose a new password");
@@ -138,16 +108,14 @@ describe("the console", () => {
     await page.getByRole("button", { name: "Set password and sign in" }).click();
     await page.getByText("The two passwords differ.").waitFor();
     await page.getByLabel("Repeat the new password").fill(owner.password);
-    await screenshot(page, "02-new-password");
-    await expectAccessible(page, "new password");
+    await photographAndCheck(page, "02-new-password", "new password");
     await page.getByRole("button", { name: "Set password and sign in" }).click();
 
     await heading(page, "Institutions");
     await page.getByText("No institutions", { exact: true }).waitFor();
     // The name from the ID token shows in the top bar.
     await page.getByRole("button", { name: new RegExp(owner.email) }).waitFor();
-    await screenshot(page, "03-institutions-empty");
-    await expectAccessible(page, "institutions (empty)");
+    await photographAndCheck(page, "03-institutions-empty", "institutions (empty)");
 
     // The new password is now the one that works.
     expect((await signInTokens(owner.email, owner.password)).idToken).toBeTruthy();
@@ -181,8 +149,7 @@ describe("the console", () => {
       const described = await Promise.all(describedBy.split(/\s+/).map((id) => page.locator(`[id="${id}"]`).textContent()));
       expect(described.join(" "), message).toContain(message);
     }
-    await screenshot(page, "04-create-errors");
-    await expectAccessible(page, "create form with errors");
+    await photographAndCheck(page, "04-create-errors", "create form with errors");
 
     await page.getByLabel(/^Name/).fill(institutionName);
     await page.getByLabel(/^Registration number/).fill(uniq("AC"));
@@ -200,8 +167,7 @@ describe("the console", () => {
     const settings = page.locator("dl, [class*='key-value-pairs']").filter({ hasText: "Email notifications" }).first();
     await settings.getByText("Set (default: on)").waitFor();
     expect(await settings.getByText("Default", { exact: true }).count()).toBe(3);
-    await screenshot(page, "05-institution-details");
-    await expectAccessible(page, "institution details");
+    await photographAndCheck(page, "05-institution-details", "institution details");
   });
 
   it("edits the institution, sending only what changed", async () => {
@@ -220,7 +186,7 @@ describe("the console", () => {
     await flash(page, "Institution updated successfully").waitFor();
     await page.getByText("Springfield").waitFor();
 
-    const events = await call("GET", "/api/v1/admin/security_events", { token: owner.token, query: { event_type: "institution_updated" } });
+    const events = await call("GET", paths.securityEvents, { token: owner.token, query: { event_type: "institution_updated" } });
     expect(events.body.events[0]?.details).toMatchObject({ institution_id: institution.id, changes: ["address"] });
   });
 
@@ -228,7 +194,10 @@ describe("the console", () => {
     const { owner } = await newAccount("ifmatch");
     const institution = await seedInstitution(owner.token);
     const changeElsewhere = async (address: string) => {
-      const res = await call("PATCH", `/api/v1/institutions/${institution.id}`, { token: owner.token, body: { institution: { address } } });
+      const res = await call("PATCH", `${paths.institutions}/${institution.id}`, {
+        token: owner.token,
+        body: { institution: { address } },
+      });
       expect(res.status).toBe(200);
     };
     const page = await browse(owner);
@@ -238,10 +207,9 @@ describe("the console", () => {
     await page.getByLabel(/^Name/).fill(`${institution.name} renamed`);
     await page.getByRole("button", { name: "Save changes" }).click();
     await page.getByText("Someone else changed this institution").waitFor();
-    await screenshot(page, "06b-edit-changed-elsewhere");
-    await expectAccessible(page, "edit refused with 412");
+    await photographAndCheck(page, "06b-edit-changed-elsewhere", "edit refused with 412");
     // Nothing was saved: the other change stands, the name is the old one.
-    const stored = await call("GET", `/api/v1/institutions/${institution.id}`, { token: owner.token });
+    const stored = await call("GET", `${paths.institutions}/${institution.id}`, { token: owner.token });
     expect(stored.body.institution).toMatchObject({ name: institution.name, address: "2 Elsewhere Road" });
 
     await page.getByRole("button", { name: "Reload" }).click();
@@ -258,13 +226,13 @@ describe("the console", () => {
     await page.getByRole("button", { name: "Delete", exact: true }).click();
     await page.getByRole("dialog").getByRole("button", { name: "Delete" }).click();
     await page.getByRole("dialog").getByText("Someone else changed this institution").waitFor();
-    expect((await call("GET", `/api/v1/institutions/${institution.id}`, { token: owner.token })).status).toBe(200);
+    expect((await call("GET", `${paths.institutions}/${institution.id}`, { token: owner.token })).status).toBe(200);
     await page.getByRole("dialog").getByRole("button", { name: "Reload" }).click();
     await page.getByText("3 Elsewhere Road").waitFor();
     await page.getByRole("button", { name: "Delete", exact: true }).click();
     await page.getByRole("dialog").getByRole("button", { name: "Delete" }).click();
     await heading(page, "Institutions");
-    expect((await call("GET", `/api/v1/institutions/${institution.id}`, { token: owner.token })).status).toBe(404);
+    expect((await call("GET", `${paths.institutions}/${institution.id}`, { token: owner.token })).status).toBe(404);
   });
 
   it("adds a cohort, and then deleting is refused with the contract's message in the dialog", async () => {
@@ -281,17 +249,15 @@ describe("the console", () => {
     await dialog.getByLabel("Name").fill("Class of 2026");
     await dialog.getByRole("button", { name: "Create cohort" }).click();
     await page.getByRole("row").filter({ hasText: "Class of 2026" }).waitFor();
-    await screenshot(page, "07-cohorts");
-    await expectAccessible(page, "cohorts");
+    await photographAndCheck(page, "07-cohorts", "cohorts");
 
     // The institution's Delete (in its header, before the cohorts' own).
     await page.getByRole("button", { name: "Delete", exact: true }).first().click();
     await page.getByRole("dialog").getByRole("button", { name: "Delete" }).click();
     await page.getByRole("dialog").getByText("Cannot delete institution with existing cohorts").waitFor();
-    await screenshot(page, "08-delete-refused");
-    await expectAccessible(page, "delete refused");
+    await photographAndCheck(page, "08-delete-refused", "delete refused");
     await page.getByRole("dialog").getByRole("button", { name: "Cancel" }).click();
-    expect((await call("GET", `/api/v1/institutions/${institution.id}`, { token: owner.token })).status).toBe(200);
+    expect((await call("GET", `${paths.institutions}/${institution.id}`, { token: owner.token })).status).toBe(200);
 
     // The cohort deleted (after a confirmation), the institution can be deleted (issue 30).
     const cohorts = page.getByTestId("cohorts-table");
@@ -299,16 +265,15 @@ describe("the console", () => {
     await cohorts.getByRole("button", { name: "Delete", exact: true }).click();
     const confirm = page.getByRole("dialog", { name: "Delete cohort" });
     await confirm.getByText("Class of 2026").waitFor();
-    await screenshot(page, "08b-delete-cohort");
-    await expectAccessible(page, "delete cohort");
+    await photographAndCheck(page, "08b-delete-cohort", "delete cohort");
     await confirm.getByRole("button", { name: "Delete" }).click();
     await cohorts.getByText("No cohorts").waitFor();
-    const listed = await call("GET", `/api/v1/institutions/${institution.id}/cohorts`, { token: owner.token });
+    const listed = await call("GET", `${paths.institutions}/${institution.id}/cohorts`, { token: owner.token });
     expect(listed.body.cohorts).toEqual([]);
     await page.getByRole("button", { name: "Delete", exact: true }).first().click();
     await page.getByRole("dialog").getByRole("button", { name: "Delete" }).click();
     await heading(page, "Institutions");
-    expect((await call("GET", `/api/v1/institutions/${institution.id}`, { token: owner.token })).status).toBe(404);
+    expect((await call("GET", `${paths.institutions}/${institution.id}`, { token: owner.token })).status).toBe(404);
   });
 
   it("invites an administrator: the e-mail's 422 shows at its field, the mail arrives, the invitation is listed", async () => {
@@ -326,8 +291,7 @@ describe("the console", () => {
     await dialog.getByRole("button", { name: "Send invitation" }).click();
     await dialog.getByText("Email is invalid").waitFor();
     expect(await dialog.getByLabel("E-mail address").getAttribute("aria-invalid")).toBe("true");
-    await screenshot(page, "09-invite-error");
-    await expectAccessible(page, "invite dialog");
+    await photographAndCheck(page, "09-invite-error", "invite dialog");
 
     await dialog.getByLabel("E-mail address").fill(inviteeEmail);
     await dialog.getByRole("button", { name: "Send invitation" }).click();
@@ -335,8 +299,7 @@ describe("the console", () => {
     const row = page.getByRole("row").filter({ hasText: inviteeEmail });
     await row.getByText("Active").waitFor();
     await row.getByText("Cohort admin").waitFor();
-    await screenshot(page, "10-invitations");
-    await expectAccessible(page, "invitations");
+    await photographAndCheck(page, "10-invitations", "invitations");
 
     const mail = (await sentMail(inviteeEmail)).at(-1);
     expect(mail).toBeDefined();
@@ -354,7 +317,7 @@ describe("the console", () => {
     const crowded = uniqEmail("bob");
     // The pending limit is 3 per address: three invitations, then the console asks for a fourth.
     for (let i = 0; i < 3; i++) {
-      const res = await call("POST", "/api/v1/admin/invitations", {
+      const res = await call("POST", paths.invitations, {
         token: owner.token,
         body: { institution_id: institution.id, email: crowded, role: "cohort_admin" },
       });
@@ -374,7 +337,7 @@ describe("the console", () => {
     await screenshot(page, "11-invite-429");
     await dialog.getByRole("button", { name: "Cancel" }).click();
     // The time shown is the one the API gave.
-    const again = await call("POST", "/api/v1/admin/invitations", {
+    const again = await call("POST", paths.invitations, {
       token: owner.token,
       body: { institution_id: institution.id, email: crowded, role: "cohort_admin" },
     });
@@ -391,14 +354,12 @@ describe("the console", () => {
     await page.goto(acceptLink);
     // Without a sign-in the invitation shows first (open); the invitee has an account, so it offers sign-in.
     await page.getByTestId("invitation-preview").getByText(institution.name, { exact: false }).waitFor();
-    await screenshot(page, "12a-accept-has-account");
-    await expectAccessible(page, "accept: has an account");
+    await photographAndCheck(page, "12a-accept-has-account", "accept: has an account");
     await page.getByRole("button", { name: "Sign in to accept" }).click();
     await page.getByText("Sign in to accept your invitation").waitFor();
     // The token left the address bar (and the history) at once.
     expect(page.url()).toBe(consoleUrl("/invitations/accept"));
-    await screenshot(page, "12-accept-sign-in");
-    await expectAccessible(page, "accept: sign in");
+    await photographAndCheck(page, "12-accept-sign-in", "accept: sign in");
 
     await submitSignIn(page, invitee.email, "Wrong-Passw0rd!");
     await page.getByText("Incorrect e-mail address or password.", { exact: true }).waitFor();
@@ -417,8 +378,7 @@ describe("the console", () => {
     await page.getByText(`${token.slice(0, 8)}…`).waitFor();
     await page.getByText(`Signed in as`).waitFor();
     expect(await page.locator("body").innerText()).not.toContain(token);
-    await screenshot(page, "14-accept");
-    await expectAccessible(page, "accept");
+    await photographAndCheck(page, "14-accept", "accept");
 
     await page.getByRole("button", { name: "Accept invitation" }).focus();
     await page.keyboard.press("Enter");
@@ -438,15 +398,13 @@ describe("the console", () => {
     await page.goto(consoleUrl("/security-events"));
     await page.getByText("Super admin access required").waitFor();
     await page.getByText("Access denied").first().waitFor();
-    await screenshot(page, "16-events-403");
-    await expectAccessible(page, "security events 403");
+    await photographAndCheck(page, "16-events-403", "security events 403");
 
     // The same link a second time, by the one who accepted it: it says so (issue 30; nothing is recorded).
     await page.goto(acceptLink);
     await page.getByText("You have already accepted this invitation").first().waitFor();
     await page.getByRole("link", { name: "your institutions" }).waitFor();
-    await screenshot(page, "17-accept-already-accepted");
-    await expectAccessible(page, "accept: already accepted");
+    await photographAndCheck(page, "17-accept-already-accepted", "accept: already accepted");
 
     // A link cut short never reaches the API.
     await page.goto(consoleUrl(`/invitations/accept?token=${token.slice(0, 20)}`));
@@ -486,8 +444,7 @@ describe("the console", () => {
     await page.getByText("Institution not found or access denied").waitFor();
     await page.getByText("Not found", { exact: true }).waitFor();
     expect(await page.locator("body").innerText()).not.toContain(institution.name);
-    await screenshot(page, "18-outsider-not-found");
-    await expectAccessible(page, "outsider not found");
+    await photographAndCheck(page, "18-outsider-not-found", "outsider not found");
 
     // Their own audit trail holds their attempt, and nothing of the owner's account.
     await page.goto(consoleUrl("/security-events"));
@@ -509,7 +466,7 @@ describe("the console", () => {
     const institution = await seedInstitution(owner.token);
     expect(
       (
-        await call("PATCH", `/api/v1/institutions/${institution.id}`, {
+        await call("PATCH", `${paths.institutions}/${institution.id}`, {
           token: owner.token,
           body: { institution: { address: "1 Main Street" } },
         })
@@ -517,7 +474,7 @@ describe("the console", () => {
     ).toBe(200);
     expect(
       (
-        await call("POST", `/api/v1/institutions/${institution.id}/cohorts`, {
+        await call("POST", `${paths.institutions}/${institution.id}/cohorts`, {
           token: owner.token,
           body: { cohort: { name: "Class of 2026" } },
         })
@@ -525,7 +482,7 @@ describe("the console", () => {
     ).toBe(201);
     const invitee = await newPerson("ada", domain);
     const link = await seedInvitation(owner.token, institution.id, invitee.email);
-    const accepted = await call("POST", "/api/v1/invitations/accept", {
+    const accepted = await call("POST", paths.invitationsAccept, {
       token: invitee.token,
       body: { token: new URL(link).searchParams.get("token") },
     });
@@ -543,8 +500,7 @@ describe("the console", () => {
       await table.getByRole("row").filter({ hasText: type }).first().waitFor();
     }
     await table.getByRole("row").filter({ hasText: "Unauthorized institution access" }).first().waitFor();
-    await screenshot(page, "19-security-events");
-    await expectAccessible(page, "security events");
+    await photographAndCheck(page, "19-security-events", "security events");
 
     // Filter by type: only that type is left, once the table has loaded the filtered page.
     await page.getByRole("button", { name: /Event type/ }).click();
@@ -558,8 +514,7 @@ describe("the console", () => {
     await table.getByRole("link").first().click();
     await page.getByText("User ID").waitFor();
     await page.getByText(institution.name).first().waitFor();
-    await screenshot(page, "21-security-event");
-    await expectAccessible(page, "security event");
+    await photographAndCheck(page, "21-security-event", "security event");
     await page.getByRole("link", { name: "Events of this user" }).click();
     await page.waitForURL(/user_id=/);
     const users = () => settled(table).then(() => table.locator("tbody tr > :nth-child(3)").allInnerTexts());
@@ -597,7 +552,7 @@ describe("the console", () => {
     const institution = await seedInstitution(owner.token);
     const invitee = await newPerson("ada", domain);
     const link = await seedInvitation(owner.token, institution.id, invitee.email);
-    const accepted = await call("POST", "/api/v1/invitations/accept", {
+    const accepted = await call("POST", paths.invitationsAccept, {
       token: invitee.token,
       body: { token: new URL(link).searchParams.get("token") },
     });
@@ -642,8 +597,8 @@ describe("the console", () => {
     const { owner } = await newAccount("alerts");
     // Six lookups of institutions that do not exist reach the unauthorized-access alert.
     for (let i = 0; i < 6; i++)
-      expect((await call("GET", `/api/v1/institutions/01KYYYYYYYYYYYYYYYYYYYYY${i}Y`, { token: owner.token })).status).toBe(404);
-    const api = await call("GET", "/api/v1/admin/security_events/alerts", { token: owner.token });
+      expect((await call("GET", `${paths.institutions}/01KYYYYYYYYYYYYYYYYYYYYY${i}Y`, { token: owner.token })).status).toBe(404);
+    const api = await call("GET", `${paths.securityEvents}/alerts`, { token: owner.token });
     expect(api.status).toBe(200);
 
     const page = await browse(owner);
@@ -671,8 +626,7 @@ describe("the console", () => {
       await page.getByText("This API version returns no per-minute series").waitFor();
     }
     await page.getByTestId("alerts-updated").waitFor();
-    await screenshot(page, "23-alerts");
-    await expectAccessible(page, "alerts");
+    await photographAndCheck(page, "23-alerts", "alerts");
 
     // Refreshed on demand: the time of the last update moves (the time shows seconds: a refresh within the
     // same second shows the same time, so the person refreshes again, as the test does).
@@ -765,14 +719,13 @@ describe("the console", () => {
     const { owner } = await newAccount("broken");
     const institution = await seedInstitution(owner.token);
     // Its own watch: this test expects the error the others must not meet.
-    const { context, page, watch } = await openPage(browser, { session: await signInTokens(owner.email, owner.password) });
-    contexts.push(context);
+    const { page, watch } = await browseWithWatch(owner);
     const logged: string[] = [];
     page.on("console", (msg) => {
       if (msg.type() === "error") logged.push(msg.text());
     });
     // An answer of a shape the page does not expect (a proxy, an API of another version): the list throws while rendering.
-    await page.route("**/api/v1/institutions", (route) =>
+    await page.route(`**${paths.institutions}`, (route) =>
       route.fulfill({ status: 200, contentType: "application/json", body: JSON.stringify({ institutions: { unexpected: true } }) }),
     );
     await page.goto(consoleUrl("/institutions"));
@@ -782,15 +735,14 @@ describe("the console", () => {
     await page.getByRole("link", { name: "Security events" }).waitFor();
     const reload = page.getByRole("button", { name: "Reload the page" });
     await reload.waitFor();
-    await screenshot(page, "25-render-error");
-    await expectAccessible(page, "render error");
+    await photographAndCheck(page, "25-render-error", "render error");
     const report = logged.find((l) => l.includes("failed to render"));
     expect(report, logged.join("\n")).toBeDefined();
     expect(report).toMatch(/Component stack:[\s\S]*Institutions/);
     expect(watch.problems.filter((p) => !p.includes("failed to render"))).toEqual([]);
 
     // The reload the page offers brings the list back once the API answers as it should.
-    await page.unroute("**/api/v1/institutions");
+    await page.unroute(`**${paths.institutions}`);
     await reload.click();
     await page.getByRole("row").filter({ hasText: institution.name }).waitFor();
   });

@@ -4,33 +4,27 @@
  * table scrolls sideways instead. Checked in the page's own layout: every text node's words each lie on one
  * line (a word split over two lines has two client rects), and no cell's content is wider than the cell.
  */
-import type { Browser, BrowserContext, Locator, Page } from "playwright-core";
-import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
+import type { Locator, Page } from "playwright-core";
+import { describe, expect, it } from "vitest";
+import { paths } from "../../shared/routes.js";
 import { call, invitationTokenIn, sentMail, uniqEmail } from "../support/api.js";
 import {
   axeViolations,
   consoleUrl,
   heading,
-  launch,
   newAccount,
   newPerson,
-  openPage,
-  type PageWatch,
   type Person,
   screenshot,
   seedInstitution,
   settled,
-  signInTokens,
+  useBrowser,
 } from "./support.js";
 
-let browser: Browser;
-let contexts: BrowserContext[] = [];
-let watches: PageWatch[] = [];
+const { browse } = useBrowser();
 
 async function phone(as: Person): Promise<Page> {
-  const { context, page, watch } = await openPage(browser, { session: await signInTokens(as.email, as.password) });
-  contexts.push(context);
-  watches.push(watch);
+  const page = await browse(as);
   await page.setViewportSize({ width: 390, height: 844 });
   return page;
 }
@@ -85,21 +79,6 @@ async function expectAccessibleOnPhone(page: Page, what: string): Promise<void> 
   expect(violations, `${what}: ${JSON.stringify(violations, null, 2)}`).toEqual([]);
 }
 
-beforeAll(async () => {
-  browser = await launch();
-});
-
-afterEach(async () => {
-  for (const w of watches) expect(w.problems).toEqual([]);
-  await Promise.all(contexts.map((c) => c.close()));
-  contexts = [];
-  watches = [];
-});
-
-afterAll(async () => {
-  await browser?.close();
-});
-
 describe("the tables at 390 px", () => {
   it("administrators and security events: no clipped cell, no word broken inside itself", async () => {
     const { domain, owner } = await newAccount("narrow");
@@ -107,7 +86,7 @@ describe("the tables at 390 px", () => {
     // A second administrator (accepted) and a pending invitation, so the statuses show.
     const sam = await newPerson("sam", domain);
     const invite = async (email: string) => {
-      const res = await call("POST", "/api/v1/admin/invitations", {
+      const res = await call("POST", paths.invitations, {
         token: owner.token,
         body: { institution_id: inst.id, email, role: "cohort_admin" },
       });
@@ -116,7 +95,7 @@ describe("the tables at 390 px", () => {
       if (!mail) throw new Error(`no mail to ${email}`);
       return invitationTokenIn(mail);
     };
-    const accepted = await call("POST", "/api/v1/invitations/accept", { token: sam.token, body: { token: await invite(sam.email) } });
+    const accepted = await call("POST", paths.invitationsAccept, { token: sam.token, body: { token: await invite(sam.email) } });
     expect(accepted.status, accepted.text).toBe(200);
     await invite(uniqEmail("pending", domain));
 

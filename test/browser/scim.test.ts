@@ -4,49 +4,13 @@
  * gone after a reload), saves a role mapping, sees the directory's member marked in the administrators table,
  * rotates the token, and disconnects after confirming. Waits for states, never for a time.
  */
-import type { Browser, BrowserContext, Page } from "playwright-core";
-import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
+import { paths } from "../../shared/routes.js";
 import { call, uniqEmail } from "../support/api.js";
 import { entraUser, scim } from "../support/scim.js";
-import {
-  consoleUrl,
-  expectAccessible,
-  launch,
-  newAccount,
-  openPage,
-  type PageWatch,
-  type Person,
-  screenshot,
-  seedInstitution,
-  settled,
-  signInTokens,
-} from "./support.js";
+import { consoleUrl, newAccount, photographAndCheck, seedInstitution, settled, useBrowser } from "./support.js";
 
-let browser: Browser;
-let contexts: BrowserContext[] = [];
-let watches: PageWatch[] = [];
-
-async function browse(as: Person): Promise<Page> {
-  const { context, page, watch } = await openPage(browser, { session: await signInTokens(as.email, as.password) });
-  contexts.push(context);
-  watches.push(watch);
-  return page;
-}
-
-beforeAll(async () => {
-  browser = await launch();
-});
-
-afterEach(async () => {
-  for (const w of watches) expect(w.problems).toEqual([]);
-  await Promise.all(contexts.map((c) => c.close()));
-  contexts = [];
-  watches = [];
-});
-
-afterAll(async () => {
-  await browser?.close();
-});
+const { browse } = useBrowser();
 
 describe("the Directory (SCIM) section", () => {
   it("connects, shows the token once, saves a mapping, marks a directory member, rotates and disconnects", async () => {
@@ -57,8 +21,7 @@ describe("the Directory (SCIM) section", () => {
     await page.goto(consoleUrl(`/institutions/${institution.id}?tab=invitations`));
     const section = page.getByTestId("scim-section");
     await section.getByText("No directory is connected").waitFor();
-    await screenshot(page, "s01-scim-not-connected");
-    await expectAccessible(page, "directory section, not connected");
+    await photographAndCheck(page, "s01-scim-not-connected", "directory section, not connected");
 
     await section.getByRole("button", { name: "Connect directory" }).click();
     const shown = page.getByTestId("scim-token");
@@ -74,8 +37,7 @@ describe("the Directory (SCIM) section", () => {
       ),
     ).toBe(token);
     await section.getByText("Last used").waitFor();
-    await screenshot(page, "s02-scim-token-once");
-    await expectAccessible(page, "directory token shown once");
+    await photographAndCheck(page, "s02-scim-token-once", "directory token shown once");
 
     // The directory adds a person; the administrators table marks them.
     const email = uniqEmail("dir", domain);
@@ -86,7 +48,7 @@ describe("the Directory (SCIM) section", () => {
     await section.getByLabel("Group name 1").fill("Campus Admins");
     await section.getByRole("button", { name: "Save mappings" }).click();
     await page.getByText("Role mappings saved").waitFor();
-    const saved = await call("GET", `/api/v1/institutions/${institution.id}/scim`, { token: owner.token });
+    const saved = await call("GET", `${paths.institutions}/${institution.id}/scim`, { token: owner.token });
     expect(saved.body.scim.role_mappings).toEqual({ "Campus Admins": "cohort_admin" });
 
     // After a reload the token is gone for good; the directory's member is marked.
@@ -98,8 +60,7 @@ describe("the Directory (SCIM) section", () => {
     expect(await page.getByTestId("scim-token").count()).toBe(0);
     expect(await page.locator("body").innerText()).not.toContain(token);
     await section.getByText("Never").or(section.getByText(/\d{4}/).first()).first().waitFor();
-    await screenshot(page, "s03-scim-connected-member-marked");
-    await expectAccessible(page, "directory connected, member marked");
+    await photographAndCheck(page, "s03-scim-connected-member-marked", "directory connected, member marked");
 
     // Rotating shows a new token; the old one no longer works.
     await section.getByRole("button", { name: "Rotate token" }).click();
@@ -111,6 +72,6 @@ describe("the Directory (SCIM) section", () => {
     const dialog = page.getByRole("dialog", { name: "Disconnect the directory?" });
     await dialog.getByRole("button", { name: "Disconnect" }).click();
     await section.getByText("No directory is connected").waitFor();
-    expect((await call("GET", `/api/v1/institutions/${institution.id}/scim`, { token: owner.token })).status).toBe(404);
+    expect((await call("GET", `${paths.institutions}/${institution.id}/scim`, { token: owner.token })).status).toBe(404);
   });
 });

@@ -7,6 +7,7 @@ import { get as httpGet } from "node:http";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { bundleSizes, DIST_DIR } from "../../infra/local/console-build.js";
+import { paths } from "../../shared/routes.js";
 import { stack } from "../support/api.js";
 
 const get = (path: string, init?: RequestInit) => fetch(new URL(path, stack.apiUrl), { redirect: "manual", ...init });
@@ -123,10 +124,10 @@ describe("the console on the local gateway", () => {
   });
 
   it("leaves /api/ to the API: an unknown API path is the gateway's JSON 404, a route still wants a token", async () => {
-    const unknown = await get("/api/v1/nothing-here");
+    const unknown = await get(`${paths.api}/nothing-here`);
     expect(unknown.status).toBe(404);
     expect(await unknown.json()).toEqual({ message: "Not Found" });
-    const route = await get("/api/v1/institutions");
+    const route = await get(paths.institutions);
     expect(route.status).toBe(401);
     // Only GET and HEAD reach the console.
     const post = await get("/institutions", { method: "POST", body: "{}" });

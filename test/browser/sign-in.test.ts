@@ -15,37 +15,26 @@
  */
 
 import * as OTPAuth from "otpauth";
-import type { Browser, BrowserContext, Page, Route } from "playwright-core";
-import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
+import type { Page, Route } from "playwright-core";
+import { describe, expect, it } from "vitest";
 import { sentMail, stack, uniqEmail } from "../support/api.js";
 import {
   consoleUrl,
-  expectAccessible,
   heading,
-  launch,
   newAccount,
   newPerson,
-  openPage,
-  type PageWatch,
   type Person,
+  photographAndCheck,
   screenshot,
   seedInstitution,
   seedInvitation,
   signInTokens,
   strongPassword,
   submitSignIn,
+  useBrowser,
 } from "./support.js";
 
-let browser: Browser;
-let contexts: BrowserContext[] = [];
-let watches: PageWatch[] = [];
-
-async function browse(as?: Person): Promise<Page> {
-  const { context, page, watch } = await openPage(browser, as ? { session: await signInTokens(as.email, as.password) } : {});
-  contexts.push(context);
-  watches.push(watch);
-  return page;
-}
+const { browse } = useBrowser();
 
 /** The current RFC 6238 code for a base32 secret, as an authenticator app shows it. */
 const totpCode = (secret: string): string =>
@@ -74,21 +63,6 @@ async function signOutFromMenu(page: Page, person: Person): Promise<void> {
   await heading(page, "Sign in");
 }
 
-beforeAll(async () => {
-  browser = await launch();
-});
-
-afterEach(async () => {
-  for (const w of watches) expect(w.problems).toEqual([]);
-  await Promise.all(contexts.map((c) => c.close()));
-  contexts = [];
-  watches = [];
-});
-
-afterAll(async () => {
-  await browser?.close();
-});
-
 describe("joining from an invitation", () => {
   it("an invitee without an account opens the mail's link, creates the account, lands on the institution, signs out and in again", async () => {
     const { domain, owner } = await newAccount("join");
@@ -102,8 +76,7 @@ describe("joining from an invitation", () => {
     await heading(page, "Your invitation");
     await page.getByRole("heading", { name: "Create your account" }).waitFor();
     await page.getByTestId("invitation-preview").getByText(institution.name, { exact: false }).waitFor();
-    await screenshot(page, "37-join-create-account");
-    await expectAccessible(page, "join: create your account");
+    await photographAndCheck(page, "37-join-create-account", "join: create your account");
 
     // A password the pool's policy refuses is refused at its field, before anything is sent.
     await page.getByLabel("Your name").fill(invitee.name);
@@ -119,8 +92,7 @@ describe("joining from an invitation", () => {
     await page.getByRole("button", { name: "Create account and accept" }).click();
     await heading(page, institution.name);
     await page.getByText(`You are now Cohort admin of ${institution.name}.`, { exact: true }).waitFor();
-    await screenshot(page, "38-join-landed");
-    await expectAccessible(page, "join: landed on the institution");
+    await photographAndCheck(page, "38-join-landed", "join: landed on the institution");
 
     await signOutFromMenu(page, invitee);
     await submitSignIn(page, invitee.email, invitee.password);
@@ -130,8 +102,7 @@ describe("joining from an invitation", () => {
     await signOutFromMenu(page, invitee);
     await page.goto(link);
     await page.getByText("You have already accepted this invitation").first().waitFor();
-    await screenshot(page, "39-join-already-accepted");
-    await expectAccessible(page, "join: already accepted");
+    await photographAndCheck(page, "39-join-already-accepted", "join: already accepted");
   });
 });
 
@@ -143,15 +114,13 @@ describe("signing in and your account", () => {
     await heading(page, "Your account");
     await page.getByTestId("totp-status").getByText("Off").waitFor();
     await page.getByText("Roles explained").or(page.getByText("What “super admin” means here")).first().waitFor();
-    await screenshot(page, "30-account");
-    await expectAccessible(page, "your account");
+    await photographAndCheck(page, "30-account", "your account");
 
     await page.getByRole("button", { name: "Set up authenticator app" }).click();
     await page.getByTestId("totp-qr").waitFor();
     const secret = ((await page.getByTestId("totp-secret").textContent()) ?? "").replace(/\s/g, "");
     expect(secret).toMatch(/^[A-Z2-7]{16,}$/);
-    await screenshot(page, "31-account-totp-setup");
-    await expectAccessible(page, "TOTP setup");
+    await photographAndCheck(page, "31-account-totp-setup", "TOTP setup");
     // A wrong code first: refused, TOTP stays off.
     const wrong = String((Number(totpCode(secret)) + 1) % 1_000_000).padStart(6, "0");
     await page.getByLabel("Code from your app").fill(wrong);
@@ -167,8 +136,7 @@ describe("signing in and your account", () => {
     await signOutFromMenu(page, owner);
     await submitSignIn(page, owner.email, owner.password);
     await heading(page, "Enter your authenticator code");
-    await screenshot(page, "32-sign-in-totp");
-    await expectAccessible(page, "TOTP code");
+    await photographAndCheck(page, "32-sign-in-totp", "TOTP code");
     await page.getByLabel("Code from your app").fill(wrong);
     await page.getByRole("button", { name: "Sign in", exact: true }).click();
     // A wrong code is refused; the same challenge takes the right one.
@@ -204,8 +172,7 @@ describe("signing in and your account", () => {
     await heading(page, "Sign in");
     await page.getByRole("button", { name: "Forgot password?" }).click();
     await heading(page, "Reset your password");
-    await screenshot(page, "33-forgot-password");
-    await expectAccessible(page, "forgot password");
+    await photographAndCheck(page, "33-forgot-password", "forgot password");
     await page.getByLabel("E-mail address").fill(person.email);
     await page.getByRole("button", { name: "Send code" }).click();
     await heading(page, "Choose a new password");
@@ -228,8 +195,7 @@ describe("signing in and your account", () => {
       .getByText(/That code is not right/)
       .first()
       .waitFor();
-    await screenshot(page, "34-forgot-password-code");
-    await expectAccessible(page, "reset with code");
+    await photographAndCheck(page, "34-forgot-password-code", "reset with code");
     await page.getByLabel("Code from the e-mail").fill(code);
     await page.getByRole("button", { name: "Set password and sign in" }).click();
     await heading(page, "Institutions");
@@ -336,8 +302,7 @@ describe("signing in and your account", () => {
     await heading(page, "Set up an authenticator app");
     await page.getByTestId("totp-qr").waitFor();
     expect(((await page.getByTestId("totp-secret").textContent()) ?? "").replace(/\s/g, "")).toBe(secret);
-    await screenshot(page, "36-sign-in-mfa-setup");
-    await expectAccessible(page, "MFA setup");
+    await photographAndCheck(page, "36-sign-in-mfa-setup", "MFA setup");
     await page.getByLabel("Code from your app").fill(totpCode(secret));
     await page.getByRole("button", { name: "Verify and sign in" }).click();
     await heading(page, "Institutions");

@@ -1,16 +1,17 @@
 /**
- * The browser tests' harness: Debian's Chromium driven by playwright-core against the run's local stack,
- * axe-core checks, screenshots for review (`.local/screenshots/`, not committed) and a watch on what the
- * page itself reports (uncaught errors, Content-Security-Policy violations).
+ * The browser tests' harness: Debian's Chromium driven by playwright-core against the run's local stack
+ * (`useBrowser()`, one per test file), axe-core checks, screenshots for review (`.local/screenshots/`, not
+ * committed) and a watch on what the page itself reports (uncaught errors, Content-Security-Policy violations).
  */
 
 import { mkdirSync } from "node:fs";
 import { join } from "node:path";
 import axe from "axe-core";
 import type { Browser, BrowserContext, Locator, Page } from "playwright-core";
-import { expect } from "vitest";
+import { afterAll, afterEach, beforeAll, expect } from "vitest";
 import { issueIdToken } from "../../infra/local/cognito.js";
 import { LOCAL_DIR } from "../../infra/local/stack.js";
+import { paths } from "../../shared/routes.js";
 import { call, invitationTokenIn, sentMail, stack, uniq, uniqEmail } from "../support/api.js";
 import { launchChromium } from "../support/chromium.js";
 
@@ -18,9 +19,6 @@ export const SCREENSHOTS = join(LOCAL_DIR, "screenshots");
 
 /** The console's origin, as invitation links name it. */
 export const consoleUrl = (path = "/"): string => new URL(path, stack.consoleUrl ?? `${stack.apiUrl}/`).href;
-
-/** Debian's Chromium, as every browser test launches it. */
-export const launch = launchChromium;
 
 /** What a page reported on its own: uncaught exceptions and CSP violations. A test ends by expecting none. */
 export interface PageWatch {
@@ -61,7 +59,7 @@ export interface SignedIn {
  * `BROWSER_CPU_THROTTLE=4` (and `BROWSER_SLOW_NETWORK=1`) slow each page through the DevTools protocol, to
  * run the tests as a slow laptop on a slow network would.
  */
-export async function openPage(
+async function openPage(
   browser: Browser,
   opts: { session?: SignedIn } = {},
 ): Promise<{ context: BrowserContext; page: Page; watch: PageWatch }> {
@@ -123,6 +121,62 @@ export async function openPage(
   return { context, page, watch };
 }
 
+/** What a browser test file uses of the browser `useBrowser()` runs for it. */
+export interface Browsing {
+  /** A window of a person's own (a fresh context: their own storage), watched; signed in already when `as` is given. */
+  browse(as?: Person): Promise<Page>;
+  /**
+   * The same, for a test that reads the page's watch itself (it expects a problem the others must not meet):
+   * closed after the test like the others, its watch not checked there.
+   */
+  browseWithWatch(as?: Person): Promise<{ page: Page; watch: PageWatch }>;
+  /** Runs after the test, once its windows have closed: for what the test started besides them (a receiver). */
+  afterTest(close: () => Promise<void>): void;
+}
+
+/**
+ * The browser of a test file: Debian's Chromium launched before its tests and closed after them. After each
+ * test, the windows it opened close, and the test fails if any of them reported a problem (an uncaught error,
+ * an update loop, a CSP violation).
+ */
+export function useBrowser(): Browsing {
+  let browser: Browser | undefined;
+  let contexts: BrowserContext[] = [];
+  let watches: PageWatch[] = [];
+  let closers: (() => Promise<void>)[] = [];
+
+  beforeAll(async () => {
+    browser = await launchChromium();
+  });
+  afterEach(async () => {
+    const problems = watches.flatMap((w) => w.problems);
+    for (const c of contexts) await c.close().catch(() => {});
+    for (const close of closers) await close();
+    contexts = [];
+    watches = [];
+    closers = [];
+    expect(problems).toEqual([]);
+  });
+  afterAll(async () => {
+    await browser?.close();
+  });
+
+  const open = async (as: Person | undefined, checked: boolean) => {
+    if (!browser) throw new Error("useBrowser(): the browser is not launched (call it at the top of the test file)");
+    const { context, page, watch } = await openPage(browser, as ? { session: await signInTokens(as.email, as.password) } : {});
+    contexts.push(context);
+    if (checked) watches.push(watch);
+    return { page, watch };
+  };
+  return {
+    browse: async (as) => (await open(as, true)).page,
+    browseWithWatch: (as) => open(as, false),
+    afterTest: (close) => {
+      closers.push(close);
+    },
+  };
+}
+
 /**
  * A screenshot of the whole page for review, named after the page and its state. The window is made as
  * tall as the page instead of Playwright's `fullPage`, whose capture passes through a size that Cloudscape's
@@ -169,6 +223,12 @@ export async function axeViolations(page: Page): Promise<AxeViolation[]> {
 export async function expectAccessible(page: Page, what: string): Promise<void> {
   const violations = await axeViolations(page);
   expect(violations, `${what}: ${JSON.stringify(violations, null, 2)}`).toEqual([]);
+}
+
+/** The page as it stands, for review: photographed (`shot`, see `screenshot`), then checked with axe-core (`what` names it in the failure). */
+export async function photographAndCheck(page: Page, shot: string, what: string): Promise<void> {
+  await screenshot(page, shot);
+  await expectAccessible(page, what);
 }
 
 /** Fills the sign-in form and submits it. */
@@ -225,14 +285,14 @@ export async function newAccount(label: string): Promise<{ domain: string; owner
 
 /** Creates an institution through the API; returns its id and name. */
 export async function seedInstitution(token: string, name = `Acme College ${uniq("n")}`): Promise<{ id: string; name: string }> {
-  const res = await call("POST", "/api/v1/institutions", { token, body: { institution: { name, contact_email: "desk@acme.test" } } });
+  const res = await call("POST", paths.institutions, { token, body: { institution: { name, contact_email: "desk@acme.test" } } });
   expect(res.status, JSON.stringify(res.body)).toBe(201);
   return { id: res.body.institution.id as string, name };
 }
 
 /** Invites `email` through the API; returns the accept link of the mail that went out. */
 export async function seedInvitation(token: string, institutionId: string, email: string): Promise<string> {
-  const res = await call("POST", "/api/v1/admin/invitations", {
+  const res = await call("POST", paths.invitations, {
     token,
     body: { institution_id: institutionId, email, role: "cohort_admin" },
   });

@@ -8,45 +8,22 @@
  * Each test starts from its own account, its people signed in already; it waits for what a person waits
  * for (a heading, a table's rows, a delivery listed after a refresh), never for a fixed time.
  */
-import type { Browser, BrowserContext, Page } from "playwright-core";
+import type { Page } from "playwright-core";
 import { Webhook } from "standardwebhooks";
-import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
+import { paths } from "../../shared/routes.js";
 import { call } from "../support/api.js";
 import { receiver as startReceiver } from "../support/webhook-receiver.js";
-import {
-  consoleUrl,
-  expectAccessible,
-  heading,
-  launch,
-  newAccount,
-  newPerson,
-  openPage,
-  type PageWatch,
-  type Person,
-  screenshot,
-  seedInstitution,
-  settled,
-  signInTokens,
-} from "./support.js";
+import { consoleUrl, heading, newAccount, newPerson, photographAndCheck, seedInstitution, settled, useBrowser } from "./support.js";
 
-const HOOKS = "/api/v1/admin/webhooks";
+const HOOKS = paths.webhooks;
 
-let browser: Browser;
-let contexts: BrowserContext[] = [];
-let watches: PageWatch[] = [];
-let closers: (() => Promise<void>)[] = [];
-
-async function browse(as: Person): Promise<Page> {
-  const { context, page, watch } = await openPage(browser, { session: await signInTokens(as.email, as.password) });
-  contexts.push(context);
-  watches.push(watch);
-  return page;
-}
+const { browse, afterTest } = useBrowser();
 
 /** A receiver on this machine (test/support/webhook-receiver.ts), closed after the test. */
 async function receiver(answer?: () => number) {
   const hook = await startReceiver(answer);
-  closers.push(hook.close);
+  afterTest(hook.close);
   return hook;
 }
 
@@ -58,25 +35,6 @@ const storage = (page: Page): Promise<string> =>
     const dump = (s: Store) => Array.from({ length: s.length }, (_, i) => `${s.key(i)}=${s.getItem(s.key(i) ?? "")}`);
     return JSON.stringify([...dump(sessionStorage), ...dump(localStorage)]);
   });
-
-beforeAll(async () => {
-  browser = await launch();
-});
-
-// Every page a test opened reported no uncaught error, no update loop and no CSP violation; then it closes.
-afterEach(async () => {
-  const problems = watches.flatMap((w) => w.problems);
-  for (const c of contexts) await c.close().catch(() => {});
-  for (const close of closers) await close();
-  contexts = [];
-  watches = [];
-  closers = [];
-  expect(problems).toEqual([]);
-});
-
-afterAll(async () => {
-  await browser?.close();
-});
 
 describe("the Webhooks page", () => {
   it("adds a webhook, shows its secret once, lists the delivery of the next event, and deletes it", async () => {
@@ -92,8 +50,7 @@ describe("the Webhooks page", () => {
     await settled(table);
     await table.getByText("No webhooks", { exact: true }).waitFor();
     await page.getByText("Select a webhook to see its recent deliveries.").waitFor();
-    await screenshot(page, "w01-webhooks-empty");
-    await expectAccessible(page, "webhooks (empty)");
+    await photographAndCheck(page, "w01-webhooks-empty", "webhooks (empty)");
 
     // Not https: the contract's 422 message at the field, nothing created.
     await page.getByRole("button", { name: "Add webhook" }).first().click();
@@ -103,8 +60,7 @@ describe("the Webhooks page", () => {
     await dialog.getByRole("button", { name: "Add webhook" }).click();
     await dialog.getByText("Url must be an https URL", { exact: true }).waitFor();
     expect(await field.getAttribute("aria-invalid")).toBe("true");
-    await screenshot(page, "w02-add-webhook-422");
-    await expectAccessible(page, "add webhook with an error");
+    await photographAndCheck(page, "w02-add-webhook-422", "add webhook with an error");
     expect((await call("GET", HOOKS, { token: owner.token })).body.webhooks).toEqual([]);
 
     await field.fill(hook.url);
@@ -116,8 +72,7 @@ describe("the Webhooks page", () => {
     expect(await dialog.isVisible()).toBe(false);
     const row = table.locator("tbody tr", { hasText: hook.url });
     await row.getByText("Enabled").waitFor();
-    await screenshot(page, "w03-webhook-secret");
-    await expectAccessible(page, "webhook secret");
+    await photographAndCheck(page, "w03-webhook-secret", "webhook secret");
 
     // The copy button puts it on the clipboard.
     await shown.getByRole("button", { name: "Copy the signing secret" }).click();
@@ -149,7 +104,7 @@ describe("the Webhooks page", () => {
 
     // An event in the account reaches the receiver and is listed under the selected webhook.
     const institution = await seedInstitution(owner.token);
-    const created = await call("GET", "/api/v1/admin/security_events", {
+    const created = await call("GET", paths.securityEvents, {
       token: owner.token,
       query: { event_type: "institution_created" },
     });
@@ -171,8 +126,7 @@ describe("the Webhooks page", () => {
     await delivered.getByText("Delivered").waitFor();
     await delivered.getByRole("link", { name: "Institution created: the event" }).waitFor();
     expect(await delivered.innerText()).toContain("HTTP 204");
-    await screenshot(page, "w04-webhook-deliveries");
-    await expectAccessible(page, "webhook deliveries");
+    await photographAndCheck(page, "w04-webhook-deliveries", "webhook deliveries");
 
     // What the receiver got verifies with the secret the page showed, and is that event.
     const got = hook.received.find((r) => r.headers["webhook-id"] === eventId);
@@ -185,8 +139,7 @@ describe("the Webhooks page", () => {
     await page.getByRole("button", { name: "Delete", exact: true }).click();
     const confirm = page.getByRole("dialog", { name: "Delete webhook" });
     await confirm.getByText(hook.url).waitFor();
-    await screenshot(page, "w05-delete-webhook");
-    await expectAccessible(page, "delete webhook");
+    await photographAndCheck(page, "w05-delete-webhook", "delete webhook");
     await confirm.getByRole("button", { name: "Delete", exact: true }).click();
     await page.getByText("Webhook deleted").first().waitFor();
     await table.getByText("No webhooks", { exact: true }).waitFor();
@@ -228,8 +181,7 @@ describe("the Webhooks page", () => {
     expect(await row.locator("td").last().innerText()).toMatch(/\d{4}/);
     await page.getByRole("button", { name: "Refresh webhooks" }).click();
     await table.locator("tbody tr", { hasText: hook.url }).getByText("Failing").waitFor();
-    await screenshot(page, "w06-webhook-retrying");
-    await expectAccessible(page, "webhook retrying");
+    await photographAndCheck(page, "w06-webhook-retrying", "webhook retrying");
 
     // The receiver recovers: the page, reading a pending delivery again by itself, shows it delivered.
     answer = 204;
@@ -265,8 +217,7 @@ describe("the Webhooks page", () => {
     await dialog.getByRole("button", { name: "Add webhook" }).click();
     await dialog.getByText("Your account has all the webhooks it may have").waitFor();
     await dialog.getByText("At most 5 webhooks per account. Delete one you no longer need first.").waitFor();
-    await screenshot(page, "w07-add-webhook-429");
-    await expectAccessible(page, "add webhook refused");
+    await photographAndCheck(page, "w07-add-webhook-429", "add webhook refused");
     expect(await page.getByTestId("webhook-secret").count()).toBe(0);
     expect((await call("GET", HOOKS, { token: owner.token })).body.webhooks).toHaveLength(5);
   });
@@ -284,7 +235,6 @@ describe("the Webhooks page", () => {
     await page.getByText("Super admin access required").waitFor();
     await page.getByText("Webhooks are managed by cohort super admins only; ask one in your account.").waitFor();
     expect(await page.getByRole("button", { name: "Add webhook" }).count()).toBe(0);
-    await screenshot(page, "w08-webhooks-403");
-    await expectAccessible(page, "webhooks 403");
+    await photographAndCheck(page, "w08-webhooks-403", "webhooks 403");
   });
 });
