@@ -44,14 +44,10 @@ export const INSTITUTION_FULL = `Institution has reached its limit of ${MAX_MEMB
 export const TOO_MANY_FOR_CHANGE = "Institution has too many administrators for this change; remove an administrator first";
 
 /** What an access record carries of its institution, so listing needs no second read. */
-export interface InstitutionSummary {
-  id: string;
-  name: string;
-  registration_number: string | null;
-  contact_email: string | null;
-  super_admin_id: string;
-  created_at: string;
-}
+export type InstitutionSummary = Pick<
+  InstitutionView,
+  "id" | "name" | "registration_number" | "contact_email" | "super_admin_id" | "created_at"
+>;
 
 export const WRITABLE_FIELDS = ["name", "registration_number", "address", "contact_email", "contact_phone", "settings"] as const;
 

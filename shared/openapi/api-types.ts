@@ -873,6 +873,67 @@ export interface paths {
 export type webhooks = Record<string, never>;
 export interface components {
   schemas: {
+    Administrator: {
+      /** @description The administrator's user id (Cognito `sub`). */
+      user_id: string;
+      /** @description As the administrator's token said when access was granted. */
+      email: string;
+      name: string | null;
+      /** @description The administrator's own account; another than the institution's for a member from another account. */
+      account_id: string;
+      role: components["schemas"]["Role"];
+      is_super_admin: boolean;
+      added_at: components["schemas"]["Timestamp"];
+      /** @description The invitation that granted the access; null for the institution's creator. */
+      invitation_id: components["schemas"]["Id"] | null;
+      /** @description `scim` while the institution's directory manages this administrator (DESIGN.md §15): its role and removal are the directory's. */
+      managed_by: "scim" | null;
+    };
+    AdministratorList: {
+      administrators: components["schemas"]["Administrator"][];
+      meta: components["schemas"]["PageMeta"];
+    };
+    AdministratorRemoved: {
+      message: string;
+      /** @description Active invitations the administrator had sent, now revoked. */
+      revoked_invitations: number;
+    };
+    AdministratorUpdated: {
+      administrator: components["schemas"]["Administrator"];
+      message: string;
+    };
+    Alert: {
+      /** @enum {string} */
+      type: "unauthorized_access" | "rate_limit" | "token_failures";
+      /** @enum {string} */
+      severity: "high" | "medium";
+      count: number;
+    };
+    /** @description Events of each counted type in the last hour (0 when none). */
+    AlertCounts: {
+      unauthorized_institution_access: number;
+      rate_limit_exceeded: number;
+      token_validation_failure: number;
+    };
+    /** @description The counted types' events in one minute of the hour. */
+    AlertMinute: {
+      /** @description The minute, UTC (ISO 8601). */
+      minute: string;
+      unauthorized_institution_access: number;
+      rate_limit_exceeded: number;
+      token_validation_failure: number;
+    };
+    Alerts: {
+      summary: components["schemas"]["AlertCounts"];
+      /** @description Present only when a count reaches its threshold: unauthorized_access ≥ 5 (high), rate_limit ≥ 10 (medium), token_failures ≥ 20 (high). */
+      alerts: components["schemas"]["Alert"][];
+      time_range: {
+        from: components["schemas"]["Timestamp"];
+        to: components["schemas"]["Timestamp"];
+      };
+      /** @description Per-minute counts over the same hour, oldest first, for a chart. */
+      series: components["schemas"]["AlertMinute"][];
+    };
     /** @description The invitation was used already, by the one asking: reopening an accepted link. Nothing is recorded. */
     AlreadyAccepted: {
       /** @constant */
@@ -880,6 +941,48 @@ export interface components {
       institution: {
         name: string;
       };
+    };
+    Cohort: {
+      id: components["schemas"]["Id"];
+      name: string;
+      created_at: components["schemas"]["Timestamp"];
+    };
+    CohortCreated: {
+      cohort: components["schemas"]["Cohort"];
+    };
+    CohortList: {
+      cohorts: components["schemas"]["Cohort"][];
+    };
+    /** @description A signed digest of one account's events in one period. */
+    Digest: {
+      account_id: string;
+      /** @description 1 for the account's first digest, then +1 each. */
+      sequence: number;
+      period_start: components["schemas"]["Timestamp"];
+      period_end: components["schemas"]["Timestamp"];
+      event_count: number;
+      events_hash: string;
+      previous_digest_hash: string | null;
+      created_at: components["schemas"]["Timestamp"];
+      key_id: string;
+      /** @description Base64 of the DER ECDSA P-256 / SHA-256 signature. */
+      signature: string;
+    };
+    DigestList: {
+      digests: components["schemas"]["Digest"][];
+      /** @description The signing key's public key, PEM (SPKI). */
+      public_key: string;
+    };
+    /** @description Stored settings merged over the defaults (allow_student_enrollment true, require_verification true, auto_finalize false, email_notifications true). */
+    EffectiveSettings: {
+      allow_student_enrollment: boolean;
+      require_verification: boolean;
+      auto_finalize: boolean;
+      email_notifications: boolean;
+    };
+    /** @description A single message. */
+    Error: {
+      error: string;
     };
     /** @description Event-specific data; values taken from a request are cut to 64 characters. Keys by event type: institution_created: institution_id, name; institution_updated: institution_id, changes; institution_deleted: institution_name; insufficient_privileges: action, required_role, institution_id; unauthorized_institution_access: attempted_institution_id, action; rate_limit_exceeded: email, institution_id, limit, scope; token_validation_failure: reason; security_events_exported: event_count, export_id, format, filters; invitation_created: invitation_id, institution_id, email, role; invitation_revoked: invitation_id, institution_id, email, reason; invitation_resent: invitation_id, institution_id, email; invitation_accepted: invitation_id, institution_id, email, role; cohort_created: institution_id, cohort_id, name; webhook_created: webhook_id, url; webhook_deleted: webhook_id, url; webhook_disabled: webhook_id, url, failing_since; administrator_removed: institution_id, user_id, email, self; administrator_role_changed: institution_id, user_id, from, to, source, scim_connection; institution_transferred: institution_id, from_user_id, to_user_id; account_created: user_id, email, institution_id, invitation_id; cohort_deleted: institution_id, cohort_id, name; scim_connected: institution_id, scim_connection; scim_token_rotated: institution_id, scim_connection; scim_role_mappings_changed: institution_id, scim_connection, role_mappings; scim_disconnected: institution_id, scim_connection; administrator_provisioned: institution_id, user_id, email, role, scim_connection; administrator_deprovisioned: institution_id, user_id, email, reason, scim_connection. */
     EventDetails: {
@@ -914,6 +1017,40 @@ export interface components {
       | "scim_disconnected"
       | "administrator_provisioned"
       | "administrator_deprovisioned";
+    Export: {
+      id: components["schemas"]["Id"];
+      /** @enum {string} */
+      status: "running" | "succeeded" | "failed";
+      /** @enum {string} */
+      format: "csv" | "jsonl";
+      filters: components["schemas"]["ExportFilters"];
+      created_at: components["schemas"]["Timestamp"];
+      /** @description Rows written so far; all of them once succeeded. */
+      row_count: number;
+      completed_at: components["schemas"]["Timestamp"] | null;
+      /**
+       * Format: uri
+       * @description Succeeded only: a presigned S3 link, valid 15 minutes.
+       */
+      download_url?: string;
+      /** @description When `download_url` stops working. */
+      expires_at?: components["schemas"]["Timestamp"];
+      /** @description When the file is deleted (7 days after the export). */
+      file_expires_at?: components["schemas"]["Timestamp"];
+      /** @description Failed only: why. */
+      reason?: string;
+    };
+    ExportFilters: {
+      event_type: string | null;
+      user_id: string | null;
+      /** @description The actor's e-mail, lower-cased; present only when the export was asked for one. */
+      user_email?: string;
+      from: components["schemas"]["Timestamp"] | null;
+      to: components["schemas"]["Timestamp"] | null;
+    };
+    ExportShown: {
+      export: components["schemas"]["Export"];
+    };
     /** @description Written by API Gateway itself, before or instead of the function: 401 `Unauthorized`, 413 `Request Entity Too Large` (over 10 MB), 500 `Internal Server Error` (the function failed), 503 `Service Unavailable` (it timed out). */
     GatewayMessage: {
       message: string;
@@ -923,50 +1060,6 @@ export interface components {
      * @example 01M84M2ES7DTY37NE05PPBJBQG
      */
     Id: string;
-    Message: {
-      message: string;
-    };
-    PageMeta: {
-      /** @description Items on this page. */
-      count: number;
-      limit: number;
-      /** @description Pass as `cursor` for the next page; null on the last page. */
-      next_cursor: string | null;
-    };
-    /** @enum {string} */
-    Role: "cohort_super_admin" | "cohort_admin";
-    /**
-     * Format: date-time
-     * @description ISO 8601, UTC, with milliseconds.
-     * @example 2026-11-23T16:33:19.655Z
-     */
-    Timestamp: string;
-    /** @description Every validation failure of the record, each a full message (`Name can't be blank`, `<Field> contains invalid characters`). */
-    ValidationErrors: {
-      errors: string[];
-    };
-    /** @description A single message. */
-    Error: {
-      error: string;
-    };
-    Cohort: {
-      id: components["schemas"]["Id"];
-      name: string;
-      created_at: components["schemas"]["Timestamp"];
-    };
-    CohortCreated: {
-      cohort: components["schemas"]["Cohort"];
-    };
-    CohortList: {
-      cohorts: components["schemas"]["Cohort"][];
-    };
-    /** @description Stored settings merged over the defaults (allow_student_enrollment true, require_verification true, auto_finalize false, email_notifications true). */
-    EffectiveSettings: {
-      allow_student_enrollment: boolean;
-      require_verification: boolean;
-      auto_finalize: boolean;
-      email_notifications: boolean;
-    };
     Institution: {
       id: components["schemas"]["Id"];
       name: string;
@@ -1004,13 +1097,6 @@ export interface components {
     InstitutionWritten: {
       institution: components["schemas"]["Institution"];
       message: string;
-    };
-    /** @description The settings stored for the institution: only the keys ever set. */
-    Settings: {
-      allow_student_enrollment?: boolean;
-      require_verification?: boolean;
-      auto_finalize?: boolean;
-      email_notifications?: boolean;
     };
     InvitationAccepted: {
       institution: {
@@ -1087,97 +1173,6 @@ export interface components {
       token_preview: components["schemas"]["TokenPreview"];
       expires_at: components["schemas"]["Timestamp"];
     };
-    ResentInvitation: {
-      id: components["schemas"]["Id"];
-      email: string;
-      role: components["schemas"]["Role"];
-      token_preview: components["schemas"]["TokenPreview"];
-      expires_at: components["schemas"]["Timestamp"];
-      sent_at: components["schemas"]["Timestamp"];
-    };
-    /** @description The first 8 characters of the invitation token and `...`; the full token is only ever in the e-mail. */
-    TokenPreview: string;
-    Administrator: {
-      /** @description The administrator's user id (Cognito `sub`). */
-      user_id: string;
-      /** @description As the administrator's token said when access was granted. */
-      email: string;
-      name: string | null;
-      /** @description The administrator's own account; another than the institution's for a member from another account. */
-      account_id: string;
-      role: components["schemas"]["Role"];
-      is_super_admin: boolean;
-      added_at: components["schemas"]["Timestamp"];
-      /** @description The invitation that granted the access; null for the institution's creator. */
-      invitation_id: components["schemas"]["Id"] | null;
-      /** @description `scim` while the institution's directory manages this administrator (DESIGN.md §15): its role and removal are the directory's. */
-      managed_by: "scim" | null;
-    };
-    AdministratorList: {
-      administrators: components["schemas"]["Administrator"][];
-      meta: components["schemas"]["PageMeta"];
-    };
-    AdministratorRemoved: {
-      message: string;
-      /** @description Active invitations the administrator had sent, now revoked. */
-      revoked_invitations: number;
-    };
-    AdministratorUpdated: {
-      administrator: components["schemas"]["Administrator"];
-      message: string;
-    };
-    Alert: {
-      /** @enum {string} */
-      type: "unauthorized_access" | "rate_limit" | "token_failures";
-      /** @enum {string} */
-      severity: "high" | "medium";
-      count: number;
-    };
-    /** @description Events of each counted type in the last hour (0 when none). */
-    AlertCounts: {
-      unauthorized_institution_access: number;
-      rate_limit_exceeded: number;
-      token_validation_failure: number;
-    };
-    /** @description The counted types' events in one minute of the hour. */
-    AlertMinute: {
-      /** @description The minute, UTC (ISO 8601). */
-      minute: string;
-      unauthorized_institution_access: number;
-      rate_limit_exceeded: number;
-      token_validation_failure: number;
-    };
-    Alerts: {
-      summary: components["schemas"]["AlertCounts"];
-      /** @description Present only when a count reaches its threshold: unauthorized_access ≥ 5 (high), rate_limit ≥ 10 (medium), token_failures ≥ 20 (high). */
-      alerts: components["schemas"]["Alert"][];
-      time_range: {
-        from: components["schemas"]["Timestamp"];
-        to: components["schemas"]["Timestamp"];
-      };
-      /** @description Per-minute counts over the same hour, oldest first, for a chart. */
-      series: components["schemas"]["AlertMinute"][];
-    };
-    /** @description A signed digest of one account's events in one period. */
-    Digest: {
-      account_id: string;
-      /** @description 1 for the account's first digest, then +1 each. */
-      sequence: number;
-      period_start: components["schemas"]["Timestamp"];
-      period_end: components["schemas"]["Timestamp"];
-      event_count: number;
-      events_hash: string;
-      previous_digest_hash: string | null;
-      created_at: components["schemas"]["Timestamp"];
-      key_id: string;
-      /** @description Base64 of the DER ECDSA P-256 / SHA-256 signature. */
-      signature: string;
-    };
-    DigestList: {
-      digests: components["schemas"]["Digest"][];
-      /** @description The signing key's public key, PEM (SPKI). */
-      public_key: string;
-    };
     ListedEvent: {
       id: components["schemas"]["Id"];
       event_type: components["schemas"]["EventType"];
@@ -1187,6 +1182,67 @@ export interface components {
       created_at: components["schemas"]["Timestamp"];
       /** @description One line of human-readable text. */
       description: string;
+    };
+    Message: {
+      message: string;
+    };
+    PageMeta: {
+      /** @description Items on this page. */
+      count: number;
+      limit: number;
+      /** @description Pass as `cursor` for the next page; null on the last page. */
+      next_cursor: string | null;
+    };
+    ResentInvitation: {
+      id: components["schemas"]["Id"];
+      email: string;
+      role: components["schemas"]["Role"];
+      token_preview: components["schemas"]["TokenPreview"];
+      expires_at: components["schemas"]["Timestamp"];
+      sent_at: components["schemas"]["Timestamp"];
+    };
+    /** @enum {string} */
+    Role: "cohort_super_admin" | "cohort_admin";
+    /** @description An institution's directory connection (SCIM 2.0). Never the token. */
+    ScimConnection: {
+      /** @description The SCIM 2.0 service's base URL: the directory's Tenant URL (Entra ID) or SCIM connector base URL (Okta). */
+      base_url: string;
+      token_preview: string;
+      created_at: components["schemas"]["Timestamp"];
+      rotated_at: components["schemas"]["Timestamp"] | null;
+      /** @description When the directory last changed something. */
+      last_used_at: components["schemas"]["Timestamp"] | null;
+      /** @description Group displayName → role; a user's highest mapped role applies, `cohort_admin` when none maps. */
+      role_mappings: {
+        [key: string]: components["schemas"]["Role"];
+      };
+    };
+    /** @description A new connection or a rotated token: the token is shown this once. */
+    ScimConnectionIssued: {
+      base_url: string;
+      /** @description `scim_` + 32 random bytes (base64url): shown this once, stored only as a hash. */
+      token: string;
+      token_preview: string;
+      created_at: components["schemas"]["Timestamp"];
+      rotated_at: components["schemas"]["Timestamp"] | null;
+    };
+    ScimConnectionShown: {
+      scim: components["schemas"]["ScimConnection"];
+    };
+    ScimConnectionWritten: {
+      scim: components["schemas"]["ScimConnectionIssued"];
+    };
+    /** @description RFC 7644 §3.12. */
+    ScimError: {
+      schemas: "urn:ietf:params:scim:api:messages:2.0:Error"[];
+      status: string;
+      scimType?: string;
+      detail: string;
+    };
+    /** @description A SCIM resource (RFC 7643): its attributes as the service's `/Schemas` define them, `id`, `schemas` and `meta`. */
+    ScimResource: {
+      schemas: string[];
+      id?: string;
     };
     SecurityEvent: {
       id: components["schemas"]["Id"];
@@ -1206,39 +1262,24 @@ export interface components {
       events: components["schemas"]["ListedEvent"][];
       meta: components["schemas"]["PageMeta"];
     };
-    Export: {
-      id: components["schemas"]["Id"];
-      /** @enum {string} */
-      status: "running" | "succeeded" | "failed";
-      /** @enum {string} */
-      format: "csv" | "jsonl";
-      filters: components["schemas"]["ExportFilters"];
-      created_at: components["schemas"]["Timestamp"];
-      /** @description Rows written so far; all of them once succeeded. */
-      row_count: number;
-      completed_at: components["schemas"]["Timestamp"] | null;
-      /**
-       * Format: uri
-       * @description Succeeded only: a presigned S3 link, valid 15 minutes.
-       */
-      download_url?: string;
-      /** @description When `download_url` stops working. */
-      expires_at?: components["schemas"]["Timestamp"];
-      /** @description When the file is deleted (7 days after the export). */
-      file_expires_at?: components["schemas"]["Timestamp"];
-      /** @description Failed only: why. */
-      reason?: string;
+    /** @description The settings stored for the institution: only the keys ever set. */
+    Settings: {
+      allow_student_enrollment?: boolean;
+      require_verification?: boolean;
+      auto_finalize?: boolean;
+      email_notifications?: boolean;
     };
-    ExportFilters: {
-      event_type: string | null;
-      user_id: string | null;
-      /** @description The actor's e-mail, lower-cased; present only when the export was asked for one. */
-      user_email?: string;
-      from: components["schemas"]["Timestamp"] | null;
-      to: components["schemas"]["Timestamp"] | null;
-    };
-    ExportShown: {
-      export: components["schemas"]["Export"];
+    /**
+     * Format: date-time
+     * @description ISO 8601, UTC, with milliseconds.
+     * @example 2026-11-23T16:33:19.655Z
+     */
+    Timestamp: string;
+    /** @description The first 8 characters of the invitation token and `...`; the full token is only ever in the e-mail. */
+    TokenPreview: string;
+    /** @description Every validation failure of the record, each a full message (`Name can't be blank`, `<Field> contains invalid characters`). */
+    ValidationErrors: {
+      errors: string[];
     };
     Webhook: {
       id: components["schemas"]["Id"];
@@ -1284,47 +1325,6 @@ export interface components {
     };
     WebhookList: {
       webhooks: components["schemas"]["Webhook"][];
-    };
-    /** @description An institution's directory connection (SCIM 2.0). Never the token. */
-    ScimConnection: {
-      /** @description The SCIM 2.0 service's base URL: the directory's Tenant URL (Entra ID) or SCIM connector base URL (Okta). */
-      base_url: string;
-      token_preview: string;
-      created_at: components["schemas"]["Timestamp"];
-      rotated_at: components["schemas"]["Timestamp"] | null;
-      /** @description When the directory last changed something. */
-      last_used_at: components["schemas"]["Timestamp"] | null;
-      /** @description Group displayName → role; a user's highest mapped role applies, `cohort_admin` when none maps. */
-      role_mappings: {
-        [key: string]: components["schemas"]["Role"];
-      };
-    };
-    /** @description A new connection or a rotated token: the token is shown this once. */
-    ScimConnectionIssued: {
-      base_url: string;
-      /** @description `scim_` + 32 random bytes (base64url): shown this once, stored only as a hash. */
-      token: string;
-      token_preview: string;
-      created_at: components["schemas"]["Timestamp"];
-      rotated_at: components["schemas"]["Timestamp"] | null;
-    };
-    ScimConnectionShown: {
-      scim: components["schemas"]["ScimConnection"];
-    };
-    ScimConnectionWritten: {
-      scim: components["schemas"]["ScimConnectionIssued"];
-    };
-    /** @description RFC 7644 §3.12. */
-    ScimError: {
-      schemas: "urn:ietf:params:scim:api:messages:2.0:Error"[];
-      status: string;
-      scimType?: string;
-      detail: string;
-    };
-    /** @description A SCIM resource (RFC 7643): its attributes as the service's `/Schemas` define them, `id`, `schemas` and `meta`. */
-    ScimResource: {
-      schemas: string[];
-      id?: string;
     };
   };
   responses: {

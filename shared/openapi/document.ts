@@ -253,7 +253,8 @@ export function buildDocument(errorMode: "throw" | "ignore" = "ignore"): Documen
         },
         scimBearer: { type: "http", scheme: "bearer", description: "A directory connection's token (`scim_…`), for the SCIM 2.0 routes." },
       },
-      schemas: { ...convertResponses(errorMode), ...scimBodies },
+      // By name: a module namespace's key order depends on the loader (ESM sorts it, a CJS transform keeps source order).
+      schemas: Object.fromEntries(Object.entries({ ...convertResponses(errorMode), ...scimBodies }).sort(([a], [b]) => a.localeCompare(b))),
       headers,
       parameters,
       responses,

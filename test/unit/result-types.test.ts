@@ -5,17 +5,16 @@
  * holds the two ends together at compile time (`npm run typecheck`): a conversion or a generated client type that
  * drifts from the schemas fails here.
  */
-import type * as v from "valibot";
 import { describe, expectTypeOf, it } from "vitest";
 import type * as administrators from "../../shared/administrators/results.js";
-import type * as exports from "../../shared/exports/responses.js";
+import type * as exports from "../../shared/exports/results.js";
 import type * as institutions from "../../shared/institutions/results.js";
 import type * as invitations from "../../shared/invitations/results.js";
 import type { components } from "../../shared/openapi/api-types.js";
 import type { Message } from "../../shared/results.js";
-import type * as scim from "../../shared/scim/responses.js";
+import type * as scim from "../../shared/scim/results.js";
 import type * as events from "../../shared/security-events/results.js";
-import type * as webhooks from "../../shared/webhooks/responses.js";
+import type * as webhooks from "../../shared/webhooks/results.js";
 
 type S = components["schemas"];
 
@@ -53,12 +52,12 @@ describe("the use cases' results are the document's schemas", () => {
     expectTypeOf<events.DigestList>().toEqualTypeOf<S["DigestList"]>();
   });
 
-  it("full exports, webhooks and the directory connection (their schemas, which no results module restates)", () => {
-    expectTypeOf<v.InferOutput<typeof exports.ExportShown>>().toEqualTypeOf<S["ExportShown"]>();
-    expectTypeOf<v.InferOutput<typeof webhooks.WebhookList>>().toEqualTypeOf<S["WebhookList"]>();
-    expectTypeOf<v.InferOutput<typeof webhooks.WebhookCreated>>().toEqualTypeOf<S["WebhookCreated"]>();
-    expectTypeOf<v.InferOutput<typeof webhooks.WebhookDeliveries>>().toEqualTypeOf<S["WebhookDeliveries"]>();
-    expectTypeOf<v.InferOutput<typeof scim.ScimConnectionShown>>().toEqualTypeOf<S["ScimConnectionShown"]>();
-    expectTypeOf<v.InferOutput<typeof scim.ScimConnectionWritten>>().toEqualTypeOf<S["ScimConnectionWritten"]>();
+  it("full exports, webhooks and the directory connection", () => {
+    expectTypeOf<exports.ExportShown>().toEqualTypeOf<S["ExportShown"]>();
+    expectTypeOf<webhooks.WebhookList>().toEqualTypeOf<S["WebhookList"]>();
+    expectTypeOf<webhooks.WebhookCreated>().toEqualTypeOf<S["WebhookCreated"]>();
+    expectTypeOf<webhooks.WebhookDeliveries>().toEqualTypeOf<S["WebhookDeliveries"]>();
+    expectTypeOf<scim.ScimConnectionShown>().toEqualTypeOf<S["ScimConnectionShown"]>();
+    expectTypeOf<scim.ScimConnectionWritten>().toEqualTypeOf<S["ScimConnectionWritten"]>();
   });
 });
