@@ -1,7 +1,8 @@
 /**
  * The contract's fixed lists, in one module with no imports, so the console's bundle can take them without
  * pulling in the AWS SDK, Powertools or the service's configuration. The domain (audit.ts,
- * institutions/schema.ts) and the API document (openapi/components.ts) import them from here.
+ * institutions/schema.ts) and the response schemas the API document is generated from (responses.ts) import them
+ * from here.
  */
 
 /** An institution's settings, in the order the console and the document list them. */

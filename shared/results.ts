@@ -1,20 +1,12 @@
 /**
- * Result shapes several features' use cases share. Each feature declares its own results beside its use cases
- * (`<feature>/results.ts`); the API document describes the same shapes, and test/unit/result-types.test.ts
- * checks at compile time that the two agree, so the domain never imports the document's types.
+ * Result shapes several features' use cases share, as their schemas say (shared/responses.ts). Each feature takes
+ * its own results from its schemas (`<feature>/results.ts`, type-only); the API document is generated from the same
+ * schemas, and test/unit/result-types.test.ts checks at compile time that the generated client types agree.
  */
+import type * as v from "valibot";
+import type * as r from "./responses.js";
 
 /** An ISO 8601 instant, UTC, with milliseconds. */
-export type Timestamp = string;
-
-export interface Message {
-  message: string;
-}
-
-export interface PageMeta {
-  /** Items on this page. */
-  count: number;
-  limit: number;
-  /** Pass as `cursor` for the next page; null on the last page. */
-  next_cursor: string | null;
-}
+export type Timestamp = v.InferOutput<typeof r.Timestamp>;
+export type Message = v.InferOutput<typeof r.Message>;
+export type PageMeta = v.InferOutput<typeof r.PageMeta>;

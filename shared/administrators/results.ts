@@ -1,32 +1,8 @@
-/** What the administrator use cases return (the API's response bodies; see shared/results.ts). */
-import type { PageMeta, Timestamp } from "../results.js";
-import type { Role } from "../roles.js";
+/** What the administrator use cases return: the API's response bodies, as their schemas say (responses.ts). */
+import type * as v from "valibot";
+import type * as r from "./responses.js";
 
-export interface AdministratorView {
-  user_id: string;
-  email: string;
-  name: string | null;
-  account_id: string;
-  role: Role;
-  is_super_admin: boolean;
-  added_at: Timestamp;
-  /** The invitation that granted the access; null for the institution's creator. */
-  invitation_id: string | null;
-  /** `scim` for an administrator the institution's directory provisioned (DESIGN.md §15). */
-  managed_by: "scim" | null;
-}
-
-export interface AdministratorList {
-  administrators: AdministratorView[];
-  meta: PageMeta;
-}
-
-export interface AdministratorUpdated {
-  administrator: AdministratorView;
-  message: string;
-}
-
-export interface AdministratorRemoved {
-  message: string;
-  revoked_invitations: number;
-}
+export type AdministratorView = v.InferOutput<typeof r.Administrator>;
+export type AdministratorList = v.InferOutput<typeof r.AdministratorList>;
+export type AdministratorUpdated = v.InferOutput<typeof r.AdministratorUpdated>;
+export type AdministratorRemoved = v.InferOutput<typeof r.AdministratorRemoved>;

@@ -1,5 +1,8 @@
 import { exportConfig } from "./config.js";
 import type { ExportRecord } from "./repository.js";
+import type { ExportView } from "./results.js";
+
+export type { ExportShown, ExportView } from "./results.js";
 
 export const EXPORT_MESSAGES = {
   notFound: "Export not found",
@@ -8,19 +11,11 @@ export const EXPORT_MESSAGES = {
   timedOut: "The export did not finish in time",
 } as const;
 
-/** An export as the API shows it. */
-export type ExportView = Awaited<ReturnType<typeof exportView>>;
-
-/** What starting or showing an export returns. */
-export interface ExportShown {
-  export: ExportView;
-}
-
 /**
  * What the API shows of an export; `link` signs the download link of a succeeded one (only the show route
  * does, so only its bundle holds the presigner).
  */
-export async function exportView(r: ExportRecord, now: Date, link?: (key: string) => Promise<string>) {
+export async function exportView(r: ExportRecord, now: Date, link?: (key: string) => Promise<string>): Promise<ExportView> {
   const timedOut = r.status === "running" && r.lease_until < now.getTime();
   const status = timedOut ? "failed" : r.status;
   const base = {

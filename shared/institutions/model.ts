@@ -1,27 +1,20 @@
 /** Institution records as stored and the views the contract returns. */
 import type { Role } from "../roles.js";
+import type { InstitutionView } from "./results.js";
 import { SETTINGS_DEFAULTS, type Settings } from "./schema.js";
 
-/** The institution item (without its keys). `members` mirrors the access records: user id → role. */
-export interface Institution {
-  id: string;
-  name: string;
-  registration_number: string | null;
-  address: string | null;
-  contact_email: string | null;
-  contact_phone: string | null;
-  settings: Settings;
-  account_id: string;
-  super_admin_id: string;
-  created_at: string;
-  updated_at: string;
+/**
+ * The institution item (without its keys): the record the contract shows (`InstitutionView`, from its schema in
+ * responses.ts) and the bookkeeping beside it. `members` mirrors the access records: user id → role.
+ */
+export type Institution = InstitutionView & {
   /** Optimistic-concurrency version: every change to the item or its members bumps it. */
   version: number;
   members: Record<string, Role>;
   cohort_count?: number;
   /** The directory connection (DESIGN.md §15), while there is one: its administrators are not changed by hand. */
   scim_connection_id?: string;
-}
+};
 
 /**
  * Administrators one institution can hold (its super admin included). Update and delete rewrite or delete
@@ -51,19 +44,15 @@ export const INSTITUTION_FULL = `Institution has reached its limit of ${MAX_MEMB
 export const TOO_MANY_FOR_CHANGE = "Institution has too many administrators for this change; remove an administrator first";
 
 /** What an access record carries of its institution, so listing needs no second read. */
-export interface InstitutionSummary {
-  id: string;
-  name: string;
-  registration_number: string | null;
-  contact_email: string | null;
-  super_admin_id: string;
-  created_at: string;
-}
+export type InstitutionSummary = Pick<
+  InstitutionView,
+  "id" | "name" | "registration_number" | "contact_email" | "super_admin_id" | "created_at"
+>;
 
 export const WRITABLE_FIELDS = ["name", "registration_number", "address", "contact_email", "contact_phone", "settings"] as const;
 
 /** The institution record of the contract: the stored fields, without keys and bookkeeping. */
-export function toRecord(i: Institution) {
+export function toRecord(i: Institution): InstitutionView {
   return {
     id: i.id,
     name: i.name,

@@ -873,104 +873,6 @@ export interface paths {
 export type webhooks = Record<string, never>;
 export interface components {
   schemas: {
-    /**
-     * @description An opaque id assigned by the service (time-ordered, 26 characters).
-     * @example 01M84M2ES7DTY37NE05PPBJBQG
-     */
-    Id: string;
-    /**
-     * Format: date-time
-     * @description ISO 8601, UTC, with milliseconds.
-     * @example 2026-11-23T16:33:19.655Z
-     */
-    Timestamp: string;
-    /** @enum {string} */
-    Role: "cohort_super_admin" | "cohort_admin";
-    /** @description A single message. */
-    Error: {
-      error: string;
-    };
-    /** @description Every validation failure of the record, each a full message (`Name can't be blank`, `<Field> contains invalid characters`). */
-    ValidationErrors: {
-      errors: string[];
-    };
-    /** @description Written by API Gateway itself, before or instead of the function: 401 `Unauthorized`, 413 `Request Entity Too Large` (over 10 MB), 500 `Internal Server Error` (the function failed), 503 `Service Unavailable` (it timed out). */
-    GatewayMessage: {
-      message: string;
-    };
-    /** @description The settings stored for the institution: only the keys ever set. */
-    Settings: {
-      allow_student_enrollment?: boolean;
-      require_verification?: boolean;
-      auto_finalize?: boolean;
-      email_notifications?: boolean;
-    };
-    /** @description Stored settings merged over the defaults (allow_student_enrollment true, require_verification true, auto_finalize false, email_notifications true). */
-    EffectiveSettings: {
-      allow_student_enrollment: boolean;
-      require_verification: boolean;
-      auto_finalize: boolean;
-      email_notifications: boolean;
-    };
-    Institution: {
-      id: components["schemas"]["Id"];
-      name: string;
-      registration_number: string | null;
-      address: string | null;
-      contact_email: string | null;
-      contact_phone: string | null;
-      settings: components["schemas"]["Settings"];
-      account_id: string;
-      super_admin_id: string;
-      created_at: components["schemas"]["Timestamp"];
-      updated_at: components["schemas"]["Timestamp"];
-    };
-    InstitutionListItem: {
-      id: components["schemas"]["Id"];
-      name: string;
-      registration_number: string | null;
-      contact_email: string | null;
-      /** @description The caller's role in the institution. */
-      role: components["schemas"]["Role"];
-      /** @description True when the caller is the institution's super admin. */
-      is_super_admin: boolean;
-      created_at: components["schemas"]["Timestamp"];
-    };
-    Cohort: {
-      id: components["schemas"]["Id"];
-      name: string;
-      created_at: components["schemas"]["Timestamp"];
-    };
-    /** @description The first 8 characters of the invitation token and `...`; the full token is only ever in the e-mail. */
-    TokenPreview: string;
-    IssuedInvitation: {
-      id: components["schemas"]["Id"];
-      email: string;
-      role: components["schemas"]["Role"];
-      token_preview: components["schemas"]["TokenPreview"];
-      expires_at: components["schemas"]["Timestamp"];
-    };
-    ResentInvitation: {
-      id: components["schemas"]["Id"];
-      email: string;
-      role: components["schemas"]["Role"];
-      token_preview: components["schemas"]["TokenPreview"];
-      expires_at: components["schemas"]["Timestamp"];
-      sent_at: components["schemas"]["Timestamp"];
-    };
-    InvitationListItem: {
-      id: components["schemas"]["Id"];
-      email: string;
-      role: components["schemas"]["Role"];
-      token_preview: components["schemas"]["TokenPreview"];
-      sent_at: components["schemas"]["Timestamp"];
-      expires_at: components["schemas"]["Timestamp"];
-      used_at: components["schemas"]["Timestamp"] | null;
-      /** @description E-mail of the administrator who created it. */
-      created_by: string;
-      /** @enum {string} */
-      status: "active" | "used" | "revoked" | "expired";
-    };
     Administrator: {
       /** @description The administrator's user id (Cognito `sub`). */
       user_id: string;
@@ -987,54 +889,50 @@ export interface components {
       /** @description `scim` while the institution's directory manages this administrator (DESIGN.md §15): its role and removal are the directory's. */
       managed_by: "scim" | null;
     };
-    /** @description An institution's directory connection (SCIM 2.0). Never the token. */
-    ScimConnection: {
-      /** @description The SCIM 2.0 service's base URL: the directory's Tenant URL (Entra ID) or SCIM connector base URL (Okta). */
-      base_url: string;
-      token_preview: string;
-      created_at: components["schemas"]["Timestamp"];
-      rotated_at: components["schemas"]["Timestamp"] | null;
-      /** @description When the directory last changed something. */
-      last_used_at: components["schemas"]["Timestamp"] | null;
-      /** @description Group displayName → role; a user's highest mapped role applies, `cohort_admin` when none maps. */
-      role_mappings: {
-        [key: string]: components["schemas"]["Role"];
-      };
+    AdministratorList: {
+      administrators: components["schemas"]["Administrator"][];
+      meta: components["schemas"]["PageMeta"];
     };
-    /** @description A new connection or a rotated token: the token is shown this once. */
-    ScimConnectionIssued: {
-      base_url: string;
-      /** @description `scim_` + 32 random bytes (base64url): shown this once, stored only as a hash. */
-      token: string;
-      token_preview: string;
-      created_at: components["schemas"]["Timestamp"];
-      rotated_at: components["schemas"]["Timestamp"] | null;
+    AdministratorRemoved: {
+      message: string;
+      /** @description Active invitations the administrator had sent, now revoked. */
+      revoked_invitations: number;
     };
-    InvitationPreview: {
-      institution: {
-        name: string;
-      };
-      role: components["schemas"]["Role"];
-      invited_by: {
-        email: string;
-        name: string | null;
-      };
-      expires_at: components["schemas"]["Timestamp"];
+    AdministratorUpdated: {
+      administrator: components["schemas"]["Administrator"];
+      message: string;
     };
-    InvitationOpened: {
-      institution: {
-        name: string;
+    Alert: {
+      /** @enum {string} */
+      type: "unauthorized_access" | "rate_limit" | "token_failures";
+      /** @enum {string} */
+      severity: "high" | "medium";
+      count: number;
+    };
+    /** @description Events of each counted type in the last hour (0 when none). */
+    AlertCounts: {
+      unauthorized_institution_access: number;
+      rate_limit_exceeded: number;
+      token_validation_failure: number;
+    };
+    /** @description The counted types' events in one minute of the hour. */
+    AlertMinute: {
+      /** @description The minute, UTC (ISO 8601). */
+      minute: string;
+      unauthorized_institution_access: number;
+      rate_limit_exceeded: number;
+      token_validation_failure: number;
+    };
+    Alerts: {
+      summary: components["schemas"]["AlertCounts"];
+      /** @description Present only when a count reaches its threshold: unauthorized_access ≥ 5 (high), rate_limit ≥ 10 (medium), token_failures ≥ 20 (high). */
+      alerts: components["schemas"]["Alert"][];
+      time_range: {
+        from: components["schemas"]["Timestamp"];
+        to: components["schemas"]["Timestamp"];
       };
-      role: components["schemas"]["Role"];
-      invited_by: {
-        email: string;
-        name: string | null;
-      };
-      expires_at: components["schemas"]["Timestamp"];
-      /** @description The invited address: the new account's e-mail and user name. */
-      email: string;
-      /** @description A user with this e-mail exists: sign in and accept, rather than register. */
-      has_account: boolean;
+      /** @description Per-minute counts over the same hour, oldest first, for a chart. */
+      series: components["schemas"]["AlertMinute"][];
     };
     /** @description The invitation was used already, by the one asking: reopening an accepted link. Nothing is recorded. */
     AlreadyAccepted: {
@@ -1044,12 +942,51 @@ export interface components {
         name: string;
       };
     };
-    PageMeta: {
-      /** @description Items on this page. */
-      count: number;
-      limit: number;
-      /** @description Pass as `cursor` for the next page; null on the last page. */
-      next_cursor: string | null;
+    Cohort: {
+      id: components["schemas"]["Id"];
+      name: string;
+      created_at: components["schemas"]["Timestamp"];
+    };
+    CohortCreated: {
+      cohort: components["schemas"]["Cohort"];
+    };
+    CohortList: {
+      cohorts: components["schemas"]["Cohort"][];
+    };
+    /** @description A signed digest of one account's events in one period. */
+    Digest: {
+      account_id: string;
+      /** @description 1 for the account's first digest, then +1 each. */
+      sequence: number;
+      period_start: components["schemas"]["Timestamp"];
+      period_end: components["schemas"]["Timestamp"];
+      event_count: number;
+      events_hash: string;
+      previous_digest_hash: string | null;
+      created_at: components["schemas"]["Timestamp"];
+      key_id: string;
+      /** @description Base64 of the DER ECDSA P-256 / SHA-256 signature. */
+      signature: string;
+    };
+    DigestList: {
+      digests: components["schemas"]["Digest"][];
+      /** @description The signing key's public key, PEM (SPKI). */
+      public_key: string;
+    };
+    /** @description Stored settings merged over the defaults (allow_student_enrollment true, require_verification true, auto_finalize false, email_notifications true). */
+    EffectiveSettings: {
+      allow_student_enrollment: boolean;
+      require_verification: boolean;
+      auto_finalize: boolean;
+      email_notifications: boolean;
+    };
+    /** @description A single message. */
+    Error: {
+      error: string;
+    };
+    /** @description Event-specific data; values taken from a request are cut to 64 characters. Keys by event type: institution_created: institution_id, name; institution_updated: institution_id, changes; institution_deleted: institution_name; insufficient_privileges: action, required_role, institution_id; unauthorized_institution_access: attempted_institution_id, action; rate_limit_exceeded: email, institution_id, limit, scope; token_validation_failure: reason; security_events_exported: event_count, export_id, format, filters; invitation_created: invitation_id, institution_id, email, role; invitation_revoked: invitation_id, institution_id, email, reason; invitation_resent: invitation_id, institution_id, email; invitation_accepted: invitation_id, institution_id, email, role; cohort_created: institution_id, cohort_id, name; webhook_created: webhook_id, url; webhook_deleted: webhook_id, url; webhook_disabled: webhook_id, url, failing_since; administrator_removed: institution_id, user_id, email, self; administrator_role_changed: institution_id, user_id, from, to, source, scim_connection; institution_transferred: institution_id, from_user_id, to_user_id; account_created: user_id, email, institution_id, invitation_id; cohort_deleted: institution_id, cohort_id, name; scim_connected: institution_id, scim_connection; scim_token_rotated: institution_id, scim_connection; scim_role_mappings_changed: institution_id, scim_connection, role_mappings; scim_disconnected: institution_id, scim_connection; administrator_provisioned: institution_id, user_id, email, role, scim_connection; administrator_deprovisioned: institution_id, user_id, email, reason, scim_connection. */
+    EventDetails: {
+      [key: string]: unknown;
     };
     /** @enum {string} */
     EventType:
@@ -1080,163 +1017,6 @@ export interface components {
       | "scim_disconnected"
       | "administrator_provisioned"
       | "administrator_deprovisioned";
-    /** @description Event-specific data; values taken from a request are cut to 64 characters. Keys by event type: institution_created: institution_id, name; institution_updated: institution_id, changes; institution_deleted: institution_name; insufficient_privileges: action, required_role, institution_id; unauthorized_institution_access: attempted_institution_id, action; rate_limit_exceeded: email, institution_id, limit, scope; token_validation_failure: reason; security_events_exported: event_count, export_id, format, filters; invitation_created: invitation_id, institution_id, email, role; invitation_revoked: invitation_id, institution_id, email, reason; invitation_resent: invitation_id, institution_id, email; invitation_accepted: invitation_id, institution_id, email, role; cohort_created: institution_id, cohort_id, name; webhook_created: webhook_id, url; webhook_deleted: webhook_id, url; webhook_disabled: webhook_id, url, failing_since; administrator_removed: institution_id, user_id, email, self; administrator_role_changed: institution_id, user_id, from, to, source, scim_connection; institution_transferred: institution_id, from_user_id, to_user_id; account_created: user_id, email, institution_id, invitation_id; cohort_deleted: institution_id, cohort_id, name; scim_connected: institution_id, scim_connection; scim_token_rotated: institution_id, scim_connection; scim_role_mappings_changed: institution_id, scim_connection, role_mappings; scim_disconnected: institution_id, scim_connection; administrator_provisioned: institution_id, user_id, email, role, scim_connection; administrator_deprovisioned: institution_id, user_id, email, reason, scim_connection. */
-    EventDetails: {
-      [key: string]: unknown;
-    };
-    ListedEvent: {
-      id: components["schemas"]["Id"];
-      event_type: components["schemas"]["EventType"];
-      user_email: string | null;
-      ip_address: string;
-      details: components["schemas"]["EventDetails"];
-      created_at: components["schemas"]["Timestamp"];
-      /** @description One line of human-readable text. */
-      description: string;
-    };
-    SecurityEvent: {
-      id: components["schemas"]["Id"];
-      event_type: components["schemas"]["EventType"];
-      /** @description The actor as it was when the event happened. */
-      user: {
-        id: string | null;
-        email: string | null;
-        name: string | null;
-      };
-      ip_address: string;
-      details: components["schemas"]["EventDetails"];
-      created_at: components["schemas"]["Timestamp"];
-      description: string;
-    };
-    /** @description Events of each counted type in the last hour (0 when none). */
-    AlertCounts: {
-      unauthorized_institution_access: number;
-      rate_limit_exceeded: number;
-      token_validation_failure: number;
-    };
-    Alert: {
-      /** @enum {string} */
-      type: "unauthorized_access" | "rate_limit" | "token_failures";
-      /** @enum {string} */
-      severity: "high" | "medium";
-      count: number;
-    };
-    /** @description The counted types' events in one minute of the hour. */
-    AlertMinute: {
-      /** @description The minute, UTC (ISO 8601). */
-      minute: string;
-      unauthorized_institution_access: number;
-      rate_limit_exceeded: number;
-      token_validation_failure: number;
-    };
-    /** @description A signed digest of one account's events in one period. */
-    Digest: {
-      account_id: string;
-      /** @description 1 for the account's first digest, then +1 each. */
-      sequence: number;
-      period_start: components["schemas"]["Timestamp"];
-      period_end: components["schemas"]["Timestamp"];
-      event_count: number;
-      events_hash: string;
-      previous_digest_hash: string | null;
-      created_at: components["schemas"]["Timestamp"];
-      key_id: string;
-      /** @description Base64 of the DER ECDSA P-256 / SHA-256 signature. */
-      signature: string;
-    };
-    DigestList: {
-      digests: components["schemas"]["Digest"][];
-      /** @description The signing key's public key, PEM (SPKI). */
-      public_key: string;
-    };
-    Alerts: {
-      summary: components["schemas"]["AlertCounts"];
-      /** @description Present only when a count reaches its threshold: unauthorized_access ≥ 5 (high), rate_limit ≥ 10 (medium), token_failures ≥ 20 (high). */
-      alerts: components["schemas"]["Alert"][];
-      time_range: {
-        from: components["schemas"]["Timestamp"];
-        to: components["schemas"]["Timestamp"];
-      };
-      /** @description Per-minute counts over the same hour, oldest first, for a chart. */
-      series: components["schemas"]["AlertMinute"][];
-    };
-    Message: {
-      message: string;
-    };
-    InstitutionList: {
-      institutions: components["schemas"]["InstitutionListItem"][];
-    };
-    InstitutionShown: {
-      institution: components["schemas"]["Institution"];
-      /** @description The caller's role in the institution. */
-      role: components["schemas"]["Role"];
-      is_super_admin: boolean;
-      settings: components["schemas"]["EffectiveSettings"];
-    };
-    InstitutionWritten: {
-      institution: components["schemas"]["Institution"];
-      message: string;
-    };
-    CohortList: {
-      cohorts: components["schemas"]["Cohort"][];
-    };
-    CohortCreated: {
-      cohort: components["schemas"]["Cohort"];
-    };
-    InvitationList: {
-      invitations: components["schemas"]["InvitationListItem"][];
-      meta: components["schemas"]["PageMeta"];
-    };
-    InvitationIssued: {
-      invitation: components["schemas"]["IssuedInvitation"];
-      message: string;
-    };
-    InvitationResent: {
-      invitation: components["schemas"]["ResentInvitation"];
-      message: string;
-    };
-    InvitationAccepted: {
-      institution: {
-        id: components["schemas"]["Id"];
-        name: string;
-      };
-      role: components["schemas"]["Role"];
-      message: string;
-    };
-    InvitationRegistered: {
-      institution: {
-        id: components["schemas"]["Id"];
-        name: string;
-      };
-      role: components["schemas"]["Role"];
-      /** @constant */
-      message: "Account created";
-    };
-    AdministratorList: {
-      administrators: components["schemas"]["Administrator"][];
-      meta: components["schemas"]["PageMeta"];
-    };
-    AdministratorUpdated: {
-      administrator: components["schemas"]["Administrator"];
-      message: string;
-    };
-    AdministratorRemoved: {
-      message: string;
-      /** @description Active invitations the administrator had sent, now revoked. */
-      revoked_invitations: number;
-    };
-    SecurityEventList: {
-      events: components["schemas"]["ListedEvent"][];
-      meta: components["schemas"]["PageMeta"];
-    };
-    ExportFilters: {
-      event_type: string | null;
-      user_id: string | null;
-      /** @description The actor's e-mail, lower-cased; present only when the export was asked for one. */
-      user_email?: string;
-      from: components["schemas"]["Timestamp"] | null;
-      to: components["schemas"]["Timestamp"] | null;
-    };
     Export: {
       id: components["schemas"]["Id"];
       /** @enum {string} */
@@ -1260,53 +1040,191 @@ export interface components {
       /** @description Failed only: why. */
       reason?: string;
     };
+    ExportFilters: {
+      event_type: string | null;
+      user_id: string | null;
+      /** @description The actor's e-mail, lower-cased; present only when the export was asked for one. */
+      user_email?: string;
+      from: components["schemas"]["Timestamp"] | null;
+      to: components["schemas"]["Timestamp"] | null;
+    };
     ExportShown: {
       export: components["schemas"]["Export"];
     };
-    Webhook: {
+    /** @description Written by API Gateway itself, before or instead of the function: 401 `Unauthorized`, 413 `Request Entity Too Large` (over 10 MB), 500 `Internal Server Error` (the function failed), 503 `Service Unavailable` (it timed out). */
+    GatewayMessage: {
+      message: string;
+    };
+    /**
+     * @description An opaque id assigned by the service (time-ordered, 26 characters).
+     * @example 01M84M2ES7DTY37NE05PPBJBQG
+     */
+    Id: string;
+    Institution: {
       id: components["schemas"]["Id"];
-      /** Format: uri */
-      url: string;
-      /**
-       * @description Disabled after its receiver failed every attempt for 24 hours.
-       * @enum {string}
-       */
-      status: "enabled" | "disabled";
+      name: string;
+      registration_number: string | null;
+      address: string | null;
+      contact_email: string | null;
+      contact_phone: string | null;
+      settings: components["schemas"]["Settings"];
+      account_id: string;
+      super_admin_id: string;
       created_at: components["schemas"]["Timestamp"];
-      /** @description Since when every attempt has failed; null while it answers. */
-      failing_since: components["schemas"]["Timestamp"] | null;
-      disabled_at: components["schemas"]["Timestamp"] | null;
+      updated_at: components["schemas"]["Timestamp"];
     };
-    WebhookList: {
-      webhooks: components["schemas"]["Webhook"][];
+    InstitutionList: {
+      institutions: components["schemas"]["InstitutionListItem"][];
     };
-    WebhookCreated: {
-      webhook: {
+    InstitutionListItem: {
+      id: components["schemas"]["Id"];
+      name: string;
+      registration_number: string | null;
+      contact_email: string | null;
+      /** @description The caller's role in the institution. */
+      role: components["schemas"]["Role"];
+      /** @description True when the caller is the institution's super admin. */
+      is_super_admin: boolean;
+      created_at: components["schemas"]["Timestamp"];
+    };
+    InstitutionShown: {
+      institution: components["schemas"]["Institution"];
+      /** @description The caller's role in the institution. */
+      role: components["schemas"]["Role"];
+      is_super_admin: boolean;
+      settings: components["schemas"]["EffectiveSettings"];
+    };
+    InstitutionWritten: {
+      institution: components["schemas"]["Institution"];
+      message: string;
+    };
+    InvitationAccepted: {
+      institution: {
         id: components["schemas"]["Id"];
-        /** Format: uri */
-        url: string;
-        created_at: components["schemas"]["Timestamp"];
-        /** @description Verifies the deliveries' `webhook-signature` (Standard Webhooks). Shown only here: keep it. */
-        secret: string;
+        name: string;
+      };
+      role: components["schemas"]["Role"];
+      message: string;
+    };
+    InvitationIssued: {
+      invitation: components["schemas"]["IssuedInvitation"];
+      message: string;
+    };
+    InvitationList: {
+      invitations: components["schemas"]["InvitationListItem"][];
+      meta: components["schemas"]["PageMeta"];
+    };
+    InvitationListItem: {
+      id: components["schemas"]["Id"];
+      email: string;
+      role: components["schemas"]["Role"];
+      token_preview: components["schemas"]["TokenPreview"];
+      sent_at: components["schemas"]["Timestamp"];
+      expires_at: components["schemas"]["Timestamp"];
+      used_at: components["schemas"]["Timestamp"] | null;
+      /** @description E-mail of the administrator who created it. */
+      created_by: string;
+      /** @enum {string} */
+      status: "active" | "used" | "revoked" | "expired";
+    };
+    InvitationOpened: {
+      institution: {
+        name: string;
+      };
+      role: components["schemas"]["Role"];
+      invited_by: {
+        email: string;
+        name: string | null;
+      };
+      expires_at: components["schemas"]["Timestamp"];
+      /** @description The invited address: the new account's e-mail and user name. */
+      email: string;
+      /** @description A user with this e-mail exists: sign in and accept, rather than register. */
+      has_account: boolean;
+    };
+    InvitationPreview: {
+      institution: {
+        name: string;
+      };
+      role: components["schemas"]["Role"];
+      invited_by: {
+        email: string;
+        name: string | null;
+      };
+      expires_at: components["schemas"]["Timestamp"];
+    };
+    InvitationRegistered: {
+      institution: {
+        id: components["schemas"]["Id"];
+        name: string;
+      };
+      role: components["schemas"]["Role"];
+      /** @constant */
+      message: "Account created";
+    };
+    InvitationResent: {
+      invitation: components["schemas"]["ResentInvitation"];
+      message: string;
+    };
+    IssuedInvitation: {
+      id: components["schemas"]["Id"];
+      email: string;
+      role: components["schemas"]["Role"];
+      token_preview: components["schemas"]["TokenPreview"];
+      expires_at: components["schemas"]["Timestamp"];
+    };
+    ListedEvent: {
+      id: components["schemas"]["Id"];
+      event_type: components["schemas"]["EventType"];
+      user_email: string | null;
+      ip_address: string;
+      details: components["schemas"]["EventDetails"];
+      created_at: components["schemas"]["Timestamp"];
+      /** @description One line of human-readable text. */
+      description: string;
+    };
+    Message: {
+      message: string;
+    };
+    PageMeta: {
+      /** @description Items on this page. */
+      count: number;
+      limit: number;
+      /** @description Pass as `cursor` for the next page; null on the last page. */
+      next_cursor: string | null;
+    };
+    ResentInvitation: {
+      id: components["schemas"]["Id"];
+      email: string;
+      role: components["schemas"]["Role"];
+      token_preview: components["schemas"]["TokenPreview"];
+      expires_at: components["schemas"]["Timestamp"];
+      sent_at: components["schemas"]["Timestamp"];
+    };
+    /** @enum {string} */
+    Role: "cohort_super_admin" | "cohort_admin";
+    /** @description An institution's directory connection (SCIM 2.0). Never the token. */
+    ScimConnection: {
+      /** @description The SCIM 2.0 service's base URL: the directory's Tenant URL (Entra ID) or SCIM connector base URL (Okta). */
+      base_url: string;
+      token_preview: string;
+      created_at: components["schemas"]["Timestamp"];
+      rotated_at: components["schemas"]["Timestamp"] | null;
+      /** @description When the directory last changed something. */
+      last_used_at: components["schemas"]["Timestamp"] | null;
+      /** @description Group displayName → role; a user's highest mapped role applies, `cohort_admin` when none maps. */
+      role_mappings: {
+        [key: string]: components["schemas"]["Role"];
       };
     };
-    WebhookDelivery: {
-      event_id: components["schemas"]["Id"];
-      event_type: components["schemas"]["EventType"];
-      /**
-       * @description Pending: a retry is scheduled at `next_attempt_at`.
-       * @enum {string}
-       */
-      status: "pending" | "delivered" | "failed";
-      attempts: number;
-      first_attempt_at: components["schemas"]["Timestamp"];
-      last_attempt_at: components["schemas"]["Timestamp"];
-      last_status_code: number | null;
-      last_error: string | null;
-      next_attempt_at: components["schemas"]["Timestamp"] | null;
-    };
-    WebhookDeliveries: {
-      deliveries: components["schemas"]["WebhookDelivery"][];
+    /** @description A new connection or a rotated token: the token is shown this once. */
+    ScimConnectionIssued: {
+      base_url: string;
+      /** @description `scim_` + 32 random bytes (base64url): shown this once, stored only as a hash. */
+      token: string;
+      token_preview: string;
+      created_at: components["schemas"]["Timestamp"];
+      rotated_at: components["schemas"]["Timestamp"] | null;
     };
     ScimConnectionShown: {
       scim: components["schemas"]["ScimConnection"];
@@ -1325,6 +1243,88 @@ export interface components {
     ScimResource: {
       schemas: string[];
       id?: string;
+    };
+    SecurityEvent: {
+      id: components["schemas"]["Id"];
+      event_type: components["schemas"]["EventType"];
+      /** @description The actor as it was when the event happened. */
+      user: {
+        id: string | null;
+        email: string | null;
+        name: string | null;
+      };
+      ip_address: string;
+      details: components["schemas"]["EventDetails"];
+      created_at: components["schemas"]["Timestamp"];
+      description: string;
+    };
+    SecurityEventList: {
+      events: components["schemas"]["ListedEvent"][];
+      meta: components["schemas"]["PageMeta"];
+    };
+    /** @description The settings stored for the institution: only the keys ever set. */
+    Settings: {
+      allow_student_enrollment?: boolean;
+      require_verification?: boolean;
+      auto_finalize?: boolean;
+      email_notifications?: boolean;
+    };
+    /**
+     * Format: date-time
+     * @description ISO 8601, UTC, with milliseconds.
+     * @example 2026-11-23T16:33:19.655Z
+     */
+    Timestamp: string;
+    /** @description The first 8 characters of the invitation token and `...`; the full token is only ever in the e-mail. */
+    TokenPreview: string;
+    /** @description Every validation failure of the record, each a full message (`Name can't be blank`, `<Field> contains invalid characters`). */
+    ValidationErrors: {
+      errors: string[];
+    };
+    Webhook: {
+      id: components["schemas"]["Id"];
+      /** Format: uri */
+      url: string;
+      /**
+       * @description Disabled after its receiver failed every attempt for 24 hours.
+       * @enum {string}
+       */
+      status: "enabled" | "disabled";
+      created_at: components["schemas"]["Timestamp"];
+      /** @description Since when every attempt has failed; null while it answers. */
+      failing_since: components["schemas"]["Timestamp"] | null;
+      disabled_at: components["schemas"]["Timestamp"] | null;
+    };
+    WebhookCreated: {
+      webhook: {
+        id: components["schemas"]["Id"];
+        /** Format: uri */
+        url: string;
+        created_at: components["schemas"]["Timestamp"];
+        /** @description Verifies the deliveries' `webhook-signature` (Standard Webhooks). Shown only here: keep it. */
+        secret: string;
+      };
+    };
+    WebhookDeliveries: {
+      deliveries: components["schemas"]["WebhookDelivery"][];
+    };
+    WebhookDelivery: {
+      event_id: components["schemas"]["Id"];
+      event_type: components["schemas"]["EventType"];
+      /**
+       * @description Pending: a retry is scheduled at `next_attempt_at`.
+       * @enum {string}
+       */
+      status: "pending" | "delivered" | "failed";
+      attempts: number;
+      first_attempt_at: components["schemas"]["Timestamp"];
+      last_attempt_at: components["schemas"]["Timestamp"];
+      last_status_code: number | null;
+      last_error: string | null;
+      next_attempt_at: components["schemas"]["Timestamp"] | null;
+    };
+    WebhookList: {
+      webhooks: components["schemas"]["Webhook"][];
     };
   };
   responses: {

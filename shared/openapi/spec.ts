@@ -1,6 +1,6 @@
 /**
  * The shapes the document is built from (an operation, a route's spec), in a module of their own so that the
- * feature files (streaming.ts, scim.ts) and document.ts all import them without importing each other.
+ * feature specs (specs/<feature>.ts) and document.ts all import them without importing each other.
  */
 import type { HttpMethod } from "../routes.js";
 import type { Schema } from "./components.js";

@@ -16,6 +16,7 @@ import { SCIM_BASE_PATH } from "../routes.js";
 import type { Connection } from "./model.js";
 import { directoryActor, planAccess } from "./provision.js";
 import * as repo from "./repository.js";
+import type { ScimConnectionShown, ScimConnectionView, ScimConnectionWritten } from "./results.js";
 import { hashToken, newToken, tokenPreview } from "./token.js";
 
 export const ACTION = "manage_directory";
@@ -27,7 +28,7 @@ const MAX_MAPPINGS = 50;
 const MAX_GROUP_NAME = 256;
 
 /** The connection as the API shows it: never the token. */
-export function toView(c: Connection) {
+export function toView(c: Connection): ScimConnectionView {
   return {
     base_url: baseUrl(),
     token_preview: c.token_preview,
@@ -60,7 +61,11 @@ const event = <T extends EventType>(caller: Caller, visible: Visible, type: T, d
  * Connects the institution's directory (201), or rotates its token (200): a new token, shown this once; the
  * old one stops working in the same transaction.
  */
-export async function connectDirectory(caller: Caller, institutionId: string | undefined) {
+/** `created` tells the handler 201 from 200; the body is the rest. */
+export async function connectDirectory(
+  caller: Caller,
+  institutionId: string | undefined,
+): Promise<ScimConnectionWritten & { created: boolean }> {
   return withRetries("The connection was changed concurrently, please retry", async () => {
     const { visible, connection } = await lookUp(caller, institutionId);
     const { institution } = visible;
@@ -104,7 +109,7 @@ export async function connectDirectory(caller: Caller, institutionId: string | u
   });
 }
 
-export async function showConnection(caller: Caller, institutionId: string | undefined) {
+export async function showConnection(caller: Caller, institutionId: string | undefined): Promise<ScimConnectionShown> {
   const { connection } = await lookUp(caller, institutionId);
   if (!connection) throw new NotFound(NO_CONNECTION);
   return { scim: toView(connection) };
@@ -131,7 +136,7 @@ function parseMappings(body: unknown): Record<string, Role> {
  * role its groups now map to, in the same transaction (`administrator_role_changed`, source `scim`, actor the
  * directory).
  */
-export async function updateMappings(caller: Caller, institutionId: string | undefined, body: unknown) {
+export async function updateMappings(caller: Caller, institutionId: string | undefined, body: unknown): Promise<ScimConnectionShown> {
   return withRetries("The connection was changed concurrently, please retry", async () => {
     const { visible, connection } = await lookUp(caller, institutionId);
     const mappings = parseMappings(body);

@@ -1,44 +1,12 @@
-/** What the security-event use cases return (the API's response bodies; see shared/results.ts). */
-import type { CountedType, EventType } from "../constants.js";
-import type { PageMeta, Timestamp } from "../results.js";
-import type { AlertRule } from "./alerts.js";
+/** What the security-event use cases return: the API's response bodies, as their schemas say (responses.ts). */
+import type * as v from "valibot";
+import type * as r from "./responses.js";
 
-export interface ListedEvent {
-  id: string;
-  event_type: EventType;
-  user_email: string | null;
-  ip_address: string;
-  details: Record<string, unknown>;
-  created_at: Timestamp;
-  description: string;
-}
-
-export interface SecurityEventList {
-  events: ListedEvent[];
-  meta: PageMeta;
-}
-
-/** A type, not an interface: the trail's digests hash it as a plain record (trail/digest.ts `EventBody`). */
-export type SecurityEventView = {
-  id: string;
-  event_type: EventType;
-  user: { id: string | null; email: string | null; name: string | null };
-  ip_address: string;
-  details: Record<string, unknown>;
-  created_at: Timestamp;
-  description: string;
-};
-
-export type AlertCounts = Record<CountedType, number>;
-
-/** The counted types' events in one minute (`YYYY-MM-DDTHH:MM`) of the hour. */
-export interface AlertMinute extends AlertCounts {
-  minute: string;
-}
-
-export interface Alerts {
-  summary: AlertCounts;
-  alerts: { type: AlertRule["type"]; severity: AlertRule["severity"]; count: number }[];
-  time_range: { from: Timestamp; to: Timestamp };
-  series: AlertMinute[];
-}
+export type ListedEvent = v.InferOutput<typeof r.ListedEvent>;
+export type SecurityEventList = v.InferOutput<typeof r.SecurityEventList>;
+/** A type alias (as every one here): the trail's digests hash it as a plain record (trail/digest.ts `EventBody`). */
+export type SecurityEventView = v.InferOutput<typeof r.SecurityEvent>;
+export type AlertCounts = v.InferOutput<typeof r.AlertCounts>;
+export type AlertMinute = v.InferOutput<typeof r.AlertMinute>;
+export type Alerts = v.InferOutput<typeof r.Alerts>;
+export type DigestList = v.InferOutput<typeof r.DigestList>;

@@ -6,6 +6,7 @@ import { DeleteCommand, GetCommand, PutCommand, QueryCommand, UpdateCommand } fr
 import { type AuditEvent, commitWithEvent } from "../audit.js";
 import { db } from "../clients.js";
 import { config } from "../config.js";
+import type { EventType } from "../constants.js";
 import { streamKeys } from "../tables.js";
 import type { Written } from "../tx.js";
 
@@ -33,7 +34,7 @@ export interface DeliveryRecord {
   webhook_id: string;
   account_id: string;
   event_id: string;
-  event_type: string;
+  event_type: EventType;
   status: DeliveryStatus;
   attempts: number;
   first_attempt_at: string;

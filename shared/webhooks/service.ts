@@ -15,6 +15,7 @@ import { webhookConfig } from "./config.js";
 import { resolvedRefusal } from "./guard.js";
 import type { DeliveryRecord, WebhookRecord } from "./repository.js";
 import * as repo from "./repository.js";
+import type { WebhookCreated, WebhookDeliveries, WebhookDeliveryView, WebhookList, WebhookView } from "./results.js";
 import { guardOptions, webhookCreate } from "./schema.js";
 
 export const WEBHOOK_MESSAGES = {
@@ -27,7 +28,7 @@ export const WEBHOOK_MESSAGES = {
 const RECENT = 50;
 
 /** A webhook as the API shows it: never its secret (that only in the create answer). */
-export function webhookView(w: WebhookRecord) {
+export function webhookView(w: WebhookRecord): WebhookView {
   return {
     id: w.id,
     url: w.url,
@@ -39,7 +40,7 @@ export function webhookView(w: WebhookRecord) {
 }
 
 /** `POST /webhooks` body `{webhook: {url}}` → 201 `{webhook: {id, url, created_at, secret}}`: the secret is shown this once. */
-export async function createWebhook(caller: Caller, body: unknown, now = clock()) {
+export async function createWebhook(caller: Caller, body: unknown, now = clock()): Promise<WebhookCreated> {
   const input = parseRoot(body, "webhook", webhookCreate);
   const refused = await resolvedRefusal(input.url, guardOptions);
   if (refused !== undefined) throw new ValidationFailed([refused]);
@@ -62,7 +63,7 @@ export async function createWebhook(caller: Caller, body: unknown, now = clock()
 }
 
 /** `GET /webhooks`: the account's webhooks, oldest first. */
-export async function listWebhooks(caller: Caller) {
+export async function listWebhooks(caller: Caller): Promise<WebhookList> {
   const hooks = await repo.listWebhooks(caller.accountId);
   return { webhooks: hooks.map(webhookView) };
 }
@@ -85,7 +86,7 @@ export async function deleteWebhook(caller: Caller, id: string | undefined, now 
   return { message: WEBHOOK_MESSAGES.deleted };
 }
 
-function deliveryView(d: DeliveryRecord) {
+function deliveryView(d: DeliveryRecord): WebhookDeliveryView {
   return {
     event_id: d.event_id,
     event_type: d.event_type,
@@ -100,7 +101,7 @@ function deliveryView(d: DeliveryRecord) {
 }
 
 /** `GET /webhooks/:id/deliveries`: the newest 50 deliveries (one per event), each with its attempts so far. */
-export async function listDeliveries(caller: Caller, id: string | undefined) {
+export async function listDeliveries(caller: Caller, id: string | undefined): Promise<WebhookDeliveries> {
   const w = await ownWebhook(caller, id);
   return { deliveries: (await repo.recentDeliveries(w.id, RECENT)).map(deliveryView) };
 }

@@ -9,7 +9,8 @@ import { createRequire } from "node:module";
 import createClient, { type Middleware } from "openapi-fetch";
 import { chromium } from "playwright-core";
 import { describe, expect, it } from "vitest";
-import type { paths } from "../../shared/openapi/api-types.js";
+import type { paths as ApiPaths } from "../../shared/openapi/api-types.js";
+import { paths } from "../../shared/routes.js";
 import { call, stack, token, uniq, uniqEmail } from "../support/api.js";
 import { assertConforms, document } from "../support/contract.js";
 import { DOCS, OPENAPI } from "../support/flows.js";
@@ -17,7 +18,7 @@ import { DOCS, OPENAPI } from "../support/flows.js";
 const swaggerBundle = readFileSync(createRequire(import.meta.url).resolve("swagger-ui-dist/swagger-ui-bundle.js"), "utf8");
 const operationCount = Object.values(document.paths).reduce((n, item) => n + Object.keys(item as object).length, 0);
 
-describe("GET /api/v1/openapi.json", () => {
+describe(`GET ${paths.openapi}`, () => {
   it("needs no token, and is the document every response of the tests is checked against", async () => {
     const res = await call("GET", OPENAPI);
     expect(res.status).toBe(200);
@@ -28,11 +29,11 @@ describe("GET /api/v1/openapi.json", () => {
 
   it("has no authorizer: a bad token changes nothing, while the same token is refused on a protected route", async () => {
     expect((await call("GET", OPENAPI, { token: "not-a-token" })).status).toBe(200);
-    expect(await call("GET", "/api/v1/institutions", { token: "not-a-token" })).toMatchObject({ status: 401 });
+    expect(await call("GET", paths.institutions, { token: "not-a-token" })).toMatchObject({ status: 401 });
   });
 });
 
-describe("GET /api/v1/docs", () => {
+describe(`GET ${paths.docs}`, () => {
   it("serves Swagger UI from its npm package, inlined, under a policy that runs only its own scripts", async () => {
     const res = await call("GET", DOCS, { headers: { "accept-encoding": "identity" } });
     expect(res.status).toBe(200);
@@ -115,32 +116,32 @@ describe("a client generated from the document (openapi-typescript types, openap
 
   it("creates an institution, reads it, lists it, updates it, and reads a typed error", async () => {
     const owner = await token(uniqEmail("typed"), { superAdmin: true, account: uniq("acct") });
-    const api = createClient<paths>({ baseUrl: stack.apiUrl, headers: { authorization: `Bearer ${owner}` } });
+    const api = createClient<ApiPaths>({ baseUrl: stack.apiUrl, headers: { authorization: `Bearer ${owner}` } });
     api.use(conforms);
 
     const name = `Typed College ${uniq("n")}`;
-    const created = await api.POST("/api/v1/institutions", {
+    const created = await api.POST(paths.institutions, {
       body: { institution: { name, contact_email: "desk@typed.test", settings: { auto_finalize: true } } },
     });
     expect(created.response.status).toBe(201);
     const id = created.data?.institution.id ?? "";
     expect(created.data?.message).toBe("Institution created successfully");
 
-    const shown = await api.GET("/api/v1/institutions/{id}", { params: { path: { id } } });
+    const shown = await api.GET(`${paths.institutions}/{id}`, { params: { path: { id } } });
     expect(shown.data).toMatchObject({ institution: { id, name }, role: "cohort_super_admin", is_super_admin: true });
     expect(shown.data?.settings.auto_finalize).toBe(true);
     expect(shown.data?.settings.allow_student_enrollment).toBe(true);
 
-    const listed = await api.GET("/api/v1/institutions");
+    const listed = await api.GET(paths.institutions);
     expect(listed.data?.institutions.map((i) => i.id)).toContain(id);
 
-    const updated = await api.PATCH("/api/v1/institutions/{id}", {
+    const updated = await api.PATCH(`${paths.institutions}/{id}`, {
       params: { path: { id } },
       body: { institution: { address: "1 Typed Way" } },
     });
     expect(updated.data?.institution.address).toBe("1 Typed Way");
 
-    const refused = await api.POST("/api/v1/institutions", { body: { institution: { name: "" } } });
+    const refused = await api.POST(paths.institutions, { body: { institution: { name: "" } } });
     expect(refused.response.status).toBe(422);
     expect(refused.error).toEqual({ errors: ["Name can't be blank"] });
   });

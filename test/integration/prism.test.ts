@@ -13,7 +13,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { db } from "../../shared/clients.js";
 import { config } from "../../shared/config.js";
 import { payloadOf, persistence } from "../../shared/idempotency.js";
-import { type HttpMethod, routeKey, routes } from "../../shared/routes.js";
+import { type HttpMethod, paths, routeKey, routes } from "../../shared/routes.js";
 import { streamKeys } from "../../shared/tables.js";
 import { type CallOptions, type CallResult, call, stack, token, uniq, uniqEmail } from "../support/api.js";
 import { assertConforms } from "../support/contract.js";
@@ -39,11 +39,11 @@ import { eventsOf, userIdOf } from "./helpers.js";
 
 /** For steps that wait on the export worker, the stream consumer or mail, on a shared machine. */
 const SLOW = 180_000;
-const PREVIEW = "/api/v1/invitations/preview";
-const OPEN = "/api/v1/invitations/open";
-const REGISTER = "/api/v1/invitations/register";
+const PREVIEW = paths.invitationsPreview;
+const OPEN = paths.invitationsOpen;
+const REGISTER = paths.invitationsRegister;
 const DIGESTS = `${EVENTS}/digests`;
-const HOOKS = "/api/v1/admin/webhooks";
+const HOOKS = paths.webhooks;
 /** Well-formed ids that name nothing. */
 const NO_SUCH_ID = "01ARZ3NDEKTSV4RRFFQ69G5FAV";
 /** A bearer token the gateway's authorizer refuses (Prism only checks that a bearer token is sent). */
@@ -526,7 +526,7 @@ describe("Prism, a validating proxy, between a client and the local API", () => 
     "directory connection (SCIM): connect, rotate, show, map groups, disconnect; 400, 403, 404, 422",
     async () => {
       const target = await createInstitution(owner);
-      const path = `/api/v1/institutions/${target.id}/scim`;
+      const path = `${paths.institutions}/${target.id}/scim`;
       expect((await p("GET", path, { token: owner })).status).toBe(404);
       expect((await p("POST", path, { token: owner })).status).toBe(201);
       const rotated = await p("POST", path, { token: owner });

@@ -11,17 +11,17 @@ import { describe, expect, it } from "vitest";
 import { EVENT_TYPES } from "../../shared/constants.js";
 import { institutionCreate, institutionInput } from "../../shared/institutions/schema.js";
 import { acceptInput, institutionRef, invitationCreateInput, invitationListQuery } from "../../shared/invitations/schema.js";
-import { schemas } from "../../shared/openapi/components.js";
 import { generateTypes, TYPES_FILE } from "../../shared/openapi/generate.js";
 import { requestSchemas } from "../../shared/openapi/requests.js";
 import { ROLES } from "../../shared/roles.js";
-import { routeKey, routes } from "../../shared/routes.js";
+import { paths, routeKey, routes } from "../../shared/routes.js";
 import { ALERT_RULES } from "../../shared/security-events/alerts.js";
 import { assertConforms, contractProblems, document, documentPath, schemaProblems } from "../support/contract.js";
 
 type Json = Record<string, unknown>;
 
 const doc = document;
+const schemas = doc.components.schemas as Json;
 const operations = Object.entries(doc.paths).flatMap(([path, item]) =>
   Object.entries(item as Json).map(([method, op]) => ({ key: `${method.toUpperCase()} ${path}`, op: op as Json })),
 );
@@ -45,7 +45,7 @@ describe("the API document", () => {
 
   it("swagger-parser does reject a broken document (so the check above can fail)", async () => {
     const broken = structuredClone(doc) as Json;
-    ((broken.paths as Json)["/api/v1/institutions"] as Json).get = { responses: { 200: { $ref: "#/components/responses/Nope" } } };
+    ((broken.paths as Json)[paths.institutions] as Json).get = { responses: { 200: { $ref: "#/components/responses/Nope" } } };
     await expect(SwaggerParser.validate(broken as never)).rejects.toThrow();
   });
 
@@ -57,8 +57,8 @@ describe("the API document", () => {
   it("the coverage check names a route that has no operation", () => {
     // As the route table could grow: a route without a spec is left out of the document.
     const keys = new Set(operations.map((o) => o.key));
-    const missing = [...routes, { method: "GET" as const, path: "/api/v1/new_thing" }].map(routeKey).filter((k) => !keys.has(k));
-    expect(missing).toEqual(["GET /api/v1/new_thing"]);
+    const missing = [...routes, { method: "GET" as const, path: `${paths.api}/new_thing` }].map(routeKey).filter((k) => !keys.has(k));
+    expect(missing).toEqual([`GET ${paths.api}/new_thing`]);
   });
 
   it("gives every operation a unique operationId, and the bearer scheme to all but the public routes", () => {
@@ -93,7 +93,7 @@ describe("the API document", () => {
         if (status === "429") expect(headers).toContain("Retry-After");
       }
     }
-    const exportOk = deref((opOf("GET /api/v1/admin/security_events/export").responses as Json)[200], "responses");
+    const exportOk = deref((opOf(`GET ${paths.securityEvents}/export`).responses as Json)[200], "responses");
     expect(Object.keys(exportOk.headers as Json)).toEqual(expect.arrayContaining(["Content-Disposition", "X-Export-Truncated"]));
     expect(Object.keys(exportOk.content as Json)).toEqual(["text/csv"]);
     const mailing = operations.filter((o) => Object.hasOwn(o.op.responses as Json, "502")).map((o) => o.op.operationId);
@@ -101,7 +101,7 @@ describe("the API document", () => {
     // Mail bounds, the institution-creation bound, and on every route that can refuse (403, 404, a failed
     // token) the probing bound: all but the own-account lists and the public routes.
     const limited = operations.filter((o) => Object.hasOwn(o.op.responses as Json, "429")).map((o) => o.op.operationId);
-    // The SCIM routes answer as SCIM (shared/openapi/scim.ts): the directory's token is no caller the probing bound counts.
+    // The SCIM routes answer as SCIM (shared/openapi/specs/scim.ts): the directory's token is no caller the probing bound counts.
     const unlimited = operations.map((o) => o.op.operationId).filter((id) => !limited.includes(id) && !String(id).startsWith("scim"));
     expect(unlimited.sort()).toEqual(["getApiDocument", "getApiReference", "listInstitutions"]);
     const refused = (id: string) => {
@@ -145,7 +145,7 @@ describe("the API document", () => {
   });
 
   it("a response that breaks a schema is caught (the validation above can fail)", () => {
-    const created = deref((opOf("POST /api/v1/institutions").responses as Json)[201], "responses");
+    const created = deref((opOf(`POST ${paths.institutions}`).responses as Json)[201], "responses");
     const schema = ((created.content as Json)["application/json"] as Json).schema;
     const good = ((created.content as Json)["application/json"] as Json).example as Json;
     expect(validate(schema, good)).toEqual([]);
@@ -169,11 +169,11 @@ describe("the API document", () => {
   });
 
   it("picks a route as API Gateway does: a literal segment wins over {id}", () => {
-    expect(documentPath("GET", "/api/v1/admin/security_events/export")).toBe("/api/v1/admin/security_events/export");
-    expect(documentPath("GET", "/api/v1/admin/security_events/01ABC")).toBe("/api/v1/admin/security_events/{id}");
-    expect(documentPath("POST", "/api/v1/admin/invitations/x/resend")).toBe("/api/v1/admin/invitations/{id}/resend");
-    expect(documentPath("GET", "/api/v1/institutions//cohorts")).toBeUndefined();
-    expect(documentPath("PUT", "/api/v1/admin/security_events/export")).toBeUndefined();
+    expect(documentPath("GET", `${paths.securityEvents}/export`)).toBe(`${paths.securityEvents}/export`);
+    expect(documentPath("GET", `${paths.securityEvents}/01ABC`)).toBe(`${paths.securityEvents}/{id}`);
+    expect(documentPath("POST", `${paths.invitations}/x/resend`)).toBe(`${paths.invitations}/{id}/resend`);
+    expect(documentPath("GET", `${paths.institutions}//cohorts`)).toBeUndefined();
+    expect(documentPath("PUT", `${paths.securityEvents}/export`)).toBeUndefined();
   });
 });
 
@@ -276,18 +276,18 @@ describe("the response check of every integration test (test/support/contract.ts
     "x-content-type-options": "nosniff",
     etag: '"1"',
   };
-  const shown = (opOf("GET /api/v1/institutions/{id}").responses as Json)[200] as Json;
+  const shown = (opOf(`GET ${paths.institutions}/{id}`).responses as Json)[200] as Json;
   const example = ((shown.content as Json)["application/json"] as Json).example;
 
   it("passes a response the document describes", () => {
     expect(
-      contractProblems("GET", "/api/v1/institutions/01M84M2ES7DTY37NE05PPBJBQG", { status: 200, headers: json, body: example }),
+      contractProblems("GET", `${paths.institutions}/01M84M2ES7DTY37NE05PPBJBQG`, { status: 200, headers: json, body: example }),
     ).toEqual([]);
   });
 
   it("names an unknown route, an unlisted status, an unlisted content type, a body off its schema, a missing header", () => {
-    const path = "/api/v1/institutions/01M84M2ES7DTY37NE05PPBJBQG";
-    expect(contractProblems("GET", "/api/v1/nope", { status: 404, headers: json, body: {} })[0]).toMatch(/no operation/);
+    const path = `${paths.institutions}/01M84M2ES7DTY37NE05PPBJBQG`;
+    expect(contractProblems("GET", `${paths.api}/nope`, { status: 404, headers: json, body: {} })[0]).toMatch(/no operation/);
     expect(contractProblems("GET", path, { status: 418, headers: json, body: {} })[0]).toMatch(/status 418 is not in the document/);
     expect(contractProblems("GET", path, { status: 200, headers: { ...json, "content-type": "text/plain" }, body: "" }).at(-1)).toMatch(
       /content type/,
@@ -296,20 +296,20 @@ describe("the response check of every integration test (test/support/contract.ts
       /must NOT have additional properties/,
     );
     expect(contractProblems("GET", path, { status: 404, headers: json, body: { message: "Not Found" } })[0]).toMatch(/body/);
-    const tooMany = contractProblems("POST", "/api/v1/admin/invitations", { status: 429, headers: json, body: { error: "x" } });
+    const tooMany = contractProblems("POST", paths.invitations, { status: 429, headers: json, body: { error: "x" } });
     expect(tooMany).toEqual([expect.stringMatching(/header Retry-After is missing/)]);
     const badHeader = { ...json, "retry-after": "soon" };
-    expect(contractProblems("POST", "/api/v1/admin/invitations", { status: 429, headers: badHeader, body: { error: "x" } })[0]).toMatch(
+    expect(contractProblems("POST", paths.invitations, { status: 429, headers: badHeader, body: { error: "x" } })[0]).toMatch(
       /header Retry-After/,
     );
   });
 
   it("holds the list's paging and every response's security headers to the document", () => {
-    const list = (body: unknown) => contractProblems("GET", "/api/v1/admin/invitations", { status: 200, headers: json, body });
+    const list = (body: unknown) => contractProblems("GET", paths.invitations, { status: 200, headers: json, body });
     expect(list({ invitations: [], meta: { count: 0, limit: 50, next_cursor: null } })).toEqual([]);
     expect(list({ invitations: [] })).not.toEqual([]);
     const bare = { "content-type": "application/json" };
-    expect(() => assertConforms("GET", "/api/v1/institutions", { status: 200, headers: bare, body: { institutions: [] } })).toThrow(
+    expect(() => assertConforms("GET", paths.institutions, { status: 200, headers: bare, body: { institutions: [] } })).toThrow(
       /Cache-Control/i,
     );
   });

@@ -1,15 +1,20 @@
 /**
- * The domain declares what its use cases return (`shared/<feature>/results.ts`) without importing the API
- * document's generated types (shared/openapi/api-types.ts, a leaf for the console and tests). This file holds the
- * two together at compile time (`npm run typecheck`): a result that drifts from its documented schema fails here.
+ * The domain takes what its use cases return from its valibot response schemas (`shared/<feature>/results.ts`,
+ * `v.InferOutput` of `shared/<feature>/responses.ts`), and the API document is generated from the same schemas;
+ * the console and the tests use the document's generated types (shared/openapi/api-types.ts, a leaf). This file
+ * holds the two ends together at compile time (`npm run typecheck`): a conversion or a generated client type that
+ * drifts from the schemas fails here.
  */
 import { describe, expectTypeOf, it } from "vitest";
 import type * as administrators from "../../shared/administrators/results.js";
+import type * as exports from "../../shared/exports/results.js";
 import type * as institutions from "../../shared/institutions/results.js";
 import type * as invitations from "../../shared/invitations/results.js";
 import type { components } from "../../shared/openapi/api-types.js";
 import type { Message } from "../../shared/results.js";
+import type * as scim from "../../shared/scim/results.js";
 import type * as events from "../../shared/security-events/results.js";
+import type * as webhooks from "../../shared/webhooks/results.js";
 
 type S = components["schemas"];
 
@@ -44,5 +49,15 @@ describe("the use cases' results are the document's schemas", () => {
     expectTypeOf<events.SecurityEventList>().toEqualTypeOf<S["SecurityEventList"]>();
     expectTypeOf<events.SecurityEventView>().toEqualTypeOf<S["SecurityEvent"]>();
     expectTypeOf<events.Alerts>().toEqualTypeOf<S["Alerts"]>();
+    expectTypeOf<events.DigestList>().toEqualTypeOf<S["DigestList"]>();
+  });
+
+  it("full exports, webhooks and the directory connection", () => {
+    expectTypeOf<exports.ExportShown>().toEqualTypeOf<S["ExportShown"]>();
+    expectTypeOf<webhooks.WebhookList>().toEqualTypeOf<S["WebhookList"]>();
+    expectTypeOf<webhooks.WebhookCreated>().toEqualTypeOf<S["WebhookCreated"]>();
+    expectTypeOf<webhooks.WebhookDeliveries>().toEqualTypeOf<S["WebhookDeliveries"]>();
+    expectTypeOf<scim.ScimConnectionShown>().toEqualTypeOf<S["ScimConnectionShown"]>();
+    expectTypeOf<scim.ScimConnectionWritten>().toEqualTypeOf<S["ScimConnectionWritten"]>();
   });
 });

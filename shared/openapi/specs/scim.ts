@@ -3,13 +3,13 @@
  * the SCIM 2.0 routes described as SCIM: `application/scim+json` bodies whose schemas are the service's own
  * (`GET /Schemas`, RFC 7643), the RFC's error shape, and the directory's bearer token instead of an ID token.
  */
-import { ROLES } from "../roles.js";
-import type { Route } from "../routes.js";
-import { commonHeaders, schemaRef as ref, type Schema } from "./components.js";
-import { examples } from "./examples.js";
-import type { Operation, Spec } from "./spec.js";
+import { ROLES } from "../../roles.js";
+import { paths, type Route } from "../../routes.js";
+import { commonHeaders, schemaRef as ref, type Schema } from "../components.js";
+import { examples } from "../examples.js";
+import type { Operation, Spec } from "../spec.js";
 
-const inst = "/api/v1/institutions";
+const inst = paths.institutions;
 
 /** The connection routes' specs. */
 export function scimConnectionSpecs(): Record<string, Spec> {
@@ -82,15 +82,11 @@ export function scimConnectionSpecs(): Record<string, Spec> {
   };
 }
 
-/** Response bodies of the connection routes. */
+/**
+ * The SCIM 2.0 protocol's bodies (RFC 7643/7644): the service's own `/Schemas` define a resource's attributes,
+ * so the document names only the frame (the connection routes' bodies are in shared/scim/responses.ts).
+ */
 export const scimBodies: Record<string, Schema> = {
-  ScimConnectionShown: { type: "object", properties: { scim: ref("ScimConnection") }, required: ["scim"], additionalProperties: false },
-  ScimConnectionWritten: {
-    type: "object",
-    properties: { scim: ref("ScimConnectionIssued") },
-    required: ["scim"],
-    additionalProperties: false,
-  },
   ScimError: {
     type: "object",
     description: "RFC 7644 §3.12.",
@@ -116,7 +112,7 @@ const scimError = (description: string) => ({ description, headers: commonHeader
 
 /** A SCIM route's operation: SCIM bodies, SCIM errors, the directory's token. */
 export function scimOperation(route: Route): Operation {
-  const [, resource = "", id] = route.path.replace(/^\/api\/scim\/v2/, "").split("/");
+  const [, resource = "", id] = route.path.slice(paths.scim.length).split("/");
   const single = id !== undefined;
   const what = single ? `one of ${resource}` : resource;
   const verbs: Record<string, string> = {
