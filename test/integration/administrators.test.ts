@@ -7,12 +7,13 @@
 import { beforeAll, describe, expect, it } from "vitest";
 import type { StoredEvent } from "../../shared/audit.js";
 import { getInstitution } from "../../shared/institutions/repository.js";
+import { paths } from "../../shared/routes.js";
 import { auditMembership } from "../fault/consistency.js";
 import { call, token, tokenInGroups, uniq, uniqEmail } from "../support/api.js";
 import { ACCEPT, allEvents, createInstitution, INST, invite, lastMailedToken, storedInvitation } from "../support/flows.js";
 import { eventsOf, userIdOf } from "./helpers.js";
 
-const PREVIEW = "/api/v1/invitations/preview";
+const PREVIEW = paths.invitationsPreview;
 const admins = (id: string) => `${INST}/${id}/administrators`;
 const admin = (id: string, userId: string) => `${INST}/${id}/administrators/${encodeURIComponent(userId)}`;
 const transfer = (id: string) => `${INST}/${id}/transfer`;

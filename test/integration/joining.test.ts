@@ -16,6 +16,7 @@ import type { StoredEvent } from "../../shared/audit.js";
 import { VISITOR_ACCOUNT } from "../../shared/caller.js";
 import { db } from "../../shared/clients.js";
 import { config } from "../../shared/config.js";
+import { paths } from "../../shared/routes.js";
 import { eventKeys, keys } from "../../shared/tables.js";
 import { call, stack, token, uniq, uniqEmail } from "../support/api.js";
 import { runExport } from "../support/exports.js";
@@ -23,9 +24,9 @@ import { ACCEPT, createInstitution, EVENTS, INST, inviteMailed, revoke, storedIn
 import { loopbackAddress, visit } from "../support/visitor.js";
 import { claimsOf, eventsOf } from "./helpers.js";
 
-const OPEN = "/api/v1/invitations/open";
-const REGISTER = "/api/v1/invitations/register";
-const PREVIEW = "/api/v1/invitations/preview";
+const OPEN = paths.invitationsOpen;
+const REGISTER = paths.invitationsRegister;
+const PREVIEW = paths.invitationsPreview;
 const INVALID = { error: "Invalid or expired invitation" };
 const EXISTS = { error: "An account with this e-mail already exists; sign in to accept the invitation" };
 const PASSWORD = "Correct-Horse-9-battery";
@@ -299,7 +300,7 @@ describe("joining from an invitation (open, register)", () => {
       const inv = await inviteMailed(owner, inst.id, email);
       const registering = visit("POST", REGISTER, { from, body: { token: inv.token, name: "Rae Race", password: PASSWORD } });
       await new Promise((r) => setTimeout(r, (round % 10) * 15));
-      const revoking = call("DELETE", `/api/v1/admin/invitations/${inv.id}`, { token: owner, query: { institution_id: inst.id } });
+      const revoking = call("DELETE", `${paths.invitations}/${inv.id}`, { token: owner, query: { institution_id: inst.id } });
       const [reg, rev] = await Promise.all([registering, revoking]);
       const user = await poolUser(email);
       if (reg.status === 201) {

@@ -7,6 +7,7 @@ import { describe, expect, it } from "vitest";
 import type { CountedType, EventType } from "../../shared/audit.js";
 import type { Caller } from "../../shared/caller.js";
 import { newId } from "../../shared/ids.js";
+import { paths } from "../../shared/routes.js";
 import { call, token, uniq, uniqEmail } from "../support/api.js";
 import { ALERTS } from "../support/flows.js";
 import { type Seed, seedEvents } from "../support/seed-events.js";
@@ -126,7 +127,7 @@ describe("security events: alerts", () => {
       token(uniqEmail("alerts-user"), { account }),
     ]);
     for (let i = 0; i < 5; i++) {
-      const res = await call("GET", `/api/v1/institutions/${newId()}`, { token: user });
+      const res = await call("GET", `${paths.institutions}/${newId()}`, { token: user });
       expect(res.status).toBe(404);
     }
     const body = await alerts(admin);

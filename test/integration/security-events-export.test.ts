@@ -6,6 +6,7 @@
 import { beforeAll, describe, expect, it } from "vitest";
 import { describe as describeEvent, recordedDetails } from "../../shared/audit.js";
 import type { Caller } from "../../shared/caller.js";
+import { paths } from "../../shared/routes.js";
 import { call, token, uniq, uniqEmail } from "../support/api.js";
 import { parseCsv } from "../support/csv.js";
 import { EXPORT } from "../support/flows.js";
@@ -157,7 +158,7 @@ describe("security events: CSV export", () => {
   it("logs security_events_exported with the row count and the filters as submitted", async () => {
     const query = { event_type: "rate_limit_exceeded,institution_created", from: "2024-06-01T08:01:00Z", to: BEFORE_NOW };
     const { rows } = await exportCsv(admin, query);
-    const list = await call("GET", "/api/v1/admin/security_events", {
+    const list = await call("GET", paths.securityEvents, {
       token: admin,
       query: { event_type: "security_events_exported", from: new Date(Date.now() - 60_000).toISOString(), limit: 1 },
     });
@@ -169,7 +170,7 @@ describe("security events: CSV export", () => {
     expect(rows.length - 1).toBe(3);
     // Without filters, they are recorded as null.
     await exportCsv(admin);
-    const again = await call("GET", "/api/v1/admin/security_events", {
+    const again = await call("GET", paths.securityEvents, {
       token: admin,
       query: { event_type: "security_events_exported", limit: 1 },
     });
@@ -211,7 +212,7 @@ describe("security events: export cap", () => {
     expect(rows[0]).toEqual(HEADER);
     expect(rows[1]?.[0]).toBe(seeded[0]?.id);
     expect(rows.at(-1)?.[0]).toBe(seeded[ROWS - 1]?.id);
-    const logged = await call("GET", "/api/v1/admin/security_events", {
+    const logged = await call("GET", paths.securityEvents, {
       token: admin,
       query: { event_type: "security_events_exported", limit: 1 },
     });

@@ -7,6 +7,7 @@
  */
 import { Webhook } from "standardwebhooks";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { paths } from "../../shared/routes.js";
 import { webhookConfig } from "../../shared/webhooks/config.js";
 import { deliver } from "../../shared/webhooks/deliver.js";
 import { getWebhook } from "../../shared/webhooks/repository.js";
@@ -15,7 +16,7 @@ import { createInstitution } from "../support/flows.js";
 import { type Received, receiver, until } from "../support/webhook-receiver.js";
 import { eventsOf } from "./helpers.js";
 
-const HOOKS = "/api/v1/admin/webhooks";
+const HOOKS = paths.webhooks;
 
 describe("webhooks", () => {
   const account = uniq("acct");
@@ -41,12 +42,12 @@ describe("webhooks", () => {
     expect(secret).toMatch(/^whsec_/);
 
     // Events in the account: an institution created, two lookups refused, a refused export by a plain admin.
-    const inst = await call("POST", "/api/v1/institutions", { token: admin, body: { institution: { name: `Hooked ${uniq("i")}` } } });
+    const inst = await call("POST", paths.institutions, { token: admin, body: { institution: { name: `Hooked ${uniq("i")}` } } });
     expect(inst.status).toBe(201);
     for (const bad of ["01KYYYYYYYYYYYYYYYYYYYYYY1", "01KYYYYYYYYYYYYYYYYYYYYYY2"]) {
-      expect((await call("GET", `/api/v1/institutions/${bad}`, { token: admin })).status).toBe(404);
+      expect((await call("GET", `${paths.institutions}/${bad}`, { token: admin })).status).toBe(404);
     }
-    const list = await call("GET", "/api/v1/admin/security_events", { token: admin, query: { limit: 200 } });
+    const list = await call("GET", paths.securityEvents, { token: admin, query: { limit: 200 } });
     const ids: string[] = list.body.events.map((e: { id: string }) => e.id);
     expect(ids.length).toBe(4); // webhook_created, institution_created, 2 × unauthorized_institution_access
 
@@ -61,7 +62,7 @@ describe("webhooks", () => {
     for (const r of hook.received) {
       const payload = verifier.verify(r.body, r.headers) as { type: string; timestamp: string; data: { id: string } };
       expect(payload.data.id).toBe(r.headers["webhook-id"]);
-      const shown = await call("GET", `/api/v1/admin/security_events/${payload.data.id}`, { token: admin });
+      const shown = await call("GET", `${paths.securityEvents}/${payload.data.id}`, { token: admin });
       expect(payload).toEqual({ type: shown.body.event_type, timestamp: shown.body.created_at, data: shown.body });
     }
     // A forged body does not verify.
@@ -91,7 +92,7 @@ describe("webhooks", () => {
     expect(del.status).toBe(200);
     expect(del.body).toEqual({ message: "Webhook deleted" });
     expect((await call("DELETE", `${HOOKS}/${id}`, { token: admin })).status).toBe(404);
-    const events = await call("GET", "/api/v1/admin/security_events", { token: admin, query: { event_type: "webhook_deleted" } });
+    const events = await call("GET", paths.securityEvents, { token: admin, query: { event_type: "webhook_deleted" } });
     expect(events.body.events[0].details).toEqual({ webhook_id: id, url: "https://siem.example.test/in" });
   });
 
@@ -153,7 +154,7 @@ describe("webhooks", () => {
 
       const listed = (await call("GET", HOOKS, { token: tok })).body.webhooks.find((w: { id: string }) => w.id === id);
       expect(listed).toMatchObject({ status: "disabled", failing_since: failing.failing_since, disabled_at: later.toISOString() });
-      const trail = await call("GET", "/api/v1/admin/security_events", { token: tok, query: { event_type: "webhook_disabled" } });
+      const trail = await call("GET", paths.securityEvents, { token: tok, query: { event_type: "webhook_disabled" } });
       expect(trail.body.events).toHaveLength(1);
       expect(trail.body.events[0].details).toMatchObject({ webhook_id: id, url: dead.url, failing_since: failing.failing_since });
 
@@ -162,7 +163,7 @@ describe("webhooks", () => {
       try {
         expect((await call("POST", HOOKS, { token: tok, body: { webhook: { url: healthy.url } } })).status).toBe(201);
         const attempts = dead.received.length;
-        const made = await call("POST", "/api/v1/institutions", { token: tok, body: { institution: { name: uniq("After U") } } });
+        const made = await call("POST", paths.institutions, { token: tok, body: { institution: { name: uniq("After U") } } });
         expect(made.status).toBe(201);
         await until("the new event at the healthy webhook", async () =>
           healthy.received.some((r) => r.body.includes(made.body.institution.id)) ? true : undefined,

@@ -138,7 +138,7 @@ export function observeResponses(observer: (result: CallResult, opts: CallOption
   observers.push(observer);
 }
 
-/** One request through the gateway, e.g. `call("GET", "/api/v1/institutions", { token })`. */
+/** One request through the gateway, e.g. `call("GET", paths.institutions, { token })`. */
 export async function call(method: string, path: string, opts: CallOptions = {}): Promise<CallResult> {
   const url = new URL(path, opts.baseUrl ?? stack.apiUrl);
   for (const [key, value] of Object.entries(opts.query ?? {})) {

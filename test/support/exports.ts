@@ -1,8 +1,9 @@
 /** Full exports as a client uses them: start, poll until done, download the file from its link. */
 import { expect } from "vitest";
+import { paths } from "../../shared/routes.js";
 import { call } from "./api.js";
 
-export const EXPORTS = "/api/v1/admin/security_events/exports";
+export const EXPORTS = `${paths.securityEvents}/exports`;
 
 export interface Finished {
   // biome-ignore lint/suspicious/noExplicitAny: the export as the API shows it (validated by the contract check).

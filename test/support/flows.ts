@@ -7,18 +7,19 @@ import { GetCommand, QueryCommand, UpdateCommand } from "@aws-sdk/lib-dynamodb";
 import { expect } from "vitest";
 import { db } from "../../shared/clients.js";
 import { config } from "../../shared/config.js";
+import { paths } from "../../shared/routes.js";
 import { keys } from "../../shared/tables.js";
 import { call, invitationTokenIn, moveClockForTest, sentMail, testNow, uniq } from "./api.js";
 
 // The API's paths, for every test file.
-export const INST = "/api/v1/institutions";
-export const INV = "/api/v1/admin/invitations";
-export const ACCEPT = "/api/v1/invitations/accept";
-export const EVENTS = "/api/v1/admin/security_events";
+export const INST = paths.institutions;
+export const INV = paths.invitations;
+export const ACCEPT = paths.invitationsAccept;
+export const EVENTS = paths.securityEvents;
 export const EXPORT = `${EVENTS}/export`;
 export const ALERTS = `${EVENTS}/alerts`;
-export const OPENAPI = "/api/v1/openapi.json";
-export const DOCS = "/api/v1/docs";
+export const OPENAPI = paths.openapi;
+export const DOCS = paths.docs;
 
 /** Creates an institution (201 expected) and returns its record. */
 export async function createInstitution(
