@@ -15,7 +15,7 @@ import { getInstitution } from "../../shared/institutions/repository.js";
 import { paths } from "../../shared/routes.js";
 import { claimsOf, eventsOf } from "../integration/helpers.js";
 import { call as apiCall, token, uniq, uniqEmail } from "../support/api.js";
-import { ACCEPT, invite, lastMailedToken } from "../support/flows.js";
+import { ACCEPT, invite, lastMailedToken, type Role } from "../support/flows.js";
 import {
   anyString,
   badId,
@@ -62,7 +62,7 @@ let foreignId: string;
 const roles = new Map<string, string>();
 let version = 0;
 
-async function person(role: string, account: string) {
+async function person(role: Role, account: string) {
   const email = uniqEmail("member");
   const tok = await token(email, { account });
   await invite(owner, institutionId, email, role);

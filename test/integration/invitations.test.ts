@@ -13,7 +13,7 @@ import { db } from "../../shared/clients.js";
 import { config } from "../../shared/config.js";
 import { keys } from "../../shared/tables.js";
 import { type CallResult, call, invitationTokenIn, observeResponses, sentMail, stack, token, uniq, uniqEmail } from "../support/api.js";
-import { ACCEPT, ageLastMail, createInstitution, INST, INV, inviteMailed, storedInvitation } from "../support/flows.js";
+import { ACCEPT, ageLastMail, createInstitution, INST, INV, inviteMailed, type Role, storedInvitation } from "../support/flows.js";
 import { eventsOf, userIdOf } from "./helpers.js";
 
 const ISO = /^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z$/;
@@ -48,7 +48,7 @@ async function mailedToken(email: string): Promise<string> {
 }
 
 /** Invites `email`, keeping its token for the leak check; `clockOffsetMs` -PAST_EXPIRY makes one that has expired by now. */
-async function invite(tok: string, institutionId: string, email: string, role = "cohort_admin", clockOffsetMs?: number) {
+async function invite(tok: string, institutionId: string, email: string, role: Role = "cohort_admin", clockOffsetMs?: number) {
   const inv = await inviteMailed(tok, institutionId, email, { role, clockOffsetMs });
   mailedTokens.push(inv.token);
   return inv;
