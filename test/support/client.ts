@@ -8,11 +8,11 @@
  *
  * Every request goes through the stack's gateway with what `call` (api.ts) adds: the token, the clock offset of
  * the request or of the running test (`moveClockForTest`), the check of the response against the document, and
- * the file's response observers. Tests that send what the types forbid (hostile input, faults) keep `call`.
+ * the file's response observers. Tests that send what the types forbid (hostile input, faults,
+ * malformed bodies) keep `call`, and so do refusals asserted on what was sent as is.
  */
 import createClient, { type Client } from "openapi-fetch";
 import { expect } from "vitest";
-import { CLOCK_OFFSET_HEADER } from "../../shared/clock.js";
 import type { paths as Document } from "../../shared/openapi/api-types.js";
 import { received, requestHeaders, stack } from "./api.js";
 
@@ -31,7 +31,7 @@ export function apiClient(token?: string, opts: ClientOptions = {}): ApiClient {
   return createClient<Document>({
     baseUrl: stack.apiUrl,
     fetch: async (request) => {
-      // A request's own headers (e.g. `at(ms)`) win over the client's.
+      // A request's own headers (an `x-local-clock-offset` of its own) win over the client's.
       for (const [name, value] of Object.entries(requestHeaders(token, opts.clockOffsetMs)))
         if (!request.headers.has(name)) request.headers.set(name, value);
       const res = await fetch(request);
@@ -41,9 +41,6 @@ export function apiClient(token?: string, opts: ClientOptions = {}): ApiClient {
     },
   });
 }
-
-/** The headers that send one request with the domain's clock `ms` ahead (shared/clock.ts). */
-export const at = (ms: number): Record<string, string> => ({ [CLOCK_OFFSET_HEADER]: String(ms) });
 
 /** What an openapi-fetch call resolves to, of any operation. */
 interface Answer<D, E> {
@@ -57,11 +54,4 @@ export function ok<D, E>(answer: Answer<D, E>, status = 200): D {
   expect(answer.response.status, JSON.stringify(answer.error ?? answer.data)?.slice(0, 500)).toBe(status);
   if (answer.data === undefined) throw new Error(`${status} without a body`);
   return answer.data;
-}
-
-/** The error body of an answer refused with `status`; any other status fails the test, showing the body. */
-export function refused<D, E>(answer: Answer<D, E>, status: number): E {
-  expect(answer.response.status, JSON.stringify(answer.data ?? answer.error)?.slice(0, 500)).toBe(status);
-  if (answer.error === undefined) throw new Error(`${status} without a body`);
-  return answer.error;
 }
