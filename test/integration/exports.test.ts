@@ -58,10 +58,10 @@ describe("full exports", () => {
     expect(e.filters).toEqual({ event_type: null, user_id: null, from: "2024-06-01T00:00:00.000Z", to: "2024-06-02T00:00:00.000Z" });
     const sync = await call("GET", `${paths.securityEvents}/export`, { token: admin, query: filters });
     expect(file).toBe(sync.text);
-    expect(Date.parse(e.expires_at) - before).toBeGreaterThan(14 * 60_000);
-    expect(Date.parse(e.expires_at) - Date.now()).toBeLessThanOrEqual(15 * 60_000);
-    expect(Date.parse(e.file_expires_at) - Date.parse(e.completed_at)).toBe(7 * 86_400_000);
-    const url = new URL(e.download_url);
+    expect(Date.parse(String(e.expires_at)) - before).toBeGreaterThan(14 * 60_000);
+    expect(Date.parse(String(e.expires_at)) - Date.now()).toBeLessThanOrEqual(15 * 60_000);
+    expect(Date.parse(String(e.file_expires_at)) - Date.parse(String(e.completed_at))).toBe(7 * 86_400_000);
+    const url = new URL(String(e.download_url));
     expect(url.searchParams.get("X-Amz-Expires")).toBe("900");
   });
 
