@@ -2,7 +2,7 @@
  * `Idempotency-Key` on every POST (DESIGN.md §12, Stripe's semantics), one middleware of the one middy stack,
  * on Powertools' idempotency utility and its DynamoDB persistence layer.
  *
- * - The key is scoped: the stored record's id hashes (SHA-256) the caller's `sub`, the route (`POST /api/v1/…`)
+ * - The key is scoped: the stored record's id hashes (SHA-256) the caller's `sub`, the route (its route key)
  *   and the header's value, so two callers, or two routes, never share a record.
  * - The request is the path parameters, the query and the parsed body (key order aside): the same key with
  *   another request → 422; while the first is still running → 409.

@@ -33,7 +33,7 @@ type TelemetryRequest = Request<Event, Result, Error, Context>;
 /** Start of each invocation, keyed by its middy request (the local gateway runs invocations concurrently). */
 const started = new WeakMap<object, number>();
 
-/** The event's route key, `GET /api/v1/institutions/{id}`: the same value as the route table's `${method} ${path}`. */
+/** The event's route key, e.g. `GET <paths.institutions>/{id}`: the same value as the route table's `${method} ${path}`. */
 const routeOf = (event: Event): string => event.routeKey || event.requestContext?.routeKey || "unknown";
 
 /**

@@ -1,4 +1,4 @@
-// GET /api/v1/openapi.json, public: a handler of its own, see shared/openapi/serve.ts for why not `api()`.
+// GET `paths.openapi`, public: a handler of its own, see shared/openapi/serve.ts for why not `api()`.
 import type { APIGatewayProxyEventV2 } from "aws-lambda";
 import { openApiDocument } from "../../shared/openapi/document.js";
 import { type PublicResult, refusedAroundCloudFront } from "../../shared/openapi/serve.js";

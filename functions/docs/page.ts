@@ -1,4 +1,4 @@
-// GET /api/v1/docs, public: a handler of its own, see shared/openapi/serve.ts for why not `api()`.
+// GET `paths.docs`, public: a handler of its own, see shared/openapi/serve.ts for why not `api()`.
 import type { APIGatewayProxyEventV2 } from "aws-lambda";
 import { CONTENT_SECURITY_POLICY, gzippedPage, PAGE_HTML } from "../../shared/openapi/page.js";
 import { acceptsGzip, type PublicResult, refusedAroundCloudFront } from "../../shared/openapi/serve.js";

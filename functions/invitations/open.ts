@@ -1,4 +1,4 @@
-// POST /api/v1/invitations/open, public: the invitation token in the body is the credential (DESIGN.md §14).
+// POST `paths.invitationsOpen`, public: the invitation token in the body is the credential (DESIGN.md §14).
 import { api, ok } from "../../shared/http.js";
 import { openInvitation } from "../../shared/invitations/join.js";
 

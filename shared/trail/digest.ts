@@ -37,7 +37,7 @@ export interface Digest {
 
 export type UnsignedDigest = Omit<Digest, "signature">;
 
-/** One event exactly as `GET /api/v1/admin/security_events/:id` returns it. */
+/** One event exactly as `GET <paths.securityEvents>/{id}` returns it. */
 export interface EventBody {
   readonly id: string;
   readonly created_at: string;

@@ -14,7 +14,7 @@ import { getInstitution } from "../../shared/institutions/repository.js";
 import { keys } from "../../shared/tables.js";
 import { userIdOf } from "../integration/helpers.js";
 import { type CallResult, call, token, uniq, uniqEmail } from "../support/api.js";
-import { ACCEPT, createInstitution, INST, INV, invite, lastMailedToken } from "../support/flows.js";
+import { ACCEPT, createInstitution, INST, INV, invite, lastMailedToken, type Role } from "../support/flows.js";
 import { auditMembership, eventsOfUser } from "./consistency.js";
 
 const admin = (id: string, userId: string) => `${INST}/${id}/administrators/${userId}`;
@@ -38,7 +38,7 @@ async function person(label: string, superAdmin = false): Promise<Person> {
 }
 
 /** A new administrator by invitation (from `inviter`, the owner by default) and accept. */
-async function join(institutionId: string, role = "cohort_admin", superAdmin = false, inviter = owner): Promise<Person> {
+async function join(institutionId: string, role: Role = "cohort_admin", superAdmin = false, inviter = owner): Promise<Person> {
   const p = await person("admin", superAdmin);
   await invite(inviter, institutionId, p.email, role);
   const res = await call("POST", ACCEPT, { token: p.token, body: { token: await lastMailedToken(p.email) } });

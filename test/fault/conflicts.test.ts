@@ -12,6 +12,7 @@ import type { StoredEvent } from "../../shared/audit.js";
 import { db } from "../../shared/clients.js";
 import { config } from "../../shared/config.js";
 import { registrationGuard } from "../../shared/institutions/registration-number.js";
+import { paths } from "../../shared/routes.js";
 import { keys } from "../../shared/tables.js";
 import { claimsOf } from "../integration/helpers.js";
 import { type CallResult, call, invitationTokenIn, sentMail, token, uniq, uniqEmail } from "../support/api.js";
@@ -262,7 +263,7 @@ describe("transaction conflicts", () => {
     const results = await Promise.all(users.map((tok) => call("GET", `${INST}/01ARZ3NDEKTSV4RRFFQ69G5FAV`, { token: tok })));
     for (const r of results)
       expect({ status: r.status, body: r.body }).toEqual({ status: 404, body: { error: "Institution not found or access denied" } });
-    const alerts = await call("GET", "/api/v1/admin/security_events/alerts", { token: admin });
+    const alerts = await call("GET", `${paths.securityEvents}/alerts`, { token: admin });
     expect(alerts.status).toBe(200);
     expect(alerts.body.summary.unauthorized_institution_access).toBe(12);
   });

@@ -21,6 +21,7 @@ import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { dayOf, hourOf } from "../../shared/bounds.js";
 import { DYNAMODB_RETRY_POLICY, db } from "../../shared/clients.js";
 import { config } from "../../shared/config.js";
+import { paths } from "../../shared/routes.js";
 import { keys } from "../../shared/tables.js";
 import { claimsOf } from "../integration/helpers.js";
 import { type CallResult, call, dynamodb, token, uniq, uniqEmail } from "../support/api.js";
@@ -290,11 +291,11 @@ describe("DynamoDB unreachable in the middle of a stream of writes", () => {
         ["POST", INV, { institution_id: id, email: uniqEmail("down"), role: "cohort_admin" }],
         ["DELETE", `${INV}/01ARZ3NDEKTSV4RRFFQ69G5FAV?institution_id=${id}`],
         ["POST", `${INV}/01ARZ3NDEKTSV4RRFFQ69G5FAV/resend`, { institution_id: id }],
-        ["POST", "/api/v1/invitations/accept", { token: "a".repeat(43) }],
-        ["GET", "/api/v1/admin/security_events"],
-        ["GET", "/api/v1/admin/security_events/export"],
-        ["GET", "/api/v1/admin/security_events/alerts"],
-        ["GET", "/api/v1/admin/security_events/01ARZ3NDEKTSV4RRFFQ69G5FAV"],
+        ["POST", paths.invitationsAccept, { token: "a".repeat(43) }],
+        ["GET", paths.securityEvents],
+        ["GET", `${paths.securityEvents}/export`],
+        ["GET", `${paths.securityEvents}/alerts`],
+        ["GET", `${paths.securityEvents}/01ARZ3NDEKTSV4RRFFQ69G5FAV`],
       ];
       for (const [method, path, body] of requests) {
         for (const tok of [owner, other]) {
@@ -313,12 +314,12 @@ describe("DynamoDB unreachable in the middle of a stream of writes", () => {
     expect(list).toMatchObject({ status: 200, body: { institutions: [] } });
     const fresh = await newInstitution();
     expect((await call("GET", `${INST}/${fresh}`, { token: owner })).status).toBe(200);
-    expect((await call("GET", "/api/v1/admin/security_events", { token: owner })).status).toBe(200);
+    expect((await call("GET", paths.securityEvents, { token: owner })).status).toBe(200);
     expect((await auditUsers([user])).problems).toEqual([]);
     // The re-created events table has a new stream: the local consumer follows it, so a webhook still gets events.
     const hook = await receiver(0);
     try {
-      const created = await call("POST", "/api/v1/admin/webhooks", { token: owner, body: { webhook: { url: hook.url } } });
+      const created = await call("POST", paths.webhooks, { token: owner, body: { webhook: { url: hook.url } } });
       expect(created.status, created.text).toBe(201);
       const types = await until(
         "the webhook's own creation delivered",

@@ -8,6 +8,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { db } from "../../shared/clients.js";
 import { config } from "../../shared/config.js";
 import { hashToken } from "../../shared/invitations/token.js";
+import { paths } from "../../shared/routes.js";
 import { keys } from "../../shared/tables.js";
 import { eventsOf } from "../integration/helpers.js";
 import { call, invitationTokenIn, sentMail, ses, token, uniq, uniqEmail } from "../support/api.js";
@@ -18,7 +19,7 @@ let institutionId: string;
 
 beforeAll(async () => {
   owner = await token(uniqEmail("owner"), { superAdmin: true, account: uniq("acct"), name: "Mail Owner" });
-  const res = await call("POST", "/api/v1/institutions", { token: owner, body: { institution: { name: uniq("Mailless U") } } });
+  const res = await call("POST", paths.institutions, { token: owner, body: { institution: { name: uniq("Mailless U") } } });
   expect(res.status).toBe(201);
   institutionId = res.body.institution.id;
 });
@@ -120,7 +121,7 @@ describe("invitation mail failure", () => {
     expect(invitations[0]?.token_hash).not.toBe(hashToken(oldToken));
     expect(slots).toEqual([]);
     const invitee = await token(email);
-    const acc = await call("POST", "/api/v1/invitations/accept", { token: invitee, body: { token: oldToken } });
+    const acc = await call("POST", paths.invitationsAccept, { token: invitee, body: { token: oldToken } });
     expect(acc).toMatchObject({ status: 422, body: { error: "Invalid or expired invitation" } });
   });
 });

@@ -12,9 +12,10 @@
 import fc from "fast-check";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { getInstitution } from "../../shared/institutions/repository.js";
+import { paths } from "../../shared/routes.js";
 import { claimsOf, eventsOf } from "../integration/helpers.js";
 import { call as apiCall, token, uniq, uniqEmail } from "../support/api.js";
-import { ACCEPT, invite, lastMailedToken } from "../support/flows.js";
+import { ACCEPT, invite, lastMailedToken, type Role } from "../support/flows.js";
 import {
   anyString,
   badId,
@@ -40,8 +41,8 @@ import {
   wrongType,
 } from "./support.js";
 
-const INST = "/api/v1/institutions";
-const PREVIEW = "/api/v1/invitations/preview";
+const INST = paths.institutions;
+const PREVIEW = paths.invitationsPreview;
 const NOT_FOUND = { error: "Institution not found or access denied" };
 const ADMIN_NOT_FOUND = { error: "Administrator not found" };
 
@@ -61,7 +62,7 @@ let foreignId: string;
 const roles = new Map<string, string>();
 let version = 0;
 
-async function person(role: string, account: string) {
+async function person(role: Role, account: string) {
   const email = uniqEmail("member");
   const tok = await token(email, { account });
   await invite(owner, institutionId, email, role);
@@ -152,7 +153,7 @@ describe("hostile input: administrators", () => {
       fc.asyncProperty(institutionPath, hostileQuery, sometimes(limitValue, 2), async (inst, q, limit) => {
         const query = [...q, ...(limit === null ? [] : ([["limit", limit]] as [string, string][]))];
         const id = inst === "real" ? institutionId : seg(inst);
-        const res = await call("GET /api/v1/institutions/{id}/administrators", "GET", pathFor(`${INST}/${id}/administrators`, query));
+        const res = await call(`GET ${paths.institutions}/{id}/administrators`, "GET", pathFor(`${INST}/${id}/administrators`, query));
         if (targetTooLong(res)) return;
         const input = { inst, query };
         if (inst !== "real") return expectAnswer(res, 404, NOT_FOUND, input);
@@ -172,7 +173,7 @@ describe("hostile input: administrators", () => {
       fc.asyncProperty(institutionPath, userIdValue(), bodyWith("role", roleValue), async (inst, userId, body) => {
         const id = inst === "real" ? institutionId : seg(inst);
         const res = await call(
-          "PATCH /api/v1/institutions/{id}/administrators/{user_id}",
+          `PATCH ${paths.institutions}/{id}/administrators/{user_id}`,
           "PATCH",
           `${INST}/${id}/administrators/${seg(userId)}`,
           body,
@@ -207,7 +208,7 @@ describe("hostile input: administrators", () => {
         async (inst, userId, body) => {
           const id = inst === "real" ? institutionId : seg(inst);
           const res = await call(
-            "DELETE /api/v1/institutions/{id}/administrators/{user_id}",
+            `DELETE ${paths.institutions}/{id}/administrators/{user_id}`,
             "DELETE",
             `${INST}/${id}/administrators/${seg(userId)}`,
             body ?? undefined,
@@ -242,7 +243,7 @@ describe("hostile input: administrators", () => {
     await fc.assert(
       fc.asyncProperty(institutionPath, bodyWith("user_id", userIdBody), async (inst, body) => {
         const id = inst === "real" ? institutionId : seg(inst);
-        const res = await call("POST /api/v1/institutions/{id}/transfer", "POST", `${INST}/${id}/transfer`, body);
+        const res = await call(`POST ${paths.institutions}/{id}/transfer`, "POST", `${INST}/${id}/transfer`, body);
         if (targetTooLong(res)) return;
         const input = { inst, body };
         const sent = received(body);
@@ -275,7 +276,7 @@ describe("hostile input: administrators", () => {
     );
     await fc.assert(
       fc.asyncProperty(bodyWith("token", tokenValue), hostileQuery, async (body, q) => {
-        const res = await call("POST /api/v1/invitations/preview", "POST", pathFor(PREVIEW, q), body);
+        const res = await call(`POST ${paths.invitationsPreview}`, "POST", pathFor(PREVIEW, q), body);
         if (targetTooLong(res)) return;
         expectAnswer(res, 422, { error: "Invalid or expired invitation" }, body);
       }),

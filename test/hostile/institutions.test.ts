@@ -13,6 +13,7 @@
 import fc from "fast-check";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { registrationNumberKey } from "../../shared/institutions/registration-number.js";
+import { paths } from "../../shared/routes.js";
 import { claimsOf, eventsOf } from "../integration/helpers.js";
 import { token, uniq, uniqEmail } from "../support/api.js";
 import { INST } from "../support/flows.js";
@@ -347,7 +348,7 @@ describe("hostile input: institutions and cohorts", () => {
   it("POST /institutions: 413 / 400 / 422 / 201 exactly as the contract says, stored values as sent", async () => {
     await fc.assert(
       fc.asyncProperty(writeBody("institution", institutionInput()), hostileQuery, async (body, q) => {
-        const res = await hit("POST /api/v1/institutions", "POST", withQuery(INST, q), { token: owner, json: body });
+        const res = await hit(`POST ${paths.institutions}`, "POST", withQuery(INST, q), { token: owner, json: body });
         if (targetTooLong(res)) return;
         // Judged against the numbers held before; the model follows the server even when the judgement fails,
         // so that fast-check's shrinking starts from the true state.
@@ -370,7 +371,7 @@ describe("hostile input: institutions and cohorts", () => {
           writeBody("institution", institutionInput()),
           async (id, body) => {
             const path = `${INST}/${id === undefined ? target.id : seg(id)}`;
-            const res = await hit(`${method} /api/v1/institutions/{id}`, method, path, { token: owner, json: body });
+            const res = await hit(`${method} ${paths.institutions}/{id}`, method, path, { token: owner, json: body });
             if (targetTooLong(res)) return;
             const before = target;
             try {
@@ -395,7 +396,7 @@ describe("hostile input: institutions and cohorts", () => {
   it("GET /institutions: any body and query → 200 with exactly the caller's institutions", async () => {
     await fc.assert(
       fc.asyncProperty(anyBody, hostileQuery, async (body, q) => {
-        const res = await hit("GET /api/v1/institutions", "GET", withQuery(INST, q), { token: owner, json: body });
+        const res = await hit(`GET ${paths.institutions}`, "GET", withQuery(INST, q), { token: owner, json: body });
         if (targetTooLong(res)) return;
         if (bytes(body) > MAX_BODY) return expectAnswer(res, { status: 413 }, body);
         expectAnswer(res, { status: 200 }, body);
@@ -420,7 +421,7 @@ describe("hostile input: institutions and cohorts", () => {
   it("GET /institutions/{id}: malformed, unknown or encoded ids → 404; the real one → 200, whatever the body and query", async () => {
     await fc.assert(
       fc.asyncProperty(sometimes(badId, 2), anyBody, hostileQuery, async (id, body, q) => {
-        const res = await hit("GET /api/v1/institutions/{id}", "GET", withQuery(`${INST}/${id === null ? target.id : seg(id)}`, q), {
+        const res = await hit(`GET ${paths.institutions}/{id}`, "GET", withQuery(`${INST}/${id === null ? target.id : seg(id)}`, q), {
           token: owner,
           json: body,
         });
@@ -436,7 +437,7 @@ describe("hostile input: institutions and cohorts", () => {
   it("DELETE /institutions/{id}: 404 for ids not visible, 422 for the one with a cohort; never deleted by a body", async () => {
     await fc.assert(
       fc.asyncProperty(sometimes(badId, 2), anyBody, async (id, body) => {
-        const res = await hit("DELETE /api/v1/institutions/{id}", "DELETE", `${INST}/${id === null ? keeper.id : seg(id)}`, {
+        const res = await hit(`DELETE ${paths.institutions}/{id}`, "DELETE", `${INST}/${id === null ? keeper.id : seg(id)}`, {
           token: owner,
           json: body,
         });
@@ -453,7 +454,7 @@ describe("hostile input: institutions and cohorts", () => {
     await fc.assert(
       fc.asyncProperty(sometimes(badId, 2), anyBody, hostileQuery, async (id, body, q) => {
         const res = await hit(
-          "GET /api/v1/institutions/{id}/cohorts",
+          `GET ${paths.institutions}/{id}/cohorts`,
           "GET",
           withQuery(`${INST}/${id === null ? keeper.id : seg(id)}/cohorts`, q),
           { token: owner, json: body },
@@ -477,7 +478,7 @@ describe("hostile input: institutions and cohorts", () => {
       .map(([f, extra]) => withKeys(f, extra));
     await fc.assert(
       fc.asyncProperty(sometimes(badId, 3), writeBody("cohort", cohortInput), async (id, body) => {
-        const res = await hit("POST /api/v1/institutions/{id}/cohorts", "POST", `${INST}/${id === null ? keeper.id : seg(id)}/cohorts`, {
+        const res = await hit(`POST ${paths.institutions}/{id}/cohorts`, "POST", `${INST}/${id === null ? keeper.id : seg(id)}/cohorts`, {
           token: owner,
           json: body,
         });
@@ -539,7 +540,7 @@ describe("hostile input: institutions and cohorts", () => {
           const want = { status: 422, body: { errors: [`${label} contains invalid characters`] } };
           if (field === "cohort") {
             const before = await cohorts();
-            const res = await hit("POST /api/v1/institutions/{id}/cohorts", "POST", `${INST}/${keeper.id}/cohorts`, {
+            const res = await hit(`POST ${paths.institutions}/{id}/cohorts`, "POST", `${INST}/${keeper.id}/cohorts`, {
               token: owner,
               json: { cohort: { name: v } },
             });
@@ -547,7 +548,7 @@ describe("hostile input: institutions and cohorts", () => {
             expect(await cohorts()).toBe(before);
           } else if (mode === "create") {
             const before = await institutions();
-            const res = await hit("POST /api/v1/institutions", "POST", INST, {
+            const res = await hit(`POST ${paths.institutions}`, "POST", INST, {
               token: owner,
               json: { institution: { name: "Valid", [field]: v } },
             });
@@ -555,7 +556,7 @@ describe("hostile input: institutions and cohorts", () => {
             expect(await institutions()).toBe(before);
           } else {
             const before = (await send("GET", `${INST}/${target.id}`, { token: owner })).body.institution;
-            const res = await hit("PATCH /api/v1/institutions/{id}", "PATCH", `${INST}/${target.id}`, {
+            const res = await hit(`PATCH ${paths.institutions}/{id}`, "PATCH", `${INST}/${target.id}`, {
               token: owner,
               json: { institution: { [field]: v } },
             });
@@ -571,7 +572,7 @@ describe("hostile input: institutions and cohorts", () => {
   it("afterwards: stored attributes within the whitelist, events' details too, no prototype pollution", async () => {
     const { problems, items } = await storedOutsideWhitelist([ownerId, outsiderId]);
     expect(problems).toEqual([]);
-    expect(items).toBeGreaterThan(answered("POST /api/v1/institutions", 201));
+    expect(items).toBeGreaterThan(answered(`POST ${paths.institutions}`, 201));
     expect(eventsOutsideWhitelist((await eventsOf(owner)) as unknown as Record<string, unknown>[])).toEqual([]);
     await expectNoPollution(outsider, target.id as string);
     console.log(`[hostile] institutions: ${items} stored items checked against the whitelist`);

@@ -16,6 +16,7 @@
 import fc from "fast-check";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { hashToken } from "../../shared/invitations/token.js";
+import { paths } from "../../shared/routes.js";
 import { claimsOf, eventsOf } from "../integration/helpers.js";
 import { sentMail, token, uniq, uniqEmail } from "../support/api.js";
 import { ACCEPT, INV } from "../support/flows.js";
@@ -92,7 +93,7 @@ beforeAll(async () => {
   outsider = await token(uniqEmail("outsider"), { superAdmin: true, account: uniq("acct") });
   ownerId = String(claimsOf(owner).sub);
   outsiderId = String(claimsOf(outsider).sub);
-  const inst = await send("POST", "/api/v1/institutions", { token: owner, json: { institution: { name: "Inviting U" } } });
+  const inst = await send("POST", paths.institutions, { token: owner, json: { institution: { name: "Inviting U" } } });
   institutionId = inst.body.institution.id;
 });
 
@@ -200,7 +201,7 @@ describe("hostile input: invitations", () => {
       fc.asyncProperty(paramsInput(["institution_id", "email", "role"]), async ({ body, query }) => {
         const p = params(body, mergedQuery(query));
         const from = Date.now();
-        const res = await call("POST /api/v1/admin/invitations", "POST", pathFor(INV, query), body);
+        const res = await call(`POST ${paths.invitations}`, "POST", pathFor(INV, query), body);
         const mailed = { from, to: Date.now() };
         if (targetTooLong(res)) return;
         const email = normalEmail(p.email);
@@ -247,7 +248,7 @@ describe("hostile input: invitations", () => {
               : [...query.filter(([k]) => k !== "show_used"), ["show_used", showUsed] as [string, string]];
           const merged = mergedQuery(q);
           const p = params(body, merged);
-          const res = await call("GET /api/v1/admin/invitations", "GET", pathFor(INV, q), body);
+          const res = await call(`GET ${paths.invitations}`, "GET", pathFor(INV, q), body);
           if (targetTooLong(res)) return;
           if (p.institution_id !== institutionId) return expectAnswer(res, 404, NOT_FOUND, { body, q });
           // The list pages: a bad limit, then any cursor not issued by the service, is 400.
@@ -269,7 +270,7 @@ describe("hostile input: invitations", () => {
     await fc.assert(
       fc.asyncProperty(invitationId(), paramsInput(["institution_id"]), async (id, { body, query }) => {
         const p = params(body, mergedQuery(query));
-        const res = await call("DELETE /api/v1/admin/invitations/{id}", "DELETE", pathFor(`${INV}/${seg(id)}`, query), body);
+        const res = await call(`DELETE ${paths.invitations}/{id}`, "DELETE", pathFor(`${INV}/${seg(id)}`, query), body);
         if (targetTooLong(res)) return;
         const inv = invitations.get(id);
         if (res.status === 200 && inv) inv.status = "revoked";
@@ -296,7 +297,7 @@ describe("hostile input: invitations", () => {
       fc.asyncProperty(invitationId(), paramsInput(["institution_id"]), async (id, { body, query }) => {
         const p = params(body, mergedQuery(query));
         const from = Date.now();
-        const res = await call("POST /api/v1/admin/invitations/{id}/resend", "POST", pathFor(`${INV}/${seg(id)}/resend`, query), body);
+        const res = await call(`POST ${paths.invitations}/{id}/resend`, "POST", pathFor(`${INV}/${seg(id)}/resend`, query), body);
         const to = Date.now();
         if (targetTooLong(res)) return;
         const input = { id, body, query };
@@ -339,7 +340,7 @@ describe("hostile input: invitations", () => {
     );
     await fc.assert(
       fc.asyncProperty(body, hostileQuery, async (b, q) => {
-        const res = await call("POST /api/v1/invitations/accept", "POST", pathFor(ACCEPT, q), b);
+        const res = await call(`POST ${paths.invitationsAccept}`, "POST", pathFor(ACCEPT, q), b);
         if (targetTooLong(res)) return;
         expectAnswer(res, 422, { error: "Invalid or expired invitation" }, b);
       }),

@@ -14,13 +14,14 @@ import { AdminGetUserCommand } from "@aws-sdk/client-cognito-identity-provider";
 import fc from "fast-check";
 import { beforeAll, describe, expect, it } from "vitest";
 import { cognitoClient } from "../../infra/local/cognito.js";
+import { paths } from "../../shared/routes.js";
 import { stack, token, uniq, uniqEmail } from "../support/api.js";
 import { createInstitution, inviteMailed, storedInvitation } from "../support/flows.js";
 import { visit } from "../support/visitor.js";
 import { anyString, hostileJson, pollution, runs, tried, withKeys, wrongType } from "./support.js";
 
-const OPEN = "/api/v1/invitations/open";
-const REGISTER = "/api/v1/invitations/register";
+const OPEN = paths.invitationsOpen;
+const REGISTER = paths.invitationsRegister;
 const INVALID = { error: "Invalid or expired invitation" };
 const GOOD_PASSWORD = "Correct-Horse-9-battery";
 

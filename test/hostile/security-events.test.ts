@@ -13,6 +13,7 @@
 import fc from "fast-check";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { EVENT_TYPES } from "../../shared/constants.js";
+import { paths } from "../../shared/routes.js";
 import { token, uniq, uniqEmail } from "../support/api.js";
 import { parseCsv } from "../support/csv.js";
 import { EVENTS } from "../support/flows.js";
@@ -63,12 +64,12 @@ beforeAll(async () => {
   plain = await token(uniqEmail("plain"), { account });
   other = await token(uniqEmail("other"), { superAdmin: true, account: uniq("acct") });
   for (const name of INJECTIONS.slice(0, 8))
-    expect((await send("POST", "/api/v1/institutions", { token: admin, json: { institution: { name } } })).status).toBe(201);
+    expect((await send("POST", paths.institutions, { token: admin, json: { institution: { name } } })).status).toBe(201);
   // A name with a control or format character is refused (DESIGN.md §3): the refusal is no event.
   for (const name of ["\u202eevil", "a\u0000b"])
-    expect((await send("POST", "/api/v1/institutions", { token: admin, json: { institution: { name } } })).status).toBe(422);
-  for (let i = 0; i < 3; i++) await send("GET", "/api/v1/institutions/01ARZ3NDEKTSV4RRFFQ69G5FAV", { token: plain });
-  await send("POST", "/api/v1/institutions", { token: other, json: { institution: { name: "Elsewhere" } } });
+    expect((await send("POST", paths.institutions, { token: admin, json: { institution: { name } } })).status).toBe(422);
+  for (let i = 0; i < 3; i++) await send("GET", `${paths.institutions}/01ARZ3NDEKTSV4RRFFQ69G5FAV`, { token: plain });
+  await send("POST", paths.institutions, { token: other, json: { institution: { name: "Elsewhere" } } });
   const list = await send("GET", `${EVENTS}?limit=200`, { token: admin });
   ownIds = list.body.events.map((e: { id: string }) => e.id);
   const foreign = await send("GET", `${EVENTS}?limit=1`, { token: other });
@@ -273,7 +274,7 @@ describe("hostile input: security events", () => {
     await fc.assert(
       fc.asyncProperty(listQuery, anyBody, async (q, body) => {
         const pairs = pairsOf(q);
-        const res = await hit("GET /api/v1/admin/security_events", "GET", url(EVENTS, pairs), {
+        const res = await hit(`GET ${paths.securityEvents}`, "GET", url(EVENTS, pairs), {
           token: admin,
           ...(body !== null && { json: body }),
         });
@@ -306,7 +307,7 @@ describe("hostile input: security events", () => {
         anyBody,
         hostileQuery,
         async (id, body, q) => {
-          const res = await hit("GET /api/v1/admin/security_events/{id}", "GET", url(`${EVENTS}/${seg(id)}`, q), {
+          const res = await hit(`GET ${paths.securityEvents}/{id}`, "GET", url(`${EVENTS}/${seg(id)}`, q), {
             token: admin,
             ...(body !== null && { json: body }),
           });
@@ -333,7 +334,7 @@ describe("hostile input: security events", () => {
     await fc.assert(
       fc.asyncProperty(exportQuery, anyBody, async (q, body) => {
         const pairs = pairsOf(q);
-        const res = await hit("GET /api/v1/admin/security_events/export", "GET", url(`${EVENTS}/export`, pairs), {
+        const res = await hit(`GET ${paths.securityEvents}/export`, "GET", url(`${EVENTS}/export`, pairs), {
           token: admin,
           ...(body !== null && { json: body }),
         });
@@ -359,7 +360,7 @@ describe("hostile input: security events", () => {
   it("GET /security_events/alerts: any query and body → 200 with the three counted types", async () => {
     await fc.assert(
       fc.asyncProperty(hostileQuery, anyBody, async (q, body) => {
-        const res = await hit("GET /api/v1/admin/security_events/alerts", "GET", url(`${EVENTS}/alerts`, q), {
+        const res = await hit(`GET ${paths.securityEvents}/alerts`, "GET", url(`${EVENTS}/alerts`, q), {
           token: admin,
           ...(body !== null && { json: body }),
         });
@@ -385,7 +386,7 @@ describe("hostile input: security events", () => {
         async (suffix, q, junk) => {
           const pairs = pairsOf(q);
           const res = await hit(
-            "GET /api/v1/admin/security_events/* (caller without the status)",
+            `GET ${paths.securityEvents}/* (caller without the status)`,
             "GET",
             url(`${EVENTS}${suffix}`, [...pairs, [junk, junk]]),
             {

@@ -12,6 +12,7 @@
 import fc from "fast-check";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { EVENT_TYPES } from "../../shared/constants.js";
+import { paths } from "../../shared/routes.js";
 import { eventsOf } from "../integration/helpers.js";
 import { token, uniq, uniqEmail } from "../support/api.js";
 import {
@@ -29,8 +30,8 @@ import {
   sometimes,
 } from "./support.js";
 
-const HOOKS = "/api/v1/admin/webhooks";
-const EXPORTS = "/api/v1/admin/security_events/exports";
+const HOOKS = paths.webhooks;
+const EXPORTS = `${paths.securityEvents}/exports`;
 
 let admin: string;
 let plain: string;

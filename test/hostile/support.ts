@@ -11,6 +11,7 @@ import { expect } from "vitest";
 import { db } from "../../shared/clients.js";
 import { config } from "../../shared/config.js";
 import { DETAIL_KEYS, type EventDetails, EXPORT_FILTER_KEYS } from "../../shared/event-details.js";
+import { paths } from "../../shared/routes.js";
 import { eventKeys, keys } from "../../shared/tables.js";
 import { stack } from "../support/api.js";
 
@@ -91,7 +92,7 @@ export const seg = pct;
 
 const tally = new Map<string, Map<number, number>>();
 
-/** Counts one input tried against `endpoint` (e.g. `POST /api/v1/institutions`) and the status it got. */
+/** Counts one input tried against `endpoint` (e.g. `POST ${paths.institutions}`) and the status it got. */
 export function tried(endpoint: string, status: number): void {
   const byStatus = tally.get(endpoint) ?? new Map<number, number>();
   byStatus.set(status, (byStatus.get(status) ?? 0) + 1);
@@ -588,11 +589,11 @@ function unrecordable(what: string, e: Record<string, unknown>): string[] {
  */
 export async function expectNoPollution(outsider: string, institutionId: string): Promise<void> {
   expect(({} as Record<string, unknown>).polluted).toBeUndefined();
-  const show = await send("GET", `/api/v1/institutions/${institutionId}`, { token: outsider });
+  const show = await send("GET", `${paths.institutions}/${institutionId}`, { token: outsider });
   expect({ status: show.status, body: show.body }).toEqual({ status: 404, body: { error: "Institution not found or access denied" } });
-  const list = await send("GET", "/api/v1/institutions", { token: outsider });
+  const list = await send("GET", paths.institutions, { token: outsider });
   expect({ status: list.status, body: list.body }).toEqual({ status: 200, body: { institutions: [] } });
-  const cohorts = await send("GET", `/api/v1/institutions/${institutionId}/cohorts`, { token: outsider });
+  const cohorts = await send("GET", `${paths.institutions}/${institutionId}/cohorts`, { token: outsider });
   expect(cohorts.status).toBe(404);
 }
 

@@ -8,7 +8,7 @@ import { readdirSync, readFileSync, statSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { API_PATH_PATTERN, SPA_REWRITE_CODE } from "../../infra/console.js";
-import { handlers, type Route, routes } from "../../shared/routes.js";
+import { handlers, paths, type Route, routes } from "../../shared/routes.js";
 import { build, type Json, nagFindings } from "./support.js";
 
 // CloudFront's managed policies, by their documented ids.
@@ -182,7 +182,7 @@ describe("public routes", () => {
   // A stand-in until the route table has its own (the API document's two routes).
   const fake: Route = {
     method: "GET",
-    path: "/api/v1/fake-public",
+    path: `${paths.api}/fake-public`,
     handler: "institutions/list",
     rule: { kind: "public" },
     who: "anyone",
@@ -194,7 +194,7 @@ describe("public routes", () => {
 
   it("get no authorizer, and every other route keeps the JWT authorizer", () => {
     const publicKeys = new Set([...routes, fake].filter((r) => r.public).map((r) => `${r.method} ${r.path}`));
-    expect(publicKeys.has("GET /api/v1/fake-public")).toBe(true);
+    expect(publicKeys.has(`GET ${paths.api}/fake-public`)).toBe(true);
     expect(routeResources).toHaveLength(routes.length + 1);
     for (const r of routeResources) {
       if (publicKeys.has(r.RouteKey)) {

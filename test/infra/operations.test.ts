@@ -109,7 +109,7 @@ describe("access log", () => {
   });
 
   it("never records a request's path or query string: an accept or preview token cannot reach it", () => {
-    // The route is named by its key (`POST /api/v1/invitations/accept`), never by the request's own target.
+    // The route is named by its key (`POST ${paths.invitationsAccept}`), never by the request's own target.
     const values = Object.values(format) as string[];
     for (const v of values) expect(v).not.toMatch(/\$context\.(path|resourcePath|requestOverride)|\$request\.|querystring|\$input/i);
     // The token travels in the body of a POST, which no log records.

@@ -8,7 +8,7 @@ import { readFileSync } from "node:fs";
 import type { CfnResource } from "aws-cdk-lib";
 import { Match } from "aws-cdk-lib/assertions";
 import { describe, expect, it } from "vitest";
-import { handlers, type Route, type RouteAccess, routes, takesIdempotencyKey } from "../../shared/routes.js";
+import { handlers, paths, type Route, type RouteAccess, routes, takesIdempotencyKey } from "../../shared/routes.js";
 import { eventsTable, idempotencyTable, mainTable, type TableDef } from "../../shared/tables.js";
 import { build, type Json, nagFindings } from "./support.js";
 
@@ -200,7 +200,7 @@ describe("least privilege", () => {
   it("grants a handler the union of its routes' access: a read route and a write route on one table give both", () => {
     const readRoute: Route = {
       method: "GET",
-      path: "/api/v1/things",
+      path: `${paths.api}/things`,
       handler: "institutions/list",
       rule: { kind: "any" },
       who: "test",

@@ -7,16 +7,27 @@
 import { beforeAll, describe, expect, it } from "vitest";
 import type { StoredEvent } from "../../shared/audit.js";
 import { getInstitution } from "../../shared/institutions/repository.js";
+import { paths } from "../../shared/routes.js";
 import { auditMembership } from "../fault/consistency.js";
 import { call, token, tokenInGroups, uniq, uniqEmail } from "../support/api.js";
+import { apiClient, ok } from "../support/client.js";
 import { ACCEPT, allEvents, createInstitution, INST, invite, lastMailedToken, storedInvitation } from "../support/flows.js";
 import { eventsOf, userIdOf } from "./helpers.js";
 
-const PREVIEW = "/api/v1/invitations/preview";
+const PREVIEW = paths.invitationsPreview;
 const admins = (id: string) => `${INST}/${id}/administrators`;
 const admin = (id: string, userId: string) => `${INST}/${id}/administrators/${encodeURIComponent(userId)}`;
 const transfer = (id: string) => `${INST}/${id}/transfer`;
 const UNKNOWN_INST = "01ARZ3NDEKTSV4RRFFQ69G5FAV";
+// The document's path templates, for the typed client.
+const INSTITUTION = `${paths.institutions}/{id}` as const;
+const ADMINS = `${paths.institutions}/{id}/administrators` as const;
+const ADMIN = `${paths.institutions}/{id}/administrators/{user_id}` as const;
+const TRANSFER = `${paths.institutions}/{id}/transfer` as const;
+/** The parameters naming an institution. */
+const at = (id: string) => ({ params: { path: { id } } });
+/** The parameters naming an administrator of an institution. */
+const of = (id: string, user_id: string) => ({ params: { path: { id, user_id } } });
 
 interface Person {
   token: string;
@@ -38,6 +49,9 @@ async function person(label: string, opts: { superAdmin?: boolean; account?: str
   return { token: tok, id: await userIdOf(tok), email };
 }
 
+/** The API as `p`. */
+const api = (p: Person) => apiClient(p.token);
+
 /** A new administrator of `institutionId`, by invitation and accept. */
 async function join(
   institutionId: string,
@@ -46,21 +60,20 @@ async function join(
 ): Promise<Person & { invitationId: string }> {
   const p = await person("admin", opts);
   const invitationId = await invite((opts.inviter ?? owner).token, institutionId, p.email, role);
-  const res = await call("POST", ACCEPT, { token: p.token, body: { token: await lastMailedToken(p.email) } });
-  expect(res.status, res.text).toBe(200);
+  ok(await api(p).POST(paths.invitationsAccept, { body: { token: await lastMailedToken(p.email) } }));
   return { ...p, invitationId };
 }
 
 /** Every administrator of an institution, page by page (`limit` a page). */
 async function listAll(tok: string, institutionId: string, limit = 200) {
-  const out: Record<string, unknown>[] = [];
+  const out = [];
   let cursor: string | undefined;
   for (let page = 0; page < 50; page++) {
-    const res = await call("GET", admins(institutionId), { token: tok, query: { limit, cursor } });
-    expect(res.status, res.text).toBe(200);
-    expect(res.body.meta.count).toBe(res.body.administrators.length);
-    out.push(...res.body.administrators);
-    cursor = res.body.meta.next_cursor ?? undefined;
+    const params = { path: { id: institutionId }, query: { limit, cursor } };
+    const { administrators, meta } = ok(await apiClient(tok).GET(ADMINS, { params }));
+    expect(meta.count).toBe(administrators.length);
+    out.push(...administrators);
+    cursor = meta.next_cursor ?? undefined;
     if (!cursor) return out;
   }
   throw new Error("too many pages");
@@ -117,11 +130,12 @@ describe("GET /institutions/:id/administrators", () => {
       invitation_id: foreign.invitationId,
     });
 
-    const first = await call("GET", admins(inst.id), { token: owner.token, query: { limit: 3 } });
-    expect(first.body.meta).toMatchObject({ count: 3, limit: 3 });
-    expect(first.body.meta.next_cursor).toEqual(expect.any(String));
-    const rest = await call("GET", admins(inst.id), { token: owner.token, query: { limit: 3, cursor: first.body.meta.next_cursor } });
-    expect(rest.body.meta).toEqual({ count: 1, limit: 3, next_cursor: null });
+    const first = ok(await api(owner).GET(ADMINS, { params: { path: { id: inst.id }, query: { limit: 3 } } }));
+    expect(first.meta).toMatchObject({ count: 3, limit: 3 });
+    expect(first.meta.next_cursor).toEqual(expect.any(String));
+    const cursor = first.meta.next_cursor ?? undefined;
+    const rest = ok(await api(owner).GET(ADMINS, { params: { path: { id: inst.id }, query: { limit: 3, cursor } } }));
+    expect(rest.meta).toEqual({ count: 1, limit: 3, next_cursor: null });
   });
 
   it("404 with unauthorized_institution_access (action manage_administrators) for an institution the caller cannot see, in the owner's trail too", async () => {
@@ -159,14 +173,12 @@ describe("PATCH /institutions/:id/administrators/:user_id", () => {
   it("the super admin changes a role: the seat and the record change, administrator_role_changed is recorded", async () => {
     const inst = await createInstitution(owner.token);
     const ada = await join(inst.id);
-    const res = await call("PATCH", admin(inst.id, ada.id), { token: owner.token, body: { role: "cohort_super_admin" } });
-    expect(res.status, res.text).toBe(200);
-    expect(res.body).toMatchObject({
+    const changed = ok(await api(owner).PATCH(ADMIN, { ...of(inst.id, ada.id), body: { role: "cohort_super_admin" } }));
+    expect(changed).toMatchObject({
       message: "Role updated",
       administrator: { user_id: ada.id, role: "cohort_super_admin", is_super_admin: false },
     });
-    const shown = await call("GET", `${INST}/${inst.id}`, { token: ada.token });
-    expect(shown.body.role).toBe("cohort_super_admin");
+    expect(ok(await api(ada).GET(INSTITUTION, at(inst.id))).role).toBe("cohort_super_admin");
     const listed = (await listAll(owner.token, inst.id)).find((a) => a.user_id === ada.id);
     expect(listed?.role).toBe("cohort_super_admin");
     const event = await lastOf(owner.token, "administrator_role_changed");
@@ -174,8 +186,7 @@ describe("PATCH /institutions/:id/administrators/:user_id", () => {
     expect((await allEvents(owner.token, { event_type: "administrator_role_changed" })).map((e) => e.id)).toContain(event?.id);
 
     // The same role again changes nothing and records nothing.
-    const again = await call("PATCH", admin(inst.id, ada.id), { token: owner.token, body: { role: "cohort_super_admin" } });
-    expect(again.status).toBe(200);
+    ok(await api(owner).PATCH(ADMIN, { ...of(inst.id, ada.id), body: { role: "cohort_super_admin" } }));
     expect((await lastOf(owner.token, "administrator_role_changed"))?.id).toBe(event?.id);
   });
 
@@ -230,13 +241,12 @@ describe("DELETE /institutions/:id/administrators/:user_id", () => {
     ];
     const ownersInvitation = await invite(owner.token, inst.id, uniqEmail("kept", domain));
 
-    const res = await call("DELETE", admin(inst.id, sender.id), { token: owner.token });
-    expect(res.status, res.text).toBe(200);
-    expect(res.body).toEqual({ message: "Administrator removed", revoked_invitations: 2 });
+    const removal = ok(await api(owner).DELETE(ADMIN, of(inst.id, sender.id)));
+    expect(removal).toEqual({ message: "Administrator removed", revoked_invitations: 2 });
 
     // The removed person's next request: 404, as for anyone without access.
     expect((await call("GET", `${INST}/${inst.id}`, { token: sender.token })).status).toBe(404);
-    expect((await call("GET", INST, { token: sender.token })).body.institutions.map((i: { id: string }) => i.id)).not.toContain(inst.id);
+    expect(ok(await api(sender).GET(paths.institutions)).institutions.map((i) => i.id)).not.toContain(inst.id);
     expect((await call("DELETE", admin(inst.id, sender.id), { token: owner.token })).status).toBe(404);
     await expectSeats(inst.id, 2);
 
@@ -260,19 +270,17 @@ describe("DELETE /institutions/:id/administrators/:user_id", () => {
 
     // Invited again: the e-mail no longer counts as having access; accepted, it is back with a seat.
     await invite(owner.token, inst.id, sender.email, "cohort_admin");
-    const back = await call("POST", ACCEPT, { token: sender.token, body: { token: await lastMailedToken(sender.email) } });
-    expect(back.status, back.text).toBe(200);
-    expect((await call("GET", `${INST}/${inst.id}`, { token: sender.token })).body.role).toBe("cohort_admin");
+    ok(await api(sender).POST(paths.invitationsAccept, { body: { token: await lastMailedToken(sender.email) } }));
+    expect(ok(await api(sender).GET(INSTITUTION, at(inst.id))).role).toBe("cohort_admin");
     await expectSeats(inst.id, 3);
-    expect((await call("GET", `${INST}/${inst.id}`, { token: stays.token })).status).toBe(200);
+    ok(await api(stays).GET(INSTITUTION, at(inst.id)));
   });
 
   it("an administrator of another account leaves: administrator_removed in its trail and the owner's, same id", async () => {
     const inst = await createInstitution(owner.token);
     const member = await join(inst.id, "cohort_admin", { account: uniq("acct-b"), superAdmin: true });
-    const res = await call("DELETE", admin(inst.id, member.id), { token: member.token });
-    expect(res.status, res.text).toBe(200);
-    expect(res.body).toEqual({ message: "Administrator removed", revoked_invitations: 0 });
+    const left = ok(await api(member).DELETE(ADMIN, of(inst.id, member.id)));
+    expect(left).toEqual({ message: "Administrator removed", revoked_invitations: 0 });
     const own = (await allEvents(member.token, { event_type: "administrator_removed" }))[0];
     expect(own?.details).toEqual({ institution_id: inst.id, user_id: member.id, email: member.email, self: true });
     const owners = (await allEvents(owner.token, { event_type: "administrator_removed" })).find((e) => e.id === own?.id);
@@ -316,11 +324,11 @@ describe("DELETE /institutions/:id/administrators/:user_id", () => {
     const inst = await createInstitution(owner.token);
     const people = await Promise.all([join(inst.id), join(inst.id), join(inst.id)]);
     await expectSeats(inst.id, 4);
-    for (const p of people.slice(0, 2)) expect((await call("DELETE", admin(inst.id, p.id), { token: owner.token })).status).toBe(200);
+    for (const p of people.slice(0, 2)) ok(await api(owner).DELETE(ADMIN, of(inst.id, p.id)));
     await expectSeats(inst.id, 2);
     await join(inst.id);
     const leaver = people[2] as Person;
-    expect((await call("DELETE", admin(inst.id, leaver.id), { token: leaver.token })).status).toBe(200);
+    ok(await api(leaver).DELETE(ADMIN, of(inst.id, leaver.id)));
     await expectSeats(inst.id, 2);
   });
 });
@@ -329,27 +337,22 @@ describe("POST /institutions/:id/transfer", () => {
   it("hands the institution to a cohort super admin of its account; the former keeps access as cohort_super_admin", async () => {
     const inst = await createInstitution(owner.token);
     const heir = await join(inst.id, "cohort_super_admin", { superAdmin: true });
-    const res = await call("POST", transfer(inst.id), { token: owner.token, body: { user_id: heir.id } });
-    expect(res.status, res.text).toBe(200);
-    expect(res.body.message).toBe(`Institution transferred to ${heir.email}`);
-    expect(res.body.institution.super_admin_id).toBe(heir.id);
+    const handed = ok(await api(owner).POST(TRANSFER, { ...at(inst.id), body: { user_id: heir.id } }));
+    expect(handed.message).toBe(`Institution transferred to ${heir.email}`);
+    expect(handed.institution.super_admin_id).toBe(heir.id);
 
-    const heirView = await call("GET", `${INST}/${inst.id}`, { token: heir.token });
-    expect(heirView.body).toMatchObject({ is_super_admin: true, role: "cohort_super_admin" });
-    const ownerView = await call("GET", `${INST}/${inst.id}`, { token: owner.token });
-    expect(ownerView.body).toMatchObject({ is_super_admin: false, role: "cohort_super_admin" });
+    expect(ok(await api(heir).GET(INSTITUTION, at(inst.id)))).toMatchObject({ is_super_admin: true, role: "cohort_super_admin" });
+    expect(ok(await api(owner).GET(INSTITUTION, at(inst.id)))).toMatchObject({ is_super_admin: false, role: "cohort_super_admin" });
     // Every member's list carries the new super admin (the summaries were refreshed).
-    const listed = (await call("GET", INST, { token: owner.token })).body.institutions.find((i: { id: string }) => i.id === inst.id);
-    expect(listed.is_super_admin).toBe(false);
-    expect(
-      (await call("GET", INST, { token: heir.token })).body.institutions.find((i: { id: string }) => i.id === inst.id).is_super_admin,
-    ).toBe(true);
+    const listedTo = async (p: Person) => ok(await api(p).GET(paths.institutions)).institutions.find((i) => i.id === inst.id);
+    expect((await listedTo(owner))?.is_super_admin).toBe(false);
+    expect((await listedTo(heir))?.is_super_admin).toBe(true);
 
     const event = await lastOf(owner.token, "institution_transferred");
     expect(event?.details).toEqual({ institution_id: inst.id, from_user_id: owner.id, to_user_id: heir.id });
     // The former super admin can no longer manage administrators; the new one can remove it.
     expect((await call("POST", transfer(inst.id), { token: owner.token, body: { user_id: owner.id } })).status).toBe(403);
-    expect((await call("DELETE", admin(inst.id, owner.id), { token: heir.token })).status).toBe(200);
+    ok(await api(heir).DELETE(ADMIN, of(inst.id, owner.id)));
     expect((await call("GET", `${INST}/${inst.id}`, { token: owner.token })).status).toBe(404);
   });
 
@@ -398,8 +401,7 @@ describe("POST /institutions/:id/transfer", () => {
     expect((await getInstitution(inst.id))?.super_admin_id).toBe(owner.id);
     // Back in the institution's account, the same transfer goes through.
     await tokenInGroups(heir.email, [], { superAdmin: true, account });
-    const back = await call("POST", transfer(inst.id), { token: owner.token, body: { user_id: heir.id } });
-    expect(back.status, back.text).toBe(200);
+    ok(await api(owner).POST(TRANSFER, { ...at(inst.id), body: { user_id: heir.id } }));
     expect((await getInstitution(inst.id))?.super_admin_id).toBe(heir.id);
   });
 });
@@ -412,9 +414,7 @@ describe("POST /invitations/preview", () => {
     const tok = await lastMailedToken(invitee.email);
 
     for (let i = 0; i < 2; i++) {
-      const res = await call("POST", PREVIEW, { token: invitee.token, body: { token: tok } });
-      expect(res.status, res.text).toBe(200);
-      expect(res.body).toEqual({
+      expect(ok(await api(invitee).POST(paths.invitationsPreview, { body: { token: tok } }))).toEqual({
         institution: { name: inst.name },
         role: "cohort_admin",
         invited_by: { email: owner.email, name: "Olive Owner" },
@@ -434,8 +434,7 @@ describe("POST /invitations/preview", () => {
     }
     expect((await lastOf(invitee.token, "token_validation_failure"))?.details).toEqual({ reason: "unknown" });
 
-    const accepted = await call("POST", ACCEPT, { token: invitee.token, body: { token: tok } });
-    expect(accepted.status).toBe(200);
+    ok(await api(invitee).POST(paths.invitationsAccept, { body: { token: tok } }));
     // Reopened by its invitee once accepted: "already accepted" (DESIGN.md §14), and nothing recorded.
     const reopened = await call("POST", PREVIEW, { token: invitee.token, body: { token: tok } });
     expect(reopened.status).toBe(409);
@@ -449,8 +448,8 @@ describe("POST /invitations/preview", () => {
     const invitee = await person("invitee");
     await invite(inviter.token, inst.id, invitee.email);
     const tok = await lastMailedToken(invitee.email);
-    expect((await call("POST", PREVIEW, { token: invitee.token, body: { token: tok } })).status).toBe(200);
-    expect((await call("DELETE", admin(inst.id, inviter.id), { token: inviter.token })).body.revoked_invitations).toBe(1);
+    ok(await api(invitee).POST(paths.invitationsPreview, { body: { token: tok } }));
+    expect(ok(await api(inviter).DELETE(ADMIN, of(inst.id, inviter.id))).revoked_invitations).toBe(1);
     expect((await call("POST", PREVIEW, { token: invitee.token, body: { token: tok } })).status).toBe(422);
     expect((await call("POST", ACCEPT, { token: invitee.token, body: { token: tok } })).status).toBe(422);
     expect((await lastOf(invitee.token, "token_validation_failure"))?.details).toEqual({ reason: "revoked" });

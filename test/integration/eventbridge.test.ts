@@ -10,6 +10,7 @@ import { createServer, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { type StreamPoller, startStreamPoller } from "../../infra/local/stream-poller.js";
+import { paths } from "../../shared/routes.js";
 import type { StreamRecord } from "../../shared/streaming/consumer.js";
 import { call, token, uniq, uniqEmail } from "../support/api.js";
 import { createInstitution } from "../support/flows.js";
@@ -90,9 +91,9 @@ describe("EventBridge from the events table's stream", () => {
     // 12 events in one account: more than one PutEvents call's worth when they come in one batch.
     for (let i = 0; i < 4; i++) await createInstitution(owner, { name: uniq("Bus U") });
     for (const id of ["01KYYYYYYYYYYYYYYYYYYYYYY1", "01KYYYYYYYYYYYYYYYYYYYYYY2"]) {
-      expect((await call("GET", `/api/v1/institutions/${id}`, { token: owner })).status).toBe(404);
+      expect((await call("GET", `${paths.institutions}/${id}`, { token: owner })).status).toBe(404);
     }
-    const listed = await call("GET", "/api/v1/admin/security_events", { token: owner, query: { limit: 200 } });
+    const listed = await call("GET", paths.securityEvents, { token: owner, query: { limit: 200 } });
     const ids: string[] = listed.body.events.map((e: { id: string }) => e.id);
     expect(ids.length).toBe(6);
 
@@ -105,7 +106,7 @@ describe("EventBridge from the events table's stream", () => {
     expect([...byId.keys()].sort()).toEqual([...ids].sort());
     expect(entries.length).toBe(ids.length);
     for (const id of ids) {
-      const shown = await call("GET", `/api/v1/admin/security_events/${id}`, { token: owner });
+      const shown = await call("GET", `${paths.securityEvents}/${id}`, { token: owner });
       const entry = byId.get(id) as Entry;
       expect({ bus: entry.EventBusName, source: entry.Source, type: entry.DetailType, detail: JSON.parse(entry.Detail) }).toEqual({
         bus: BUS,

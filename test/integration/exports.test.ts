@@ -8,6 +8,7 @@ import { beforeAll, describe, expect, it } from "vitest";
 import type { Caller } from "../../shared/caller.js";
 import { db } from "../../shared/clients.js";
 import { config } from "../../shared/config.js";
+import { paths } from "../../shared/routes.js";
 import { streamKeys } from "../../shared/tables.js";
 import { call, token, uniq, uniqEmail } from "../support/api.js";
 import { awaitExport, EXPORTS, runExport } from "../support/exports.js";
@@ -55,12 +56,12 @@ describe("full exports", () => {
     const { export: e, file } = await runExport(admin, { format: "csv", ...filters });
     expect(e).toMatchObject({ status: "succeeded", format: "csv", row_count: 4 });
     expect(e.filters).toEqual({ event_type: null, user_id: null, from: "2024-06-01T00:00:00.000Z", to: "2024-06-02T00:00:00.000Z" });
-    const sync = await call("GET", "/api/v1/admin/security_events/export", { token: admin, query: filters });
+    const sync = await call("GET", `${paths.securityEvents}/export`, { token: admin, query: filters });
     expect(file).toBe(sync.text);
-    expect(Date.parse(e.expires_at) - before).toBeGreaterThan(14 * 60_000);
-    expect(Date.parse(e.expires_at) - Date.now()).toBeLessThanOrEqual(15 * 60_000);
-    expect(Date.parse(e.file_expires_at) - Date.parse(e.completed_at)).toBe(7 * 86_400_000);
-    const url = new URL(e.download_url);
+    expect(Date.parse(String(e.expires_at)) - before).toBeGreaterThan(14 * 60_000);
+    expect(Date.parse(String(e.expires_at)) - Date.now()).toBeLessThanOrEqual(15 * 60_000);
+    expect(Date.parse(String(e.file_expires_at)) - Date.parse(String(e.completed_at))).toBe(7 * 86_400_000);
+    const url = new URL(String(e.download_url));
     expect(url.searchParams.get("X-Amz-Expires")).toBe("900");
   });
 
@@ -73,7 +74,7 @@ describe("full exports", () => {
       .map((l) => JSON.parse(l));
     expect(lines.map((l) => l.id)).toEqual([ids[3], ids[0]]);
     for (const line of lines) {
-      const shown = await call("GET", `/api/v1/admin/security_events/${line.id}`, { token: admin });
+      const shown = await call("GET", `${paths.securityEvents}/${line.id}`, { token: admin });
       expect(line).toEqual(shown.body);
     }
     const byUser = await runExport(admin, { format: "jsonl", user_id: "u-1", to: "2024-12-31T00:00:00Z" });
@@ -89,7 +90,7 @@ describe("full exports", () => {
     const res = await call("POST", EXPORTS, { token: admin, body: { format: "jsonl", user_id: "nobody" } });
     expect(res.status).toBe(202);
     const id = res.body.export.id;
-    const list = await call("GET", "/api/v1/admin/security_events", {
+    const list = await call("GET", paths.securityEvents, {
       token: admin,
       query: { event_type: "security_events_exported", from: new Date(Date.now() - 60_000).toISOString() },
     });

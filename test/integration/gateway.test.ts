@@ -7,6 +7,7 @@ import { generateKeyPairSync } from "node:crypto";
 import { describe, expect, it } from "vitest";
 import { flattenClaims, MAX_PAYLOAD_BYTES, matchRoute } from "../../infra/local/gateway.js";
 import { parseGroups } from "../../shared/caller.js";
+import { paths } from "../../shared/routes.js";
 import { call, stack, token, uniq, uniqEmail } from "../support/api.js";
 import { INST } from "../support/flows.js";
 import { idClaims, signJwt } from "../support/jwt.js";
@@ -89,11 +90,11 @@ describe("gateway: routing", () => {
     for (const [method, path] of [
       ["POST", "/nope"],
       ["GET", "/api/nope"],
-      ["GET", "/api/v1/institution"],
+      ["GET", `${paths.api}/institution`],
       ["GET", `${INST}/`],
       ["POST", `${INST}/abc`],
       ["GET", `${INST}/abc/cohorts/def`],
-      ["PUT", "/api/v1/admin/security_events/export"],
+      ["PUT", `${paths.securityEvents}/export`],
     ] as const) {
       // No route, so no operation in the API document to check the answer against.
       expect(await call(method, path, { contract: false }), `${method} ${path}`).toMatchObject({
@@ -115,16 +116,16 @@ describe("gateway: routing", () => {
 
 describe("gateway: unit", () => {
   it("a literal segment wins over {id}, as in API Gateway", () => {
-    expect(matchRoute("GET", "/api/v1/admin/security_events/export")?.route.handler).toBe("security-events/export");
-    expect(matchRoute("GET", "/api/v1/admin/security_events/alerts")?.route.handler).toBe("security-events/alerts");
-    expect(matchRoute("GET", "/api/v1/admin/security_events/01ABC")).toMatchObject({
+    expect(matchRoute("GET", `${paths.securityEvents}/export`)?.route.handler).toBe("security-events/export");
+    expect(matchRoute("GET", `${paths.securityEvents}/alerts`)?.route.handler).toBe("security-events/alerts");
+    expect(matchRoute("GET", `${paths.securityEvents}/01ABC`)).toMatchObject({
       route: { handler: "security-events/show" },
-      routeKey: "GET /api/v1/admin/security_events/{id}",
+      routeKey: `GET ${paths.securityEvents}/{id}`,
       pathParameters: { id: "01ABC" },
     });
-    expect(matchRoute("POST", "/api/v1/admin/invitations/x%20y/resend")?.pathParameters).toEqual({ id: "x y" });
-    expect(matchRoute("PATCH", "/api/v1/institutions/1")?.route.handler).toBe(matchRoute("PUT", "/api/v1/institutions/1")?.route.handler);
-    expect(matchRoute("GET", "/api/v1/institutions//cohorts")).toBeUndefined();
+    expect(matchRoute("POST", `${paths.invitations}/x%20y/resend`)?.pathParameters).toEqual({ id: "x y" });
+    expect(matchRoute("PATCH", `${paths.institutions}/1`)?.route.handler).toBe(matchRoute("PUT", `${paths.institutions}/1`)?.route.handler);
+    expect(matchRoute("GET", `${paths.institutions}//cohorts`)).toBeUndefined();
   });
 
   it("claims are flattened as API Gateway does, and parseGroups reads cognito:groups back", () => {

@@ -3,7 +3,9 @@
  * and real DynamoDB Local: the authorization matrix, the contract's bodies, and the events written.
  */
 import { beforeAll, describe, expect, it } from "vitest";
+import { paths } from "../../shared/routes.js";
 import { call, token, uniq, uniqEmail } from "../support/api.js";
+import { apiClient, ok } from "../support/client.js";
 import { createInstitution, INST } from "../support/flows.js";
 import { grantAccess, lastEvent, userIdOf } from "./helpers.js";
 
@@ -38,9 +40,8 @@ describe("institutions: authorization matrix", () => {
   });
 
   it("list: each user sees exactly the institutions they have access to, with their role", async () => {
-    const owner = await call("GET", INST, { token: a.owner });
-    expect(owner.status).toBe(200);
-    expect(owner.body.institutions).toContainEqual({
+    const owner = ok(await apiClient(a.owner).GET(paths.institutions));
+    expect(owner.institutions).toContainEqual({
       id: inst.id,
       name: inst.name,
       registration_number: expect.any(String),
@@ -49,26 +50,24 @@ describe("institutions: authorization matrix", () => {
       is_super_admin: true,
       created_at: expect.stringMatching(/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z$/),
     });
-    const admin = await call("GET", INST, { token: a.admin });
-    expect(admin.body.institutions).toEqual([expect.objectContaining({ id: inst.id, role: "cohort_admin", is_super_admin: false })]);
+    const admin = ok(await apiClient(a.admin).GET(paths.institutions));
+    expect(admin.institutions).toEqual([expect.objectContaining({ id: inst.id, role: "cohort_admin", is_super_admin: false })]);
     for (const tok of [a.sameAccount, a.otherAccount]) {
-      const res = await call("GET", INST, { token: tok });
-      expect(res.status).toBe(200);
-      expect(res.body).toEqual({ institutions: [] });
+      expect(ok(await apiClient(tok).GET(paths.institutions))).toEqual({ institutions: [] });
     }
     expect(await call("GET", INST)).toMatchObject({ status: 401, body: { message: "Unauthorized" } });
   });
 
   it("show: owner and admin get the record with role views; others get 404 and an event", async () => {
-    const owner = await call("GET", `${INST}/${inst.id}`, { token: a.owner });
-    expect(owner.status).toBe(200);
-    expect(owner.body).toEqual({
+    const params = { path: { id: inst.id } };
+    const owner = ok(await apiClient(a.owner).GET(`${paths.institutions}/{id}`, { params }));
+    expect(owner).toEqual({
       institution: expect.objectContaining({ id: inst.id, name: inst.name, settings: {}, super_admin_id: await userIdOf(a.owner) }),
       role: "cohort_super_admin",
       is_super_admin: true,
       settings: { allow_student_enrollment: true, require_verification: true, auto_finalize: false, email_notifications: true },
     });
-    expect(Object.keys(owner.body.institution).sort()).toEqual(
+    expect(Object.keys(owner.institution).sort()).toEqual(
       [
         "id",
         "name",
@@ -83,9 +82,8 @@ describe("institutions: authorization matrix", () => {
         "updated_at",
       ].sort(),
     );
-    const admin = await call("GET", `${INST}/${inst.id}`, { token: a.admin });
-    expect(admin.status).toBe(200);
-    expect(admin.body).toMatchObject({ role: "cohort_admin", is_super_admin: false });
+    const admin = ok(await apiClient(a.admin).GET(`${paths.institutions}/{id}`, { params }));
+    expect(admin).toMatchObject({ role: "cohort_admin", is_super_admin: false });
 
     for (const tok of [a.sameAccount, a.otherAccount]) {
       const res = await call("GET", `${INST}/${inst.id}`, { token: tok });
@@ -127,16 +125,20 @@ describe("institutions: authorization matrix", () => {
       details: { institution_id: inst.id, changes: ["contact_email", "settings"] },
     });
     // The summary on every access record follows the change.
-    const list = await call("GET", INST, { token: a.admin });
-    expect(list.body.institutions[0]).toMatchObject({ contact_email: "desk@example.com" });
+    const list = ok(await apiClient(a.admin).GET(paths.institutions));
+    expect(list.institutions[0]).toMatchObject({ contact_email: "desk@example.com" });
   });
 
   it("cohorts: owner creates, admin lists, admin cannot create, outsiders get 404", async () => {
-    const created = await call("POST", `${INST}/${inst.id}/cohorts`, { token: a.owner, body: { cohort: { name: "2026" } } });
-    expect(created).toMatchObject({ status: 201, body: { cohort: { id: expect.any(String), name: "2026" } } });
+    const params = { path: { id: inst.id } };
+    const created = ok(
+      await apiClient(a.owner).POST(`${paths.institutions}/{id}/cohorts`, { params, body: { cohort: { name: "2026" } } }),
+      201,
+    );
+    expect(created).toMatchObject({ cohort: { id: expect.any(String), name: "2026" } });
     expect(await lastEvent(a.owner)).toMatchObject({ event_type: "cohort_created", details: { institution_id: inst.id } });
-    const adminList = await call("GET", `${INST}/${inst.id}/cohorts`, { token: a.admin });
-    expect(adminList).toMatchObject({ status: 200, body: { cohorts: [{ id: created.body.cohort.id, name: "2026" }] } });
+    const adminList = ok(await apiClient(a.admin).GET(`${paths.institutions}/{id}/cohorts`, { params }));
+    expect(adminList).toMatchObject({ cohorts: [{ id: created.cohort.id, name: "2026" }] });
     const adminCreate = await call("POST", `${INST}/${inst.id}/cohorts`, { token: a.admin, body: { cohort: { name: "x" } } });
     expect(adminCreate.status).toBe(403);
     expect(await lastEvent(a.admin)).toMatchObject({ event_type: "insufficient_privileges", details: { action: "create_cohort" } });
@@ -165,7 +167,7 @@ describe("institutions: authorization matrix", () => {
     expect((await call("DELETE", `${INST}/${inst.id}`)).status).toBe(401);
     const refused = await call("DELETE", `${INST}/${inst.id}`, { token: a.owner });
     expect(refused).toMatchObject({ status: 422, body: { error: "Cannot delete institution with existing cohorts" } });
-    expect((await call("GET", `${INST}/${inst.id}`, { token: a.owner })).status).toBe(200);
+    ok(await apiClient(a.owner).GET(`${paths.institutions}/{id}`, { params: { path: { id: inst.id } } }));
   });
 
   it("create: needs cohort-super-admin status", async () => {
@@ -222,8 +224,8 @@ describe("institutions: create, update, delete to the contract", () => {
       account_id: account,
       details: { institution_id: i.id, name: "Northwind College" },
     });
-    const show = await call("GET", `${INST}/${i.id}`, { token: tok });
-    expect(show.body.settings).toEqual({
+    const show = ok(await apiClient(tok).GET(`${paths.institutions}/{id}`, { params: { path: { id: i.id } } }));
+    expect(show.settings).toEqual({
       allow_student_enrollment: false,
       require_verification: true,
       auto_finalize: false,
@@ -248,7 +250,7 @@ describe("institutions: create, update, delete to the contract", () => {
     expect(malformed).toMatchObject({ status: 400, body: { error: "Malformed JSON body" } });
     const huge = await call("POST", INST, { token: tok, body: { institution: { name: "x", address: "a".repeat(70_000) } } });
     expect(huge).toMatchObject({ status: 413, body: { error: "Request body too large" } });
-    expect((await call("GET", INST, { token: tok })).body.institutions).toEqual([]);
+    expect(ok(await apiClient(tok).GET(paths.institutions)).institutions).toEqual([]);
     expect(await lastEvent(tok)).toBeUndefined();
   });
 
@@ -266,17 +268,16 @@ describe("institutions: create, update, delete to the contract", () => {
     const clash = await call("PATCH", `${INST}/${second.id}`, { token: tok, body: { institution: { registration_number: number } } });
     expect(clash).toMatchObject({ status: 422, body: { errors: ["Registration number has already been taken"] } });
 
-    const moved = await call("PATCH", `${INST}/${first.id}`, { token: tok, body: { institution: { registration_number: `${number}-A` } } });
-    expect(moved.status).toBe(200);
-    expect(
-      (await call("PATCH", `${INST}/${second.id}`, { token: tok, body: { institution: { registration_number: number } } })).status,
-    ).toBe(200);
+    const api = apiClient(tok);
+    const at = (id: string) => ({ params: { path: { id } } });
+    ok(await api.PATCH(`${paths.institutions}/{id}`, { ...at(first.id), body: { institution: { registration_number: `${number}-A` } } }));
+    ok(await api.PATCH(`${paths.institutions}/{id}`, { ...at(second.id), body: { institution: { registration_number: number } } }));
 
-    const deleted = await call("DELETE", `${INST}/${first.id}`, { token: tok });
-    expect(deleted).toMatchObject({ status: 200, body: { message: `Institution '${first.name}' deleted successfully` } });
+    const deleted = ok(await api.DELETE(`${paths.institutions}/{id}`, at(first.id)));
+    expect(deleted).toMatchObject({ message: `Institution '${first.name}' deleted successfully` });
     expect(await lastEvent(tok)).toMatchObject({ event_type: "institution_deleted", details: { institution_name: first.name } });
     expect((await call("GET", `${INST}/${first.id}`, { token: tok })).status).toBe(404);
-    expect((await call("GET", INST, { token: tok })).body.institutions.map((i: { id: string }) => i.id)).toEqual([second.id]);
+    expect(ok(await api.GET(paths.institutions)).institutions.map((i) => i.id)).toEqual([second.id]);
     await createInstitution(tok, { registration_number: `${number}-A` });
   });
 
@@ -284,18 +285,21 @@ describe("institutions: create, update, delete to the contract", () => {
     const tok = await token(uniqEmail("s", "example.com"), { superAdmin: true, account: uniq("acct") });
     const made = await createInstitution(tok, { name: "Lone \ud800", registration_number: "R\udfff" });
     expect(made).toMatchObject({ name: "Lone \ufffd", registration_number: "R\ufffd" });
-    expect((await call("GET", `${INST}/${made.id}`, { token: tok })).body.institution).toMatchObject({
+    const api = apiClient(tok);
+    const params = { path: { id: made.id } };
+    expect(ok(await api.GET(`${paths.institutions}/{id}`, { params })).institution).toMatchObject({
       name: "Lone \ufffd",
       registration_number: "R\ufffd",
     });
     // Another lone surrogate is the same stored number; a well-formed pair passes through untouched.
     const dup = await call("POST", INST, { token: tok, body: { institution: { name: "Dup", registration_number: "R\udbff" } } });
     expect(dup).toMatchObject({ status: 422, body: { errors: ["Registration number has already been taken"] } });
-    const cohort = await call("POST", `${INST}/${made.id}/cohorts`, { token: tok, body: { cohort: { name: "x\udc00 \ud83d\ude00" } } });
-    expect(cohort).toMatchObject({ status: 201, body: { cohort: { name: "x\ufffd \ud83d\ude00" } } });
-    expect((await call("GET", `${INST}/${made.id}/cohorts`, { token: tok })).body.cohorts).toMatchObject([
-      { name: "x\ufffd \ud83d\ude00" },
-    ]);
+    const cohort = ok(
+      await api.POST(`${paths.institutions}/{id}/cohorts`, { params, body: { cohort: { name: "x\udc00 \ud83d\ude00" } } }),
+      201,
+    );
+    expect(cohort).toMatchObject({ cohort: { name: "x\ufffd \ud83d\ude00" } });
+    expect(ok(await api.GET(`${paths.institutions}/{id}/cohorts`, { params })).cohorts).toMatchObject([{ name: "x\ufffd \ud83d\ude00" }]);
   });
 
   it("update validates after the role check and keeps the stored record on failure", async () => {
@@ -304,9 +308,11 @@ describe("institutions: create, update, delete to the contract", () => {
     expect((await call("PATCH", `${INST}/${inst.id}`, { token: tok, body: {} })).status).toBe(400);
     const bad = await call("PUT", `${INST}/${inst.id}`, { token: tok, body: { institution: { name: null, contact_email: "bad" } } });
     expect(bad).toMatchObject({ status: 422, body: { errors: ["Name can't be blank", "Contact email is invalid"] } });
-    expect((await call("GET", `${INST}/${inst.id}`, { token: tok })).body.institution.name).toBe("Stable");
-    const put = await call("PUT", `${INST}/${inst.id}`, { token: tok, body: { institution: { address: "Elsewhere" } } });
-    expect(put.body.institution).toMatchObject({ name: "Stable", address: "Elsewhere" });
+    const api = apiClient(tok);
+    const params = { path: { id: inst.id } };
+    expect(ok(await api.GET(`${paths.institutions}/{id}`, { params })).institution.name).toBe("Stable");
+    const put = ok(await api.PUT(`${paths.institutions}/{id}`, { params, body: { institution: { address: "Elsewhere" } } }));
+    expect(put.institution).toMatchObject({ name: "Stable", address: "Elsewhere" });
   });
 
   it("treats a malformed id like an unknown one", async () => {
@@ -332,7 +338,6 @@ describe("institutions: create, update, delete to the contract", () => {
     );
     const statuses = results.map((r) => r.status).sort();
     expect(statuses).toEqual([201, 422, 422, 422, 422, 422, 422, 422]);
-    const list = await call("GET", INST, { token: tok });
-    expect(list.body.institutions).toHaveLength(1);
+    expect(ok(await apiClient(tok).GET(paths.institutions)).institutions).toHaveLength(1);
   });
 });

@@ -5,7 +5,10 @@
  * a page costs are in invitation-list-budget.test.ts.
  */
 import { beforeAll, describe, expect, it } from "vitest";
+import type { operations } from "../../shared/openapi/api-types.js";
+import { paths } from "../../shared/routes.js";
 import { call, token, uniq, uniqEmail } from "../support/api.js";
+import { apiClient, ok } from "../support/client.js";
 import { acceptLatest, createInstitution, INV, invite, revoke } from "../support/flows.js";
 
 interface Page {
@@ -20,15 +23,17 @@ let active: string[];
 let used: string[];
 const usedEmails: string[] = [];
 
-async function page(query: Record<string, string | number | undefined>, tok = owner): Promise<Page> {
-  const res = await call("GET", INV, { token: tok, query: { institution_id: institutionId, ...query } });
-  expect(res.status, res.text.slice(0, 300)).toBe(200);
-  expect(Object.keys(res.body).sort()).toEqual(["invitations", "meta"]);
-  return { ids: res.body.invitations.map((i: { id: string }) => i.id), meta: res.body.meta };
+/** The list's query besides the institution. */
+type Query = Omit<NonNullable<operations["listInvitations"]["parameters"]["query"]>, "institution_id">;
+
+async function page(query: Query, tok = owner): Promise<Page> {
+  const listed = ok(await apiClient(tok).GET(paths.invitations, { params: { query: { institution_id: institutionId, ...query } } }));
+  expect(Object.keys(listed).sort()).toEqual(["invitations", "meta"]);
+  return { ids: listed.invitations.map((i) => i.id), meta: listed.meta };
 }
 
 /** Every page for `query`, following the cursors. */
-async function walk(query: Record<string, string | number | undefined>): Promise<Page[]> {
+async function walk(query: Query): Promise<Page[]> {
   const pages: Page[] = [];
   let cursor: string | undefined;
   do {
@@ -46,10 +51,8 @@ beforeAll(async () => {
   // A second apart (each sent with the clock moved one second more), so that newest-first is decided by
   // when they were sent.
   for (let i = 0; i < 5; i++) {
-    const body = { institution_id: institutionId, email: uniqEmail(`p${i}`), role: "cohort_admin" };
-    const res = await call("POST", INV, { token: owner, body, clockOffsetMs: i * 1_000 });
-    expect(res.status, res.text).toBe(201);
-    made.push(res.body.invitation.id);
+    const body = { institution_id: institutionId, email: uniqEmail(`p${i}`), role: "cohort_admin" } as const;
+    made.push(ok(await apiClient(owner, { clockOffsetMs: i * 1_000 }).POST(paths.invitations, { body }), 201).invitation.id);
   }
   await revoke(owner, institutionId, await invite(owner, institutionId, uniqEmail("gone")));
   used = [];

@@ -11,9 +11,11 @@ import { beforeAll, describe, expect, it } from "vitest";
 import type { StoredEvent } from "../../shared/audit.js";
 import { db } from "../../shared/clients.js";
 import { config } from "../../shared/config.js";
+import { paths } from "../../shared/routes.js";
 import { keys } from "../../shared/tables.js";
 import { type CallResult, call, invitationTokenIn, observeResponses, sentMail, stack, token, uniq, uniqEmail } from "../support/api.js";
-import { ACCEPT, ageLastMail, createInstitution, INST, INV, inviteMailed, storedInvitation } from "../support/flows.js";
+import { apiClient, ok } from "../support/client.js";
+import { ACCEPT, ageLastMail, createInstitution, INV, inviteMailed, type Role, revoke, storedInvitation } from "../support/flows.js";
 import { eventsOf, userIdOf } from "./helpers.js";
 
 const ISO = /^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z$/;
@@ -48,23 +50,27 @@ async function mailedToken(email: string): Promise<string> {
 }
 
 /** Invites `email`, keeping its token for the leak check; `clockOffsetMs` -PAST_EXPIRY makes one that has expired by now. */
-async function invite(tok: string, institutionId: string, email: string, role = "cohort_admin", clockOffsetMs?: number) {
+async function invite(tok: string, institutionId: string, email: string, role: Role = "cohort_admin", clockOffsetMs?: number) {
   const inv = await inviteMailed(tok, institutionId, email, { role, clockOffsetMs });
   mailedTokens.push(inv.token);
   return inv;
 }
 
+/** Accepts as sent, whatever the answer (a refusal under test). */
 async function accept(tok: string, invitationToken: string) {
   return call("POST", ACCEPT, { token: tok, body: { token: invitationToken } });
+}
+
+/** Accepts (200 expected): what the invitee was granted. */
+async function accepted(tok: string, invitationToken: string) {
+  return ok(await apiClient(tok).POST(paths.invitationsAccept, { body: { token: invitationToken } }));
 }
 
 /** Far enough for an invitation to have expired (they are valid for 7 days). */
 const PAST_EXPIRY = 8 * DAY;
 
 async function listActive(tok: string, institutionId: string) {
-  const res = await call("GET", INV, { token: tok, query: { institution_id: institutionId } });
-  expect(res.status).toBe(200);
-  return res.body.invitations as Record<string, unknown>[];
+  return ok(await apiClient(tok).GET(paths.invitations, { params: { query: { institution_id: institutionId } } })).invitations;
 }
 
 interface World {
@@ -109,8 +115,7 @@ async function world(): Promise<World> {
     [noGroup, noGroupEmail, "cohort_super_admin"],
   ] as const) {
     const inv = await invite(owner, inst.id, email, role);
-    const res = await accept(tok, inv.token);
-    expect(res.status, JSON.stringify(res.body)).toBe(200);
+    await accepted(tok, inv.token);
   }
   return { account, inst, owner, ownerEmail, admin, adminEmail, manager, noGroup, outsider, other };
 }
@@ -400,7 +405,7 @@ describe("invitations: create", () => {
     await invite(w.owner, other.id, email);
 
     // Revoked and expired invitations stop counting.
-    expect((await call("DELETE", `${INV}/${first.id}`, { token: w.owner, query: { institution_id: w.inst.id } })).status).toBe(200);
+    await revoke(w.owner, w.inst.id, first.id);
     const fourth = await invite(w.owner, w.inst.id, email);
     expect((await call("POST", INV, { token: w.owner, body: { institution_id: w.inst.id, email, role: "cohort_admin" } })).status).toBe(
       429,
@@ -409,9 +414,10 @@ describe("invitations: create", () => {
     const later = { token: w.owner, body: { institution_id: w.inst.id, email, role: "cohort_admin" }, clockOffsetMs: PAST_EXPIRY };
     for (let i = 0; i < 3; i++) expect((await call("POST", INV, later)).status).toBe(201);
     expect((await call("POST", INV, later)).status).toBe(429);
-    const listedLater = await call("GET", INV, { token: w.owner, query: { institution_id: w.inst.id }, clockOffsetMs: PAST_EXPIRY });
-    expect(listedLater.body.invitations.filter((i: { email: string }) => i.email === email)).toHaveLength(3);
-    expect(listedLater.body.invitations.map((i: { id: string }) => i.id)).not.toContain(fourth.id);
+    const later8Days = apiClient(w.owner, { clockOffsetMs: PAST_EXPIRY });
+    const listedLater = ok(await later8Days.GET(paths.invitations, { params: { query: { institution_id: w.inst.id } } }));
+    expect(listedLater.invitations.filter((i) => i.email === email)).toHaveLength(3);
+    expect(listedLater.invitations.map((i) => i.id)).not.toContain(fourth.id);
   });
 
   it("12 simultaneous creates for one e-mail: exactly 3 × 201 and 9 × 429, and 3 stored", async () => {
@@ -450,8 +456,8 @@ describe("invitations: list", () => {
     const revoked = await invite(w.owner, inst.id, emails[2] as string);
     const _expired = await invite(w.owner, inst.id, emails[3] as string, "cohort_admin", -PAST_EXPIRY);
     const usedBy = await token(emails[1] as string);
-    expect((await accept(usedBy, used.token)).status).toBe(200);
-    expect((await call("DELETE", `${INV}/${revoked.id}`, { token: w.owner, query: { institution_id: inst.id } })).status).toBe(200);
+    await accepted(usedBy, used.token);
+    await revoke(w.owner, inst.id, revoked.id);
 
     const list = await listActive(usedBy, inst.id);
     expect(list).toEqual([
@@ -467,8 +473,10 @@ describe("invitations: list", () => {
         status: "active",
       },
     ]);
-    const usedList = await call("GET", INV, { token: w.owner, query: { institution_id: inst.id, show_used: "true" } });
-    expect(usedList.body.invitations).toEqual([
+    const usedList = ok(
+      await apiClient(w.owner).GET(paths.invitations, { params: { query: { institution_id: inst.id, show_used: "true" } } }),
+    );
+    expect(usedList.invitations).toEqual([
       expect.objectContaining({
         id: used.id,
         email: emails[1],
@@ -502,9 +510,9 @@ describe("invitations: revoke", () => {
     }
     const usedEmail = uniqEmail("u");
     const used = await invite(w.owner, w.inst.id, usedEmail);
-    expect((await accept(await token(usedEmail), used.token)).status).toBe(200);
+    await accepted(await token(usedEmail), used.token);
     const revoked = await invite(w.owner, w.inst.id, uniqEmail("r"));
-    expect((await call("DELETE", `${INV}/${revoked.id}`, { token: w.owner, query: { institution_id: w.inst.id } })).status).toBe(200);
+    await revoke(w.owner, w.inst.id, revoked.id);
     const expired = await invite(w.owner, w.inst.id, uniqEmail("e"), "cohort_admin", -PAST_EXPIRY);
     for (const inv of [used, revoked, expired]) {
       const { res, events } = await withEvents(w.owner, () =>
@@ -540,9 +548,13 @@ describe("invitations: resend", () => {
     const inv = await invite(w.owner, w.inst.id, email);
     await ageLastMail(w.inst.id, inv.id, 11 * 60); // past the resend cooldown (issue 14)
     const before = await storedInvitation(w.inst.id, inv.id);
-    const res = await call("POST", `${INV}/${inv.id}/resend`, { token: w.owner, body: { institution_id: w.inst.id } });
-    expect(res.status).toBe(200);
-    expect(res.body).toEqual({
+    const resent = ok(
+      await apiClient(w.owner).POST(`${paths.invitations}/{id}/resend`, {
+        params: { path: { id: inv.id } },
+        body: { institution_id: w.inst.id },
+      }),
+    );
+    expect(resent).toEqual({
       invitation: {
         id: inv.id,
         email,
@@ -556,15 +568,15 @@ describe("invitations: resend", () => {
     expect(await sentMail(email)).toHaveLength(2);
     const fresh = await mailedToken(email);
     expect(fresh).not.toBe(inv.token);
-    expect(res.body.invitation.token_preview).toBe(`${fresh.slice(0, 8)}...`);
-    expect(res.body.invitation.sent_at > String(before?.sent_at)).toBe(true);
-    expect(Date.parse(res.body.invitation.expires_at) - Date.parse(res.body.invitation.sent_at)).toBe(7 * DAY);
+    expect(resent.invitation.token_preview).toBe(`${fresh.slice(0, 8)}...`);
+    expect(resent.invitation.sent_at > String(before?.sent_at)).toBe(true);
+    expect(Date.parse(resent.invitation.expires_at) - Date.parse(resent.invitation.sent_at)).toBe(7 * DAY);
 
     const invitee = await token(email);
     const old = await withEvents(invitee, () => accept(invitee, inv.token));
     expect(old.res.status).toBe(422);
     expect(old.events).toEqual([expect.objectContaining({ details: { reason: "unknown" } })]);
-    expect((await accept(invitee, fresh)).status).toBe(200);
+    await accepted(invitee, fresh);
 
     const revoked = await invite(w.owner, w.inst.id, uniqEmail("rr"));
     await call("DELETE", `${INV}/${revoked.id}`, { token: w.owner, query: { institution_id: w.inst.id } });
@@ -596,10 +608,12 @@ describe("invitations: accept", () => {
     const email = uniqEmail("joiner");
     const inv = await invite(w.owner, w.inst.id, email, "cohort_super_admin");
     const invitee = await token(email, { superAdmin: true, account: w.account });
-    const res = await accept(invitee, inv.token);
-    expect(res).toMatchObject({ status: 200, body: { institution: { id: w.inst.id, name: w.inst.name }, role: "cohort_super_admin" } });
-    const list = await call("GET", INST, { token: invitee });
-    expect(list.body.institutions).toEqual([expect.objectContaining({ id: w.inst.id, role: "cohort_super_admin", is_super_admin: false })]);
+    expect(await accepted(invitee, inv.token)).toMatchObject({
+      institution: { id: w.inst.id, name: w.inst.name },
+      role: "cohort_super_admin",
+    });
+    const list = ok(await apiClient(invitee).GET(paths.institutions));
+    expect(list.institutions).toEqual([expect.objectContaining({ id: w.inst.id, role: "cohort_super_admin", is_super_admin: false })]);
     // …and, holding the status too, manages its invitations.
     expect(
       (await call("POST", INV, { token: invitee, body: { institution_id: w.inst.id, email: uniqEmail(), role: "cohort_admin" } })).status,
@@ -629,7 +643,7 @@ describe("invitations: accept", () => {
 
     const fresh = await invite(w.owner, w.inst.id, email);
     expect((await accept(w.outsider, fresh.token)).status).toBe(422);
-    expect((await accept(invitee, fresh.token)).status).toBe(200);
+    await accepted(invitee, fresh.token);
   });
 
   it("6 simultaneous accepts of one token by its invitee: exactly one 200, the others already accepted, no failure recorded", async () => {
@@ -651,10 +665,9 @@ describe("invitations: accept", () => {
     const first = await invite(w.owner, inst.id, email, "cohort_super_admin");
     const second = await invite(w.owner, inst.id, email, "cohort_admin");
     const invitee = await token(email);
-    expect((await accept(invitee, first.token)).body.role).toBe("cohort_super_admin");
-    const res = await accept(invitee, second.token);
-    expect(res).toMatchObject({ status: 200, body: { role: "cohort_super_admin" } });
-    expect((await call("GET", INST, { token: invitee })).body.institutions).toEqual([
+    expect((await accepted(invitee, first.token)).role).toBe("cohort_super_admin");
+    expect(await accepted(invitee, second.token)).toMatchObject({ role: "cohort_super_admin" });
+    expect(ok(await apiClient(invitee).GET(paths.institutions)).institutions).toEqual([
       expect.objectContaining({ id: inst.id, role: "cohort_super_admin" }),
     ]);
     expect(await listActive(w.owner, inst.id)).toEqual([]);

@@ -16,16 +16,18 @@ import type { StoredEvent } from "../../shared/audit.js";
 import { VISITOR_ACCOUNT } from "../../shared/caller.js";
 import { db } from "../../shared/clients.js";
 import { config } from "../../shared/config.js";
+import { paths } from "../../shared/routes.js";
 import { eventKeys, keys } from "../../shared/tables.js";
 import { call, stack, token, uniq, uniqEmail } from "../support/api.js";
+import { apiClient, ok } from "../support/client.js";
 import { runExport } from "../support/exports.js";
 import { ACCEPT, createInstitution, EVENTS, INST, inviteMailed, revoke, storedInvitation, withinOneWindow } from "../support/flows.js";
 import { loopbackAddress, visit } from "../support/visitor.js";
 import { claimsOf, eventsOf } from "./helpers.js";
 
-const OPEN = "/api/v1/invitations/open";
-const REGISTER = "/api/v1/invitations/register";
-const PREVIEW = "/api/v1/invitations/preview";
+const OPEN = paths.invitationsOpen;
+const REGISTER = paths.invitationsRegister;
+const PREVIEW = paths.invitationsPreview;
 const INVALID = { error: "Invalid or expired invitation" };
 const EXISTS = { error: "An account with this e-mail already exists; sign in to accept the invitation" };
 const PASSWORD = "Correct-Horse-9-battery";
@@ -225,9 +227,8 @@ describe("joining from an invitation (open, register)", () => {
     expect(claims).toMatchObject({ email, "custom:account_id": account });
     // Joining never adds a group.
     expect(claims["cognito:groups"]).toBeUndefined();
-    const list = await call("GET", INST, { token: idToken });
-    expect(list.status).toBe(200);
-    expect(list.body.institutions).toEqual([expect.objectContaining({ id: inst.id, role: "cohort_admin", is_super_admin: false })]);
+    const list = ok(await apiClient(idToken).GET(paths.institutions));
+    expect(list.institutions).toEqual([expect.objectContaining({ id: inst.id, role: "cohort_admin", is_super_admin: false })]);
 
     // Both events, one transaction: the same instant, the new user as actor, in the institution's (and the user's) account.
     // One instant, so their ids (ULIDs of that millisecond) may sort either way.
@@ -239,9 +240,8 @@ describe("joining from an invitation (open, register)", () => {
     expect(created.created_at).toBe(accepted.created_at);
     expect(created.ip_address).toBe(from);
     // The owner's trail lists them, filtered by the e-mail its table shows.
-    const listed = await call("GET", EVENTS, { token: owner, query: { user_email: email.toUpperCase() } });
-    expect(listed.status).toBe(200);
-    expect(listed.body.events.map((e: { event_type: string }) => e.event_type).sort()).toEqual(["account_created", "invitation_accepted"]);
+    const listed = ok(await apiClient(owner).GET(paths.securityEvents, { params: { query: { user_email: email.toUpperCase() } } }));
+    expect(listed.events.map((e) => e.event_type).sort()).toEqual(["account_created", "invitation_accepted"]);
 
     // Reopening the accepted link: "already accepted", for the visitor (open, register) and the signed-in invitee
     // (preview, accept), and nothing recorded.
@@ -299,7 +299,7 @@ describe("joining from an invitation (open, register)", () => {
       const inv = await inviteMailed(owner, inst.id, email);
       const registering = visit("POST", REGISTER, { from, body: { token: inv.token, name: "Rae Race", password: PASSWORD } });
       await new Promise((r) => setTimeout(r, (round % 10) * 15));
-      const revoking = call("DELETE", `/api/v1/admin/invitations/${inv.id}`, { token: owner, query: { institution_id: inst.id } });
+      const revoking = call("DELETE", `${paths.invitations}/${inv.id}`, { token: owner, query: { institution_id: inst.id } });
       const [reg, rev] = await Promise.all([registering, revoking]);
       const user = await poolUser(email);
       if (reg.status === 201) {
@@ -326,11 +326,12 @@ describe("cohort delete", () => {
     const admin = await token(adminEmail, { superAdmin: true, account });
     const stranger = await token(uniqEmail("stranger"), { superAdmin: true, account: uniq("acct") });
     const inst = await createInstitution(owner);
-    const cohort = await call("POST", `${INST}/${inst.id}/cohorts`, { token: owner, body: { cohort: { name: "Class of 2026" } } });
-    expect(cohort.status).toBe(201);
-    const cohortId = cohort.body.cohort.id as string;
+    const api = apiClient(owner);
+    const cohorts = `${paths.institutions}/{id}/cohorts` as const;
+    const params = { path: { id: inst.id } };
+    const cohortId = ok(await api.POST(cohorts, { params, body: { cohort: { name: "Class of 2026" } } }), 201).cohort.id;
     const inv = await inviteMailed(owner, inst.id, adminEmail);
-    expect((await call("POST", ACCEPT, { token: admin, body: { token: inv.token } })).status).toBe(200);
+    ok(await apiClient(admin).POST(paths.invitationsAccept, { body: { token: inv.token } }));
     const path = `${INST}/${inst.id}/cohorts/${cohortId}`;
 
     expect((await call("DELETE", `${INST}/${inst.id}`, { token: owner })).status).toBe(422);
@@ -350,17 +351,15 @@ describe("cohort delete", () => {
       expect(unknown.body).toEqual({ error: "Cohort not found" });
     }
 
-    const deleted = await call("DELETE", path, { token: owner });
-    expect(deleted.status).toBe(200);
-    expect(deleted.body).toEqual({ message: "Cohort 'Class of 2026' deleted" });
+    const deleted = ok(await api.DELETE(`${cohorts}/{cohort_id}`, { params: { path: { id: inst.id, cohort_id: cohortId } } }));
+    expect(deleted).toEqual({ message: "Cohort 'Class of 2026' deleted" });
     expect((await eventsOf(owner))[0]).toMatchObject({
       event_type: "cohort_deleted",
       details: { institution_id: inst.id, cohort_id: cohortId, name: "Class of 2026" },
     });
-    expect((await call("GET", `${INST}/${inst.id}/cohorts`, { token: owner })).body.cohorts).toEqual([]);
+    expect(ok(await api.GET(cohorts, { params })).cohorts).toEqual([]);
     expect((await call("DELETE", path, { token: owner })).status).toBe(404);
-    const gone = await call("DELETE", `${INST}/${inst.id}`, { token: owner });
-    expect(gone.status, gone.text).toBe(200);
+    ok(await api.DELETE(`${paths.institutions}/{id}`, { params }));
   });
 });
 
@@ -375,12 +374,11 @@ describe("the security events' e-mail filter", () => {
     await createInstitution(owner);
     await createInstitution(other);
     await createInstitution(other);
-    const list = await call("GET", EVENTS, { token: owner, query: { user_email: ` ${otherEmail.toUpperCase()} ` } });
-    expect(list.status).toBe(200);
-    expect(list.body.events.map((e: { user_email: string }) => e.user_email)).toEqual([otherEmail, otherEmail]);
-    const withType = await call("GET", EVENTS, { token: owner, query: { user_email: ownerEmail, event_type: "institution_created" } });
-    expect(withType.body.events).toHaveLength(1);
-    expect((await call("GET", EVENTS, { token: owner, query: { user_email: "nobody@nowhere.test" } })).body.events).toEqual([]);
+    const trail = async (query: { user_email: string; event_type?: string }) =>
+      ok(await apiClient(owner).GET(paths.securityEvents, { params: { query } })).events;
+    expect((await trail({ user_email: ` ${otherEmail.toUpperCase()} ` })).map((e) => e.user_email)).toEqual([otherEmail, otherEmail]);
+    expect(await trail({ user_email: ownerEmail, event_type: "institution_created" })).toHaveLength(1);
+    expect(await trail({ user_email: "nobody@nowhere.test" })).toEqual([]);
     const csv = await call("GET", `${EVENTS}/export`, { token: owner, query: { user_email: otherEmail } });
     expect(csv.status).toBe(200);
     const rows = csv.text.trim().split("\n").slice(1);

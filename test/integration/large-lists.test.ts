@@ -9,9 +9,10 @@ import { describe, expect, it } from "vitest";
 import { db } from "../../shared/clients.js";
 import { config } from "../../shared/config.js";
 import { newId } from "../../shared/ids.js";
+import { paths } from "../../shared/routes.js";
 import { keys } from "../../shared/tables.js";
-import { call, token, uniq, uniqEmail } from "../support/api.js";
-import { INST } from "../support/flows.js";
+import { token, uniq, uniqEmail } from "../support/api.js";
+import { apiClient, ok } from "../support/client.js";
 import { putItems } from "../support/seed.js";
 import { userIdOf } from "./helpers.js";
 
@@ -58,9 +59,7 @@ describe("lists past one DynamoDB page", () => {
     );
     expect(await spansPages(keys.access(user, "x").pk, "INST#")).toBe(true);
 
-    const res = await call("GET", INST, { token: tok });
-    expect(res.status).toBe(200);
-    const listed: { id: string; name: string }[] = res.body.institutions;
+    const listed = ok(await apiClient(tok).GET(paths.institutions)).institutions;
     expect(listed).toHaveLength(N);
     expect(new Set(listed.map((i) => i.id))).toEqual(new Set(ids));
     expect(listed.map((i) => i.name)).toEqual(ids.map((_, i) => longName("College", i)));
@@ -68,9 +67,9 @@ describe("lists past one DynamoDB page", () => {
 
   it(`GET /institutions/:id/cohorts returns all ${N} cohorts`, async () => {
     const owner = await token(uniqEmail("owner"), { superAdmin: true });
-    const res = await call("POST", INST, { token: owner, body: { institution: { name: uniq("Many Cohorts") } } });
-    expect(res.status).toBe(201);
-    const institutionId: string = res.body.institution.id;
+    const api = apiClient(owner);
+    const institutionId = ok(await api.POST(paths.institutions, { body: { institution: { name: uniq("Many Cohorts") } } }), 201).institution
+      .id;
     const start = Date.now();
     const cohorts = Array.from({ length: N }, (_, i) => {
       const id = newId();
@@ -85,8 +84,7 @@ describe("lists past one DynamoDB page", () => {
     await putItems(config.tables.main, cohorts);
     expect(await spansPages(keys.institution(institutionId).pk, keys.cohortPrefix)).toBe(true);
 
-    const list = await call("GET", `${INST}/${institutionId}/cohorts`, { token: owner });
-    expect(list.status).toBe(200);
-    expect(list.body.cohorts.map((c: { id: string }) => c.id)).toEqual(cohorts.map((c) => c.id));
+    const list = ok(await api.GET(`${paths.institutions}/{id}/cohorts`, { params: { path: { id: institutionId } } }));
+    expect(list.cohorts.map((c) => c.id)).toEqual(cohorts.map((c) => c.id));
   }, 60_000);
 });

@@ -5,6 +5,7 @@
  */
 import { describe, expect, it } from "vitest";
 import { MAX_PAYLOAD_BYTES } from "../../infra/local/gateway.js";
+import { paths } from "../../shared/routes.js";
 import { type CallResult, call, token, uniq, uniqEmail } from "../support/api.js";
 import { ACCEPT, createInstitution, EVENTS, INST, INV } from "../support/flows.js";
 
@@ -48,8 +49,8 @@ describe("Cache-Control: no-store and X-Content-Type-Options: nosniff on every r
       ["no token", await call("GET", EVENTS)],
       ["bad token", await call("GET", `${EVENTS}/export`, { token: "not.a.token" })],
       // No route, so no operation in the API document to check these against.
-      ["unknown route", await call("GET", "/api/v1/nope", { contract: false })],
-      ["unknown route with token", await call("GET", "/api/v1/nope", { token: tok, contract: false })],
+      ["unknown route", await call("GET", `${paths.api}/nope`, { contract: false })],
+      ["unknown route with token", await call("GET", `${paths.api}/nope`, { token: tok, contract: false })],
       ["too large", await call("POST", INST, { rawBody: new Uint8Array(MAX_PAYLOAD_BYTES + 1) })],
     ];
     expect(answers.map(([, r]) => r.status)).toEqual([401, 401, 404, 404, 413]);

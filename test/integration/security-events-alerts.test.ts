@@ -4,11 +4,12 @@
  * counted, and account isolation. Each case has an account of its own, since counts accumulate.
  */
 import { describe, expect, it } from "vitest";
-import type { CountedType, EventType } from "../../shared/audit.js";
+import type { EventType } from "../../shared/audit.js";
 import type { Caller } from "../../shared/caller.js";
 import { newId } from "../../shared/ids.js";
+import { paths } from "../../shared/routes.js";
 import { call, token, uniq, uniqEmail } from "../support/api.js";
-import { ALERTS } from "../support/flows.js";
+import { apiClient, ok } from "../support/client.js";
 import { type Seed, seedEvents } from "../support/seed-events.js";
 
 const HOUR = 60 * 60 * 1000;
@@ -34,13 +35,7 @@ async function freshAccount() {
 }
 
 async function alerts(tok: string) {
-  const res = await call("GET", ALERTS, { token: tok });
-  expect(res.status, JSON.stringify(res.body)).toBe(200);
-  return res.body as {
-    summary: Record<CountedType, number>;
-    alerts: { type: string; severity: string; count: number }[];
-    time_range: { from: string; to: string };
-  };
+  return ok(await apiClient(tok).GET(`${paths.securityEvents}/alerts`));
 }
 
 describe("security events: alerts", () => {
@@ -126,7 +121,7 @@ describe("security events: alerts", () => {
       token(uniqEmail("alerts-user"), { account }),
     ]);
     for (let i = 0; i < 5; i++) {
-      const res = await call("GET", `/api/v1/institutions/${newId()}`, { token: user });
+      const res = await call("GET", `${paths.institutions}/${newId()}`, { token: user });
       expect(res.status).toBe(404);
     }
     const body = await alerts(admin);

@@ -6,7 +6,9 @@
 import { beforeAll, describe, expect, it } from "vitest";
 import { describe as describeEvent, recordedDetails } from "../../shared/audit.js";
 import type { Caller } from "../../shared/caller.js";
+import { paths } from "../../shared/routes.js";
 import { call, token, uniq, uniqEmail } from "../support/api.js";
+import { apiClient, ok } from "../support/client.js";
 import { parseCsv } from "../support/csv.js";
 import { EXPORT } from "../support/flows.js";
 import { type Seed, seedEvents } from "../support/seed-events.js";
@@ -157,23 +159,21 @@ describe("security events: CSV export", () => {
   it("logs security_events_exported with the row count and the filters as submitted", async () => {
     const query = { event_type: "rate_limit_exceeded,institution_created", from: "2024-06-01T08:01:00Z", to: BEFORE_NOW };
     const { rows } = await exportCsv(admin, query);
-    const list = await call("GET", "/api/v1/admin/security_events", {
-      token: admin,
-      query: { event_type: "security_events_exported", from: new Date(Date.now() - 60_000).toISOString(), limit: 1 },
-    });
-    const logged = list.body.events[0];
-    expect(logged.details).toEqual({
+    const api = apiClient(admin);
+    const list = ok(
+      await api.GET(paths.securityEvents, {
+        params: { query: { event_type: "security_events_exported", from: new Date(Date.now() - 60_000).toISOString(), limit: 1 } },
+      }),
+    );
+    expect(list.events[0]?.details).toEqual({
       event_count: rows.length - 1,
       filters: { event_type: query.event_type, from: query.from, to: query.to },
     });
     expect(rows.length - 1).toBe(3);
     // Without filters, they are recorded as null.
     await exportCsv(admin);
-    const again = await call("GET", "/api/v1/admin/security_events", {
-      token: admin,
-      query: { event_type: "security_events_exported", limit: 1 },
-    });
-    expect(again.body.events[0].details.filters).toEqual({ event_type: null, from: null, to: null });
+    const again = ok(await api.GET(paths.securityEvents, { params: { query: { event_type: "security_events_exported", limit: 1 } } }));
+    expect(again.events[0]?.details.filters).toEqual({ event_type: null, from: null, to: null });
   });
 
   it("another account's super admin exports none of these events", async () => {
@@ -211,11 +211,10 @@ describe("security events: export cap", () => {
     expect(rows[0]).toEqual(HEADER);
     expect(rows[1]?.[0]).toBe(seeded[0]?.id);
     expect(rows.at(-1)?.[0]).toBe(seeded[ROWS - 1]?.id);
-    const logged = await call("GET", "/api/v1/admin/security_events", {
-      token: admin,
-      query: { event_type: "security_events_exported", limit: 1 },
-    });
-    expect(logged.body.events[0].details.event_count).toBe(ROWS);
+    const logged = ok(
+      await apiClient(admin).GET(paths.securityEvents, { params: { query: { event_type: "security_events_exported", limit: 1 } } }),
+    );
+    expect(logged.events[0]?.details.event_count).toBe(ROWS);
   }, 60_000);
 
   it("exactly 10,000 matching: all of them, no truncation header", async () => {

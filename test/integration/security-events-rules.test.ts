@@ -5,10 +5,12 @@
  * minute (the request runs at a chosen instant through the local clock offset, see shared/clock.ts).
  */
 import { describe, expect, it } from "vitest";
-import type { CountedType, EventType } from "../../shared/audit.js";
+import type { EventType } from "../../shared/audit.js";
 import type { Caller } from "../../shared/caller.js";
+import { paths } from "../../shared/routes.js";
 import { MAX_EXPORT_BYTES } from "../../shared/security-events/service.js";
 import { call, token, uniq, uniqEmail } from "../support/api.js";
+import { apiClient, ok } from "../support/client.js";
 import { parseCsv } from "../support/csv.js";
 import { ALERTS, allEvents, EVENTS, EXPORT } from "../support/flows.js";
 import { type Seed, seedEvents } from "../support/seed-events.js";
@@ -95,9 +97,7 @@ describe("security events: export", () => {
 describe("security events: alerts within a minute", () => {
   /** The alerts as the API answers them at the instant `at` (a past instant, through the clock offset). */
   async function alertsAt(tok: string, at: number) {
-    const res = await call("GET", ALERTS, { token: tok, clockOffsetMs: at - Date.now() });
-    expect(res.status, res.text).toBe(200);
-    return res.body as { summary: Record<CountedType, number>; alerts: unknown[]; time_range: { from: string; to: string } };
+    return ok(await apiClient(tok, { clockOffsetMs: at - Date.now() }).GET(`${paths.securityEvents}/alerts`));
   }
   // A whole minute some time ago, so every seeded instant is in the past.
   const base = Math.floor(Date.now() / MINUTE) * MINUTE - 10 * MINUTE;

@@ -11,6 +11,7 @@ import { verifyRemoteTrail } from "../../infra/verify-trail.js";
 import type { Caller } from "../../shared/caller.js";
 import { db } from "../../shared/clients.js";
 import { config } from "../../shared/config.js";
+import { paths } from "../../shared/routes.js";
 import { eventKeys } from "../../shared/tables.js";
 import { type Digest, digestHash, signatureValid } from "../../shared/trail/digest.js";
 import { runDigester } from "../../shared/trail/digester.js";
@@ -19,7 +20,7 @@ import { call, stack, token, uniq, uniqEmail } from "../support/api.js";
 import { seedEvents } from "../support/seed-events.js";
 
 const HOUR = 3_600_000;
-const DIGESTS = "/api/v1/admin/security_events/digests";
+const DIGESTS = `${paths.securityEvents}/digests`;
 
 interface Trail {
   readonly account: string;

@@ -14,6 +14,7 @@ import { auditEvent, type StoredEvent } from "../../shared/audit.js";
 import type { Caller } from "../../shared/caller.js";
 import { db } from "../../shared/clients.js";
 import { config } from "../../shared/config.js";
+import { paths } from "../../shared/routes.js";
 import { eventKeys, streamKeys } from "../../shared/tables.js";
 import { webhookConfig } from "../../shared/webhooks/config.js";
 import { deliver } from "../../shared/webhooks/deliver.js";
@@ -24,12 +25,12 @@ import { uniq } from "../support/api.js";
 const context = (): Context =>
   ({ awsRequestId: crypto.randomUUID(), functionName: "webhooks-create", getRemainingTimeInMillis: () => 10_000 }) as unknown as Context;
 
-/** `POST /api/v1/admin/webhooks` as API Gateway hands it to the function, for a super admin of `account`. */
+/** `POST` on `paths.webhooks` as API Gateway hands it to the function, for a super admin of `account`. */
 function createEvent(account: string, url: string) {
   return {
     version: "2.0",
-    routeKey: "POST /api/v1/admin/webhooks",
-    rawPath: "/api/v1/admin/webhooks",
+    routeKey: `POST ${paths.webhooks}`,
+    rawPath: paths.webhooks,
     rawQueryString: "",
     headers: { "content-type": "application/json" },
     requestContext: {
@@ -47,9 +48,9 @@ function createEvent(account: string, url: string) {
           scopes: null,
         },
       },
-      http: { method: "POST", path: "/api/v1/admin/webhooks", protocol: "HTTP/1.1", sourceIp: "203.0.113.10", userAgent: "test" },
+      http: { method: "POST", path: paths.webhooks, protocol: "HTTP/1.1", sourceIp: "203.0.113.10", userAgent: "test" },
       requestId: uniq("req"),
-      routeKey: "POST /api/v1/admin/webhooks",
+      routeKey: `POST ${paths.webhooks}`,
       stage: "$default",
     },
     isBase64Encoded: false,

@@ -7,15 +7,18 @@
  */
 import { Webhook } from "standardwebhooks";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { paths } from "../../shared/routes.js";
 import { webhookConfig } from "../../shared/webhooks/config.js";
 import { deliver } from "../../shared/webhooks/deliver.js";
 import { getWebhook } from "../../shared/webhooks/repository.js";
 import { call, token, uniq, uniqEmail } from "../support/api.js";
+import { apiClient, ok } from "../support/client.js";
 import { createInstitution } from "../support/flows.js";
 import { type Received, receiver, until } from "../support/webhook-receiver.js";
 import { eventsOf } from "./helpers.js";
 
-const HOOKS = "/api/v1/admin/webhooks";
+const HOOKS = paths.webhooks;
+const HOOK = `${paths.webhooks}/{id}` as const;
 
 describe("webhooks", () => {
   const account = uniq("acct");
@@ -35,25 +38,23 @@ describe("webhooks", () => {
   afterAll(() => hook?.close());
 
   it("delivers every event of the account, signed, through three failed attempts", async () => {
-    const created = await call("POST", HOOKS, { token: admin, body: { webhook: { url: hook.url } } });
-    expect(created.status, created.text).toBe(201);
-    const { id, secret } = created.body.webhook;
+    const api = apiClient(admin);
+    const { id, secret } = ok(await api.POST(HOOKS, { body: { webhook: { url: hook.url } } }), 201).webhook;
     expect(secret).toMatch(/^whsec_/);
 
     // Events in the account: an institution created, two lookups refused, a refused export by a plain admin.
-    const inst = await call("POST", "/api/v1/institutions", { token: admin, body: { institution: { name: `Hooked ${uniq("i")}` } } });
-    expect(inst.status).toBe(201);
+    ok(await api.POST(paths.institutions, { body: { institution: { name: `Hooked ${uniq("i")}` } } }), 201);
     for (const bad of ["01KYYYYYYYYYYYYYYYYYYYYYY1", "01KYYYYYYYYYYYYYYYYYYYYYY2"]) {
-      expect((await call("GET", `/api/v1/institutions/${bad}`, { token: admin })).status).toBe(404);
+      expect((await call("GET", `${paths.institutions}/${bad}`, { token: admin })).status).toBe(404);
     }
-    const list = await call("GET", "/api/v1/admin/security_events", { token: admin, query: { limit: 200 } });
-    const ids: string[] = list.body.events.map((e: { id: string }) => e.id);
+    const list = ok(await api.GET(paths.securityEvents, { params: { query: { limit: 200 } } }));
+    const ids = list.events.map((e) => e.id);
     expect(ids.length).toBe(4); // webhook_created, institution_created, 2 × unauthorized_institution_access
 
     const verifier = new Webhook(secret);
     const delivered = await until("every event delivered", async () => {
-      const ok = new Set(hook.received.filter((r) => r.answered === 204).map((r) => r.headers["webhook-id"]));
-      return ids.every((i) => ok.has(i)) ? ok : undefined;
+      const done = new Set(hook.received.filter((r) => r.answered === 204).map((r) => r.headers["webhook-id"]));
+      return ids.every((i) => done.has(i)) ? done : undefined;
     });
     expect([...delivered].sort()).toEqual([...ids].sort());
     expect(hook.received.slice(0, 3).map((r) => r.answered)).toEqual([500, 500, 500]);
@@ -61,38 +62,34 @@ describe("webhooks", () => {
     for (const r of hook.received) {
       const payload = verifier.verify(r.body, r.headers) as { type: string; timestamp: string; data: { id: string } };
       expect(payload.data.id).toBe(r.headers["webhook-id"]);
-      const shown = await call("GET", `/api/v1/admin/security_events/${payload.data.id}`, { token: admin });
-      expect(payload).toEqual({ type: shown.body.event_type, timestamp: shown.body.created_at, data: shown.body });
+      const shown = ok(await api.GET(`${paths.securityEvents}/{id}`, { params: { path: { id: payload.data.id } } }));
+      expect(payload).toEqual({ type: shown.event_type, timestamp: shown.created_at, data: shown });
     }
     // A forged body does not verify.
     const sample = hook.received.at(-1) as Received;
     expect(() => verifier.verify(sample.body.replace("}", ',"x":1}'), sample.headers)).toThrow();
 
-    const deliveries = await call("GET", `${HOOKS}/${id}/deliveries`, { token: admin });
-    expect(deliveries.status).toBe(200);
-    expect(deliveries.body.deliveries.map((d: { event_id: string }) => d.event_id).sort()).toEqual([...ids].sort());
-    expect(deliveries.body.deliveries.every((d: { status: string }) => d.status === "delivered")).toBe(true);
-    const retried = deliveries.body.deliveries.filter((d: { attempts: number }) => d.attempts > 1);
+    const { deliveries } = ok(await api.GET(`${HOOK}/deliveries`, { params: { path: { id } } }));
+    expect(deliveries.map((d) => d.event_id).sort()).toEqual([...ids].sort());
+    expect(deliveries.every((d) => d.status === "delivered")).toBe(true);
+    const retried = deliveries.filter((d) => d.attempts > 1);
     expect(retried.length).toBeGreaterThan(0);
   });
 
   it("lists without secrets, deletes with an event; other accounts see none of it", async () => {
-    const created = await call("POST", HOOKS, { token: admin, body: { webhook: { url: "https://siem.example.test/in" } } });
-    expect(created.status).toBe(201);
-    const id = created.body.webhook.id;
-    const list = await call("GET", HOOKS, { token: admin });
-    expect(list.body.webhooks.map((w: { id: string }) => w.id)).toContain(id);
-    expect(list.text).not.toContain("whsec_");
-    expect((await call("GET", HOOKS, { token: other })).body.webhooks).toEqual([]);
+    const api = apiClient(admin);
+    const { id } = ok(await api.POST(HOOKS, { body: { webhook: { url: "https://siem.example.test/in" } } }), 201).webhook;
+    const list = ok(await api.GET(HOOKS));
+    expect(list.webhooks.map((w) => w.id)).toContain(id);
+    expect(JSON.stringify(list)).not.toContain("whsec_");
+    expect(ok(await apiClient(other).GET(HOOKS)).webhooks).toEqual([]);
     expect((await call("DELETE", `${HOOKS}/${id}`, { token: other })).status).toBe(404);
     expect((await call("GET", `${HOOKS}/${id}/deliveries`, { token: other })).status).toBe(404);
 
-    const del = await call("DELETE", `${HOOKS}/${id}`, { token: admin });
-    expect(del.status).toBe(200);
-    expect(del.body).toEqual({ message: "Webhook deleted" });
+    expect(ok(await api.DELETE(HOOK, { params: { path: { id } } }))).toEqual({ message: "Webhook deleted" });
     expect((await call("DELETE", `${HOOKS}/${id}`, { token: admin })).status).toBe(404);
-    const events = await call("GET", "/api/v1/admin/security_events", { token: admin, query: { event_type: "webhook_deleted" } });
-    expect(events.body.events[0].details).toEqual({ webhook_id: id, url: "https://siem.example.test/in" });
+    const events = ok(await api.GET(paths.securityEvents, { params: { query: { event_type: "webhook_deleted" } } }));
+    expect(events.events[0]?.details).toEqual({ webhook_id: id, url: "https://siem.example.test/in" });
   });
 
   it("https only (loopback http on the local stack), a super admin's, at most 5 per account", async () => {
@@ -153,7 +150,7 @@ describe("webhooks", () => {
 
       const listed = (await call("GET", HOOKS, { token: tok })).body.webhooks.find((w: { id: string }) => w.id === id);
       expect(listed).toMatchObject({ status: "disabled", failing_since: failing.failing_since, disabled_at: later.toISOString() });
-      const trail = await call("GET", "/api/v1/admin/security_events", { token: tok, query: { event_type: "webhook_disabled" } });
+      const trail = await call("GET", paths.securityEvents, { token: tok, query: { event_type: "webhook_disabled" } });
       expect(trail.body.events).toHaveLength(1);
       expect(trail.body.events[0].details).toMatchObject({ webhook_id: id, url: dead.url, failing_since: failing.failing_since });
 
@@ -162,7 +159,7 @@ describe("webhooks", () => {
       try {
         expect((await call("POST", HOOKS, { token: tok, body: { webhook: { url: healthy.url } } })).status).toBe(201);
         const attempts = dead.received.length;
-        const made = await call("POST", "/api/v1/institutions", { token: tok, body: { institution: { name: uniq("After U") } } });
+        const made = await call("POST", paths.institutions, { token: tok, body: { institution: { name: uniq("After U") } } });
         expect(made.status).toBe(201);
         await until("the new event at the healthy webhook", async () =>
           healthy.received.some((r) => r.body.includes(made.body.institution.id)) ? true : undefined,

@@ -138,16 +138,13 @@ export function observeResponses(observer: (result: CallResult, opts: CallOption
   observers.push(observer);
 }
 
-/** One request through the gateway, e.g. `call("GET", "/api/v1/institutions", { token })`. */
+/** One request through the gateway, e.g. `call("GET", paths.institutions, { token })`. */
 export async function call(method: string, path: string, opts: CallOptions = {}): Promise<CallResult> {
   const url = new URL(path, opts.baseUrl ?? stack.apiUrl);
   for (const [key, value] of Object.entries(opts.query ?? {})) {
     for (const v of Array.isArray(value) ? value : [value]) if (v !== undefined) url.searchParams.append(key, String(v));
   }
-  const headers: Record<string, string> = {};
-  if (opts.token !== undefined) headers.authorization = `Bearer ${opts.token}`;
-  const clockOffsetMs = opts.clockOffsetMs ?? testClockOffsetMs;
-  if (clockOffsetMs !== undefined) headers[CLOCK_OFFSET_HEADER] = String(clockOffsetMs);
+  const headers = requestHeaders(opts.token, opts.clockOffsetMs);
   let body: string | Uint8Array | undefined;
   if (opts.rawBody !== undefined) body = opts.rawBody;
   else if (opts.body !== undefined) {
@@ -155,7 +152,26 @@ export async function call(method: string, path: string, opts: CallOptions = {})
     headers["content-type"] = "application/json";
   }
   Object.assign(headers, opts.headers);
-  const res = await fetch(url, { method, headers, ...(body !== undefined && { body }) });
+  return received(method, url, await fetch(url, { method, headers, ...(body !== undefined && { body }) }), opts);
+}
+
+/**
+ * The headers every request of a test carries: the token as Bearer, and the clock offset, the request's own or
+ * else the running test's (`moveClockForTest`), read when the request is sent. `call` and `apiClient` use it.
+ */
+export function requestHeaders(token: string | undefined, clockOffsetMs: number | undefined): Record<string, string> {
+  const headers: Record<string, string> = {};
+  if (token !== undefined) headers.authorization = `Bearer ${token}`;
+  const offset = clockOffsetMs ?? testClockOffsetMs;
+  if (offset !== undefined) headers[CLOCK_OFFSET_HEADER] = String(offset);
+  return headers;
+}
+
+/**
+ * A response read as `call` returns it, checked against the API document (unless `contract: false`) and shown to
+ * the file's observers (`observeResponses`). `call` and `apiClient` use it, so both check every response alike.
+ */
+export async function received(method: string, url: URL, res: Response, opts: CallOptions): Promise<CallResult> {
   const text = await res.text();
   const responseHeaders = Object.fromEntries(res.headers);
   let parsed: unknown = text;

@@ -1,25 +1,30 @@
 /** Full exports as a client uses them: start, poll until done, download the file from its link. */
 import { expect } from "vitest";
-import { call } from "./api.js";
+import type { operations } from "../../shared/openapi/api-types.js";
+import { paths } from "../../shared/routes.js";
+import { apiClient, ok } from "./client.js";
 
-export const EXPORTS = "/api/v1/admin/security_events/exports";
+export const EXPORTS = `${paths.securityEvents}/exports`;
+
+type Start = operations["startSecurityEventExport"]["requestBody"] extends { content: { "application/json": infer B } } ? B : never;
+type Shown = operations["showSecurityEventExport"]["responses"][200]["content"]["application/json"]["export"];
 
 export interface Finished {
-  // biome-ignore lint/suspicious/noExplicitAny: the export as the API shows it (validated by the contract check).
-  readonly export: any;
+  /** The export as the API shows it once it no longer runs. */
+  readonly export: Shown;
   readonly file: string;
 }
 
 /** Polls the export until it is no longer running (at most `timeoutMs`), then downloads its file if it succeeded. */
 export async function awaitExport(token: string, id: string, timeoutMs = 180_000): Promise<Finished> {
+  const api = apiClient(token);
   const deadline = Date.now() + timeoutMs;
   for (;;) {
-    const res = await call("GET", `${EXPORTS}/${id}`, { token });
-    expect(res.status, res.text).toBe(200);
-    const e = res.body.export;
+    const e = ok(await api.GET(`${paths.securityEvents}/exports/{id}`, { params: { path: { id } } })).export;
     if (e.status !== "running") {
       if (e.status !== "succeeded") return { export: e, file: "" };
-      const file = await fetch(e.download_url);
+      expect(e.download_url).toEqual(expect.any(String));
+      const file = await fetch(String(e.download_url));
       expect(file.status).toBe(200);
       return { export: e, file: await file.text() };
     }
@@ -29,9 +34,8 @@ export async function awaitExport(token: string, id: string, timeoutMs = 180_000
 }
 
 /** Starts an export (202) and waits for it. */
-export async function runExport(token: string, body: Record<string, unknown>, timeoutMs?: number): Promise<Finished> {
-  const res = await call("POST", EXPORTS, { token, body });
-  expect(res.status, res.text).toBe(202);
-  expect(res.body.export.status).toBe("running");
-  return awaitExport(token, res.body.export.id, timeoutMs);
+export async function runExport(token: string, body: Start, timeoutMs?: number): Promise<Finished> {
+  const started = ok(await apiClient(token).POST(`${paths.securityEvents}/exports`, { body }), 202).export;
+  expect(started.status).toBe("running");
+  return awaitExport(token, started.id, timeoutMs);
 }

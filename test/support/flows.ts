@@ -4,37 +4,45 @@
  * mail is older than the resend cooldown, a name stored before today's validation).
  */
 import { GetCommand, QueryCommand, UpdateCommand } from "@aws-sdk/lib-dynamodb";
-import { expect } from "vitest";
 import { db } from "../../shared/clients.js";
 import { config } from "../../shared/config.js";
+import type { operations } from "../../shared/openapi/api-types.js";
+import { paths } from "../../shared/routes.js";
 import { keys } from "../../shared/tables.js";
-import { call, invitationTokenIn, moveClockForTest, sentMail, testNow, uniq } from "./api.js";
+import { invitationTokenIn, moveClockForTest, sentMail, testNow, uniq } from "./api.js";
+import { apiClient, ok } from "./client.js";
 
 // The API's paths, for every test file.
-export const INST = "/api/v1/institutions";
-export const INV = "/api/v1/admin/invitations";
-export const ACCEPT = "/api/v1/invitations/accept";
-export const EVENTS = "/api/v1/admin/security_events";
+export const INST = paths.institutions;
+export const INV = paths.invitations;
+export const ACCEPT = paths.invitationsAccept;
+export const EVENTS = paths.securityEvents;
 export const EXPORT = `${EVENTS}/export`;
 export const ALERTS = `${EVENTS}/alerts`;
-export const OPENAPI = "/api/v1/openapi.json";
-export const DOCS = "/api/v1/docs";
+export const OPENAPI = paths.openapi;
+export const DOCS = paths.docs;
+
+type NewInstitution = operations["createInstitution"]["requestBody"]["content"]["application/json"]["institution"];
+/** An administrator's role, as an invitation names it. */
+export type Role = operations["createInvitation"]["requestBody"]["content"]["application/json"]["role"];
+/** The body of an operation's 201. */
+type Created<Op extends keyof operations> = operations[Op]["responses"] extends { 201: { content: { "application/json": infer B } } }
+  ? B
+  : never;
 
 /** Creates an institution (201 expected) and returns its record. */
-export async function createInstitution(
-  tok: string,
-  fields: Record<string, unknown> = {},
-): Promise<Record<string, unknown> & { id: string; name: string }> {
-  const res = await call("POST", INST, { token: tok, body: { institution: { name: uniq("Inst"), ...fields } } });
-  expect(res.status, JSON.stringify(res.body)).toBe(201);
-  return res.body.institution;
+export async function createInstitution(tok: string, fields: Partial<NewInstitution> = {}) {
+  const { institution } = ok(
+    await apiClient(tok).POST(paths.institutions, { body: { institution: { name: uniq("Inst"), ...fields } } }),
+    201,
+  );
+  return institution;
 }
 
 /** Invites `email` (201 expected); returns the invitation id. */
-export async function invite(tok: string, institutionId: string, email: string, role = "cohort_admin"): Promise<string> {
-  const res = await call("POST", INV, { token: tok, body: { institution_id: institutionId, email, role } });
-  expect(res.status, JSON.stringify(res.body)).toBe(201);
-  return res.body.invitation.id;
+export async function invite(tok: string, institutionId: string, email: string, role: Role = "cohort_admin"): Promise<string> {
+  const { invitation } = ok(await apiClient(tok).POST(paths.invitations, { body: { institution_id: institutionId, email, role } }), 201);
+  return invitation.id;
 }
 
 /** An invitation as created, with the token its mail carries. */
@@ -44,14 +52,7 @@ export interface MailedInvitation {
   /** The full token, from the mail. */
   readonly token: string;
   /** The invitation as the 201 answered it. */
-  readonly invitation: {
-    readonly id: string;
-    readonly email: string;
-    readonly role: string;
-    readonly token_preview: string;
-    readonly expires_at: string;
-    readonly sent_at: string;
-  };
+  readonly invitation: Created<"createInvitation">["invitation"];
 }
 
 /**
@@ -62,16 +63,16 @@ export async function inviteMailed(
   tok: string,
   institutionId: string,
   email: string,
-  { role = "cohort_admin", clockOffsetMs }: { role?: string; clockOffsetMs?: number } = {},
+  { role = "cohort_admin", clockOffsetMs }: { role?: Role; clockOffsetMs?: number } = {},
 ): Promise<MailedInvitation> {
-  const res = await call("POST", INV, { token: tok, body: { institution_id: institutionId, email, role }, clockOffsetMs });
-  expect(res.status, JSON.stringify(res.body)).toBe(201);
-  return { id: res.body.invitation.id, email, token: await lastMailedToken(email), invitation: res.body.invitation };
+  const api = apiClient(tok, { clockOffsetMs });
+  const { invitation } = ok(await api.POST(paths.invitations, { body: { institution_id: institutionId, email, role } }), 201);
+  return { id: invitation.id, email, token: await lastMailedToken(email), invitation };
 }
 
 export async function revoke(tok: string, institutionId: string, invitationId: string): Promise<void> {
-  const res = await call("DELETE", `${INV}/${invitationId}`, { token: tok, query: { institution_id: institutionId } });
-  expect(res.status, JSON.stringify(res.body)).toBe(200);
+  const params = { path: { id: invitationId }, query: { institution_id: institutionId } };
+  ok(await apiClient(tok).DELETE(`${paths.invitations}/{id}`, { params }));
 }
 
 /** The token of the newest invitation mail to `email`. */
@@ -83,8 +84,7 @@ export async function lastMailedToken(email: string): Promise<string> {
 
 /** Accepts the newest invitation mailed to `email` as `tok` (200 expected). */
 export async function acceptLatest(tok: string, email: string): Promise<void> {
-  const res = await call("POST", ACCEPT, { token: tok, body: { token: await lastMailedToken(email) } });
-  expect(res.status, JSON.stringify(res.body)).toBe(200);
+  ok(await apiClient(tok).POST(paths.invitationsAccept, { body: { token: await lastMailedToken(email) } }));
 }
 
 /** A listed security event. */
@@ -102,11 +102,11 @@ export interface ListedEvent {
 export async function allEvents(tok: string, query: Record<string, string> = {}): Promise<ListedEvent[]> {
   const out: ListedEvent[] = [];
   let cursor: string | undefined;
+  const api = apiClient(tok);
   for (let page = 0; page < 100; page++) {
-    const res = await call("GET", EVENTS, { token: tok, query: { ...query, limit: 200, cursor } });
-    expect(res.status, res.text.slice(0, 300)).toBe(200);
-    out.push(...res.body.events);
-    cursor = res.body.meta.next_cursor ?? undefined;
+    const { events, meta } = ok(await api.GET(paths.securityEvents, { params: { query: { ...query, limit: 200, cursor } } }));
+    out.push(...events);
+    cursor = meta.next_cursor ?? undefined;
     if (!cursor) return out;
   }
   throw new Error("more than 100 pages of events");

@@ -15,19 +15,21 @@ const root = resolve(import.meta.dirname, "../..");
 // Under node_modules, so `types: ["vite/client"]` resolves as it does for web/.
 const dir = join(root, "node_modules/.cache", `console-drift-${process.pid}`);
 
+// The snippet spells its paths as the console does, from the route table's prefixes.
 const SNIPPET = `import { client, ok } from "${join(root, "web/src/api")}";
+import { paths } from "${join(root, "shared/routes")}";
 export async function calls(id: string) {
-  ok(await client.GET("/api/v1/institutions/{id}", { params: { path: { id } } })).institution.name;
-  ok(await client.POST("/api/v1/institutions", { body: { institution: { name: "A" } } }));
-  ok(await client.GET("/api/v1/admin/invitations", { params: { query: { institution_id: id } } })).meta.next_cursor;
+  ok(await client.GET(\`\${paths.institutions}/{id}\`, { params: { path: { id } } })).institution.name;
+  ok(await client.POST(paths.institutions, { body: { institution: { name: "A" } } }));
+  ok(await client.GET(paths.invitations, { params: { query: { institution_id: id } } })).meta.next_cursor;
   // DRIFT path: a route the document does not have
-  await client.GET("/api/v1/institution/{id}", { params: { path: { id } } });
+  await client.GET(\`\${paths.api}/institution/{id}\`, { params: { path: { id } } });
   // DRIFT body: a required field renamed
-  await client.POST("/api/v1/institutions", { body: { institution: { title: "A" } } });
+  await client.POST(paths.institutions, { body: { institution: { title: "A" } } });
   // DRIFT body: a field of another type
-  await client.PATCH("/api/v1/institutions/{id}", { params: { path: { id } }, body: { institution: { settings: { auto_finalize: "yes" } } } });
+  await client.PATCH(\`\${paths.institutions}/{id}\`, { params: { path: { id } }, body: { institution: { settings: { auto_finalize: "yes" } } } });
   // DRIFT response: a field the response does not have
-  ok(await client.GET("/api/v1/institutions/{id}", { params: { path: { id } } })).institution.owner;
+  ok(await client.GET(\`\${paths.institutions}/{id}\`, { params: { path: { id } } })).institution.owner;
 }
 `;
 

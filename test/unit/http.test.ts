@@ -142,12 +142,12 @@ describe("the log lines of an accept request", () => {
     const e = event(JSON.stringify({ token }), { email_verified: "true" });
     return {
       ...e,
-      routeKey: "POST /api/v1/invitations/accept",
-      rawPath: "/api/v1/invitations/accept",
+      routeKey: `POST ${paths.invitationsAccept}`,
+      rawPath: paths.invitationsAccept,
       rawQueryString: `token=${token}`,
       queryStringParameters: { token },
       headers: { referer: `https://console.example.com/invitations/accept?token=${token}` },
-      requestContext: { ...e.requestContext, http: { ...e.requestContext.http, path: "/api/v1/invitations/accept" } },
+      requestContext: { ...e.requestContext, http: { ...e.requestContext.http, path: paths.invitationsAccept } },
     } as ApiEvent;
   };
 
@@ -189,7 +189,7 @@ describe("the log lines of an accept request", () => {
     const text = written.join("");
     // Every request was logged (so there was something to look at), and no line holds the token or a part of it.
     expect(text.match(/"message":"request"/g)).toHaveLength(3);
-    expect(text).toContain('"route":"POST /api/v1/invitations/accept"');
+    expect(text).toContain(`"route":"POST ${paths.invitationsAccept}"`);
     expect(text).not.toContain(token);
     expect(text).not.toContain(token.slice(0, 16));
   });

@@ -61,7 +61,7 @@ describe("handlers()", () => {
   });
 
   it("names a route as API Gateway does: method, space, path", () => {
-    expect(routeKey({ method: "GET", path: "/api/v1/institutions/{id}" })).toBe("GET /api/v1/institutions/{id}");
+    expect(routeKey({ method: "GET", path: `${paths.institutions}/{id}` })).toBe(`GET ${paths.institutions}/{id}`);
   });
 });
 

@@ -12,6 +12,7 @@ import type { APIGatewayProxyEventV2, APIGatewayProxyStructuredResultV2, Context
 import { afterEach, describe, expect, it, vi } from "vitest";
 import { buildEvent, lambdaContext, matchRoute } from "../../infra/local/gateway.js";
 import { METRIC, METRICS_NAMESPACE, SERVICE_NAME } from "../../shared/observability.js";
+import { paths } from "../../shared/routes.js";
 
 // biome-ignore lint/suspicious/noExplicitAny: log lines and EMF documents are untyped JSON.
 type Json = any;
@@ -112,7 +113,7 @@ describe("telemetry middlewares", () => {
   let coldContext: Context;
 
   it("logs one INFO line per request: route, status, latency, both request ids, the cold start", async () => {
-    coldEvent = eventFor("GET", "/api/v1/institutions/inst-1");
+    coldEvent = eventFor("GET", `${paths.institutions}/inst-1`);
     coldContext = context();
     cold = await invoke(handler, coldEvent, coldContext);
     expect(cold.result?.statusCode).toBe(200);
@@ -122,7 +123,7 @@ describe("telemetry middlewares", () => {
     expect(line).toMatchObject({
       level: "INFO",
       service: SERVICE_NAME,
-      route: "GET /api/v1/institutions/{id}",
+      route: `GET ${paths.institutions}/{id}`,
       status: 200,
       lambda_request_id: coldContext.awsRequestId,
       apigw_request_id: coldEvent.requestContext.requestId,
@@ -144,7 +145,7 @@ describe("telemetry middlewares", () => {
       expect(directive.Namespace).toBe(METRICS_NAMESPACE);
       expect(directive.Dimensions).toEqual([["service", "route"]]);
       expect(doc.service).toBe(SERVICE_NAME);
-      expect(doc.route).toBe("GET /api/v1/institutions/{id}");
+      expect(doc.route).toBe(`GET ${paths.institutions}/{id}`);
       expect(doc[name]).toBe(0);
       expect(typeof doc._aws.Timestamp).toBe("number");
     }
@@ -155,7 +156,7 @@ describe("telemetry middlewares", () => {
   });
 
   it("counts a 4xx as a client error, logs it at INFO only, and is warm the second time", async () => {
-    const event = eventFor("GET", "/api/v1/institutions/missing");
+    const event = eventFor("GET", `${paths.institutions}/missing`);
     const ctx = context();
     const { result, docs } = await invoke(handler, event, ctx);
     expect(result?.statusCode).toBe(404);
@@ -173,7 +174,7 @@ describe("telemetry middlewares", () => {
   });
 
   it("logs a 5xx at ERROR with its stack, and counts a server error", async () => {
-    const event = eventFor("GET", "/api/v1/institutions/boom");
+    const event = eventFor("GET", `${paths.institutions}/boom`);
     const { result, docs } = await invoke(handler, event, context());
     expect(result?.statusCode).toBe(500);
     const errors = docs.filter((d) => d.level === "ERROR");
@@ -186,7 +187,7 @@ describe("telemetry middlewares", () => {
   });
 
   it("does not leak one request's correlation id into the next", async () => {
-    const event = eventFor("GET", "/api/v1/institutions/inst-2");
+    const event = eventFor("GET", `${paths.institutions}/inst-2`);
     const { docs } = await invoke(handler, event, context());
     expect(requestLines(docs)[0]?.correlation_id).toBe(event.requestContext.requestId);
     expect(requestLines(docs)[0]?.correlation_id).not.toBe(coldEvent.requestContext.requestId);
@@ -205,18 +206,18 @@ describe("telemetry middlewares", () => {
     };
     vi.spyOn(process.stdout, "write").mockImplementation(capture);
     vi.spyOn(process.stderr, "write").mockImplementation(capture);
-    const paths = ["/api/v1/institutions/a", "/api/v1/institutions/a/cohorts", "/api/v1/institutions", "/api/v1/institutions/b"];
-    await Promise.all(paths.map((path) => slow(eventFor("GET", path), context())));
+    const urls = [`${paths.institutions}/a`, `${paths.institutions}/a/cohorts`, paths.institutions, `${paths.institutions}/b`];
+    await Promise.all(urls.map((path) => slow(eventFor("GET", path), context())));
     vi.restoreAllMocks();
     expect(lines.filter((l) => l.includes("has already been added"))).toEqual([]);
     const docs = lines.map((l) => JSON.parse(l) as Json);
     const routesFlushed = metricDocs(docs, METRIC.clientError).map(({ doc }) => doc.route);
     expect(routesFlushed.sort()).toEqual(
       [
-        "GET /api/v1/institutions/{id}",
-        "GET /api/v1/institutions/{id}/cohorts",
-        "GET /api/v1/institutions",
-        "GET /api/v1/institutions/{id}",
+        `GET ${paths.institutions}/{id}`,
+        `GET ${paths.institutions}/{id}/cohorts`,
+        `GET ${paths.institutions}`,
+        `GET ${paths.institutions}/{id}`,
       ].sort(),
     );
   });
