@@ -365,7 +365,7 @@ function scimRoutes(): Declared[] {
  */
 export const takesIdempotencyKey = (method: string): boolean => method === "POST";
 
-/** A route as API Gateway names it (`$context.routeKey`): `GET /api/v1/institutions/{id}`. */
+/** A route as API Gateway names it (`$context.routeKey`): `GET <paths.institutions>/{id}`. */
 export const routeKey = (r: Pick<Route, "method" | "path">): string => `${r.method} ${r.path}`;
 
 type Level = NonNullable<RouteAccess["main"]>;
