@@ -216,7 +216,8 @@ export function readSettings<G extends Group, const K extends keyof G & string =
   const entries: Group = {};
   const input: Record<string, string | undefined> = {};
   for (const name of names) {
-    entries[name] = group[name] as G[K];
+    if (!group[name]) throw new Error(`${name} is not a declared setting (shared/settings.ts)`);
+    entries[name] = group[name];
     input[name] = env[name] || undefined;
   }
   const parsed = v.safeParse(v.object(entries), input);
@@ -237,8 +238,18 @@ export function need<T>(value: T | undefined, name: SettingName): T {
 /** A function's environment, by declared names only (a misspelt name fails typecheck); unset values left out. */
 export type Environment = { readonly [K in SettingName]?: string | undefined };
 
+/**
+ * `vars` without the unset ones, each value checked against its schema as the function will parse it, so that
+ * a bad value (`DIGEST_PERIOD_SECONDS: "7"`) fails `cdk synth` or the local stack's start rather than a cold start.
+ * A CDK token (`${Token[…]}`, resolved at deployment) is left to the function's own check.
+ */
 export function environment(vars: Environment): Record<string, string> {
+  const all: Group = Object.assign({}, ...Object.values(GROUPS).map((group) => group()));
   const out: Record<string, string> = {};
-  for (const [name, value] of Object.entries(vars)) if (value !== undefined) out[name] = value;
+  for (const [name, value] of Object.entries(vars)) {
+    if (value === undefined) continue;
+    if (!value.includes("${Token[")) readSettings(all, [name], { [name]: value });
+    out[name] = value;
+  }
   return out;
 }

@@ -5,6 +5,7 @@
  */
 import { readdirSync, readFileSync, statSync } from "node:fs";
 import { join } from "node:path";
+import { Lazy } from "aws-cdk-lib";
 import { describe, expect, it, vi } from "vitest";
 import { localHandlerEnv, PROCESS_SETTINGS } from "../../infra/local/env.js";
 import {
@@ -105,11 +106,16 @@ describe("the declared names", () => {
 });
 
 describe("environment()", () => {
-  it("keeps the values set, by declared name, and leaves out the unset", () => {
+  it("keeps the values set, by declared name, checked against their schemas, and leaves out the unset", () => {
     const vars: Environment = { MAIN_TABLE: "main", IDEMPOTENCY_TABLE: undefined, DIGEST_PERIOD_SECONDS: "60" };
     expect(environment(vars)).toEqual({ MAIN_TABLE: "main", DIGEST_PERIOD_SECONDS: "60" });
     // @ts-expect-error: a misspelt name fails typecheck (`npm run typecheck` covers test/).
-    environment({ MAIN_TABEL: "main" });
+    expect(() => environment({ MAIN_TABEL: "main" })).toThrow(/MAIN_TABEL is not a declared setting/);
+    expect(() => environment({ DIGEST_PERIOD_SECONDS: "7" })).toThrow(/DIGEST_PERIOD_SECONDS is "7"/);
+    expect(() => environment({ POWERTOOLS_LOG_LEVEL: "LOUD" })).toThrow(/POWERTOOLS_LOG_LEVEL is "LOUD"/);
+    // A CDK token is resolved at deployment: the function checks it at its cold start.
+    const token = Lazy.string({ produce: () => "2" });
+    expect(environment({ EXPORT_SLOTS: token })).toEqual({ EXPORT_SLOTS: token });
     const name: SettingName = "EVENTS_TABLE";
     expect(declared.has(name)).toBe(true);
   });
