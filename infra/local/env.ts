@@ -113,4 +113,11 @@ export const PROCESS_SETTINGS = [
   /** The CLI profile's account and region, for `cdk deploy` (infra/app.ts). */
   "CDK_DEFAULT_ACCOUNT",
   "CDK_DEFAULT_REGION",
+  /** Blanked for the gateway, so that a developer's AWS profile never reaches the local functions. */
+  "AWS_SESSION_TOKEN",
+  "AWS_PROFILE",
 ] as const;
+
+/** The gateway process's own environment, by the names above only (a misspelt one fails typecheck). */
+export const processEnvironment = (vars: { readonly [K in (typeof PROCESS_SETTINGS)[number]]?: string }): Record<string, string> =>
+  ({ ...vars }) as Record<string, string>;

@@ -18,7 +18,7 @@ import {
 import { CORE, environment, MAIL, readSettings, STREAM } from "../../shared/settings.js";
 import { createTableInput, eventsTable, idempotencyTable, mainTable, type TableDef } from "../../shared/tables.js";
 import { ensureUserPool, startTokenTrigger, writeCognitoConfig } from "./cognito.js";
-import { LOCAL_CREDENTIALS, LOCAL_EXPORTS_BUCKET, type LocalTrail, localHandlerEnv } from "./env.js";
+import { LOCAL_CREDENTIALS, LOCAL_EXPORTS_BUCKET, type LocalTrail, localHandlerEnv, processEnvironment } from "./env.js";
 import { cognitoService, dynamodbService, freePort, gatewayService, ROOT, type Service, s3Service, sesService } from "./services.js";
 
 /** Where `npm start` keeps its data, and the file that tells clients where it listens. */
@@ -302,26 +302,28 @@ export async function startLocalStack(opts: StackOptions): Promise<LocalStack> {
           COGNITO_ENDPOINT: cognitoEndpoint,
         }),
         // The gateway process's own settings (infra/local/gateway.ts), not a function's.
-        // The gateway runs the export worker and the events stream's consumer in-process (infra/local/workers.ts),
-        // as AWS invokes their functions; webhook retries come due on a timer there too.
-        LOCAL_WORKERS: "true",
-        // The gateway runs the digester on a timer, as EventBridge Scheduler runs the digest function in AWS.
-        DIGEST_TIMER: opts.digestTimer === false ? "" : "true",
-        LOCAL_CLOCK_HEADER: opts.clockHeader === true ? "true" : "",
-        AWS_SESSION_TOKEN: "",
-        AWS_PROFILE: "",
-        // The console's /config.json (console.ts): the same keys the CDK stack writes into its bucket.
-        CONSOLE_CONFIG: JSON.stringify({
-          region,
-          userPoolId: pool.userPoolId,
-          userPoolClientId: pool.userPoolClientId,
-          cognitoEndpoint,
-          mfa: "optional",
+        ...processEnvironment({
+          // The gateway runs the export worker and the events stream's consumer in-process (infra/local/workers.ts),
+          // as AWS invokes their functions; webhook retries come due on a timer there too.
+          LOCAL_WORKERS: "true",
+          // The gateway runs the digester on a timer, as EventBridge Scheduler runs the digest function in AWS.
+          DIGEST_TIMER: opts.digestTimer === false ? "" : "true",
+          LOCAL_CLOCK_HEADER: opts.clockHeader === true ? "true" : "",
+          AWS_SESSION_TOKEN: "",
+          AWS_PROFILE: "",
+          // The console's /config.json (console.ts): the same keys the CDK stack writes into its bucket.
+          CONSOLE_CONFIG: JSON.stringify({
+            region,
+            userPoolId: pool.userPoolId,
+            userPoolClientId: pool.userPoolClientId,
+            cognitoEndpoint,
+            mfa: "optional",
+          }),
+          // The authorizer's settings.
+          JWT_ISSUER: `${cognitoEndpoint}/${pool.userPoolId}`,
+          JWT_AUDIENCE: pool.userPoolClientId,
+          JWKS_URL: `${cognitoEndpoint}/${pool.userPoolId}/.well-known/jwks.json`,
         }),
-        // The authorizer's settings.
-        JWT_ISSUER: `${cognitoEndpoint}/${pool.userPoolId}`,
-        JWT_AUDIENCE: pool.userPoolClientId,
-        JWKS_URL: `${cognitoEndpoint}/${pool.userPoolId}/.well-known/jwks.json`,
         ...opts.handlerEnv,
       },
     });
