@@ -7,7 +7,7 @@
 import { DynamoDBClient } from "@aws-sdk/client-dynamodb";
 import { DynamoDBDocumentClient, QueryCommand, type QueryCommandInput, type QueryCommandOutput } from "@aws-sdk/lib-dynamodb";
 import { config } from "./config.js";
-import { LOCAL_CREDENTIALS, readSettings } from "./settings.js";
+import { LOCAL_KEYS, readSettings } from "./settings.js";
 import { tracer } from "./telemetry.js";
 
 /**
@@ -28,7 +28,7 @@ export function observe<T extends object>(client: T): T {
  */
 export function localCredentials(endpoint: string | undefined) {
   if (!endpoint) return {};
-  const keys = readSettings(LOCAL_CREDENTIALS(), ["AWS_ACCESS_KEY_ID", "AWS_SECRET_ACCESS_KEY"]);
+  const keys = readSettings(LOCAL_KEYS(), ["AWS_ACCESS_KEY_ID", "AWS_SECRET_ACCESS_KEY"]);
   return {
     credentials: {
       accessKeyId: keys.AWS_ACCESS_KEY_ID ?? "local",

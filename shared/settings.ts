@@ -29,7 +29,10 @@ const int = (fallback: number, min = 1, max = Number.MAX_SAFE_INTEGER) =>
       v.string(),
       v.transform(Number),
       // One check rather than integer(), minValue() and maxValue(): fewer valibot actions in every bundle.
-      v.check((n) => Number.isInteger(n) && n >= min && n <= max, `must be a whole number from ${min} to ${max}`),
+      v.check(
+        (n) => Number.isInteger(n) && n >= min && n <= max,
+        `must be a whole number from ${min}${max < Number.MAX_SAFE_INTEGER ? ` to ${max}` : " up"}`,
+      ),
     ),
     String(fallback),
   );
@@ -178,14 +181,14 @@ export const RUNTIME = () => ({
 });
 
 /** Credentials of the local endpoints (shared/clients.ts). */
-export const LOCAL_CREDENTIALS = () => ({
+export const LOCAL_KEYS = () => ({
   /** Credentials of the local endpoints (never set in AWS, where the role provides them). */
   AWS_ACCESS_KEY_ID: optionalText,
   AWS_SECRET_ACCESS_KEY: optionalText,
 });
 
 /** Every group: what the stacks may set (`environment()`), and what the test checks the code's reads against. */
-export const GROUPS = { CORE, DIGESTER, MAIL, USERS, EDGE, EXPORTS, STREAM, TELEMETRY, RUNTIME, LOCAL_CREDENTIALS } as const;
+export const GROUPS = { CORE, DIGESTER, MAIL, USERS, EDGE, EXPORTS, STREAM, TELEMETRY, RUNTIME, LOCAL_KEYS } as const;
 type Groups = typeof GROUPS;
 export type SettingName = { [G in keyof Groups]: keyof ReturnType<Groups[G]> }[keyof Groups];
 
@@ -205,8 +208,8 @@ export type BundleConstant = (typeof BUNDLE_CONSTANTS)[number];
 export const defineKey = (name: BundleConstant) => `process.env.${name}`;
 
 /**
- * The settings `names` of `group` (default: all of them) from `env` (default: this process's), parsed: an empty value counts as unset,
- * so its default applies. Throws once, naming every bad setting and its problem.
+ * The settings `names` of `group` (default: all of them) from `env` (default: this process's), parsed: an empty
+ * value counts as unset, so its default applies. Throws once, naming every bad setting and its problem.
  */
 export function readSettings<G extends Group, const K extends keyof G & string = keyof G & string>(
   group: G,

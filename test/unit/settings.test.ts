@@ -146,7 +146,7 @@ describe("readSettings()", () => {
         TRUST_CLOUDFRONT_VIEWER_ADDRESS: "yes",
       });
     expect(read).toThrow(/MAIN_TABLE is missing/);
-    expect(read).toThrow(/PENDING_INVITATION_LIMIT is "0"/);
+    expect(read).toThrow(/PENDING_INVITATION_LIMIT is "0": must be a whole number from 1 up/);
     expect(read).toThrow(/TRUST_CLOUDFRONT_VIEWER_ADDRESS is "yes"/);
   });
 
