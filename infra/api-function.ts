@@ -11,6 +11,7 @@ import { type BundlingOptions, NodejsFunction, OutputFormat } from "aws-cdk-lib/
 import * as logs from "aws-cdk-lib/aws-logs";
 import type { Construct } from "constructs";
 import { type RouteAccess, USER_ACTIONS } from "../shared/routes.js";
+import { defineKey, type Environment, environment } from "../shared/settings.js";
 import { StackPart } from "./part.js";
 import type { Tables } from "./tables.js";
 
@@ -34,7 +35,7 @@ export const BUNDLING = {
   // Local esbuild from node_modules; never Docker.
   forceDockerBundling: false,
   // The test run's AWS request recorder (shared/clients.ts) is never in a deployed bundle.
-  define: { "process.env.AWS_REQUEST_LOG": '""' },
+  define: { [defineKey("AWS_REQUEST_LOG")]: '""' },
 } satisfies BundlingOptions;
 
 /**
@@ -43,7 +44,7 @@ export const BUNDLING = {
  */
 export const bundlingDefine = (takesIdempotencyKey: boolean): Record<string, string> => ({
   ...BUNDLING.define,
-  "process.env.TAKES_IDEMPOTENCY_KEY": JSON.stringify(String(takesIdempotencyKey)),
+  [defineKey("TAKES_IDEMPOTENCY_KEY")]: JSON.stringify(String(takesIdempotencyKey)),
 });
 
 /** esbuild's `target` for the runtime, as NodejsFunction derives it (`nodejs24.x` → `node24`). */
@@ -81,7 +82,7 @@ export interface ApiFunctionProps {
   readonly sendResources: readonly string[];
   /** The user pool a function with `access.users` uses (its ARN for the grant, its id for the environment). */
   readonly userPool: { readonly arn: string; readonly id: string };
-  readonly environment: Record<string, string>;
+  readonly environment: Environment;
   readonly logRetention: logs.RetentionDays;
   readonly reservedConcurrency?: number | undefined;
 }
@@ -142,15 +143,15 @@ export class ApiFunction extends StackPart {
       tracing: lambda.Tracing.ACTIVE,
       ...(props.reservedConcurrency !== undefined && { reservedConcurrentExecutions: props.reservedConcurrency }),
       description: describeRoutes(handler, props.routeKeys),
-      environment: {
+      environment: environment({
         ...props.environment,
         // An API function calls out only through AWS SDK clients, each traced by captureAWSv3Client (shared/clients.ts,
         // mail.ts): patching http, https and fetch as well costs its cold start ~2 ms and traces nothing more. The
         // webhook functions (infra/streaming.ts), which POST to subscribers, keep it.
         POWERTOOLS_TRACER_CAPTURE_HTTPS_REQUESTS: "false",
-        ...(access.idempotency && { IDEMPOTENCY_TABLE: props.tables.idempotency.tableName }),
-        ...(access.users && { USER_POOL_ID: props.userPool.id }),
-      },
+        IDEMPOTENCY_TABLE: access.idempotency ? props.tables.idempotency.tableName : undefined,
+        USER_POOL_ID: access.users ? props.userPool.id : undefined,
+      }),
       bundling: { ...BUNDLING, define: bundlingDefine(access.idempotency === true) },
     });
   }

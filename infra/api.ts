@@ -28,6 +28,7 @@ import * as route53 from "aws-cdk-lib/aws-route53";
 import * as route53targets from "aws-cdk-lib/aws-route53-targets";
 import type { Construct } from "constructs";
 import { type Route, type RouteAccess, routeKey, SCIM_BASE_PATH } from "../shared/routes.js";
+import type { Environment } from "../shared/settings.js";
 import { ApiFunction, functionId } from "./api-function.js";
 import { StackPart } from "./part.js";
 import type { Settings } from "./settings.js";
@@ -138,7 +139,7 @@ export class Api extends StackPart {
       tables: Tables;
       sendResources: readonly string[];
       userPool: { readonly arn: string; readonly id: string };
-      environment: (access: RouteAccess, handler: string) => Record<string, string>;
+      environment: (access: RouteAccess, handler: string) => Environment;
       settings: Settings;
     },
   ): Map<string, NodejsFunction> {

@@ -5,6 +5,7 @@
  */
 import { RetentionDays } from "aws-cdk-lib/aws-logs";
 import { positiveInt } from "../shared/numbers.js";
+import { environment } from "../shared/settings.js";
 
 export const ENV_NAMES = ["dev", "prod"] as const;
 export type EnvName = (typeof ENV_NAMES)[number];
@@ -207,15 +208,14 @@ const optional = <K extends string>(key: K, value: number | undefined) =>
 
 /** The bounds' settings a function reads (shared/config.ts), as environment variables: only those a context set. */
 export function boundsEnvironment(settings: Settings): Record<string, string> {
-  return {
-    ...(settings.invitationValidityDays !== undefined && { INVITATION_VALIDITY_DAYS: String(settings.invitationValidityDays) }),
-    ...(settings.pendingInvitationLimit !== undefined && { PENDING_INVITATION_LIMIT: String(settings.pendingInvitationLimit) }),
-    ...(settings.mailboxDailyMailLimit !== undefined && { MAILBOX_DAILY_MAIL_LIMIT: String(settings.mailboxDailyMailLimit) }),
-    ...(settings.mailboxDailyCeiling !== undefined && { MAILBOX_DAILY_CEILING: String(settings.mailboxDailyCeiling) }),
-    ...(settings.accountHourlyMailLimit !== undefined && { ACCOUNT_HOURLY_MAIL_LIMIT: String(settings.accountHourlyMailLimit) }),
-    ...(settings.accountDailyInstitutionLimit !== undefined && {
-      ACCOUNT_DAILY_INSTITUTION_LIMIT: String(settings.accountDailyInstitutionLimit),
-    }),
-    ...(settings.refusedRequestLimit !== undefined && { REFUSED_REQUEST_LIMIT: String(settings.refusedRequestLimit) }),
-  };
+  const text = (n: number | undefined) => (n === undefined ? undefined : String(n));
+  return environment({
+    INVITATION_VALIDITY_DAYS: text(settings.invitationValidityDays),
+    PENDING_INVITATION_LIMIT: text(settings.pendingInvitationLimit),
+    MAILBOX_DAILY_MAIL_LIMIT: text(settings.mailboxDailyMailLimit),
+    MAILBOX_DAILY_CEILING: text(settings.mailboxDailyCeiling),
+    ACCOUNT_HOURLY_MAIL_LIMIT: text(settings.accountHourlyMailLimit),
+    ACCOUNT_DAILY_INSTITUTION_LIMIT: text(settings.accountDailyInstitutionLimit),
+    REFUSED_REQUEST_LIMIT: text(settings.refusedRequestLimit),
+  });
 }

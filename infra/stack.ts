@@ -11,6 +11,7 @@ import type { Construct } from "constructs";
 import { METRICS_NAMESPACE, SERVICE_NAME } from "../shared/observability.js";
 import { ORIGIN_VERIFY_HEADER } from "../shared/origin.js";
 import { handlers, type Route, type RouteAccess, routes as routeTable } from "../shared/routes.js";
+import type { Environment } from "../shared/settings.js";
 import { Api, type ApiOrigin } from "./api.js";
 import { functionId } from "./api-function.js";
 import { Console } from "./console.js";
@@ -188,7 +189,7 @@ export class InstitutionAdminStack extends Stack {
     this.consoleAccessLogs = consoleAccessLogs(this, logBucket, this.console.distribution.distributionArn, props.consoleLogsElsewhere);
 
     // ---- Functions ----
-    const commonEnv: Record<string, string> = {
+    const commonEnv: Environment = {
       // Every request comes through CloudFront: the viewer's address is its CloudFront-Viewer-Address (shared/caller.ts).
       ...(fronted && { TRUST_CLOUDFRONT_VIEWER_ADDRESS: "true" }),
       MAIN_TABLE: this.mainTable.tableName,
@@ -201,14 +202,14 @@ export class InstitutionAdminStack extends Stack {
       POWERTOOLS_TRACER_CAPTURE_RESPONSE: "false",
       ...boundsEnvironment(settings),
     };
-    const mailEnv = {
+    const mailEnv: Environment = {
       MAIL_FROM: props.senderEmail,
       APP_BASE_URL: this.appBaseUrl,
       SES_CONFIGURATION_SET: this.mailConfigurationSet.configurationSetName,
     };
 
     const routeAccess = handlers(routes);
-    const environment = (access: RouteAccess, handler: string) => ({
+    const environment = (access: RouteAccess, handler: string): Environment => ({
       ...commonEnv,
       ...(originSecret !== undefined && { ORIGIN_VERIFY_SECRET: originSecret }),
       ...(access.mail ? mailEnv : {}),

@@ -22,8 +22,10 @@ import type * as sns from "aws-cdk-lib/aws-sns";
 import * as sqs from "aws-cdk-lib/aws-sqs";
 import { Construct } from "constructs";
 import type { RouteAccess } from "../shared/routes.js";
+import { type Environment, environment } from "../shared/settings.js";
 import { EVENT_SOURCE } from "../shared/streaming/source.js";
 import { BUNDLING, handlerCode } from "./api-function.js";
+import { addEnvironment } from "./environment.js";
 import type { Tables } from "./tables.js";
 
 /** Days an export's file is kept (the bucket's lifecycle; the API's `file_expires_at` says the same). */
@@ -39,7 +41,7 @@ export interface StreamingProps {
   /** Each handler's access (`handlers()` of the stack's route table): its `exports` says what it reaches here. */
   readonly access: ReadonlyMap<string, RouteAccess>;
   /** Environment every function gets (tables, Powertools settings). */
-  readonly commonEnv: Record<string, string>;
+  readonly commonEnv: Environment;
   readonly alarmTopic: sns.ITopic;
   readonly logRetention: logs.RetentionDays;
 }
@@ -130,8 +132,7 @@ export class Streaming extends Construct {
           resources: [this.exportWorker.functionArn],
         }),
       );
-      start.addEnvironment("EXPORT_WORKER_FUNCTION", this.exportWorker.functionName);
-      start.addEnvironment("EXPORTS_BUCKET", this.bucket.bucketName);
+      addEnvironment(start, { EXPORT_WORKER_FUNCTION: this.exportWorker.functionName, EXPORTS_BUCKET: this.bucket.bucketName });
     }
     const readers = reaching("read");
     for (const show of readers) {
@@ -139,7 +140,7 @@ export class Streaming extends Construct {
       show.addToRolePolicy(
         new iam.PolicyStatement({ sid: "ReadExportFiles", actions: ["s3:GetObject"], resources: [this.bucket.arnForObjects("exports/*")] }),
       );
-      show.addEnvironment("EXPORTS_BUCKET", this.bucket.bucketName);
+      addEnvironment(show, { EXPORTS_BUCKET: this.bucket.bucketName });
     }
     for (const fn of [this.exportWorker, ...readers]) {
       if (!fn.role) continue;
@@ -205,7 +206,7 @@ export class Streaming extends Construct {
       purpose: string;
       timeout: Duration;
       memorySize: number;
-      environment: Record<string, string>;
+      environment: Environment;
       access: Pick<RouteAccess, "main" | "events">;
     },
   ): NodejsFunction {
@@ -229,7 +230,7 @@ export class Streaming extends Construct {
       logGroup,
       tracing: lambda.Tracing.ACTIVE,
       description: `${handler}: ${opts.purpose}`,
-      environment: { ...p.commonEnv, ...opts.environment },
+      environment: environment({ ...p.commonEnv, ...opts.environment }),
       bundling: BUNDLING,
     });
     this.functionsByHandler.set(handler, created);

@@ -17,8 +17,10 @@ import * as scheduler from "aws-cdk-lib/aws-scheduler";
 import * as targets from "aws-cdk-lib/aws-scheduler-targets";
 import { Provider } from "aws-cdk-lib/custom-resources";
 import { Construct } from "constructs";
+import { environment } from "../shared/settings.js";
 import { EVENT_KEY_PREFIXES } from "../shared/tables.js";
 import { ARCHITECTURE, BUNDLING, handlerCode, RUNTIME } from "./api-function.js";
+import { addEnvironment } from "./environment.js";
 import type { Settings } from "./settings.js";
 import { leadingKeys } from "./tables.js";
 
@@ -128,7 +130,7 @@ export class EvidenceTrail extends Construct {
       reservedConcurrentExecutions: 1,
       // `<name>: …` as the API's functions, so the bench names it.
       description: "trail/digest: writes the audit trail's signed hourly digests (EventBridge Scheduler)",
-      environment: {
+      environment: environment({
         MAIN_TABLE: props.mainTable.tableName,
         EVENTS_TABLE: props.eventsTable.tableName,
         EVENT_RETENTION_DAYS: String(settings.eventRetentionDays),
@@ -136,7 +138,7 @@ export class EvidenceTrail extends Construct {
         DIGEST_KEY_ARN: this.signingKey.keyArn,
         DIGEST_BUCKET: this.bucket.bucketName,
         NODE_OPTIONS: "--enable-source-maps",
-      },
+      }),
       bundling: BUNDLING,
     });
 
@@ -209,11 +211,8 @@ export class EvidenceTrail extends Construct {
     this.publicKey = publicKey.getAttString("PublicKey");
 
     for (const [handler, fn] of props.functions) {
-      fn.addEnvironment("EVENT_RETENTION_DAYS", String(settings.eventRetentionDays));
-      if (handler === DIGESTS_HANDLER) {
-        fn.addEnvironment("DIGEST_KEY_ID", this.signingKey.keyArn);
-        fn.addEnvironment("DIGEST_PUBLIC_KEY", this.publicKey);
-      }
+      addEnvironment(fn, { EVENT_RETENTION_DAYS: String(settings.eventRetentionDays) });
+      if (handler === DIGESTS_HANDLER) addEnvironment(fn, { DIGEST_KEY_ID: this.signingKey.keyArn, DIGEST_PUBLIC_KEY: this.publicKey });
     }
     if (!props.functions.has(DIGESTS_HANDLER)) throw new Error(`No function for ${DIGESTS_HANDLER}: the digests route is missing`);
   }

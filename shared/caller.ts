@@ -1,10 +1,12 @@
 /**
  * The current user, built only from claims the JWT authorizer verified, never from the body or query.
  */
+
 import { isIP } from "node:net";
 import type { APIGatewayProxyEventV2WithJWTAuthorizer } from "aws-lambda";
 import { Unauthorized } from "./errors.js";
 import { fromOrigin, originChecked } from "./origin.js";
+import { EDGE, readSettings } from "./settings.js";
 import { recordedText } from "./text.js";
 
 export const SUPER_ADMIN_GROUP = "cohort_super_admin";
@@ -15,12 +17,7 @@ export const SUPER_ADMIN_GROUP = "cohort_super_admin";
  * `CloudFront-Viewer-Address`, not the connection's. The stack sets it only then; unset locally, where the
  * connection is the viewer. Read once at load, like shared/config.ts (which this module does not need).
  */
-const TRUST_VIEWER_ADDRESS = (() => {
-  const raw = process.env.TRUST_CLOUDFRONT_VIEWER_ADDRESS;
-  if (raw === undefined || raw === "" || raw === "false") return false;
-  if (raw === "true") return true;
-  throw new Error(`TRUST_CLOUDFRONT_VIEWER_ADDRESS must be true or false, got "${raw}"`);
-})();
+const TRUST_VIEWER_ADDRESS = readSettings(EDGE(), ["TRUST_CLOUDFRONT_VIEWER_ADDRESS"]).TRUST_CLOUDFRONT_VIEWER_ADDRESS;
 
 export interface Caller {
   readonly id: string;

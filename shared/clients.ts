@@ -3,9 +3,11 @@
  * overridable for the local stack. Timeouts and retries are bounded on purpose: when DynamoDB is
  * unreachable the caller gets a prompt 503 instead of a hung request.
  */
+
 import { DynamoDBClient } from "@aws-sdk/client-dynamodb";
 import { DynamoDBDocumentClient, QueryCommand, type QueryCommandInput, type QueryCommandOutput } from "@aws-sdk/lib-dynamodb";
 import { config } from "./config.js";
+import { LOCAL_KEYS, readSettings } from "./settings.js";
 import { tracer } from "./telemetry.js";
 
 /**
@@ -26,10 +28,11 @@ export function observe<T extends object>(client: T): T {
  */
 export function localCredentials(endpoint: string | undefined) {
   if (!endpoint) return {};
+  const keys = readSettings(LOCAL_KEYS(), ["AWS_ACCESS_KEY_ID", "AWS_SECRET_ACCESS_KEY"]);
   return {
     credentials: {
-      accessKeyId: process.env.AWS_ACCESS_KEY_ID ?? "local",
-      secretAccessKey: process.env.AWS_SECRET_ACCESS_KEY ?? "local",
+      accessKeyId: keys.AWS_ACCESS_KEY_ID ?? "local",
+      secretAccessKey: keys.AWS_SECRET_ACCESS_KEY ?? "local",
     },
   };
 }

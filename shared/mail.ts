@@ -9,16 +9,20 @@
  * MAIL_FROM and APP_BASE_URL are read once here. Only the functions that send mail get them (see the
  * stack), so their absence is an error at send time, not at load time of every invitation handler.
  */
+
 import { SESClient, SendEmailCommand } from "@aws-sdk/client-ses";
 import { localCredentials, observe } from "./clients.js";
 import { config } from "./config.js";
+import { MAIL, readSettings } from "./settings.js";
 import { tracer } from "./telemetry.js";
 
+const env = readSettings(MAIL(), ["MAIL_FROM", "APP_BASE_URL", "SES_CONFIGURATION_SET"]);
+
 export const mailConfig = {
-  from: process.env.MAIL_FROM || undefined,
+  from: env.MAIL_FROM,
   /** Front-end origin for links in mail, without a trailing slash. */
-  appBaseUrl: process.env.APP_BASE_URL?.replace(/\/+$/, "") || undefined,
-  configurationSet: process.env.SES_CONFIGURATION_SET || undefined,
+  appBaseUrl: env.APP_BASE_URL?.replace(/\/+$/, "") || undefined,
+  configurationSet: env.SES_CONFIGURATION_SET,
 } as const;
 
 export const ses = observe(

@@ -4,9 +4,3 @@ export function positiveInt(what: string, raw: string): number {
   if (!Number.isInteger(n) || n <= 0) throw new Error(`${what} must be a positive integer, got "${raw}"`);
   return n;
 }
-
-/** A positive integer from the environment variable `name`, or `fallback` when it is unset or empty. */
-export function envInt(name: string, fallback: number): number {
-  const raw = process.env[name];
-  return raw === undefined || raw === "" ? fallback : positiveInt(name, raw);
-}

@@ -4,13 +4,16 @@
  * so nobody calls the API around CloudFront and its WAF. The stack sets `ORIGIN_VERIFY_SECRET` from a Secrets
  * Manager secret resolved at deployment; unset (no custom origin, the local stack's default), nothing is checked.
  */
+
 import { createHash, timingSafeEqual } from "node:crypto";
+import { EDGE, readSettings } from "./settings.js";
 
 /** The header CloudFront adds to every origin request (it replaces a viewer's header of that name). */
 export const ORIGIN_VERIFY_HEADER = "x-origin-verify";
 
 const digest = (value: string) => createHash("sha256").update(value).digest();
-const secret = process.env.ORIGIN_VERIFY_SECRET ? digest(process.env.ORIGIN_VERIFY_SECRET) : undefined;
+const configured = readSettings(EDGE(), ["ORIGIN_VERIFY_SECRET"]).ORIGIN_VERIFY_SECRET;
+const secret = configured ? digest(configured) : undefined;
 
 /** Whether requests must carry the secret. */
 export const originChecked = secret !== undefined;

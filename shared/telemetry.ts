@@ -9,6 +9,7 @@
  * Settings come from the environment the stack sets: `POWERTOOLS_LOG_LEVEL` (or `LOG_LEVEL`),
  * `POWERTOOLS_SERVICE_NAME`, `POWERTOOLS_METRICS_NAMESPACE`; the names of `observability.ts` are the defaults.
  */
+
 import { Logger } from "@aws-lambda-powertools/logger";
 import { injectLambdaContext } from "@aws-lambda-powertools/logger/middleware";
 import { Metrics, MetricUnit } from "@aws-lambda-powertools/metrics";
@@ -17,12 +18,14 @@ import { captureLambdaHandler } from "@aws-lambda-powertools/tracer/middleware";
 import type { MiddlewareObj, Request } from "@middy/core";
 import type { APIGatewayProxyEventV2, APIGatewayProxyStructuredResultV2, Context } from "aws-lambda";
 import { METRIC, METRICS_NAMESPACE, SERVICE_NAME } from "./observability.js";
+import { readSettings, TELEMETRY } from "./settings.js";
 
-const serviceName = process.env.POWERTOOLS_SERVICE_NAME || SERVICE_NAME;
+const env = readSettings(TELEMETRY(), ["POWERTOOLS_SERVICE_NAME", "POWERTOOLS_METRICS_NAMESPACE"]);
+const serviceName = env.POWERTOOLS_SERVICE_NAME ?? SERVICE_NAME;
 
 export const logger = new Logger({ serviceName });
 
-export const metrics = new Metrics({ serviceName, namespace: process.env.POWERTOOLS_METRICS_NAMESPACE || METRICS_NAMESPACE });
+export const metrics = new Metrics({ serviceName, namespace: env.POWERTOOLS_METRICS_NAMESPACE ?? METRICS_NAMESPACE });
 
 export const tracer = new Tracer({ serviceName });
 

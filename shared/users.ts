@@ -9,6 +9,7 @@
  * USER_POOL_ID names the pool (the stack sets it for these functions only; the local stack also sets
  * COGNITO_ENDPOINT); its absence is an error at the first call, not at load.
  */
+
 import {
   AdminCreateUserCommand,
   AdminDeleteUserCommand,
@@ -20,9 +21,10 @@ import {
 } from "@aws-sdk/client-cognito-identity-provider";
 import { localCredentials, observe } from "./clients.js";
 import { config } from "./config.js";
+import { need, readSettings, USERS } from "./settings.js";
 import { tracer } from "./telemetry.js";
 
-const endpoint = process.env.COGNITO_ENDPOINT || undefined;
+const endpoint = readSettings(USERS(), ["COGNITO_ENDPOINT"]).COGNITO_ENDPOINT;
 
 const cognito = new CognitoIdentityProviderClient({
   region: config.region,
@@ -36,9 +38,8 @@ tracer.captureAWSv3Client(cognito);
 observe(cognito); // the test run's IAM check sees its calls (docs/iam.md)
 
 function poolId(): string {
-  const id = process.env.USER_POOL_ID;
-  if (!id) throw new Error("USER_POOL_ID must be set for the functions that create users");
-  return id;
+  // Read when used: only the functions that create or move users have it.
+  return need(readSettings(USERS(), ["USER_POOL_ID"]).USER_POOL_ID, "USER_POOL_ID");
 }
 
 const named = (err: unknown, name: string) => err instanceof Error && err.name === name;

@@ -4,24 +4,21 @@
  * `ECDSA_SHA_256`; the role may only `kms:Sign` with it) and copies it to the digest bucket (S3 Object Lock in
  * prod) before storing it. The only function that bundles the KMS and S3 clients.
  */
+
 import { KMSClient, SignCommand } from "@aws-sdk/client-kms";
 import { PutObjectCommand, S3Client } from "@aws-sdk/client-s3";
 import { observe } from "../../shared/clients.js";
 import { now as clock } from "../../shared/clock.js";
 import { config } from "../../shared/config.js";
+import { DIGESTER, need, readSettings } from "../../shared/settings.js";
 import { keyPart } from "../../shared/tables.js";
 import { logger } from "../../shared/telemetry.js";
 import { canonical, type Digest, type Signer } from "../../shared/trail/digest.js";
 import { runDigester } from "../../shared/trail/digester.js";
 
-function required(name: string): string {
-  const value = process.env[name];
-  if (!value) throw new Error(`Missing required environment variable ${name}`);
-  return value;
-}
-
-const keyId = required("DIGEST_KEY_ARN");
-const bucket = required("DIGEST_BUCKET");
+const env = readSettings(DIGESTER(), ["DIGEST_KEY_ARN", "DIGEST_BUCKET"]);
+const keyId = need(env.DIGEST_KEY_ARN, "DIGEST_KEY_ARN");
+const bucket = need(env.DIGEST_BUCKET, "DIGEST_BUCKET");
 const kms = observe(new KMSClient({ region: config.region }));
 const s3 = observe(new S3Client({ region: config.region }));
 

@@ -9,6 +9,7 @@
  */
 import { appendFileSync, mkdirSync } from "node:fs";
 import { join } from "node:path";
+import { CORE, readSettings } from "../../shared/settings.js";
 import { eventsTable, idempotencyTable, mainTable, type TableDef } from "../../shared/tables.js";
 import { currentFunction } from "./function-scope.js";
 
@@ -43,9 +44,10 @@ function str(v: unknown): string | undefined {
 }
 
 function tableDef(name: string): TableDef | undefined {
-  if (name === process.env.MAIN_TABLE) return mainTable;
-  if (name === process.env.EVENTS_TABLE) return eventsTable;
-  if (name === process.env.IDEMPOTENCY_TABLE) return idempotencyTable;
+  const env = readSettings(CORE(), ["MAIN_TABLE", "EVENTS_TABLE", "IDEMPOTENCY_TABLE"]);
+  if (name === env.MAIN_TABLE) return mainTable;
+  if (name === env.EVENTS_TABLE) return eventsTable;
+  if (name === env.IDEMPOTENCY_TABLE) return idempotencyTable;
   return undefined;
 }
 

@@ -19,6 +19,7 @@ import { CLOCK_OFFSET_HEADER, withClockOffset } from "../../shared/clock.js";
 import { ORIGIN_VERIFY_HEADER } from "../../shared/origin.js";
 import { type Route, routeKey, routes } from "../../shared/routes.js";
 import { SECURITY_HEADERS } from "../../shared/security-headers.js";
+import { CORE, environment, readSettings } from "../../shared/settings.js";
 import { type ConsoleSite, consoleSiteFromEnv } from "./console.js";
 import { startDigestTimer } from "./digest-timer.js";
 import { asFunction } from "./function-scope.js";
@@ -609,13 +610,14 @@ function env(name: string): string {
 
 async function main(): Promise<void> {
   // The handlers read these at import; fail here, once, rather than with a 500 on every route.
-  for (const name of ["MAIN_TABLE", "EVENTS_TABLE", "AWS_REGION"]) env(name);
+  readSettings(CORE(), ["MAIN_TABLE", "EVENTS_TABLE", "AWS_REGION"]);
   // CloudFront mode (LOCAL_CLOUDFRONT=true): a fresh origin secret, set before any handler loads.
   const cloudFront =
     process.env.LOCAL_CLOUDFRONT === "true"
       ? { secret: randomBytes(32).toString("base64url"), originPort: Number(process.env.LOCAL_ORIGIN_PORT ?? 0) }
       : undefined;
-  if (cloudFront) Object.assign(process.env, { ORIGIN_VERIFY_SECRET: cloudFront.secret, TRUST_CLOUDFRONT_VIEWER_ADDRESS: "true" });
+  if (cloudFront)
+    Object.assign(process.env, environment({ ORIGIN_VERIFY_SECRET: cloudFront.secret, TRUST_CLOUDFRONT_VIEWER_ADDRESS: "true" }));
   const gateway = await startGateway({
     ...(cloudFront && { cloudFront }),
     clockHeader: process.env.LOCAL_CLOCK_HEADER === "true",

@@ -15,9 +15,10 @@ import {
   UpdateTimeToLiveCommand,
   waitUntilTableNotExists,
 } from "@aws-sdk/client-dynamodb";
+import { CORE, environment, MAIL, readSettings, STREAM } from "../../shared/settings.js";
 import { createTableInput, eventsTable, idempotencyTable, mainTable, type TableDef } from "../../shared/tables.js";
 import { ensureUserPool, startTokenTrigger, writeCognitoConfig } from "./cognito.js";
-import { LOCAL_CREDENTIALS, LOCAL_EXPORTS_BUCKET, type LocalTrail, localHandlerEnv } from "./env.js";
+import { LOCAL_CREDENTIALS, LOCAL_EXPORTS_BUCKET, type LocalTrail, localHandlerEnv, processEnvironment } from "./env.js";
 import { cognitoService, dynamodbService, freePort, gatewayService, ROOT, type Service, s3Service, sesService } from "./services.js";
 
 /** Where `npm start` keeps its data, and the file that tells clients where it listens. */
@@ -25,7 +26,7 @@ export const LOCAL_DIR = join(ROOT, ".local");
 export const STACK_FILE = join(LOCAL_DIR, "stack.json");
 
 /** The sender address of the local stack's mail. */
-export const LOCAL_MAIL_FROM = process.env.MAIL_FROM ?? "no-reply@institution-admin.local";
+export const LOCAL_MAIL_FROM = readSettings(MAIL(), ["MAIL_FROM"]).MAIL_FROM ?? "no-reply@institution-admin.local";
 
 /** What clients need to reach the stack; `npm start` writes it to `.local/stack.json`. */
 export interface StackInfo {
@@ -101,11 +102,6 @@ export function ensureTrailKey(dir: string): Pick<LocalTrail, "keyId" | "private
   }
   const fingerprint = createHash("sha256").update(readFileSync(publicKeyFile, "utf8")).digest("hex").slice(0, 16);
   return { keyId: `local:${fingerprint}`, privateKeyFile, publicKeyFile };
-}
-
-function envInt(name: string): number | undefined {
-  const raw = process.env[name];
-  return raw === undefined || raw === "" ? undefined : Number(raw);
 }
 
 /** A service that fault tests can take away and bring back on the same port. */
@@ -233,9 +229,16 @@ export async function startLocalStack(opts: StackOptions): Promise<LocalStack> {
   const apiUrl = `http://127.0.0.1:${ports.api}`;
   const consoleUrl = `${apiUrl}/`;
 
+  // What a developer's shell may set for the functions (`npm start`), checked as the functions check it.
+  const shell = readSettings({ ...CORE(), ...STREAM(), ...MAIL() }, [
+    "EVENT_RETENTION_DAYS",
+    "DIGEST_PERIOD_SECONDS",
+    "WEBHOOK_RETRY_BASE_SECONDS",
+    "APP_BASE_URL",
+  ]);
   const trail: LocalTrail = {
-    eventRetentionDays: opts.eventRetentionDays ?? envInt("EVENT_RETENTION_DAYS") ?? 90,
-    digestPeriodSeconds: opts.digestPeriodSeconds ?? envInt("DIGEST_PERIOD_SECONDS") ?? 3600,
+    eventRetentionDays: opts.eventRetentionDays ?? shell.EVENT_RETENTION_DAYS,
+    digestPeriodSeconds: opts.digestPeriodSeconds ?? shell.DIGEST_PERIOD_SECONDS,
     ...ensureTrailKey(opts.dataDir),
   };
 
@@ -287,37 +290,40 @@ export async function startLocalStack(opts: StackOptions): Promise<LocalStack> {
           userPoolId: pool.userPoolId,
           cognitoEndpoint,
         }),
-        // The gateway runs the export worker and the events stream's consumer in-process (infra/local/workers.ts),
-        // as AWS invokes their functions; webhook retries come due on a timer there too.
-        LOCAL_WORKERS: "true",
-        // A webhook receiver on this machine (http://127.0.0.1:…) can be tested; a deployed stack takes https only.
-        WEBHOOK_ALLOW_LOOPBACK_HTTP: "true",
-        ...((opts.webhookRetryBaseSeconds ?? envInt("WEBHOOK_RETRY_BASE_SECONDS")) !== undefined && {
-          WEBHOOK_RETRY_BASE_SECONDS: String(opts.webhookRetryBaseSeconds ?? envInt("WEBHOOK_RETRY_BASE_SECONDS")),
+        ...environment({
+          // A webhook receiver on this machine (http://127.0.0.1:…) can be tested; a deployed stack takes https only.
+          WEBHOOK_ALLOW_LOOPBACK_HTTP: "true",
+          WEBHOOK_RETRY_BASE_SECONDS: String(opts.webhookRetryBaseSeconds ?? shell.WEBHOOK_RETRY_BASE_SECONDS),
+          MAIL_FROM: LOCAL_MAIL_FROM,
+          // Invitation links open the console, which the gateway serves on its own origin.
+          APP_BASE_URL: shell.APP_BASE_URL ?? apiUrl,
+          // The pool that transfer, joining and SCIM use (shared/users.ts), as the CDK stack names it to those functions.
+          USER_POOL_ID: pool.userPoolId,
+          COGNITO_ENDPOINT: cognitoEndpoint,
         }),
-        // The gateway runs the digester on a timer, as EventBridge Scheduler runs the digest function in AWS.
-        DIGEST_TIMER: opts.digestTimer === false ? "" : "true",
-        LOCAL_CLOCK_HEADER: opts.clockHeader === true ? "true" : "",
-        AWS_SESSION_TOKEN: "",
-        AWS_PROFILE: "",
-        MAIL_FROM: LOCAL_MAIL_FROM,
-        // Invitation links open the console, which the gateway serves on its own origin.
-        APP_BASE_URL: process.env.APP_BASE_URL ?? apiUrl,
-        // The console's /config.json (console.ts): the same keys the CDK stack writes into its bucket.
-        CONSOLE_CONFIG: JSON.stringify({
-          region,
-          userPoolId: pool.userPoolId,
-          userPoolClientId: pool.userPoolClientId,
-          cognitoEndpoint,
-          mfa: "optional",
+        // The gateway process's own settings (infra/local/gateway.ts), not a function's.
+        ...processEnvironment({
+          // The gateway runs the export worker and the events stream's consumer in-process (infra/local/workers.ts),
+          // as AWS invokes their functions; webhook retries come due on a timer there too.
+          LOCAL_WORKERS: "true",
+          // The gateway runs the digester on a timer, as EventBridge Scheduler runs the digest function in AWS.
+          DIGEST_TIMER: opts.digestTimer === false ? "" : "true",
+          LOCAL_CLOCK_HEADER: opts.clockHeader === true ? "true" : "",
+          AWS_SESSION_TOKEN: "",
+          AWS_PROFILE: "",
+          // The console's /config.json (console.ts): the same keys the CDK stack writes into its bucket.
+          CONSOLE_CONFIG: JSON.stringify({
+            region,
+            userPoolId: pool.userPoolId,
+            userPoolClientId: pool.userPoolClientId,
+            cognitoEndpoint,
+            mfa: "optional",
+          }),
+          // The authorizer's settings.
+          JWT_ISSUER: `${cognitoEndpoint}/${pool.userPoolId}`,
+          JWT_AUDIENCE: pool.userPoolClientId,
+          JWKS_URL: `${cognitoEndpoint}/${pool.userPoolId}/.well-known/jwks.json`,
         }),
-        // The pool that transfer, joining and SCIM use (shared/users.ts), as the CDK stack names it to those functions.
-        USER_POOL_ID: pool.userPoolId,
-        COGNITO_ENDPOINT: cognitoEndpoint,
-        // The authorizer's settings.
-        JWT_ISSUER: `${cognitoEndpoint}/${pool.userPoolId}`,
-        JWT_AUDIENCE: pool.userPoolClientId,
-        JWKS_URL: `${cognitoEndpoint}/${pool.userPoolId}/.well-known/jwks.json`,
         ...opts.handlerEnv,
       },
     });

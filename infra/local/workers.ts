@@ -9,6 +9,7 @@ import { handler as exportWorker } from "../../functions/exports/worker.js";
 import { handler as consumer } from "../../functions/streaming/consume.js";
 import { handler as retrier } from "../../functions/webhooks/retry.js";
 import { runInProcess } from "../../shared/exports/dispatch.js";
+import { CORE, need, readSettings } from "../../shared/settings.js";
 import { asFunction } from "./function-scope.js";
 import { startStreamPoller } from "./stream-poller.js";
 
@@ -21,10 +22,11 @@ const RETRY_INTERVAL_MS = 1000;
 export async function startLocalWorkers(): Promise<LocalWorkers> {
   // Each as its own function (function-scope.ts): in AWS each has its own role.
   runInProcess((job) => asFunction("exports/worker", () => exportWorker(job)));
+  const env = readSettings(CORE(), ["DYNAMODB_ENDPOINT", "AWS_REGION", "EVENTS_TABLE"]);
   const poller = await startStreamPoller({
-    endpoint: process.env.DYNAMODB_ENDPOINT as string,
-    region: process.env.AWS_REGION as string,
-    table: process.env.EVENTS_TABLE as string,
+    endpoint: need(env.DYNAMODB_ENDPOINT, "DYNAMODB_ENDPOINT"),
+    region: env.AWS_REGION,
+    table: env.EVENTS_TABLE,
     handle: (records) => asFunction("streaming/consume", () => consumer({ Records: records } as unknown as DynamoDBStreamEvent)),
   });
   let retrying: Promise<unknown> = Promise.resolve();

@@ -4,6 +4,7 @@
  * `insufficient_privileges`, action `manage_directory`) → body (400) → the change and its event, in the
  * actor's and the owner's trails, in one transaction.
  */
+
 import { auditEvent, commitWithEvents, type EventDetails, type EventType } from "../audit.js";
 import type { Caller } from "../caller.js";
 import { now as clock } from "../clock.js";
@@ -13,6 +14,7 @@ import { requireSuperAdminOf, requireVisible, type Visible } from "../institutio
 import { RETRY, withRetries } from "../retry.js";
 import { isRole, type Role } from "../roles.js";
 import { SCIM_BASE_PATH } from "../routes.js";
+import { MAIL, readSettings } from "../settings.js";
 import type { Connection } from "./model.js";
 import { directoryActor, planAccess } from "./provision.js";
 import * as repo from "./repository.js";
@@ -41,7 +43,7 @@ export function toView(c: Connection): ScimConnectionView {
 
 /** The SCIM service's base URL: the API's origin (the console's, deployed) and the SCIM base path. */
 function baseUrl(): string {
-  return `${(process.env.APP_BASE_URL ?? "").replace(/\/+$/, "")}${SCIM_BASE_PATH}`;
+  return `${(readSettings(MAIL(), ["APP_BASE_URL"]).APP_BASE_URL ?? "").replace(/\/+$/, "")}${SCIM_BASE_PATH}`;
 }
 
 /** The institution visible to its super admin, and its connection, read side by side (one round trip). */

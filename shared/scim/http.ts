@@ -3,6 +3,7 @@
  * security headers → the directory (from the Lambda authorizer's context) → body size (413) → JSON body (400,
  * `application/scim+json` or plain JSON) → the handler; every error in the RFC's shape, `application/scim+json`.
  */
+
 import middy from "@middy/core";
 import httpSecurityHeaders from "@middy/http-security-headers";
 import type { APIGatewayProxyEventV2WithLambdaAuthorizer, APIGatewayProxyStructuredResultV2, Context } from "aws-lambda";
@@ -10,6 +11,7 @@ import { viewerIp } from "../caller.js";
 import { toResponse, Unauthorized } from "../errors.js";
 import { SCIM_BASE_PATH } from "../routes.js";
 import { SECURITY_HEADERS } from "../security-headers.js";
+import { EDGE, MAIL, readSettings } from "../settings.js";
 import { telemetry } from "../telemetry.js";
 import type { TokenTarget } from "./model.js";
 import { SCIM_CONTENT_TYPE, ScimError, scimErrorBody } from "./protocol.js";
@@ -43,11 +45,11 @@ export interface ScimResponse {
 /** The JSON API's body limit (shared/http.ts, not imported: it would bring the idempotency middleware along). */
 const MAX_BODY_BYTES = 64 * 1024;
 
-const TRUST_VIEWER_ADDRESS = process.env.TRUST_CLOUDFRONT_VIEWER_ADDRESS === "true";
+const TRUST_VIEWER_ADDRESS = readSettings(EDGE(), ["TRUST_CLOUDFRONT_VIEWER_ADDRESS"]).TRUST_CLOUDFRONT_VIEWER_ADDRESS;
 
 /** The service's base URL: the one the connection named (`SCIM_BASE_URL`), else the request's own origin. */
 function baseUrl(event: ScimEvent): string {
-  const configured = process.env.APP_BASE_URL;
+  const configured = readSettings(MAIL(), ["APP_BASE_URL"]).APP_BASE_URL;
   if (configured) return `${configured.replace(/\/+$/, "")}${SCIM_BASE_PATH}`;
   const proto = event.headers?.["x-forwarded-proto"] ?? "https";
   return `${proto}://${event.requestContext.domainName}${SCIM_BASE_PATH}`;

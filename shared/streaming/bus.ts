@@ -5,15 +5,16 @@
  * local stack) nothing is put. `EVENTBRIDGE_ENDPOINT` points the client elsewhere (there is no local
  * EventBridge: the test of this module answers PutEvents itself).
  */
+
 import { EventBridgeClient, PutEventsCommand, type PutEventsRequestEntry } from "@aws-sdk/client-eventbridge";
 import type { StoredEvent } from "../audit.js";
 import { localCredentials, observe } from "../clients.js";
 import { config } from "../config.js";
 import { showBody } from "../security-events/service.js";
+import { readSettings, STREAM } from "../settings.js";
 import { EVENT_SOURCE } from "./source.js";
 
-const busName = process.env.EVENT_BUS_NAME || undefined;
-const endpoint = process.env.EVENTBRIDGE_ENDPOINT || undefined;
+const { EVENT_BUS_NAME: busName, EVENTBRIDGE_ENDPOINT: endpoint } = readSettings(STREAM(), ["EVENT_BUS_NAME", "EVENTBRIDGE_ENDPOINT"]);
 const eventBridge = observe(new EventBridgeClient({ region: config.region, endpoint, ...localCredentials(endpoint) }));
 
 /** PutEvents takes at most 10 entries. */

@@ -1,9 +1,16 @@
 /** Settings of the webhooks (DESIGN.md §11), read and checked once at module load. */
-import { envInt } from "../numbers.js";
+import { readSettings, STREAM } from "../settings.js";
+
+const env = readSettings(STREAM(), [
+  "WEBHOOKS_PER_ACCOUNT",
+  "WEBHOOK_RETRY_BASE_SECONDS",
+  "WEBHOOK_RETRY_WINDOW_SECONDS",
+  "WEBHOOK_ALLOW_LOOPBACK_HTTP",
+]);
 
 export const webhookConfig = {
   /** At most this many webhooks per account. */
-  perAccount: envInt("WEBHOOKS_PER_ACCOUNT", 5),
+  perAccount: env.WEBHOOKS_PER_ACCOUNT,
   /** A delivery attempt that has no answer after this long has failed. */
   timeoutMs: 5_000,
   /**
@@ -12,11 +19,11 @@ export const webhookConfig = {
    */
   slowMs: 1_000,
   /** The first retry waits this long, each next one twice as long (at most an hour). */
-  retryBaseSeconds: envInt("WEBHOOK_RETRY_BASE_SECONDS", 30),
+  retryBaseSeconds: env.WEBHOOK_RETRY_BASE_SECONDS,
   /** Deliveries are retried this long after their first attempt, then marked failed; a receiver failing this long is disabled. */
-  retryWindowSeconds: envInt("WEBHOOK_RETRY_WINDOW_SECONDS", 24 * 3600),
+  retryWindowSeconds: env.WEBHOOK_RETRY_WINDOW_SECONDS,
   /** Loopback http URLs (a receiver on this machine): the local stack only. */
-  allowLoopbackHttp: process.env.WEBHOOK_ALLOW_LOOPBACK_HTTP === "true",
+  allowLoopbackHttp: env.WEBHOOK_ALLOW_LOOPBACK_HTTP,
   /** How long delivery records are kept. */
   deliveryDays: 7,
 } as const;
