@@ -12,10 +12,11 @@ import { createPublicKey } from "node:crypto";
 import { readFileSync } from "node:fs";
 import { pathToFileURL } from "node:url";
 import { parseArgs } from "node:util";
+import { paths } from "../shared/paths.js";
 import type { Digest, EventBody } from "../shared/trail/digest.js";
 import { VERIFY_GRACE_MS, verifyTrail } from "../shared/trail/verify.js";
 
-const EVENTS = "/api/v1/admin/security_events";
+const EVENTS = paths.securityEvents;
 
 export interface VerifyOptions {
   readonly api: string;

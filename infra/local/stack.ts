@@ -15,6 +15,7 @@ import {
   UpdateTimeToLiveCommand,
   waitUntilTableNotExists,
 } from "@aws-sdk/client-dynamodb";
+import { paths } from "../../shared/paths.js";
 import { CORE, environment, MAIL, readSettings, STREAM } from "../../shared/settings.js";
 import { createTableInput, eventsTable, idempotencyTable, mainTable, type TableDef } from "../../shared/tables.js";
 import { ensureUserPool, startTokenTrigger, writeCognitoConfig } from "./cognito.js";
@@ -40,7 +41,7 @@ export interface StackInfo {
   readonly dynamodbEndpoint: string;
   readonly sesEndpoint: string;
   readonly tables: { readonly main: string; readonly events: string; readonly idempotency: string };
-  /** The API reference page (the document is `<apiUrl>/api/v1/openapi.json`). */
+  /** The API reference page (the document is `<apiUrl>` + `paths.openapi`). */
   readonly docsUrl: string;
   /** The audit trail's retention, digest period and signing key pair (DESIGN.md §10). */
   readonly trail: LocalTrail;
@@ -339,7 +340,7 @@ export async function startLocalStack(opts: StackOptions): Promise<LocalStack> {
       dynamodbEndpoint,
       sesEndpoint,
       tables,
-      docsUrl: `${apiUrl}/api/v1/docs`,
+      docsUrl: `${apiUrl}${paths.docs}`,
       trail,
       s3Endpoint,
     };

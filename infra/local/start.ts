@@ -6,6 +6,7 @@
  * default that is taken is replaced by a free one. `.local/stack.json` says which were used.
  */
 import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { paths } from "../../shared/paths.js";
 import { ensureConsoleBuilt } from "./console-build.js";
 import { killAllServicesNow, portIsFree, portOr } from "./services.js";
 import { LOCAL_DIR, type LocalStack, STACK_FILE, type StackInfo, startLocalStack } from "./stack.js";
@@ -78,8 +79,8 @@ async function main(): Promise<void> {
 Institution Administration API — local stack (data in .local/, logs in ${stack.logDir})
 
   Console          ${stack.consoleUrl}  (a password to sign in with: npm run token -- <email> --super-admin --password '<pw>')
-  API              ${stack.apiUrl}/api/v1/institutions
-  API reference    ${stack.docsUrl}  (the OpenAPI document: ${stack.apiUrl}/api/v1/openapi.json)
+  API              ${stack.apiUrl}${paths.institutions}
+  API reference    ${stack.docsUrl}  (the OpenAPI document: ${stack.apiUrl}${paths.openapi})
   Cognito (local)  ${stack.cognitoEndpoint}  pool ${stack.userPoolId}, app client ${stack.userPoolClientId}
   DynamoDB Local   ${stack.dynamodbEndpoint}  tables ${stack.tables.main}, ${stack.tables.events}, ${stack.tables.idempotency}
   SES (local)      ${stack.sesEndpoint}  sent mail: open ${stack.sesEndpoint}/ in a browser, or GET ${stack.sesEndpoint}/store
@@ -87,7 +88,7 @@ Institution Administration API — local stack (data in .local/, logs in ${stack
 
 Get an ID token (-s keeps npm's banner out of stdout):
   TOKEN=$(npm run -s token -- admin@example.com --super-admin --account acme --name "Ada Admin")
-  curl -H "Authorization: Bearer $TOKEN" ${stack.apiUrl}/api/v1/institutions
+  curl -H "Authorization: Bearer $TOKEN" ${stack.apiUrl}${paths.institutions}
 
 Ctrl-C stops everything. Requests are logged below.
 `);

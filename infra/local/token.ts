@@ -4,6 +4,7 @@
  */
 import { existsSync, readFileSync } from "node:fs";
 import { parseArgs } from "node:util";
+import { paths } from "../../shared/paths.js";
 import { createUserWithTemporaryPassword, issueIdToken } from "./cognito.js";
 import { STACK_FILE, type StackInfo } from "./stack.js";
 
@@ -16,7 +17,7 @@ Creates or updates <email> in the local Cognito user pool of \`npm start\` and p
 (valid 24 hours) on stdout, and nothing else. Use -s (--silent) so npm's own banner stays out of stdout:
 
   TOKEN=$(npm run -s token -- ada@example.com --super-admin --account acme --name "Ada Admin")
-  curl -H "Authorization: Bearer $TOKEN" http://127.0.0.1:3000/api/v1/institutions
+  curl -H "Authorization: Bearer $TOKEN" http://127.0.0.1:3000${paths.institutions}
 
 Options:
   --super-admin     put the user in the cohort_super_admin group; without it the user is taken out of it

@@ -12,19 +12,6 @@ import { paths } from "../../shared/routes.js";
 const ROOTS = ["shared", "functions", "infra", "web/src", "test"];
 const ALLOWED = (file: string) => file === "shared/paths.ts" || file.startsWith("shared/openapi/");
 
-/**
- * Files other engineers are converting this round (issue 31), each named exactly so that the check stays strict
- * for every other file. The test also fails once a listed file no longer spells the prefix, so the list can only
- * shrink: delete an entry when its file is converted.
- */
-const CONVERTING: readonly string[] = [
-  // The local stack's banner and URLs, and the trail verifier: the environment-settings engineer's infra/.
-  "infra/local/stack.ts",
-  "infra/local/start.ts",
-  "infra/local/token.ts",
-  "infra/verify-trail.ts",
-];
-
 function files(dir: string): string[] {
   return readdirSync(dir, { withFileTypes: true }).flatMap((e) => {
     const path = join(dir, e.name);
@@ -46,14 +33,7 @@ describe("the API's prefix", () => {
     expect(Object.values(paths).filter((p) => p.startsWith(`${PREFIX}/`)).length).toBeGreaterThan(5);
   });
 
-  it("appears nowhere else in shared/, functions/, infra/, web/src/ or test/ (beyond the document and the files being converted)", () => {
-    expect(
-      spelling.filter((f) => !CONVERTING.includes(f)),
-      "build the path from `paths` (shared/paths.ts)",
-    ).toEqual([]);
-    expect(
-      CONVERTING.filter((f) => !spelling.includes(f)),
-      "converted: delete the entry from CONVERTING",
-    ).toEqual([]);
+  it("appears nowhere else in shared/, functions/, infra/, web/src/ or test/ (beyond the document)", () => {
+    expect(spelling, "build the path from `paths` (shared/paths.ts)").toEqual([]);
   });
 });
