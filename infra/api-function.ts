@@ -20,6 +20,15 @@ export const ARCHITECTURE = lambda.Architecture.ARM_64;
 /** Memory of every API function, chosen by measurement (docs/cold-starts.md). */
 export const API_MEMORY_MB = 1_024;
 
+/**
+ * Packages a deployed bundle takes from elsewhere (esbuild's `alias`; paths from the project root, where CDK runs
+ * esbuild): the SDK's default credential chain becomes the environment's credentials, all Lambda gives
+ * (shared/lambda-credentials.ts; docs/cold-starts.md). Tests and the local stack run unbundled, with the full chain.
+ */
+export const CREDENTIALS_ALIAS: Readonly<Record<string, string>> = {
+  "@aws-sdk/credential-provider-node": "./shared/lambda-credentials.ts",
+};
+
 /** esbuild options of every function. */
 export const BUNDLING = {
   format: OutputFormat.ESM,
@@ -35,6 +44,7 @@ export const BUNDLING = {
   forceDockerBundling: false,
   // The test run's AWS request recorder (shared/clients.ts) is never in a deployed bundle.
   define: { "process.env.AWS_REQUEST_LOG": '""' },
+  esbuildArgs: { "--alias": Object.entries(CREDENTIALS_ALIAS).map(([from, to]) => `${from}=${to}`) },
 } satisfies BundlingOptions;
 
 /**

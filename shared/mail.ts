@@ -10,7 +10,7 @@
  * stack), so their absence is an error at send time, not at load time of every invitation handler.
  */
 import { SESClient, SendEmailCommand } from "@aws-sdk/client-ses";
-import { localCredentials, observe } from "./clients.js";
+import { localCredentials, observe } from "./aws.js";
 import { config } from "./config.js";
 import { tracer } from "./telemetry.js";
 

@@ -18,7 +18,7 @@ import {
   CognitoIdentityProviderClient,
   ListUsersCommand,
 } from "@aws-sdk/client-cognito-identity-provider";
-import { localCredentials, observe } from "./clients.js";
+import { localCredentials, observe } from "./aws.js";
 import { config } from "./config.js";
 import { tracer } from "./telemetry.js";
 
