@@ -86,7 +86,7 @@ export const handler = async () =>
 /**
  * The reference: the DocumentClient with the SDK as it comes (its default credential chain included), so that
  * what the stack's bundling leaves out of every function (the chain beyond the environment's credentials,
- * CREDENTIALS_ALIAS) counts toward the goal, as issue 34 asks. `lambdaCredentials` builds it with the stack's
+ * BUNDLE_ALIAS) counts toward the goal, as issue 34 asks. `lambdaCredentials` builds it with the stack's
  * alias too, for the row that shows what the alias alone takes off.
  */
 export async function buildReference(dir: string, opts: { lambdaCredentials?: boolean } = {}): Promise<string> {

@@ -22,11 +22,14 @@ export const API_MEMORY_MB = 1_024;
 
 /**
  * Packages a deployed bundle takes from elsewhere (esbuild's `alias`; paths from the project root, where CDK runs
- * esbuild): the SDK's default credential chain becomes the environment's credentials, all Lambda gives
- * (shared/lambda-credentials.ts; docs/cold-starts.md). Tests and the local stack run unbundled, with the full chain.
+ * esbuild), each for code that Lambda never runs (docs/cold-starts.md): the SDK's default credential chain
+ * becomes the environment's credentials, all Lambda gives (shared/lambda-credentials.ts); semver, which only the
+ * X-Ray SDK's AWS SDK v2 patcher calls, one function (shared/lambda-semver.ts). Tests and the local stack run
+ * unbundled, with the packages themselves.
  */
-export const CREDENTIALS_ALIAS: Readonly<Record<string, string>> = {
+export const BUNDLE_ALIAS: Readonly<Record<string, string>> = {
   "@aws-sdk/credential-provider-node": "./shared/lambda-credentials.ts",
+  semver: "./shared/lambda-semver.ts",
 };
 
 /** esbuild options of every function. */
@@ -44,7 +47,7 @@ export const BUNDLING = {
   forceDockerBundling: false,
   // The test run's AWS request recorder (shared/clients.ts) is never in a deployed bundle.
   define: { "process.env.AWS_REQUEST_LOG": '""' },
-  esbuildArgs: { "--alias": Object.entries(CREDENTIALS_ALIAS).map(([from, to]) => `${from}=${to}`) },
+  esbuildArgs: { "--alias": Object.entries(BUNDLE_ALIAS).map(([from, to]) => `${from}=${to}`) },
 } satisfies BundlingOptions;
 
 /**

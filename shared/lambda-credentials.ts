@@ -1,6 +1,6 @@
 /**
  * In a deployed bundle, this module stands in for `@aws-sdk/credential-provider-node`, the SDK's default
- * credential chain (an esbuild alias, `CREDENTIALS_ALIAS` in infra/api-function.ts). Lambda hands a function
+ * credential chain (an esbuild alias, `BUNDLE_ALIAS` in infra/api-function.ts). Lambda hands a function
  * its role's credentials in the environment (AWS_ACCESS_KEY_ID, AWS_SECRET_ACCESS_KEY, AWS_SESSION_TOKEN),
  * the chain's first link; the other links (SSO, shared ini files, credential process, web identity, IMDS and
  * container endpoints, with the STS, SSO and sign-in clients they call) never answer there, and cost each

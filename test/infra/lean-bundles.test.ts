@@ -6,8 +6,9 @@
  * - in a function without a POST route, the DynamoDB commands it never sends: esbuild keeps every command of
  *   a client whose package a dynamically imported module reaches, so this fails when a module that is
  *   imported dynamically (users.ts, exports/link.ts, registration-number.ts) imports the DynamoDB client;
- * - in the transfer function, the Cognito commands it never sends (a static import, shared/administrators/transfer.ts).
- * And the module the alias puts in the chain's place gives the environment's credentials.
+ * - in the transfer function, the Cognito commands it never sends (a static import, shared/administrators/transfer.ts);
+ * - semver, whose one importer, the X-Ray SDK's AWS SDK v2 patcher, gets one function (shared/lambda-semver.ts).
+ * And the modules the aliases put in the packages' place do what the packages did for their callers.
  */
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
@@ -28,20 +29,24 @@ const CHAIN_BEYOND_ENV =
 const WHOLE_DYNAMODB = /node_modules\/@aws-sdk\/client-dynamodb\/dist-es\/(DynamoDB\.js|waiters\/)/;
 const WHOLE_COGNITO = /node_modules\/@aws-sdk\/client-cognito-identity-provider\/dist-es\/CognitoIdentityProvider\.js/;
 
-/** The inputs that leave bytes in the bundle. */
-async function kept(name: string, build: (outfile: string) => ReturnType<typeof bundleAsDeployed>): Promise<string[]> {
+/** The inputs that leave bytes in the bundle; and the importers of `module`. */
+async function kept(name: string, build: (outfile: string) => ReturnType<typeof bundleAsDeployed>, module = ""): Promise<string[][]> {
   const metafile = await build(join(dir, name, "index.mjs"));
   const output = Object.entries(metafile.outputs).find(([file]) => file.endsWith(".mjs"))?.[1];
-  return Object.entries(output?.inputs ?? {})
+  const inputs = Object.entries(output?.inputs ?? {})
     .filter(([, i]) => i.bytesInOutput > 0)
     .map(([path]) => path);
+  const importers = Object.entries(metafile.inputs)
+    .filter(([, i]) => i.imports.some((x) => x.path === module))
+    .map(([path]) => path.replace(/^.*node_modules\//, ""));
+  return [inputs, importers];
 }
 
 describe("the deployed bundles", () => {
   it("hold no credential provider beyond the environment's (the reference, the SDK as it comes, does)", async () => {
     // The probe's positive control: the plain SDK's default chain matches the pattern.
     const client = 'import { DynamoDBClient } from "@aws-sdk/client-dynamodb"; export const c = new DynamoDBClient({});';
-    const reference = await kept("reference", (outfile) =>
+    const [reference = []] = await kept("reference", (outfile) =>
       bundleAsDeployed({ stdin: { contents: client, resolveDir: ROOT, loader: "ts" }, outfile, plainSdk: true }),
     );
     expect(reference.filter((p) => CHAIN_BEYOND_ENV.test(p)).length).toBeGreaterThan(5);
@@ -50,19 +55,33 @@ describe("the deployed bundles", () => {
     expect(api.size).toBeGreaterThanOrEqual(30);
     const withoutPost: string[] = [];
     for (const [handler, access] of api) {
-      const inputs = await kept(handler, (outfile) =>
-        bundleAsDeployed({
-          entryPoints: [join(ROOT, "functions", `${handler}.ts`)],
-          outfile,
-          define: bundlingDefine(access.idempotency === true),
-        }),
+      const [inputs = [], semverImporters = []] = await kept(
+        handler,
+        (outfile) =>
+          bundleAsDeployed({
+            entryPoints: [join(ROOT, "functions", `${handler}.ts`)],
+            outfile,
+            define: bundlingDefine(access.idempotency === true),
+          }),
+        "shared/lambda-semver.ts",
       );
+      expect(
+        inputs.filter((p) => p.includes("node_modules/semver/")),
+        handler,
+      ).toEqual([]);
+      expect(
+        semverImporters.filter((p) => p !== "aws-xray-sdk-core/dist/lib/patchers/aws_p.js"),
+        handler,
+      ).toEqual([]);
       expect(
         inputs.filter((p) => CHAIN_BEYOND_ENV.test(p)),
         handler,
       ).toEqual([]);
       // Every function but the docs pages makes AWS calls, with the environment's credentials in their place.
-      if (!handler.startsWith("docs/")) expect(inputs, handler).toContain("shared/lambda-credentials.ts");
+      if (!handler.startsWith("docs/")) {
+        expect(inputs, handler).toContain("shared/lambda-credentials.ts");
+        expect(semverImporters, handler).toEqual(["aws-xray-sdk-core/dist/lib/patchers/aws_p.js"]);
+      }
       if (!access.idempotency && !handler.startsWith("docs/")) {
         withoutPost.push(handler);
         expect(
@@ -83,6 +102,15 @@ describe("the deployed bundles", () => {
     }
     expect(withoutPost).toContain("administrators/list");
   }, 300_000);
+});
+
+describe("semver's place (shared/lambda-semver.ts)", () => {
+  it("compares versions as semver.gte does for the X-Ray patcher's check", async () => {
+    const { gte } = await import("../../shared/lambda-semver.js");
+    expect([gte("3.1169.0", "2.7.15"), gte("2.7.15", "2.7.15"), gte("v2.10.0", "2.9.1")]).toEqual([true, true, true]);
+    expect([gte("2.7.14", "2.7.15"), gte("1.99.99", "2.0.0")]).toEqual([false, false]);
+    expect(() => gte("not a version", "2.7.15")).toThrow(/Invalid Version/);
+  });
 });
 
 describe("the environment's credentials in the chain's place (shared/lambda-credentials.ts)", () => {

@@ -1,12 +1,12 @@
 /** A function bundled as `cdk synth` bundles it (the `BUNDLING` options of infra/api-function.ts), outside CDK. */
 import { type BuildOptions, build, type Metafile } from "esbuild";
-import { BUNDLING, CREDENTIALS_ALIAS, ESBUILD_TARGET } from "../../infra/api-function.js";
+import { BUNDLE_ALIAS, BUNDLING, ESBUILD_TARGET } from "../../infra/api-function.js";
 import { ROOT } from "../../infra/local/services.js";
 
 /**
  * Builds one ESM bundle with the stack's esbuild options; `input` says what to bundle and where to write it,
  * and `define` what the stack defines for that function (bundlingDefine). `plainSdk` leaves out the stack's
- * alias of the SDK's credential chain (the bench's reference: the SDK as it comes). Returns esbuild's metafile.
+ * aliases (BUNDLE_ALIAS; the bench's reference: the SDK as it comes). Returns esbuild's metafile.
  */
 export async function bundleAsDeployed(
   input: Pick<BuildOptions, "entryPoints" | "stdin" | "outfile" | "define"> & { plainSdk?: boolean },
@@ -25,7 +25,7 @@ export async function bundleAsDeployed(
     banner: { js: BUNDLING.banner },
     external: BUNDLING.externalModules,
     // BUNDLING.esbuildArgs' alias, resolved from the project root as CDK runs esbuild.
-    alias: plainSdk ? {} : { ...CREDENTIALS_ALIAS },
+    alias: plainSdk ? {} : { ...BUNDLE_ALIAS },
     absWorkingDir: ROOT,
     metafile: true,
     logLevel: "error",
