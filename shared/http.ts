@@ -76,8 +76,8 @@ function result(response: ApiResponse): ApiResult {
 /**
  * `Idempotency-Key` on POST routes (idempotency.ts). The stack defines `TAKES_IDEMPOTENCY_KEY` per function
  * when it bundles it, "false" for a function without a POST route, and esbuild drops this import from that
- * bundle: Powertools' idempotency utility and JMESPath add
- * about 100 kB to a POST function and nothing to the others. Unbundled (locally, in tests) it is always there.
+ * bundle: Powertools' idempotency utility and JMESPath add about 45 KiB to a POST function and nothing to
+ * the others. Unbundled (locally, in tests) it is always there.
  */
 const idempotency: Middleware[] =
   process.env.TAKES_IDEMPOTENCY_KEY === "false" ? [] : [deferredIdempotency(() => import("./idempotency.js"))];
