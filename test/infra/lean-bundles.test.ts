@@ -6,7 +6,7 @@
  * - the DynamoDB commands a function never sends: esbuild keeps (and evaluates at import) every command of a
  *   client whose package a dynamically imported module reaches, so this fails when a module that is imported
  *   dynamically (idempotency.ts, users.ts, exports/link.ts, registration-number.ts) imports the DynamoDB client;
- * - in the transfer function, the Cognito commands it never sends (a static import, shared/administrators/transfer.ts);
+ * - the Cognito commands a function never sends (users.ts imported statically: transfer, open, register, SCIM);
  * - semver, whose one importer, the X-Ray SDK's AWS SDK v2 patcher, gets one function (shared/lambda-semver.ts).
  * And the modules the aliases put in the packages' place do what the packages did for their callers.
  */
@@ -54,6 +54,7 @@ describe("the deployed bundles", () => {
     const api = handlers();
     expect(api.size).toBeGreaterThanOrEqual(30);
     const withPost: string[] = [];
+    const withPool: string[] = [];
     for (const [handler, access] of api) {
       const [inputs = [], semverImporters = []] = await kept(
         handler,
@@ -87,19 +88,16 @@ describe("the deployed bundles", () => {
         handler,
       ).toEqual([]);
       if (access.idempotency) withPost.push(handler);
-      if (handler === "administrators/transfer") {
-        expect(
-          inputs.some((p) => p.includes("@aws-sdk/client-cognito-identity-provider/")),
-          handler,
-        ).toBe(true);
-        expect(
-          inputs.filter((p) => WHOLE_COGNITO.test(p)),
-          handler,
-        ).toEqual([]);
-      }
+      // Every function with the user pool imports the Cognito client statically (users.ts), keeping only what it sends.
+      if (access.users) withPool.push(handler);
+      expect(
+        inputs.filter((p) => WHOLE_COGNITO.test(p)),
+        handler,
+      ).toEqual([]);
     }
     // The POST functions, whose idempotency.ts is imported dynamically, are among them.
     expect(withPost).toContain("cohorts/create");
+    expect(withPool.sort()).toEqual(["administrators/transfer", "invitations/open", "invitations/register", "scim/service"]);
   }, 300_000);
 });
 
