@@ -21,6 +21,18 @@ export const ARCHITECTURE = lambda.Architecture.ARM_64;
 /** Memory of every API function, chosen by measurement (docs/cold-starts.md). */
 export const API_MEMORY_MB = 1_024;
 
+/**
+ * Packages a deployed bundle takes from elsewhere (esbuild's `alias`; paths from the project root, where CDK runs
+ * esbuild), each for code that Lambda never runs (docs/cold-starts.md): the SDK's default credential chain
+ * becomes the environment's credentials, all Lambda gives (shared/lambda-credentials.ts); semver, which only the
+ * X-Ray SDK's AWS SDK v2 patcher calls, one function (shared/lambda-semver.ts). Tests and the local stack run
+ * unbundled, with the packages themselves.
+ */
+export const BUNDLE_ALIAS: Readonly<Record<string, string>> = {
+  "@aws-sdk/credential-provider-node": "./shared/lambda-credentials.ts",
+  semver: "./shared/lambda-semver.ts",
+};
+
 /** esbuild options of every function. */
 export const BUNDLING = {
   format: OutputFormat.ESM,
@@ -34,8 +46,9 @@ export const BUNDLING = {
   sourcesContent: false,
   // Local esbuild from node_modules; never Docker.
   forceDockerBundling: false,
-  // The test run's AWS request recorder (shared/clients.ts) is never in a deployed bundle.
+  // The test run's AWS request recorder (shared/aws.ts) is never in a deployed bundle.
   define: { [defineKey("AWS_REQUEST_LOG")]: '""' },
+  esbuildArgs: { "--alias": Object.entries(BUNDLE_ALIAS).map(([from, to]) => `${from}=${to}`) },
 } satisfies BundlingOptions;
 
 /**

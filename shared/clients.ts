@@ -6,36 +6,9 @@
 
 import { DynamoDBClient } from "@aws-sdk/client-dynamodb";
 import { DynamoDBDocumentClient, QueryCommand, type QueryCommandInput, type QueryCommandOutput } from "@aws-sdk/lib-dynamodb";
+import { localCredentials, observe } from "./aws.js";
 import { config } from "./config.js";
-import { LOCAL_KEYS, readSettings } from "./settings.js";
 import { tracer } from "./telemetry.js";
-
-/**
- * The test run's AWS request recorder (infra/local/aws-requests.ts, DESIGN.md §16), only when `AWS_REQUEST_LOG`
- * is set: the stack's bundles define it empty, so esbuild drops the import, and a deployed cold start pays nothing.
- */
-const recorder = process.env.AWS_REQUEST_LOG ? await import("../infra/local/aws-requests.js") : undefined;
-
-/** Every AWS client of the functions passes through here, so that the test run can check its requests against IAM. */
-export function observe<T extends object>(client: T): T {
-  recorder?.recordRequests(client as unknown as Parameters<typeof recorder.recordRequests>[0]);
-  return client;
-}
-
-/**
- * Client options for a local endpoint: fixed credentials, so the local stack needs no AWS profile. In AWS
- * (no endpoint override) the function's role provides them through the default chain.
- */
-export function localCredentials(endpoint: string | undefined) {
-  if (!endpoint) return {};
-  const keys = readSettings(LOCAL_KEYS(), ["AWS_ACCESS_KEY_ID", "AWS_SECRET_ACCESS_KEY"]);
-  return {
-    credentials: {
-      accessKeyId: keys.AWS_ACCESS_KEY_ID ?? "local",
-      secretAccessKey: keys.AWS_SECRET_ACCESS_KEY ?? "local",
-    },
-  };
-}
 
 /**
  * The DynamoDB timeout and retry policy, chosen so that a DynamoDB that does not answer costs a request at

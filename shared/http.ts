@@ -14,6 +14,7 @@ import { type Caller, callerFrom, visitorFrom } from "./caller.js";
 import { IDEMPOTENCY_HEADER } from "./constants.js";
 import { BadRequest, Forbidden, messages, PayloadTooLarge, toResponse } from "./errors.js";
 import type { IdempotencyContext } from "./idempotency.js";
+import { idempotencyTable } from "./idempotency-table.js";
 import { fromOrigin } from "./origin.js";
 import { requireSuperAdmin } from "./refusals.js";
 import { routeOf } from "./routes.js";
@@ -75,8 +76,8 @@ function result(response: ApiResponse): ApiResult {
 /**
  * `Idempotency-Key` on POST routes (idempotency.ts). The stack defines `TAKES_IDEMPOTENCY_KEY` per function
  * when it bundles it, "false" for a function without a POST route, and esbuild drops this import from that
- * bundle: Powertools' idempotency utility, JMESPath and the DynamoDB commands the dynamic import keeps add
- * about 100 kB to a POST function and nothing to the others. Unbundled (locally, in tests) it is always there.
+ * bundle: Powertools' idempotency utility and JMESPath add about 45 KiB to a POST function and nothing to
+ * the others. Unbundled (locally, in tests) it is always there.
  */
 const idempotency: Middleware[] =
   process.env.TAKES_IDEMPOTENCY_KEY === "false" ? [] : [deferredIdempotency(() => import("./idempotency.js"))];
@@ -87,7 +88,7 @@ const idempotency: Middleware[] =
  */
 function deferredIdempotency(load: () => Promise<typeof import("./idempotency.js")>): Middleware {
   let loaded: Promise<Middleware> | undefined;
-  const middleware = () => (loaded ??= load().then((m) => m.idempotency((err) => result(toResponse(err))) as Middleware));
+  const middleware = () => (loaded ??= load().then((m) => m.idempotency((err) => result(toResponse(err)), idempotencyTable) as Middleware));
   return {
     before: async (request) => {
       if (request.event.headers?.[IDEMPOTENCY_HEADER] !== undefined) await (await middleware()).before?.(request);

@@ -18,25 +18,25 @@
 
 import type { JSONObject } from "@aws-lambda-powertools/commons/types";
 import {
+  PERSISTENCE_ATTRIBUTE_KEY_MAPPINGS as ATTR,
   IdempotencyConfig,
   IdempotencyItemAlreadyExistsError,
   IdempotencyItemNotFoundError,
   IdempotencyRecordStatus,
   IdempotencyValidationError,
 } from "@aws-lambda-powertools/idempotency";
-import { DynamoDBPersistenceLayer } from "@aws-lambda-powertools/idempotency/dynamodb";
-import type { IdempotencyRecord } from "@aws-lambda-powertools/idempotency/persistence";
-import { DeleteCommand } from "@aws-sdk/lib-dynamodb";
+import { BasePersistenceLayer, IdempotencyRecord } from "@aws-lambda-powertools/idempotency/persistence";
+import type { IdempotencyRecordStatusValue } from "@aws-lambda-powertools/idempotency/types";
 import type middy from "@middy/core";
 import type { APIGatewayProxyEventV2WithJWTAuthorizer, APIGatewayProxyStructuredResultV2, Context } from "aws-lambda";
 import type { Caller } from "./caller.js";
-import { db, dynamo } from "./clients.js";
 import { now } from "./clock.js";
 import { config } from "./config.js";
 import { IDEMPOTENCY_HEADER } from "./constants.js";
 import { BadRequest, Conflict, messages, Unprocessable } from "./errors.js";
+// Type only: http.ts hands the table's calls over (idempotency-table.ts says why this module imports no client).
+import type { IdempotencyTable } from "./idempotency-table.js";
 import { takesIdempotencyKey } from "./routes.js";
-import { logger } from "./telemetry.js";
 
 type Event = APIGatewayProxyEventV2WithJWTAuthorizer;
 type Result = APIGatewayProxyStructuredResultV2;
@@ -77,16 +77,113 @@ const idempotencyConfig = new IdempotencyConfig({
   hashFunction: "sha256",
 });
 
-let store: DynamoDBPersistenceLayer | undefined;
-/** Made on first use, so that a function without POST routes (no table configured) never needs one. */
-export function persistence(): DynamoDBPersistenceLayer {
-  if (store) return store;
+/** The record's key attribute, Powertools' default. */
+const KEY = "id";
+
+const toRecord = (item: Record<string, unknown>): IdempotencyRecord =>
+  new IdempotencyRecord({
+    idempotencyKey: item[KEY] as string,
+    status: item[ATTR.statusAttr] as IdempotencyRecordStatusValue,
+    expiryTimestamp: item[ATTR.expiryAttr] as number | undefined,
+    inProgressExpiryTimestamp: item[ATTR.inProgressExpiryAttr] as number | undefined,
+    responseData: item[ATTR.dataAttr] as string | undefined,
+    payloadHash: item[ATTR.validationKeyAttr] as string | undefined,
+  });
+
+/**
+ * Powertools' DynamoDB persistence layer (its item, its save condition, strongly consistent reads), over the
+ * calls http.ts hands over: Powertools' own class imports the DynamoDB client, which this module must not.
+ */
+class RecordStore extends BasePersistenceLayer {
+  constructor(
+    private readonly table: IdempotencyTable,
+    private readonly tableName: string,
+  ) {
+    super();
+  }
+
+  protected async _getRecord(idempotencyKey: string): Promise<IdempotencyRecord> {
+    const item = await this.table.get(this.tableName, idempotencyKey);
+    if (!item) throw new IdempotencyItemNotFoundError();
+    return toRecord(item);
+  }
+
+  protected async _putRecord(record: IdempotencyRecord): Promise<void> {
+    const at = Date.now();
+    const failed = await this.table.put({
+      TableName: this.tableName,
+      Item: {
+        [KEY]: record.idempotencyKey,
+        [ATTR.expiryAttr]: record.expiryTimestamp,
+        [ATTR.statusAttr]: record.getStatus(),
+        ...(record.inProgressExpiryTimestamp !== undefined && { [ATTR.inProgressExpiryAttr]: record.inProgressExpiryTimestamp }),
+        ...(this.isPayloadValidationEnabled() && record.payloadHash !== undefined && { [ATTR.validationKeyAttr]: record.payloadHash }),
+      },
+      // Powertools' condition: a new key, an expired record, or one in progress whose invocation's time is up.
+      ConditionExpression:
+        "attribute_not_exists(#id) OR #expiry < :now OR (#status = :inprogress AND attribute_exists(#in_progress_expiry) AND #in_progress_expiry < :now_in_millis)",
+      ExpressionAttributeNames: {
+        "#id": KEY,
+        "#expiry": ATTR.expiryAttr,
+        "#in_progress_expiry": ATTR.inProgressExpiryAttr,
+        "#status": ATTR.statusAttr,
+      },
+      ExpressionAttributeValues: { ":now": at / 1000, ":now_in_millis": at, ":inprogress": IdempotencyRecordStatus.INPROGRESS },
+      ReturnValuesOnConditionCheckFailure: "ALL_OLD",
+    });
+    if (failed) {
+      throw new IdempotencyItemAlreadyExistsError(
+        `Failed to put record for already existing idempotency key: ${record.idempotencyKey}`,
+        failed.existing && toRecord(failed.existing),
+      );
+    }
+  }
+
+  protected async _updateRecord(record: IdempotencyRecord): Promise<void> {
+    const names: Record<string, string> = { "#expiry": ATTR.expiryAttr, "#status": ATTR.statusAttr };
+    const values: Record<string, unknown> = { ":expiry": record.expiryTimestamp, ":status": record.getStatus() };
+    if (record.responseData !== undefined) {
+      names["#response_data"] = ATTR.dataAttr;
+      values[":response_data"] = record.responseData;
+    }
+    if (this.isPayloadValidationEnabled()) {
+      names["#validation_key"] = ATTR.validationKeyAttr;
+      values[":validation_key"] = record.payloadHash;
+    }
+    const set = Object.keys(names).map((name) => `${name} = :${name.slice(1)}`);
+    await this.table.update({
+      TableName: this.tableName,
+      Key: { [KEY]: record.idempotencyKey },
+      UpdateExpression: `SET ${set.join(", ")}`,
+      ExpressionAttributeNames: names,
+      ExpressionAttributeValues: values,
+    });
+  }
+
+  protected async _deleteRecord(record: IdempotencyRecord): Promise<void> {
+    await this.table.delete({ TableName: this.tableName, Key: { [KEY]: record.idempotencyKey } });
+  }
+}
+
+let store: { layer: RecordStore; table: IdempotencyTable } | undefined;
+/**
+ * Made on first use, so that a function without POST routes (no table configured) never needs one; `table`
+ * is idempotency-table.ts's, handed over by http.ts (and by the tests).
+ */
+export function persistence(table: IdempotencyTable): RecordStore {
+  if (store) return store.layer;
   if (!config.tables.idempotency) throw new Error("IDEMPOTENCY_TABLE is not set for a function with a POST route");
-  // The module-scope client: the same endpoint, timeouts, retries and tracing as every other request.
-  store = new DynamoDBPersistenceLayer({ tableName: config.tables.idempotency, awsSdkV3Client: dynamo });
+  const layer = new RecordStore(table, config.tables.idempotency);
   // A fixed prefix, not the function's name: a renamed function keeps its keys.
-  store.configure({ config: idempotencyConfig, keyPrefix: "api" });
-  return store;
+  layer.configure({ config: idempotencyConfig, keyPrefix: "api" });
+  store = { layer, table };
+  return layer;
+}
+
+/** The table's calls and logger, once `persistence` has them. */
+function tableOf(): IdempotencyTable {
+  if (!store) throw new Error("the idempotency store is used before it is made");
+  return store.table;
 }
 
 /** The requests whose record this invocation wrote (and so must complete or delete). */
@@ -96,8 +193,8 @@ const owned = new WeakMap<object, Payload>();
  * Saves the in-progress record, or finds the first request's: its response to replay, 409 while it runs, 422
  * when it was another request. A record that expires meanwhile is taken over on the next round.
  */
-async function begin(payload: Payload, remainingMs: number | undefined): Promise<IdempotencyRecord | undefined> {
-  const layer = persistence();
+async function begin(table: IdempotencyTable, payload: Payload, remainingMs: number | undefined): Promise<IdempotencyRecord | undefined> {
+  const layer = persistence(table);
   for (let round = 0; round < 3; round++) {
     let record: IdempotencyRecord | undefined;
     try {
@@ -136,15 +233,13 @@ async function begin(payload: Payload, remainingMs: number | undefined): Promise
  */
 async function releaseExpired(idempotencyKey: string, until: number): Promise<void> {
   try {
-    await db.send(
-      new DeleteCommand({
-        TableName: config.tables.idempotency,
-        Key: { id: idempotencyKey },
-        ConditionExpression: "#status = :inProgress AND #until = :until",
-        ExpressionAttributeNames: { "#status": "status", "#until": "in_progress_expiration" },
-        ExpressionAttributeValues: { ":inProgress": IdempotencyRecordStatus.INPROGRESS, ":until": until },
-      }),
-    );
+    await tableOf().delete({
+      TableName: config.tables.idempotency,
+      Key: { [KEY]: idempotencyKey },
+      ConditionExpression: "#status = :inProgress AND #until = :until",
+      ExpressionAttributeNames: { "#status": ATTR.statusAttr, "#until": ATTR.inProgressExpiryAttr },
+      ExpressionAttributeValues: { ":inProgress": IdempotencyRecordStatus.INPROGRESS, ":until": until },
+    });
   } catch (err) {
     // Another retry released or took it first: the next round finds whichever record is there now.
     if ((err as Error).name !== "ConditionalCheckFailedException") throw err;
@@ -156,14 +251,15 @@ async function finish(request: object, response: Result | undefined): Promise<vo
   const payload = owned.get(request);
   if (!payload) return;
   owned.delete(request);
-  const layer = persistence();
+  const table = tableOf();
+  const layer = persistence(table);
   try {
     if (response && isStored(response.statusCode ?? 200)) await layer.saveSuccess(payload, JSON.stringify(response));
     else await layer.deleteRecord(payload);
   } catch (err) {
     // The action is done and its answer stands. The record stays in progress until this invocation's
     // timeout, after which a retry acts again.
-    logger.error("idempotency record not completed", err instanceof Error ? err : String(err));
+    table.logger.error("idempotency record not completed", err instanceof Error ? err : String(err));
   }
 }
 
@@ -172,7 +268,10 @@ async function finish(request: object, response: Result | undefined): Promise<vo
  * action threw is stored as the client receives it. Use it last, right before the handler, which must
  * return `context.idempotentReplay` when it is set.
  */
-export function idempotency(errorResult: (err: unknown) => Result): middy.MiddlewareObj<Event, Result, Error, IdempotencyContext> {
+export function idempotency(
+  errorResult: (err: unknown) => Result,
+  table: IdempotencyTable,
+): middy.MiddlewareObj<Event, Result, Error, IdempotencyContext> {
   return {
     before: async (request) => {
       const { event, context } = request;
@@ -185,10 +284,10 @@ export function idempotency(errorResult: (err: unknown) => Result): middy.Middle
         query: event.queryStringParameters ?? {},
         body: context.body ?? null,
       });
-      const first = await begin(payload, context.getRemainingTimeInMillis?.());
+      const first = await begin(table, payload, context.getRemainingTimeInMillis?.());
       if (first) {
         context.idempotentReplay = JSON.parse(first.getResponse() as string) as Result;
-        logger.info("idempotent replay", { route });
+        table.logger.info("idempotent replay", { route });
         return;
       }
       owned.set(request, payload);

@@ -11,7 +11,7 @@
  */
 
 import { SESClient, SendEmailCommand } from "@aws-sdk/client-ses";
-import { localCredentials, observe } from "./clients.js";
+import { localCredentials, observe } from "./aws.js";
 import { config } from "./config.js";
 import { MAIL, readSettings } from "./settings.js";
 import { tracer } from "./telemetry.js";

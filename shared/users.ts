@@ -2,7 +2,7 @@
  * The user pool as it is now: for the two routes that join people from an invitation (DESIGN.md §14: does a
  * user with an e-mail exist, create one, set its password, delete it again), for transfer (a user's account
  * as the pool holds it now, §13) and for SCIM provisioning (find a person by e-mail or invite them, §15). Only
- * those use cases import this module (transfer and SCIM dynamically), so the
+ * those use cases import this module, statically (a dynamic import keeps all of Cognito), so the
  * Cognito client is in their bundles alone; their roles may make exactly these calls on the pool (route
  * access `users`, `USER_ACTIONS` in shared/routes.ts).
  *
@@ -19,7 +19,7 @@ import {
   CognitoIdentityProviderClient,
   ListUsersCommand,
 } from "@aws-sdk/client-cognito-identity-provider";
-import { localCredentials, observe } from "./clients.js";
+import { localCredentials, observe } from "./aws.js";
 import { config } from "./config.js";
 import { need, readSettings, USERS } from "./settings.js";
 import { tracer } from "./telemetry.js";

@@ -7,7 +7,7 @@
 
 import { KMSClient, SignCommand } from "@aws-sdk/client-kms";
 import { PutObjectCommand, S3Client } from "@aws-sdk/client-s3";
-import { observe } from "../../shared/clients.js";
+import { observe } from "../../shared/aws.js";
 import { now as clock } from "../../shared/clock.js";
 import { config } from "../../shared/config.js";
 import { DIGESTER, need, readSettings } from "../../shared/settings.js";

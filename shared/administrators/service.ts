@@ -11,9 +11,8 @@ import type { Caller } from "../caller.js";
 import { now as clock } from "../clock.js";
 import { BadRequest, messages, NotFound, Unprocessable } from "../errors.js";
 import { isId } from "../ids.js";
-import { type Institution, memberRole, TOO_MANY_FOR_CHANGE, toRecord } from "../institutions/model.js";
+import { type Institution, memberRole } from "../institutions/model.js";
 import { type AccessRecord, getAccess } from "../institutions/repository.js";
-import type { InstitutionWritten } from "../institutions/results.js";
 import { requireSuperAdminOf, requireVisible, type Visible } from "../institutions/service.js";
 import type { Invitation } from "../invitations/model.js";
 import { activeInvitationsSentBy } from "../invitations/repository.js";
@@ -25,7 +24,7 @@ import { memberIndex } from "../tables.js";
 import { MAX_TX_ITEMS } from "../tx.js";
 import * as repo from "./repository.js";
 import type { AdministratorList, AdministratorRemoved, AdministratorUpdated, AdministratorView } from "./results.js";
-import { administratorListQuery, roleChangeInput, TRANSFER_USER_MISSING, transferInput } from "./schema.js";
+import { administratorListQuery, roleChangeInput } from "./schema.js";
 
 export const ACTION = "manage_administrators";
 export const ADMINISTRATOR_NOT_FOUND = "Administrator not found";
@@ -58,14 +57,14 @@ const directoryManaged = (record: AccessRecord, institution: Institution) =>
   record.managed_by === "scim" && record.scim_connection !== undefined && record.scim_connection === institution.scim_connection_id;
 
 /** An event about the institution of `visible`: in the actor's trail and its owner's. */
-const institutionEvent = <T extends EventType>(caller: Caller, visible: Visible, type: T, details: EventDetails[T], now: Date) =>
+export const institutionEvent = <T extends EventType>(caller: Caller, visible: Visible, type: T, details: EventDetails[T], now: Date) =>
   auditEvent(caller, type, details, { now, owner: visible.institution.account_id });
 
 /** A user id from a path or body that could name a member (anything else is as unknown as a stranger's). */
 const plausibleUserId = (id: string | undefined): id is string => typeof id === "string" && id !== "" && id.length <= 128;
 
 /** The institution and, read alongside it (one round trip), the access record of `userId` in it. */
-async function lookUp(caller: Caller, institutionId: string | undefined, userId: string | undefined) {
+export async function lookUp(caller: Caller, institutionId: string | undefined, userId: string | undefined) {
   const [visible, record] = await Promise.all([
     requireVisible(caller, institutionId, ACTION),
     // Only a well-formed institution id reaches a key: anything else is an unknown institution (and too long a key is a 500).
@@ -75,13 +74,13 @@ async function lookUp(caller: Caller, institutionId: string | undefined, userId:
 }
 
 /** The target among the institution's administrators (its seat and its record), else 404. */
-function requireTarget(visible: Visible, userId: string | undefined, record: AccessRecord | undefined): AccessRecord {
+export function requireTarget(visible: Visible, userId: string | undefined, record: AccessRecord | undefined): AccessRecord {
   if (!plausibleUserId(userId) || !memberRole(visible.institution, userId) || !record) throw new NotFound(ADMINISTRATOR_NOT_FOUND);
   return record;
 }
 
 /** The super admin only: 403 + `insufficient_privileges` with `action: manage_administrators`. */
-const requireManaging = (caller: Caller, visible: Visible) => requireSuperAdminOf(caller, visible, ACTION, ONLY_SUPER_ADMIN_MANAGES);
+export const requireManaging = (caller: Caller, visible: Visible) => requireSuperAdminOf(caller, visible, ACTION, ONLY_SUPER_ADMIN_MANAGES);
 
 /** The list's cursor: the encoded index position of the last administrator returned. */
 const encodeCursor = (order: string) => Buffer.from(order, "utf8").toString("base64url");
@@ -204,38 +203,5 @@ export async function removeAdministrator(
     const written = await repo.removeMember(institution, target, { invitations: last, revokedBy: caller.id, at }, events);
     if (written.kind === "retry") return RETRY;
     return { message: "Administrator removed", revoked_invitations: sent.length };
-  });
-}
-
-/**
- * Hands the institution to another administrator: the super admin only; the target must hold role
- * `cohort_super_admin` and belong to the institution's account as the user pool holds it now (422 saying
- * which). The former super admin keeps access as `cohort_super_admin`. One read round trip, one AdminGetUser
- * and one transaction.
- */
-export async function transferInstitution(caller: Caller, institutionId: string | undefined, body: unknown): Promise<InstitutionWritten> {
-  const wanted = typeof body === "object" && body !== null && !Array.isArray(body) ? (body as Record<string, unknown>).user_id : undefined;
-  const userId = typeof wanted === "string" ? wanted : undefined;
-  return withRetries("Institution was changed concurrently, please retry", async () => {
-    const { visible, record } = await lookUp(caller, institutionId, userId);
-    await requireManaging(caller, visible);
-    const parsed = v.safeParse(transferInput, body);
-    if (!parsed.success) throw new BadRequest(TRANSFER_USER_MISSING);
-    const target = requireTarget(visible, userId, record);
-    const { institution: before } = visible;
-    if (target.user_id === caller.id) throw new Unprocessable(TRANSFER_TO_SELF);
-    // The account as the pool holds it now, not as recorded at acceptance (§13). Loaded here: only transfers read the pool.
-    const { currentAccountOf } = await import("../users.js");
-    if ((await currentAccountOf(target.user_id)) !== before.account_id) throw new Unprocessable(TRANSFER_OTHER_ACCOUNT);
-    if (memberRole(before, target.user_id) !== "cohort_super_admin") throw new Unprocessable(TRANSFER_NEEDS_SUPER_ADMIN_ROLE);
-
-    const now = clock();
-    const after: Institution = { ...before, super_admin_id: target.user_id, updated_at: now.toISOString() };
-    const details = { institution_id: before.id, from_user_id: caller.id, to_user_id: target.user_id };
-    const event = institutionEvent(caller, visible, "institution_transferred", details, now);
-    const written = await repo.transferInstitution(before, after, event);
-    if (written.kind === "too_large") throw new Unprocessable(TOO_MANY_FOR_CHANGE);
-    if (written.kind === "retry") return RETRY;
-    return { institution: toRecord(after), message: `Institution transferred to ${target.email || target.user_id}` };
   });
 }

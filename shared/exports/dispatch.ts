@@ -4,7 +4,7 @@
  * local stack the gateway process runs the same worker code in-process after the request (`runInProcess`).
  */
 import { InvokeCommand, LambdaClient } from "@aws-sdk/client-lambda";
-import { localCredentials, observe } from "../clients.js";
+import { localCredentials, observe } from "../aws.js";
 import { config } from "../config.js";
 import { logger } from "../telemetry.js";
 import { exportConfig } from "./config.js";

@@ -1,6 +1,6 @@
 /** The S3 client of the export functions (s3rver locally). */
 import { S3Client } from "@aws-sdk/client-s3";
-import { observe } from "../clients.js";
+import { observe } from "../aws.js";
 import { config } from "../config.js";
 import { exportConfig } from "./config.js";
 

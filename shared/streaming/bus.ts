@@ -8,7 +8,7 @@
 
 import { EventBridgeClient, PutEventsCommand, type PutEventsRequestEntry } from "@aws-sdk/client-eventbridge";
 import type { StoredEvent } from "../audit.js";
-import { localCredentials, observe } from "../clients.js";
+import { localCredentials, observe } from "../aws.js";
 import { config } from "../config.js";
 import { showBody } from "../security-events/service.js";
 import { readSettings, STREAM } from "../settings.js";

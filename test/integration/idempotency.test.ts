@@ -9,6 +9,7 @@ import { beforeAll, describe, expect, it } from "vitest";
 import { db } from "../../shared/clients.js";
 import { config } from "../../shared/config.js";
 import { IDEMPOTENCY_TTL_SECONDS, payloadOf, persistence } from "../../shared/idempotency.js";
+import { idempotencyTable } from "../../shared/idempotency-table.js";
 import { routes, takesIdempotencyKey } from "../../shared/routes.js";
 import { keys } from "../../shared/tables.js";
 import { type CallOptions, type CallResult, call, sentMail, token, uniq, uniqEmail } from "../support/api.js";
@@ -134,7 +135,7 @@ describe("Idempotency-Key: a retried invitation", () => {
     const body = { institution_id: inst.id, email, role: "cohort_admin" };
     // The record the first invocation writes before it acts, with a minute left before its timeout.
     const running = payloadOf(await userIdOf(owner), `POST ${INV}`, key, { params: {}, query: {}, body });
-    await persistence().saveInProgress(running, 60_000);
+    await persistence(idempotencyTable).saveInProgress(running, 60_000);
     const res = await call("POST", INV, keyed(key, { token: owner, body }));
     expect(res.status).toBe(409);
     expect(res.body).toEqual({ error: "A request with this Idempotency-Key is in progress" });
@@ -289,7 +290,9 @@ describe("Idempotency-Key: which answers are kept", () => {
     const body = { institution: { name: uniq("TTL U") } };
     const before = Math.floor(Date.now() / 1000);
     expect((await call("POST", INST, keyed(key, { token: owner, body }))).status).toBe(201);
-    const record = await persistence().getRecord(payloadOf(await userIdOf(owner), `POST ${INST}`, key, { params: {}, query: {}, body }));
+    const record = await persistence(idempotencyTable).getRecord(
+      payloadOf(await userIdOf(owner), `POST ${INST}`, key, { params: {}, query: {}, body }),
+    );
     expect(record.getStatus()).toBe("COMPLETED");
     expect(record.expiryTimestamp).toBeGreaterThanOrEqual(before + IDEMPOTENCY_TTL_SECONDS);
     expect(record.expiryTimestamp).toBeLessThanOrEqual(Math.ceil(Date.now() / 1000) + IDEMPOTENCY_TTL_SECONDS);

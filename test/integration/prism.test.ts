@@ -13,6 +13,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { db } from "../../shared/clients.js";
 import { config } from "../../shared/config.js";
 import { payloadOf, persistence } from "../../shared/idempotency.js";
+import { idempotencyTable } from "../../shared/idempotency-table.js";
 import { type HttpMethod, paths, routeKey, routes } from "../../shared/routes.js";
 import { streamKeys } from "../../shared/tables.js";
 import { type CallOptions, type CallResult, call, stack, token, uniq, uniqEmail } from "../support/api.js";
@@ -251,7 +252,7 @@ describe("Prism, a validating proxy, between a client and the local API", () => 
       // A request with this key is still running (its record written as the first invocation would): 409.
       const running = uniq("key");
       const runningBody = { institution_id: inst.id, email: uniqEmail("pr-running", domain), role: "cohort_admin" };
-      await persistence().saveInProgress(
+      await persistence(idempotencyTable).saveInProgress(
         payloadOf(await userIdOf(owner), `POST ${INV}`, running, { params: {}, query: {}, body: runningBody }),
         60_000,
       );
