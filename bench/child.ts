@@ -3,7 +3,7 @@ import { spawn } from "node:child_process";
 
 /**
  * Runs `node <args>` in a fresh process (a cold start, memory of its own) and resolves with the JSON it prints
- * on stdout; rejects with `what` and the start of its stderr when it exits otherwise.
+ * on stdout; rejects with `what` and the end of its stderr (where Node prints the error) when it exits otherwise.
  */
 export function jsonChild<T>(args: readonly string[], env: NodeJS.ProcessEnv, what: string): Promise<T> {
   return new Promise((resolve, reject) => {
@@ -18,7 +18,7 @@ export function jsonChild<T>(args: readonly string[], env: NodeJS.ProcessEnv, wh
     });
     child.on("error", reject);
     child.on("close", (code) =>
-      code === 0 ? resolve(JSON.parse(out) as T) : reject(new Error(`${what} failed (${code}): ${err.slice(0, 2000)}`)),
+      code === 0 ? resolve(JSON.parse(out) as T) : reject(new Error(`${what} failed (${code}): ${err.slice(-2000)}`)),
     );
   });
 }

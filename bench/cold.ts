@@ -11,10 +11,14 @@
  */
 import type { IncomingMessage } from "node:http";
 import { pathToFileURL } from "node:url";
+import { DynamoDBClient } from "@aws-sdk/client-dynamodb";
+import { DynamoDBDocumentClient, GetCommand } from "@aws-sdk/lib-dynamodb";
 import { LOCAL_CREDENTIALS, localHandlerEnv, MEASUREMENT_BOUNDS } from "../infra/local/env.js";
 import { buildEvent, flattenClaims, matchRoute } from "../infra/local/gateway.js";
 import type { LocalStack } from "../infra/local/stack.js";
-import { handlers, routes } from "../shared/routes.js";
+import { handlers, paths, routes } from "../shared/routes.js";
+import { hashToken } from "../shared/scim/token.js";
+import { scimKeys } from "../shared/tables.js";
 import { type Bundle, bundles, OFF_REQUEST_PATH } from "./bundles.js";
 import { jsonChild } from "./child.js";
 import { Api, createdId, newUser } from "./harness.js";
@@ -73,7 +77,7 @@ function coldOnce(file: string, event: unknown, env: NodeJS.ProcessEnv): Promise
 }
 
 /** An HTTP call as API Gateway hands it to the function: the gateway's own event builder. */
-function eventOf(method: string, call: Call, claims: Record<string, string>): unknown {
+function eventOf(method: string, call: Call, claims: Record<string, string>, lambda?: Record<string, unknown>): unknown {
   const url = new URL(call.path, "http://api.local");
   for (const [k, v] of Object.entries(call.query ?? {})) url.searchParams.set(k, v);
   const match = matchRoute(method, url.pathname);
@@ -96,9 +100,50 @@ function eventOf(method: string, call: Call, claims: Record<string, string>): un
     rawQueryString: url.search.slice(1),
     body,
     claims: match.route.public ? {} : claims,
+    ...(lambda && { lambda }),
     requestId: "cold-request",
     now: new Date(),
   });
+}
+
+/** What the SCIM routes' authorizer hands the service for `token`: its target, read as the authorizer reads it. */
+async function tokenTarget(stack: LocalStack, token: string): Promise<Record<string, unknown>> {
+  const client = DynamoDBDocumentClient.from(
+    new DynamoDBClient({ endpoint: stack.dynamodbEndpoint, region: stack.region, credentials: LOCAL_CREDENTIALS }),
+  );
+  try {
+    const out = await client.send(new GetCommand({ TableName: stack.tables.main, Key: scimKeys.token(hashToken(token)) }));
+    if (!out.Item) throw new Error("the SCIM token's target is missing");
+    const { institution_id, connection_id, account_id } = out.Item;
+    return { institution_id, connection_id, account_id };
+  } finally {
+    client.destroy();
+  }
+}
+
+/** The SCIM authorizer's event (payload 2.0, REQUEST, identity source the Authorization header), as the local gateway builds it. */
+function authorizerEvent(token: string, rawPath: string): unknown {
+  const http = { method: "GET", path: rawPath, protocol: "HTTP/1.1", sourceIp: "127.0.0.1", userAgent: "" };
+  const routeKey = `GET ${rawPath}`;
+  return {
+    version: "2.0",
+    type: "REQUEST",
+    routeArn: `arn:aws:execute-api:us-east-1:123456789012:local/$default/GET${rawPath}`,
+    identitySource: [`Bearer ${token}`],
+    routeKey,
+    rawPath,
+    rawQueryString: "",
+    headers: { authorization: `Bearer ${token}`, host: "api.local" },
+    requestContext: {
+      accountId: "123456789012",
+      apiId: "local",
+      domainName: "api.local",
+      http,
+      requestId: "cold-request",
+      routeKey,
+      stage: "$default",
+    },
+  };
 }
 
 const claimsOf = (token: string) =>
@@ -132,14 +177,29 @@ export async function measureCold(
     const claims = claimsOf(owner.token);
     const all = scenarios(stack, api, owner, run);
     const home = createdId(
-      await api.json("POST", "/api/v1/institutions", { token: owner.token, body: { institution: { name: `Cold ${run}` } } }, 201),
+      await api.json("POST", paths.institutions, { token: owner.token, body: { institution: { name: `Cold ${run}` } } }, 201),
       "institution",
     );
     const api_ = handlers();
-    const targets: Bundle[] = bundles().filter((b) => api_.has(b.name) && !OFF_REQUEST_PATH.has(b.name));
+    const targets: Bundle[] = bundles().filter((b) => (api_.has(b.name) || b.name === "scim/authorizer") && !OFF_REQUEST_PATH.has(b.name));
     // The calls of each function: a scenario of one of its routes, else its first route with the fallback event.
     const events = new Map<string, { route: string; next: (i: number) => unknown }>();
+    // The SCIM routes run behind their authorizer: a directory connection of the owner's institution, its token
+    // for the authorizer, and the authorizer's answer for the service, listing the directory's users.
+    // An institution of their own: scim/connection's calls rotate the token of `home`.
+    const directory = createdId(
+      await api.json("POST", paths.institutions, { token: owner.token, body: { institution: { name: `Cold SCIM ${run}` } } }, 201),
+      "institution",
+    );
+    const scimToken = (
+      (await api.json("POST", `${paths.institutions}/${directory}/scim`, { token: owner.token }, 201)) as { scim: { token: string } }
+    ).scim.token;
+    const users = `${paths.scim}/Users`;
+    const scimEvent = eventOf("GET", { path: users }, {}, await tokenTarget(stack, scimToken));
+    events.set("scim/authorizer", { route: `the authorizer of GET ${users}`, next: () => authorizerEvent(scimToken, users) });
+    events.set("scim/service", { route: `GET ${users}`, next: () => scimEvent });
     for (const b of targets) {
+      if (events.has(b.name)) continue;
       const own = routes.filter((r) => r.handler === b.name);
       const s = all.find((x) => !x.variant && own.some((r) => `${r.method} ${r.path}` === x.route));
       if (s) {

@@ -1,9 +1,10 @@
 /** Talking SCIM to the local stack: a directory connection and requests with its token, as Entra ID and Okta send them. */
 import { expect } from "vitest";
+import { paths } from "../../shared/routes.js";
 import { type CallResult, call } from "./api.js";
 import { INST } from "./flows.js";
 
-export const SCIM = "/api/scim/v2";
+export const SCIM = paths.scim;
 export const URN = {
   user: "urn:ietf:params:scim:schemas:core:2.0:User",
   group: "urn:ietf:params:scim:schemas:core:2.0:Group",
