@@ -150,7 +150,7 @@ export async function planAccess(
       const from = memberRole(inst, grant.user_id);
       if (!from || from === want.role) continue;
       seat(grant.user_id, want.role);
-      items[`access ${grant.user_id}`] = roleUpdate(inst, grant.user_id, want.role);
+      items[`access ${grant.user_id}`] = roleUpdate(inst, grant.user_id, want.role, connection.id);
       event("administrator_role_changed", {
         institution_id: inst.id,
         user_id: grant.user_id,
@@ -169,7 +169,7 @@ export async function planAccess(
     if (had) {
       // Invited by hand before: the directory takes the administrator over.
       seat(person.user_id, want.role);
-      items[`access ${person.user_id}`] = roleUpdate(inst, person.user_id, want.role);
+      items[`access ${person.user_id}`] = roleUpdate(inst, person.user_id, want.role, connection.id);
     } else {
       if (seats >= MAX_MEMBERS) throw new ScimError(403, SEATS_FULL);
       seats++;
@@ -203,15 +203,19 @@ export async function planAccess(
 
 const tableOf = () => config.tables.main;
 
-function roleUpdate(inst: Institution, userId: string, role: Role): TxItem {
+/**
+ * The directory's role on an existing access, and the access its own: `scim_connection` too, since an access is
+ * the directory's only with both (a hand-made one taken over would otherwise stay removable by hand).
+ */
+function roleUpdate(inst: Institution, userId: string, role: Role, connectionId: string): TxItem {
   return {
     Update: {
       TableName: tableOf(),
       Key: keys.access(userId, inst.id),
-      UpdateExpression: "SET #role = :role, #managed = :scim",
+      UpdateExpression: "SET #role = :role, #managed = :scim, #connection = :connection",
       ConditionExpression: "attribute_exists(pk)",
-      ExpressionAttributeNames: { "#role": "role", "#managed": "managed_by" },
-      ExpressionAttributeValues: { ":role": role, ":scim": "scim" },
+      ExpressionAttributeNames: { "#role": "role", "#managed": "managed_by", "#connection": "scim_connection" },
+      ExpressionAttributeValues: { ":role": role, ":scim": "scim", ":connection": connectionId },
     },
   };
 }

@@ -265,6 +265,18 @@ describe("access", () => {
     expect((await admins(inst.id)).find((a) => a.user_id === manualId)?.managed_by).toBe("scim");
   });
 
+  it("takes over an administrator invited by hand: the access becomes the directory's, and manual removal is refused", async () => {
+    const { inst, dir } = await setup();
+    const manual = uniqEmail("taken", domain);
+    const manualId = await userIdOf(await token(manual, { account: inst.account_id as string }));
+    await grantAccess(inst.id, manualId, "cohort_admin", { email: manual });
+    expect((await scim(dir, "POST", "/Users", entraUser(manual))).status).toBe(201);
+    expect((await admins(inst.id)).find((a) => a.user_id === manualId)?.managed_by).toBe("scim");
+    const removed = await call("DELETE", `${INST}/${inst.id}/administrators/${manualId}`, { token: owner });
+    expect(removed.status, removed.text).toBe(422);
+    expect(await auditMembership(inst.id)).toEqual([]);
+  });
+
   it("holds the 95-seat limit: 403 in the RFC's shape, nothing changed", async () => {
     const { inst, dir } = await setup();
     for (let i = 0; i < 94; i++) await grantAccess(inst.id, `seat-${inst.id}-${i}`, "cohort_admin");
