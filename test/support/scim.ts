@@ -5,6 +5,7 @@ import { type CallResult, call } from "./api.js";
 import { INST } from "./flows.js";
 
 export const SCIM = paths.scim;
+/** The RFC's URNs spelled here again, not imported from shared/scim/protocol.ts: a typo there must fail a test. */
 export const URN = {
   user: "urn:ietf:params:scim:schemas:core:2.0:User",
   group: "urn:ietf:params:scim:schemas:core:2.0:Group",
