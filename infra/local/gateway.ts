@@ -317,8 +317,10 @@ type AuthorizerHandler = (
 /**
  * Runs the SCIM routes' Lambda REQUEST authorizer (functions/scim/authorizer.ts) as API Gateway does with
  * payload format 2.0 and simple responses, identity source `$request.header.Authorization`, no caching: no
- * header → 401 without invoking it; it throws `Unauthorized` → 401; `isAuthorized` false → 403; anything else
- * it throws, or a malformed answer → 500. Allowed: its `context` for the handler.
+ * header, or an empty one → 401 `{"message":"Unauthorized"}` without invoking it; it throws `Unauthorized` →
+ * the same 401; `isAuthorized` false (a request without the origin secret) → 403 `{"message":"Forbidden"}`;
+ * anything else it throws, or a malformed answer → 500. Allowed: its `context` for the handler. It sees the
+ * request as the handler will: with CloudFront's headers and the edge's address when it came through CloudFront.
  */
 async function runLambdaAuthorizer(
   req: IncomingMessage,
@@ -326,13 +328,20 @@ async function runLambdaAuthorizer(
   rawPath: string,
   rawQueryString: string,
   region: string,
+  edge: EventInput["edge"],
 ): Promise<{ refused: Reply; context?: never } | { refused?: never; context: Record<string, unknown> }> {
   const refuse = (status: number, message: string) => ({ refused: json(status, message) });
   const header = req.headers.authorization;
   if (!header || header.trim() === "") return refuse(401, "Unauthorized");
   const authorizer = (await loadHandler("scim/authorizer")) as unknown as AuthorizerHandler;
   const headers: Record<string, string> = {};
-  for (const [name, values] of Object.entries(req.headersDistinct)) if (values && name !== "cookie") headers[name] = values.join(",");
+  let cookies: string[] | undefined;
+  for (const [name, values] of Object.entries(req.headersDistinct)) {
+    if (!values) continue;
+    if (name === "cookie") cookies = values.flatMap((v) => v.split(/;\s*/)).filter(Boolean);
+    else headers[name] = values.join(",");
+  }
+  Object.assign(headers, edge?.headers);
   const queryStringParameters = Object.fromEntries(new URLSearchParams(rawQueryString));
   const event = {
     version: "2.0",
@@ -342,6 +351,7 @@ async function runLambdaAuthorizer(
     routeKey: match.routeKey,
     rawPath,
     rawQueryString,
+    ...(cookies && { cookies }),
     headers,
     queryStringParameters,
     pathParameters: match.pathParameters,
@@ -353,7 +363,7 @@ async function runLambdaAuthorizer(
         method: match.route.method,
         path: rawPath,
         protocol: `HTTP/${req.httpVersion}`,
-        sourceIp: req.socket.remoteAddress ?? "",
+        sourceIp: edge?.sourceIp ?? viewerAddress(req).ip,
         userAgent: headers["user-agent"] ?? "",
       },
       requestId: randomUUID(),
@@ -484,11 +494,21 @@ export async function startGateway(opts: GatewayOptions): Promise<Gateway> {
     if (body === "too-large") return json(413, "Request Entity Too Large");
     if (!match) return (await opts.console?.(req.method ?? "GET", rawPath, req.headers["accept-encoding"])) ?? json(404, "Not Found");
 
+    // Through the distribution, CloudFront's headers replace the viewer's, and the request comes from an edge.
+    const viewer = viewerAddress(req);
+    const edge =
+      viaCloudFront && opts.cloudFront
+        ? {
+            headers: { [ORIGIN_VERIFY_HEADER]: opts.cloudFront.secret, "cloudfront-viewer-address": `${viewer.ip}:${viewer.port}` },
+            sourceIp: LOCAL_EDGE_IP,
+          }
+        : undefined;
+
     // Public routes (the API document and its page) have no authorizer, deployed or here.
     let payload: JwtPayload | undefined;
     let lambda: Record<string, unknown> | undefined;
     if (match.route.auth === "scim") {
-      const allowed = await runLambdaAuthorizer(req, match, rawPath, rawQueryString, region);
+      const allowed = await runLambdaAuthorizer(req, match, rawPath, rawQueryString, region, edge);
       if (allowed.refused) return allowed.refused;
       lambda = allowed.context;
     } else if (!match.route.public) {
@@ -516,14 +536,6 @@ export async function startGateway(opts: GatewayOptions): Promise<Gateway> {
     if (offset === "invalid") return json(400, `${CLOCK_OFFSET_HEADER} must be an integer number of milliseconds`);
     const now = new Date();
     const deadline = now.getTime() + INTEGRATION_TIMEOUT_MS;
-    const viewer = viewerAddress(req);
-    const edge =
-      viaCloudFront && opts.cloudFront
-        ? {
-            headers: { [ORIGIN_VERIFY_HEADER]: opts.cloudFront.secret, "cloudfront-viewer-address": `${viewer.ip}:${viewer.port}` },
-            sourceIp: LOCAL_EDGE_IP,
-          }
-        : undefined;
     const claims = payload ? flattenClaims(payload) : {};
     const event = buildEvent({
       req,
@@ -611,7 +623,8 @@ function env(name: string): string {
 async function main(): Promise<void> {
   // The handlers read these at import; fail here, once, rather than with a 500 on every route.
   readSettings(CORE(), ["MAIN_TABLE", "EVENTS_TABLE", "AWS_REGION"]);
-  // CloudFront mode (LOCAL_CLOUDFRONT=true): a fresh origin secret, set before any handler loads.
+  // CloudFront mode (LOCAL_CLOUDFRONT=true): a fresh origin secret in the handlers' environment. They read it when
+  // they check a request (shared/origin.ts), so it holds though this module loaded theirs already.
   const cloudFront =
     process.env.LOCAL_CLOUDFRONT === "true"
       ? { secret: randomBytes(32).toString("base64url"), originPort: Number(process.env.LOCAL_ORIGIN_PORT ?? 0) }

@@ -109,11 +109,11 @@ function operation(route: Route, spec: Spec): Operation {
   const r = (name: string) => ({ $ref: `#/components/responses/${name}` });
   const { main, events } = route.access;
   const writes = [main, events].some((a) => a === "write" || a === "readwrite");
-  // The public routes that act (open, register) are handlers of the shared middy stack, with a visitor for a
-  // caller; the API document and its page (no table) are handlers of their own (openapi/serve.ts).
-  const sharedStack = !route.public || Object.keys(route.access).length > 0;
-  if (sharedStack) {
-    // Every handler of the shared middy stack reads a body, whatever the method: 400 malformed, 413 too large.
+  // The public routes that act (open, register) are the JSON API's, with a visitor for a caller; the API
+  // document and its page (no table) are the docs dialect of the pipeline, which reads no body (openapi/serve.ts).
+  const readsBody = !route.public || Object.keys(route.access).length > 0;
+  if (readsBody) {
+    // Every other function reads a body, whatever the method: 400 malformed, 413 too large.
     out[400] = r("BadRequest");
     out[413] = r("PayloadTooLarge");
   }
