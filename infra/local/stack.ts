@@ -227,7 +227,7 @@ export interface GatewayRole {
 /**
  * The environment of a gateway process (infra/local/gateway.ts run as a program) on the stack `info` describes:
  * the handlers' settings, as the CDK stack sets them in AWS, plus the local endpoints; then the gateway's own.
- * The test run starts a second gateway with it, in CloudFront mode (test/integration/origin-mode.test.ts).
+ * The test run starts a second gateway with it, in CloudFront mode (test/integration/one-way-in.test.ts).
  */
 export function gatewayEnvironment(info: StackInfo, role: GatewayRole): Record<string, string> {
   const { region, userPoolId, userPoolClientId, cognitoEndpoint } = info;

@@ -83,6 +83,16 @@ describe("gateway: authorizer", () => {
   });
 });
 
+describe("gateway: the SCIM routes' Lambda authorizer", () => {
+  // Its 403 (`isAuthorized: false`, a request around CloudFront) needs the origin secret: one-way-in.test.ts.
+  it("no Authorization header, an empty one, or a token naming no connection → API Gateway's 401", async () => {
+    const users = `${paths.scim}/Users`;
+    expect(await call("GET", users)).toMatchObject(UNAUTHORIZED);
+    expect(await call("GET", users, { headers: { authorization: " " } })).toMatchObject(UNAUTHORIZED);
+    expect(await call("GET", users, { token: `scim_${"A".repeat(43)}` })).toMatchObject(UNAUTHORIZED);
+  });
+});
+
 describe("gateway: routing", () => {
   it("unknown routes and methods → 404 Not Found, whether or not a token is sent", async () => {
     const tok = await token(uniqEmail("router"));
