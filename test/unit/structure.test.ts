@@ -4,7 +4,7 @@
  * (`shared/openapi/`): the document is built from the domain, never the other way round. The generated client types
  * are a leaf, and the response schemas are imported at run time by the document alone (no handler's bundle carries
  * them). And one clock: the current time is read in shared/clock.ts only, so the local stack's clock offset reaches
- * every use of it.
+ * every use of it. And one pipeline: only shared/pipeline.ts builds a middy stack.
  */
 import { readFileSync } from "node:fs";
 import madge from "madge";
@@ -84,5 +84,25 @@ describe("the route rules", () => {
     );
     expect(callers).toEqual([]);
     expect(readFileSync("shared/http.ts", "utf8")).toContain("await requireSuperAdmin(");
+  });
+});
+
+/** `middy(` or `middy<…>(`: a call that builds a middy stack. */
+const MIDDY_CALL = /\bmiddy\s*(?:<[^()]*>)?\s*\(/;
+/** `import middy from "@middy/core"` (a value import; `import type` builds nothing). */
+const MIDDY_VALUE_IMPORT = /^import (?!type )[^;]*from "@middy\/core";$/m;
+
+describe("the one pipeline", () => {
+  it("is the only module that builds a middy stack: a second one is a copy that can lose a guard (SCIM's lost the origin check)", () => {
+    const modules = Object.keys(imports);
+    const building = modules.filter((f) => {
+      const text = readFileSync(f, "utf8");
+      return MIDDY_CALL.test(text) || MIDDY_VALUE_IMPORT.test(text);
+    });
+    expect(building).toEqual(["shared/pipeline.ts"]);
+    // The check reads what it looks for: the pipeline does both.
+    const pipeline = readFileSync("shared/pipeline.ts", "utf8");
+    expect([MIDDY_CALL.test(pipeline), MIDDY_VALUE_IMPORT.test(pipeline)]).toEqual([true, true]);
+    expect(MIDDY_CALL.test("return middy<E, HttpResult, Error, C>()")).toBe(true);
   });
 });
