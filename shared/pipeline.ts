@@ -58,6 +58,7 @@ export class MalformedJson extends BadRequest {
   }
 }
 
+/** The largest body any function reads (413 past it). */
 export const MAX_BODY_BYTES = 64 * 1024;
 
 // The steps are typed for the widest event and context; each applies to every dialect's.
