@@ -8,9 +8,6 @@ import { paths } from "../../shared/paths.js";
 import { createUserWithTemporaryPassword, issueIdToken } from "./cognito.js";
 import { STACK_FILE, type StackInfo } from "./stack.js";
 
-// The SDK's notice that its 2027 releases need Node 22 (engines says >=20) would repeat in every local process.
-process.env.AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED ??= "true";
-
 const HELP = `Usage: npm run -s token -- <email> [--super-admin] [--account <id>] [--name <name>] [--password <pw> [--temporary]]
 
 Creates or updates <email> in the local Cognito user pool of \`npm start\` and prints a fresh ID token
