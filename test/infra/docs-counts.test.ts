@@ -1,7 +1,7 @@
 /**
  * Figures in the docs are derived, never copied by hand (issue 41): the number of Lambda functions, CloudWatch
- * alarms and stack outputs is counted in the synthesized app, dev and prod, over every stack of it (the API
- * stack, and any stack split from it, such as a monitoring stack), and each page of README.md and docs/ that
+ * alarms and stack outputs is counted in the synthesized app, dev and prod, over every template of it (the API
+ * stack, any stack split from it, such as a monitoring stack, and nested stacks), and each page of README.md and docs/ that
  * names such a count names that one. CDK's own outputs of cross-stack references (`ExportsOutput…`) are
  * plumbing, not outputs an operator reads, and are left out.
  *
@@ -37,11 +37,14 @@ function countsOf(app: App): Counts {
   process.env.CDK_VALIDATION = "false";
   try {
     const assembly = app.synth();
+    // Every template the assembly holds: each stack's, and any nested stack's (`*.nested.template.json`).
+    const files = readdirSync(assembly.directory).filter((f) => f.endsWith(".template.json"));
+    expect(files).toEqual(expect.arrayContaining(assembly.stacks.map((s) => s.templateFile)));
     let functions = 0;
     let alarms = 0;
     let outputs = 0;
-    for (const stack of assembly.stacks) {
-      const template = stack.template as Json;
+    for (const file of files) {
+      const template = JSON.parse(readFileSync(join(assembly.directory, file), "utf8")) as Json;
       for (const resource of Object.values<Json>(template.Resources ?? {})) {
         if (resource.Type === "AWS::Lambda::Function") functions++;
         if (resource.Type === "AWS::CloudWatch::Alarm") alarms++;
