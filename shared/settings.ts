@@ -176,8 +176,6 @@ export const RUNTIME = () => ({
   POWERTOOLS_METRICS_DISABLED: flag,
   /** Locally: the X-Ray SDK without its async hook. */
   AWS_XRAY_MANUAL_MODE: flag,
-  /** The SDK's warning about the Node version, off in local processes. */
-  AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED: flag,
 });
 
 /** Credentials of the local endpoints (shared/clients.ts). */

@@ -10,9 +10,6 @@ import { LOCAL_DIR, LOCAL_MAIL_FROM, startLocalStack } from "../../infra/local/s
 import { startControlServer } from "./control.js";
 import "./stack-info.js";
 
-// The SDK's notice that its 2027 releases need Node 22 (engines says >=20) would repeat in every local process.
-process.env.AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED ??= "true";
-
 const RUNS_DIR = join(LOCAL_DIR, "test-runs");
 const KEEP_RUNS = 5;
 
