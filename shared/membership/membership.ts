@@ -25,7 +25,8 @@ import { institutionChange } from "../institutions/version.js";
 import { activeInvitationsSentBy, revocationItems } from "../invitations/repository.js";
 import type { Role } from "../roles.js";
 import { keys } from "../tables.js";
-import type { TooLarge, TxItems, Written } from "../tx.js";
+import { logger } from "../telemetry.js";
+import type { TooLarge, TxItems, TxResult, Written } from "../tx.js";
 import type { AccessRecord, MembershipRefusal, Person, Source } from "./model.js";
 import { deleteAccess, deleteMarker, getAccess, type Origin, putAccess, putMarker, updateAccess } from "./repository.js";
 
@@ -86,6 +87,11 @@ export class MembershipChange {
   /** Whether any step changed a seat, a record or a marker. */
   get changed(): boolean {
     return Object.keys(this.#items).length > 0 || this.#revocations.length > 0;
+  }
+
+  /** The members whose seats this change gives, changes or takes. */
+  get members(): string[] {
+    return [...this.#seats.keys()];
   }
 
   /** How many invitations the removals of this change revoke. */
@@ -277,10 +283,24 @@ export async function commitMembership(change: MembershipChange, alongside: Alon
       batch.map((r) => r.event),
       ...batch.map((r) => r.items),
     );
-    if (result.kind !== "ok") return { kind: "retry" };
+    if (result.kind !== "ok") return lost(change, result);
     i = end;
   }
   const last = revocations.slice(first);
   const result = await commitWithEvents([...events, ...last.map((r) => r.event)], ...items, ...last.map((r) => r.items));
-  return result.kind === "ok" ? result : { kind: "retry" };
+  return result.kind === "ok" ? result : lost(change, result);
+}
+
+/**
+ * A change that lost a race reads again: said in the log, with what it lost to (the item whose condition failed,
+ * such as `access <user>` when the member sent an invitation since the read, or `conflict`), so that a race
+ * can be seen where it happens.
+ */
+function lost(change: MembershipChange, result: Exclude<TxResult, { kind: "ok" }>): { kind: "retry" } {
+  logger.info("membership change lost a race; reading again", {
+    institution_id: change.institution.id,
+    members: change.members,
+    lost_to: result.kind === "failed" ? result.item : "conflict",
+  });
+  return { kind: "retry" };
 }
