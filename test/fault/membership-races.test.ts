@@ -97,6 +97,20 @@ async function sender(account: string, domain: string): Promise<Sender> {
   return { email, token: tok, id: await userIdOf(tok) };
 }
 
+/** An owner of an account and a mail domain of their own (the mail bounds are per account). */
+async function ownerOf(label: string): Promise<{ account: string; domain: string; owner: string }> {
+  const account = uniq("acct");
+  const domain = `${uniq(label)}.test`;
+  return { account, domain, owner: await token(uniqEmail("owner", domain), { superAdmin: true, account }) };
+}
+
+/** `person` invited by `owner` as a super admin, and accepting: an administrator of the institution (again). */
+async function joinAgain(owner: string, institutionId: string, person: Sender): Promise<void> {
+  await invite(owner, institutionId, person.email, "cohort_super_admin");
+  const res = await call("POST", ACCEPT, { token: person.token, body: { token: await lastMailedToken(person.email) } });
+  expect(res.status, res.text).toBe(200);
+}
+
 /** `SENT` invitations by `from`, the i-th started `i * 6 + shift` ms from now: they land before, during and after a removal. */
 function invitationsBy(from: Sender, institutionId: string, domain: string, shift: number): Promise<{ email: string; res: CallResult }[]> {
   return Promise.all(
@@ -149,6 +163,16 @@ class Tally {
   of(outcome: string): number {
     return this.#counts.get(outcome) ?? 0;
   }
+  /** One round of (a) or (b): what became of the sender's invitations, and what `removal` read again for (`lost`). */
+  round(removal: string, sender: Sender, invitations: { created: number; beside: number }, lost: string[]): void {
+    this.add(`invitations created then revoked by the ${removal}`, invitations.created);
+    this.add(`of those, begun after the ${removal} was sent`, invitations.beside);
+    this.add("invitations refused", SENT - invitations.created);
+    const count = `access ${sender.id}`;
+    this.add(`${removal} read again: an invitation moved the sender count`, lost.filter((l) => l === count).length);
+    this.add(`${removal} read again: a transaction conflict`, lost.filter((l) => l === "conflict").length);
+    this.add(`${removal} read again: other`, lost.filter((l) => l !== "conflict" && l !== count).length);
+  }
   toString(): string {
     return [...this.#counts].map(([k, v]) => `${k}: ${v}`).join("; ");
   }
@@ -156,9 +180,7 @@ class Tally {
 
 describe("removal is final, at every door (20 rounds each)", () => {
   it("(a) a SCIM deactivation racing the person's own invitations, then a reactivation: no invitation of theirs is ever usable", async () => {
-    const account = uniq("acct");
-    const domain = `${uniq("scimrace")}.test`;
-    const owner = await token(uniqEmail("owner", domain), { superAdmin: true, account });
+    const { domain, owner } = await ownerOf("scimrace");
     const tally = new Tally();
     for (let round = 0; round < ROUNDS; round++) {
       const inst = await createInstitution(owner);
@@ -185,13 +207,7 @@ describe("removal is final, at every door (20 rounds each)", () => {
       expect((await active(true)).status).toBe(200);
       expect((await call("GET", `${INST}/${inst.id}`, { token: person.token })).status).toBe(200);
 
-      const { created, beside } = await expectAllRefused(inst.id, person, sent, removalSentAt);
-      tally.add("invitations created then revoked by the deactivation", created);
-      tally.add("of those, begun after the deactivation was sent", beside);
-      tally.add("invitations refused", SENT - created);
-      tally.add("deactivation read again: an invitation moved the sender count", lost.filter((l) => l === `access ${person.id}`).length);
-      tally.add("deactivation read again: a transaction conflict", lost.filter((l) => l === "conflict").length);
-      tally.add("deactivation read again: other", lost.filter((l) => l !== "conflict" && l !== `access ${person.id}`).length);
+      tally.round("deactivation", person, await expectAllRefused(inst.id, person, sent, removalSentAt), lost);
       expect(await auditMembership(inst.id)).toEqual([]);
     }
     console.log(`[membership races] (a) SCIM deactivation vs the person's invitations: ${tally}`);
@@ -201,19 +217,12 @@ describe("removal is final, at every door (20 rounds each)", () => {
   }, 900_000);
 
   it("(b) a manual removal racing the person's own invitations, then a new invitation accepted: no invitation of theirs is ever usable", async () => {
-    const account = uniq("acct");
-    const domain = `${uniq("manualrace")}.test`;
-    const owner = await token(uniqEmail("owner", domain), { superAdmin: true, account });
+    const { account, domain, owner } = await ownerOf("manualrace");
     const tally = new Tally();
-    const join = async (institutionId: string, person: Sender) => {
-      await invite(owner, institutionId, person.email, "cohort_super_admin");
-      const res = await call("POST", ACCEPT, { token: person.token, body: { token: await lastMailedToken(person.email) } });
-      expect(res.status, res.text).toBe(200);
-    };
     for (let round = 0; round < ROUNDS; round++) {
       const inst = await createInstitution(owner);
       const person = await sender(account, domain);
-      await join(inst.id, person);
+      await joinAgain(owner, inst.id, person);
 
       const mark = logMark();
       // The route's removal reads less than an invitation does before it commits: the invitations start first, and
@@ -225,16 +234,11 @@ describe("removal is final, at every door (20 rounds each)", () => {
       expect(removal.status, removal.text).toBe(200);
       const lost = lostRaces(mark, inst.id, person.id);
       // Invited again and accepted: an administrator again.
-      await join(inst.id, person);
+      await joinAgain(owner, inst.id, person);
 
-      const { created, beside } = await expectAllRefused(inst.id, person, sent, removalSentAt);
-      expect(removal.body.revoked_invitations).toBe(created);
-      tally.add("invitations created then revoked by the removal", created);
-      tally.add("of those, begun after the removal was sent", beside);
-      tally.add("invitations refused", SENT - created);
-      tally.add("removal read again: an invitation moved the sender count", lost.filter((l) => l === `access ${person.id}`).length);
-      tally.add("removal read again: a transaction conflict", lost.filter((l) => l === "conflict").length);
-      tally.add("removal read again: other", lost.filter((l) => l !== "conflict" && l !== `access ${person.id}`).length);
+      const invitations = await expectAllRefused(inst.id, person, sent, removalSentAt);
+      expect(removal.body.revoked_invitations).toBe(invitations.created);
+      tally.round("removal", person, invitations, lost);
       expect(await auditMembership(inst.id)).toEqual([]);
     }
     console.log(`[membership races] (b) manual removal vs the person's invitations: ${tally}`);
@@ -243,19 +247,12 @@ describe("removal is final, at every door (20 rounds each)", () => {
   }, 900_000);
 
   it("(c) a sign-up through the join route racing the removal of its inviter: accepted before the removal, or never", async () => {
-    const account = uniq("acct");
-    const domain = `${uniq("joinrace")}.test`;
-    const owner = await token(uniqEmail("owner", domain), { superAdmin: true, account });
+    const { account, domain, owner } = await ownerOf("joinrace");
     const tally = new Tally();
-    const join = async (institutionId: string, person: Sender) => {
-      await invite(owner, institutionId, person.email, "cohort_super_admin");
-      const res = await call("POST", ACCEPT, { token: person.token, body: { token: await lastMailedToken(person.email) } });
-      expect(res.status, res.text).toBe(200);
-    };
     for (let round = 0; round < ROUNDS; round++) {
       const inst = await createInstitution(owner);
       const person = await sender(account, domain);
-      await join(inst.id, person);
+      await joinAgain(owner, inst.id, person);
       const invitee = uniqEmail("joiner", domain);
       const inv = await inviteMailed(person.token, inst.id, invitee);
 
@@ -282,7 +279,7 @@ describe("removal is final, at every door (20 rounds each)", () => {
         expect(removal.body.revoked_invitations).toBe(1);
         tally.add(undone ? "removal committed while the sign-up was in flight (its user deleted again)" : "removal first");
         // The inviter back: the token still refused, by register and by accept.
-        await join(inst.id, person);
+        await joinAgain(owner, inst.id, person);
         const again = await visit("POST", paths.invitationsRegister, { body: { token: inv.token, name: "Jo Racer", password: PASSWORD } });
         expect(again.status, again.text).toBe(422);
         const accepted = await call("POST", ACCEPT, { token: await token(invitee), body: { token: inv.token } });
