@@ -276,7 +276,8 @@ export async function acceptWithToken(
     const person = { user_id: caller.id, email: caller.email, name: caller.name, account_id: caller.accountId };
     const step = change.grant(person, role, { via: "invitation", invitation: inv.id, inviter: inv.created_by_id });
     if (step.kind === "institution_full") throw new Unprocessable(INSTITUTION_FULL);
-    // The owner holds the strongest role already: an invitation never changes its seat.
+    // Nothing else refuses an accept (the owner holds the strongest role, so an invitation never changes its seat);
+    // a member gone since the read reads again.
     if (step.kind !== "ok") return RETRY;
     const details = { invitation_id: inv.id, institution_id: inv.institution_id, email: inv.email, role };
     const events = [...(also?.(inv, now) ?? []), auditEvent(caller, "invitation_accepted", details, { now, owner })];

@@ -84,11 +84,6 @@ export class MembershipChange {
     return this.#seats.has(userId) ? (this.#seats.get(userId) ?? undefined) : memberRole(this.#institution, userId);
   }
 
-  /** Whether any step changed a seat, a record or a marker. */
-  get changed(): boolean {
-    return Object.keys(this.#items).length > 0 || this.#revocations.length > 0;
-  }
-
   /** The members whose seats this change gives, changes or takes. */
   get members(): string[] {
     return [...this.#seats.keys()];
@@ -272,7 +267,7 @@ export async function commitMembership(change: MembershipChange, alongside: Alon
   if (!fitsWithEvents(events, ...items)) return { kind: "too_large" };
   const fits = (batch: readonly Revocation[], fixedEvents: readonly AuditEvent[], ...fixed: TxItems[]) =>
     fitsWithEvents([...fixedEvents, ...batch.map((r) => r.event)], ...fixed, ...batch.map((r) => r.items));
-  // As many revocations as fit go with the change; the first of them, the rest, before it.
+  // The last revocations, as many as fit, go with the change; those before them go first, in batches that each fit.
   let first = 0;
   while (first < revocations.length && !fits(revocations.slice(first), events, ...items)) first++;
   for (let i = 0; i < first; ) {
