@@ -5,14 +5,18 @@
  * reads everything it needs in two round trips: the institution and the connection (two GetItems), then
  * one Query of that partition. Every write bumps the connection's `version` under the condition that it is
  * the version read, so the directory's writes (and the role-mapping changes) serialise: the loser reads again.
+ * The access a write grants or takes goes through the membership door (shared/membership/), in the write's one
+ * transaction with its events; each write here returns its result (`Written`), and no use case commits one itself.
  */
 import { GetCommand, QueryCommand, type QueryCommandOutput } from "@aws-sdk/lib-dynamodb";
+import { type AuditEvent, commitWithEvents } from "../audit.js";
 import { db } from "../clients.js";
 import { config } from "../config.js";
 import type { Institution } from "../institutions/model.js";
 import { getInstitution } from "../institutions/repository.js";
+import { commitMembership, type MembershipChange } from "../membership/membership.js";
 import { keys, scimKeys, withoutKey } from "../tables.js";
-import type { TxItem } from "../tx.js";
+import type { TooLarge, TxItem, TxItems, Written } from "../tx.js";
 import type { Connection, Grant, Resource, TokenTarget } from "./model.js";
 
 const T = () => config.tables.main;
@@ -85,7 +89,7 @@ async function queryPartition(connectionId: string): Promise<Record<string, unkn
 }
 
 /** The connection at the version read, bumped (and `last_used_at`, when a directory request uses it). */
-export function connectionStep(c: Connection, set: Record<string, unknown> = {}): TxItem {
+function connectionStep(c: Connection, set: Record<string, unknown> = {}): TxItem {
   const names: Record<string, string> = { "#version": "version" };
   const values: Record<string, unknown> = { ":version": c.version, ":next": c.version + 1 };
   const sets = ["#version = :next"];
@@ -106,11 +110,11 @@ export function connectionStep(c: Connection, set: Record<string, unknown> = {})
   };
 }
 
-export const putConnection = (c: Connection): TxItem => ({
+const putConnection = (c: Connection): TxItem => ({
   Put: { TableName: T(), Item: { ...scimKeys.connection(c.institution_id), ...c }, ConditionExpression: "attribute_not_exists(pk)" },
 });
 
-export const deleteConnection = (c: Connection): TxItem => ({
+const deleteConnection = (c: Connection): TxItem => ({
   Delete: {
     TableName: T(),
     Key: scimKeys.connection(c.institution_id),
@@ -120,14 +124,14 @@ export const deleteConnection = (c: Connection): TxItem => ({
   },
 });
 
-export const putToken = (hash: string, target: TokenTarget): TxItem => ({
+const putToken = (hash: string, target: TokenTarget): TxItem => ({
   Put: { TableName: T(), Item: { ...scimKeys.token(hash), ...target }, ConditionExpression: "attribute_not_exists(pk)" },
 });
 
-export const deleteToken = (hash: string): TxItem => ({ Delete: { TableName: T(), Key: scimKeys.token(hash) } });
+const deleteToken = (hash: string): TxItem => ({ Delete: { TableName: T(), Key: scimKeys.token(hash) } });
 
 /** Marks (or unmarks, with undefined) the institution as connected: the manual-change refusal reads it with the institution. */
-export function markInstitution(institutionId: string, connectionId: string | undefined): TxItem {
+function markInstitution(institutionId: string, connectionId: string | undefined): TxItem {
   return {
     Update: {
       TableName: T(),
@@ -140,11 +144,11 @@ export function markInstitution(institutionId: string, connectionId: string | un
   };
 }
 
-export const putResource = (connectionId: string, r: Resource): TxItem => ({
+const putResource = (connectionId: string, r: Resource): TxItem => ({
   Put: { TableName: T(), Item: { ...(r.type === "User" ? scimKeys.user(connectionId, r.id) : scimKeys.group(connectionId, r.id)), ...r } },
 });
 
-export const deleteResource = (connectionId: string, r: Resource): TxItem => ({
+const deleteResource = (connectionId: string, r: Resource): TxItem => ({
   Delete: { TableName: T(), Key: r.type === "User" ? scimKeys.user(connectionId, r.id) : scimKeys.group(connectionId, r.id) },
 });
 
@@ -155,3 +159,80 @@ export const putGrant = (connectionId: string, g: Grant): TxItem => ({
 export const deleteGrant = (connectionId: string, email: string): TxItem => ({
   Delete: { TableName: T(), Key: scimKeys.grant(connectionId, email) },
 });
+
+/** The access changes of a directory write (`planAccess`): the membership change and the directory's grants with it. */
+export interface AccessPlan {
+  readonly change: MembershipChange;
+  readonly grants: TxItems;
+}
+
+/**
+ * One directory write: the resource `put` or `removed`, the connection's version bumped (and `last_used_at`
+ * `now`), and the access it grants or takes, with its events, in one transaction.
+ */
+export function writeDirectory(
+  state: DirectoryState,
+  now: Date,
+  resource: { put?: Resource | undefined; removed?: Resource | undefined },
+  access: AccessPlan,
+): Promise<Written<TooLarge>> {
+  const id = state.connection.id;
+  return commitMembership(access.change, {
+    items: {
+      connection: connectionStep(state.connection, { last_used_at: now.toISOString() }),
+      ...(resource.put && { resource: putResource(id, resource.put) }),
+      ...(resource.removed && { resource: deleteResource(id, resource.removed) }),
+      ...access.grants,
+    },
+  });
+}
+
+/** New role mappings, with the access they change at once (`planAccess`) and `event`: one transaction. */
+export function storeMappings(
+  state: DirectoryState,
+  mappings: Record<string, unknown>,
+  access: AccessPlan,
+  event: AuditEvent,
+): Promise<Written<TooLarge>> {
+  return commitMembership(access.change, {
+    items: { connection: connectionStep(state.connection, { role_mappings: mappings }), ...access.grants },
+    events: [event],
+  });
+}
+
+const written = (result: { kind: string }): Written => (result.kind === "ok" ? { kind: "ok" } : { kind: "retry" });
+
+/** A new connection `c`, its token's lookup item (`hash`) and the institution marked connected, with `event`. */
+export async function insertConnection(c: Connection, hash: string, event: AuditEvent): Promise<Written> {
+  const target = { institution_id: c.institution_id, connection_id: c.id, account_id: c.account_id };
+  return written(
+    await commitWithEvents([event], {
+      connection: putConnection(c),
+      token: putToken(hash, target),
+      institution: markInstitution(c.institution_id, c.id),
+    }),
+  );
+}
+
+/** A new token for `c` (`hash`, `preview`, at `at`): the old token's lookup item goes in the same transaction, with `event`. */
+export async function rotateToken(c: Connection, next: { hash: string; preview: string; at: string }, event: AuditEvent): Promise<Written> {
+  const target = { institution_id: c.institution_id, connection_id: c.id, account_id: c.account_id };
+  return written(
+    await commitWithEvents([event], {
+      connection: connectionStep(c, { token_hash: next.hash, token_preview: next.preview, rotated_at: next.at }),
+      oldToken: deleteToken(c.token_hash),
+      token: putToken(next.hash, target),
+    }),
+  );
+}
+
+/** Ends `c`: the connection, its token's lookup item, and the institution's mark go, with `event`. */
+export async function removeConnection(c: Connection, event: AuditEvent): Promise<Written> {
+  return written(
+    await commitWithEvents([event], {
+      connection: deleteConnection(c),
+      token: deleteToken(c.token_hash),
+      institution: markInstitution(c.institution_id, undefined),
+    }),
+  );
+}

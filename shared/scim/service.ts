@@ -10,7 +10,6 @@
 
 import { type ScimPatchOperation, scimPatch } from "scim-patch";
 import { parse, Tester } from "scim2-parse-filter";
-import { commitWithEvents } from "../audit.js";
 import { now as clock } from "../clock.js";
 import { newId } from "../ids.js";
 import { RETRY, withRetries } from "../retry.js";
@@ -30,8 +29,8 @@ import {
   type ScimType,
   URN,
 } from "./protocol.js";
-import { type DeprovisionReason, directoryActor, planAccess, type Resolve, usedConnection } from "./provision.js";
-import { type DirectoryState, deleteResource as deleteItem, putResource, readState } from "./repository.js";
+import { type DeprovisionReason, directoryActor, directoryRefusal, planAccess, type Resolve } from "./provision.js";
+import { type DirectoryState, readState, writeDirectory } from "./repository.js";
 
 type Json = Record<string, unknown>;
 type Kind = "User" | "Group";
@@ -213,7 +212,9 @@ interface Change {
 
 /**
  * One directory write: `change` builds the resource as it will be from a fresh read; the access it grants or
- * takes follows in the same transaction. Another write of the connection in between makes it run again.
+ * takes follows, through the membership door, in the same transaction (scim/repository.ts `writeDirectory`).
+ * Another write of the connection or of the institution's members in between makes it run again; a refusal of
+ * the membership door (the owner, the seat limit) changes nothing.
  */
 function write(dir: Directory, change: (state: DirectoryState, now: Date) => Change): Promise<Resource | undefined> {
   return withRetries("The directory was changed concurrently, please retry", async () => {
@@ -226,13 +227,11 @@ function write(dir: Directory, change: (state: DirectoryState, now: Date) => Cha
       { users: c.users, groups: c.groups, mappings: state.connection.role_mappings },
       { actor, now, reason: c.reason, resolve: poolResolver(state.institution.account_id) },
     );
-    const result = await commitWithEvents(plan.events, {
-      ...usedConnection(state.connection, now),
-      ...(c.put && { resource: putResource(state.connection.id, c.put) }),
-      ...(c.removed && { resource: deleteItem(state.connection.id, c.removed) }),
-      ...plan.items,
-    });
-    if (result.kind !== "ok") return RETRY;
+    if (plan.kind === "retry") return RETRY;
+    if (plan.kind !== "ok") throw directoryRefusal(plan);
+    const written = await writeDirectory(state, now, { put: c.put, removed: c.removed }, plan);
+    if (written.kind === "too_large") throw directoryRefusal(written);
+    if (written.kind !== "ok") return RETRY;
     return c.put;
   });
 }
