@@ -75,10 +75,35 @@ function text(details: Record<string, unknown>, key: string): string {
   return recordedText(String(details[key] ?? ""), Number.POSITIVE_INFINITY);
 }
 
-/** Human-readable text, computed once at write time because events are immutable. */
-export function describe(type: EventType, details: Record<string, unknown>, actor: string): string {
+/** A person's own event's reasons, in words. */
+const SIGN_IN_FAILURE: Record<string, string> = {
+  wrong_password: "wrong password",
+  wrong_code: "wrong code of the second step",
+  blocked: "blocked by the user pool's threat protection",
+};
+
+/**
+ * Human-readable text, computed once at write time because events are immutable. `actor` is the actor's e-mail
+ * (or id); `actorName` their name, when known: a person's own events name them by both.
+ */
+export function describe(type: EventType, details: Record<string, unknown>, actor: string, actorName?: string | null): string {
   const t = (key: string) => text(details, key);
+  const person = actorName ? `${recordedText(actorName)} (${actor})` : actor;
   switch (type) {
+    case "sign_in":
+      return `${person} signed in with their password`;
+    case "sign_in_failed":
+      return `A sign-in as ${person} failed: ${SIGN_IN_FAILURE[t("reason")] ?? t("reason")}`;
+    case "password_reset":
+      return `${person} reset their forgotten password with a code sent by e-mail`;
+    case "password_changed":
+      return `${person} changed their password`;
+    case "mfa_enabled":
+      return `${person} turned on an authenticator app (TOTP) as their second sign-in step`;
+    case "mfa_disabled":
+      return `${person} turned off their authenticator app (TOTP): the password alone signs them in`;
+    case "signed_out_everywhere":
+      return `${person} signed out everywhere: every session of theirs must sign in again`;
     case "institution_created":
       return `${actor} created institution '${t("name")}'`;
     case "institution_updated":
@@ -193,7 +218,7 @@ function storedItem(e: AuditEvent, account: string): Record<string, unknown> {
     user_name: actor.name === null ? null : recordedText(actor.name),
     ip_address: actor.ip,
     details,
-    description: describe(e.type, details, email ?? recordedText(actor.id)),
+    description: describe(e.type, details, email ?? recordedText(actor.id), actor.directory ? null : actor.name),
     created_at: e.createdAt,
   };
   return {

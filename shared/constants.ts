@@ -47,6 +47,13 @@ export const EVENT_TYPES = [
   "scim_disconnected",
   "administrator_provisioned",
   "administrator_deprovisioned",
+  "sign_in",
+  "sign_in_failed",
+  "password_reset",
+  "password_changed",
+  "mfa_enabled",
+  "mfa_disabled",
+  "signed_out_everywhere",
 ] as const;
 export type EventType = (typeof EVENT_TYPES)[number];
 

@@ -70,6 +70,28 @@ export interface EventDetails {
     reason: "deactivated" | "deleted" | "email_changed";
     scim_connection: string;
   };
+  // A person's own events (DESIGN.md §20), in their account's trail; the actor is the person.
+  /** The pool's PostAuthentication trigger: signed in with the password (and the second step, where asked). */
+  sign_in: { method: "password" };
+  /**
+   * The pool's user-activity export (no trigger sees a failure): the password or the second step's code was
+   * wrong, or the pool's threat protection blocked it. `cognito_event_id` is the export's id of the attempt.
+   */
+  sign_in_failed: {
+    method: "password";
+    reason: "wrong_password" | "wrong_code" | "blocked";
+    risk_level?: string;
+    cognito_event_id: string;
+  };
+  /** The pool's PostConfirmation trigger: a forgotten password replaced with the code mailed to the person. */
+  password_reset: { method: "email_code" };
+  /** The pool's user-activity export: the person changed their password, knowing the old one. */
+  password_changed: { cognito_event_id: string };
+  /** `PUT /me/mfa`: the authenticator app (TOTP) as the second sign-in step, on or off. */
+  mfa_enabled: { factor: "totp" };
+  mfa_disabled: { factor: "totp" };
+  /** `POST /me/sign_out_everywhere`: every refresh token of the person revoked. */
+  signed_out_everywhere: { scope: "all_sessions" };
 }
 
 /** Compile-time: the types given details here are exactly the contract's list (constants.ts). */
@@ -108,6 +130,13 @@ export const DETAIL_KEYS: { readonly [T in keyof EventDetails]-?: readonly KeysO
   scim_disconnected: ["institution_id", "scim_connection"],
   administrator_provisioned: ["institution_id", "user_id", "email", "role", "scim_connection"],
   administrator_deprovisioned: ["institution_id", "user_id", "email", "reason", "scim_connection"],
+  sign_in: ["method"],
+  sign_in_failed: ["method", "reason", "risk_level", "cognito_event_id"],
+  password_reset: ["method"],
+  password_changed: ["cognito_event_id"],
+  mfa_enabled: ["factor"],
+  mfa_disabled: ["factor"],
+  signed_out_everywhere: ["scope"],
 };
 
 /** The keys of `security_events_exported`'s `filters`. */

@@ -18,7 +18,7 @@ import {
 import { paths } from "../../shared/paths.js";
 import { CORE, environment, MAIL, readSettings, STREAM } from "../../shared/settings.js";
 import { createTableInput, eventsTable, idempotencyTable, mainTable, type TableDef } from "../../shared/tables.js";
-import { ensureUserPool, startTokenTrigger, writeCognitoConfig } from "./cognito.js";
+import { ensureUserPool, writeCognitoConfig } from "./cognito.js";
 import { LOCAL_CREDENTIALS, LOCAL_EXPORTS_BUCKET, type LocalTrail, localHandlerEnv, processEnvironment } from "./env.js";
 import { cognitoService, dynamodbService, freePort, gatewayService, ROOT, type Service, s3Service, sesService } from "./services.js";
 
@@ -220,6 +220,11 @@ export interface GatewayRole {
   readonly digestTimer: boolean;
   /** Honour `x-local-clock-offset` (the test run's stack only). */
   readonly clockHeader: boolean;
+  /**
+   * Serve the user pool's functions on this port (lambda.ts), where cognito-local invokes them. One gateway per
+   * stack: the port is in cognito-local's configuration.
+   */
+  readonly lambdaPort?: number;
   /** More environment for the handlers. */
   readonly handlerEnv?: Readonly<Record<string, string>>;
 }
@@ -249,6 +254,7 @@ export function gatewayEnvironment(info: StackInfo, role: GatewayRole): Record<s
       LOCAL_WORKERS: role.workers ? "true" : "",
       DIGEST_TIMER: role.digestTimer ? "true" : "",
       LOCAL_CLOCK_HEADER: role.clockHeader ? "true" : "",
+      LOCAL_LAMBDA_PORT: role.lambdaPort === undefined ? "" : String(role.lambdaPort),
       AWS_SESSION_TOKEN: "",
       AWS_PROFILE: "",
       // The console's /config.json (console.ts): the same keys the CDK stack writes into its bucket.
@@ -299,15 +305,24 @@ export async function startLocalStack(opts: StackOptions): Promise<LocalStack> {
     ...ensureTrailKey(opts.dataDir),
   };
 
-  const trigger = await startTokenTrigger();
-  writeCognitoConfig(cognitoDir, { issuerDomain: cognitoEndpoint, triggerEndpoint: trigger.endpoint });
+  // The user pool's functions answer in the gateway's process (lambda.ts), which starts after cognito-local:
+  // its port is fixed now, so that cognito-local's configuration can name it.
+  const lambdaPort = await freePort();
+  const lambdaEndpoint = `http://127.0.0.1:${lambdaPort}`;
+  writeCognitoConfig(cognitoDir, { issuerDomain: cognitoEndpoint, triggerEndpoint: lambdaEndpoint });
 
   const dynamodb = dynamodbService({
     port: ports.dynamodb,
     ...(opts.persistent && { dbPath: join(opts.dataDir, "dynamodb") }),
     output: join(logDir, "dynamodb.log"),
   });
-  const cognito = cognitoService({ port: ports.cognito, dataDir: cognitoDir, output: join(logDir, "cognito.log"), sesEndpoint });
+  const cognito = cognitoService({
+    port: ports.cognito,
+    dataDir: cognitoDir,
+    output: join(logDir, "cognito.log"),
+    sesEndpoint,
+    lambdaEndpoint,
+  });
   const ses = sesService({ port: ports.ses, output: join(logDir, "ses.log") });
   const s3 = s3Service({ port: ports.s3, dir: join(opts.dataDir, "s3"), bucket: LOCAL_EXPORTS_BUCKET, output: join(logDir, "s3.log") });
   const started: Service[] = [];
@@ -316,7 +331,6 @@ export async function startLocalStack(opts: StackOptions): Promise<LocalStack> {
   const stopAll = async () => {
     await gateway?.stop();
     await Promise.all(started.map((s) => s.stop()));
-    await trigger.close();
   };
 
   try {
@@ -355,6 +369,7 @@ export async function startLocalStack(opts: StackOptions): Promise<LocalStack> {
         workers: true,
         digestTimer: opts.digestTimer !== false,
         clockHeader: opts.clockHeader === true,
+        lambdaPort,
         ...(opts.handlerEnv && { handlerEnv: opts.handlerEnv }),
       }),
     });
