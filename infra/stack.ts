@@ -23,6 +23,7 @@ import { Notifications } from "./notifications.js";
 import { originVerifySecret } from "./origin-secret.js";
 import { addOutputs } from "./outputs.js";
 import { StackPart } from "./part.js";
+import { type PoolMail, PoolTriggers } from "./pool-triggers.js";
 import { boundsEnvironment, ENVIRONMENTS, type Settings } from "./settings.js";
 import { Streaming } from "./streaming.js";
 import { Tables } from "./tables.js";
@@ -76,6 +77,12 @@ export interface InstitutionAdminStackProps extends StackProps {
   readonly apiOrigin?: ApiOrigin;
   /** The route table; default `shared/routes.ts` (tests add routes to it). */
   readonly routes?: readonly Route[];
+  /**
+   * Who sends the user pool's mail (`-c poolMail=…`): `cognito` (the default), Cognito's own sender, which needs
+   * nothing verified; `ses`, the stack's SES identity and configuration set, once the identity is verified and the
+   * account out of the SES sandbox (Cognito refuses an unverified identity). docs/deploy.md, checklist step 3.
+   */
+  readonly poolMail?: PoolMail;
 }
 
 export { ACCESS_LOG_FORMAT } from "./api.js";
@@ -107,6 +114,8 @@ export class InstitutionAdminStack extends Stack {
   /** Exports bucket and worker, the events stream's consumer, the bus and the webhook retrier (DESIGN.md §11). */
   readonly streaming: Streaming;
   readonly trail: EvidenceTrail;
+  /** The user pool's triggers, its activity export and its mail (pool-triggers.ts). */
+  readonly poolTriggers: PoolTriggers;
   /** Origin of the links in mail. */
   readonly appBaseUrl: string;
 
@@ -239,6 +248,23 @@ export class InstitutionAdminStack extends Stack {
     for (const handler of Object.keys(settings.reservedConcurrency)) {
       if (!this.functions.has(handler)) throw new Error(`Reserved concurrency for unknown handler ${handler}`);
     }
+
+    // ---- The user pool's own functions: its mail, sign-ins and the activity export (DESIGN.md §20) ----
+    this.poolTriggers = new PoolTriggers(this, "PoolTriggers", {
+      userPool: this.userPool,
+      tables,
+      commonEnv,
+      appBaseUrl: this.appBaseUrl,
+      logRetention: settings.logRetention,
+      eventRetentionDays: settings.eventRetentionDays,
+      alarmTopic: this.alarmTopic,
+      mail: {
+        poolMail: props.poolMail ?? "cognito",
+        senderEmail: props.senderEmail,
+        senderIdentityArn: mail.senderIdentityArn,
+        configurationSetName: this.mailConfigurationSet.configurationSetName,
+      },
+    });
 
     // ---- Routes and stage ----
     this.stage = api.serve(routes, this.functions, settings);

@@ -7,7 +7,8 @@
 import { existsSync, readdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { runSimulation, type Simulation } from "@cloud-copilot/iam-simulate";
-import type { CfnResource } from "aws-cdk-lib";
+import { type CfnResource, Stack } from "aws-cdk-lib";
+import { Template } from "aws-cdk-lib/assertions";
 import type { IamRequest } from "../../infra/local/aws-requests.js";
 import { TEST_ACCOUNT } from "../../infra/local/aws-requests.js";
 import { LOCAL_EXPORTS_BUCKET } from "../../infra/local/env.js";
@@ -41,18 +42,40 @@ const arn = (region: string, service: string, resource: string) => `arn:aws:${se
 /** The function name the local gateway gives a handler (`lambdaContext`), so that ARNs of functions read alike. */
 const functionName = (handler: string) => `institution-admin-${handler.replace(/\//g, "-")}`;
 
-/** Every function of the stack and its handler: the routes', the streaming ones and the digest function. */
+/**
+ * Every function of the stack and its handler: the routes', the streaming ones, the digest function and the user
+ * pool's (in nested stacks of their own, infra/pool-triggers.ts).
+ */
 function functionsOf(stack: InstitutionAdminStack): Map<string, { role: CfnResource; fn: CfnResource }> {
   const all = new Map([
     ...stack.functions,
     ...stack.streaming.functionsByHandler,
     ["trail/digest", stack.trail.digestFunction],
     ...(stack.scimAuthorizerFunction ? [["scim/authorizer", stack.scimAuthorizerFunction] as const] : []),
+    ...stack.poolTriggers.functionsByHandler,
   ]);
   const out = new Map<string, { role: CfnResource; fn: CfnResource }>();
   for (const [handler, fn] of all) {
     if (!fn.role) throw new Error(`${handler} has no role`);
     out.set(handler, { role: fn.role.node.defaultChild as CfnResource, fn: fn.node.defaultChild as CfnResource });
+  }
+  return out;
+}
+
+/**
+ * The template of each nested stack of `stack`, and how its parameters are given in the parent's template (the
+ * parent's intrinsics: a nested stack's `Ref` of a parameter resolves to what the parent passes).
+ */
+function nestedTemplates(
+  stack: InstitutionAdminStack,
+  resources: Record<string, Json>,
+): Map<Stack, { resources: Record<string, Json>; parameters: Record<string, Json> }> {
+  const out = new Map<Stack, { resources: Record<string, Json>; parameters: Record<string, Json> }>();
+  for (const nested of [stack.poolTriggers.triggerStack, stack.poolTriggers.activityStack]) {
+    const resource = nested.nestedStackResource;
+    if (!resource) continue;
+    const template = Template.fromStack(nested).toJSON();
+    out.set(nested, { resources: template.Resources, parameters: resources[stack.getLogicalId(resource)]?.Properties?.Parameters ?? {} });
   }
   return out;
 }
@@ -65,6 +88,7 @@ function functionsOf(stack: InstitutionAdminStack): Map<string, { role: CfnResou
 export function rolePolicies(names: LocalNames, stack: InstitutionAdminStack, resources: Record<string, Json>): FunctionPolicies[] {
   const { region } = names;
   const fns = functionsOf(stack);
+  const nested = nestedTemplates(stack, resources);
   const id = (c: { node: { defaultChild?: unknown } }) => stack.getLogicalId(c.node.defaultChild as CfnResource);
   const physical = new Map<string, string>([
     [id(stack.mainTable), names.tables.main],
@@ -76,14 +100,13 @@ export function rolePolicies(names: LocalNames, stack: InstitutionAdminStack, re
     [id(stack.trail.signingKey), "trail-signing-key"],
     [id(stack.streaming.bus), "institution-admin-events"],
     [id(stack.userPool), names.userPoolId],
-    ...[...fns].map(([handler, { fn }]) => [stack.getLogicalId(fn), functionName(handler)] as [string, string]),
+    ...[...fns].map(([handler, { fn }]) => [Stack.of(fn).getLogicalId(fn), functionName(handler)] as [string, string]),
   ]);
   for (const [logicalId, r] of Object.entries(resources)) {
     if (r.Type === "AWS::SES::EmailIdentity") physical.set(logicalId, names.mailFrom);
   }
   const nameOf = (logicalId: string) => physical.get(logicalId) ?? logicalId;
-  const attribute = (logicalId: string, attr: string): string => {
-    const type = resources[logicalId]?.Type as string | undefined;
+  const attribute = (logicalId: string, attr: string, type = resources[logicalId]?.Type as string | undefined): string => {
     const name = nameOf(logicalId);
     if (type === "AWS::DynamoDB::Table")
       return attr === "StreamArn" ? arn(region, "dynamodb", `table/${name}/stream/*`) : arn(region, "dynamodb", `table/${name}`);
@@ -102,30 +125,41 @@ export function rolePolicies(names: LocalNames, stack: InstitutionAdminStack, re
     "AWS::URLSuffix": "amazonaws.com",
     "AWS::StackName": stack.stackName,
   };
-  const resolve = (v: Json): Json => {
-    if (Array.isArray(v)) return v.map(resolve);
-    if (v === null || typeof v !== "object") return v;
-    const [key, arg] = (Object.entries(v)[0] ?? []) as [string | undefined, Json];
-    if (Object.keys(v).length === 1) {
-      if (key === "Ref") return pseudo[arg as string] ?? nameOf(arg as string);
-      if (key === "Fn::GetAtt") return attribute(arg[0], arg[1]);
-      if (key === "Fn::Join") return (resolve(arg[1]) as string[]).join(arg[0]);
-      if (key === "Fn::Select") return resolve(arg[1])[Number(resolve(arg[0]))];
-      if (key === "Fn::Split") return String(resolve(arg[1])).split(arg[0]);
-    }
-    return Object.fromEntries(Object.entries(v).map(([k, x]) => [k, resolve(x)]));
+  /** Resolves the intrinsics of a template; `parameters`: a nested stack's, as the parent passes them. */
+  const resolver = (templateResources: Record<string, Json>, parameters?: Record<string, Json>) => {
+    const typeOf = (logicalId: string) => (templateResources[logicalId] ?? resources[logicalId])?.Type as string | undefined;
+    const resolve = (v: Json): Json => {
+      if (Array.isArray(v)) return v.map(resolve);
+      if (v === null || typeof v !== "object") return v;
+      const [key, arg] = (Object.entries(v)[0] ?? []) as [string | undefined, Json];
+      if (Object.keys(v).length === 1) {
+        if (key === "Ref" && parameters && arg in parameters) return parentResolve(parameters[arg]);
+        if (key === "Ref") return pseudo[arg as string] ?? nameOf(arg as string);
+        if (key === "Fn::GetAtt") return attribute(arg[0], arg[1], typeOf(arg[0]));
+        if (key === "Fn::Join") return (resolve(arg[1]) as string[]).join(arg[0]);
+        if (key === "Fn::Select") return resolve(arg[1])[Number(resolve(arg[0]))];
+        if (key === "Fn::Split") return String(resolve(arg[1])).split(arg[0]);
+      }
+      return Object.fromEntries(Object.entries(v).map(([k, x]) => [k, resolve(x)]));
+    };
+    return resolve;
   };
+  const parentResolve = resolver(resources);
 
   return [...fns].map(([handler, { role }]) => {
-    const roleId = stack.getLogicalId(role);
+    const owner = Stack.of(role);
+    const inNested = nested.get(owner);
+    const templateResources = inNested?.resources ?? resources;
+    const resolve = inNested ? resolver(inNested.resources, inNested.parameters) : parentResolve;
+    const roleId = owner.getLogicalId(role);
     const statements: Json[] = [];
-    for (const r of Object.values(resources)) {
+    for (const r of Object.values(templateResources)) {
       if (r.Type === "AWS::IAM::Policy" && (r.Properties.Roles as Json[]).some((x) => x.Ref === roleId)) {
         statements.push(...resolve(r.Properties.PolicyDocument).Statement);
       }
     }
-    for (const p of resources[roleId]?.Properties?.Policies ?? []) statements.push(...resolve(p.PolicyDocument).Statement);
-    if ((resources[roleId]?.Properties?.ManagedPolicyArns ?? []).length > 0)
+    for (const p of templateResources[roleId]?.Properties?.Policies ?? []) statements.push(...resolve(p.PolicyDocument).Statement);
+    if ((templateResources[roleId]?.Properties?.ManagedPolicyArns ?? []).length > 0)
       throw new Error(`${handler}: managed policies are not evaluated`);
     return { handler, statements };
   });
