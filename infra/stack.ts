@@ -224,6 +224,8 @@ export class InstitutionAdminStack extends Stack {
       ...(access.mail ? mailEnv : {}),
       // Directory provisioning (DESIGN.md §15): the SCIM base URL is the console's origin.
       ...(handler.startsWith("scim/") && { APP_BASE_URL: this.appBaseUrl }),
+      // A person's second step (DESIGN.md §20): where the pool requires one, it cannot be turned off.
+      ...(access.users === "mfa" && { USER_POOL_MFA: settings.mfa }),
     });
     const userPool = { arn: this.userPool.userPoolArn, id: this.userPool.userPoolId };
     for (const [handler, fn] of api.functions(routes, routeAccess, {

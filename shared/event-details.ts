@@ -11,9 +11,14 @@ type RequestValue = string | null;
 
 export interface EventDetails {
   institution_created: { institution_id: string; name: string };
-  institution_updated: { institution_id: string; changes: string[] };
+  institution_updated: { institution_id: string; changes: string[]; institution_name?: string };
   institution_deleted: { institution_name: string };
-  insufficient_privileges: { action: string; required_role: "super_admin" | "cohort_super_admin"; institution_id?: string };
+  insufficient_privileges: {
+    action: string;
+    required_role: "super_admin" | "cohort_super_admin";
+    institution_id?: string;
+    institution_name?: string;
+  };
   unauthorized_institution_access: { attempted_institution_id: RequestValue; action?: "manage_invitations" | "manage_administrators" };
   /**
    * A mail bound names the e-mail and the institution; the account-wide bounds (`institution_daily`,
@@ -42,33 +47,62 @@ export interface EventDetails {
     format?: "csv" | "jsonl";
     filters: { event_type: string | null; user_id?: string | null; user_email?: string; from: string | null; to: string | null };
   };
-  invitation_created: { invitation_id: string; institution_id: string; email: string; role: Role };
-  invitation_revoked: { invitation_id: string; institution_id: string; email: string; reason?: string };
-  invitation_resent: { invitation_id: string; institution_id: string; email: string };
-  invitation_accepted: { invitation_id: string; institution_id: string; email: string; role: Role };
-  cohort_created: { institution_id: string; cohort_id: string; name: string };
+  invitation_created: { invitation_id: string; institution_id: string; email: string; role: Role; institution_name?: string };
+  invitation_revoked: { invitation_id: string; institution_id: string; email: string; reason?: string; institution_name?: string };
+  invitation_resent: { invitation_id: string; institution_id: string; email: string; institution_name?: string };
+  invitation_accepted: { invitation_id: string; institution_id: string; email: string; role: Role; institution_name?: string };
+  cohort_created: { institution_id: string; cohort_id: string; name: string; institution_name?: string };
   webhook_created: { webhook_id: string; url: string };
   webhook_deleted: { webhook_id: string; url: string };
   webhook_disabled: { webhook_id: string; url: string; failing_since: string };
-  administrator_removed: { institution_id: string; user_id: string; email: string; self: boolean };
+  administrator_removed: { institution_id: string; user_id: string; email: string; self: boolean; institution_name?: string };
   /** `source: "scim"` and `scim_connection` when the directory changed it (DESIGN.md §15). */
-  administrator_role_changed: { institution_id: string; user_id: string; from: Role; to: Role; source?: "scim"; scim_connection?: string };
-  institution_transferred: { institution_id: string; from_user_id: string; to_user_id: string };
+  administrator_role_changed: {
+    institution_id: string;
+    user_id: string;
+    /** The administrator whose role changed. */
+    email?: string;
+    from: Role;
+    to: Role;
+    source?: "scim";
+    scim_connection?: string;
+    institution_name?: string;
+  };
+  institution_transferred: {
+    institution_id: string;
+    from_user_id: string;
+    to_user_id: string;
+    to_email?: string;
+    institution_name?: string;
+  };
   /** A person joined from an invitation (DESIGN.md §14): the user-pool user made for them. */
-  account_created: { user_id: string; email: string; institution_id: string; invitation_id: string };
-  cohort_deleted: { institution_id: string; cohort_id: string; name: string };
-  scim_connected: { institution_id: string; scim_connection: string };
-  scim_token_rotated: { institution_id: string; scim_connection: string };
-  scim_role_mappings_changed: { institution_id: string; scim_connection: string; role_mappings: Record<string, Role> };
-  scim_disconnected: { institution_id: string; scim_connection: string };
+  account_created: { user_id: string; email: string; institution_id: string; invitation_id: string; institution_name?: string };
+  cohort_deleted: { institution_id: string; cohort_id: string; name: string; institution_name?: string };
+  scim_connected: { institution_id: string; scim_connection: string; institution_name?: string };
+  scim_token_rotated: { institution_id: string; scim_connection: string; institution_name?: string };
+  scim_role_mappings_changed: {
+    institution_id: string;
+    scim_connection: string;
+    role_mappings: Record<string, Role>;
+    institution_name?: string;
+  };
+  scim_disconnected: { institution_id: string; scim_connection: string; institution_name?: string };
   /** The directory's (actor `user` null): who got access, with which role, from which SCIM user. */
-  administrator_provisioned: { institution_id: string; user_id: string; email: string; role: Role; scim_connection: string };
+  administrator_provisioned: {
+    institution_id: string;
+    user_id: string;
+    email: string;
+    role: Role;
+    scim_connection: string;
+    institution_name?: string;
+  };
   administrator_deprovisioned: {
     institution_id: string;
     user_id: string;
     email: string;
     reason: "deactivated" | "deleted" | "email_changed";
     scim_connection: string;
+    institution_name?: string;
   };
   // A person's own events (DESIGN.md §20), in their account's trail; the actor is the person.
   /** The pool's PostAuthentication trigger: signed in with the password (and the second step, where asked). */
@@ -104,32 +138,32 @@ type KeysOfUnion<U> = U extends unknown ? keyof U : never;
 
 export const DETAIL_KEYS: { readonly [T in keyof EventDetails]-?: readonly KeysOfUnion<EventDetails[T]>[] } = {
   institution_created: ["institution_id", "name"],
-  institution_updated: ["institution_id", "changes"],
+  institution_updated: ["institution_id", "changes", "institution_name"],
   institution_deleted: ["institution_name"],
-  insufficient_privileges: ["action", "required_role", "institution_id"],
+  insufficient_privileges: ["action", "required_role", "institution_id", "institution_name"],
   unauthorized_institution_access: ["attempted_institution_id", "action"],
   rate_limit_exceeded: ["email", "institution_id", "limit", "scope"],
   token_validation_failure: ["reason"],
   security_events_exported: ["event_count", "export_id", "format", "filters"],
-  invitation_created: ["invitation_id", "institution_id", "email", "role"],
-  invitation_revoked: ["invitation_id", "institution_id", "email", "reason"],
-  invitation_resent: ["invitation_id", "institution_id", "email"],
-  invitation_accepted: ["invitation_id", "institution_id", "email", "role"],
-  cohort_created: ["institution_id", "cohort_id", "name"],
+  invitation_created: ["invitation_id", "institution_id", "email", "role", "institution_name"],
+  invitation_revoked: ["invitation_id", "institution_id", "email", "reason", "institution_name"],
+  invitation_resent: ["invitation_id", "institution_id", "email", "institution_name"],
+  invitation_accepted: ["invitation_id", "institution_id", "email", "role", "institution_name"],
+  cohort_created: ["institution_id", "cohort_id", "name", "institution_name"],
   webhook_created: ["webhook_id", "url"],
   webhook_deleted: ["webhook_id", "url"],
   webhook_disabled: ["webhook_id", "url", "failing_since"],
-  administrator_removed: ["institution_id", "user_id", "email", "self"],
-  administrator_role_changed: ["institution_id", "user_id", "from", "to", "source", "scim_connection"],
-  institution_transferred: ["institution_id", "from_user_id", "to_user_id"],
-  account_created: ["user_id", "email", "institution_id", "invitation_id"],
-  cohort_deleted: ["institution_id", "cohort_id", "name"],
-  scim_connected: ["institution_id", "scim_connection"],
-  scim_token_rotated: ["institution_id", "scim_connection"],
-  scim_role_mappings_changed: ["institution_id", "scim_connection", "role_mappings"],
-  scim_disconnected: ["institution_id", "scim_connection"],
-  administrator_provisioned: ["institution_id", "user_id", "email", "role", "scim_connection"],
-  administrator_deprovisioned: ["institution_id", "user_id", "email", "reason", "scim_connection"],
+  administrator_removed: ["institution_id", "user_id", "email", "self", "institution_name"],
+  administrator_role_changed: ["institution_id", "user_id", "email", "from", "to", "source", "scim_connection", "institution_name"],
+  institution_transferred: ["institution_id", "from_user_id", "to_user_id", "to_email", "institution_name"],
+  account_created: ["user_id", "email", "institution_id", "invitation_id", "institution_name"],
+  cohort_deleted: ["institution_id", "cohort_id", "name", "institution_name"],
+  scim_connected: ["institution_id", "scim_connection", "institution_name"],
+  scim_token_rotated: ["institution_id", "scim_connection", "institution_name"],
+  scim_role_mappings_changed: ["institution_id", "scim_connection", "role_mappings", "institution_name"],
+  scim_disconnected: ["institution_id", "scim_connection", "institution_name"],
+  administrator_provisioned: ["institution_id", "user_id", "email", "role", "scim_connection", "institution_name"],
+  administrator_deprovisioned: ["institution_id", "user_id", "email", "reason", "scim_connection", "institution_name"],
   sign_in: ["method"],
   sign_in_failed: ["method", "reason", "risk_level", "cognito_event_id"],
   password_reset: ["method"],

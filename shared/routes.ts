@@ -14,6 +14,10 @@ export const USER_ACTIONS = {
   join: ["cognito-idp:AdminCreateUser", "cognito-idp:AdminSetUserPassword", "cognito-idp:AdminDeleteUser"],
   /** SCIM provisioning (DESIGN.md §15): find a person by e-mail, or create them with the pool's invitation. */
   provision: ["cognito-idp:ListUsers", "cognito-idp:AdminCreateUser"],
+  /** The caller's own second sign-in step (DESIGN.md §20, `PUT /me/mfa`). */
+  mfa: ["cognito-idp:AdminSetUserMFAPreference"],
+  /** Revoking every session of the caller (DESIGN.md §20, `POST /me/sign_out_everywhere`). */
+  sign_out: ["cognito-idp:AdminUserGlobalSignOut"],
 } as const;
 export type UserAccess = keyof typeof USER_ACTIONS;
 
@@ -302,6 +306,15 @@ const table: readonly Declared[] = [
     handler: "webhooks/deliveries",
     rule: rule.cohort_super_admin,
     access: { main: "read", events: "write" },
+  },
+  // The caller's own account (DESIGN.md §20): the pool's change and its event, in the caller's trail.
+  { method: "PUT", path: `${paths.me}/mfa`, handler: "me/mfa", rule: rule.any, access: { events: "write", users: "mfa" } },
+  {
+    method: "POST",
+    path: `${paths.me}/sign_out_everywhere`,
+    handler: "me/sign-out-everywhere",
+    rule: rule.any,
+    access: { events: "write", users: "sign_out" },
   },
   // Directory provisioning (DESIGN.md §15): the connection, managed by the institution's super admin,
   ...(["POST", "GET", "PATCH", "DELETE"] as const).map(

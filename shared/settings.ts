@@ -112,6 +112,8 @@ export const USERS = () => ({
   USER_POOL_ID: optionalText,
   /** The local Cognito's endpoint; unset in AWS. */
   COGNITO_ENDPOINT: optionalText,
+  /** The pool's MFA (infra/settings.ts `mfa`), for `PUT /me/mfa`: where `required`, TOTP cannot be turned off. */
+  USER_POOL_MFA: v.optional(v.picklist(["optional", "required"]), "optional"),
 });
 
 /** CloudFront in front (shared/origin.ts, which reads them per request: the local CloudFront mode sets them late). */

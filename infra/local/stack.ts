@@ -248,6 +248,8 @@ export function gatewayEnvironment(info: StackInfo, role: GatewayRole): Record<s
       // The pool that transfer, joining and SCIM use (shared/users.ts), as the CDK stack names it to those functions.
       USER_POOL_ID: userPoolId,
       COGNITO_ENDPOINT: cognitoEndpoint,
+      // The local pool is configured as dev's (ensureUserPool): MFA optional.
+      USER_POOL_MFA: "optional",
     }),
     // The gateway process's own settings (infra/local/gateway.ts), not a function's.
     ...processEnvironment({

@@ -573,6 +573,50 @@ export interface paths {
     patch?: never;
     trace?: never;
   };
+  "/api/v1/me/mfa": {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    /**
+     * Turn your authenticator app on or off
+     * @description The caller's own second sign-in step: `totp: true` makes the authenticator app (TOTP) the preferred second step, so that later sign-ins ask for its code; `false` turns it off. Turning it on needs an app the caller has associated and verified a code of first, with their own access token (Cognito's `AssociateSoftwareToken`, then `VerifySoftwareToken`; the console does both). Where the deployment requires a second step (`mfa: required`) it cannot be turned off. Logs `mfa_enabled` or `mfa_disabled` in the caller's account.
+     *
+     *     Who: any authorized user.
+     */
+    put: operations["setMfa"];
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  "/api/v1/me/sign_out_everywhere": {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /**
+     * Sign out everywhere
+     * @description Revokes every refresh token of the caller: each browser or app signed in as them must sign in again once its ID token (valid for an hour at most) expires. Logs `signed_out_everywhere` in the caller's account.
+     *
+     *     Who: any authorized user.
+     */
+    post: operations["signOutEverywhere"];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
   "/api/v1/institutions/{id}/scim": {
     parameters: {
       query?: never;
@@ -1191,6 +1235,14 @@ export interface components {
       description: string;
     };
     Message: {
+      message: string;
+    };
+    MfaSetting: {
+      /** @description The caller's second sign-in step as the user pool now holds it. */
+      mfa: {
+        /** @description Whether the authenticator app (TOTP) is the second sign-in step. */
+        totp: boolean;
+      };
       message: string;
     };
     PageMeta: {
@@ -4761,6 +4813,118 @@ export interface operations {
           "Cache-Control": components["headers"]["CacheControl"];
           "X-Content-Type-Options": components["headers"]["XContentTypeOptions"];
           "Retry-After": components["headers"]["RetryAfter"];
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      500: components["responses"]["InternalError"];
+      503: components["responses"]["ServiceUnavailable"];
+    };
+  };
+  setMfa: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        /**
+         * @example {
+         *       "mfa": {
+         *         "totp": true
+         *       }
+         *     }
+         */
+        "application/json": {
+          mfa: {
+            totp: boolean;
+          };
+        };
+      };
+    };
+    responses: {
+      /** @description The second step as the user pool now holds it. */
+      200: {
+        headers: {
+          "Cache-Control": components["headers"]["CacheControl"];
+          "X-Content-Type-Options": components["headers"]["XContentTypeOptions"];
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "mfa": {
+           *         "totp": true
+           *       },
+           *       "message": "Authenticator app turned on: sign-ins ask for its code"
+           *     }
+           */
+          "application/json": components["schemas"]["MfaSetting"];
+        };
+      };
+      400: components["responses"]["BadRequest"];
+      401: components["responses"]["Unauthorized"];
+      409: components["responses"]["Conflict"];
+      413: components["responses"]["PayloadTooLarge"];
+      /** @description The record is invalid (`{errors}`: every message, once), or the current state refuses it (`{error}`). */
+      422: {
+        headers: {
+          "Cache-Control": components["headers"]["CacheControl"];
+          "X-Content-Type-Options": components["headers"]["XContentTypeOptions"];
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ValidationErrors"] | components["schemas"]["Error"];
+        };
+      };
+      500: components["responses"]["InternalError"];
+      503: components["responses"]["ServiceUnavailable"];
+    };
+  };
+  signOutEverywhere: {
+    parameters: {
+      query?: never;
+      header?: {
+        /**
+         * @description Makes a retry safe (DESIGN.md §12): a request with the same key, from the same caller, to the same route, within 24 hours gets the first one's response (status, headers and body) and changes nothing again. The same key with another request is 422; while the first one runs, 409. 1 to 255 printable ASCII characters (400 otherwise); a UUID is a good choice. Responses are kept for 2xx and for 4xx other than 409 and 429; after a 409, 429 or 5xx the same key acts again.
+         * @example 5f0c7f7e-7a52-4a4e-9d0b-6a1c2b3d4e5f
+         */
+        "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+      };
+      path?: never;
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description Every session of the caller is signed out. */
+      200: {
+        headers: {
+          "Cache-Control": components["headers"]["CacheControl"];
+          "X-Content-Type-Options": components["headers"]["XContentTypeOptions"];
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "message": "Signed out everywhere: every session must sign in again"
+           *     }
+           */
+          "application/json": components["schemas"]["Message"];
+        };
+      };
+      400: components["responses"]["BadRequest"];
+      401: components["responses"]["Unauthorized"];
+      409: components["responses"]["IdempotentConflict"];
+      413: components["responses"]["PayloadTooLarge"];
+      /** @description The `Idempotency-Key` was used with another request. */
+      422: {
+        headers: {
+          "Cache-Control": components["headers"]["CacheControl"];
+          "X-Content-Type-Options": components["headers"]["XContentTypeOptions"];
           [name: string]: unknown;
         };
         content: {

@@ -15,6 +15,7 @@ import { docsSpecs } from "./specs/docs.js";
 import { exportSpecs } from "./specs/exports.js";
 import { institutionSpecs } from "./specs/institutions.js";
 import { invitationSpecs } from "./specs/invitations.js";
+import { peopleSpecs } from "./specs/people.js";
 import { scimBodies, scimConnectionSpecs, scimOperation } from "./specs/scim.js";
 import { securityEventSpecs } from "./specs/security-events.js";
 import { webhookSpecs } from "./specs/webhooks.js";
@@ -36,6 +37,7 @@ function specs(errorMode: "throw" | "ignore"): Record<string, Spec> {
     ...docsSpecs(),
     ...exportSpecs(errorMode),
     ...webhookSpecs(errorMode),
+    ...peopleSpecs(errorMode),
     ...scimConnectionSpecs(),
   };
 }
@@ -238,6 +240,7 @@ export function buildDocument(errorMode: "throw" | "ignore" = "ignore"): Documen
       { name: "Invitations" },
       { name: "Security events", description: "Scoped to the caller's account." },
       { name: "Webhooks", description: "The account's events, pushed to your endpoints as they are recorded." },
+      { name: "Your account", description: "The caller's own second sign-in step and sessions, each recorded in their trail." },
       { name: "Directory (SCIM)", description: "The institution's directory connection." },
       { name: "SCIM 2.0", description: "RFC 7643/7644, called by the directory (Entra ID, Okta) with the connection's token." },
       { name: "API document" },
