@@ -201,7 +201,7 @@ export function requestValue(value: string | undefined): string | null {
  * Keys whose values are validated e-mail addresses (at most 254 characters, no control or format
  * character): recorded whole, because an address cut short would name someone else.
  */
-const WHOLE = new Set(["email", "user_email"]);
+const WHOLE = new Set(["email", "user_email", "to_email"]);
 
 /**
  * Every string of an event's details as the trail records it (DESIGN.md §13): each a `recordedText`,
