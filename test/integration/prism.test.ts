@@ -45,6 +45,7 @@ const OPEN = paths.invitationsOpen;
 const REGISTER = paths.invitationsRegister;
 const DIGESTS = `${EVENTS}/digests`;
 const HOOKS = paths.webhooks;
+const ME = paths.me;
 /** Well-formed ids that name nothing. */
 const NO_SUCH_ID = "01ARZ3NDEKTSV4RRFFQ69G5FAV";
 /** A bearer token the gateway's authorizer refuses (Prism only checks that a bearer token is sent). */
@@ -100,9 +101,12 @@ describe("Prism, a validating proxy, between a client and the local API", () => 
     copy.paths[`${INST}/{id}`].get.responses["200"].headers["X-Never-Sent"] = { required: true, schema: { type: "string" } };
     const brokenFile = `${stack.logDir}/prism-broken-document-${tag}.json`;
     writeFileSync(brokenFile, JSON.stringify(copy));
+    // The document as the gateway serves it, byte for byte, from a file: Prism's own download of a URL fails on
+    // Node 24 (its fetch polyfill refuses Node's AbortSignal, "Expected signal … to be an instance of AbortSignal").
+    const servedFile = `${stack.logDir}/prism-document-${tag}.json`;
+    writeFileSync(servedFile, JSON.stringify(document));
     [prism, broken, hook, owner, plain, stranger] = await Promise.all([
-      // The document as the gateway serves it, by its URL.
-      startPrism(`${stack.apiUrl}${OPENAPI}`, stack.apiUrl, `${stack.logDir}/prism-${tag}.log`),
+      startPrism(servedFile, stack.apiUrl, `${stack.logDir}/prism-${tag}.log`),
       startPrism(brokenFile, stack.apiUrl, `${stack.logDir}/prism-broken-${tag}.log`),
       receiver(0),
       token(uniqEmail("pr-owner", domain), { superAdmin: true, account }),
@@ -544,6 +548,22 @@ describe("Prism, a validating proxy, between a client and the local API", () => 
     },
     SLOW,
   );
+
+  it("your account: TOTP off, on before an app is set up (422); sign out everywhere", async () => {
+    const person = await token(uniqEmail("pr-me", domain), { account });
+    const off = await p("PUT", `${ME}/mfa`, { token: person, body: { mfa: { totp: false } } });
+    expect(answer(off)).toEqual({
+      status: 200,
+      body: { mfa: { totp: false }, message: "Authenticator app turned off: the password alone signs you in" },
+    });
+    // A valid request the state refuses; a body the document refuses (a totp that is no boolean, no mfa) Prism
+    // answers itself, never reaching the API: me-routes.test.ts has those.
+    const early = await p("PUT", `${ME}/mfa`, { token: person, body: { mfa: { totp: true } } });
+    expect(early.status).toBe(422);
+    expect(early.body.error).toMatch(/^Set up the authenticator app first/);
+    const out = await p("POST", `${ME}/sign_out_everywhere`, { token: person, headers: { "Idempotency-Key": uniq("key") } });
+    expect(answer(out)).toEqual({ status: 200, body: { message: "Signed out everywhere: every session must sign in again" } });
+  });
 
   it("the account's trail: a page of every event the walk recorded, and each type's event shown", async () => {
     const page = await p("GET", EVENTS, { token: owner, query: { limit: 200 } });
