@@ -67,8 +67,24 @@ export function roleLabel(role: string): string {
   return ROLE_LABELS[role as Role] ?? role;
 }
 
-/** `institution_created` → "Institution created". */
+/**
+ * Labels of the event types whose name alone reads wrong ("Mfa enabled"): a person's own events (DESIGN.md §20).
+ * Every other type reads as its name.
+ */
+export const EVENT_TYPE_LABELS: Readonly<Record<string, string>> = {
+  sign_in: "Sign-in",
+  sign_in_failed: "Sign-in failed",
+  password_reset: "Password reset",
+  password_changed: "Password changed",
+  mfa_enabled: "MFA turned on",
+  mfa_disabled: "MFA turned off",
+  signed_out_everywhere: "Signed out everywhere",
+};
+
+/** `institution_created` → "Institution created"; a labelled event type → its label. */
 export function humanize(key: string): string {
+  const label = EVENT_TYPE_LABELS[key];
+  if (label !== undefined) return label;
   const words = key.replace(/_/g, " ");
   return words.charAt(0).toUpperCase() + words.slice(1);
 }
