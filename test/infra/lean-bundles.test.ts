@@ -97,7 +97,14 @@ describe("the deployed bundles", () => {
     }
     // The POST functions, whose idempotency.ts is imported dynamically, are among them.
     expect(withPost).toContain("cohorts/create");
-    expect(withPool.sort()).toEqual(["administrators/transfer", "invitations/open", "invitations/register", "scim/service"]);
+    expect(withPool.sort()).toEqual([
+      "administrators/transfer",
+      "invitations/open",
+      "invitations/register",
+      "me/mfa",
+      "me/sign-out-everywhere",
+      "scim/service",
+    ]);
   }, 300_000);
 });
 

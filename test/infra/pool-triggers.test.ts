@@ -7,11 +7,13 @@
  * identity and configuration set (`EmailConfiguration` DEVELOPER); errors alarm; and the template has no
  * dependency cycle that CloudFormation would refuse.
  */
+import { readFileSync } from "node:fs";
 import { type CfnResource, type NestedStack, Stack } from "aws-cdk-lib";
 import { Template } from "aws-cdk-lib/assertions";
 import type { NodejsFunction } from "aws-cdk-lib/aws-lambda-nodejs";
 import { beforeAll, describe, expect, it } from "vitest";
 import { poolMailFrom } from "../../infra/app.js";
+import { decodeSubscription, readActivity } from "../../shared/people/activity-log.js";
 import { POOL_ACTIVITY_HANDLER, POOL_TRIGGERS } from "../../shared/pool-triggers.js";
 import { type Built, build, type Json } from "./support.js";
 
@@ -239,5 +241,25 @@ describe("operations", () => {
       for (const id of edges.keys()) if (visit(id, [])) break;
       expect(cycle).toEqual([]);
     }
+  });
+});
+
+describe("sample events for sam local invoke", () => {
+  it("each pool function has one in infra/events/, in the shape Cognito (or the export's subscription) sends", () => {
+    const sample = (handler: string) =>
+      JSON.parse(readFileSync(new URL(`../../infra/events/${handler.replace("/", "-")}.json`, import.meta.url), "utf8"));
+    for (const [trigger, handler] of Object.entries(POOL_TRIGGERS)) {
+      const event = sample(handler);
+      expect(event.triggerSource, handler).toMatch(new RegExp(`^${trigger}_`));
+      expect(event.request.userAttributes.sub, handler).toEqual(expect.any(String));
+      expect(event.userPoolId, handler).toEqual(expect.any(String));
+    }
+    expect(sample(POOL_TRIGGERS.CustomMessage).request).toMatchObject({ codeParameter: "{####}", usernameParameter: "{username}" });
+    const [logEvent] = decodeSubscription(sample(POOL_ACTIVITY_HANDLER).awslogs.data);
+    expect(readActivity(logEvent?.message ?? "", 0)).toMatchObject({
+      eventType: "SignIn",
+      eventResponse: "Fail",
+      challenges: { Password: "Failure" },
+    });
   });
 });

@@ -255,6 +255,9 @@ describe("least privilege", () => {
       "invitations/open": ["cognito-idp:AdminGetUser"],
       "invitations/register": ["cognito-idp:AdminCreateUser", "cognito-idp:AdminSetUserPassword", "cognito-idp:AdminDeleteUser"],
       "scim/service": ["cognito-idp:ListUsers", "cognito-idp:AdminCreateUser"],
+      // The caller's own account (DESIGN.md §20): their second step, their sessions.
+      "me/mfa": ["cognito-idp:AdminSetUserMFAPreference"],
+      "me/sign-out-everywhere": ["cognito-idp:AdminUserGlobalSignOut"],
     };
     for (const [handler, access] of handlers()) {
       const statements = statementsOf(handler).filter((st) => asList(st.Action).some((a) => String(a).startsWith("cognito-idp:")));

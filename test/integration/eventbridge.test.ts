@@ -12,7 +12,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { type StreamPoller, startStreamPoller } from "../../infra/local/stream-poller.js";
 import { paths } from "../../shared/routes.js";
 import type { StreamRecord } from "../../shared/streaming/consumer.js";
-import { call, token, uniq, uniqEmail } from "../support/api.js";
+import { call, uniq, uniqEmail } from "../support/api.js";
 import { createInstitution } from "../support/flows.js";
 import { tokenWithoutSignIn } from "../support/jwt.js";
 import { until } from "../support/webhook-receiver.js";

@@ -7,7 +7,7 @@ import { beforeAll, describe, expect, it } from "vitest";
 import { describe as describeEvent, recordedDetails } from "../../shared/audit.js";
 import type { Caller } from "../../shared/caller.js";
 import { paths } from "../../shared/routes.js";
-import { call, token, uniq, uniqEmail } from "../support/api.js";
+import { call, uniq, uniqEmail } from "../support/api.js";
 import { apiClient, ok } from "../support/client.js";
 import { parseCsv } from "../support/csv.js";
 import { EXPORT } from "../support/flows.js";
