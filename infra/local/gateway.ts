@@ -215,8 +215,10 @@ export function buildEvent(input: EventInput): APIGatewayProxyEventV2WithJWTAuth
     else headers[name] = values.join(",");
   }
   Object.assign(headers, input.edge?.headers);
-  const query: Record<string, string> = {};
-  for (const [k, v] of new URLSearchParams(rawQueryString)) query[k] = k in query ? `${query[k]},${v}` : v;
+  // Own keys, as API Gateway's JSON gives them: `__proto__` and `constructor` are parameters like any other.
+  const merged = new Map<string, string>();
+  for (const [k, v] of new URLSearchParams(rawQueryString)) merged.set(k, merged.has(k) ? `${merged.get(k)},${v}` : v);
+  const query: Record<string, string> = Object.fromEntries(merged);
 
   const host = headers.host ?? "localhost";
   const sourceIp = input.edge?.sourceIp ?? viewerAddress(req).ip;
