@@ -378,6 +378,8 @@ function selectedOf(raw: string): Selected {
       ...(sub !== undefined && { sub: canonicalKey(sub, false) }),
     };
   }
+  if (/[[\]]/.test(rest))
+    throw new ScimError(400, "An attribute list entry is an attribute, its sub-attribute, or a value path", "invalidPath");
   const [top = "", sub] = rest.split(".", 2);
   return { top: canonicalKey(top, true), ...(sub !== undefined && { sub: canonicalKey(sub, false) }) };
 }
