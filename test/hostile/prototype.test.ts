@@ -181,6 +181,8 @@ const paramsOf = (r: Route) => [...r.path.matchAll(/\{([^}]+)\}/g)].map((m) => m
 function real(r: Route, param: string): string {
   // Never the real one where it would end the test's own resources: a DELETE, or a POST that rotates the token.
   if (r.method === "DELETE" || (r.handler === "scim/connection" && r.method === "POST")) return UNKNOWN;
+  // A greedy parameter's own route is the list with a trailing slash: an empty rest.
+  if (param.endsWith("+")) return "";
   if (r.path.startsWith(`${INST}/{id}`) && param === "id") return institutionId;
   if (r.path.startsWith(`${SCIM}/Users/`)) return userId;
   if (r.path.startsWith(`${SCIM}/Groups/`)) return groupId;
@@ -291,7 +293,7 @@ const FILTER_FORMS = (n: string): string[] => [
 
 function scimInputs(r: Route): Input[] {
   const out: Input[] = [];
-  const list = r.method === "GET" && /\/(Users|Groups)$/.test(r.path);
+  const list = r.method === "GET" && /\/(Users|Groups)(\/\{proxy\+\})?$/.test(r.path);
   const one = r.method === "GET" && /\/(Users|Groups)\/\{id\}$/.test(r.path);
   if (list) {
     for (const s of PLAIN)
@@ -384,7 +386,7 @@ function inputsFor(r: Route): Input[] {
       out.push({
         what: `query, case ${i}, ${enc}`,
         target,
-        ...(scimList && /\/(Users|Groups)(\/\{id\})?$/.test(r.path) && { expect: { status: 400 } }),
+        ...(scimList && /\/(Users|Groups)(\/\{id\}|\/\{proxy\+\})?$/.test(r.path) && { expect: { status: 400 } }),
       });
     }
   }
