@@ -348,6 +348,10 @@ function scimRoutes(): Declared[] {
     const writes = { main: "readwrite", events: "write", ...(type === "Users" && { users: "provision" as const }) } as const;
     return [
       scim("GET", `/${type}`, { main: "read" }),
+      // `GET /Users/?filter=…`, with the trailing slash Entra ID's validator sends: an HTTP API route cannot end in
+      // a slash, and `/Users` does not match it, so a greedy parameter catches it (the handler answers the list for
+      // an empty one, 404 for anything deeper). `/Users/{id}` wins over it for one segment.
+      scim("GET", `/${type}/{proxy+}`, { main: "read" }),
       scim("POST", `/${type}`, writes),
       scim("GET", `/${type}/{id}`, { main: "read" }),
       scim("PUT", `/${type}/{id}`, writes),

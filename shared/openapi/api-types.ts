@@ -737,6 +737,26 @@ export interface paths {
     patch?: never;
     trace?: never;
   };
+  "/api/scim/v2/Users/{proxy+}": {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /**
+     * SCIM 2.0: list Users, with a trailing slash (`/Users/`, as Entra ID's validator sends it)
+     * @description RFC 7644, as the service's /ServiceProviderConfig, /ResourceTypes and /Schemas describe it. Who: the institution's directory (SCIM bearer token).
+     */
+    get: operations["scimListUsersTrailingSlash"];
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
   "/api/scim/v2/Users/{id}": {
     parameters: {
       query?: never;
@@ -787,6 +807,26 @@ export interface paths {
      * @description RFC 7644, as the service's /ServiceProviderConfig, /ResourceTypes and /Schemas describe it. Who: the institution's directory (SCIM bearer token).
      */
     post: operations["scimCreateGroups"];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  "/api/scim/v2/Groups/{proxy+}": {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /**
+     * SCIM 2.0: list Groups, with a trailing slash (`/Groups/`, as Entra ID's validator sends it)
+     * @description RFC 7644, as the service's /ServiceProviderConfig, /ResourceTypes and /Schemas describe it. Who: the institution's directory (SCIM bearer token).
+     */
+    get: operations["scimListGroupsTrailingSlash"];
+    put?: never;
+    post?: never;
     delete?: never;
     options?: never;
     head?: never;
@@ -5985,6 +6025,129 @@ export interface operations {
       };
     };
   };
+  scimListUsersTrailingSlash: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        /** @description Empty: the list, as without the slash. A deeper path names no resource: 404. */
+        "proxy+": string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description A SCIM resource, or a ListResponse. */
+      200: {
+        headers: {
+          "Cache-Control": components["headers"]["CacheControl"];
+          "X-Content-Type-Options": components["headers"]["XContentTypeOptions"];
+          [name: string]: unknown;
+        };
+        content: {
+          "application/scim+json": components["schemas"]["ScimResource"];
+          "application/json": components["schemas"]["ScimResource"];
+        };
+      };
+      /** @description invalidFilter, invalidSyntax, invalidPath, invalidValue, noTarget (RFC 7644 §3.12). */
+      400: {
+        headers: {
+          "Cache-Control": components["headers"]["CacheControl"];
+          "X-Content-Type-Options": components["headers"]["XContentTypeOptions"];
+          [name: string]: unknown;
+        };
+        content: {
+          "application/scim+json": components["schemas"]["ScimError"];
+          "application/json": components["schemas"]["ScimError"];
+        };
+      };
+      /** @description No token, or one that is unknown, rotated or revoked: API Gateway's answer before any handler, `{"message":"Unauthorized"}`. */
+      401: {
+        headers: {
+          "Cache-Control": components["headers"]["CacheControl"];
+          "X-Content-Type-Options": components["headers"]["XContentTypeOptions"];
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": {
+            message?: string;
+          };
+        };
+      };
+      /** @description The institution's 95-seat limit. */
+      403: {
+        headers: {
+          "Cache-Control": components["headers"]["CacheControl"];
+          "X-Content-Type-Options": components["headers"]["XContentTypeOptions"];
+          [name: string]: unknown;
+        };
+        content: {
+          "application/scim+json": components["schemas"]["ScimError"];
+          "application/json": components["schemas"]["ScimError"];
+        };
+      };
+      /** @description No such resource in this directory. */
+      404: {
+        headers: {
+          "Cache-Control": components["headers"]["CacheControl"];
+          "X-Content-Type-Options": components["headers"]["XContentTypeOptions"];
+          [name: string]: unknown;
+        };
+        content: {
+          "application/scim+json": components["schemas"]["ScimError"];
+          "application/json": components["schemas"]["ScimError"];
+        };
+      };
+      /** @description uniqueness: a taken userName or displayName, or the institution's super admin. */
+      409: {
+        headers: {
+          "Cache-Control": components["headers"]["CacheControl"];
+          "X-Content-Type-Options": components["headers"]["XContentTypeOptions"];
+          [name: string]: unknown;
+        };
+        content: {
+          "application/scim+json": components["schemas"]["ScimError"];
+          "application/json": components["schemas"]["ScimError"];
+        };
+      };
+      /** @description A body over 64 KiB, or a resource over 16 KiB. */
+      413: {
+        headers: {
+          "Cache-Control": components["headers"]["CacheControl"];
+          "X-Content-Type-Options": components["headers"]["XContentTypeOptions"];
+          [name: string]: unknown;
+        };
+        content: {
+          "application/scim+json": components["schemas"]["ScimError"];
+          "application/json": components["schemas"]["ScimError"];
+        };
+      };
+      /** @description Unexpected. */
+      500: {
+        headers: {
+          "Cache-Control": components["headers"]["CacheControl"];
+          "X-Content-Type-Options": components["headers"]["XContentTypeOptions"];
+          [name: string]: unknown;
+        };
+        content: {
+          "application/scim+json": components["schemas"]["ScimError"];
+          "application/json": components["schemas"]["ScimError"];
+        };
+      };
+      /** @description The database could not be reached in time. */
+      503: {
+        headers: {
+          "Cache-Control": components["headers"]["CacheControl"];
+          "X-Content-Type-Options": components["headers"]["XContentTypeOptions"];
+          [name: string]: unknown;
+        };
+        content: {
+          "application/scim+json": components["schemas"]["ScimError"];
+          "application/json": components["schemas"]["ScimError"];
+        };
+      };
+    };
+  };
   scimReadUsersById: {
     parameters: {
       query?: never;
@@ -6616,6 +6779,129 @@ export interface operations {
     responses: {
       /** @description A SCIM resource, or a ListResponse. */
       201: {
+        headers: {
+          "Cache-Control": components["headers"]["CacheControl"];
+          "X-Content-Type-Options": components["headers"]["XContentTypeOptions"];
+          [name: string]: unknown;
+        };
+        content: {
+          "application/scim+json": components["schemas"]["ScimResource"];
+          "application/json": components["schemas"]["ScimResource"];
+        };
+      };
+      /** @description invalidFilter, invalidSyntax, invalidPath, invalidValue, noTarget (RFC 7644 §3.12). */
+      400: {
+        headers: {
+          "Cache-Control": components["headers"]["CacheControl"];
+          "X-Content-Type-Options": components["headers"]["XContentTypeOptions"];
+          [name: string]: unknown;
+        };
+        content: {
+          "application/scim+json": components["schemas"]["ScimError"];
+          "application/json": components["schemas"]["ScimError"];
+        };
+      };
+      /** @description No token, or one that is unknown, rotated or revoked: API Gateway's answer before any handler, `{"message":"Unauthorized"}`. */
+      401: {
+        headers: {
+          "Cache-Control": components["headers"]["CacheControl"];
+          "X-Content-Type-Options": components["headers"]["XContentTypeOptions"];
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": {
+            message?: string;
+          };
+        };
+      };
+      /** @description The institution's 95-seat limit. */
+      403: {
+        headers: {
+          "Cache-Control": components["headers"]["CacheControl"];
+          "X-Content-Type-Options": components["headers"]["XContentTypeOptions"];
+          [name: string]: unknown;
+        };
+        content: {
+          "application/scim+json": components["schemas"]["ScimError"];
+          "application/json": components["schemas"]["ScimError"];
+        };
+      };
+      /** @description No such resource in this directory. */
+      404: {
+        headers: {
+          "Cache-Control": components["headers"]["CacheControl"];
+          "X-Content-Type-Options": components["headers"]["XContentTypeOptions"];
+          [name: string]: unknown;
+        };
+        content: {
+          "application/scim+json": components["schemas"]["ScimError"];
+          "application/json": components["schemas"]["ScimError"];
+        };
+      };
+      /** @description uniqueness: a taken userName or displayName, or the institution's super admin. */
+      409: {
+        headers: {
+          "Cache-Control": components["headers"]["CacheControl"];
+          "X-Content-Type-Options": components["headers"]["XContentTypeOptions"];
+          [name: string]: unknown;
+        };
+        content: {
+          "application/scim+json": components["schemas"]["ScimError"];
+          "application/json": components["schemas"]["ScimError"];
+        };
+      };
+      /** @description A body over 64 KiB, or a resource over 16 KiB. */
+      413: {
+        headers: {
+          "Cache-Control": components["headers"]["CacheControl"];
+          "X-Content-Type-Options": components["headers"]["XContentTypeOptions"];
+          [name: string]: unknown;
+        };
+        content: {
+          "application/scim+json": components["schemas"]["ScimError"];
+          "application/json": components["schemas"]["ScimError"];
+        };
+      };
+      /** @description Unexpected. */
+      500: {
+        headers: {
+          "Cache-Control": components["headers"]["CacheControl"];
+          "X-Content-Type-Options": components["headers"]["XContentTypeOptions"];
+          [name: string]: unknown;
+        };
+        content: {
+          "application/scim+json": components["schemas"]["ScimError"];
+          "application/json": components["schemas"]["ScimError"];
+        };
+      };
+      /** @description The database could not be reached in time. */
+      503: {
+        headers: {
+          "Cache-Control": components["headers"]["CacheControl"];
+          "X-Content-Type-Options": components["headers"]["XContentTypeOptions"];
+          [name: string]: unknown;
+        };
+        content: {
+          "application/scim+json": components["schemas"]["ScimError"];
+          "application/json": components["schemas"]["ScimError"];
+        };
+      };
+    };
+  };
+  scimListGroupsTrailingSlash: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        /** @description Empty: the list, as without the slash. A deeper path names no resource: 404. */
+        "proxy+": string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description A SCIM resource, or a ListResponse. */
+      200: {
         headers: {
           "Cache-Control": components["headers"]["CacheControl"];
           "X-Content-Type-Options": components["headers"]["XContentTypeOptions"];
