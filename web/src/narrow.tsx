@@ -48,7 +48,8 @@ export function EmailText({ address, nowrap = false }: { address: string; nowrap
       {addressParts(address).map((p) => (
         <Fragment key={p.key}>
           {p.key > 0 && <wbr />}
-          {p.text}
+          {/* Each part on one line: a hyphen inside a name is not a place to break either. */}
+          <span style={{ whiteSpace: "nowrap" }}>{p.text}</span>
         </Fragment>
       ))}
     </span>

@@ -171,7 +171,8 @@ export default function Institutions() {
             id: "registration_number",
             header: "Registration number",
             sortingField: "registration_number",
-            cell: (i) => i.registration_number ?? "—",
+            // An identifier: on one line, never broken at its hyphens.
+            cell: (i) => <span style={{ whiteSpace: "nowrap" }}>{i.registration_number ?? "—"}</span>,
           },
           {
             id: "contact_email",
