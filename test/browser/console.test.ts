@@ -189,7 +189,7 @@ describe("the console", () => {
     await flash(page, "Institution created successfully").waitFor();
     const institutionId = decodeURIComponent(new URL(page.url()).pathname.split("/")[2] ?? "");
     expect(institutionId).toMatch(/^[0-9A-Z]{26}$/);
-    await page.getByText("Your role: Cohort super admin · you are its super admin").waitFor();
+    await page.getByText("Your role: Cohort super admin · you are the institution's super admin").waitFor();
     // Settings with their defaults: the one set differs from its default, the others follow theirs.
     const settings = page.locator("dl, [class*='key-value-pairs']").filter({ hasText: "Email notifications" }).first();
     await settings.getByText("Set (default: on)").waitFor();
