@@ -100,9 +100,12 @@ describe("Prism, a validating proxy, between a client and the local API", () => 
     copy.paths[`${INST}/{id}`].get.responses["200"].headers["X-Never-Sent"] = { required: true, schema: { type: "string" } };
     const brokenFile = `${stack.logDir}/prism-broken-document-${tag}.json`;
     writeFileSync(brokenFile, JSON.stringify(copy));
+    // The document as the gateway served it, from a file: Prism's own fetch of a URL fails on Node 24 (its
+    // resolver hands node-fetch an AbortSignal of another realm).
+    const servedFile = `${stack.logDir}/prism-document-${tag}.json`;
+    writeFileSync(servedFile, JSON.stringify(document));
     [prism, broken, hook, owner, plain, stranger] = await Promise.all([
-      // The document as the gateway serves it, by its URL.
-      startPrism(`${stack.apiUrl}${OPENAPI}`, stack.apiUrl, `${stack.logDir}/prism-${tag}.log`),
+      startPrism(servedFile, stack.apiUrl, `${stack.logDir}/prism-${tag}.log`),
       startPrism(brokenFile, stack.apiUrl, `${stack.logDir}/prism-broken-${tag}.log`),
       receiver(0),
       token(uniqEmail("pr-owner", domain), { superAdmin: true, account }),

@@ -9,6 +9,7 @@ import { join, resolve } from "node:path";
 import { describe, expect, it } from "vitest";
 import { EVENT_TYPES } from "../../shared/constants.js";
 import { DETAIL_KEYS } from "../../shared/event-details.js";
+import { paths } from "../../shared/paths.js";
 import { routes, SCIM_BASE_PATH } from "../../shared/routes.js";
 
 const CONTRACT = resolve(import.meta.dirname, "../../docs/contract");
@@ -33,8 +34,8 @@ describe("the contract pages", () => {
   });
 
   it("the matcher tells a route from a longer one that starts like it", () => {
-    expect(documented("POST", "/api/v1/admin/invitations/{id}/resend")).toBe(true);
-    expect(documented("PUT", "/api/v1/admin/invitations/{id}")).toBe(false);
+    expect(documented("POST", `${paths.invitations}/{id}/resend`)).toBe(true);
+    expect(documented("PUT", `${paths.invitations}/{id}`)).toBe(false);
   });
 
   it("are all linked from the contract's first page", () => {
