@@ -172,14 +172,15 @@ export class Api extends StackPart {
     if (routes.some((r) => r.auth === "scim")) {
       // The SCIM routes' Lambda REQUEST authorizer (DESIGN.md §15): the connection's token, by its hash, in one
       // GetItem. Not cached, so that a rotated or revoked token stops working at once.
+      const authorizerAccess: RouteAccess = { main: ["GetItem"] };
       this.scimAuthorizerFunction = new ApiFunction(this, "ScimAuthorizerFunction", {
         handler: "scim/authorizer",
-        access: { main: "read" },
+        access: authorizerAccess,
         routeKeys: [`the SCIM routes (${SCIM_BASE_PATH}/*)`],
         tables: props.tables,
         sendResources: [],
         userPool: props.userPool,
-        environment: props.environment({ main: "read" }, "scim/authorizer"),
+        environment: props.environment(authorizerAccess, "scim/authorizer"),
         logRetention: props.settings.logRetention,
       }).function;
       this.scimAuthorizer = new HttpLambdaAuthorizer("ScimAuthorizer", this.scimAuthorizerFunction, {

@@ -87,7 +87,7 @@ describe("where the resources that grow live", () => {
       handler: "institutions/list",
       rule: { kind: "any" },
       who: "test",
-      access: { main: "read" },
+      access: { main: ["Query"] },
     }));
     const grown = build({ routes: [...routes, ...more] }, { id: "RoomStack", validate: false });
     const sizes = (b: typeof base) =>
