@@ -1,4 +1,4 @@
-import { type CfnElement, Duration, RemovalPolicy, Stack, type StackProps } from "aws-cdk-lib";
+import { type CfnElement, Duration, type NestedStack, RemovalPolicy, Stack, type StackProps } from "aws-cdk-lib";
 import type { HttpApi, HttpStage } from "aws-cdk-lib/aws-apigatewayv2";
 import type * as cognito from "aws-cdk-lib/aws-cognito";
 import type * as dynamodb from "aws-cdk-lib/aws-dynamodb";
@@ -94,6 +94,8 @@ export class InstitutionAdminStack extends Stack {
   readonly userPoolClient: cognito.UserPoolClient;
   readonly api: HttpApi;
   readonly stage: HttpStage;
+  /** The nested stack of the routes, their integrations and Lambda permissions (infra/api.ts). */
+  readonly routesStack: NestedStack;
   readonly console: Console;
   readonly webAcl?: ConsoleWebAcl;
   /** Server access logs of the buckets, and the console distribution's access logs (console-logs.ts). */
@@ -242,6 +244,8 @@ export class InstitutionAdminStack extends Stack {
 
     // ---- Routes and stage ----
     this.stage = api.serve(routes, this.functions, settings);
+    if (!api.routesStack) throw new Error("The routes' stack is made by serve");
+    this.routesStack = api.routesStack;
 
     // ---- Getting events out ----
     this.streaming = new Streaming(this, "Streaming", {
@@ -255,6 +259,7 @@ export class InstitutionAdminStack extends Stack {
 
     // ---- Monitoring ----
     this.monitoring = new Monitoring(this, "Monitoring", {
+      stackName: this.stackName,
       api: this.api,
       stage: this.stage,
       functions: this.functions,
@@ -287,7 +292,7 @@ export class InstitutionAdminStack extends Stack {
       alarmTopic: this.alarmTopic,
       mailFeedbackTopic: this.mailFeedbackTopic,
       mailConfigurationSet: this.mailConfigurationSet,
-      dashboard: this.monitoring.dashboard,
+      dashboardName: this.stackName,
       trailSigningKey: this.trail.signingKey,
     });
   }

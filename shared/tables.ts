@@ -43,7 +43,7 @@ export interface TableDef {
  * active invitations by institution and sender (used and revoked ones leave it), sorted like the state
  * index, so removing an administrator reads exactly the invitations it sent that are still active.
  */
-export const mainTable: TableDef = {
+export const mainTable = {
   id: "Main",
   partitionKey: "pk",
   sortKey: "sk",
@@ -53,7 +53,7 @@ export const mainTable: TableDef = {
     { name: "by_invitation_sender", partitionKey: "g_inv_sender", sortKey: "g_inv_order" },
   ],
   ttlAttribute: "ttl",
-};
+} as const satisfies TableDef;
 
 /**
  * Events table (DESIGN.md §10: at most 6 WCU per account copy of an audited change, so one item and two indexes):
@@ -68,7 +68,7 @@ export const mainTable: TableDef = {
  * The GSIs are partitioned by account and user, or account and type, and sorted by the id as well. Every
  * item expires by `ttl`; events after the retention (`EVENT_RETENTION_DAYS`).
  */
-export const eventsTable: TableDef = {
+export const eventsTable = {
   id: "Events",
   partitionKey: "pk",
   sortKey: "sk",
@@ -79,7 +79,7 @@ export const eventsTable: TableDef = {
   ttlAttribute: "ttl",
   // Every recorded event goes out to EventBridge and the webhooks from here (shared/streaming/).
   stream: "NEW_IMAGE",
-};
+} as const satisfies TableDef;
 
 /**
  * Idempotency records (DESIGN.md §12), written by Powertools' DynamoDB persistence layer with its default
@@ -95,6 +95,11 @@ export const idempotencyTable: TableDef = {
 };
 
 export const tableDefs = [mainTable, eventsTable, idempotencyTable] as const;
+
+/** The main table's index names: what a route may query (shared/routes.ts, `TableCall`). */
+export type MainIndex = (typeof mainTable.indexes)[number]["name"];
+/** The events table's index names. */
+export type EventsIndex = (typeof eventsTable.indexes)[number]["name"];
 
 /** CreateTable input for DynamoDB Local and the tests (CDK maps the same definition in infra/). */
 export function createTableInput(def: TableDef, tableName: string): CreateTableCommandInput {

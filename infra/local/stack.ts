@@ -28,6 +28,11 @@ export const STACK_FILE = join(LOCAL_DIR, "stack.json");
 
 /** The sender address of the local stack's mail. */
 export const LOCAL_MAIL_FROM = readSettings(MAIL(), ["MAIL_FROM"]).MAIL_FROM ?? "no-reply@institution-admin.local";
+/**
+ * The configuration set every send names, as the CDK stack passes its own: the local SES accepts the name and
+ * keeps no set, and the test run's IAM check sees each send authorized against it too (docs/iam.md).
+ */
+export const LOCAL_MAIL_CONFIGURATION_SET = "institution-admin-mail";
 
 /** What clients need to reach the stack; `npm start` writes it to `.local/stack.json`. */
 export interface StackInfo {
@@ -238,6 +243,7 @@ export function gatewayEnvironment(info: StackInfo, role: GatewayRole): Record<s
       WEBHOOK_ALLOW_LOOPBACK_HTTP: "true",
       WEBHOOK_RETRY_BASE_SECONDS: String(role.webhookRetryBaseSeconds),
       MAIL_FROM: LOCAL_MAIL_FROM,
+      SES_CONFIGURATION_SET: LOCAL_MAIL_CONFIGURATION_SET,
       // Invitation links open the console, which the gateway serves on its own origin.
       APP_BASE_URL: role.appBaseUrl,
       // The pool that transfer, joining and SCIM use (shared/users.ts), as the CDK stack names it to those functions.

@@ -5,7 +5,7 @@
  * this module: building it loads the JSON Schema converter, which no other handler should pay for at cold start.
  */
 import { messages } from "../errors.js";
-import { type Route, routeKey, routes, takesIdempotencyKey } from "../routes.js";
+import { type Route, routeKey, routes, takesIdempotencyKey, writesData } from "../routes.js";
 import { commonHeaders, headers, parameters, schemaRef as ref, responses, type Schema } from "./components.js";
 import { requestSchemas } from "./requests.js";
 import { convertResponses } from "./responses.js";
@@ -108,7 +108,7 @@ function operation(route: Route, spec: Spec): Operation {
   };
   const r = (name: string) => ({ $ref: `#/components/responses/${name}` });
   const { main, events } = route.access;
-  const writes = [main, events].some((a) => a === "write" || a === "readwrite");
+  const writes = writesData(route.access);
   // The public routes that act (open, register) are the JSON API's, with a visitor for a caller; the API
   // document and its page (no table) are the docs dialect of the pipeline, which reads no body (openapi/serve.ts).
   const readsBody = !route.public || Object.keys(route.access).length > 0;
