@@ -121,8 +121,10 @@ const providerOf = (poolId, p) => ({
   LastModifiedDate: p.LastModifiedDate,
 });
 
+/** The pool's provider named `name` (own properties only), from the whole map: StormDB cannot read below a missing key. */
 async function storedProvider(ctx, userPool, name) {
-  const found = await userPool.dataStore.get(ctx, [PROVIDERS, name]);
+  const all = (await userPool.dataStore.get(ctx, PROVIDERS)) ?? {};
+  const found = Object.hasOwn(all, name) ? all[name] : undefined;
   return found && typeof found === "object" ? found : undefined;
 }
 
