@@ -74,7 +74,11 @@ export class Identity extends StackPart {
     });
 
     this.domain = this.userPool.addDomain("ManagedLoginDomain", {
-      cognitoDomain: { domainPrefix: `${Stack.of(this).stackName.toLowerCase().replace(/[^a-z0-9-]/g, "-")}-${Aws.ACCOUNT_ID}` },
+      cognitoDomain: {
+        domainPrefix: `${Stack.of(this)
+          .stackName.toLowerCase()
+          .replace(/[^a-z0-9-]/g, "-")}-${Aws.ACCOUNT_ID}`,
+      },
     });
 
     if (mfa !== "required") {

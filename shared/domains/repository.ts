@@ -84,7 +84,11 @@ const written = (kind: "ok" | "retry"): Written => ({ kind });
 export async function insertDomain(d: DomainRecord, head: DomainHead | undefined, event: AuditEvent): Promise<Written> {
   const result = await commitWithEvents([event], {
     domain: {
-      Put: { TableName: T(), Item: { ...domainKeys.domain(d.institution_id, d.id), ...d }, ConditionExpression: "attribute_not_exists(pk)" },
+      Put: {
+        TableName: T(),
+        Item: { ...domainKeys.domain(d.institution_id, d.id), ...d },
+        ConditionExpression: "attribute_not_exists(pk)",
+      },
     },
     head: headStep(d.institution_id, head, 1),
   });

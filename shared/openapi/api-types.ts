@@ -7487,7 +7487,7 @@ export interface operations {
            *           "verification": {
            *             "record_type": "TXT",
            *             "record_name": "_institution-admin-challenge.acme.edu",
-           *             "record_value": "n3N0yTj2mQ4cZ8l5w3sXkq1PpB7vYd9eRu6oHf0aGiA"
+           *             "record_value": "n3N0yTj2mQ4cZ8l5w3sXkq1PpB7vYd9eRu6oHf0…"
            *           },
            *           "created_at": "2026-11-23T16:33:19.655Z",
            *           "verified_at": null,
@@ -7578,7 +7578,7 @@ export interface operations {
            *         "verification": {
            *           "record_type": "TXT",
            *           "record_name": "_institution-admin-challenge.acme.edu",
-           *           "record_value": "n3N0yTj2mQ4cZ8l5w3sXkq1PpB7vYd9eRu6oHf0aGiA"
+           *           "record_value": "n3N0yTj2mQ4cZ8l5w3sXkq1PpB7vYd9eRu6oHf0…"
            *         },
            *         "created_at": "2026-11-23T16:33:19.655Z",
            *         "verified_at": null,
@@ -7680,7 +7680,7 @@ export interface operations {
            *         "verification": {
            *           "record_type": "TXT",
            *           "record_name": "_institution-admin-challenge.acme.edu",
-           *           "record_value": "n3N0yTj2mQ4cZ8l5w3sXkq1PpB7vYd9eRu6oHf0aGiA"
+           *           "record_value": "n3N0yTj2mQ4cZ8l5w3sXkq1PpB7vYd9eRu6oHf0…"
            *         },
            *         "created_at": "2026-11-23T16:33:19.655Z",
            *         "verified_at": "2026-11-23T17:02:41.120Z",

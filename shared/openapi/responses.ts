@@ -6,10 +6,10 @@
 import { type ConversionConfig, type JsonSchema, toJsonSchemaDefs } from "@valibot/to-json-schema";
 import type * as v from "valibot";
 import * as administrators from "../administrators/responses.js";
+import * as domains from "../domains/responses.js";
 import * as fullExports from "../exports/responses.js";
 import * as institutions from "../institutions/responses.js";
 import * as invitations from "../invitations/responses.js";
-import * as domains from "../domains/responses.js";
 import * as common from "../responses.js";
 import * as scim from "../scim/responses.js";
 import * as events from "../security-events/responses.js";

@@ -4,10 +4,11 @@
  * two round trips. It refuses nothing and records nothing; an address that is not one, or a domain nobody
  * verified or without a connection, answers `{sso: null}` alike.
  */
-import { getInstitution } from "../institutions/repository.js";
-import { BadRequest } from "../errors.js";
+
 import { domainOfEmail } from "../domains/name.js";
 import { getGuard } from "../domains/repository.js";
+import { BadRequest } from "../errors.js";
+import { getInstitution } from "../institutions/repository.js";
 import { getConnection } from "./repository.js";
 import type { SsoDiscovery } from "./results.js";
 

@@ -76,7 +76,8 @@ export function fetchDocument(
     );
     req.on("error", (err: NodeJS.ErrnoException) => {
       if (signal.aborted) return resolve(refused(`${field} did not answer within ${TIMEOUT_MS / 1000} s`));
-      if (err instanceof RefusedDestination || err.code === "EREFUSEDDESTINATION") return resolve(refused(guardMessage(GUARD_MESSAGES.internal, field)));
+      if (err instanceof RefusedDestination || err.code === "EREFUSEDDESTINATION")
+        return resolve(refused(guardMessage(GUARD_MESSAGES.internal, field)));
       resolve(refused(`${field} could not be reached (${err.code ?? err.name})`));
     });
     req.end();

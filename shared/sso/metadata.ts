@@ -39,7 +39,9 @@ export interface SamlIdp {
 }
 
 const children = (parent: Element, ns: string, name: string): Element[] =>
-  Array.from(parent.childNodes).filter((n): n is Element => n.nodeType === 1 && (n as Element).namespaceURI === ns && (n as Element).localName === name);
+  Array.from(parent.childNodes).filter(
+    (n): n is Element => n.nodeType === 1 && (n as Element).namespaceURI === ns && (n as Element).localName === name,
+  );
 
 function descendants(parent: Element, ns: string, name: string): Element[] {
   return Array.from(parent.getElementsByTagNameNS(ns, name));

@@ -14,9 +14,9 @@ import {
   CreateIdentityProviderCommand,
   DeleteIdentityProviderCommand,
   DescribeUserPoolClientCommand,
-  type UpdateUserPoolClientCommandInput,
   UpdateIdentityProviderCommand,
   UpdateUserPoolClientCommand,
+  type UpdateUserPoolClientCommandInput,
 } from "@aws-sdk/client-cognito-identity-provider";
 import { localCredentials, observe } from "../aws.js";
 import { now as clock } from "../clock.js";

@@ -8,8 +8,9 @@
  * The app client's provider list is one list for every institution; its read-modify-write runs under a lock
  * item of its own (`SSOPOOL` / `CLIENT#<id>`), so two institutions connecting at once lose nothing.
  */
-import { DeleteCommand, GetCommand, PutCommand, UpdateCommand } from "@aws-sdk/lib-dynamodb";
+
 import { ConditionalCheckFailedException } from "@aws-sdk/client-dynamodb";
+import { DeleteCommand, GetCommand, PutCommand, UpdateCommand } from "@aws-sdk/lib-dynamodb";
 import { type AuditEvent, commitWithEvents } from "../audit.js";
 import { db } from "../clients.js";
 import { config } from "../config.js";
@@ -19,7 +20,8 @@ import type { Connection } from "./model.js";
 
 const T = () => config.tables.main;
 
-const failedCondition = (err: unknown) => err instanceof ConditionalCheckFailedException || (err as Error).name === "ConditionalCheckFailedException";
+const failedCondition = (err: unknown) =>
+  err instanceof ConditionalCheckFailedException || (err as Error).name === "ConditionalCheckFailedException";
 
 /** The connection of an institution (strongly consistent). One GetItem. */
 export async function getConnection(institutionId: string, consistent = true): Promise<Connection | undefined> {
@@ -84,7 +86,8 @@ export async function release(c: Connection, owner: string): Promise<void> {
     ExpressionAttributeValues: { ":owner": owner },
   };
   try {
-    if (c.status === "pending") await db.send(new DeleteCommand({ TableName: T(), Key: ssoKeys.connection(c.institution_id), ...condition }));
+    if (c.status === "pending")
+      await db.send(new DeleteCommand({ TableName: T(), Key: ssoKeys.connection(c.institution_id), ...condition }));
     else
       await db.send(
         new UpdateCommand({

@@ -46,17 +46,28 @@ const attribute = (key: string) =>
 /** Every field, each optional: what applies to the type, and what POST requires, is `connectionInput`'s. */
 export const ssoFields = v.object({
   type: v.optional(v.picklist(["saml", "oidc"], SSO_ERRORS.type)),
-  metadata_url: v.optional(v.pipe(v.string(SSO_ERRORS.metadataUrl), v.trim(), v.minLength(1, SSO_ERRORS.metadataUrl), v.maxLength(2048, SSO_ERRORS.metadataUrl))),
+  metadata_url: v.optional(
+    v.pipe(v.string(SSO_ERRORS.metadataUrl), v.trim(), v.minLength(1, SSO_ERRORS.metadataUrl), v.maxLength(2048, SSO_ERRORS.metadataUrl)),
+  ),
   metadata_xml: v.optional(v.pipe(v.string(SSO_ERRORS.metadataXml), v.minLength(1, SSO_ERRORS.metadataXml))),
-  issuer: v.optional(v.pipe(v.string(SSO_ERRORS.issuer), v.trim(), v.minLength(1, SSO_ERRORS.issuer), v.maxLength(2048, SSO_ERRORS.issuer))),
-  client_id: v.optional(v.pipe(v.string(SSO_ERRORS.clientId), v.trim(), v.minLength(1, SSO_ERRORS.clientId), v.maxLength(256, SSO_ERRORS.clientId))),
-  client_secret: v.optional(v.pipe(v.string(SSO_ERRORS.clientSecret), v.minLength(1, SSO_ERRORS.clientSecret), v.maxLength(1024, SSO_ERRORS.clientSecret))),
+  issuer: v.optional(
+    v.pipe(v.string(SSO_ERRORS.issuer), v.trim(), v.minLength(1, SSO_ERRORS.issuer), v.maxLength(2048, SSO_ERRORS.issuer)),
+  ),
+  client_id: v.optional(
+    v.pipe(v.string(SSO_ERRORS.clientId), v.trim(), v.minLength(1, SSO_ERRORS.clientId), v.maxLength(256, SSO_ERRORS.clientId)),
+  ),
+  client_secret: v.optional(
+    v.pipe(v.string(SSO_ERRORS.clientSecret), v.minLength(1, SSO_ERRORS.clientSecret), v.maxLength(1024, SSO_ERRORS.clientSecret)),
+  ),
   attribute_mapping: v.optional(
     v.object({ email: attribute("email"), name: attribute("name"), groups: attribute("groups") }, SSO_ERRORS.attribute("email")),
   ),
   role_mappings: v.optional(v.unknown()),
   jit: v.optional(
-    v.object({ enabled: v.optional(v.boolean(SSO_ERRORS.jit)), default_role: v.optional(v.picklist(ROLES, SSO_ERRORS.jit)) }, SSO_ERRORS.jit),
+    v.object(
+      { enabled: v.optional(v.boolean(SSO_ERRORS.jit)), default_role: v.optional(v.picklist(ROLES, SSO_ERRORS.jit)) },
+      SSO_ERRORS.jit,
+    ),
   ),
   require_sso: v.optional(v.boolean(SSO_ERRORS.requireSso)),
 });

@@ -111,13 +111,20 @@ async function checkIdp(source: Source): Promise<Pick<Connection, "saml" | "oidc
 }
 
 /** The pool's provider for `c`; `details` only when the IdP (or its secret) is being set. */
-function providerSpec(c: Connection, source: Source | undefined, secret: string | undefined): Omit<ProviderSpec, "details"> & { details?: Record<string, string> } {
+function providerSpec(
+  c: Connection,
+  source: Source | undefined,
+  secret: string | undefined,
+): Omit<ProviderSpec, "details"> & { details?: Record<string, string> } {
   // The pool's own attributes only: groups go to the sign-in triggers, which read the assertion's own claims.
   const mapping = { email: c.attribute_mapping.email, name: c.attribute_mapping.name };
   if (c.type === "saml") {
     const details =
       source?.type === "saml"
-        ? { ...(source.metadata_url !== undefined ? { MetadataURL: source.metadata_url } : { MetadataFile: source.metadata_xml }), IDPSignout: "false" }
+        ? {
+            ...(source.metadata_url !== undefined ? { MetadataURL: source.metadata_url } : { MetadataFile: source.metadata_xml }),
+            IDPSignout: "false",
+          }
         : undefined;
     return { name: c.provider_name, type: "SAML", mapping, ...(details && { details }) };
   }
@@ -203,7 +210,7 @@ async function commit(write: () => Promise<{ kind: string }>): Promise<void> {
 /** `GET …/sso` → 200, or 404 when there is none (one being made is none yet). */
 export async function showConnection(caller: Caller, institutionId: string | undefined): Promise<SsoConnectionShown> {
   const { connection } = await lookUp(caller, institutionId);
-  if (!connection || connection.status !== "active") throw new NotFound(SSO_MESSAGES.none);
+  if (connection?.status !== "active") throw new NotFound(SSO_MESSAGES.none);
   return { sso: toView(connection) };
 }
 
@@ -237,12 +244,16 @@ function applied(c: Connection, input: ConnectionInput, idp: Pick<Connection, "s
  */
 export async function updateConnection(caller: Caller, institutionId: string | undefined, body: unknown): Promise<SsoConnectionShown> {
   const { visible, connection } = await lookUp(caller, institutionId);
-  if (!connection || connection.status !== "active") throw new NotFound(SSO_MESSAGES.none);
+  if (connection?.status !== "active") throw new NotFound(SSO_MESSAGES.none);
   const input = connectionInput(body, connection);
   let source = input.source;
   if (source?.type === "oidc") {
     // An issuer or client id left out stays as it is.
-    source = { ...source, issuer: source.issuer || (connection.oidc?.idp.issuer ?? ""), client_id: source.client_id || (connection.oidc?.client_id ?? "") };
+    source = {
+      ...source,
+      issuer: source.issuer || (connection.oidc?.idp.issuer ?? ""),
+      client_id: source.client_id || (connection.oidc?.client_id ?? ""),
+    };
   }
   const idp = source ? await checkIdp(source) : undefined;
   const secret = source?.type === "oidc" ? source.client_secret : input.clientSecret;
@@ -256,7 +267,10 @@ export async function updateConnection(caller: Caller, institutionId: string | u
     if (changes.length === 0) return { sso: toView(current) };
     const details = { institution_id: current.institution_id, sso_connection: current.id, provider_name: current.provider_name, changes };
     const e = event(caller, visible, "sso_updated", details, now);
-    const poolSide = changes.some((c) => c === "idp" || c === "client_secret") || after.attribute_mapping.email !== current.attribute_mapping.email || after.attribute_mapping.name !== current.attribute_mapping.name;
+    const poolSide =
+      changes.some((c) => c === "idp" || c === "client_secret") ||
+      after.attribute_mapping.email !== current.attribute_mapping.email ||
+      after.attribute_mapping.name !== current.attribute_mapping.name;
     if (!poolSide) {
       const result = await repo.storeSettings(current, after, e);
       return result.kind === "ok" ? { sso: toView({ ...after, version: current.version + 1 }) } : RETRY;
@@ -280,7 +294,7 @@ export async function updateConnection(caller: Caller, institutionId: string | u
 /** `DELETE …/sso` → 200: the app client's list first, then the pool's provider, then the connection with its event. */
 export async function disconnect(caller: Caller, institutionId: string | undefined): Promise<Message> {
   const { visible, connection } = await lookUp(caller, institutionId);
-  if (!connection || connection.status !== "active") throw new NotFound(SSO_MESSAGES.none);
+  if (connection?.status !== "active") throw new NotFound(SSO_MESSAGES.none);
   const now = clock();
   const owner = randomUUID();
   const leasedNow = await repo.lease(connection, owner, now.getTime(), LEASE_MS);

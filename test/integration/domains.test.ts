@@ -157,7 +157,10 @@ describe("verified domains: add, verify, fail, remove", () => {
 
     await publishTxt(challengeOf(name), ["v=spf1 -all", "someone-else's-token"]);
     const wrong = await verify(owner, inst.id, d.id);
-    expect(wrong.body.domain).toMatchObject({ state: "pending", last_error: `The TXT records at ${challengeOf(name)} do not hold this domain's value` });
+    expect(wrong.body.domain).toMatchObject({
+      state: "pending",
+      last_error: `The TXT records at ${challengeOf(name)} do not hold this domain's value`,
+    });
 
     await failDns(challengeOf(name));
     const failing = await verify(owner, inst.id, d.id);
@@ -194,7 +197,10 @@ describe("verified domains: add, verify, fail, remove", () => {
     // Six days on it still verifies... on another domain; this one is read past its deadline first.
     const later = 7 * DAY + 60_000;
     const shown = await call("GET", domainsOf(inst.id), { token: owner, clockOffsetMs: later });
-    expect(shown.body.domains[0]).toMatchObject({ state: "failed", last_error: "Not verified within 7 days; remove the domain and add it again" });
+    expect(shown.body.domains[0]).toMatchObject({
+      state: "failed",
+      last_error: "Not verified within 7 days; remove the domain and add it again",
+    });
     expect(await dnsQueries(challengeOf(name))).toBe(0);
 
     const failed = await verify(owner, inst.id, d.id, later);
@@ -223,7 +229,10 @@ describe("verified domains: add, verify, fail, remove", () => {
 
     // Verified by another institution: 409, and the attempt stays on the domain and in the trail.
     const taken = await verify(otherOwner, theirs.id, other.id);
-    expect({ status: taken.status, body: taken.body }).toEqual({ status: 409, body: { error: "Domain is verified by another institution" } });
+    expect({ status: taken.status, body: taken.body }).toEqual({
+      status: 409,
+      body: { error: "Domain is verified by another institution" },
+    });
     const [listed] = (await call("GET", domainsOf(theirs.id), { token: otherOwner })).body.domains;
     expect(listed).toMatchObject({ state: "pending", last_error: "Domain is verified by another institution" });
 

@@ -583,7 +583,9 @@ describe("Prism, a validating proxy, between a client and the local API", () => 
         expect((await p("POST", sso, { token: owner, body: { type: "saml", metadata_url: `${idp.url}/metadata.xml` } })).status).toBe(409);
         expect((await p("GET", sso, { token: owner })).body.sso.idp.entity_id).toBe(entityId);
         expect((await p("GET", sso, { token: ada.token })).status).toBe(403);
-        expect((await p("PATCH", sso, { token: owner, body: { require_sso: true, role_mappings: { Staff: "cohort_admin" } } })).status).toBe(200);
+        expect(
+          (await p("PATCH", sso, { token: owner, body: { require_sso: true, role_mappings: { Staff: "cohort_admin" } } })).status,
+        ).toBe(200);
         // A value the document allows (a string) that the API refuses (blank once trimmed): 422 from the API itself.
         expect((await p("PATCH", sso, { token: owner, body: { attribute_mapping: { email: " " } } })).status).toBe(422);
 

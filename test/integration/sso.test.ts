@@ -91,7 +91,9 @@ describe("connecting an identity provider", () => {
       type: "saml",
       metadata_url: url,
       // Parsed, so that `__proto__` is a key of its own (in an object literal it would set the prototype).
-      role_mappings: JSON.parse('{"__proto__":"cohort_super_admin","Constructor":"cohort_admin","constructor":"cohort_admin","Staff":"cohort_admin"}'),
+      role_mappings: JSON.parse(
+        '{"__proto__":"cohort_super_admin","Constructor":"cohort_admin","constructor":"cohort_admin","Staff":"cohort_admin"}',
+      ),
       jit: { enabled: true },
     };
     const res = await call("POST", ssoOf(inst.id), { token: owner, body });
@@ -158,7 +160,10 @@ describe("connecting an identity provider", () => {
     const inst = await createInstitution(owner);
     const issuer = servedIssuer();
     const secret = `secret-${uniq("s")}`;
-    const res = await call("POST", ssoOf(inst.id), { token: owner, body: { type: "oidc", issuer, client_id: "console", client_secret: secret } });
+    const res = await call("POST", ssoOf(inst.id), {
+      token: owner,
+      body: { type: "oidc", issuer, client_id: "console", client_secret: secret },
+    });
     expect(res.status, res.text).toBe(201);
     expect(res.body.sso).toMatchObject({
       type: "oidc",
@@ -213,7 +218,9 @@ describe("refusals: 422 saying what is wrong, and nothing stored", () => {
     expect(await refused({ type: "saml", metadata_url: `http://127.0.0.1:${closed}/metadata.xml` })).toEqual([
       "Metadata url could not be reached (ECONNREFUSED)",
     ]);
-    expect(await refused({ type: "saml", metadata_url: `${idp.url}/nothing-here.xml` })).toEqual(["Metadata url answered HTTP 404, not 200"]);
+    expect(await refused({ type: "saml", metadata_url: `${idp.url}/nothing-here.xml` })).toEqual([
+      "Metadata url answered HTTP 404, not 200",
+    ]);
     expect(await refused({ type: "saml", metadata_url: servedMetadata({ certificate: null }).url })).toEqual([
       "Metadata has no signing certificate",
     ]);
@@ -221,7 +228,9 @@ describe("refusals: 422 saying what is wrong, and nothing stored", () => {
       "Metadata has no signing certificate",
     ]);
     const noSso = samlMetadata({ entityId: "urn:x", ssoUrl: "http://10.0.0.1/sso" });
-    expect(await refused({ type: "saml", metadata_xml: noSso })).toEqual(["Metadata has no single sign-on service (HTTP-Redirect or HTTP-POST binding)"]);
+    expect(await refused({ type: "saml", metadata_xml: noSso })).toEqual([
+      "Metadata has no single sign-on service (HTTP-Redirect or HTTP-POST binding)",
+    ]);
     expect(await refused({ type: "saml", metadata_xml: "<html><body>Sign in</body></html>" })).toEqual([
       "Metadata is not SAML 2.0 metadata (an EntityDescriptor)",
     ]);
@@ -244,9 +253,17 @@ describe("refusals: 422 saying what is wrong, and nothing stored", () => {
     expect(await refused({ type: "saml", metadata_url: `${idp.url}/a`, metadata_xml: "<x/>" })).toEqual([
       "Give metadata_url or metadata_xml, not both",
     ]);
-    expect(await refused({ type: "oidc", issuer: `${idp.url}/x` })).toEqual(["Client id must be 1 to 256 characters", "Client secret must be 1 to 1024 characters"]);
+    expect(await refused({ type: "oidc", issuer: `${idp.url}/x` })).toEqual([
+      "Client id must be 1 to 256 characters",
+      "Client secret must be 1 to 1024 characters",
+    ]);
     expect(
-      await refused({ type: "saml", metadata_xml: "<x/>", role_mappings: { "": "cohort_admin", Staff: "owner" }, jit: { default_role: "root" } }),
+      await refused({
+        type: "saml",
+        metadata_xml: "<x/>",
+        role_mappings: { "": "cohort_admin", Staff: "owner" },
+        jit: { default_role: "root" },
+      }),
     ).toEqual([
       "Jit must be {enabled, default_role} with default_role cohort_super_admin or cohort_admin",
       "Group names are 1 to 256 characters, on one line",
@@ -264,7 +281,11 @@ describe("changing and disconnecting", () => {
 
     const settings = await call("PATCH", ssoOf(inst.id), {
       token: owner,
-      body: { role_mappings: { Faculty: "cohort_super_admin" }, jit: { enabled: true, default_role: "cohort_super_admin" }, require_sso: true },
+      body: {
+        role_mappings: { Faculty: "cohort_super_admin" },
+        jit: { enabled: true, default_role: "cohort_super_admin" },
+        require_sso: true,
+      },
     });
     expect(settings.status, settings.text).toBe(200);
     expect(settings.body.sso).toMatchObject({
@@ -273,7 +294,10 @@ describe("changing and disconnecting", () => {
       require_sso: true,
       attribute_mapping: created.body.sso.attribute_mapping,
     });
-    const mapped = await call("PATCH", ssoOf(inst.id), { token: owner, body: { attribute_mapping: { email: "urn:oid:0.9.2342.19200300.100.1.3" } } });
+    const mapped = await call("PATCH", ssoOf(inst.id), {
+      token: owner,
+      body: { attribute_mapping: { email: "urn:oid:0.9.2342.19200300.100.1.3" } },
+    });
     expect(mapped.status, mapped.text).toBe(200);
     expect((await poolProvider(name))?.AttributeMapping).toMatchObject({ email: "urn:oid:0.9.2342.19200300.100.1.3" });
     const moved = servedMetadata();
@@ -285,7 +309,11 @@ describe("changing and disconnecting", () => {
     expect((await call("PATCH", ssoOf(inst.id), { token: owner, body: { require_sso: true } })).status).toBe(200);
     const updates = (await trail("sso_updated")).filter((e) => e.details.institution_id === inst.id);
     expect(updates).toHaveLength(before.length);
-    expect(updates.map((e) => e.details.changes).reverse()).toEqual([["role_mappings", "jit", "require_sso"], ["attribute_mapping"], ["idp"]]);
+    expect(updates.map((e) => e.details.changes).reverse()).toEqual([
+      ["role_mappings", "jit", "require_sso"],
+      ["attribute_mapping"],
+      ["idp"],
+    ]);
 
     const gone = await call("DELETE", ssoOf(inst.id), { token: owner });
     expect({ status: gone.status, body: gone.body }).toEqual({ status: 200, body: { message: "Single sign-on disconnected" } });
@@ -304,7 +332,9 @@ describe("changing and disconnecting", () => {
   it("institutions connecting at once all end up on the console's client (its list is read and written under a lock)", async () => {
     const institutions = await Promise.all(Array.from({ length: 6 }, () => createInstitution(owner)));
     const { url } = servedMetadata();
-    const results = await Promise.all(institutions.map((i) => call("POST", ssoOf(i.id), { token: owner, body: { type: "saml", metadata_url: url } })));
+    const results = await Promise.all(
+      institutions.map((i) => call("POST", ssoOf(i.id), { token: owner, body: { type: "saml", metadata_url: url } })),
+    );
     expect(results.map((r) => r.status)).toEqual(Array(6).fill(201));
     const listed = await clientProviders();
     for (const r of results) expect(listed).toContain(r.body.sso.provider_name);
@@ -322,7 +352,10 @@ describe("who may call", () => {
       const mine = await call(method, ssoOf(inst.id), { token: member, ...opts });
       expect({ status: mine.status, body: mine.body }, method).toEqual({ status: 403, body: forbidden });
       const theirs = await call(method, ssoOf(inst.id), { token: stranger, ...opts });
-      expect({ status: theirs.status, body: theirs.body }, method).toEqual({ status: 404, body: { error: "Institution not found or access denied" } });
+      expect({ status: theirs.status, body: theirs.body }, method).toEqual({
+        status: 404,
+        body: { error: "Institution not found or access denied" },
+      });
     }
     expect((await call("GET", ssoOf(inst.id), { token: owner })).status).toBe(404);
     const refusals = (await trail("insufficient_privileges")).filter((e) => e.details.institution_id === inst.id);
@@ -343,7 +376,9 @@ describe("home-realm discovery", () => {
     // Pending domain, no connection: nothing to say.
     expect(await discover(`ada@${domain}`)).toEqual({ sso: null });
     await publishTxt(challengeOf(domain), [added.body.domain.verification.record_value]);
-    expect((await call("POST", `${INST}/${inst.id}/domains/${added.body.domain.id}/verify`, { token: owner })).body.domain.state).toBe("verified");
+    expect((await call("POST", `${INST}/${inst.id}/domains/${added.body.domain.id}/verify`, { token: owner })).body.domain.state).toBe(
+      "verified",
+    );
     // Verified, but no connection yet.
     expect(await discover(`ada@${domain}`)).toEqual({ sso: null });
     const connected = await call("POST", ssoOf(inst.id), { token: owner, body: { type: "saml", metadata_url: servedMetadata().url } });
@@ -352,7 +387,14 @@ describe("home-realm discovery", () => {
     const found = { sso: { provider_name: connected.body.sso.provider_name, institution: { name: inst.name } } };
     expect(await discover(`ada@${domain}`)).toEqual(found);
     expect(await discover(`  Ada.Lovelace@${domain.toUpperCase()} `)).toEqual(found);
-    for (const other of [`ada@sub.${domain}`, "ada@gmail.com", "not an address", `@${domain}`, "x".repeat(400), `ada@${uniq("none")}.test`]) {
+    for (const other of [
+      `ada@sub.${domain}`,
+      "ada@gmail.com",
+      "not an address",
+      `@${domain}`,
+      "x".repeat(400),
+      `ada@${uniq("none")}.test`,
+    ]) {
       expect(await discover(other), other).toEqual({ sso: null });
     }
     expect((await call("POST", DISCOVER, { body: {} })).status).toBe(400);

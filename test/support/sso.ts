@@ -37,7 +37,8 @@ export const challengeOf = (domain: string) => `_institution-admin-challenge.${d
 // --- an identity provider's documents ---------------------------------------------------------------
 
 /** A self-signed signing certificate (base64 DER), as an IdP's metadata carries it. */
-export const SIGNING_CERTIFICATE = "MIIDOTCCAiGgAwIBAgIURLK+/Zvi8QrxByH0OsOCTgx+/FcwDQYJKoZIhvcNAQELBQAwKzEpMCcGA1UEAwwgdGVzdC1pZHAuaW5zdGl0dXRpb24tYWRtaW4ubG9jYWwwIBcNMjYxMTI3MDU0ODM0WhgPMjEyNjExMDMwNTQ4MzRaMCsxKTAnBgNVBAMMIHRlc3QtaWRwLmluc3RpdHV0aW9uLWFkbWluLmxvY2FsMIIBIjANBgkqhkiG9w0BAQEFAAOCAQ8AMIIBCgKCAQEAw73dyfPikE0YZPu0mGyMhAIDaFiThwjOoyoKNKPBwSeI8s06AEqd6t/BQX5Fv3H5savYTrSoXo0N0sNgNzCz2O0BLRGU5k3UtndBUaaxgJrwmqn0Cs/SqvvRfhT/XqXcr5I+jbJ7a/lNDZf9FVcYJAKMYjgfgD7TvrBxEgHqAOzGA5PH6PpIe0/QJiYl6gYc/bGOdi0IV3/7YJ0SKHbRve56kq8VOWUbE+PiboJ0B3jONiQ1H+vzmJVcsVW2b7Gsgn3otAr2LllPytPFw9TBzsCMWk3muDG7XCdaRVbpMYh33PvR0JpxunxrY4RYLfx5zRTTOMKeVwsDEnJ7sUovpwIDAQABo1MwUTAdBgNVHQ4EFgQUKN1kvq02nN0SmZ4DInrudQ2Lj94wHwYDVR0jBBgwFoAUKN1kvq02nN0SmZ4DInrudQ2Lj94wDwYDVR0TAQH/BAUwAwEB/zANBgkqhkiG9w0BAQsFAAOCAQEAtVzlJXyrO6COiRyssf33Jrye9iy/XTeEbYiDtxdMrdSe3l+NjF2QwJeS3Bz8ajjcXZTvleImtN34E2/WXQs0DKy7BGf4dGmh5EXoqJeFSZdRxdhN6TilQokJCC1dlNgTdsEKTbJCPr4jmnoCKI8eUnn8YMh5XA8HZ1THRttXurFxaseb4WmpCtcnLX+npBfchnvpU8s8fAQS0+0TcbHc3yccvMmX45L4Azp0E8ULMBMnW6/MHrsxUbULLWWFT9+YEhCn3ZCNLE1/5Qb3OKROfNlAK/TBh6/ArYYn1ur8TC32Mh4l1Tqdb9uKhzTladS9Ua/dOmN6R3/MLIVjhqyqzA==";
+export const SIGNING_CERTIFICATE =
+  "MIIDOTCCAiGgAwIBAgIURLK+/Zvi8QrxByH0OsOCTgx+/FcwDQYJKoZIhvcNAQELBQAwKzEpMCcGA1UEAwwgdGVzdC1pZHAuaW5zdGl0dXRpb24tYWRtaW4ubG9jYWwwIBcNMjYxMTI3MDU0ODM0WhgPMjEyNjExMDMwNTQ4MzRaMCsxKTAnBgNVBAMMIHRlc3QtaWRwLmluc3RpdHV0aW9uLWFkbWluLmxvY2FsMIIBIjANBgkqhkiG9w0BAQEFAAOCAQ8AMIIBCgKCAQEAw73dyfPikE0YZPu0mGyMhAIDaFiThwjOoyoKNKPBwSeI8s06AEqd6t/BQX5Fv3H5savYTrSoXo0N0sNgNzCz2O0BLRGU5k3UtndBUaaxgJrwmqn0Cs/SqvvRfhT/XqXcr5I+jbJ7a/lNDZf9FVcYJAKMYjgfgD7TvrBxEgHqAOzGA5PH6PpIe0/QJiYl6gYc/bGOdi0IV3/7YJ0SKHbRve56kq8VOWUbE+PiboJ0B3jONiQ1H+vzmJVcsVW2b7Gsgn3otAr2LllPytPFw9TBzsCMWk3muDG7XCdaRVbpMYh33PvR0JpxunxrY4RYLfx5zRTTOMKeVwsDEnJ7sUovpwIDAQABo1MwUTAdBgNVHQ4EFgQUKN1kvq02nN0SmZ4DInrudQ2Lj94wHwYDVR0jBBgwFoAUKN1kvq02nN0SmZ4DInrudQ2Lj94wDwYDVR0TAQH/BAUwAwEB/zANBgkqhkiG9w0BAQsFAAOCAQEAtVzlJXyrO6COiRyssf33Jrye9iy/XTeEbYiDtxdMrdSe3l+NjF2QwJeS3Bz8ajjcXZTvleImtN34E2/WXQs0DKy7BGf4dGmh5EXoqJeFSZdRxdhN6TilQokJCC1dlNgTdsEKTbJCPr4jmnoCKI8eUnn8YMh5XA8HZ1THRttXurFxaseb4WmpCtcnLX+npBfchnvpU8s8fAQS0+0TcbHc3yccvMmX45L4Azp0E8ULMBMnW6/MHrsxUbULLWWFT9+YEhCn3ZCNLE1/5Qb3OKROfNlAK/TBh6/ArYYn1ur8TC32Mh4l1Tqdb9uKhzTladS9Ua/dOmN6R3/MLIVjhqyqzA==";
 
 /** SAML 2.0 metadata of one IdP; leave out what a test wants missing. */
 export function samlMetadata(opts: { entityId: string; ssoUrl: string; certificate?: string | null; extra?: string }): string {
@@ -50,7 +51,7 @@ export function samlMetadata(opts: { entityId: string; ssoUrl: string; certifica
     `<md:EntityDescriptor xmlns:md="urn:oasis:names:tc:SAML:2.0:metadata" xmlns:ds="http://www.w3.org/2000/09/xmldsig#" entityID="${opts.entityId}">`,
     '<md:IDPSSODescriptor protocolSupportEnumeration="urn:oasis:names:tc:SAML:2.0:protocol" WantAuthnRequestsSigned="false">',
     key,
-    '<md:NameIDFormat>urn:oasis:names:tc:SAML:1.1:nameid-format:emailAddress</md:NameIDFormat>',
+    "<md:NameIDFormat>urn:oasis:names:tc:SAML:1.1:nameid-format:emailAddress</md:NameIDFormat>",
     `<md:SingleSignOnService Binding="urn:oasis:names:tc:SAML:2.0:bindings:HTTP-Redirect" Location="${opts.ssoUrl}"/>`,
     opts.extra ?? "",
     "</md:IDPSSODescriptor>",

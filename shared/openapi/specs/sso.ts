@@ -24,7 +24,7 @@ const domainExample = {
   verification: {
     record_type: "TXT",
     record_name: "_institution-admin-challenge.acme.edu",
-    record_value: "n3N0yTj2mQ4cZ8l5w3sXkq1PpB7vYd9eRu6oHf0aGiA",
+    record_value: "n3N0yTj2mQ4cZ8l5w3sXkq1PpB7vYd9eRu6oHf0…",
   },
   created_at: "2026-11-23T16:33:19.655Z",
   verified_at: null,
@@ -45,7 +45,10 @@ const ssoExample = {
     entity_id: "urn:amazon:cognito:sp:us-east-1_AbCdEfGhI",
     acs_url: "https://institution-admin.auth.us-east-1.amazoncognito.com/saml2/idpresponse",
   },
-  idp: { entity_id: "https://sts.windows.net/0d2b…/", metadata_url: "https://login.microsoftonline.com/0d2b…/federationmetadata/2007-06/federationmetadata.xml" },
+  idp: {
+    entity_id: "https://sts.windows.net/0d2b…/",
+    metadata_url: "https://login.microsoftonline.com/0d2b…/federationmetadata/2007-06/federationmetadata.xml",
+  },
   attribute_mapping: {
     email: "http://schemas.xmlsoap.org/ws/2005/05/identity/claims/emailaddress",
     name: "http://schemas.microsoft.com/identity/claims/displayname",
@@ -66,7 +69,11 @@ function ssoBody(errorMode: "throw" | "ignore", create: boolean): Schema {
     maxProperties: 50,
     description: "IdP group name → role. Any group name (1–256 characters, one line) is data, `__proto__` included.",
   };
-  const body = convertObject(ssoFields, errorMode, new Map<unknown, JsonSchema>([[ssoFields.entries.role_mappings, roleMappings as JsonSchema]]));
+  const body = convertObject(
+    ssoFields,
+    errorMode,
+    new Map<unknown, JsonSchema>([[ssoFields.entries.role_mappings, roleMappings as JsonSchema]]),
+  );
   return {
     ...body,
     description: create
@@ -99,7 +106,9 @@ export function ssoSpecs(errorMode: "throw" | "ignore"): Record<string, Spec> {
       body: {
         schema: {
           type: "object",
-          properties: { domain: { type: "string", maxLength: 1024, description: "A mail domain of the institution, e.g. `acme.edu` or `bücher.de`." } },
+          properties: {
+            domain: { type: "string", maxLength: 1024, description: "A mail domain of the institution, e.g. `acme.edu` or `bücher.de`." },
+          },
           required: ["domain"],
         },
         example: { domain: "acme.edu" },
@@ -118,7 +127,12 @@ export function ssoSpecs(errorMode: "throw" | "ignore"): Record<string, Spec> {
         "Looks the TXT record up now. Found with the domain's value: `verified` (logs `domain_verified`). Otherwise it stays `pending` with `last_checked_at` and `last_error` (logs `domain_verification_failed`); 7 days after it was added it is `failed`. A verified or failed domain is answered as it is. A domain is verified by at most one institution: 409 when another has it.",
       tag: "Single sign-on",
       parameters: [institutionId, domainId],
-      success: { status: "200", description: "The domain after the lookup.", schema: ref("DomainShown"), example: { domain: verifiedExample } },
+      success: {
+        status: "200",
+        description: "The domain after the lookup.",
+        schema: ref("DomainShown"),
+        example: { domain: verifiedExample },
+      },
       errors: { ...domainsForbidden, 404: domainNotFound, 409: { taken: "Domain is verified by another institution" } },
     },
     [`DELETE ${inst}/{id}/domains/{domain_id}`]: {
@@ -172,7 +186,9 @@ export function ssoSpecs(errorMode: "throw" | "ignore"): Record<string, Spec> {
         ...ssoForbidden,
         404: { ...instNotFound, connection: "No SSO connection" },
         409: { busy: "The SSO connection is being changed, please retry" },
-        422: validation("Issuer's discovery document names another issuer (https://other.example/): give the issuer exactly as it names itself"),
+        422: validation(
+          "Issuer's discovery document names another issuer (https://other.example/): give the issuer exactly as it names itself",
+        ),
         502: { pool: "The user pool could not be updated, please retry" },
       },
     },
