@@ -131,6 +131,17 @@ export function rolePolicies(names: LocalNames, stack: InstitutionAdminStack, re
   });
 }
 
+/**
+ * The stack synthesized for its roles' policies. The policies are what is judged, whatever the stack's resource
+ * count: CloudFormation's limit per stack (500) is test/infra/stack.test.ts's to hold, and the IAM check must still
+ * judge a template past it.
+ */
+export function policyTemplate(id: string) {
+  const app = newApp();
+  app.node.setContext("@aws-cdk/core:stackResourceLimit", 0);
+  return build({}, { id, validate: false, app });
+}
+
 /** Every distinct request the run's processes recorded. */
 export function readRecorded(dir: string): IamRequest[] {
   if (!existsSync(dir)) return [];
@@ -187,11 +198,7 @@ const short = (resource: string) => resource.replace(/^arn:aws:[a-z0-9-]+:[a-z0-
 
 /** Evaluates every recorded request; lists the denied ones and the grants nothing used. */
 export async function checkRequests(names: LocalNames, recorded: readonly IamRequest[]): Promise<IamCheck> {
-  // The policies are what is judged here, whatever the stack's resource count: CloudFormation's limit per stack
-  // (500) is test/infra/stack.test.ts's to hold, and this check must still judge a template past it.
-  const app = newApp();
-  app.node.setContext("@aws-cdk/core:stackResourceLimit", 0);
-  const { stack, resources } = build({}, { id: "IamCheck", validate: false, app });
+  const { stack, resources } = policyTemplate("IamCheck");
   const byHandler = new Map(rolePolicies(names, stack, resources).map((p) => [p.handler, p]));
   const denied: string[] = [];
   const used = new Map<string, Set<string>>();
