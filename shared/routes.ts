@@ -39,7 +39,8 @@ export interface RouteAccess {
   /**
    * What a handler does to users in the user pool: `read` them as the pool holds them now (transfer, DESIGN.md
    * §13), or `join` (create, set the password of and delete again a user joining from an invitation,
-   * §14). infra/api-function.ts grants exactly the actions of `USER_ACTIONS`.
+   * §14), `provision` them (SCIM, §15), or keep an institution's identity provider in it (`sso`, §18).
+   * infra/api-function.ts grants exactly the actions of `USER_ACTIONS`.
    */
   readonly users?: UserAccess;
   /**

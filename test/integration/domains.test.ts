@@ -135,10 +135,26 @@ describe("verified domains: the rules", () => {
 
   it("holds at most 20 domains per institution", async () => {
     const inst = await createInstitution(owner);
-    await Promise.all(Array.from({ length: 20 }, () => add(owner, inst.id, freshDomain())));
+    // One after another: adds to one institution serialise on its domain head (each is conditioned on its version).
+    for (let i = 0; i < 20; i++) await add(owner, inst.id, freshDomain());
     const res = await call("POST", domainsOf(inst.id), { token: owner, body: { domain: freshDomain() } });
     expect({ status: res.status, body: res.body }).toEqual({ status: 422, body: { errors: ["An institution has at most 20 domains"] } });
     expect((await call("GET", domainsOf(inst.id), { token: owner })).body.domains).toHaveLength(20);
+  });
+
+  it("holds the limit and once-per-institution when adds race: the last free place goes to one of them", async () => {
+    const inst = await createInstitution(owner);
+    for (let i = 0; i < 19; i++) await add(owner, inst.id, freshDomain());
+    const same = freshDomain();
+    const racing = await Promise.all(
+      [freshDomain(), freshDomain(), same, same].map((domain) => call("POST", domainsOf(inst.id), { token: owner, body: { domain } })),
+    );
+    const statuses = racing.map((r) => r.status);
+    expect(statuses.filter((s) => s === 201), statuses.join(",")).toHaveLength(1);
+    for (const r of racing) expect([201, 409, 422], r.text).toContain(r.status);
+    const listed = (await call("GET", domainsOf(inst.id), { token: owner })).body.domains as { domain: string }[];
+    expect(listed).toHaveLength(20);
+    expect(new Set(listed.map((d) => d.domain)).size).toBe(20);
   });
 });
 
@@ -194,7 +210,7 @@ describe("verified domains: add, verify, fail, remove", () => {
     const d = await add(owner, inst.id, name);
     await publishTxt(challengeOf(name), [d.verification.record_value]);
 
-    // Six days on it still verifies... on another domain; this one is read past its deadline first.
+    // Read past its deadline: shown failed, without a lookup, before anything is written.
     const later = 7 * DAY + 60_000;
     const shown = await call("GET", domainsOf(inst.id), { token: owner, clockOffsetMs: later });
     expect(shown.body.domains[0]).toMatchObject({
