@@ -150,7 +150,10 @@ describe("verified domains: the rules", () => {
       [freshDomain(), freshDomain(), same, same].map((domain) => call("POST", domainsOf(inst.id), { token: owner, body: { domain } })),
     );
     const statuses = racing.map((r) => r.status);
-    expect(statuses.filter((s) => s === 201), statuses.join(",")).toHaveLength(1);
+    expect(
+      statuses.filter((s) => s === 201),
+      statuses.join(","),
+    ).toHaveLength(1);
     for (const r of racing) expect([201, 409, 422], r.text).toContain(r.status);
     const listed = (await call("GET", domainsOf(inst.id), { token: owner })).body.domains as { domain: string }[];
     expect(listed).toHaveLength(20);
