@@ -2,22 +2,11 @@
  * The current user, built only from claims the JWT authorizer verified, never from the body or query.
  */
 
-import { isIP } from "node:net";
 import type { APIGatewayProxyEventV2WithJWTAuthorizer } from "aws-lambda";
 import { Unauthorized } from "./errors.js";
-import { fromOrigin, originChecked } from "./origin.js";
-import { EDGE, readSettings } from "./settings.js";
 import { recordedText } from "./text.js";
 
 export const SUPER_ADMIN_GROUP = "cohort_super_admin";
-
-/**
- * `TRUST_CLOUDFRONT_VIEWER_ADDRESS=true`: every request comes through the console's CloudFront distribution
- * (the HTTP API's own endpoint is disabled), so the viewer's address is CloudFront's
- * `CloudFront-Viewer-Address`, not the connection's. The stack sets it only then; unset locally, where the
- * connection is the viewer. Read once at load, like shared/config.ts (which this module does not need).
- */
-const TRUST_VIEWER_ADDRESS = readSettings(EDGE(), ["TRUST_CLOUDFRONT_VIEWER_ADDRESS"]).TRUST_CLOUDFRONT_VIEWER_ADDRESS;
 
 export interface Caller {
   readonly id: string;
@@ -51,24 +40,11 @@ export function parseGroups(value: Claims[string] | undefined): string[] {
 }
 
 /**
- * The viewer's IP address. Behind CloudFront the connection API Gateway sees is CloudFront's edge; the
- * viewer's is in `CloudFront-Viewer-Address` (`<ip>:<port>`, IPv6 unbracketed), which CloudFront sets
- * itself. It is trusted only with `trusted` (`TRUST_CLOUDFRONT_VIEWER_ADDRESS`: the stack sets it when
- * every request must come through CloudFront), never otherwise, as a client could send the header itself.
+ * Builds the caller from a verified event and the viewer's address (the pipeline's, shared/origin.ts
+ * `viewerAddress`). A user without an `account_id` attribute acts in a personal account named after their user
+ * id, so that their institutions and events are still isolated.
  */
-export function viewerIp(event: Pick<APIGatewayProxyEventV2WithJWTAuthorizer, "headers" | "requestContext">, trusted: boolean): string {
-  const sourceIp = event.requestContext.http?.sourceIp ?? "unknown";
-  if (!trusted) return sourceIp;
-  const viewer = event.headers?.["cloudfront-viewer-address"];
-  const ip = viewer?.slice(0, Math.max(0, viewer.lastIndexOf(":")));
-  return ip && isIP(ip) ? ip : sourceIp;
-}
-
-/**
- * Builds the caller from a verified event. A user without an `account_id` attribute acts in a personal
- * account named after their user id, so that their institutions and events are still isolated.
- */
-export function callerFrom(event: APIGatewayProxyEventV2WithJWTAuthorizer): Caller {
+export function callerFrom(event: APIGatewayProxyEventV2WithJWTAuthorizer, ip: string): Caller {
   const claims = (event.requestContext.authorizer?.jwt?.claims ?? {}) as Claims;
   const id = claims.sub;
   // The authorizer refuses such tokens; a handler invoked without one refuses them too.
@@ -85,8 +61,7 @@ export function callerFrom(event: APIGatewayProxyEventV2WithJWTAuthorizer): Call
     isCohortSuperAdmin: parseGroups(claims["cognito:groups"]).includes(SUPER_ADMIN_GROUP),
     // API Gateway hands boolean claims over as strings.
     emailVerified: claims.email_verified === true || claims.email_verified === "true",
-    // CloudFront's viewer address only on a request that proved it came through CloudFront (shared/origin.ts).
-    ip: viewerIp(event, TRUST_VIEWER_ADDRESS && originChecked && fromOrigin(event.headers)),
+    ip,
   };
 }
 
@@ -101,8 +76,7 @@ export const VISITOR_ACCOUNT = "visitors:unauthenticated";
  * the visitor is its source address. Its id, `ip:<address>`, keys the probing bound by that address; its
  * events go to the invited institution's owner once the token names one (`actingFor`).
  */
-export function visitorFrom(event: Pick<APIGatewayProxyEventV2WithJWTAuthorizer, "headers" | "requestContext">): Caller {
-  const ip = viewerIp(event, TRUST_VIEWER_ADDRESS && originChecked && fromOrigin(event.headers));
+export function visitorFrom(ip: string): Caller {
   return { id: `ip:${ip}`, email: "", name: null, accountId: VISITOR_ACCOUNT, isCohortSuperAdmin: false, emailVerified: false, ip };
 }
 

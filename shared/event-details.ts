@@ -59,7 +59,11 @@ export interface EventDetails {
   cohort_deleted: { institution_id: string; cohort_id: string; name: string };
   scim_connected: { institution_id: string; scim_connection: string };
   scim_token_rotated: { institution_id: string; scim_connection: string };
-  scim_role_mappings_changed: { institution_id: string; scim_connection: string; role_mappings: Record<string, Role> };
+  /**
+   * The mappings as a list of `{group, role}`, not a map: a group name is data (`__proto__` included), and a DynamoDB
+   * map cannot hold every key (DESIGN.md §17); a group name is then a recorded value too, cut as any other.
+   */
+  scim_role_mappings_changed: { institution_id: string; scim_connection: string; role_mappings: { group: string; role: Role }[] };
   scim_disconnected: { institution_id: string; scim_connection: string };
   /** The directory's (actor `user` null): who got access, with which role, from which SCIM user. */
   administrator_provisioned: { institution_id: string; user_id: string; email: string; role: Role; scim_connection: string };

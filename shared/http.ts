@@ -1,32 +1,25 @@
 /**
- * The one middy stack every handler uses, one middleware per concern, in request order: telemetry
- * (Powertools: log line, metrics, trace) → security headers (on every response) → one way in (403 without
- * CloudFront's origin secret, shared/origin.ts, before anything reads the request) → the caller (401 before
- * anything reads the body; a public route's visitor) → the route's rule (403) → body size limit (413) → JSON
- * body (400) → `Idempotency-Key` on a POST
- * (idempotency.ts: a replay answers the first response) → the handler; the error mapping of `errors.ts`
- * turns anything thrown into the contract's response.
+ * The JSON API's dialect of the one pipeline (shared/pipeline.ts): after the origin secret and the viewer's address,
+ * the caller (401 before anything reads the body; a public route's visitor) → the route's rule (403) → body size
+ * (413) → JSON body (400) → `Idempotency-Key` on a POST (idempotency.ts: a replay answers the first response) →
+ * the handler; the error mapping of `errors.ts` turns anything thrown into the contract's response.
  */
-import middy from "@middy/core";
-import httpSecurityHeaders from "@middy/http-security-headers";
-import type { APIGatewayProxyEventV2WithJWTAuthorizer, APIGatewayProxyStructuredResultV2, Context } from "aws-lambda";
+import type { APIGatewayProxyEventV2WithJWTAuthorizer } from "aws-lambda";
 import { type Caller, callerFrom, visitorFrom } from "./caller.js";
 import { IDEMPOTENCY_HEADER } from "./constants.js";
-import { BadRequest, Forbidden, messages, PayloadTooLarge, toResponse } from "./errors.js";
+import { toResponse } from "./errors.js";
 import type { IdempotencyContext } from "./idempotency.js";
 import { idempotencyTable } from "./idempotency-table.js";
-import { fromOrigin } from "./origin.js";
+import { type Dialect, type HttpResult, type PipelineContext, pipeline, type Step } from "./pipeline.js";
 import { requireSuperAdmin } from "./refusals.js";
 import { routeOf } from "./routes.js";
-import { SECURITY_HEADERS } from "./security-headers.js";
-import { telemetry } from "./telemetry.js";
+
+export { MAX_BODY_BYTES } from "./pipeline.js";
 
 export type ApiEvent = APIGatewayProxyEventV2WithJWTAuthorizer;
-export type ApiResult = APIGatewayProxyStructuredResultV2;
-type ApiContext = Context & { caller?: Caller; body?: unknown } & IdempotencyContext;
-type Middleware = middy.MiddlewareObj<ApiEvent, ApiResult, Error, ApiContext>;
-
-export const MAX_BODY_BYTES = 64 * 1024;
+export type ApiResult = HttpResult;
+type ApiContext = PipelineContext & { caller?: Caller } & IdempotencyContext;
+type Middleware = Step<ApiEvent, ApiContext>;
 
 export interface ApiRequest {
   readonly caller: Caller;
@@ -103,33 +96,17 @@ function deferredIdempotency(load: () => Promise<typeof import("./idempotency.js
   };
 }
 
-/** The helmet set; `nosniff` comes with the headers every answer carries (`SECURITY_HEADERS`). */
-const helmet = httpSecurityHeaders({ contentTypeOptions: false });
-
-/** `SECURITY_HEADERS` on every response, the error mapping's included. */
-const addSecurityHeaders = (request: middy.Request<ApiEvent, ApiResult, Error, ApiContext>) => {
-  if (request.response) request.response.headers = { ...request.response.headers, ...SECURITY_HEADERS };
-};
-const securityHeaders: Middleware = { after: addSecurityHeaders, onError: addSecurityHeaders };
-
-/** Only through CloudFront (shared/origin.ts): a request around it is refused before anything reads it. */
-const oneWayIn: Middleware = {
-  before: (request) => {
-    if (!fromOrigin(request.event.headers)) throw new Forbidden(messages.notThroughCloudFront);
-  },
-};
-
-/** The verified caller, before anything else reads the request: a bad token with a malformed body is 401. */
+/** The verified caller, before anything reads the body: a bad token with a malformed body is 401. */
 const caller: Middleware = {
   before: (request) => {
-    request.context.caller = callerFrom(request.event);
+    request.context.caller = callerFrom(request.event, request.context.ip);
   },
 };
 
 /** A public route's visitor (no authorizer runs): who it is comes from its source address alone. */
 const visitor: Middleware = {
   before: (request) => {
-    request.context.caller = visitorFrom(request.event);
+    request.context.caller = visitorFrom(request.context.ip);
   },
 };
 
@@ -147,72 +124,28 @@ const rule: Middleware = {
   },
 };
 
-/** 413 past 64 KiB, counted in bytes as they arrived. */
-const sizeLimit: Middleware = {
-  before: (request) => {
-    const { body, isBase64Encoded } = request.event;
-    if (body && Buffer.byteLength(body, isBase64Encoded ? "base64" : "utf8") > MAX_BODY_BYTES) throw new PayloadTooLarge();
-  },
-};
-
-/**
- * Parses a non-empty body whatever its content type (curl users forget it); 400 when malformed. A lone
- * surrogate written as a JSON escape (not a character, and not storable) is read as U+FFFD, as the
- * gateway reads an invalid UTF-8 byte: DynamoDB would store it so while the answer echoed it.
- */
-const jsonBody: Middleware = {
-  before: (request) => {
-    const { body, isBase64Encoded } = request.event;
-    if (body === undefined || body.trim() === "") return;
-    const text = isBase64Encoded ? Buffer.from(body, "base64").toString("utf8") : body;
-    try {
-      request.context.body = JSON.parse(text, (_key, value: unknown) => (typeof value === "string" ? value.toWellFormed() : value));
-    } catch {
-      throw new BadRequest(messages.malformedJson);
-    }
-  },
-};
-
-/**
- * Maps every error to the contract. A 5xx never tells the client why: telemetry logs the error with its
- * stack and the request ids.
- */
-const errorMapping: Middleware = {
-  onError: async (request) => {
-    request.response = result(toResponse(request.error));
-  },
-};
+const answer = (err: unknown) => result(toResponse(err));
+const signedIn: Dialect<ApiEvent, ApiContext> = { answer, caller: [caller, rule], last: idempotency };
+const visiting: Dialect<ApiEvent, ApiContext> = { answer, caller: [visitor, rule], last: idempotency };
 
 /**
  * Wraps a thin handler: it receives the verified caller and the parsed request, and returns a response.
  * `public: true` for a public route of the route table: the caller is then the visitor (`visitorFrom`).
  */
 export function api(fn: (req: ApiRequest) => Promise<ApiResponse>, { public: open = false }: { public?: boolean } = {}) {
-  // after and onError run in reverse order of `use`: the error mapping sets the response, then the headers
-  // go on, then telemetry logs the request as answered.
-  return middy<ApiEvent, ApiResult, Error, ApiContext>()
-    .use(telemetry() as Middleware[])
-    .use(helmet)
-    .use(securityHeaders)
-    .use(errorMapping)
-    .use(oneWayIn)
-    .use(open ? visitor : caller)
-    .use(rule)
-    .use(sizeLimit)
-    .use(jsonBody)
-    .use(idempotency)
-    .handler(
-      async (event, context) =>
-        context.idempotentReplay ??
-        result(
-          await fn({
-            caller: context.caller as Caller,
-            params: event.pathParameters ?? {},
-            query: event.queryStringParameters ?? {},
-            headers: event.headers ?? {},
-            body: context.body,
-            requestId: context.awsRequestId,
-          }),
-        ),
-    );
+  return pipeline(
+    open ? visiting : signedIn,
+    async (event, context) =>
+      context.idempotentReplay ??
+      result(
+        await fn({
+          caller: context.caller as Caller,
+          params: event.pathParameters ?? {},
+          query: event.queryStringParameters ?? {},
+          headers: event.headers ?? {},
+          body: context.body,
+          requestId: context.awsRequestId,
+        }),
+      ),
+  );
 }

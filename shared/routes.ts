@@ -61,13 +61,13 @@ export const WHO = {
   /** No token of the API either: the invitation token in the body is the credential (open and register, DESIGN.md §14). */
   invitation_token: "anyone holding the invitation's token, without a token of the API",
   any: "any authorized user",
-  cohort_super_admin: "cohort super admin",
+  cohort_super_admin: "a user with the cohort-super-admin status",
   /** Cohort super admin too, but refused with the event DESIGN.md §2 asks for (`insufficient_privileges`): the use case checks it. */
-  institution_creator: "cohort super admin",
+  institution_creator: "a user with the cohort-super-admin status",
   institution_member: "user with access",
-  institution_super_admin: "super admin of the institution",
-  institution_super_admin_or_self: "super admin of the institution, or the administrator itself (leaving)",
-  invitation_manager: "cohort super admin managing the institution",
+  institution_super_admin: "the institution's super admin",
+  institution_super_admin_or_self: "the institution's super admin, or the administrator itself (leaving)",
+  invitation_manager: "a user with the cohort-super-admin status and the role `cohort_super_admin` on the institution",
   invitee: "the invited e-mail's user",
   /** The SCIM routes: the Lambda authorizer has checked the connection's bearer token (DESIGN.md §15). */
   scim_directory: "the institution's directory (SCIM bearer token)",
@@ -401,6 +401,10 @@ function scimRoutes(): Declared[] {
     const writes = { main: "readwrite", events: "write", ...(type === "Users" && { users: "provision" as const }) } as const;
     return [
       scim("GET", `/${type}`, { main: "read" }),
+      // `GET /Users/?filter=…`, with the trailing slash Entra ID's validator sends: an HTTP API route cannot end in
+      // a slash, and `/Users` does not match it, so a greedy parameter catches it (the handler answers the list for
+      // an empty one, 404 for anything deeper). `/Users/{id}` wins over it for one segment.
+      scim("GET", `/${type}/{proxy+}`, { main: "read" }),
       scim("POST", `/${type}`, writes),
       scim("GET", `/${type}/{id}`, { main: "read" }),
       scim("PUT", `/${type}/{id}`, writes),

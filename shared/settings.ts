@@ -135,11 +135,11 @@ export const DNS = () => ({
   ),
 });
 
-/** CloudFront in front (shared/origin.ts, shared/caller.ts). */
+/** CloudFront in front (shared/origin.ts, which reads them per request: the local CloudFront mode sets them late). */
 export const EDGE = () => ({
   /** Requests must carry this secret in the origin header (shared/origin.ts): only CloudFront knows it. */
   ORIGIN_VERIFY_SECRET: optionalText,
-  /** The caller's address is CloudFront-Viewer-Address, not the connection's (shared/caller.ts). */
+  /** The caller's address is CloudFront-Viewer-Address, not the connection's, on a request with the secret (shared/origin.ts). */
   TRUST_CLOUDFRONT_VIEWER_ADDRESS: flag,
 });
 
@@ -197,8 +197,6 @@ export const RUNTIME = () => ({
   POWERTOOLS_METRICS_DISABLED: flag,
   /** Locally: the X-Ray SDK without its async hook. */
   AWS_XRAY_MANUAL_MODE: flag,
-  /** The SDK's warning about the Node version, off in local processes. */
-  AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED: flag,
 });
 
 /** Credentials of the local endpoints (shared/clients.ts). */
@@ -251,6 +249,20 @@ export function readSettings<G extends Group, const K extends keyof G & string =
     return `${name} ${input[name] === undefined ? "is missing" : `is "${input[name]}": ${issue.message}`}`;
   });
   throw new Error(`Bad environment: ${problems.join("; ")}`);
+}
+
+/**
+ * One setting of `group`, read when called rather than at import: for the few a process may set after its
+ * modules load (the local gateway's CloudFront mode sets the origin secret then). Parsed again only when the
+ * value changed, so reading it on every request costs a string comparison.
+ */
+export function settingReader<G extends Group, const K extends keyof G & string>(group: G, name: K): () => v.InferOutput<G[K]> {
+  let last: { raw: string | undefined; value: v.InferOutput<G[K]> } | undefined;
+  return () => {
+    const raw = process.env[name];
+    if (last === undefined || last.raw !== raw) last = { raw, value: readSettings(group, [name])[name] };
+    return last.value;
+  };
 }
 
 /** Fails, naming it, when a setting this code needs is unset (the schema leaves it optional for the functions that do not). */

@@ -1,14 +1,10 @@
-// GET `paths.openapi`, public: a handler of its own, see shared/openapi/serve.ts for why not `api()`.
-import type { APIGatewayProxyEventV2 } from "aws-lambda";
+// GET `paths.openapi`, public: the docs dialect of the one pipeline (shared/openapi/serve.ts).
 import { openApiDocument } from "../../shared/openapi/document.js";
-import { type PublicResult, refusedAroundCloudFront } from "../../shared/openapi/serve.js";
-import { SECURITY_HEADERS } from "../../shared/security-headers.js";
+import { publicDocs } from "../../shared/openapi/serve.js";
 
 let body: string | undefined;
 
-export const handler = async (event: APIGatewayProxyEventV2): Promise<PublicResult> => {
-  const refused = refusedAroundCloudFront(event);
-  if (refused) return refused;
+export const handler = publicDocs(async () => {
   body ??= JSON.stringify(openApiDocument());
-  return { statusCode: 200, headers: { "content-type": "application/json; charset=utf-8", ...SECURITY_HEADERS }, body };
-};
+  return { statusCode: 200, headers: { "content-type": "application/json; charset=utf-8" }, body };
+});

@@ -3,15 +3,22 @@
  * hash names the connection, in one GetItem. An unknown, rotated or revoked token throws `Unauthorized`, which
  * API Gateway answers 401 before any handler runs; its body is API Gateway's own `{"message":"Unauthorized"}`
  * (an HTTP API cannot shape it). Results are not cached, so a rotated token stops working at once.
+ *
+ * One way in (DESIGN.md §16, §17): with an origin secret configured, a request without it is refused first,
+ * whatever its token, with `isAuthorized: false`, which API Gateway answers 403 `{"message":"Forbidden"}`; no
+ * token is looked up for it. (A request without any Authorization header never gets here: API Gateway answers it
+ * 401 itself.)
  */
 import type { APIGatewayRequestAuthorizerEventV2, APIGatewaySimpleAuthorizerWithContextResult } from "aws-lambda";
+import { fromOrigin } from "../../shared/origin.js";
 import type { TokenTarget } from "../../shared/scim/model.js";
 import { getTokenTarget } from "../../shared/scim/repository.js";
 import { hashToken, plausibleToken } from "../../shared/scim/token.js";
 
-export async function handler(
-  event: APIGatewayRequestAuthorizerEventV2,
-): Promise<APIGatewaySimpleAuthorizerWithContextResult<TokenTarget>> {
+type Answer = APIGatewaySimpleAuthorizerWithContextResult<TokenTarget> | { isAuthorized: false };
+
+export async function handler(event: APIGatewayRequestAuthorizerEventV2): Promise<Answer> {
+  if (!fromOrigin(event.headers)) return { isAuthorized: false };
   const header = event.headers?.authorization ?? event.identitySource?.[0] ?? "";
   const token = /^Bearer\s+(\S+)\s*$/i.exec(header.trim())?.[1];
   if (!token || !plausibleToken(token)) throw new Error("Unauthorized");

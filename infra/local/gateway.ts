@@ -41,6 +41,8 @@ interface CompiledRoute {
   /** A literal segment, or null for a `{name}` segment at that position. */
   readonly segments: readonly (string | null)[];
   readonly paramNames: readonly (string | undefined)[];
+  /** Ends in a greedy `{name+}`: it takes the rest of the path, an empty rest (a trailing slash) included. */
+  readonly greedy: boolean;
 }
 
 const compiled: readonly CompiledRoute[] = routes.map((route) => {
@@ -49,7 +51,8 @@ const compiled: readonly CompiledRoute[] = routes.map((route) => {
     route,
     routeKey: routeKey(route),
     segments: parts.map((p) => (/^\{[^}]+\}$/.test(p) ? null : p)),
-    paramNames: parts.map((p) => /^\{([^}]+)\}$/.exec(p)?.[1]),
+    paramNames: parts.map((p) => /^\{([^}+]+)\+?\}$/.exec(p)?.[1]),
+    greedy: /^\{[^}]+\+\}$/.test(parts.at(-1) ?? ""),
   };
 });
 
@@ -76,20 +79,25 @@ export function matchRoute(method: string, path: string): RouteMatch | undefined
   const parts = path.split("/").slice(1);
   let best: CompiledRoute | undefined;
   for (const c of compiled) {
-    if (c.route.method !== method || c.segments.length !== parts.length) continue;
-    const matches = c.segments.every((seg, i) => (seg === null ? (parts[i] ?? "") !== "" : seg === parts[i]));
+    const last = c.segments.length - 1;
+    if (c.route.method !== method || (c.greedy ? parts.length < c.segments.length : c.segments.length !== parts.length)) continue;
+    const matches = c.segments.every((seg, i) => (c.greedy && i === last) || (seg === null ? (parts[i] ?? "") !== "" : seg === parts[i]));
     if (!matches) continue;
     if (!best || moreSpecific(c, best)) best = c;
   }
   if (!best) return undefined;
+  const { greedy, paramNames } = best;
   const pathParameters: Record<string, string> = {};
-  best.paramNames.forEach((name, i) => {
-    if (name !== undefined) pathParameters[name] = decodeSegment(parts[i] ?? "");
+  paramNames.forEach((name, i) => {
+    const value = greedy && i === paramNames.length - 1 ? parts.slice(i).join("/") : (parts[i] ?? "");
+    if (name !== undefined) pathParameters[name] = decodeSegment(value);
   });
   return { route: best.route, routeKey: best.routeKey, pathParameters };
 }
 
+/** Any route that matches without a greedy parameter wins over one with it (API Gateway's order). */
 function moreSpecific(a: CompiledRoute, b: CompiledRoute): boolean {
+  if (a.greedy !== b.greedy) return !a.greedy;
   for (let i = 0; i < a.segments.length; i++) {
     const aLiteral = a.segments[i] !== null;
     const bLiteral = b.segments[i] !== null;
@@ -215,8 +223,10 @@ export function buildEvent(input: EventInput): APIGatewayProxyEventV2WithJWTAuth
     else headers[name] = values.join(",");
   }
   Object.assign(headers, input.edge?.headers);
-  const query: Record<string, string> = {};
-  for (const [k, v] of new URLSearchParams(rawQueryString)) query[k] = k in query ? `${query[k]},${v}` : v;
+  // Own keys, as API Gateway's JSON gives them: `__proto__` and `constructor` are parameters like any other.
+  const merged = new Map<string, string>();
+  for (const [k, v] of new URLSearchParams(rawQueryString)) merged.set(k, merged.has(k) ? `${merged.get(k)},${v}` : v);
+  const query: Record<string, string> = Object.fromEntries(merged);
 
   const host = headers.host ?? "localhost";
   const sourceIp = input.edge?.sourceIp ?? viewerAddress(req).ip;
@@ -317,8 +327,10 @@ type AuthorizerHandler = (
 /**
  * Runs the SCIM routes' Lambda REQUEST authorizer (functions/scim/authorizer.ts) as API Gateway does with
  * payload format 2.0 and simple responses, identity source `$request.header.Authorization`, no caching: no
- * header → 401 without invoking it; it throws `Unauthorized` → 401; `isAuthorized` false → 403; anything else
- * it throws, or a malformed answer → 500. Allowed: its `context` for the handler.
+ * header, or an empty one → 401 `{"message":"Unauthorized"}` without invoking it; it throws `Unauthorized` →
+ * the same 401; `isAuthorized` false (a request without the origin secret) → 403 `{"message":"Forbidden"}`;
+ * anything else it throws, or a malformed answer → 500. Allowed: its `context` for the handler. It sees the
+ * request as the handler will: with CloudFront's headers and the edge's address when it came through CloudFront.
  */
 async function runLambdaAuthorizer(
   req: IncomingMessage,
@@ -326,13 +338,20 @@ async function runLambdaAuthorizer(
   rawPath: string,
   rawQueryString: string,
   region: string,
+  edge: EventInput["edge"],
 ): Promise<{ refused: Reply; context?: never } | { refused?: never; context: Record<string, unknown> }> {
   const refuse = (status: number, message: string) => ({ refused: json(status, message) });
   const header = req.headers.authorization;
   if (!header || header.trim() === "") return refuse(401, "Unauthorized");
   const authorizer = (await loadHandler("scim/authorizer")) as unknown as AuthorizerHandler;
   const headers: Record<string, string> = {};
-  for (const [name, values] of Object.entries(req.headersDistinct)) if (values && name !== "cookie") headers[name] = values.join(",");
+  let cookies: string[] | undefined;
+  for (const [name, values] of Object.entries(req.headersDistinct)) {
+    if (!values) continue;
+    if (name === "cookie") cookies = values.flatMap((v) => v.split(/;\s*/)).filter(Boolean);
+    else headers[name] = values.join(",");
+  }
+  Object.assign(headers, edge?.headers);
   const queryStringParameters = Object.fromEntries(new URLSearchParams(rawQueryString));
   const event = {
     version: "2.0",
@@ -342,6 +361,7 @@ async function runLambdaAuthorizer(
     routeKey: match.routeKey,
     rawPath,
     rawQueryString,
+    ...(cookies && { cookies }),
     headers,
     queryStringParameters,
     pathParameters: match.pathParameters,
@@ -353,7 +373,7 @@ async function runLambdaAuthorizer(
         method: match.route.method,
         path: rawPath,
         protocol: `HTTP/${req.httpVersion}`,
-        sourceIp: req.socket.remoteAddress ?? "",
+        sourceIp: edge?.sourceIp ?? viewerAddress(req).ip,
         userAgent: headers["user-agent"] ?? "",
       },
       requestId: randomUUID(),
@@ -484,11 +504,21 @@ export async function startGateway(opts: GatewayOptions): Promise<Gateway> {
     if (body === "too-large") return json(413, "Request Entity Too Large");
     if (!match) return (await opts.console?.(req.method ?? "GET", rawPath, req.headers["accept-encoding"])) ?? json(404, "Not Found");
 
+    // Through the distribution, CloudFront's headers replace the viewer's, and the request comes from an edge.
+    const viewer = viewerAddress(req);
+    const edge =
+      viaCloudFront && opts.cloudFront
+        ? {
+            headers: { [ORIGIN_VERIFY_HEADER]: opts.cloudFront.secret, "cloudfront-viewer-address": `${viewer.ip}:${viewer.port}` },
+            sourceIp: LOCAL_EDGE_IP,
+          }
+        : undefined;
+
     // Public routes (the API document and its page) have no authorizer, deployed or here.
     let payload: JwtPayload | undefined;
     let lambda: Record<string, unknown> | undefined;
     if (match.route.auth === "scim") {
-      const allowed = await runLambdaAuthorizer(req, match, rawPath, rawQueryString, region);
+      const allowed = await runLambdaAuthorizer(req, match, rawPath, rawQueryString, region, edge);
       if (allowed.refused) return allowed.refused;
       lambda = allowed.context;
     } else if (!match.route.public) {
@@ -516,14 +546,6 @@ export async function startGateway(opts: GatewayOptions): Promise<Gateway> {
     if (offset === "invalid") return json(400, `${CLOCK_OFFSET_HEADER} must be an integer number of milliseconds`);
     const now = new Date();
     const deadline = now.getTime() + INTEGRATION_TIMEOUT_MS;
-    const viewer = viewerAddress(req);
-    const edge =
-      viaCloudFront && opts.cloudFront
-        ? {
-            headers: { [ORIGIN_VERIFY_HEADER]: opts.cloudFront.secret, "cloudfront-viewer-address": `${viewer.ip}:${viewer.port}` },
-            sourceIp: LOCAL_EDGE_IP,
-          }
-        : undefined;
     const claims = payload ? flattenClaims(payload) : {};
     const event = buildEvent({
       req,
@@ -611,7 +633,8 @@ function env(name: string): string {
 async function main(): Promise<void> {
   // The handlers read these at import; fail here, once, rather than with a 500 on every route.
   readSettings(CORE(), ["MAIN_TABLE", "EVENTS_TABLE", "AWS_REGION"]);
-  // CloudFront mode (LOCAL_CLOUDFRONT=true): a fresh origin secret, set before any handler loads.
+  // CloudFront mode (LOCAL_CLOUDFRONT=true): a fresh origin secret in the handlers' environment. They read it when
+  // they check a request (shared/origin.ts), so it holds though this module loaded theirs already.
   const cloudFront =
     process.env.LOCAL_CLOUDFRONT === "true"
       ? { secret: randomBytes(32).toString("base64url"), originPort: Number(process.env.LOCAL_ORIGIN_PORT ?? 0) }

@@ -208,6 +208,70 @@ function controllable(service: Service, endpoint: string, afterStart: () => Prom
   };
 }
 
+/** What a gateway process plays besides the stack it serves (`gatewayEnvironment`). */
+export interface GatewayRole {
+  /** The console's origin: invitation links and the SCIM base URL. */
+  readonly appBaseUrl: string;
+  readonly webhookRetryBaseSeconds: number;
+  /**
+   * The export worker, the events stream's consumer and webhook retries, in-process (infra/local/workers.ts), as AWS
+   * invokes their functions. One gateway per stack: a second consumer of the stream would deliver every event twice.
+   */
+  readonly workers: boolean;
+  /** The digester on a timer, as EventBridge Scheduler runs the digest function in AWS. */
+  readonly digestTimer: boolean;
+  /** Honour `x-local-clock-offset` (the test run's stack only). */
+  readonly clockHeader: boolean;
+  /** The verified domains' DNS resolvers (`DNS_RESOLVERS`, DESIGN.md §18); unset: the system's. */
+  readonly dnsResolvers?: string | undefined;
+  /** More environment for the handlers. */
+  readonly handlerEnv?: Readonly<Record<string, string>>;
+}
+
+/**
+ * The environment of a gateway process (infra/local/gateway.ts run as a program) on the stack `info` describes:
+ * the handlers' settings, as the CDK stack sets them in AWS, plus the local endpoints; then the gateway's own.
+ * The test run starts a second gateway with it, in CloudFront mode (test/integration/one-way-in.test.ts).
+ */
+export function gatewayEnvironment(info: StackInfo, role: GatewayRole): Record<string, string> {
+  const { region, userPoolId, userPoolClientId, cognitoEndpoint } = info;
+  return {
+    ...localHandlerEnv(info),
+    ...environment({
+      // A webhook receiver on this machine (http://127.0.0.1:…) can be tested; a deployed stack takes https only.
+      WEBHOOK_ALLOW_LOOPBACK_HTTP: "true",
+      WEBHOOK_RETRY_BASE_SECONDS: String(role.webhookRetryBaseSeconds),
+      MAIL_FROM: LOCAL_MAIL_FROM,
+      // Invitation links open the console, which the gateway serves on its own origin.
+      APP_BASE_URL: role.appBaseUrl,
+      // The pool that transfer, joining and SCIM use (shared/users.ts), as the CDK stack names it to those functions.
+      USER_POOL_ID: userPoolId,
+      COGNITO_ENDPOINT: cognitoEndpoint,
+      // SSO connections (DESIGN.md §18): the console's app client lists their providers; the local Cognito stands in
+      // for the pool's managed-login domain (its ACS URL and redirect URI).
+      USER_POOL_CLIENT_ID: userPoolClientId,
+      COGNITO_DOMAIN: cognitoEndpoint,
+      // Verified domains' TXT lookups: `DNS_RESOLVERS=127.0.0.1:5353 npm start` reaches a resolver of your own.
+      DNS_RESOLVERS: role.dnsResolvers,
+    }),
+    // The gateway process's own settings (infra/local/gateway.ts), not a function's.
+    ...processEnvironment({
+      LOCAL_WORKERS: role.workers ? "true" : "",
+      DIGEST_TIMER: role.digestTimer ? "true" : "",
+      LOCAL_CLOCK_HEADER: role.clockHeader ? "true" : "",
+      AWS_SESSION_TOKEN: "",
+      AWS_PROFILE: "",
+      // The console's /config.json (console.ts): the same keys the CDK stack writes into its bucket.
+      CONSOLE_CONFIG: JSON.stringify({ region, userPoolId, userPoolClientId, cognitoEndpoint, mfa: "optional" }),
+      // The authorizer's settings.
+      JWT_ISSUER: `${cognitoEndpoint}/${userPoolId}`,
+      JWT_AUDIENCE: userPoolClientId,
+      JWKS_URL: `${cognitoEndpoint}/${userPoolId}/.well-known/jwks.json`,
+    }),
+    ...role.handlerEnv,
+  };
+}
+
 /** Starts every service, creates what the API needs, then the gateway. On failure nothing is left running. */
 export async function startLocalStack(opts: StackOptions): Promise<LocalStack> {
   const region = opts.region ?? "us-east-1";
@@ -279,66 +343,6 @@ export async function startLocalStack(opts: StackOptions): Promise<LocalStack> {
 
     const [, pool] = await Promise.all([createTables(dynamodbEndpoint, region, tables), ensureUserPool(cognitoEndpoint, region)]);
 
-    gateway = gatewayService({
-      port: ports.api,
-      output: opts.gatewayOutput === "inherit" ? "inherit" : join(logDir, "gateway.log"),
-      env: {
-        // The handlers' environment, as the CDK stack sets it in AWS, plus the local endpoints.
-        ...localHandlerEnv({
-          tables,
-          dynamodbEndpoint,
-          sesEndpoint,
-          region,
-          trail,
-          s3Endpoint,
-          userPoolId: pool.userPoolId,
-          cognitoEndpoint,
-        }),
-        ...environment({
-          // A webhook receiver on this machine (http://127.0.0.1:…) can be tested; a deployed stack takes https only.
-          WEBHOOK_ALLOW_LOOPBACK_HTTP: "true",
-          WEBHOOK_RETRY_BASE_SECONDS: String(opts.webhookRetryBaseSeconds ?? shell.WEBHOOK_RETRY_BASE_SECONDS),
-          MAIL_FROM: LOCAL_MAIL_FROM,
-          // Invitation links open the console, which the gateway serves on its own origin.
-          APP_BASE_URL: shell.APP_BASE_URL ?? apiUrl,
-          // The pool that transfer, joining and SCIM use (shared/users.ts), as the CDK stack names it to those functions.
-          USER_POOL_ID: pool.userPoolId,
-          COGNITO_ENDPOINT: cognitoEndpoint,
-          // SSO connections (DESIGN.md §18): the console's app client lists their providers; the local Cognito stands
-          // in for the pool's managed-login domain (its ACS URL and redirect URI).
-          USER_POOL_CLIENT_ID: pool.userPoolClientId,
-          COGNITO_DOMAIN: cognitoEndpoint,
-          // Verified domains' TXT lookups: `DNS_RESOLVERS=127.0.0.1:5353 npm start` reaches a resolver of your own.
-          DNS_RESOLVERS: opts.dnsResolvers ?? shell.DNS_RESOLVERS,
-        }),
-        // The gateway process's own settings (infra/local/gateway.ts), not a function's.
-        ...processEnvironment({
-          // The gateway runs the export worker and the events stream's consumer in-process (infra/local/workers.ts),
-          // as AWS invokes their functions; webhook retries come due on a timer there too.
-          LOCAL_WORKERS: "true",
-          // The gateway runs the digester on a timer, as EventBridge Scheduler runs the digest function in AWS.
-          DIGEST_TIMER: opts.digestTimer === false ? "" : "true",
-          LOCAL_CLOCK_HEADER: opts.clockHeader === true ? "true" : "",
-          AWS_SESSION_TOKEN: "",
-          AWS_PROFILE: "",
-          // The console's /config.json (console.ts): the same keys the CDK stack writes into its bucket.
-          CONSOLE_CONFIG: JSON.stringify({
-            region,
-            userPoolId: pool.userPoolId,
-            userPoolClientId: pool.userPoolClientId,
-            cognitoEndpoint,
-            mfa: "optional",
-          }),
-          // The authorizer's settings.
-          JWT_ISSUER: `${cognitoEndpoint}/${pool.userPoolId}`,
-          JWT_AUDIENCE: pool.userPoolClientId,
-          JWKS_URL: `${cognitoEndpoint}/${pool.userPoolId}/.well-known/jwks.json`,
-        }),
-        ...opts.handlerEnv,
-      },
-    });
-    await gateway.start();
-
     const info: StackInfo = {
       apiUrl,
       consoleUrl,
@@ -353,6 +357,21 @@ export async function startLocalStack(opts: StackOptions): Promise<LocalStack> {
       trail,
       s3Endpoint,
     };
+    gateway = gatewayService({
+      port: ports.api,
+      output: opts.gatewayOutput === "inherit" ? "inherit" : join(logDir, "gateway.log"),
+      env: gatewayEnvironment(info, {
+        appBaseUrl: shell.APP_BASE_URL ?? apiUrl,
+        webhookRetryBaseSeconds: opts.webhookRetryBaseSeconds ?? shell.WEBHOOK_RETRY_BASE_SECONDS,
+        workers: true,
+        digestTimer: opts.digestTimer !== false,
+        clockHeader: opts.clockHeader === true,
+        dnsResolvers: opts.dnsResolvers ?? shell.DNS_RESOLVERS,
+        ...(opts.handlerEnv && { handlerEnv: opts.handlerEnv }),
+      }),
+    });
+    await gateway.start();
+
     return {
       ...info,
       dynamodb: controllable(dynamodb, dynamodbEndpoint, () => createTables(dynamodbEndpoint, region, tables)),

@@ -10,6 +10,8 @@ import { config } from "../config.js";
 import { Forbidden, messages, NotFound, PreconditionFailed, TooManyRequests, Unprocessable, ValidationFailed } from "../errors.js";
 import type { VersionCheck } from "../etag.js";
 import { isId, newId } from "../ids.js";
+import type { Member } from "../membership/model.js";
+import { listAccess } from "../membership/repository.js";
 import { recordRefusal } from "../refusals.js";
 import type { Message } from "../results.js";
 import { RETRY, withRetries } from "../retry.js";
@@ -34,7 +36,7 @@ export interface Visible {
 }
 
 /** The member `caller` becomes with `role` at `now` (by `invitationId`, or as the creator: null). */
-export function memberOf(caller: Caller, role: Role, now: Date, invitationId: string | null): repo.Member {
+export function memberOf(caller: Caller, role: Role, now: Date, invitationId: string | null): Member {
   return {
     user_id: caller.id,
     email: caller.email,
@@ -75,7 +77,7 @@ export async function requireSuperAdminOf(caller: Caller, visible: Visible, acti
 
 /** Institutions visible to the caller, with the caller's role. One Query. */
 export async function listInstitutions(caller: Caller): Promise<InstitutionList> {
-  const records = await repo.listAccess(caller.id);
+  const records = await listAccess(caller.id);
   return {
     institutions: records
       .map((r) => ({

@@ -20,6 +20,7 @@ import { isId, newId } from "../ids.js";
 import { INSTITUTION_FULL, isFull } from "../institutions/model.js";
 import type { Visible } from "../institutions/service.js";
 import { type Mail, requireMailConfig, sendMail } from "../mail.js";
+import { sentInvitationItems } from "../membership/repository.js";
 import { METRIC } from "../observability.js";
 import { recordRefusal } from "../refusals.js";
 import { RETRY, withRetries } from "../retry.js";
@@ -202,8 +203,9 @@ export async function createInvitation(caller: Caller, query: Query, body: unkno
     };
     const details = { invitation_id: invitation.id, institution_id: invitation.institution_id, email, role: invitation.role };
     const event = institutionEvent(caller, visible, "invitation_created", details, now);
-    const inviter = { id: caller.id, email: caller.email };
-    const result = await repo.insertInvitation(invitation, inviter, event, now, visible.institution.account_id);
+    // Counted on the sender's access record by the membership door: a removal racing it reads again ("removal is final").
+    const sender = sentInvitationItems(invitation.institution_id, { id: caller.id, email: caller.email }, email);
+    const result = await repo.insertInvitation(invitation, { id: caller.id, sender }, event, now, visible.institution.account_id);
     if (result.kind === "ok") return { invitation, token: token.token, visible };
     if (result.kind === "has_access") throw new ValidationFailed([HAS_ACCESS]);
     if (result.kind === "bound") {

@@ -18,9 +18,9 @@ export interface paths {
     put?: never;
     /**
      * Create an institution
-     * @description Cohort super admins only. The institution belongs to the caller's account and the caller is its super admin. Unknown keys are ignored. Logs `institution_created`. At most 100 institutions per account per UTC day (429 with `Retry-After`).
+     * @description Needs the cohort-super-admin status. The institution belongs to the caller's account and the caller becomes the institution's super admin. Unknown keys are ignored. Logs `institution_created`. At most 100 institutions per account per UTC day (429 with `Retry-After`).
      *
-     *     Who: cohort super admin.
+     *     Who: a user with the cohort-super-admin status.
      */
     post: operations["createInstitution"];
     delete?: never;
@@ -45,26 +45,26 @@ export interface paths {
     get: operations["showInstitution"];
     /**
      * Update an institution (PUT, same as PATCH)
-     * @description Super admin of the institution. Only the submitted fields change (PUT and PATCH alike); an empty string or null clears an optional field. Logs `institution_updated`.
+     * @description The institution's super admin. Only the submitted fields change (PUT and PATCH alike); an empty string or null clears an optional field. Logs `institution_updated`.
      *
-     *     Who: super admin of the institution.
+     *     Who: the institution's super admin.
      */
     put: operations["replaceInstitution"];
     post?: never;
     /**
      * Delete an institution
-     * @description Super admin of the institution; refused while it has cohorts. Logs `institution_deleted`.
+     * @description The institution's super admin; refused while it has cohorts. Logs `institution_deleted`.
      *
-     *     Who: super admin of the institution.
+     *     Who: the institution's super admin.
      */
     delete: operations["deleteInstitution"];
     options?: never;
     head?: never;
     /**
      * Update an institution
-     * @description Super admin of the institution. Only the submitted fields change (PUT and PATCH alike); an empty string or null clears an optional field. Logs `institution_updated`.
+     * @description The institution's super admin. Only the submitted fields change (PUT and PATCH alike); an empty string or null clears an optional field. Logs `institution_updated`.
      *
-     *     Who: super admin of the institution.
+     *     Who: the institution's super admin.
      */
     patch: operations["updateInstitution"];
     trace?: never;
@@ -84,9 +84,9 @@ export interface paths {
     put?: never;
     /**
      * Create a cohort
-     * @description Super admin of the institution. Logs `cohort_created`.
+     * @description The institution's super admin. Logs `cohort_created`.
      *
-     *     Who: super admin of the institution.
+     *     Who: the institution's super admin.
      */
     post: operations["createCohort"];
     delete?: never;
@@ -107,9 +107,9 @@ export interface paths {
     post?: never;
     /**
      * Delete a cohort
-     * @description Super admin of the institution. Logs `cohort_deleted`. Once its last cohort is gone, the institution can be deleted.
+     * @description The institution's super admin. Logs `cohort_deleted`. Once its last cohort is gone, the institution can be deleted.
      *
-     *     Who: super admin of the institution.
+     *     Who: the institution's super admin.
      */
     delete: operations["deleteCohort"];
     options?: never;
@@ -151,9 +151,9 @@ export interface paths {
     post?: never;
     /**
      * Remove an administrator, or leave
-     * @description The super admin removes anyone but itself; any other administrator may remove itself (leave). Takes the access and the seat, and revokes the active invitations that administrator sent (each logs `invitation_revoked`, reason `administrator_removed`). Logs `administrator_removed`. The person can be invited again.
+     * @description The institution's super admin removes anyone but themselves; any other administrator may remove themselves (leave). Takes the access and the seat, and revokes the active invitations that administrator sent (each logs `invitation_revoked`, reason `administrator_removed`). Logs `administrator_removed`. The person can be invited again.
      *
-     *     Who: super admin of the institution, or the administrator itself (leaving).
+     *     Who: the institution's super admin, or the administrator itself (leaving).
      */
     delete: operations["removeAdministrator"];
     options?: never;
@@ -162,7 +162,7 @@ export interface paths {
      * Change an administrator's role
      * @description The institution's super admin; never its own role. Logs `administrator_role_changed`.
      *
-     *     Who: super admin of the institution.
+     *     Who: the institution's super admin.
      */
     patch: operations["changeAdministratorRole"];
     trace?: never;
@@ -178,9 +178,9 @@ export interface paths {
     put?: never;
     /**
      * Transfer an institution to another administrator
-     * @description The super admin. The new super admin must be an administrator of the institution, of its account, with role `cohort_super_admin`; the former keeps access as `cohort_super_admin`. Logs `institution_transferred`.
+     * @description The institution's super admin hands the institution to another administrator of it, of its account, with the role `cohort_super_admin`, who becomes the institution's super admin; the former keeps access with the role `cohort_super_admin`. Logs `institution_transferred`.
      *
-     *     Who: super admin of the institution.
+     *     Who: the institution's super admin.
      */
     post: operations["transferInstitution"];
     delete?: never;
@@ -206,9 +206,9 @@ export interface paths {
     put?: never;
     /**
      * Invite an administrator
-     * @description A cohort super admin managing the institution; only its super admin may invite `cohort_super_admin`. Mails the accept link and logs `invitation_created`. At most 3 active invitations per e-mail and institution, and bounded mail volume (per institution, per mailbox across the service, per account): each bound answers 429 with `Retry-After` and logs `rate_limit_exceeded`. The fields may also be sent as query parameters.
+     * @description Needs the cohort-super-admin status and the role `cohort_super_admin` on the institution; only the institution's super admin may invite with the role `cohort_super_admin`. Mails the accept link and logs `invitation_created`. At most 3 active invitations per e-mail and institution, and bounded mail volume (per institution, per mailbox across the service, per account): each bound answers 429 with `Retry-After` and logs `rate_limit_exceeded`. The fields may also be sent as query parameters.
      *
-     *     Who: cohort super admin managing the institution.
+     *     Who: a user with the cohort-super-admin status and the role `cohort_super_admin` on the institution.
      */
     post: operations["createInvitation"];
     delete?: never;
@@ -229,9 +229,9 @@ export interface paths {
     post?: never;
     /**
      * Revoke an invitation
-     * @description A cohort super admin managing the institution. The record stays, with `revoked_at`. Logs `invitation_revoked`.
+     * @description Needs the cohort-super-admin status and the role `cohort_super_admin` on the institution. The record stays, with `revoked_at`. Logs `invitation_revoked`.
      *
-     *     Who: cohort super admin managing the institution.
+     *     Who: a user with the cohort-super-admin status and the role `cohort_super_admin` on the institution.
      */
     delete: operations["revokeInvitation"];
     options?: never;
@@ -252,7 +252,7 @@ export interface paths {
      * Resend an invitation
      * @description Same caller rule as create. Issues a new token (the old one stops working), restarts the validity period and mails again. Logs `invitation_resent`.
      *
-     *     Who: cohort super admin managing the institution.
+     *     Who: a user with the cohort-super-admin status and the role `cohort_super_admin` on the institution.
      */
     post: operations["resendInvitation"];
     delete?: never;
@@ -358,9 +358,9 @@ export interface paths {
     };
     /**
      * List security events
-     * @description Cohort super admins; the caller's account only. Newest first (ties by id), paged; filters combine with AND. With both `user_id` and `event_type` a page may hold fewer than `limit` events and still have a `next_cursor`. Events past the retention are never listed.
+     * @description Needs the cohort-super-admin status; the caller's account only. Newest first (ties by id), paged; filters combine with AND. With both `user_id` and `event_type` a page may hold fewer than `limit` events and still have a `next_cursor`. Events past the retention are never listed.
      *
-     *     Who: cohort super admin.
+     *     Who: a user with the cohort-super-admin status.
      */
     get: operations["listSecurityEvents"];
     put?: never;
@@ -380,9 +380,9 @@ export interface paths {
     };
     /**
      * Export security events as CSV
-     * @description Cohort super admins. Columns `id,event_type,created_at,user_id,user_email,ip_address,description,details` (details as JSON), RFC 4180, UTF-8; a cell starting with `= + - @`, tab or CR gets a leading `'`. Newest first, at most 10,000 rows. `event_type` may name several types, comma-separated. Logs `security_events_exported`.
+     * @description Needs the cohort-super-admin status. Columns `id,event_type,created_at,user_id,user_email,ip_address,description,details` (details as JSON), RFC 4180, UTF-8; a cell starting with `= + - @`, tab or CR gets a leading `'`. Newest first, at most 10,000 rows. `event_type` may name several types, comma-separated. Logs `security_events_exported`.
      *
-     *     Who: cohort super admin.
+     *     Who: a user with the cohort-super-admin status.
      */
     get: operations["exportSecurityEvents"];
     put?: never;
@@ -402,9 +402,9 @@ export interface paths {
     };
     /**
      * Alerts of the last hour
-     * @description Cohort super admins. Counts of the three counted event types over the last hour, the alerts they reach, and the per-minute series.
+     * @description Needs the cohort-super-admin status. Counts of the three counted event types over the last hour, the alerts they reach, and the per-minute series.
      *
-     *     Who: cohort super admin.
+     *     Who: a user with the cohort-super-admin status.
      */
     get: operations["securityAlerts"];
     put?: never;
@@ -424,9 +424,9 @@ export interface paths {
     };
     /**
      * Signed digests of the trail
-     * @description Cohort super admins; the caller's account only. One digest per period (a UTC hour) that had events, oldest first, each chained to the account's previous digest and signed with ECDSA P-256 / SHA-256; `public_key` (PEM, SPKI) checks every signature. `events_hash` is the SHA-256 of the period's events, oldest first, each as the RFC 8785 canonical JSON of what `GET /security_events/{id}` returns, joined by a line feed. Periods that began before the retention are left out. See docs/trail.md and `npm run verify-trail`.
+     * @description Needs the cohort-super-admin status; the caller's account only. One digest per period (a UTC hour) that had events, oldest first, each chained to the account's previous digest and signed with ECDSA P-256 / SHA-256; `public_key` (PEM, SPKI) checks every signature. `events_hash` is the SHA-256 of the period's events, oldest first, each as the RFC 8785 canonical JSON of what `GET /security_events/{id}` returns, joined by a line feed. Periods that began before the retention are left out. See docs/trail.md and `npm run verify-trail`.
      *
-     *     Who: cohort super admin.
+     *     Who: a user with the cohort-super-admin status.
      */
     get: operations["listSecurityEventDigests"];
     put?: never;
@@ -448,9 +448,9 @@ export interface paths {
     put?: never;
     /**
      * Export every matching event to a file
-     * @description Cohort super admins; the caller's account only. Starts a full export, as CSV (the columns, quoting and injection guard of the CSV export, without its 10,000-row cap) or JSON Lines (each line the event as `GET /security_events/{id}` shows it), newest first, with the list's filters. Poll `GET …/exports/{id}` for its status and download link. At most 2 exports of an account run at a time. Logs `security_events_exported`.
+     * @description Needs the cohort-super-admin status; the caller's account only. Starts a full export, as CSV (the columns, quoting and injection guard of the CSV export, without its 10,000-row cap) or JSON Lines (each line the event as `GET /security_events/{id}` shows it), newest first, with the list's filters. Poll `GET …/exports/{id}` for its status and download link. At most 2 exports of an account run at a time. Logs `security_events_exported`.
      *
-     *     Who: cohort super admin.
+     *     Who: a user with the cohort-super-admin status.
      */
     post: operations["startSecurityEventExport"];
     delete?: never;
@@ -468,9 +468,9 @@ export interface paths {
     };
     /**
      * Status and download link of an export
-     * @description Cohort super admins; the caller's account only. A succeeded export carries a download link valid for 15 minutes.
+     * @description Needs the cohort-super-admin status; the caller's account only. A succeeded export carries a download link valid for 15 minutes.
      *
-     *     Who: cohort super admin.
+     *     Who: a user with the cohort-super-admin status.
      */
     get: operations["showSecurityEventExport"];
     put?: never;
@@ -490,7 +490,7 @@ export interface paths {
     };
     /**
      * Read a security event
-     * @description Who: cohort super admin.
+     * @description Who: a user with the cohort-super-admin status.
      */
     get: operations["showSecurityEvent"];
     put?: never;
@@ -510,17 +510,17 @@ export interface paths {
     };
     /**
      * List the account's webhooks
-     * @description Cohort super admins; the caller's account only. Secrets are never shown again.
+     * @description Needs the cohort-super-admin status; the caller's account only. Secrets are never shown again.
      *
-     *     Who: cohort super admin.
+     *     Who: a user with the cohort-super-admin status.
      */
     get: operations["listWebhooks"];
     put?: never;
     /**
      * Create a webhook
-     * @description Cohort super admins; for the caller's account. Every event recorded in the account from then on is POSTed to `url`, signed per Standard Webhooks (`webhook-id` is the event id, so duplicates can be dropped; payload `{type, timestamp, data}` with `data` the event as show returns it). A receiver must answer 2xx within 5 s; failed deliveries are retried with exponential backoff for 24 hours. https URLs only, to a public host: a host name (not an IP address), no user name or password, port 443 or above 1023, resolving to public addresses only (not loopback, private, link-local, CGNAT or unique-local ones); each delivery resolves the host again and connects only to an address that passes. At most 5 per account. Logs `webhook_created`.
+     * @description Needs the cohort-super-admin status; for the caller's account. Every event recorded in the account from then on is POSTed to `url`, signed per Standard Webhooks (`webhook-id` is the event id, so duplicates can be dropped; payload `{type, timestamp, data}` with `data` the event as show returns it). A receiver must answer 2xx within 5 s; failed deliveries are retried with exponential backoff for 24 hours. https URLs only, to a public host: a host name (not an IP address), no user name or password, port 443 or above 1023, resolving to public addresses only (not loopback, private, link-local, CGNAT or unique-local ones); each delivery resolves the host again and connects only to an address that passes. At most 5 per account. Logs `webhook_created`.
      *
-     *     Who: cohort super admin.
+     *     Who: a user with the cohort-super-admin status.
      */
     post: operations["createWebhook"];
     delete?: never;
@@ -541,9 +541,9 @@ export interface paths {
     post?: never;
     /**
      * Delete a webhook
-     * @description Cohort super admins; the caller's account only. Pending retries stop. Logs `webhook_deleted`.
+     * @description Needs the cohort-super-admin status; the caller's account only. Pending retries stop. Logs `webhook_deleted`.
      *
-     *     Who: cohort super admin.
+     *     Who: a user with the cohort-super-admin status.
      */
     delete: operations["deleteWebhook"];
     options?: never;
@@ -560,9 +560,9 @@ export interface paths {
     };
     /**
      * Recent deliveries of a webhook
-     * @description Cohort super admins; the caller's account only. The newest 50 deliveries (one per event), with their attempts so far.
+     * @description Needs the cohort-super-admin status; the caller's account only. The newest 50 deliveries (one per event), with their attempts so far.
      *
-     *     Who: cohort super admin.
+     *     Who: a user with the cohort-super-admin status.
      */
     get: operations["listWebhookDeliveries"];
     put?: never;
@@ -584,7 +584,7 @@ export interface paths {
      * Read the institution's directory connection
      * @description Without the token: its preview, times, when the directory last used it, and the role mappings.
      *
-     *     Who: super admin of the institution.
+     *     Who: the institution's super admin.
      */
     get: operations["showDirectoryConnection"];
     put?: never;
@@ -592,14 +592,14 @@ export interface paths {
      * Connect the institution's directory (SCIM), or rotate its token
      * @description Creates the institution's one connection (201) or, when it exists, issues a new token (200); the old token stops working at once. The token is shown this once and stored only as a SHA-256 hash. Logs `scim_connected` or `scim_token_rotated`.
      *
-     *     Who: super admin of the institution.
+     *     Who: the institution's super admin.
      */
     post: operations["connectDirectory"];
     /**
      * Disconnect the institution's directory
      * @description Its token stops working; the administrators it gave stay, manageable by hand again. Logs `scim_disconnected`.
      *
-     *     Who: super admin of the institution.
+     *     Who: the institution's super admin.
      */
     delete: operations["disconnectDirectory"];
     options?: never;
@@ -608,7 +608,7 @@ export interface paths {
      * Map the directory's groups to roles
      * @description Replaces the mappings (group displayName → role), which take effect at once for every administrator the directory gave access. Logs `scim_role_mappings_changed` and each `administrator_role_changed` (source `scim`).
      *
-     *     Who: super admin of the institution.
+     *     Who: the institution's super admin.
      */
     patch: operations["mapDirectoryGroups"];
     trace?: never;
@@ -737,6 +737,26 @@ export interface paths {
     patch?: never;
     trace?: never;
   };
+  "/api/scim/v2/Users/{proxy+}": {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /**
+     * SCIM 2.0: list Users, with a trailing slash (`/Users/`, as Entra ID's validator sends it)
+     * @description RFC 7644, as the service's /ServiceProviderConfig, /ResourceTypes and /Schemas describe it. Who: the institution's directory (SCIM bearer token).
+     */
+    get: operations["scimListUsersTrailingSlash"];
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
   "/api/scim/v2/Users/{id}": {
     parameters: {
       query?: never;
@@ -787,6 +807,26 @@ export interface paths {
      * @description RFC 7644, as the service's /ServiceProviderConfig, /ResourceTypes and /Schemas describe it. Who: the institution's directory (SCIM bearer token).
      */
     post: operations["scimCreateGroups"];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  "/api/scim/v2/Groups/{proxy+}": {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /**
+     * SCIM 2.0: list Groups, with a trailing slash (`/Groups/`, as Entra ID's validator sends it)
+     * @description RFC 7644, as the service's /ServiceProviderConfig, /ResourceTypes and /Schemas describe it. Who: the institution's directory (SCIM bearer token).
+     */
+    get: operations["scimListGroupsTrailingSlash"];
+    put?: never;
+    post?: never;
     delete?: never;
     options?: never;
     head?: never;
@@ -844,7 +884,7 @@ export interface paths {
      * Add a mail domain to verify
      * @description Lower-cased and put in its ASCII (IDNA) form; at least two labels; not a public suffix; not a consumer mail provider's. At most 20 per institution. Answers the TXT record to publish at `_institution-admin-challenge.<domain>`, then verify. Logs `domain_added`.
      *
-     *     Who: super admin of the institution.
+     *     Who: the institution's super admin.
      */
     post: operations["addDomain"];
     delete?: never;
@@ -866,7 +906,7 @@ export interface paths {
      * Verify a domain now
      * @description Looks the TXT record up now. Found with the domain's value: `verified` (logs `domain_verified`). Otherwise it stays `pending` with `last_checked_at` and `last_error` (logs `domain_verification_failed`); 7 days after it was added it is `failed`. A verified or failed domain is answered as it is. A domain is verified by at most one institution: 409 when another has it.
      *
-     *     Who: super admin of the institution.
+     *     Who: the institution's super admin.
      */
     post: operations["verifyDomain"];
     delete?: never;
@@ -889,7 +929,7 @@ export interface paths {
      * Remove a domain
      * @description A verified domain becomes free for another institution to verify. Logs `domain_removed`.
      *
-     *     Who: super admin of the institution.
+     *     Who: the institution's super admin.
      */
     delete: operations["removeDomain"];
     options?: never;
@@ -908,7 +948,7 @@ export interface paths {
      * Read the institution's SSO connection
      * @description Never the client secret.
      *
-     *     Who: super admin of the institution.
+     *     Who: the institution's super admin.
      */
     get: operations["showSso"];
     put?: never;
@@ -916,14 +956,14 @@ export interface paths {
      * Connect the institution's identity provider (SAML 2.0 or OpenID Connect)
      * @description The metadata (SAML: an IdP descriptor with a signing certificate and a single sign-on service) or the discovery document (OIDC: its `issuer` equal to the one given) is fetched and checked now, from https URLs to public hosts only (as webhooks). The user pool gets the institution's identity provider, listed for the console. Answers the values the IdP's administrator pastes (`sp`). Logs `sso_connected`.
      *
-     *     Who: super admin of the institution.
+     *     Who: the institution's super admin.
      */
     post: operations["connectSso"];
     /**
      * Disconnect the institution's identity provider
      * @description The pool's identity provider goes, and with it the console's way to sign in through it. Logs `sso_disconnected`.
      *
-     *     Who: super admin of the institution.
+     *     Who: the institution's super admin.
      */
     delete: operations["disconnectSso"];
     options?: never;
@@ -932,7 +972,7 @@ export interface paths {
      * Change the institution's SSO connection
      * @description The fields of connect, each optional. A new IdP document is checked as on connect. Logs `sso_updated` with the fields that changed.
      *
-     *     Who: super admin of the institution.
+     *     Who: the institution's super admin.
      */
     patch: operations["updateSso"];
     trace?: never;
@@ -1020,7 +1060,7 @@ export interface components {
       added_at: components["schemas"]["Timestamp"];
       /** @description The invitation that granted the access; null for the institution's creator. */
       invitation_id: components["schemas"]["Id"] | null;
-      /** @description `scim` while the institution's directory manages this administrator (DESIGN.md §15): its role and removal are the directory's. */
+      /** @description `scim` while the institution's directory manages this administrator: its role and removal are the directory's. */
       managed_by: "scim" | null;
     };
     AdministratorList: {
@@ -1704,7 +1744,7 @@ export interface components {
   };
   parameters: {
     /**
-     * @description Makes a retry safe (DESIGN.md §12): a request with the same key, from the same caller, to the same route, within 24 hours gets the first one's response (status, headers and body) and changes nothing again. The same key with another request is 422; while the first one runs, 409. 1 to 255 printable ASCII characters (400 otherwise); a UUID is a good choice. Responses are kept for 2xx and for 4xx other than 409 and 429; after a 409, 429 or 5xx the same key acts again.
+     * @description Makes a retry safe: a request with the same key, from the same caller, to the same route, within 24 hours gets the first one's response (status, headers and body) and changes nothing again. The same key with another request is 422; while the first one runs, 409. 1 to 255 printable ASCII characters (400 otherwise); a UUID is a good choice. Responses are kept for 2xx and for 4xx other than 409 and 429; after a 409, 429 or 5xx the same key acts again.
      * @example 5f0c7f7e-7a52-4a4e-9d0b-6a1c2b3d4e5f
      */
     IdempotencyKey: string;
@@ -1789,7 +1829,7 @@ export interface operations {
       query?: never;
       header?: {
         /**
-         * @description Makes a retry safe (DESIGN.md §12): a request with the same key, from the same caller, to the same route, within 24 hours gets the first one's response (status, headers and body) and changes nothing again. The same key with another request is 422; while the first one runs, 409. 1 to 255 printable ASCII characters (400 otherwise); a UUID is a good choice. Responses are kept for 2xx and for 4xx other than 409 and 429; after a 409, 429 or 5xx the same key acts again.
+         * @description Makes a retry safe: a request with the same key, from the same caller, to the same route, within 24 hours gets the first one's response (status, headers and body) and changes nothing again. The same key with another request is 422; while the first one runs, 409. 1 to 255 printable ASCII characters (400 otherwise); a UUID is a good choice. Responses are kept for 2xx and for 4xx other than 409 and 429; after a 409, 429 or 5xx the same key acts again.
          * @example 5f0c7f7e-7a52-4a4e-9d0b-6a1c2b3d4e5f
          */
         "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
@@ -2407,7 +2447,7 @@ export interface operations {
       query?: never;
       header?: {
         /**
-         * @description Makes a retry safe (DESIGN.md §12): a request with the same key, from the same caller, to the same route, within 24 hours gets the first one's response (status, headers and body) and changes nothing again. The same key with another request is 422; while the first one runs, 409. 1 to 255 printable ASCII characters (400 otherwise); a UUID is a good choice. Responses are kept for 2xx and for 4xx other than 409 and 429; after a 409, 429 or 5xx the same key acts again.
+         * @description Makes a retry safe: a request with the same key, from the same caller, to the same route, within 24 hours gets the first one's response (status, headers and body) and changes nothing again. The same key with another request is 422; while the first one runs, 409. 1 to 255 printable ASCII characters (400 otherwise); a UUID is a good choice. Responses are kept for 2xx and for 4xx other than 409 and 429; after a 409, 429 or 5xx the same key acts again.
          * @example 5f0c7f7e-7a52-4a4e-9d0b-6a1c2b3d4e5f
          */
         "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
@@ -2867,7 +2907,7 @@ export interface operations {
       query?: never;
       header?: {
         /**
-         * @description Makes a retry safe (DESIGN.md §12): a request with the same key, from the same caller, to the same route, within 24 hours gets the first one's response (status, headers and body) and changes nothing again. The same key with another request is 422; while the first one runs, 409. 1 to 255 printable ASCII characters (400 otherwise); a UUID is a good choice. Responses are kept for 2xx and for 4xx other than 409 and 429; after a 409, 429 or 5xx the same key acts again.
+         * @description Makes a retry safe: a request with the same key, from the same caller, to the same route, within 24 hours gets the first one's response (status, headers and body) and changes nothing again. The same key with another request is 422; while the first one runs, 409. 1 to 255 printable ASCII characters (400 otherwise); a UUID is a good choice. Responses are kept for 2xx and for 4xx other than 409 and 429; after a 409, 429 or 5xx the same key acts again.
          * @example 5f0c7f7e-7a52-4a4e-9d0b-6a1c2b3d4e5f
          */
         "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
@@ -3073,7 +3113,7 @@ export interface operations {
       query?: never;
       header?: {
         /**
-         * @description Makes a retry safe (DESIGN.md §12): a request with the same key, from the same caller, to the same route, within 24 hours gets the first one's response (status, headers and body) and changes nothing again. The same key with another request is 422; while the first one runs, 409. 1 to 255 printable ASCII characters (400 otherwise); a UUID is a good choice. Responses are kept for 2xx and for 4xx other than 409 and 429; after a 409, 429 or 5xx the same key acts again.
+         * @description Makes a retry safe: a request with the same key, from the same caller, to the same route, within 24 hours gets the first one's response (status, headers and body) and changes nothing again. The same key with another request is 422; while the first one runs, 409. 1 to 255 printable ASCII characters (400 otherwise); a UUID is a good choice. Responses are kept for 2xx and for 4xx other than 409 and 429; after a 409, 429 or 5xx the same key acts again.
          * @example 5f0c7f7e-7a52-4a4e-9d0b-6a1c2b3d4e5f
          */
         "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
@@ -3289,7 +3329,7 @@ export interface operations {
       };
       header?: {
         /**
-         * @description Makes a retry safe (DESIGN.md §12): a request with the same key, from the same caller, to the same route, within 24 hours gets the first one's response (status, headers and body) and changes nothing again. The same key with another request is 422; while the first one runs, 409. 1 to 255 printable ASCII characters (400 otherwise); a UUID is a good choice. Responses are kept for 2xx and for 4xx other than 409 and 429; after a 409, 429 or 5xx the same key acts again.
+         * @description Makes a retry safe: a request with the same key, from the same caller, to the same route, within 24 hours gets the first one's response (status, headers and body) and changes nothing again. The same key with another request is 422; while the first one runs, 409. 1 to 255 printable ASCII characters (400 otherwise); a UUID is a good choice. Responses are kept for 2xx and for 4xx other than 409 and 429; after a 409, 429 or 5xx the same key acts again.
          * @example 5f0c7f7e-7a52-4a4e-9d0b-6a1c2b3d4e5f
          */
         "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
@@ -3406,7 +3446,7 @@ export interface operations {
       query?: never;
       header?: {
         /**
-         * @description Makes a retry safe (DESIGN.md §12): a request with the same key, from the same caller, to the same route, within 24 hours gets the first one's response (status, headers and body) and changes nothing again. The same key with another request is 422; while the first one runs, 409. 1 to 255 printable ASCII characters (400 otherwise); a UUID is a good choice. Responses are kept for 2xx and for 4xx other than 409 and 429; after a 409, 429 or 5xx the same key acts again.
+         * @description Makes a retry safe: a request with the same key, from the same caller, to the same route, within 24 hours gets the first one's response (status, headers and body) and changes nothing again. The same key with another request is 422; while the first one runs, 409. 1 to 255 printable ASCII characters (400 otherwise); a UUID is a good choice. Responses are kept for 2xx and for 4xx other than 409 and 429; after a 409, 429 or 5xx the same key acts again.
          * @example 5f0c7f7e-7a52-4a4e-9d0b-6a1c2b3d4e5f
          */
         "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
@@ -3489,7 +3529,7 @@ export interface operations {
       query?: never;
       header?: {
         /**
-         * @description Makes a retry safe (DESIGN.md §12): a request with the same key, from the same caller, to the same route, within 24 hours gets the first one's response (status, headers and body) and changes nothing again. The same key with another request is 422; while the first one runs, 409. 1 to 255 printable ASCII characters (400 otherwise); a UUID is a good choice. Responses are kept for 2xx and for 4xx other than 409 and 429; after a 409, 429 or 5xx the same key acts again.
+         * @description Makes a retry safe: a request with the same key, from the same caller, to the same route, within 24 hours gets the first one's response (status, headers and body) and changes nothing again. The same key with another request is 422; while the first one runs, 409. 1 to 255 printable ASCII characters (400 otherwise); a UUID is a good choice. Responses are kept for 2xx and for 4xx other than 409 and 429; after a 409, 429 or 5xx the same key acts again.
          * @example 5f0c7f7e-7a52-4a4e-9d0b-6a1c2b3d4e5f
          */
         "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
@@ -4419,7 +4459,7 @@ export interface operations {
       query?: never;
       header?: {
         /**
-         * @description Makes a retry safe (DESIGN.md §12): a request with the same key, from the same caller, to the same route, within 24 hours gets the first one's response (status, headers and body) and changes nothing again. The same key with another request is 422; while the first one runs, 409. 1 to 255 printable ASCII characters (400 otherwise); a UUID is a good choice. Responses are kept for 2xx and for 4xx other than 409 and 429; after a 409, 429 or 5xx the same key acts again.
+         * @description Makes a retry safe: a request with the same key, from the same caller, to the same route, within 24 hours gets the first one's response (status, headers and body) and changes nothing again. The same key with another request is 422; while the first one runs, 409. 1 to 255 printable ASCII characters (400 otherwise); a UUID is a good choice. Responses are kept for 2xx and for 4xx other than 409 and 429; after a 409, 429 or 5xx the same key acts again.
          * @example 5f0c7f7e-7a52-4a4e-9d0b-6a1c2b3d4e5f
          */
         "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
@@ -4761,7 +4801,7 @@ export interface operations {
       query?: never;
       header?: {
         /**
-         * @description Makes a retry safe (DESIGN.md §12): a request with the same key, from the same caller, to the same route, within 24 hours gets the first one's response (status, headers and body) and changes nothing again. The same key with another request is 422; while the first one runs, 409. 1 to 255 printable ASCII characters (400 otherwise); a UUID is a good choice. Responses are kept for 2xx and for 4xx other than 409 and 429; after a 409, 429 or 5xx the same key acts again.
+         * @description Makes a retry safe: a request with the same key, from the same caller, to the same route, within 24 hours gets the first one's response (status, headers and body) and changes nothing again. The same key with another request is 422; while the first one runs, 409. 1 to 255 printable ASCII characters (400 otherwise); a UUID is a good choice. Responses are kept for 2xx and for 4xx other than 409 and 429; after a 409, 429 or 5xx the same key acts again.
          * @example 5f0c7f7e-7a52-4a4e-9d0b-6a1c2b3d4e5f
          */
         "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
@@ -5086,7 +5126,7 @@ export interface operations {
       query?: never;
       header?: {
         /**
-         * @description Makes a retry safe (DESIGN.md §12): a request with the same key, from the same caller, to the same route, within 24 hours gets the first one's response (status, headers and body) and changes nothing again. The same key with another request is 422; while the first one runs, 409. 1 to 255 printable ASCII characters (400 otherwise); a UUID is a good choice. Responses are kept for 2xx and for 4xx other than 409 and 429; after a 409, 429 or 5xx the same key acts again.
+         * @description Makes a retry safe: a request with the same key, from the same caller, to the same route, within 24 hours gets the first one's response (status, headers and body) and changes nothing again. The same key with another request is 422; while the first one runs, 409. 1 to 255 printable ASCII characters (400 otherwise); a UUID is a good choice. Responses are kept for 2xx and for 4xx other than 409 and 429; after a 409, 429 or 5xx the same key acts again.
          * @example 5f0c7f7e-7a52-4a4e-9d0b-6a1c2b3d4e5f
          */
         "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
@@ -6222,6 +6262,129 @@ export interface operations {
       };
     };
   };
+  scimListUsersTrailingSlash: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        /** @description Empty: the list, as without the slash. A deeper path names no resource: 404. */
+        "proxy+": string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description A SCIM resource, or a ListResponse. */
+      200: {
+        headers: {
+          "Cache-Control": components["headers"]["CacheControl"];
+          "X-Content-Type-Options": components["headers"]["XContentTypeOptions"];
+          [name: string]: unknown;
+        };
+        content: {
+          "application/scim+json": components["schemas"]["ScimResource"];
+          "application/json": components["schemas"]["ScimResource"];
+        };
+      };
+      /** @description invalidFilter, invalidSyntax, invalidPath, invalidValue, noTarget (RFC 7644 §3.12). */
+      400: {
+        headers: {
+          "Cache-Control": components["headers"]["CacheControl"];
+          "X-Content-Type-Options": components["headers"]["XContentTypeOptions"];
+          [name: string]: unknown;
+        };
+        content: {
+          "application/scim+json": components["schemas"]["ScimError"];
+          "application/json": components["schemas"]["ScimError"];
+        };
+      };
+      /** @description No token, or one that is unknown, rotated or revoked: API Gateway's answer before any handler, `{"message":"Unauthorized"}`. */
+      401: {
+        headers: {
+          "Cache-Control": components["headers"]["CacheControl"];
+          "X-Content-Type-Options": components["headers"]["XContentTypeOptions"];
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": {
+            message?: string;
+          };
+        };
+      };
+      /** @description The institution's 95-seat limit. */
+      403: {
+        headers: {
+          "Cache-Control": components["headers"]["CacheControl"];
+          "X-Content-Type-Options": components["headers"]["XContentTypeOptions"];
+          [name: string]: unknown;
+        };
+        content: {
+          "application/scim+json": components["schemas"]["ScimError"];
+          "application/json": components["schemas"]["ScimError"];
+        };
+      };
+      /** @description No such resource in this directory. */
+      404: {
+        headers: {
+          "Cache-Control": components["headers"]["CacheControl"];
+          "X-Content-Type-Options": components["headers"]["XContentTypeOptions"];
+          [name: string]: unknown;
+        };
+        content: {
+          "application/scim+json": components["schemas"]["ScimError"];
+          "application/json": components["schemas"]["ScimError"];
+        };
+      };
+      /** @description uniqueness: a taken userName or displayName, or the institution's super admin. */
+      409: {
+        headers: {
+          "Cache-Control": components["headers"]["CacheControl"];
+          "X-Content-Type-Options": components["headers"]["XContentTypeOptions"];
+          [name: string]: unknown;
+        };
+        content: {
+          "application/scim+json": components["schemas"]["ScimError"];
+          "application/json": components["schemas"]["ScimError"];
+        };
+      };
+      /** @description A body over 64 KiB, or a resource over 16 KiB. */
+      413: {
+        headers: {
+          "Cache-Control": components["headers"]["CacheControl"];
+          "X-Content-Type-Options": components["headers"]["XContentTypeOptions"];
+          [name: string]: unknown;
+        };
+        content: {
+          "application/scim+json": components["schemas"]["ScimError"];
+          "application/json": components["schemas"]["ScimError"];
+        };
+      };
+      /** @description Unexpected. */
+      500: {
+        headers: {
+          "Cache-Control": components["headers"]["CacheControl"];
+          "X-Content-Type-Options": components["headers"]["XContentTypeOptions"];
+          [name: string]: unknown;
+        };
+        content: {
+          "application/scim+json": components["schemas"]["ScimError"];
+          "application/json": components["schemas"]["ScimError"];
+        };
+      };
+      /** @description The database could not be reached in time. */
+      503: {
+        headers: {
+          "Cache-Control": components["headers"]["CacheControl"];
+          "X-Content-Type-Options": components["headers"]["XContentTypeOptions"];
+          [name: string]: unknown;
+        };
+        content: {
+          "application/scim+json": components["schemas"]["ScimError"];
+          "application/json": components["schemas"]["ScimError"];
+        };
+      };
+    };
+  };
   scimReadUsersById: {
     parameters: {
       query?: never;
@@ -6962,6 +7125,129 @@ export interface operations {
       };
     };
   };
+  scimListGroupsTrailingSlash: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        /** @description Empty: the list, as without the slash. A deeper path names no resource: 404. */
+        "proxy+": string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description A SCIM resource, or a ListResponse. */
+      200: {
+        headers: {
+          "Cache-Control": components["headers"]["CacheControl"];
+          "X-Content-Type-Options": components["headers"]["XContentTypeOptions"];
+          [name: string]: unknown;
+        };
+        content: {
+          "application/scim+json": components["schemas"]["ScimResource"];
+          "application/json": components["schemas"]["ScimResource"];
+        };
+      };
+      /** @description invalidFilter, invalidSyntax, invalidPath, invalidValue, noTarget (RFC 7644 §3.12). */
+      400: {
+        headers: {
+          "Cache-Control": components["headers"]["CacheControl"];
+          "X-Content-Type-Options": components["headers"]["XContentTypeOptions"];
+          [name: string]: unknown;
+        };
+        content: {
+          "application/scim+json": components["schemas"]["ScimError"];
+          "application/json": components["schemas"]["ScimError"];
+        };
+      };
+      /** @description No token, or one that is unknown, rotated or revoked: API Gateway's answer before any handler, `{"message":"Unauthorized"}`. */
+      401: {
+        headers: {
+          "Cache-Control": components["headers"]["CacheControl"];
+          "X-Content-Type-Options": components["headers"]["XContentTypeOptions"];
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": {
+            message?: string;
+          };
+        };
+      };
+      /** @description The institution's 95-seat limit. */
+      403: {
+        headers: {
+          "Cache-Control": components["headers"]["CacheControl"];
+          "X-Content-Type-Options": components["headers"]["XContentTypeOptions"];
+          [name: string]: unknown;
+        };
+        content: {
+          "application/scim+json": components["schemas"]["ScimError"];
+          "application/json": components["schemas"]["ScimError"];
+        };
+      };
+      /** @description No such resource in this directory. */
+      404: {
+        headers: {
+          "Cache-Control": components["headers"]["CacheControl"];
+          "X-Content-Type-Options": components["headers"]["XContentTypeOptions"];
+          [name: string]: unknown;
+        };
+        content: {
+          "application/scim+json": components["schemas"]["ScimError"];
+          "application/json": components["schemas"]["ScimError"];
+        };
+      };
+      /** @description uniqueness: a taken userName or displayName, or the institution's super admin. */
+      409: {
+        headers: {
+          "Cache-Control": components["headers"]["CacheControl"];
+          "X-Content-Type-Options": components["headers"]["XContentTypeOptions"];
+          [name: string]: unknown;
+        };
+        content: {
+          "application/scim+json": components["schemas"]["ScimError"];
+          "application/json": components["schemas"]["ScimError"];
+        };
+      };
+      /** @description A body over 64 KiB, or a resource over 16 KiB. */
+      413: {
+        headers: {
+          "Cache-Control": components["headers"]["CacheControl"];
+          "X-Content-Type-Options": components["headers"]["XContentTypeOptions"];
+          [name: string]: unknown;
+        };
+        content: {
+          "application/scim+json": components["schemas"]["ScimError"];
+          "application/json": components["schemas"]["ScimError"];
+        };
+      };
+      /** @description Unexpected. */
+      500: {
+        headers: {
+          "Cache-Control": components["headers"]["CacheControl"];
+          "X-Content-Type-Options": components["headers"]["XContentTypeOptions"];
+          [name: string]: unknown;
+        };
+        content: {
+          "application/scim+json": components["schemas"]["ScimError"];
+          "application/json": components["schemas"]["ScimError"];
+        };
+      };
+      /** @description The database could not be reached in time. */
+      503: {
+        headers: {
+          "Cache-Control": components["headers"]["CacheControl"];
+          "X-Content-Type-Options": components["headers"]["XContentTypeOptions"];
+          [name: string]: unknown;
+        };
+        content: {
+          "application/scim+json": components["schemas"]["ScimError"];
+          "application/json": components["schemas"]["ScimError"];
+        };
+      };
+    };
+  };
   scimReadGroupsById: {
     parameters: {
       query?: never;
@@ -7536,7 +7822,7 @@ export interface operations {
       query?: never;
       header?: {
         /**
-         * @description Makes a retry safe (DESIGN.md §12): a request with the same key, from the same caller, to the same route, within 24 hours gets the first one's response (status, headers and body) and changes nothing again. The same key with another request is 422; while the first one runs, 409. 1 to 255 printable ASCII characters (400 otherwise); a UUID is a good choice. Responses are kept for 2xx and for 4xx other than 409 and 429; after a 409, 429 or 5xx the same key acts again.
+         * @description Makes a retry safe: a request with the same key, from the same caller, to the same route, within 24 hours gets the first one's response (status, headers and body) and changes nothing again. The same key with another request is 422; while the first one runs, 409. 1 to 255 printable ASCII characters (400 otherwise); a UUID is a good choice. Responses are kept for 2xx and for 4xx other than 409 and 429; after a 409, 429 or 5xx the same key acts again.
          * @example 5f0c7f7e-7a52-4a4e-9d0b-6a1c2b3d4e5f
          */
         "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
@@ -7648,7 +7934,7 @@ export interface operations {
       query?: never;
       header?: {
         /**
-         * @description Makes a retry safe (DESIGN.md §12): a request with the same key, from the same caller, to the same route, within 24 hours gets the first one's response (status, headers and body) and changes nothing again. The same key with another request is 422; while the first one runs, 409. 1 to 255 printable ASCII characters (400 otherwise); a UUID is a good choice. Responses are kept for 2xx and for 4xx other than 409 and 429; after a 409, 429 or 5xx the same key acts again.
+         * @description Makes a retry safe: a request with the same key, from the same caller, to the same route, within 24 hours gets the first one's response (status, headers and body) and changes nothing again. The same key with another request is 422; while the first one runs, 409. 1 to 255 printable ASCII characters (400 otherwise); a UUID is a good choice. Responses are kept for 2xx and for 4xx other than 409 and 429; after a 409, 429 or 5xx the same key acts again.
          * @example 5f0c7f7e-7a52-4a4e-9d0b-6a1c2b3d4e5f
          */
         "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
@@ -7920,7 +8206,7 @@ export interface operations {
       query?: never;
       header?: {
         /**
-         * @description Makes a retry safe (DESIGN.md §12): a request with the same key, from the same caller, to the same route, within 24 hours gets the first one's response (status, headers and body) and changes nothing again. The same key with another request is 422; while the first one runs, 409. 1 to 255 printable ASCII characters (400 otherwise); a UUID is a good choice. Responses are kept for 2xx and for 4xx other than 409 and 429; after a 409, 429 or 5xx the same key acts again.
+         * @description Makes a retry safe: a request with the same key, from the same caller, to the same route, within 24 hours gets the first one's response (status, headers and body) and changes nothing again. The same key with another request is 422; while the first one runs, 409. 1 to 255 printable ASCII characters (400 otherwise); a UUID is a good choice. Responses are kept for 2xx and for 4xx other than 409 and 429; after a 409, 429 or 5xx the same key acts again.
          * @example 5f0c7f7e-7a52-4a4e-9d0b-6a1c2b3d4e5f
          */
         "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];

@@ -111,11 +111,11 @@ function operation(route: Route, spec: Spec): Operation {
   const r = (name: string) => ({ $ref: `#/components/responses/${name}` });
   const { main, events } = route.access;
   const writes = [main, events].some((a) => a === "write" || a === "readwrite");
-  // The public routes that act (open, register) are handlers of the shared middy stack, with a visitor for a
-  // caller; the API document and its page (no table) are handlers of their own (openapi/serve.ts).
-  const sharedStack = !route.public || Object.keys(route.access).length > 0;
-  if (sharedStack) {
-    // Every handler of the shared middy stack reads a body, whatever the method: 400 malformed, 413 too large.
+  // The public routes that act (open, register) are the JSON API's, with a visitor for a caller; the API
+  // document and its page (no table) are the docs dialect of the pipeline, which reads no body (openapi/serve.ts).
+  const readsBody = !route.public || Object.keys(route.access).length > 0;
+  if (readsBody) {
+    // Every other function reads a body, whatever the method: 400 malformed, 413 too large.
     out[400] = r("BadRequest");
     out[413] = r("PayloadTooLarge");
   }
@@ -225,6 +225,11 @@ export function buildDocument(errorMode: "throw" | "ignore" = "ignore"): Documen
       description: [
         "Institutions, the administrators invited into them, and the security-event audit trail of your account.",
         "",
+        "Three things are called super admin here. The **cohort-super-admin status**: the user pool's `cohort_super_admin` group,",
+        "which an operator grants; it lets a user create institutions and read the account's trail. The **role** in an institution,",
+        "`cohort_super_admin` or `cohort_admin`, given by invitation; managing invitations needs the role `cohort_super_admin` and the",
+        "status. **The institution's super admin**: its one owner (`super_admin_id`, `is_super_admin`), changed only by a transfer.",
+        "",
         "Send a Cognito **ID token** as `Authorization: Bearer <token>` (access tokens are refused). Bodies are JSON in UTF-8,",
         "at most 64 KiB; responses are JSON (the export is CSV), snake_case, timestamps ISO 8601 UTC with milliseconds.",
         "Every response carries `Cache-Control: no-store` and `X-Content-Type-Options: nosniff`.",
@@ -235,7 +240,9 @@ export function buildDocument(errorMode: "throw" | "ignore" = "ignore"): Documen
     security: [{ bearerAuth: [] }],
     tags: [
       { name: "Institutions" },
-      { name: "Cohorts", description: "Minimal, so that the delete rule is reachable." },
+      // The cohort routes are few on purpose: enough for the rule that an institution with cohorts cannot be
+      // deleted to be reachable. That is why they exist, not what a reader needs: the tag says what they do.
+      { name: "Cohorts", description: "An institution's cohorts. While it has any, the institution cannot be deleted." },
       { name: "Administrators", description: "Who holds access to an institution, and changing or removing it." },
       { name: "Invitations" },
       { name: "Security events", description: "Scoped to the caller's account." },

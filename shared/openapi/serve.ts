@@ -1,17 +1,15 @@
 /**
- * Responses of the two public docs functions. They do not use the shared middy stack (`api()` in
- * shared/http.ts): it builds the verified caller of every request, and these routes have no authorizer
- * and so no caller; nor do they read a body. What they answer is constant, built once per container.
+ * The two public docs functions' dialect of the one pipeline (shared/pipeline.ts): the origin secret first, as for
+ * every function, then no caller (these routes have no authorizer) and no body (they read none, so none is
+ * refused: the API document says so). What they answer is constant, built once per container.
  */
-import type { APIGatewayProxyEventV2, APIGatewayProxyStructuredResultV2 } from "aws-lambda";
-import { messages } from "../errors.js";
-import { fromOrigin } from "../origin.js";
-import { SECURITY_HEADERS } from "../security-headers.js";
+import { toResponse } from "../errors.js";
+import { type Dialect, type HttpEvent, type HttpResult, type PipelineContext, pipeline } from "../pipeline.js";
 
-export type PublicResult = APIGatewayProxyStructuredResultV2 & { statusCode: number; headers: Record<string, string> };
+export type PublicResult = HttpResult & { statusCode: number; headers: Record<string, string> };
 
 /** True when the client takes gzip (API Gateway passes the header through, names lower-cased). */
-export function acceptsGzip(event: Pick<APIGatewayProxyEventV2, "headers">): boolean {
+export function acceptsGzip(event: Pick<HttpEvent, "headers">): boolean {
   const value = event.headers?.["accept-encoding"] ?? "";
   return value.split(",").some((part) => {
     const [coding, ...params] = part.trim().toLowerCase().split(";");
@@ -19,12 +17,16 @@ export function acceptsGzip(event: Pick<APIGatewayProxyEventV2, "headers">): boo
   });
 }
 
-/** One way in (shared/origin.ts), as `api()` has it: 403 to a request that did not come through CloudFront. */
-export function refusedAroundCloudFront(event: Pick<APIGatewayProxyEventV2, "headers">): PublicResult | undefined {
-  if (fromOrigin(event.headers)) return undefined;
-  return {
-    statusCode: 403,
-    headers: { "content-type": "application/json; charset=utf-8", ...SECURITY_HEADERS },
-    body: JSON.stringify({ error: messages.notThroughCloudFront }),
-  };
-}
+const docs: Dialect<HttpEvent, PipelineContext> = {
+  // The JSON API's `{error}`: a refusal around CloudFront reads the same from every function.
+  answer: (err) => {
+    const { status, headers, body } = toResponse(err);
+    return { statusCode: status, headers: { "content-type": "application/json; charset=utf-8", ...headers }, body: JSON.stringify(body) };
+  },
+  readsBody: false,
+  // The page sets its own policy, which lets Swagger UI's two scripts run; helmet's would forbid them.
+  helmet: { contentSecurityPolicy: false },
+};
+
+/** Wraps a docs handler. */
+export const publicDocs = (fn: (event: HttpEvent) => Promise<PublicResult>) => pipeline(docs, fn);

@@ -22,6 +22,9 @@ const MAX_PAGE_BUNDLE_BYTES = 2.5 * 1024 * 1024;
 type Result = { statusCode: number; headers: Record<string, string>; body: string; isBase64Encoded?: boolean };
 type Handler = (event: unknown) => Promise<Result>;
 
+/** A request as API Gateway hands it over: the pipeline reads the source address of every one. */
+const request = (headers: Record<string, string>) => ({ headers, requestContext: { http: { sourceIp: "192.0.2.1" } } });
+
 let dir: string;
 
 async function bundle(handler: string): Promise<string> {
@@ -44,11 +47,11 @@ describe("the docs functions, bundled as deployed", () => {
     expect(size).toBeLessThan(MAX_PAGE_BUNDLE_BYTES);
     const { handler } = (await import(pathToFileURL(file).href)) as { handler: Handler };
 
-    const plain = await handler({ headers: {} });
+    const plain = await handler(request({}));
     expect(plain.statusCode).toBe(200);
     expect(plain.body).toContain("SwaggerUIBundle");
     expect(plain.body.length).toBeGreaterThan(1_000_000);
-    const gzipped = await handler({ headers: { "accept-encoding": "gzip, deflate, br" } });
+    const gzipped = await handler(request({ "accept-encoding": "gzip, deflate, br" }));
     expect(gzipped).toMatchObject({ isBase64Encoded: true, headers: { "content-encoding": "gzip" } });
     expect(gunzipSync(Buffer.from(gzipped.body, "base64")).toString("utf8")).toBe(plain.body);
   });
@@ -57,7 +60,7 @@ describe("the docs functions, bundled as deployed", () => {
     const file = await bundle("docs/openapi");
     console.log(`[docs bundle] docs/openapi: ${(statSync(file).size / 1024).toFixed(0)} KiB`);
     const { handler } = (await import(pathToFileURL(file).href)) as { handler: Handler };
-    const res = await handler({ headers: {} });
+    const res = await handler(request({}));
     expect(res.statusCode).toBe(200);
     expect(JSON.parse(res.body)).toEqual(JSON.parse(JSON.stringify(document)));
   });

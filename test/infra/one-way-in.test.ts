@@ -17,11 +17,16 @@ const apiOrigin = (b: typeof plain): Json => {
   const [[, d]] = b.ofType("AWS::CloudFront::Distribution") as [[string, Json]];
   return (d.Properties.DistributionConfig.Origins as Json[]).find((o) => o.CustomOriginConfig);
 };
-const envOf = (b: typeof plain, handler: string): Json =>
-  b.resources[b.stack.getLogicalId(b.stack.functions.get(handler)?.node.defaultChild as CfnResource)].Properties.Environment.Variables;
+/** A route function's environment, or the SCIM authorizer's ("scim/authorizer"), which refuses without the secret too. */
+const envOf = (b: typeof plain, handler: string): Json => {
+  const fn = handler === "scim/authorizer" ? b.stack.scimAuthorizerFunction : b.stack.functions.get(handler);
+  return b.resources[b.stack.getLogicalId(fn?.node.defaultChild as CfnResource)].Properties.Environment.Variables;
+};
+/** Every function that answers a request: the route functions and the SCIM authorizer. */
+const answering = () => [...handlers().keys(), "scim/authorizer"];
 
 describe("the origin secret", () => {
-  it("with an origin domain: one generated secret, in CloudFront's origin header and every route function's environment", () => {
+  it("with an origin domain: one generated secret, in CloudFront's origin header and every route function's environment, the SCIM authorizer's too", () => {
     const secrets = fronted.ofType("AWS::SecretsManager::Secret");
     expect(secrets).toHaveLength(1);
     const [[secretId, secret]] = secrets as [[string, Json]];
@@ -31,7 +36,7 @@ describe("the origin secret", () => {
       "Fn::Join": ["", ["{{resolve:secretsmanager:", { Ref: secretId }, ":SecretString:::}}"]],
     };
     expect(apiOrigin(fronted).OriginCustomHeaders).toEqual([{ HeaderName: ORIGIN_VERIFY_HEADER, HeaderValue: reference }]);
-    for (const handler of handlers().keys()) expect(envOf(fronted, handler).ORIGIN_VERIFY_SECRET, handler).toEqual(reference);
+    for (const handler of answering()) expect(envOf(fronted, handler).ORIGIN_VERIFY_SECRET, handler).toEqual(reference);
   });
 
   it("names a secret version when deployed with one (rotation)", () => {
@@ -42,7 +47,7 @@ describe("the origin secret", () => {
   it("without one: no secret, no header, nothing to check", () => {
     expect(plain.ofType("AWS::SecretsManager::Secret")).toHaveLength(0);
     expect(apiOrigin(plain).OriginCustomHeaders).toBeUndefined();
-    for (const handler of handlers().keys()) expect(envOf(plain, handler).ORIGIN_VERIFY_SECRET, handler).toBeUndefined();
+    for (const handler of answering()) expect(envOf(plain, handler).ORIGIN_VERIFY_SECRET, handler).toBeUndefined();
   });
 
   it("cdk-nag: clean with and without the origin domain", () => {

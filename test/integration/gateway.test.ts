@@ -83,6 +83,16 @@ describe("gateway: authorizer", () => {
   });
 });
 
+describe("gateway: the SCIM routes' Lambda authorizer", () => {
+  // Its 403 (`isAuthorized: false`, a request around CloudFront) needs the origin secret: one-way-in.test.ts.
+  it("no Authorization header, an empty one, or a token naming no connection → API Gateway's 401", async () => {
+    const users = `${paths.scim}/Users`;
+    expect(await call("GET", users)).toMatchObject(UNAUTHORIZED);
+    expect(await call("GET", users, { headers: { authorization: " " } })).toMatchObject(UNAUTHORIZED);
+    expect(await call("GET", users, { token: `scim_${"A".repeat(43)}` })).toMatchObject(UNAUTHORIZED);
+  });
+});
+
 describe("gateway: routing", () => {
   it("unknown routes and methods → 404 Not Found, whether or not a token is sent", async () => {
     const tok = await token(uniqEmail("router"));
@@ -126,6 +136,15 @@ describe("gateway: unit", () => {
     expect(matchRoute("POST", `${paths.invitations}/x%20y/resend`)?.pathParameters).toEqual({ id: "x y" });
     expect(matchRoute("PATCH", `${paths.institutions}/1`)?.route.handler).toBe(matchRoute("PUT", `${paths.institutions}/1`)?.route.handler);
     expect(matchRoute("GET", `${paths.institutions}//cohorts`)).toBeUndefined();
+    // A greedy `{proxy+}` (the SCIM lists' trailing slash) takes the rest, empty included, and loses to `{id}`.
+    expect(matchRoute("GET", `${paths.scim}/Users/`)).toMatchObject({
+      routeKey: `GET ${paths.scim}/Users/{proxy+}`,
+      pathParameters: { proxy: "" },
+    });
+    expect(matchRoute("GET", `${paths.scim}/Groups/a/b%20c`)?.pathParameters).toEqual({ proxy: "a/b c" });
+    expect(matchRoute("GET", `${paths.scim}/Users/01ABC`)?.routeKey).toBe(`GET ${paths.scim}/Users/{id}`);
+    expect(matchRoute("GET", `${paths.scim}/Users`)?.routeKey).toBe(`GET ${paths.scim}/Users`);
+    expect(matchRoute("POST", `${paths.scim}/Users/`)).toBeUndefined();
   });
 
   it("claims are flattened as API Gateway does, and parseGroups reads cognito:groups back", () => {

@@ -29,7 +29,7 @@ describe("register, when the pool refuses the password", () => {
     const inst = await createInstitution(owner);
     const email = uniqEmail("joiner", domain);
     const inv = await inviteMailed(owner, inst.id, email);
-    const visitor = visitorFrom({ headers: {}, requestContext: { http: { sourceIp: "127.9.9.9" } } } as never);
+    const visitor = visitorFrom("127.9.9.9");
 
     const refused = registerFromInvitation(visitor, { token: inv.token, name: "Nia New", password: "Correct-Horse-9-battery" });
     await expect(refused).rejects.toBeInstanceOf(ValidationFailed);

@@ -11,9 +11,6 @@ import { startControlServer } from "./control.js";
 import { startTestDns } from "./dns-server.js";
 import "./stack-info.js";
 
-// The SDK's notice that its 2027 releases need Node 22 (engines says >=20) would repeat in every local process.
-process.env.AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED ??= "true";
-
 const RUNS_DIR = join(LOCAL_DIR, "test-runs");
 const KEEP_RUNS = 5;
 

@@ -1,9 +1,12 @@
 import type { Context } from "aws-lambda";
 import { afterEach, describe, expect, it, vi } from "vitest";
-import { parseGroups, viewerIp } from "../../shared/caller.js";
-import { Forbidden, ServiceUnavailable, TooManyRequests, toResponse } from "../../shared/errors.js";
+import { parseGroups } from "../../shared/caller.js";
+import { Forbidden, messages, ServiceUnavailable, TooManyRequests, toResponse } from "../../shared/errors.js";
 import { type ApiEvent, api, MAX_BODY_BYTES, ok } from "../../shared/http.js";
+import { publicDocs } from "../../shared/openapi/serve.js";
+import { ORIGIN_VERIFY_HEADER, viewerIp } from "../../shared/origin.js";
 import { paths } from "../../shared/routes.js";
+import { type ScimEvent, scimApi } from "../../shared/scim/http.js";
 
 const context = { awsRequestId: "req-123" } as Context;
 
@@ -240,5 +243,97 @@ describe("the viewer's IP address", () => {
       expect(viewerIp(at({ "cloudfront-viewer-address": value }), true)).toBe("130.176.1.1");
     }
     expect(viewerIp(at({}), true)).toBe("130.176.1.1");
+  });
+});
+
+describe("one pipeline, three dialects", () => {
+  const scimEvent = (body?: string, headers: Record<string, string> = {}): ScimEvent =>
+    ({
+      ...event(body),
+      routeKey: `POST ${paths.scim}/Users`,
+      rawPath: `${paths.scim}/Users`,
+      headers,
+      requestContext: {
+        ...event().requestContext,
+        domainName: "api.example.com",
+        authorizer: { lambda: { institution_id: "i1", connection_id: "c1", account_id: "a1" } },
+      },
+    }) as unknown as ScimEvent;
+  const jsonApi = api(async ({ caller }) => ok({ ip: caller.ip }));
+  const scim = scimApi(async ({ directory }) => ({ status: 200, body: { ip: directory.ip } }));
+  const docs = publicDocs(async () => ({ statusCode: 200, headers: { "content-type": "text/plain" }, body: "the document" }));
+  const answered = (res: { statusCode?: number; headers?: Record<string, unknown>; body?: string }) => ({
+    status: res.statusCode,
+    type: String(res.headers?.["content-type"]).split(";")[0],
+    body: res.body?.startsWith("{") ? JSON.parse(res.body) : res.body,
+  });
+
+  const SECRET = "set-after-the-modules-loaded";
+  afterEach(() => {
+    delete process.env.ORIGIN_VERIFY_SECRET;
+    delete process.env.TRUST_CLOUDFRONT_VIEWER_ADDRESS;
+  });
+
+  it("read the origin secret when a request comes, not at import: set later (as LOCAL_CLOUDFRONT=true npm start does), it holds in each", async () => {
+    const withSecret = { [ORIGIN_VERIFY_HEADER]: SECRET };
+    const calls = (headers: Record<string, string>) =>
+      Promise.all([
+        jsonApi({ ...event("{not json"), headers }, context),
+        scim(scimEvent("{not json", headers), context),
+        docs({ ...event(), headers }, context),
+      ]);
+    // Unset: nothing is checked (the malformed bodies answer 400 in each dialect's shape; the docs read none).
+    expect((await calls({})).map((r) => r.statusCode)).toEqual([400, 400, 200]);
+
+    process.env.ORIGIN_VERIFY_SECRET = SECRET;
+    for (const headers of [{}, { [ORIGIN_VERIFY_HEADER]: `${SECRET}x` }] as Record<string, string>[]) {
+      const [json, directory, document] = (await calls(headers)).map(answered);
+      // Before the caller, the rule and the body: 403, each in its own shape.
+      expect(json).toEqual({ status: 403, type: "application/json", body: { error: messages.notThroughCloudFront } });
+      expect(directory).toEqual({
+        status: 403,
+        type: "application/scim+json",
+        body: { schemas: ["urn:ietf:params:scim:api:messages:2.0:Error"], status: "403", detail: messages.notThroughCloudFront },
+      });
+      expect(document).toEqual({ status: 403, type: "application/json", body: { error: messages.notThroughCloudFront } });
+    }
+    expect((await calls(withSecret)).map((r) => r.statusCode)).toEqual([400, 400, 200]);
+    // And every answer, a refusal included, carries the security headers.
+    for (const res of await calls({}))
+      expect(res.headers).toMatchObject({ "cache-control": "no-store", "x-content-type-options": "nosniff" });
+  });
+
+  it("trust CloudFront-Viewer-Address only when a secret is configured and the request carried it", async () => {
+    const forged = { "cloudfront-viewer-address": "6.6.6.6:443" };
+    const ips = async (headers: Record<string, string>) =>
+      (await Promise.all([jsonApi({ ...event("{}"), headers }, context), scim(scimEvent("{}", headers), context)])).map(
+        (r) => JSON.parse(String(r.body)).ip,
+      );
+    process.env.TRUST_CLOUDFRONT_VIEWER_ADDRESS = "true";
+    // No secret configured: any client could send the header, so it names nobody.
+    expect(await ips(forged)).toEqual(["10.0.0.1", "10.0.0.1"]);
+    process.env.ORIGIN_VERIFY_SECRET = SECRET;
+    expect(await ips({ ...forged, [ORIGIN_VERIFY_HEADER]: SECRET })).toEqual(["6.6.6.6", "6.6.6.6"]);
+    process.env.TRUST_CLOUDFRONT_VIEWER_ADDRESS = "false";
+    expect(await ips({ ...forged, [ORIGIN_VERIFY_HEADER]: SECRET })).toEqual(["10.0.0.1", "10.0.0.1"]);
+  });
+
+  it("differ in their answers only: SCIM's 413 and 400 in the RFC's shape, the docs read no body", async () => {
+    const big = JSON.stringify({ a: "x".repeat(MAX_BODY_BYTES) });
+    expect(answered(await scim(scimEvent(big), context))).toMatchObject({
+      status: 413,
+      type: "application/scim+json",
+      body: { status: "413", detail: "Request body too large" },
+    });
+    expect(answered(await scim(scimEvent("{nope"), context))).toMatchObject({
+      status: 400,
+      body: { status: "400", scimType: "invalidSyntax", detail: "Malformed JSON body" },
+    });
+    expect(answered(await jsonApi(event(big), context))).toMatchObject({ status: 413, body: { error: "Request body too large" } });
+    expect((await docs({ ...event(big) }, context)).statusCode).toBe(200);
+    // SCIM's caller is the directory of the Lambda authorizer: without it, 401 in SCIM's shape.
+    const anonymous = scimEvent("{}");
+    anonymous.requestContext.authorizer = { lambda: {} } as ScimEvent["requestContext"]["authorizer"];
+    expect(answered(await scim(anonymous, context))).toMatchObject({ status: 401, type: "application/scim+json", body: { status: "401" } });
   });
 });
