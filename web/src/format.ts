@@ -127,6 +127,13 @@ export const EVENT_LABELS: Record<EventType, string> = {
   scim_disconnected: "SCIM disconnected",
   administrator_provisioned: "Administrator provisioned by SCIM",
   administrator_deprovisioned: "Administrator deprovisioned by SCIM",
+  domain_added: "Domain added",
+  domain_verified: "Domain verified",
+  domain_verification_failed: "Domain verification failed",
+  domain_removed: "Domain removed",
+  sso_connected: "Single sign-on connected",
+  sso_updated: "Single sign-on changed",
+  sso_disconnected: "Single sign-on disconnected",
 };
 
 /** An event type's label; a type this console does not know yet (a newer API) reads as its words. */
