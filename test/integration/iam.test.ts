@@ -192,6 +192,9 @@ describe("every POST function's Idempotency-Key records", () => {
       "exports/create": () => keyed(route("exports/create"), { ...owned, body: {} }),
       "webhooks/create": () => keyed(route("webhooks/create"), { ...owned, body: {} }),
       "scim/connection": () => keyed(route("scim/connection"), { ...owned, params: { id: inst.id }, body: {} }),
+      "domains/routes": () => keyed(route("domains/routes"), { ...owned, params: { id: inst.id }, body: {} }),
+      "sso/connection": () => keyed(route("sso/connection"), { ...owned, params: { id: inst.id }, body: {} }),
+      "sso/discover": () => keyed(route("sso/discover"), { caller: visitor, body: { email: "someone@example.org" } }),
     };
     // Every POST function has its case: a new one needs one here.
     expect(Object.keys(cases).sort()).toEqual([...new Set(posts.map((r) => r.handler))].sort());

@@ -119,9 +119,19 @@ describe("the route table's rules", () => {
 describe("the SSO routes (DESIGN.md §18)", () => {
   it("give the pool's identity-provider calls to the connection's function only, and discovery reads the main table alone", () => {
     const access = handlers();
-    expect(access.get("sso/connection")).toEqual({ main: "readwrite", events: "write", users: "sso", idempotency: true });
-    expect(access.get("sso/discover")).toEqual({ main: "read", idempotency: true });
-    expect(access.get("domains/routes")).toEqual({ main: "readwrite", events: "write", idempotency: true });
+    const trail = ["append", "count"];
+    expect(access.get("sso/connection")).toEqual({
+      main: ["GetItem", "PutItem", "UpdateItem", "DeleteItem"],
+      events: trail,
+      users: "sso",
+      idempotency: true,
+    });
+    expect(access.get("sso/discover")).toEqual({ main: ["GetItem"], idempotency: true });
+    expect(access.get("domains/routes")).toEqual({
+      main: ["GetItem", "Query", "PutItem", "UpdateItem", "DeleteItem"],
+      events: trail,
+      idempotency: true,
+    });
     expect([...access].filter(([, a]) => a.users === "sso").map(([h]) => h)).toEqual(["sso/connection"]);
   });
 
