@@ -215,6 +215,11 @@ export class InstitutionAdminStack extends Stack {
       ...(access.mail ? mailEnv : {}),
       // Directory provisioning (DESIGN.md §15): the SCIM base URL is the console's origin.
       ...(handler.startsWith("scim/") && { APP_BASE_URL: this.appBaseUrl }),
+      // SSO connections (§18): the console's app client lists their providers; their ACS URL is on the pool's domain.
+      ...(access.users === "sso" && {
+        USER_POOL_CLIENT_ID: this.userPoolClient.userPoolClientId,
+        COGNITO_DOMAIN: identity.domain.baseUrl(),
+      }),
     });
     const userPool = { arn: this.userPool.userPoolArn, id: this.userPool.userPoolId };
     for (const [handler, fn] of api.functions(routes, routeAccess, {

@@ -74,6 +74,25 @@ export interface EventDetails {
     reason: "deactivated" | "deleted" | "email_changed";
     scim_connection: string;
   };
+  /** Verified domains (DESIGN.md §18): `domain` is the ASCII form. */
+  domain_added: { institution_id: string; domain_id: string; domain: string };
+  domain_verified: { institution_id: string; domain_id: string; domain: string };
+  /**
+   * A verification that did not verify: the record not found, holding another value, the lookup failing, the
+   * domain verified by another institution (the domain stays `pending`), or 7 days gone by (`failed`).
+   */
+  domain_verification_failed: {
+    institution_id: string;
+    domain_id: string;
+    domain: string;
+    reason: "not_found" | "mismatch" | "lookup_failed" | "verified_elsewhere" | "expired";
+    state: "pending" | "failed";
+  };
+  domain_removed: { institution_id: string; domain_id: string; domain: string };
+  /** The SSO connection (§18): never its client secret. `changes` names the fields a PATCH changed. */
+  sso_connected: { institution_id: string; sso_connection: string; type: "saml" | "oidc"; provider_name: string };
+  sso_updated: { institution_id: string; sso_connection: string; provider_name: string; changes: string[] };
+  sso_disconnected: { institution_id: string; sso_connection: string; provider_name: string };
 }
 
 /** Compile-time: the types given details here are exactly the contract's list (constants.ts). */
@@ -112,6 +131,13 @@ export const DETAIL_KEYS: { readonly [T in keyof EventDetails]-?: readonly KeysO
   scim_disconnected: ["institution_id", "scim_connection"],
   administrator_provisioned: ["institution_id", "user_id", "email", "role", "scim_connection"],
   administrator_deprovisioned: ["institution_id", "user_id", "email", "reason", "scim_connection"],
+  domain_added: ["institution_id", "domain_id", "domain"],
+  domain_verified: ["institution_id", "domain_id", "domain"],
+  domain_verification_failed: ["institution_id", "domain_id", "domain", "reason", "state"],
+  domain_removed: ["institution_id", "domain_id", "domain"],
+  sso_connected: ["institution_id", "sso_connection", "type", "provider_name"],
+  sso_updated: ["institution_id", "sso_connection", "provider_name", "changes"],
+  sso_disconnected: ["institution_id", "sso_connection", "provider_name"],
 };
 
 /** The keys of `security_events_exported`'s `filters`. */

@@ -14,6 +14,17 @@ export const USER_ACTIONS = {
   join: ["cognito-idp:AdminCreateUser", "cognito-idp:AdminSetUserPassword", "cognito-idp:AdminDeleteUser"],
   /** SCIM provisioning (DESIGN.md §15): find a person by e-mail, or create them with the pool's invitation. */
   provision: ["cognito-idp:ListUsers", "cognito-idp:AdminCreateUser"],
+  /**
+   * An SSO connection (DESIGN.md §18, shared/sso/pool.ts): the pool's identity provider of the institution, and
+   * its place among the console app client's supported providers (read, then written back whole).
+   */
+  sso: [
+    "cognito-idp:CreateIdentityProvider",
+    "cognito-idp:UpdateIdentityProvider",
+    "cognito-idp:DeleteIdentityProvider",
+    "cognito-idp:DescribeUserPoolClient",
+    "cognito-idp:UpdateUserPoolClient",
+  ],
 } as const;
 export type UserAccess = keyof typeof USER_ACTIONS;
 
@@ -28,7 +39,8 @@ export interface RouteAccess {
   /**
    * What a handler does to users in the user pool: `read` them as the pool holds them now (transfer, DESIGN.md
    * §13), or `join` (create, set the password of and delete again a user joining from an invitation,
-   * §14). infra/api-function.ts grants exactly the actions of `USER_ACTIONS`.
+   * §14), `provision` them (SCIM, §15), or keep an institution's identity provider in it (`sso`, §18).
+   * infra/api-function.ts grants exactly the actions of `USER_ACTIONS`.
    */
   readonly users?: UserAccess;
   /**
@@ -315,6 +327,47 @@ const table: readonly Declared[] = [
   ),
   // and the SCIM 2.0 service the directory calls with the connection's token.
   ...scimRoutes(),
+  // Verified domains (DESIGN.md §18, shared/domains/): one function for the four routes, by route key.
+  {
+    method: "GET",
+    path: `${inst}/{id}/domains`,
+    handler: "domains/routes",
+    rule: rule.institution_member,
+    access: { main: "read", events: "write" },
+  },
+  {
+    method: "POST",
+    path: `${inst}/{id}/domains`,
+    handler: "domains/routes",
+    rule: rule.institution_super_admin,
+    access: { main: "readwrite", events: "write" },
+  },
+  {
+    method: "POST",
+    path: `${inst}/{id}/domains/{domain_id}/verify`,
+    handler: "domains/routes",
+    rule: rule.institution_super_admin,
+    access: { main: "readwrite", events: "write" },
+  },
+  {
+    method: "DELETE",
+    path: `${inst}/{id}/domains/{domain_id}`,
+    handler: "domains/routes",
+    rule: rule.institution_super_admin,
+    access: { main: "readwrite", events: "write" },
+  },
+  // The SSO connection (shared/sso/): its identity provider lives in the user pool.
+  ...(["POST", "GET", "PATCH", "DELETE"] as const).map(
+    (method): Declared => ({
+      method,
+      path: `${inst}/{id}/sso`,
+      handler: "sso/connection",
+      rule: rule.institution_super_admin,
+      access: method === "GET" ? { main: "read", events: "write" } : { main: "readwrite", events: "write", users: "sso" },
+    }),
+  ),
+  // Home-realm discovery: public, reads three items, records nothing.
+  { method: "POST", path: paths.ssoDiscover, handler: "sso/discover", rule: rule.public, access: { main: "read" } },
   // The API document and its reference page (shared/openapi/): read no table.
   { method: "GET", path: paths.openapi, handler: "docs/openapi", rule: rule.public, access: {} },
   { method: "GET", path: paths.docs, handler: "docs/page", rule: rule.public, access: {} },

@@ -311,3 +311,28 @@ export const streamKeys = {
   retry: (due: string, webhookId: string, eventId: string): Key => ({ pk: "HOOKRETRY", sk: `${due}#${webhookId}#${eventId}` }),
   retryPartition: "HOOKRETRY",
 } as const;
+
+/**
+ * Verified domains and the SSO connection (DESIGN.md §18), main table:
+ * - a domain `INST#<id>` / `DOMAIN#<domain id>`, and the institution's domain head `INST#<id>` / `DOMAINS`
+ *   (their count and a version every add and removal bumps under a condition, so the limit and the
+ *   one-domain-once rule hold under races): one Query of the `DOMAIN` prefix reads the head and every domain;
+ * - the service-wide guard `DOMAINGUARD#<domain>` / `GUARD` → the institution that verified it: put under the
+ *   condition that it is free (or already ours), so a domain is verified by at most one institution;
+ * - the connection `INST#<id>` / `SSO` (never the client secret: that lives in the pool's identity provider);
+ * - the lock on the console app client's provider list `SSOPOOL` / `CLIENT#<client id>`: its read-modify-write
+ *   (DescribeUserPoolClient, UpdateUserPoolClient) runs under it, so two connections at once lose nothing.
+ */
+export const domainKeys = {
+  domain: (institutionId: string, id: string): Key => ({ pk: `INST#${institutionId}`, sk: `DOMAIN#${id}` }),
+  head: (institutionId: string): Key => ({ pk: `INST#${institutionId}`, sk: "DOMAINS" }),
+  /** Begins the head's sort key and every domain's: one Query reads them together. */
+  prefix: "DOMAIN",
+  itemPrefix: "DOMAIN#",
+  guard: (domain: string): Key => ({ pk: `DOMAINGUARD#${keyPart(domain)}`, sk: "GUARD" }),
+} as const;
+
+export const ssoKeys = {
+  connection: (institutionId: string): Key => ({ pk: `INST#${institutionId}`, sk: "SSO" }),
+  clientLock: (clientId: string): Key => ({ pk: "SSOPOOL", sk: `CLIENT#${keyPart(clientId)}` }),
+} as const;

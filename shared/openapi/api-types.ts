@@ -865,6 +865,140 @@ export interface paths {
     patch: operations["scimUpdateGroupsById"];
     trace?: never;
   };
+  "/api/v1/institutions/{id}/domains": {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /**
+     * List the institution's domains
+     * @description Oldest first, each with its state and the TXT record to publish. A domain pending for 7 days shows as `failed`.
+     *
+     *     Who: user with access.
+     */
+    get: operations["listDomains"];
+    put?: never;
+    /**
+     * Add a mail domain to verify
+     * @description Lower-cased and put in its ASCII (IDNA) form; at least two labels; not a public suffix; not a consumer mail provider's. At most 20 per institution. Answers the TXT record to publish at `_institution-admin-challenge.<domain>`, then verify. Logs `domain_added`.
+     *
+     *     Who: super admin of the institution.
+     */
+    post: operations["addDomain"];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  "/api/v1/institutions/{id}/domains/{domain_id}/verify": {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /**
+     * Verify a domain now
+     * @description Looks the TXT record up now. Found with the domain's value: `verified` (logs `domain_verified`). Otherwise it stays `pending` with `last_checked_at` and `last_error` (logs `domain_verification_failed`); 7 days after it was added it is `failed`. A verified or failed domain is answered as it is. A domain is verified by at most one institution: 409 when another has it.
+     *
+     *     Who: super admin of the institution.
+     */
+    post: operations["verifyDomain"];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  "/api/v1/institutions/{id}/domains/{domain_id}": {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    post?: never;
+    /**
+     * Remove a domain
+     * @description A verified domain becomes free for another institution to verify. Logs `domain_removed`.
+     *
+     *     Who: super admin of the institution.
+     */
+    delete: operations["removeDomain"];
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  "/api/v1/institutions/{id}/sso": {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /**
+     * Read the institution's SSO connection
+     * @description Never the client secret.
+     *
+     *     Who: super admin of the institution.
+     */
+    get: operations["showSso"];
+    put?: never;
+    /**
+     * Connect the institution's identity provider (SAML 2.0 or OpenID Connect)
+     * @description The metadata (SAML: an IdP descriptor with a signing certificate and a single sign-on service) or the discovery document (OIDC: its `issuer` equal to the one given) is fetched and checked now, from https URLs to public hosts only (as webhooks). The user pool gets the institution's identity provider, listed for the console. Answers the values the IdP's administrator pastes (`sp`). Logs `sso_connected`.
+     *
+     *     Who: super admin of the institution.
+     */
+    post: operations["connectSso"];
+    /**
+     * Disconnect the institution's identity provider
+     * @description The pool's identity provider goes, and with it the console's way to sign in through it. Logs `sso_disconnected`.
+     *
+     *     Who: super admin of the institution.
+     */
+    delete: operations["disconnectSso"];
+    options?: never;
+    head?: never;
+    /**
+     * Change the institution's SSO connection
+     * @description The fields of connect, each optional. A new IdP document is checked as on connect. Logs `sso_updated` with the fields that changed.
+     *
+     *     Who: super admin of the institution.
+     */
+    patch: operations["updateSso"];
+    trace?: never;
+  };
+  "/api/v1/sso/discover": {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /**
+     * Find the identity provider of an e-mail address (home-realm discovery)
+     * @description Public. `sso` names the institution whose verified domain the address is on and its provider, when it has a connection; otherwise null. It refuses nothing and records nothing.
+     *
+     *     Who: anyone, without a token.
+     */
+    post: operations["discoverSso"];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
   "/api/v1/openapi.json": {
     parameters: {
       query?: never;
@@ -1013,6 +1147,38 @@ export interface components {
       /** @description The signing key's public key, PEM (SPKI). */
       public_key: string;
     };
+    /** @description A mail domain of the institution, and whether it proved it controls it. */
+    Domain: {
+      id: components["schemas"]["Id"];
+      /** @description Lower case, in its ASCII (IDNA) form: `xn--bcher-kva.de` for bücher.de. */
+      domain: string;
+      /**
+       * @description `pending` until verified; `failed` when not verified within 7 days of being added (remove it and add it again).
+       * @enum {string}
+       */
+      state: "pending" | "verified" | "failed";
+      /** @description The DNS record that proves the institution controls the domain. */
+      verification: {
+        /** @constant */
+        record_type: "TXT";
+        /** @description `_institution-admin-challenge.<domain>` */
+        record_name: string;
+        /** @description The value to publish there: a random token of this domain. */
+        record_value: string;
+      };
+      created_at: components["schemas"]["Timestamp"];
+      verified_at: components["schemas"]["Timestamp"] | null;
+      /** @description When a verification last looked the record up. */
+      last_checked_at: components["schemas"]["Timestamp"] | null;
+      /** @description Why the last verification did not verify; null once verified. */
+      last_error: string | null;
+    };
+    DomainList: {
+      domains: components["schemas"]["Domain"][];
+    };
+    DomainShown: {
+      domain: components["schemas"]["Domain"];
+    };
     /** @description Stored settings merged over the defaults (allow_student_enrollment true, require_verification true, auto_finalize false, email_notifications true). */
     EffectiveSettings: {
       allow_student_enrollment: boolean;
@@ -1024,7 +1190,7 @@ export interface components {
     Error: {
       error: string;
     };
-    /** @description Event-specific data; values taken from a request are cut to 64 characters. Keys by event type: institution_created: institution_id, name; institution_updated: institution_id, changes; institution_deleted: institution_name; insufficient_privileges: action, required_role, institution_id; unauthorized_institution_access: attempted_institution_id, action; rate_limit_exceeded: email, institution_id, limit, scope; token_validation_failure: reason; security_events_exported: event_count, export_id, format, filters; invitation_created: invitation_id, institution_id, email, role; invitation_revoked: invitation_id, institution_id, email, reason; invitation_resent: invitation_id, institution_id, email; invitation_accepted: invitation_id, institution_id, email, role; cohort_created: institution_id, cohort_id, name; webhook_created: webhook_id, url; webhook_deleted: webhook_id, url; webhook_disabled: webhook_id, url, failing_since; administrator_removed: institution_id, user_id, email, self; administrator_role_changed: institution_id, user_id, from, to, source, scim_connection; institution_transferred: institution_id, from_user_id, to_user_id; account_created: user_id, email, institution_id, invitation_id; cohort_deleted: institution_id, cohort_id, name; scim_connected: institution_id, scim_connection; scim_token_rotated: institution_id, scim_connection; scim_role_mappings_changed: institution_id, scim_connection, role_mappings; scim_disconnected: institution_id, scim_connection; administrator_provisioned: institution_id, user_id, email, role, scim_connection; administrator_deprovisioned: institution_id, user_id, email, reason, scim_connection. */
+    /** @description Event-specific data; values taken from a request are cut to 64 characters. Keys by event type: institution_created: institution_id, name; institution_updated: institution_id, changes; institution_deleted: institution_name; insufficient_privileges: action, required_role, institution_id; unauthorized_institution_access: attempted_institution_id, action; rate_limit_exceeded: email, institution_id, limit, scope; token_validation_failure: reason; security_events_exported: event_count, export_id, format, filters; invitation_created: invitation_id, institution_id, email, role; invitation_revoked: invitation_id, institution_id, email, reason; invitation_resent: invitation_id, institution_id, email; invitation_accepted: invitation_id, institution_id, email, role; cohort_created: institution_id, cohort_id, name; webhook_created: webhook_id, url; webhook_deleted: webhook_id, url; webhook_disabled: webhook_id, url, failing_since; administrator_removed: institution_id, user_id, email, self; administrator_role_changed: institution_id, user_id, from, to, source, scim_connection; institution_transferred: institution_id, from_user_id, to_user_id; account_created: user_id, email, institution_id, invitation_id; cohort_deleted: institution_id, cohort_id, name; scim_connected: institution_id, scim_connection; scim_token_rotated: institution_id, scim_connection; scim_role_mappings_changed: institution_id, scim_connection, role_mappings; scim_disconnected: institution_id, scim_connection; administrator_provisioned: institution_id, user_id, email, role, scim_connection; administrator_deprovisioned: institution_id, user_id, email, reason, scim_connection; domain_added: institution_id, domain_id, domain; domain_verified: institution_id, domain_id, domain; domain_verification_failed: institution_id, domain_id, domain, reason, state; domain_removed: institution_id, domain_id, domain; sso_connected: institution_id, sso_connection, type, provider_name; sso_updated: institution_id, sso_connection, provider_name, changes; sso_disconnected: institution_id, sso_connection, provider_name. */
     EventDetails: {
       [key: string]: unknown;
     };
@@ -1056,7 +1222,14 @@ export interface components {
       | "scim_role_mappings_changed"
       | "scim_disconnected"
       | "administrator_provisioned"
-      | "administrator_deprovisioned";
+      | "administrator_deprovisioned"
+      | "domain_added"
+      | "domain_verified"
+      | "domain_verification_failed"
+      | "domain_removed"
+      | "sso_connected"
+      | "sso_updated"
+      | "sso_disconnected";
     Export: {
       id: components["schemas"]["Id"];
       /** @enum {string} */
@@ -1308,6 +1481,70 @@ export interface components {
       require_verification?: boolean;
       auto_finalize?: boolean;
       email_notifications?: boolean;
+    };
+    /** @description The institution's single sign-on connection. The OIDC client secret is write-only. */
+    SsoConnection: {
+      id: components["schemas"]["Id"];
+      /** @enum {string} */
+      type: "saml" | "oidc";
+      /** @description The identity provider's name in the user pool (`identity_provider` of the managed login). */
+      provider_name: string;
+      /** @description What the IdP's administrator pastes there: SAML's entity ID and ACS URL, or OIDC's redirect URI. */
+      sp:
+        | {
+            /** @description SP entity ID (audience): `urn:amazon:cognito:sp:<user pool id>`. */
+            entity_id: string;
+            /** @description Assertion consumer service (reply) URL: `<pool domain>/saml2/idpresponse`. */
+            acs_url: string;
+          }
+        | {
+            /** @description The redirect URI to register with the OIDC client: `<pool domain>/oauth2/idpresponse`. */
+            redirect_uri: string;
+          };
+      /** @description The identity provider as checked when saved. */
+      idp:
+        | {
+            /** @description The IdP's entity ID, from its metadata. */
+            entity_id: string;
+            /** @description Where the metadata was read; null when it was given as XML. */
+            metadata_url: string | null;
+          }
+        | {
+            issuer: string;
+            client_id: string;
+          };
+      /** @description The IdP's attribute (SAML) or claim (OIDC) names for e-mail, name and groups. */
+      attribute_mapping: {
+        email: string;
+        name: string;
+        groups: string;
+      };
+      /** @description IdP group → role, for membership on first sign-in. */
+      role_mappings: {
+        [key: string]: components["schemas"]["Role"];
+      };
+      /** @description Membership on first sign-in: the highest mapped role of the person's groups, else `default_role`. */
+      jit: {
+        enabled: boolean;
+        default_role: components["schemas"]["Role"];
+      };
+      /** @description People on the institution's verified domains sign in through the IdP only. */
+      require_sso: boolean;
+      created_at: components["schemas"]["Timestamp"];
+      updated_at: components["schemas"]["Timestamp"];
+    };
+    SsoConnectionShown: {
+      sso: components["schemas"]["SsoConnection"];
+    };
+    /** @description The institution whose verified domain the e-mail is on and that has a connection, or null. */
+    SsoDiscovery: {
+      sso: {
+        /** @description Pass as `identity_provider` to the pool's managed login. */
+        provider_name: string;
+        institution: {
+          name: string;
+        };
+      } | null;
     };
     /**
      * Format: date-time
@@ -7504,6 +7741,930 @@ export interface operations {
           "application/json": components["schemas"]["ScimError"];
         };
       };
+    };
+  };
+  listDomains: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        /** @description The institution's id. */
+        id: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description The domains. */
+      200: {
+        headers: {
+          "Cache-Control": components["headers"]["CacheControl"];
+          "X-Content-Type-Options": components["headers"]["XContentTypeOptions"];
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "domains": [
+           *         {
+           *           "id": "01JD3Z8Q9X4T7V2N5M8K1C6B0D",
+           *           "domain": "acme.edu",
+           *           "state": "pending",
+           *           "verification": {
+           *             "record_type": "TXT",
+           *             "record_name": "_institution-admin-challenge.acme.edu",
+           *             "record_value": "n3N0yTj2mQ4cZ8l5w3sXkq1PpB7vYd9eRu6oHf0…"
+           *           },
+           *           "created_at": "2026-11-23T16:33:19.655Z",
+           *           "verified_at": null,
+           *           "last_checked_at": null,
+           *           "last_error": null
+           *         }
+           *       ]
+           *     }
+           */
+          "application/json": components["schemas"]["DomainList"];
+        };
+      };
+      400: components["responses"]["BadRequest"];
+      401: components["responses"]["Unauthorized"];
+      /** @description Not found among what the caller may see (an unknown, malformed or invisible id is the same). */
+      404: {
+        headers: {
+          "Cache-Control": components["headers"]["CacheControl"];
+          "X-Content-Type-Options": components["headers"]["XContentTypeOptions"];
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      409: components["responses"]["Conflict"];
+      413: components["responses"]["PayloadTooLarge"];
+      /** @description Over a bound: on invitations or their e-mails, on institutions created per day, or on refused requests (more than 30 in a minute, until it ends); logged as `rate_limit_exceeded` with its `scope`. */
+      429: {
+        headers: {
+          "Cache-Control": components["headers"]["CacheControl"];
+          "X-Content-Type-Options": components["headers"]["XContentTypeOptions"];
+          "Retry-After": components["headers"]["RetryAfter"];
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      500: components["responses"]["InternalError"];
+      503: components["responses"]["ServiceUnavailable"];
+    };
+  };
+  addDomain: {
+    parameters: {
+      query?: never;
+      header?: {
+        /**
+         * @description Makes a retry safe (DESIGN.md §12): a request with the same key, from the same caller, to the same route, within 24 hours gets the first one's response (status, headers and body) and changes nothing again. The same key with another request is 422; while the first one runs, 409. 1 to 255 printable ASCII characters (400 otherwise); a UUID is a good choice. Responses are kept for 2xx and for 4xx other than 409 and 429; after a 409, 429 or 5xx the same key acts again.
+         * @example 5f0c7f7e-7a52-4a4e-9d0b-6a1c2b3d4e5f
+         */
+        "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+      };
+      path: {
+        /** @description The institution's id. */
+        id: string;
+      };
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        /**
+         * @example {
+         *       "domain": "acme.edu"
+         *     }
+         */
+        "application/json": {
+          /** @description A mail domain of the institution, e.g. `acme.edu` or `bücher.de`. */
+          domain: string;
+        };
+      };
+    };
+    responses: {
+      /** @description Added, pending. */
+      201: {
+        headers: {
+          "Cache-Control": components["headers"]["CacheControl"];
+          "X-Content-Type-Options": components["headers"]["XContentTypeOptions"];
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "domain": {
+           *         "id": "01JD3Z8Q9X4T7V2N5M8K1C6B0D",
+           *         "domain": "acme.edu",
+           *         "state": "pending",
+           *         "verification": {
+           *           "record_type": "TXT",
+           *           "record_name": "_institution-admin-challenge.acme.edu",
+           *           "record_value": "n3N0yTj2mQ4cZ8l5w3sXkq1PpB7vYd9eRu6oHf0…"
+           *         },
+           *         "created_at": "2026-11-23T16:33:19.655Z",
+           *         "verified_at": null,
+           *         "last_checked_at": null,
+           *         "last_error": null
+           *       }
+           *     }
+           */
+          "application/json": components["schemas"]["DomainShown"];
+        };
+      };
+      400: components["responses"]["BadRequest"];
+      401: components["responses"]["Unauthorized"];
+      /** @description The caller lacks the role the operation needs; recorded as `insufficient_privileges`. */
+      403: {
+        headers: {
+          "Cache-Control": components["headers"]["CacheControl"];
+          "X-Content-Type-Options": components["headers"]["XContentTypeOptions"];
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description Not found among what the caller may see (an unknown, malformed or invisible id is the same). */
+      404: {
+        headers: {
+          "Cache-Control": components["headers"]["CacheControl"];
+          "X-Content-Type-Options": components["headers"]["XContentTypeOptions"];
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      409: components["responses"]["IdempotentConflict"];
+      413: components["responses"]["PayloadTooLarge"];
+      /** @description The record is invalid: every message, once. Or the `Idempotency-Key` was used with another request (`{error}`). */
+      422: {
+        headers: {
+          "Cache-Control": components["headers"]["CacheControl"];
+          "X-Content-Type-Options": components["headers"]["XContentTypeOptions"];
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ValidationErrors"] | components["schemas"]["Error"];
+        };
+      };
+      /** @description Over a bound: on invitations or their e-mails, on institutions created per day, or on refused requests (more than 30 in a minute, until it ends); logged as `rate_limit_exceeded` with its `scope`. */
+      429: {
+        headers: {
+          "Cache-Control": components["headers"]["CacheControl"];
+          "X-Content-Type-Options": components["headers"]["XContentTypeOptions"];
+          "Retry-After": components["headers"]["RetryAfter"];
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      500: components["responses"]["InternalError"];
+      503: components["responses"]["ServiceUnavailable"];
+    };
+  };
+  verifyDomain: {
+    parameters: {
+      query?: never;
+      header?: {
+        /**
+         * @description Makes a retry safe (DESIGN.md §12): a request with the same key, from the same caller, to the same route, within 24 hours gets the first one's response (status, headers and body) and changes nothing again. The same key with another request is 422; while the first one runs, 409. 1 to 255 printable ASCII characters (400 otherwise); a UUID is a good choice. Responses are kept for 2xx and for 4xx other than 409 and 429; after a 409, 429 or 5xx the same key acts again.
+         * @example 5f0c7f7e-7a52-4a4e-9d0b-6a1c2b3d4e5f
+         */
+        "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+      };
+      path: {
+        /** @description The institution's id. */
+        id: string;
+        /** @description The domain's id. */
+        domain_id: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description The domain after the lookup. */
+      200: {
+        headers: {
+          "Cache-Control": components["headers"]["CacheControl"];
+          "X-Content-Type-Options": components["headers"]["XContentTypeOptions"];
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "domain": {
+           *         "id": "01JD3Z8Q9X4T7V2N5M8K1C6B0D",
+           *         "domain": "acme.edu",
+           *         "state": "verified",
+           *         "verification": {
+           *           "record_type": "TXT",
+           *           "record_name": "_institution-admin-challenge.acme.edu",
+           *           "record_value": "n3N0yTj2mQ4cZ8l5w3sXkq1PpB7vYd9eRu6oHf0…"
+           *         },
+           *         "created_at": "2026-11-23T16:33:19.655Z",
+           *         "verified_at": "2026-11-23T17:02:41.120Z",
+           *         "last_checked_at": "2026-11-23T17:02:41.120Z",
+           *         "last_error": null
+           *       }
+           *     }
+           */
+          "application/json": components["schemas"]["DomainShown"];
+        };
+      };
+      400: components["responses"]["BadRequest"];
+      401: components["responses"]["Unauthorized"];
+      /** @description The caller lacks the role the operation needs; recorded as `insufficient_privileges`. */
+      403: {
+        headers: {
+          "Cache-Control": components["headers"]["CacheControl"];
+          "X-Content-Type-Options": components["headers"]["XContentTypeOptions"];
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description Not found among what the caller may see (an unknown, malformed or invisible id is the same). */
+      404: {
+        headers: {
+          "Cache-Control": components["headers"]["CacheControl"];
+          "X-Content-Type-Options": components["headers"]["XContentTypeOptions"];
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      409: components["responses"]["IdempotentConflict"];
+      413: components["responses"]["PayloadTooLarge"];
+      /** @description The `Idempotency-Key` was used with another request. */
+      422: {
+        headers: {
+          "Cache-Control": components["headers"]["CacheControl"];
+          "X-Content-Type-Options": components["headers"]["XContentTypeOptions"];
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description Over a bound: on invitations or their e-mails, on institutions created per day, or on refused requests (more than 30 in a minute, until it ends); logged as `rate_limit_exceeded` with its `scope`. */
+      429: {
+        headers: {
+          "Cache-Control": components["headers"]["CacheControl"];
+          "X-Content-Type-Options": components["headers"]["XContentTypeOptions"];
+          "Retry-After": components["headers"]["RetryAfter"];
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      500: components["responses"]["InternalError"];
+      503: components["responses"]["ServiceUnavailable"];
+    };
+  };
+  removeDomain: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        /** @description The institution's id. */
+        id: string;
+        /** @description The domain's id. */
+        domain_id: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description Removed. */
+      200: {
+        headers: {
+          "Cache-Control": components["headers"]["CacheControl"];
+          "X-Content-Type-Options": components["headers"]["XContentTypeOptions"];
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "message": "Domain removed"
+           *     }
+           */
+          "application/json": components["schemas"]["Message"];
+        };
+      };
+      400: components["responses"]["BadRequest"];
+      401: components["responses"]["Unauthorized"];
+      /** @description The caller lacks the role the operation needs; recorded as `insufficient_privileges`. */
+      403: {
+        headers: {
+          "Cache-Control": components["headers"]["CacheControl"];
+          "X-Content-Type-Options": components["headers"]["XContentTypeOptions"];
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description Not found among what the caller may see (an unknown, malformed or invisible id is the same). */
+      404: {
+        headers: {
+          "Cache-Control": components["headers"]["CacheControl"];
+          "X-Content-Type-Options": components["headers"]["XContentTypeOptions"];
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      409: components["responses"]["Conflict"];
+      413: components["responses"]["PayloadTooLarge"];
+      /** @description Over a bound: on invitations or their e-mails, on institutions created per day, or on refused requests (more than 30 in a minute, until it ends); logged as `rate_limit_exceeded` with its `scope`. */
+      429: {
+        headers: {
+          "Cache-Control": components["headers"]["CacheControl"];
+          "X-Content-Type-Options": components["headers"]["XContentTypeOptions"];
+          "Retry-After": components["headers"]["RetryAfter"];
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      500: components["responses"]["InternalError"];
+      503: components["responses"]["ServiceUnavailable"];
+    };
+  };
+  showSso: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        /** @description The institution's id. */
+        id: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description The connection. */
+      200: {
+        headers: {
+          "Cache-Control": components["headers"]["CacheControl"];
+          "X-Content-Type-Options": components["headers"]["XContentTypeOptions"];
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "sso": {
+           *         "id": "01JD3Z8Q9X4T7V2N5M8K1C6B0E",
+           *         "type": "saml",
+           *         "provider_name": "acme-college-m8k1c6b0e7",
+           *         "sp": {
+           *           "entity_id": "urn:amazon:cognito:sp:us-east-1_AbCdEfGhI",
+           *           "acs_url": "https://institution-admin.auth.us-east-1.amazoncognito.com/saml2/idpresponse"
+           *         },
+           *         "idp": {
+           *           "entity_id": "https://sts.windows.net/0d2b…/",
+           *           "metadata_url": "https://login.microsoftonline.com/0d2b…/federationmetadata/2007-06/federationmetadata.xml"
+           *         },
+           *         "attribute_mapping": {
+           *           "email": "http://schemas.xmlsoap.org/ws/2005/05/identity/claims/emailaddress",
+           *           "name": "http://schemas.microsoft.com/identity/claims/displayname",
+           *           "groups": "http://schemas.microsoft.com/ws/2008/06/identity/claims/groups"
+           *         },
+           *         "role_mappings": {
+           *           "Campus admins": "cohort_super_admin",
+           *           "Staff": "cohort_admin"
+           *         },
+           *         "jit": {
+           *           "enabled": true,
+           *           "default_role": "cohort_admin"
+           *         },
+           *         "require_sso": false,
+           *         "created_at": "2026-11-23T16:40:02.311Z",
+           *         "updated_at": "2026-11-23T16:40:02.311Z"
+           *       }
+           *     }
+           */
+          "application/json": components["schemas"]["SsoConnectionShown"];
+        };
+      };
+      400: components["responses"]["BadRequest"];
+      401: components["responses"]["Unauthorized"];
+      /** @description The caller lacks the role the operation needs; recorded as `insufficient_privileges`. */
+      403: {
+        headers: {
+          "Cache-Control": components["headers"]["CacheControl"];
+          "X-Content-Type-Options": components["headers"]["XContentTypeOptions"];
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description Not found among what the caller may see (an unknown, malformed or invisible id is the same). */
+      404: {
+        headers: {
+          "Cache-Control": components["headers"]["CacheControl"];
+          "X-Content-Type-Options": components["headers"]["XContentTypeOptions"];
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      409: components["responses"]["Conflict"];
+      413: components["responses"]["PayloadTooLarge"];
+      /** @description Over a bound: on invitations or their e-mails, on institutions created per day, or on refused requests (more than 30 in a minute, until it ends); logged as `rate_limit_exceeded` with its `scope`. */
+      429: {
+        headers: {
+          "Cache-Control": components["headers"]["CacheControl"];
+          "X-Content-Type-Options": components["headers"]["XContentTypeOptions"];
+          "Retry-After": components["headers"]["RetryAfter"];
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      500: components["responses"]["InternalError"];
+      503: components["responses"]["ServiceUnavailable"];
+    };
+  };
+  connectSso: {
+    parameters: {
+      query?: never;
+      header?: {
+        /**
+         * @description Makes a retry safe (DESIGN.md §12): a request with the same key, from the same caller, to the same route, within 24 hours gets the first one's response (status, headers and body) and changes nothing again. The same key with another request is 422; while the first one runs, 409. 1 to 255 printable ASCII characters (400 otherwise); a UUID is a good choice. Responses are kept for 2xx and for 4xx other than 409 and 429; after a 409, 429 or 5xx the same key acts again.
+         * @example 5f0c7f7e-7a52-4a4e-9d0b-6a1c2b3d4e5f
+         */
+        "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+      };
+      path: {
+        /** @description The institution's id. */
+        id: string;
+      };
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        /**
+         * @example {
+         *       "type": "saml",
+         *       "metadata_url": "https://login.microsoftonline.com/0d2b…/federationmetadata/2007-06/federationmetadata.xml",
+         *       "jit": {
+         *         "enabled": true,
+         *         "default_role": "cohort_admin"
+         *       }
+         *     }
+         */
+        "application/json": {
+          /** @enum {string} */
+          type: "saml" | "oidc";
+          metadata_url?: string;
+          metadata_xml?: string;
+          issuer?: string;
+          client_id?: string;
+          client_secret?: string;
+          attribute_mapping?: {
+            email?: string;
+            name?: string;
+            groups?: string;
+          };
+          /** @description IdP group name → role. Any group name (1–256 characters, one line) is data, `__proto__` included. */
+          role_mappings?: {
+            [key: string]: "cohort_super_admin" | "cohort_admin";
+          };
+          jit?: {
+            enabled?: boolean;
+            /** @enum {string} */
+            default_role?: "cohort_super_admin" | "cohort_admin";
+          };
+          require_sso?: boolean;
+        };
+      };
+    };
+    responses: {
+      /** @description Connected. */
+      201: {
+        headers: {
+          "Cache-Control": components["headers"]["CacheControl"];
+          "X-Content-Type-Options": components["headers"]["XContentTypeOptions"];
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "sso": {
+           *         "id": "01JD3Z8Q9X4T7V2N5M8K1C6B0E",
+           *         "type": "saml",
+           *         "provider_name": "acme-college-m8k1c6b0e7",
+           *         "sp": {
+           *           "entity_id": "urn:amazon:cognito:sp:us-east-1_AbCdEfGhI",
+           *           "acs_url": "https://institution-admin.auth.us-east-1.amazoncognito.com/saml2/idpresponse"
+           *         },
+           *         "idp": {
+           *           "entity_id": "https://sts.windows.net/0d2b…/",
+           *           "metadata_url": "https://login.microsoftonline.com/0d2b…/federationmetadata/2007-06/federationmetadata.xml"
+           *         },
+           *         "attribute_mapping": {
+           *           "email": "http://schemas.xmlsoap.org/ws/2005/05/identity/claims/emailaddress",
+           *           "name": "http://schemas.microsoft.com/identity/claims/displayname",
+           *           "groups": "http://schemas.microsoft.com/ws/2008/06/identity/claims/groups"
+           *         },
+           *         "role_mappings": {
+           *           "Campus admins": "cohort_super_admin",
+           *           "Staff": "cohort_admin"
+           *         },
+           *         "jit": {
+           *           "enabled": true,
+           *           "default_role": "cohort_admin"
+           *         },
+           *         "require_sso": false,
+           *         "created_at": "2026-11-23T16:40:02.311Z",
+           *         "updated_at": "2026-11-23T16:40:02.311Z"
+           *       }
+           *     }
+           */
+          "application/json": components["schemas"]["SsoConnectionShown"];
+        };
+      };
+      400: components["responses"]["BadRequest"];
+      401: components["responses"]["Unauthorized"];
+      /** @description The caller lacks the role the operation needs; recorded as `insufficient_privileges`. */
+      403: {
+        headers: {
+          "Cache-Control": components["headers"]["CacheControl"];
+          "X-Content-Type-Options": components["headers"]["XContentTypeOptions"];
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description Not found among what the caller may see (an unknown, malformed or invisible id is the same). */
+      404: {
+        headers: {
+          "Cache-Control": components["headers"]["CacheControl"];
+          "X-Content-Type-Options": components["headers"]["XContentTypeOptions"];
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      409: components["responses"]["IdempotentConflict"];
+      413: components["responses"]["PayloadTooLarge"];
+      /** @description The record is invalid: every message, once. Or the `Idempotency-Key` was used with another request (`{error}`). */
+      422: {
+        headers: {
+          "Cache-Control": components["headers"]["CacheControl"];
+          "X-Content-Type-Options": components["headers"]["XContentTypeOptions"];
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ValidationErrors"] | components["schemas"]["Error"];
+        };
+      };
+      /** @description Over a bound: on invitations or their e-mails, on institutions created per day, or on refused requests (more than 30 in a minute, until it ends); logged as `rate_limit_exceeded` with its `scope`. */
+      429: {
+        headers: {
+          "Cache-Control": components["headers"]["CacheControl"];
+          "X-Content-Type-Options": components["headers"]["XContentTypeOptions"];
+          "Retry-After": components["headers"]["RetryAfter"];
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      500: components["responses"]["InternalError"];
+      /** @description The invitation e-mail could not be sent; no active invitation is left behind. */
+      502: {
+        headers: {
+          "Cache-Control": components["headers"]["CacheControl"];
+          "X-Content-Type-Options": components["headers"]["XContentTypeOptions"];
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      503: components["responses"]["ServiceUnavailable"];
+    };
+  };
+  disconnectSso: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        /** @description The institution's id. */
+        id: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description Disconnected. */
+      200: {
+        headers: {
+          "Cache-Control": components["headers"]["CacheControl"];
+          "X-Content-Type-Options": components["headers"]["XContentTypeOptions"];
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "message": "Single sign-on disconnected"
+           *     }
+           */
+          "application/json": components["schemas"]["Message"];
+        };
+      };
+      400: components["responses"]["BadRequest"];
+      401: components["responses"]["Unauthorized"];
+      /** @description The caller lacks the role the operation needs; recorded as `insufficient_privileges`. */
+      403: {
+        headers: {
+          "Cache-Control": components["headers"]["CacheControl"];
+          "X-Content-Type-Options": components["headers"]["XContentTypeOptions"];
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description Not found among what the caller may see (an unknown, malformed or invisible id is the same). */
+      404: {
+        headers: {
+          "Cache-Control": components["headers"]["CacheControl"];
+          "X-Content-Type-Options": components["headers"]["XContentTypeOptions"];
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description A write kept losing races with concurrent ones; nothing was changed. Retry. */
+      409: {
+        headers: {
+          "Cache-Control": components["headers"]["CacheControl"];
+          "X-Content-Type-Options": components["headers"]["XContentTypeOptions"];
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      413: components["responses"]["PayloadTooLarge"];
+      /** @description Over a bound: on invitations or their e-mails, on institutions created per day, or on refused requests (more than 30 in a minute, until it ends); logged as `rate_limit_exceeded` with its `scope`. */
+      429: {
+        headers: {
+          "Cache-Control": components["headers"]["CacheControl"];
+          "X-Content-Type-Options": components["headers"]["XContentTypeOptions"];
+          "Retry-After": components["headers"]["RetryAfter"];
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      500: components["responses"]["InternalError"];
+      /** @description The invitation e-mail could not be sent; no active invitation is left behind. */
+      502: {
+        headers: {
+          "Cache-Control": components["headers"]["CacheControl"];
+          "X-Content-Type-Options": components["headers"]["XContentTypeOptions"];
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      503: components["responses"]["ServiceUnavailable"];
+    };
+  };
+  updateSso: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        /** @description The institution's id. */
+        id: string;
+      };
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        /**
+         * @example {
+         *       "require_sso": true,
+         *       "role_mappings": {
+         *         "Staff": "cohort_admin"
+         *       }
+         *     }
+         */
+        "application/json": {
+          /** @enum {string} */
+          type?: "saml" | "oidc";
+          metadata_url?: string;
+          metadata_xml?: string;
+          issuer?: string;
+          client_id?: string;
+          client_secret?: string;
+          attribute_mapping?: {
+            email?: string;
+            name?: string;
+            groups?: string;
+          };
+          /** @description IdP group name → role. Any group name (1–256 characters, one line) is data, `__proto__` included. */
+          role_mappings?: {
+            [key: string]: "cohort_super_admin" | "cohort_admin";
+          };
+          jit?: {
+            enabled?: boolean;
+            /** @enum {string} */
+            default_role?: "cohort_super_admin" | "cohort_admin";
+          };
+          require_sso?: boolean;
+        };
+      };
+    };
+    responses: {
+      /** @description Changed. */
+      200: {
+        headers: {
+          "Cache-Control": components["headers"]["CacheControl"];
+          "X-Content-Type-Options": components["headers"]["XContentTypeOptions"];
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "sso": {
+           *         "id": "01JD3Z8Q9X4T7V2N5M8K1C6B0E",
+           *         "type": "saml",
+           *         "provider_name": "acme-college-m8k1c6b0e7",
+           *         "sp": {
+           *           "entity_id": "urn:amazon:cognito:sp:us-east-1_AbCdEfGhI",
+           *           "acs_url": "https://institution-admin.auth.us-east-1.amazoncognito.com/saml2/idpresponse"
+           *         },
+           *         "idp": {
+           *           "entity_id": "https://sts.windows.net/0d2b…/",
+           *           "metadata_url": "https://login.microsoftonline.com/0d2b…/federationmetadata/2007-06/federationmetadata.xml"
+           *         },
+           *         "attribute_mapping": {
+           *           "email": "http://schemas.xmlsoap.org/ws/2005/05/identity/claims/emailaddress",
+           *           "name": "http://schemas.microsoft.com/identity/claims/displayname",
+           *           "groups": "http://schemas.microsoft.com/ws/2008/06/identity/claims/groups"
+           *         },
+           *         "role_mappings": {
+           *           "Campus admins": "cohort_super_admin",
+           *           "Staff": "cohort_admin"
+           *         },
+           *         "jit": {
+           *           "enabled": true,
+           *           "default_role": "cohort_admin"
+           *         },
+           *         "require_sso": false,
+           *         "created_at": "2026-11-23T16:40:02.311Z",
+           *         "updated_at": "2026-11-23T16:40:02.311Z"
+           *       }
+           *     }
+           */
+          "application/json": components["schemas"]["SsoConnectionShown"];
+        };
+      };
+      400: components["responses"]["BadRequest"];
+      401: components["responses"]["Unauthorized"];
+      /** @description The caller lacks the role the operation needs; recorded as `insufficient_privileges`. */
+      403: {
+        headers: {
+          "Cache-Control": components["headers"]["CacheControl"];
+          "X-Content-Type-Options": components["headers"]["XContentTypeOptions"];
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description Not found among what the caller may see (an unknown, malformed or invisible id is the same). */
+      404: {
+        headers: {
+          "Cache-Control": components["headers"]["CacheControl"];
+          "X-Content-Type-Options": components["headers"]["XContentTypeOptions"];
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description A write kept losing races with concurrent ones; nothing was changed. Retry. */
+      409: {
+        headers: {
+          "Cache-Control": components["headers"]["CacheControl"];
+          "X-Content-Type-Options": components["headers"]["XContentTypeOptions"];
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      413: components["responses"]["PayloadTooLarge"];
+      /** @description The record is invalid: every message, once. */
+      422: {
+        headers: {
+          "Cache-Control": components["headers"]["CacheControl"];
+          "X-Content-Type-Options": components["headers"]["XContentTypeOptions"];
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ValidationErrors"];
+        };
+      };
+      /** @description Over a bound: on invitations or their e-mails, on institutions created per day, or on refused requests (more than 30 in a minute, until it ends); logged as `rate_limit_exceeded` with its `scope`. */
+      429: {
+        headers: {
+          "Cache-Control": components["headers"]["CacheControl"];
+          "X-Content-Type-Options": components["headers"]["XContentTypeOptions"];
+          "Retry-After": components["headers"]["RetryAfter"];
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      500: components["responses"]["InternalError"];
+      /** @description The invitation e-mail could not be sent; no active invitation is left behind. */
+      502: {
+        headers: {
+          "Cache-Control": components["headers"]["CacheControl"];
+          "X-Content-Type-Options": components["headers"]["XContentTypeOptions"];
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      503: components["responses"]["ServiceUnavailable"];
+    };
+  };
+  discoverSso: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        /**
+         * @example {
+         *       "email": "ada@acme.edu"
+         *     }
+         */
+        "application/json": {
+          email: string;
+        };
+      };
+    };
+    responses: {
+      /** @description The address's institution and provider, or null. */
+      200: {
+        headers: {
+          "Cache-Control": components["headers"]["CacheControl"];
+          "X-Content-Type-Options": components["headers"]["XContentTypeOptions"];
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "sso": {
+           *         "provider_name": "acme-college-m8k1c6b0e7",
+           *         "institution": {
+           *           "name": "Acme College"
+           *         }
+           *       }
+           *     }
+           */
+          "application/json": components["schemas"]["SsoDiscovery"];
+        };
+      };
+      400: components["responses"]["BadRequest"];
+      413: components["responses"]["PayloadTooLarge"];
+      500: components["responses"]["InternalError"];
+      503: components["responses"]["ServiceUnavailable"];
     };
   };
   getApiDocument: {

@@ -17,6 +17,7 @@ import { institutionSpecs } from "./specs/institutions.js";
 import { invitationSpecs } from "./specs/invitations.js";
 import { scimBodies, scimConnectionSpecs, scimOperation } from "./specs/scim.js";
 import { securityEventSpecs } from "./specs/security-events.js";
+import { ssoSpecs } from "./specs/sso.js";
 import { webhookSpecs } from "./specs/webhooks.js";
 
 export type { Document, ErrorStatus, Operation, Spec };
@@ -37,6 +38,7 @@ function specs(errorMode: "throw" | "ignore"): Record<string, Spec> {
     ...exportSpecs(errorMode),
     ...webhookSpecs(errorMode),
     ...scimConnectionSpecs(),
+    ...ssoSpecs(errorMode),
   };
 }
 
@@ -246,6 +248,7 @@ export function buildDocument(errorMode: "throw" | "ignore" = "ignore"): Documen
       { name: "Security events", description: "Scoped to the caller's account." },
       { name: "Webhooks", description: "The account's events, pushed to your endpoints as they are recorded." },
       { name: "Directory (SCIM)", description: "The institution's directory connection." },
+      { name: "Single sign-on", description: "Verified mail domains, the institution's identity provider, and finding it from an e-mail." },
       { name: "SCIM 2.0", description: "RFC 7643/7644, called by the directory (Entra ID, Okta) with the connection's token." },
       { name: "API document" },
     ],

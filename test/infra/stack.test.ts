@@ -255,6 +255,14 @@ describe("least privilege", () => {
       "invitations/open": ["cognito-idp:AdminGetUser"],
       "invitations/register": ["cognito-idp:AdminCreateUser", "cognito-idp:AdminSetUserPassword", "cognito-idp:AdminDeleteUser"],
       "scim/service": ["cognito-idp:ListUsers", "cognito-idp:AdminCreateUser"],
+      // The SSO connection (shared/sso/pool.ts): the institution's identity provider, and the app client's list.
+      "sso/connection": [
+        "cognito-idp:CreateIdentityProvider",
+        "cognito-idp:UpdateIdentityProvider",
+        "cognito-idp:DeleteIdentityProvider",
+        "cognito-idp:DescribeUserPoolClient",
+        "cognito-idp:UpdateUserPoolClient",
+      ],
     };
     for (const [handler, access] of handlers()) {
       const statements = statementsOf(handler).filter((st) => asList(st.Action).some((a) => String(a).startsWith("cognito-idp:")));

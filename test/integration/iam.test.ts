@@ -11,9 +11,8 @@ import type { Caller } from "../../shared/caller.js";
 import { eventKeys } from "../../shared/tables.js";
 import { runDigester } from "../../shared/trail/digester.js";
 import { localSignerFromEnv } from "../../shared/trail/local-signer.js";
-import { build } from "../infra/support.js";
 import { stack, uniq } from "../support/api.js";
-import { evaluate, type FunctionPolicies, readRecorded, rolePolicies } from "../support/iam.js";
+import { evaluate, type FunctionPolicies, policyTemplate, readRecorded, rolePolicies } from "../support/iam.js";
 import { seedEvents } from "../support/seed-events.js";
 
 const HOUR = 3_600_000;
@@ -23,7 +22,7 @@ const table = (name: string) => `arn:aws:dynamodb:${stack.region}:123456789012:t
 let policies: Map<string, FunctionPolicies> | undefined;
 function roles(): Map<string, FunctionPolicies> {
   if (!policies) {
-    const { stack: synthesized, resources } = build({}, { id: "IamTest", validate: false });
+    const { stack: synthesized, resources } = policyTemplate("IamTest");
     policies = new Map(rolePolicies(names, synthesized, resources).map((p) => [p.handler, p]));
   }
   return policies;

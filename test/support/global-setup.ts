@@ -8,6 +8,7 @@ import { join } from "node:path";
 import type { TestProject } from "vitest/node";
 import { LOCAL_DIR, LOCAL_MAIL_FROM, startLocalStack } from "../../infra/local/stack.js";
 import { startControlServer } from "./control.js";
+import { startTestDns } from "./dns-server.js";
 import "./stack-info.js";
 
 const RUNS_DIR = join(LOCAL_DIR, "test-runs");
@@ -43,6 +44,8 @@ export default async function setup(project: TestProject): Promise<() => Promise
   // clock moved past it; the digest tests run the digester themselves, on the hour's periods.
   // Every AWS request the functions make, checked against their roles at the end of the run (docs/iam.md).
   const awsRequestLog = join(dataDir, "aws-requests");
+  // Verified domains' TXT records (DESIGN.md §18): the functions resolve through this server on loopback.
+  const dns = await startTestDns();
   const stack = await startLocalStack({
     dataDir,
     persistent: false,
@@ -52,16 +55,18 @@ export default async function setup(project: TestProject): Promise<() => Promise
     // Webhook retries after 1, 2, 4… s instead of 30, 60, 120… s, so a test sees them.
     webhookRetryBaseSeconds: 1,
     handlerEnv: { AWS_REQUEST_LOG: awsRequestLog },
+    dnsResolvers: dns.address,
     // The tests move the clock per request (x-local-clock-offset); `npm start` refuses the header.
     clockHeader: true,
   });
-  const control = await startControlServer(stack);
+  const control = await startControlServer(stack, dns);
   project.provide("stack", { ...stack.info(), controlUrl: control.url, logDir: stack.logDir, awsRequestLog });
   console.log(`[local stack] API ${stack.apiUrl}; logs in ${stack.logDir}`);
 
   return async () => {
     await control.close();
     await stack.stop();
+    await dns.close();
     // After the last file: a request AWS would deny fails the run. Vitest only logs an error thrown here ("error
     // during close") and keeps its exit code, so the code is set here: 1 until the check passes, so that a check
     // cut short (the teardown timeout) fails the run too.

@@ -74,6 +74,7 @@ describe("the route table's rules", () => {
     expect(routes.filter((r) => r.public).map(routeKey)).toEqual([
       `POST ${paths.invitationsOpen}`,
       `POST ${paths.invitationsRegister}`,
+      `POST ${paths.ssoDiscover}`,
       `GET ${paths.openapi}`,
       `GET ${paths.docs}`,
     ]);
@@ -88,5 +89,31 @@ describe("the route table's rules", () => {
   it("spells every path under one of the exported prefixes", () => {
     const prefixes = Object.values(paths);
     for (const r of routes) expect(prefixes.some((p) => r.path === p || r.path.startsWith(`${p}/`))).toBe(true);
+  });
+});
+
+describe("the SSO routes (DESIGN.md §18)", () => {
+  it("give the pool's identity-provider calls to the connection's function only, and discovery reads the main table alone", () => {
+    const access = handlers();
+    expect(access.get("sso/connection")).toEqual({ main: "readwrite", events: "write", users: "sso", idempotency: true });
+    expect(access.get("sso/discover")).toEqual({ main: "read", idempotency: true });
+    expect(access.get("domains/routes")).toEqual({ main: "readwrite", events: "write", idempotency: true });
+    expect([...access].filter(([, a]) => a.users === "sso").map(([h]) => h)).toEqual(["sso/connection"]);
+  });
+
+  it("let the institution's members read its domains and its super admin change them and the connection", () => {
+    const rules = Object.fromEntries(routes.filter((r) => /\/(domains|sso)/.test(r.path)).map((r) => [routeKey(r), r.rule.kind]));
+    const inst = paths.institutions;
+    expect(rules).toEqual({
+      [`GET ${inst}/{id}/domains`]: "institution_member",
+      [`POST ${inst}/{id}/domains`]: "institution_super_admin",
+      [`POST ${inst}/{id}/domains/{domain_id}/verify`]: "institution_super_admin",
+      [`DELETE ${inst}/{id}/domains/{domain_id}`]: "institution_super_admin",
+      [`POST ${inst}/{id}/sso`]: "institution_super_admin",
+      [`GET ${inst}/{id}/sso`]: "institution_super_admin",
+      [`PATCH ${inst}/{id}/sso`]: "institution_super_admin",
+      [`DELETE ${inst}/{id}/sso`]: "institution_super_admin",
+      [`POST ${paths.ssoDiscover}`]: "public",
+    });
   });
 });
