@@ -155,6 +155,10 @@ export function describe(type: EventType, details: Record<string, unknown>, acto
       return `${actor} changed the single sign-on of institution ${t("institution_id")} (${(details.changes as string[] | undefined)?.join(", ") ?? ""})`;
     case "sso_disconnected":
       return `${actor} disconnected the single sign-on (${t("provider_name")}) of institution ${t("institution_id")}`;
+    case "sso_sign_in":
+      return `${actor} signed in with single sign-on (${t("provider_name")}) to institution ${t("institution_id")}`;
+    case "sso_sign_in_refused":
+      return `A single sign-on (${t("provider_name")}) was refused (${t("reason")})`;
   }
 }
 

@@ -884,7 +884,7 @@ export interface paths {
      * Add a mail domain to verify
      * @description Lower-cased and put in its ASCII (IDNA) form; at least two labels; not a public suffix; not a consumer mail provider's. At most 20 per institution. Answers the TXT record to publish at `_institution-admin-challenge.<domain>`, then verify. Logs `domain_added`.
      *
-     *     Who: super admin of the institution.
+     *     Who: the institution's super admin.
      */
     post: operations["addDomain"];
     delete?: never;
@@ -906,7 +906,7 @@ export interface paths {
      * Verify a domain now
      * @description Looks the TXT record up now. Found with the domain's value: `verified` (logs `domain_verified`). Otherwise it stays `pending` with `last_checked_at` and `last_error` (logs `domain_verification_failed`); 7 days after it was added it is `failed`. A verified or failed domain is answered as it is. A domain is verified by at most one institution: 409 when another has it.
      *
-     *     Who: super admin of the institution.
+     *     Who: the institution's super admin.
      */
     post: operations["verifyDomain"];
     delete?: never;
@@ -929,7 +929,7 @@ export interface paths {
      * Remove a domain
      * @description A verified domain becomes free for another institution to verify. Logs `domain_removed`.
      *
-     *     Who: super admin of the institution.
+     *     Who: the institution's super admin.
      */
     delete: operations["removeDomain"];
     options?: never;
@@ -948,7 +948,7 @@ export interface paths {
      * Read the institution's SSO connection
      * @description Never the client secret.
      *
-     *     Who: super admin of the institution.
+     *     Who: the institution's super admin.
      */
     get: operations["showSso"];
     put?: never;
@@ -956,14 +956,14 @@ export interface paths {
      * Connect the institution's identity provider (SAML 2.0 or OpenID Connect)
      * @description The metadata (SAML: an IdP descriptor with a signing certificate and a single sign-on service) or the discovery document (OIDC: its `issuer` equal to the one given) is fetched and checked now, from https URLs to public hosts only (as webhooks). The user pool gets the institution's identity provider, listed for the console. Answers the values the IdP's administrator pastes (`sp`). Logs `sso_connected`.
      *
-     *     Who: super admin of the institution.
+     *     Who: the institution's super admin.
      */
     post: operations["connectSso"];
     /**
      * Disconnect the institution's identity provider
      * @description The pool's identity provider goes, and with it the console's way to sign in through it. Logs `sso_disconnected`.
      *
-     *     Who: super admin of the institution.
+     *     Who: the institution's super admin.
      */
     delete: operations["disconnectSso"];
     options?: never;
@@ -972,7 +972,7 @@ export interface paths {
      * Change the institution's SSO connection
      * @description The fields of connect, each optional. A new IdP document is checked as on connect. Logs `sso_updated` with the fields that changed.
      *
-     *     Who: super admin of the institution.
+     *     Who: the institution's super admin.
      */
     patch: operations["updateSso"];
     trace?: never;
@@ -1190,7 +1190,7 @@ export interface components {
     Error: {
       error: string;
     };
-    /** @description Event-specific data; values taken from a request are cut to 64 characters. Keys by event type: institution_created: institution_id, name; institution_updated: institution_id, changes; institution_deleted: institution_name; insufficient_privileges: action, required_role, institution_id; unauthorized_institution_access: attempted_institution_id, action; rate_limit_exceeded: email, institution_id, limit, scope; token_validation_failure: reason; security_events_exported: event_count, export_id, format, filters; invitation_created: invitation_id, institution_id, email, role; invitation_revoked: invitation_id, institution_id, email, reason; invitation_resent: invitation_id, institution_id, email; invitation_accepted: invitation_id, institution_id, email, role; cohort_created: institution_id, cohort_id, name; webhook_created: webhook_id, url; webhook_deleted: webhook_id, url; webhook_disabled: webhook_id, url, failing_since; administrator_removed: institution_id, user_id, email, self; administrator_role_changed: institution_id, user_id, from, to, source, scim_connection; institution_transferred: institution_id, from_user_id, to_user_id; account_created: user_id, email, institution_id, invitation_id; cohort_deleted: institution_id, cohort_id, name; scim_connected: institution_id, scim_connection; scim_token_rotated: institution_id, scim_connection; scim_role_mappings_changed: institution_id, scim_connection, role_mappings; scim_disconnected: institution_id, scim_connection; administrator_provisioned: institution_id, user_id, email, role, scim_connection; administrator_deprovisioned: institution_id, user_id, email, reason, scim_connection; domain_added: institution_id, domain_id, domain; domain_verified: institution_id, domain_id, domain; domain_verification_failed: institution_id, domain_id, domain, reason, state; domain_removed: institution_id, domain_id, domain; sso_connected: institution_id, sso_connection, type, provider_name; sso_updated: institution_id, sso_connection, provider_name, changes; sso_disconnected: institution_id, sso_connection, provider_name. */
+    /** @description Event-specific data; values taken from a request are cut to 64 characters. Keys by event type: institution_created: institution_id, name; institution_updated: institution_id, changes; institution_deleted: institution_name; insufficient_privileges: action, required_role, institution_id; unauthorized_institution_access: attempted_institution_id, action; rate_limit_exceeded: email, institution_id, limit, scope; token_validation_failure: reason; security_events_exported: event_count, export_id, format, filters; invitation_created: invitation_id, institution_id, email, role; invitation_revoked: invitation_id, institution_id, email, reason; invitation_resent: invitation_id, institution_id, email; invitation_accepted: invitation_id, institution_id, email, role; cohort_created: institution_id, cohort_id, name; webhook_created: webhook_id, url; webhook_deleted: webhook_id, url; webhook_disabled: webhook_id, url, failing_since; administrator_removed: institution_id, user_id, email, self; administrator_role_changed: institution_id, user_id, from, to, source, scim_connection; institution_transferred: institution_id, from_user_id, to_user_id; account_created: user_id, email, institution_id, invitation_id; cohort_deleted: institution_id, cohort_id, name; scim_connected: institution_id, scim_connection; scim_token_rotated: institution_id, scim_connection; scim_role_mappings_changed: institution_id, scim_connection, role_mappings; scim_disconnected: institution_id, scim_connection; administrator_provisioned: institution_id, user_id, email, role, source, scim_connection, sso_connection; administrator_deprovisioned: institution_id, user_id, email, reason, scim_connection; domain_added: institution_id, domain_id, domain; domain_verified: institution_id, domain_id, domain; domain_verification_failed: institution_id, domain_id, domain, reason, state; domain_removed: institution_id, domain_id, domain; sso_connected: institution_id, sso_connection, type, provider_name; sso_updated: institution_id, sso_connection, provider_name, changes; sso_disconnected: institution_id, sso_connection, provider_name; sso_sign_in: provider_name, institution_id, jit; sso_sign_in_refused: provider_name, reason. */
     EventDetails: {
       [key: string]: unknown;
     };
@@ -1229,7 +1229,9 @@ export interface components {
       | "domain_removed"
       | "sso_connected"
       | "sso_updated"
-      | "sso_disconnected";
+      | "sso_disconnected"
+      | "sso_sign_in"
+      | "sso_sign_in_refused";
     Export: {
       id: components["schemas"]["Id"];
       /** @enum {string} */
@@ -7822,7 +7824,7 @@ export interface operations {
       query?: never;
       header?: {
         /**
-         * @description Makes a retry safe (DESIGN.md §12): a request with the same key, from the same caller, to the same route, within 24 hours gets the first one's response (status, headers and body) and changes nothing again. The same key with another request is 422; while the first one runs, 409. 1 to 255 printable ASCII characters (400 otherwise); a UUID is a good choice. Responses are kept for 2xx and for 4xx other than 409 and 429; after a 409, 429 or 5xx the same key acts again.
+         * @description Makes a retry safe: a request with the same key, from the same caller, to the same route, within 24 hours gets the first one's response (status, headers and body) and changes nothing again. The same key with another request is 422; while the first one runs, 409. 1 to 255 printable ASCII characters (400 otherwise); a UUID is a good choice. Responses are kept for 2xx and for 4xx other than 409 and 429; after a 409, 429 or 5xx the same key acts again.
          * @example 5f0c7f7e-7a52-4a4e-9d0b-6a1c2b3d4e5f
          */
         "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
@@ -7934,7 +7936,7 @@ export interface operations {
       query?: never;
       header?: {
         /**
-         * @description Makes a retry safe (DESIGN.md §12): a request with the same key, from the same caller, to the same route, within 24 hours gets the first one's response (status, headers and body) and changes nothing again. The same key with another request is 422; while the first one runs, 409. 1 to 255 printable ASCII characters (400 otherwise); a UUID is a good choice. Responses are kept for 2xx and for 4xx other than 409 and 429; after a 409, 429 or 5xx the same key acts again.
+         * @description Makes a retry safe: a request with the same key, from the same caller, to the same route, within 24 hours gets the first one's response (status, headers and body) and changes nothing again. The same key with another request is 422; while the first one runs, 409. 1 to 255 printable ASCII characters (400 otherwise); a UUID is a good choice. Responses are kept for 2xx and for 4xx other than 409 and 429; after a 409, 429 or 5xx the same key acts again.
          * @example 5f0c7f7e-7a52-4a4e-9d0b-6a1c2b3d4e5f
          */
         "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
@@ -8206,7 +8208,7 @@ export interface operations {
       query?: never;
       header?: {
         /**
-         * @description Makes a retry safe (DESIGN.md §12): a request with the same key, from the same caller, to the same route, within 24 hours gets the first one's response (status, headers and body) and changes nothing again. The same key with another request is 422; while the first one runs, 409. 1 to 255 printable ASCII characters (400 otherwise); a UUID is a good choice. Responses are kept for 2xx and for 4xx other than 409 and 429; after a 409, 429 or 5xx the same key acts again.
+         * @description Makes a retry safe: a request with the same key, from the same caller, to the same route, within 24 hours gets the first one's response (status, headers and body) and changes nothing again. The same key with another request is 422; while the first one runs, 409. 1 to 255 printable ASCII characters (400 otherwise); a UUID is a good choice. Responses are kept for 2xx and for 4xx other than 409 and 429; after a 409, 429 or 5xx the same key acts again.
          * @example 5f0c7f7e-7a52-4a4e-9d0b-6a1c2b3d4e5f
          */
         "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];

@@ -125,8 +125,17 @@ export const EVENT_LABELS: Record<EventType, string> = {
   scim_token_rotated: "SCIM token rotated",
   scim_role_mappings_changed: "SCIM role mappings changed",
   scim_disconnected: "SCIM disconnected",
-  administrator_provisioned: "Administrator provisioned by SCIM",
+  administrator_provisioned: "Administrator provisioned",
   administrator_deprovisioned: "Administrator deprovisioned by SCIM",
+  domain_added: "Domain added",
+  domain_verified: "Domain verified",
+  domain_verification_failed: "Domain verification failed",
+  domain_removed: "Domain removed",
+  sso_connected: "SSO connected",
+  sso_updated: "SSO updated",
+  sso_disconnected: "SSO disconnected",
+  sso_sign_in: "Signed in with SSO",
+  sso_sign_in_refused: "SSO sign-in refused",
 };
 
 /** An event type's label; a type this console does not know yet (a newer API) reads as its words. */
