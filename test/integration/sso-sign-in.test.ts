@@ -13,12 +13,14 @@ import { handler as preAuthentication } from "../../functions/sso/pre-authentica
 import { handler as preSignUp } from "../../functions/sso/pre-sign-up.js";
 import { handler as preTokenGeneration } from "../../functions/sso/pre-token-generation.js";
 import { cognitoClient } from "../../infra/local/cognito.js";
+import { MAX_MEMBERS } from "../../shared/institutions/model.js";
+import { getInstitution } from "../../shared/institutions/repository.js";
 import { paths } from "../../shared/routes.js";
 import { call, stack, token, uniq, uniqEmail } from "../support/api.js";
 import { createInstitution, inviteMailed } from "../support/flows.js";
 import { challengeOf, type IdpServer, idpServer, publishTxt, samlMetadata } from "../support/sso.js";
 import { visit } from "../support/visitor.js";
-import { userIdOf } from "./helpers.js";
+import { grantAccess, userIdOf } from "./helpers.js";
 
 const INST = paths.institutions;
 const cognito = cognitoClient(stack.cognitoEndpoint, stack.region);
@@ -238,4 +240,21 @@ describe("a federated sign-in", () => {
     expect(res.status, res.text).toBe(409);
     expect(res.body).toEqual({ error: "Sign in with your institution's single sign-on to accept this invitation" });
   });
+
+  it("the seat limit: at 95 administrators the sign-in succeeds without access, and is recorded so", async () => {
+    const { inst, domain, provider } = await connected({ jit: { enabled: true, default_role: "cohort_admin" } });
+    for (let n = 1; n < MAX_MEMBERS; n++) await grantAccess(inst.id, uniq("seat"), "cohort_admin");
+    expect(Object.keys((await getInstitution(inst.id))?.members ?? {})).toHaveLength(MAX_MEMBERS);
+    const email = `late.${uniq("p")}@${domain}`;
+    const subject = uniq("subject");
+    await preSignUp(signUpEvent(provider, subject, email));
+    const late = await federatedUser(provider, subject, email);
+    const out = await preTokenGeneration(tokenEvent(late.userName, { sub: late.sub, email, provider }));
+    expect(out.response.claimsOverrideDetails?.claimsToAddOrOverride).toMatchObject({ email_verified: "true" });
+    expect(Object.keys((await getInstitution(inst.id))?.members ?? {})).toHaveLength(MAX_MEMBERS);
+    expect((await getInstitution(inst.id))?.members[late.sub]).toBeUndefined();
+    const signIns = (await ownerTrail("sso_sign_in")).filter((e) => e.details.institution_id === inst.id);
+    expect(signIns.map((e) => e.details)).toEqual([{ provider_name: provider, institution_id: inst.id, jit: "seat_limit" }]);
+    expect((await ownerTrail("administrator_provisioned")).filter((e) => e.details.institution_id === inst.id)).toEqual([]);
+  }, 90_000);
 });
