@@ -13,17 +13,21 @@ import { handler as preAuthentication } from "../../functions/sso/pre-authentica
 import { handler as preSignUp } from "../../functions/sso/pre-sign-up.js";
 import { handler as preTokenGeneration } from "../../functions/sso/pre-token-generation.js";
 import { cognitoClient } from "../../infra/local/cognito.js";
+import { dynamo } from "../../shared/clients.js";
 import { MAX_MEMBERS } from "../../shared/institutions/model.js";
 import { getInstitution } from "../../shared/institutions/repository.js";
 import { paths } from "../../shared/routes.js";
+import { discover } from "../../shared/sso/discover.js";
 import { call, stack, token, uniq, uniqEmail } from "../support/api.js";
 import { createInstitution, inviteMailed } from "../support/flows.js";
+import { expectWithinDesign, requestCounter } from "../support/requests.js";
 import { challengeOf, type IdpServer, idpServer, publishTxt, samlMetadata } from "../support/sso.js";
 import { visit } from "../support/visitor.js";
 import { grantAccess, userIdOf } from "./helpers.js";
 
 const INST = paths.institutions;
 const cognito = cognitoClient(stack.cognitoEndpoint, stack.region);
+const counted = requestCounter(dynamo);
 let idp: IdpServer;
 let owner: string;
 
@@ -257,4 +261,21 @@ describe("a federated sign-in", () => {
     expect(signIns.map((e) => e.details)).toEqual([{ provider_name: provider, institution_id: inst.id, jit: "seat_limit" }]);
     expect((await ownerTrail("administrator_provisioned")).filter((e) => e.details.institution_id === inst.id)).toEqual([]);
   }, 90_000);
+
+  it("round trips: discover reads at most three items in two round trips; a JIT sign-in makes four GetItems and one transaction", async () => {
+    const { domain, provider } = await connected({ jit: { enabled: true, default_role: "cohort_admin" } });
+    const email = `rt.${uniq("p")}@${domain}`;
+    const found = await counted(() => discover({ email }));
+    expect(found.result.sso?.provider_name).toBe(provider);
+    expect(found.requests.map((r) => r.command)).toEqual(["GetItem", "GetItem", "GetItem"]);
+    expectWithinDesign(found.requests, { maxItemsRead: 3, change: false });
+
+    const subject = uniq("subject");
+    await preSignUp(signUpEvent(provider, subject, email));
+    const person = await federatedUser(provider, subject, email);
+    const signedIn = await counted(() => preTokenGeneration(tokenEvent(person.userName, { sub: person.sub, email, provider })));
+    // The provider's institution; the institution and its connection side by side; the domain's guard; the commit.
+    expect(signedIn.requests.map((r) => r.command)).toEqual(["GetItem", "GetItem", "GetItem", "GetItem", "TransactWriteItems"]);
+    expectWithinDesign(signedIn.requests, { maxItemsRead: 4, change: true });
+  });
 });
