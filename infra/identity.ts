@@ -33,6 +33,8 @@ export class Identity extends StackPart {
       customAttributes: {
         // Mutable so an administrator can move a user between accounts; clients cannot write it (see below).
         account_id: new cognito.StringAttribute({ minLen: 1, maxLen: 128, mutable: true }),
+        // The groups an institution's IdP asserts (DESIGN.md §18), mapped at each federated sign-in; read by the triggers.
+        sso_groups: new cognito.StringAttribute({ maxLen: 2048, mutable: true }),
       },
       // The one policy (shared/password-policy.ts): the join route checks a password against it before creating a user.
       passwordPolicy: {

@@ -24,6 +24,7 @@ import { originVerifySecret } from "./origin-secret.js";
 import { addOutputs } from "./outputs.js";
 import { StackPart } from "./part.js";
 import { boundsEnvironment, ENVIRONMENTS, type Settings } from "./settings.js";
+import { SsoTriggers } from "./sso-triggers.js";
 import { Streaming } from "./streaming.js";
 import { Tables } from "./tables.js";
 import { EvidenceTrail } from "./trail.js";
@@ -85,6 +86,8 @@ export class InstitutionAdminStack extends Stack {
   readonly functions = new Map<string, NodejsFunction>();
   /** The SCIM routes' Lambda authorizer (functions/scim/authorizer.ts), when the route table has SCIM routes. */
   readonly scimAuthorizerFunction: NodejsFunction | undefined;
+  /** The user pool's triggers of an SSO sign-in (infra/sso-triggers.ts). */
+  readonly ssoTriggers: SsoTriggers;
   readonly settings: Settings;
   readonly mainTable: dynamodb.Table;
   readonly eventsTable: dynamodb.Table;
@@ -234,6 +237,13 @@ export class InstitutionAdminStack extends Stack {
       this.functions.set(handler, fn);
     }
     this.scimAuthorizerFunction = api.scimAuthorizerFunction;
+    // The pool's triggers of an SSO sign-in (§18): trust, linking, JIT, require SSO.
+    this.ssoTriggers = new SsoTriggers(this, "SsoTriggers", {
+      userPool: this.userPool,
+      tables,
+      environment: commonEnv,
+      logRetention: settings.logRetention,
+    });
     // Retention, signed hourly digests and their locked copies (trail.ts).
     this.trail = new EvidenceTrail(this, "Trail", {
       settings,

@@ -155,6 +155,10 @@ export function describe(type: EventType, details: Record<string, unknown>, acto
       return `${actor} changed the single sign-on of institution ${t("institution_id")} (${(details.changes as string[] | undefined)?.join(", ") ?? ""})`;
     case "sso_disconnected":
       return `${actor} disconnected the single sign-on (${t("provider_name")}) of institution ${t("institution_id")}`;
+    case "sso_sign_in":
+      return `${actor} signed in with single sign-on (${t("provider_name")}) to institution ${t("institution_id")}`;
+    case "sso_sign_in_refused":
+      return `A single sign-on (${t("provider_name")}) was refused (${t("reason")})`;
   }
 }
 
@@ -304,9 +308,20 @@ export const fitsWithEvents = (events: readonly AuditEvent[], ...change: TxItems
  * event's items under names of their own, all in the one transaction.
  */
 export async function commitWithEvents(events: readonly AuditEvent[], ...change: TxItems[]): Promise<TxResult> {
-  const named = events.map((e, i) =>
-    i === 0 ? eventItems(e) : Object.fromEntries(Object.entries(eventItems(e)).map(([name, item]) => [`${name} ${e.id}`, item])),
-  );
+  // One activity marker per account and period, however many of the events it marks: DynamoDB refuses a
+  // transaction that names one item twice (two events of one account, in a process that has not marked it yet).
+  const marked = new Set<string>();
+  const named = events.map((e, i) => {
+    const items = eventItems(e);
+    for (const account of e.accounts) {
+      const marker = items[`audit period ${account}`];
+      const key = marker && "Put" in marker ? `${marker.Put?.Item?.pk}#${marker.Put?.Item?.sk}` : undefined;
+      if (key === undefined) continue;
+      if (marked.has(key)) delete items[`audit period ${account}`];
+      marked.add(key);
+    }
+    return i === 0 ? items : Object.fromEntries(Object.entries(items).map(([name, item]) => [`${name} ${e.id}`, item]));
+  });
   const result = await transact(...change, ...named);
   if (result.kind !== "ok") return result;
   noteCommitted(named.flatMap((items) => Object.values(items)));

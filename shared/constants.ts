@@ -54,6 +54,8 @@ export const EVENT_TYPES = [
   "sso_connected",
   "sso_updated",
   "sso_disconnected",
+  "sso_sign_in",
+  "sso_sign_in_refused",
 ] as const;
 export type EventType = (typeof EVENT_TYPES)[number];
 

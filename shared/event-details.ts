@@ -65,8 +65,13 @@ export interface EventDetails {
    */
   scim_role_mappings_changed: { institution_id: string; scim_connection: string; role_mappings: { group: string; role: Role }[] };
   scim_disconnected: { institution_id: string; scim_connection: string };
-  /** The directory's (actor `user` null): who got access, with which role, from which SCIM user. */
-  administrator_provisioned: { institution_id: string; user_id: string; email: string; role: Role; scim_connection: string };
+  /**
+   * Who got access, with which role: from the directory (actor `user` null, `scim_connection`; `source: "scim"`), or
+   * on their first sign-in with the institution's SSO (the person is the actor; `source: "sso"`, `sso_connection`).
+   */
+  administrator_provisioned:
+    | { institution_id: string; user_id: string; email: string; role: Role; source?: "scim"; scim_connection: string }
+    | { institution_id: string; user_id: string; email: string; role: Role; source: "sso"; sso_connection: string };
   administrator_deprovisioned: {
     institution_id: string;
     user_id: string;
@@ -93,6 +98,16 @@ export interface EventDetails {
   sso_connected: { institution_id: string; sso_connection: string; type: "saml" | "oidc"; provider_name: string };
   sso_updated: { institution_id: string; sso_connection: string; provider_name: string; changes: string[] };
   sso_disconnected: { institution_id: string; sso_connection: string; provider_name: string };
+  /**
+   * A federated sign-in with the institution's IdP (DESIGN.md §18), the person as actor. `jit` when membership on
+   * first sign-in acted: `provisioned` (with `administrator_provisioned`), or `seat_limit` (signed in without access).
+   */
+  sso_sign_in: { provider_name: string; institution_id: string; jit?: "provisioned" | "seat_limit" };
+  /**
+   * A federated sign-in the service refused, in the IdP's institution's account: `email_outside_domains` (the IdP
+   * asserted an e-mail that is not on the institution's verified domains), `no_email`, `not_connected`.
+   */
+  sso_sign_in_refused: { provider_name: string; reason: "email_outside_domains" | "no_email" | "not_connected" };
 }
 
 /** Compile-time: the types given details here are exactly the contract's list (constants.ts). */
@@ -129,7 +144,7 @@ export const DETAIL_KEYS: { readonly [T in keyof EventDetails]-?: readonly KeysO
   scim_token_rotated: ["institution_id", "scim_connection"],
   scim_role_mappings_changed: ["institution_id", "scim_connection", "role_mappings"],
   scim_disconnected: ["institution_id", "scim_connection"],
-  administrator_provisioned: ["institution_id", "user_id", "email", "role", "scim_connection"],
+  administrator_provisioned: ["institution_id", "user_id", "email", "role", "source", "scim_connection", "sso_connection"],
   administrator_deprovisioned: ["institution_id", "user_id", "email", "reason", "scim_connection"],
   domain_added: ["institution_id", "domain_id", "domain"],
   domain_verified: ["institution_id", "domain_id", "domain"],
@@ -138,6 +153,8 @@ export const DETAIL_KEYS: { readonly [T in keyof EventDetails]-?: readonly KeysO
   sso_connected: ["institution_id", "sso_connection", "type", "provider_name"],
   sso_updated: ["institution_id", "sso_connection", "provider_name", "changes"],
   sso_disconnected: ["institution_id", "sso_connection", "provider_name"],
+  sso_sign_in: ["provider_name", "institution_id", "jit"],
+  sso_sign_in_refused: ["provider_name", "reason"],
 };
 
 /** The keys of `security_events_exported`'s `filters`. */

@@ -325,6 +325,8 @@ export const streamKeys = {
  * - the service-wide guard `DOMAINGUARD#<domain>` / `GUARD` → the institution that verified it: put under the
  *   condition that it is free (or already ours), so a domain is verified by at most one institution;
  * - the connection `INST#<id>` / `SSO` (never the client secret: that lives in the pool's identity provider);
+ * - the provider `SSOPROVIDER#<provider name>` / `PROVIDER` → the institution whose IdP it is: written and deleted
+ *   with the connection, read by the pool's triggers (a sign-in names its provider, not its institution);
  * - the lock on the console app client's provider list `SSOPOOL` / `CLIENT#<client id>`: its read-modify-write
  *   (DescribeUserPoolClient, UpdateUserPoolClient) runs under it, so two connections at once lose nothing.
  */
@@ -340,4 +342,5 @@ export const domainKeys = {
 export const ssoKeys = {
   connection: (institutionId: string): Key => ({ pk: `INST#${institutionId}`, sk: "SSO" }),
   clientLock: (clientId: string): Key => ({ pk: "SSOPOOL", sk: `CLIENT#${keyPart(clientId)}` }),
+  provider: (providerName: string): Key => ({ pk: `SSOPROVIDER#${keyPart(providerName)}`, sk: "PROVIDER" }),
 } as const;

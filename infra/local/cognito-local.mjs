@@ -14,8 +14,10 @@
  *   the pool's own store, with Cognito's checks (a name taken, the name's form, the type), so an SSO connection's
  *   calls succeed as in AWS and the local federation stand-in can read the providers later; UpdateUserPoolClient
  *   refuses a supported provider that does not exist, as Cognito does.
+ * - Linking a federated identity (AdminLinkProviderForUser): infra/local/cognito-federation.mjs.
  */
 import { createRequire } from "node:module";
+import { installFederation } from "./cognito-federation.mjs";
 
 // Resolved from cognito-local's own directory: its modules and its dependencies (jsonwebtoken), as it sees them.
 const require = createRequire(createRequire(import.meta.url).resolve("cognito-local/package.json"));
@@ -224,5 +226,7 @@ Targets.UpdateUserPoolClient = (services) => {
     return update(ctx, req);
   };
 };
+
+installFederation(Targets, { InvalidParameterError, ResourceNotFoundError, CognitoError }, storedProvider);
 
 require("./lib/bin/start.js");

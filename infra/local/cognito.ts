@@ -106,7 +106,10 @@ export async function ensureUserPool(endpoint: string, region: string): Promise<
           PoolName: POOL_NAME,
           UsernameAttributes: ["email"],
           AutoVerifiedAttributes: ["email"],
-          Schema: [{ Name: "account_id", AttributeDataType: "String", Mutable: true }],
+          Schema: [
+            { Name: "account_id", AttributeDataType: "String", Mutable: true },
+            { Name: "sso_groups", AttributeDataType: "String", Mutable: true },
+          ],
           // The deployed pool's policy (cognito-local stores it but does not enforce it; the join route does).
           Policies: {
             PasswordPolicy: {

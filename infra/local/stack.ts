@@ -227,7 +227,7 @@ export interface GatewayRole {
   readonly digestTimer: boolean;
   /** Honour `x-local-clock-offset` (the test run's stack only). */
   readonly clockHeader: boolean;
-  /** The verified domains' DNS resolvers (`DNS_RESOLVERS`, DESIGN.md §18); unset: the system's. */
+  /** Verified domains' TXT lookups (`host:port`, comma-separated); the system's resolvers when unset. */
   readonly dnsResolvers?: string | undefined;
   /** More environment for the handlers. */
   readonly handlerEnv?: Readonly<Record<string, string>>;
@@ -253,8 +253,8 @@ export function gatewayEnvironment(info: StackInfo, role: GatewayRole): Record<s
       // The pool that transfer, joining and SCIM use (shared/users.ts), as the CDK stack names it to those functions.
       USER_POOL_ID: userPoolId,
       COGNITO_ENDPOINT: cognitoEndpoint,
-      // SSO connections (DESIGN.md §18): the console's app client lists their providers; the local Cognito stands in
-      // for the pool's managed-login domain (its ACS URL and redirect URI).
+      // SSO connections: the console's app client lists their providers; the local Cognito stands in for the
+      // pool's managed-login domain (its ACS URL and redirect URI).
       USER_POOL_CLIENT_ID: userPoolClientId,
       COGNITO_DOMAIN: cognitoEndpoint,
       // Verified domains' TXT lookups: `DNS_RESOLVERS=127.0.0.1:5353 npm start` reaches a resolver of your own.

@@ -1,7 +1,8 @@
 /**
  * The one membership door (DESIGN.md §9, §15, §17): granting access, changing a role and removing access, for
  * every way in: invitation accept and join (shared/invitations/), the administrators routes
- * (shared/administrators/), the directory (shared/scim/), and next, per-institution sign-in.
+ * (shared/administrators/), the directory (shared/scim/), and a first sign-in with the institution's SSO
+ * (shared/sso/sign-in.ts).
  *
  * A door reads the institution, opens a `MembershipChange` on it, takes its steps (`grant`, `changeRole`,
  * `remove`; each answers `ok`, a refusal, or `retry`), records its own events with `record`, and commits the
@@ -132,6 +133,8 @@ export class MembershipChange {
       return OK;
     }
     if (source.via === "directory") return this.changeRole(id, role, source);
+    // SSO grants a seat to who has none; one held already (the owner's included) is never touched.
+    if (source.via === "sso") return OK;
     this.#items[`marker ${id}`] = putMarker(this.#institution.id, id, person.email);
     if (role === current) {
       this.#kept.add(id);

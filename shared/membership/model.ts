@@ -49,12 +49,13 @@ export interface Person {
  * - `invitation`: accepting `invitation`, sent by `inviter`, who must still hold a seat when it commits;
  * - `directory`: the institution's SCIM `connection`, which then manages the access (`managed_by: "scim"`);
  * - `hand`: the administrators routes (the institution's super admin, or the member leaving).
- * Per-institution sign-in (DESIGN.md §18) will be a door of its own here, out of reach of the owner as the
- * directory is.
+ * - `sso`: the institution's SSO `connection`, on a person's first sign-in (DESIGN.md §18, JIT): a new seat only,
+ *   never a change of one that exists, so out of reach of the owner as the directory is.
  */
 export type Source =
   | { readonly via: "invitation"; readonly invitation: string; readonly inviter: string }
   | { readonly via: "directory"; readonly connection: string }
+  | { readonly via: "sso"; readonly connection: string }
   | { readonly via: "hand" };
 
 /** The institution's super admin (its owner): its seat changes by a transfer alone, through no door of this module. */

@@ -154,6 +154,7 @@ export async function planAccess(
       user_id: pool.user_id,
       email,
       role: want.role,
+      source: "scim",
       scim_connection: connection.id,
     });
   }

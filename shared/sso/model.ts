@@ -9,6 +9,9 @@ import type { OidcIdp } from "./oidc.js";
 
 export type SsoType = "saml" | "oidc";
 
+/** The pool's custom attribute the IdP's groups are mapped to (infra/identity.ts), read by the sign-in triggers. */
+export const SSO_GROUPS_ATTRIBUTE = "custom:sso_groups";
+
 /** IdP attribute or claim names read for each of ours. */
 export interface AttributeMapping {
   email: string;

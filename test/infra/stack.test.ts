@@ -158,8 +158,8 @@ describe("functions", () => {
     // without a route (infra/streaming.ts: export worker, stream consumer, webhook retrier).
     const { exportWorker, consumer, retrier } = stack.streaming;
     expect(fns.filter(([, f]) => String(f.Properties.Runtime).startsWith("nodejs"))).toHaveLength(
-      // + the SCIM routes' Lambda authorizer (DESIGN.md §15).
-      handlers().size + 3 + [exportWorker, consumer, retrier].length + 1,
+      // + the SCIM routes' Lambda authorizer (DESIGN.md §15) + the user pool's SSO triggers (§18, infra/sso-triggers.ts).
+      handlers().size + 3 + [exportWorker, consumer, retrier].length + 1 + stack.ssoTriggers.functions.size,
     );
     expect(stack.functions.size).toBe(handlers().size);
     for (const [handler, fn] of stack.functions) {

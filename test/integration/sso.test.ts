@@ -123,7 +123,11 @@ describe("connecting an identity provider", () => {
 
     const provider = await poolProvider(sso.provider_name);
     expect(provider).toMatchObject({ ProviderType: "SAML", ProviderDetails: { MetadataURL: url } });
-    expect(provider?.AttributeMapping).toEqual({ email: sso.attribute_mapping.email, name: sso.attribute_mapping.name });
+    expect(provider?.AttributeMapping).toEqual({
+      email: sso.attribute_mapping.email,
+      name: sso.attribute_mapping.name,
+      "custom:sso_groups": sso.attribute_mapping.groups,
+    });
     expect(await clientProviders()).toEqual(expect.arrayContaining(["COGNITO", sso.provider_name]));
 
     const shown = await call("GET", ssoOf(inst.id), { token: owner });
