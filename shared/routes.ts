@@ -393,21 +393,21 @@ const table: readonly Declared[] = [
     path: `${inst}/{id}/domains`,
     handler: "domains/routes",
     rule: rule.institution_super_admin,
-    access: { main: ["GetItem", "Query", "PutItem", "UpdateItem", "DeleteItem"], events: TRAIL },
+    access: { main: ["GetItem", "Query", "PutItem", "DeleteItem"], events: TRAIL },
   },
   {
     method: "POST",
     path: `${inst}/{id}/domains/{domain_id}/verify`,
     handler: "domains/routes",
     rule: rule.institution_super_admin,
-    access: { main: ["GetItem", "Query", "PutItem", "UpdateItem", "DeleteItem"], events: TRAIL },
+    access: { main: ["GetItem", "Query", "PutItem", "DeleteItem"], events: TRAIL },
   },
   {
     method: "DELETE",
     path: `${inst}/{id}/domains/{domain_id}`,
     handler: "domains/routes",
     rule: rule.institution_super_admin,
-    access: { main: ["GetItem", "Query", "PutItem", "UpdateItem", "DeleteItem"], events: TRAIL },
+    access: { main: ["GetItem", "Query", "PutItem", "DeleteItem"], events: TRAIL },
   },
   // The SSO connection (shared/sso/): its identity provider lives in the user pool.
   ...(["POST", "GET", "PATCH", "DELETE"] as const).map(

@@ -162,7 +162,8 @@ describe("console details (issue 41)", () => {
     await page.keyboard.type(invitee);
     expect(await dialog.getByLabel("E-mail address").inputValue()).toBe(invitee);
     await page.keyboard.press("Enter");
-    const sent = page.getByText(`Invitation sent to ${invitee}`);
+    // Exact: Cloudscape's live announcer repeats the message with its type ("Success Invitation sent …").
+    const sent = page.getByText(`Invitation sent to ${invitee}`, { exact: true });
     await sent.waitFor();
     await screenshot(page, "51-invitation-sent");
     // A tab of the same page keeps it.

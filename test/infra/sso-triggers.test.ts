@@ -71,17 +71,10 @@ describe("the SSO sign-in triggers", () => {
   it("reach the tables as their access says: pre authentication reads, the others append to the trail", () => {
     const dynamo = (h: TriggerHandler) =>
       [...new Set(statementsOf(h).flatMap((s) => asList<string>(s.Action).filter((a) => a.startsWith("dynamodb:"))))].sort();
-    expect(TRIGGER_ACCESS["sso/pre-authentication"]).toEqual({ main: "read" });
-    expect(dynamo("sso/pre-authentication")).toEqual(["dynamodb:GetItem", "dynamodb:Query"]);
+    expect(TRIGGER_ACCESS["sso/pre-authentication"]).toEqual({ main: ["GetItem"] });
+    expect(dynamo("sso/pre-authentication")).toEqual(["dynamodb:GetItem"]);
     expect(dynamo("sso/pre-token-generation")).toEqual(
-      [
-        "dynamodb:ConditionCheckItem",
-        "dynamodb:DeleteItem",
-        "dynamodb:GetItem",
-        "dynamodb:PutItem",
-        "dynamodb:Query",
-        "dynamodb:UpdateItem",
-      ].sort(),
+      ["dynamodb:ConditionCheckItem", "dynamodb:GetItem", "dynamodb:PutItem", "dynamodb:Query", "dynamodb:UpdateItem"].sort(),
     );
     expect(dynamo("sso/pre-sign-up")).not.toContain("dynamodb:DeleteItem");
   });

@@ -151,7 +151,8 @@ describe("joining from an invitation (open, register)", () => {
   it("refusals count against the probing bound of the source address: past 30 in a minute, 429 until it ends", async () => {
     const address = loopbackAddress();
     const unknown = { token: "B".repeat(43) };
-    await withinOneWindow("minute", 20_000);
+    // The 32 requests in one minute of the service's clock: its start, so a busy machine has the whole minute.
+    await withinOneWindow("minute", 59_000);
     const answers = [];
     for (let i = 0; i < 32; i++) answers.push(await visit("POST", i % 2 ? OPEN : REGISTER, { from: address, body: unknown }));
     expect(answers.slice(0, 30).map((a) => a.status)).toEqual(Array(30).fill(422));

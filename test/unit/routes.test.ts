@@ -128,7 +128,7 @@ describe("the SSO routes (DESIGN.md §18)", () => {
     });
     expect(access.get("sso/discover")).toEqual({ main: ["GetItem"], idempotency: true });
     expect(access.get("domains/routes")).toEqual({
-      main: ["GetItem", "Query", "PutItem", "UpdateItem", "DeleteItem"],
+      main: ["GetItem", "Query", "PutItem", "DeleteItem"],
       events: trail,
       idempotency: true,
     });
