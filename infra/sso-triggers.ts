@@ -1,5 +1,5 @@
 /**
- * The user pool's triggers of a federated sign-in (DESIGN.md §18, docs/sso.md#signing-in): pre sign-up (trust and
+ * The user pool's triggers of a federated sign-in (docs/sso.md#signing-in): pre sign-up (trust and
  * linking), pre token generation (trust, JIT, the sign-in's event) and pre authentication (require SSO), each a
  * function of its own (functions/sso/pre-*.ts) with a role that may do exactly what it does:
  * - the main table read (the provider's institution, the domain's guard, the institution, the connection) and, for

@@ -66,7 +66,7 @@ export interface InstitutionAdminStackProps extends StackProps {
    */
   readonly consoleLogsElsewhere?: boolean;
   /**
-   * A custom domain of the HTTP API that only the console's CloudFront distribution uses (DESIGN.md §13,
+   * A custom domain of the HTTP API that only the console's CloudFront distribution uses (docs/security.md,
    * "One way in"). With it, CloudFront reaches the API there, the default `execute-api` endpoint is disabled
    * (so the WAF and the distribution cannot be bypassed), and the functions record the viewer's address from
    * `CloudFront-Viewer-Address`. The certificate is a regional ACM certificate for `name`, in this stack's
@@ -109,7 +109,7 @@ export class InstitutionAdminStack extends Stack {
   readonly alarmTopic: sns.Topic;
   readonly mailFeedbackTopic: sns.Topic;
   readonly monitoring: Monitoring;
-  /** Exports bucket and worker, the events stream's consumer, the bus and the webhook retrier (DESIGN.md §11). */
+  /** Exports bucket and worker, the events stream's consumer, the bus and the webhook retrier (docs/events-out.md). */
   readonly streaming: Streaming;
   readonly trail: EvidenceTrail;
   /** Origin of the links in mail. */
@@ -165,7 +165,7 @@ export class InstitutionAdminStack extends Stack {
       webAclArn = this.webAcl.arn;
     }
 
-    // One way in (DESIGN.md §16): CloudFront's origin header, which every function checks (origin-secret.ts).
+    // One way in (docs/iam.md): CloudFront's origin header, which every function checks (origin-secret.ts).
     const originSecret = fronted ? originVerifySecret(this, fronted.secretVersionId) : undefined;
 
     this.console = new Console(this, "Console", {
@@ -218,9 +218,9 @@ export class InstitutionAdminStack extends Stack {
       ...commonEnv,
       ...(originSecret !== undefined && { ORIGIN_VERIFY_SECRET: originSecret }),
       ...(access.mail ? mailEnv : {}),
-      // Directory provisioning (DESIGN.md §15): the SCIM base URL is the console's origin.
+      // Directory provisioning (docs/scim.md): the SCIM base URL is the console's origin.
       ...(handler.startsWith("scim/") && { APP_BASE_URL: this.appBaseUrl }),
-      // SSO connections (§18): the console's app client lists their providers; their ACS URL is on the pool's domain.
+      // SSO connections (docs/sso.md): the console's app client lists their providers; their ACS URL is on the pool's domain.
       ...(access.users === "sso" && {
         USER_POOL_CLIENT_ID: this.userPoolClient.userPoolClientId,
         COGNITO_DOMAIN: identity.domain.baseUrl(),
@@ -237,7 +237,7 @@ export class InstitutionAdminStack extends Stack {
       this.functions.set(handler, fn);
     }
     this.scimAuthorizerFunction = api.scimAuthorizerFunction;
-    // The pool's triggers of an SSO sign-in (§18): trust, linking, JIT, require SSO.
+    // The pool's triggers of an SSO sign-in (docs/sso.md): trust, linking, JIT, require SSO.
     this.ssoTriggers = new SsoTriggers(this, "SsoTriggers", {
       userPool: this.userPool,
       tables,

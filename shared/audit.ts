@@ -34,7 +34,7 @@ export interface AuditEvent<T extends EventType = EventType> {
   readonly details: EventDetails[T];
   /**
    * The accounts whose trail holds the event: the actor's, and the account that owns the institution it
-   * concerns when that is another one (DESIGN.md §2), under the same id.
+   * concerns when that is another one (docs/contract/README.md#identity-and-access), under the same id.
    */
   readonly accounts: readonly string[];
 }
@@ -94,7 +94,7 @@ export function describe(type: EventType, details: Record<string, unknown>, acto
       if (details.scope === "institution_daily") return `${actor} reached the limit of ${t("limit")} institutions created in a day`;
       return `${actor} exceeded the invitation limit (${t("limit")}, ${t("scope") || "pending"}) for ${t("email")}`;
     case "security_events_exported":
-      // A full export (DESIGN.md §11) is recorded when it starts, before its row count is known.
+      // A full export (docs/events-out.md) is recorded when it starts, before its row count is known.
       if (details.export_id !== undefined) return `${actor} started a full export (${t("format")}) of security events`;
       return `${actor} exported ${t("event_count")} security events`;
     case "token_validation_failure":
@@ -177,7 +177,7 @@ export function requestValue(value: string | undefined): string | null {
 const WHOLE = new Set(["email", "user_email"]);
 
 /**
- * Every string of an event's details as the trail records it (DESIGN.md §13): each a `recordedText`,
+ * Every string of an event's details as the trail records it (docs/security.md): each a `recordedText`,
  * so that no value from a request, id, filter or name, can flood the trail or forge a line in it.
  */
 export function recordedDetails(value: unknown, key = ""): unknown {
@@ -207,7 +207,7 @@ function storedItem(e: AuditEvent, account: string): Record<string, unknown> {
     id: e.id,
     account_id: account,
     event_type: e.type,
-    // The directory acts as no user (DESIGN.md §15): `user_id` null; its id names it in the description and index.
+    // The directory acts as no user (docs/scim.md): `user_id` null; its id names it in the description and index.
     user_id: actor.directory ? null : actor.id,
     user_email: email,
     user_name: actor.name === null ? null : recordedText(actor.name),

@@ -18,7 +18,7 @@ export interface Caller {
   /** The identity provider verified `email` (`email_verified` true): required to accept an invitation. */
   readonly emailVerified: boolean;
   readonly ip: string;
-  /** Set when the actor is an institution's directory (SCIM, DESIGN.md §15): its connection id; no user. */
+  /** Set when the actor is an institution's directory (SCIM, docs/scim.md): its connection id; no user. */
   readonly directory?: string;
 }
 
@@ -55,7 +55,7 @@ export function callerFrom(event: APIGatewayProxyEventV2WithJWTAuthorizer, ip: s
   return {
     id,
     email: typeof claims.email === "string" ? claims.email.toLowerCase() : "",
-    // As recorded everywhere (events, access records, invitations, mail): cut and cleaned (DESIGN.md §13).
+    // As recorded everywhere (events, access records, invitations, mail): cut and cleaned (docs/security.md).
     name: typeof claims.name === "string" && claims.name !== "" ? recordedText(claims.name) : null,
     accountId: typeof account === "string" && account !== "" ? account : `user:${id}`,
     isCohortSuperAdmin: parseGroups(claims["cognito:groups"]).includes(SUPER_ADMIN_GROUP),
@@ -72,7 +72,7 @@ export function callerFrom(event: APIGatewayProxyEventV2WithJWTAuthorizer, ip: s
 export const VISITOR_ACCOUNT = "visitors:unauthenticated";
 
 /**
- * Who calls a public route that acts (open and register an invitation, DESIGN.md §14): nobody signed in, so
+ * Who calls a public route that acts (open and register an invitation, docs/joining.md): nobody signed in, so
  * the visitor is its source address. Its id, `ip:<address>`, keys the probing bound by that address; its
  * events go to the invited institution's owner once the token names one (`actingFor`).
  */

@@ -67,5 +67,5 @@ export const COUNTED_TYPES = [
 ] as const satisfies readonly EventType[];
 export type CountedType = (typeof COUNTED_TYPES)[number];
 
-/** The request header of DESIGN.md §12, lower-cased as API Gateway passes header names. */
+/** The request header of docs/contract/README.md#retries-and-concurrent-edits, lower-cased as API Gateway passes header names. */
 export const IDEMPOTENCY_HEADER = "idempotency-key";

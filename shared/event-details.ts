@@ -17,7 +17,7 @@ export interface EventDetails {
   unauthorized_institution_access: { attempted_institution_id: RequestValue; action?: "manage_invitations" | "manage_administrators" };
   /**
    * A mail bound names the e-mail and the institution; the account-wide bounds (`institution_daily`,
-   * `refused_requests`: DESIGN.md §13) name neither.
+   * `refused_requests`: docs/security.md) name neither.
    */
   rate_limit_exceeded:
     | {
@@ -35,7 +35,7 @@ export interface EventDetails {
       }
     | { limit: number; scope: "institution_daily" | "refused_requests" };
   token_validation_failure: { reason: "unknown" | "expired" | "used" | "revoked" | "email_mismatch" | "email_unverified" };
-  /** The CSV export's (`event_count`), or a full export's when it starts (`export_id`, `format`; DESIGN.md §11). */
+  /** The CSV export's (`event_count`), or a full export's when it starts (`export_id`, `format`; docs/events-out.md). */
   security_events_exported: {
     event_count?: number;
     export_id?: string;
@@ -51,17 +51,17 @@ export interface EventDetails {
   webhook_deleted: { webhook_id: string; url: string };
   webhook_disabled: { webhook_id: string; url: string; failing_since: string };
   administrator_removed: { institution_id: string; user_id: string; email: string; self: boolean };
-  /** `source: "scim"` and `scim_connection` when the directory changed it (DESIGN.md §15). */
+  /** `source: "scim"` and `scim_connection` when the directory changed it (docs/scim.md). */
   administrator_role_changed: { institution_id: string; user_id: string; from: Role; to: Role; source?: "scim"; scim_connection?: string };
   institution_transferred: { institution_id: string; from_user_id: string; to_user_id: string };
-  /** A person joined from an invitation (DESIGN.md §14): the user-pool user made for them. */
+  /** A person joined from an invitation (docs/joining.md): the user-pool user made for them. */
   account_created: { user_id: string; email: string; institution_id: string; invitation_id: string };
   cohort_deleted: { institution_id: string; cohort_id: string; name: string };
   scim_connected: { institution_id: string; scim_connection: string };
   scim_token_rotated: { institution_id: string; scim_connection: string };
   /**
    * The mappings as a list of `{group, role}`, not a map: a group name is data (`__proto__` included), and a DynamoDB
-   * map cannot hold every key (DESIGN.md §17); a group name is then a recorded value too, cut as any other.
+   * map cannot hold every key (docs/code-structure.md); a group name is then a recorded value too, cut as any other.
    */
   scim_role_mappings_changed: { institution_id: string; scim_connection: string; role_mappings: { group: string; role: Role }[] };
   scim_disconnected: { institution_id: string; scim_connection: string };
@@ -79,7 +79,7 @@ export interface EventDetails {
     reason: "deactivated" | "deleted" | "email_changed";
     scim_connection: string;
   };
-  /** Verified domains (DESIGN.md §18): `domain` is the ASCII form. */
+  /** Verified domains (docs/sso.md): `domain` is the ASCII form. */
   domain_added: { institution_id: string; domain_id: string; domain: string };
   domain_verified: { institution_id: string; domain_id: string; domain: string };
   /**
@@ -94,12 +94,12 @@ export interface EventDetails {
     state: "pending" | "failed";
   };
   domain_removed: { institution_id: string; domain_id: string; domain: string };
-  /** The SSO connection (§18): never its client secret. `changes` names the fields a PATCH changed. */
+  /** The SSO connection (docs/sso.md): never its client secret. `changes` names the fields a PATCH changed. */
   sso_connected: { institution_id: string; sso_connection: string; type: "saml" | "oidc"; provider_name: string };
   sso_updated: { institution_id: string; sso_connection: string; provider_name: string; changes: string[] };
   sso_disconnected: { institution_id: string; sso_connection: string; provider_name: string };
   /**
-   * A federated sign-in with the institution's IdP (DESIGN.md §18), the person as actor. `jit` when membership on
+   * A federated sign-in with the institution's IdP (docs/sso.md), the person as actor. `jit` when membership on
    * first sign-in acted: `provisioned` (with `administrator_provisioned`), or `seat_limit` (signed in without access).
    */
   sso_sign_in: { provider_name: string; institution_id: string; jit?: "provisioned" | "seat_limit" };

@@ -113,7 +113,7 @@ const visitor: Middleware = {
 /**
  * The route's rule (shared/routes.ts `WHO`), after the caller and before the body: a cohort-super-admin route
  * answers anyone else 403, counted against the probing bound (refusals.ts). The other rules need the institution
- * or invitation looked up first (404 before 403, DESIGN.md §2), so their use cases apply them. A route key the
+ * or invitation looked up first (404 before 403, docs/contract/README.md#identity-and-access), so their use cases apply them. A route key the
  * table lacks is a deployment fault: 500, never served without its rule.
  */
 const rule: Middleware = {

@@ -1,5 +1,5 @@
 /**
- * The user pool's pre authentication trigger (DESIGN.md §18, require SSO). Cognito invokes it when someone signs in
+ * The user pool's pre authentication trigger (docs/sso.md, require SSO). Cognito invokes it when someone signs in
  * with a password (`PreAuthentication_Authentication`: the console's USER_PASSWORD_AUTH, SRP, the managed login's
  * password form), not for a federated sign-in. A person whose e-mail is on the verified domains of an institution
  * that requires SSO is refused with a message naming it; that institution's super admin keeps the password.

@@ -1,5 +1,5 @@
 /**
- * The user pool's pre sign-up trigger (DESIGN.md §18). Cognito invokes it before it creates a user: on the first
+ * The user pool's pre sign-up trigger (docs/sso.md). Cognito invokes it before it creates a user: on the first
  * sign-in of a federated identity (`PreSignUp_ExternalProvider`, user name `<provider>_<subject>`, the IdP's
  * attributes already mapped) and on AdminCreateUser (the join route, SCIM: nothing to do here).
  *

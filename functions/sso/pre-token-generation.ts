@@ -1,5 +1,5 @@
 /**
- * The user pool's pre token generation trigger (DESIGN.md §18). Cognito invokes it before it issues tokens; a
+ * The user pool's pre token generation trigger (docs/sso.md). Cognito invokes it before it issues tokens; a
  * federated sign-in comes through the managed login (`TokenGeneration_HostedAuth`), and its user's `identities`
  * attribute names the pool's provider. On every such sign-in: trust again (the IdP's mapped attributes are written
  * to the user at each sign-in, so the e-mail may have changed), membership on first sign-in, the account of a new

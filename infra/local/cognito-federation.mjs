@@ -1,5 +1,5 @@
 /**
- * Federation's user-pool calls for the local Cognito (DESIGN.md §18), which cognito-local lacks: loaded by
+ * Federation's user-pool calls for the local Cognito (docs/sso.md), which cognito-local lacks: loaded by
  * infra/local/cognito-local.mjs beside its other stand-ins.
  *
  * - AdminLinkProviderForUser: links an identity of a provider of the pool (`SourceUser`: the provider,

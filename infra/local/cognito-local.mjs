@@ -1,6 +1,6 @@
 /**
  * cognito-local, started as its own bin does, with three gaps to real Cognito closed for the console
- * (DESIGN.md §14), each the smallest change to cognito-local's own pluggable parts:
+ * (docs/joining.md), each the smallest change to cognito-local's own pluggable parts:
  *
  * - Codes by mail: cognito-local's bin only prints a code (ForgotPassword, …) in its log. Each code mail also
  *   goes to the local SES (LOCAL_SES_ENDPOINT), so a person reads it on the same local mail page as the
@@ -9,7 +9,7 @@
  *   Cognito. cognito-local has no such target.
  * - GetTokensFromRefreshToken (how Amplify refreshes): the REFRESH_TOKEN_AUTH flow cognito-local has, under
  *   the name Amplify calls.
- * - Identity providers (DESIGN.md §18): cognito-local has no federation. Create, Update, Delete, Describe and
+ * - Identity providers (docs/sso.md): cognito-local has no federation. Create, Update, Delete, Describe and
  *   ListIdentityProviders keep each provider (its type, details, client secret included, and attribute mapping) in
  *   the pool's own store, with Cognito's checks (a name taken, the name's form, the type), so an SSO connection's
  *   calls succeed as in AWS and the local federation stand-in can read the providers later; UpdateUserPoolClient
@@ -105,7 +105,7 @@ Targets.GetTokensFromRefreshToken = (services) => {
   };
 };
 
-// --- identity providers (DESIGN.md §18) ---------------------------------------------------------------
+// --- identity providers (docs/sso.md) ---------------------------------------------------------------
 
 const PROVIDERS = "IdentityProviders";
 /** Cognito's rule for a SAML or OIDC provider's name: 1 to 32 characters, no leading underscore or space. */

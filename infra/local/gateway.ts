@@ -134,7 +134,7 @@ export interface AuthConfig {
 
 type Verify = (token: string) => Promise<JwtPayload>;
 
-/** How far in the future a token's `iat` may lie (clock skew), as DESIGN.md §2 allows. */
+/** How far in the future a token's `iat` may lie (clock skew), as docs/contract/README.md#identity-and-access allows. */
 const MAX_IAT_SKEW_SECONDS = 5 * 60;
 
 /**

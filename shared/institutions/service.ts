@@ -238,7 +238,7 @@ export async function createCohort(caller: Caller, institutionId: string | undef
 export const COHORT_NOT_FOUND = "Cohort not found";
 
 /**
- * Deletes a cohort of an institution the caller is super admin of (DESIGN.md §3): institution among visible
+ * Deletes a cohort of an institution the caller is super admin of (docs/contract/institutions.md): institution among visible
  * (404 + event) → super admin (403 + event) → the cohort (404 `Cohort not found`; a malformed id is an unknown
  * one) → the delete and `cohort_deleted` in one transaction. Two GetItems (together) and one transaction.
  */

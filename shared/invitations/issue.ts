@@ -74,7 +74,7 @@ type MailScope = "pending" | "resend" | repo.MailBound;
 
 /**
  * Records `rate_limit_exceeded` (in the institution owner's trail too) and refuses with 429 and `Retry-After`.
- * A refusal like any other (DESIGN.md §13): it counts against the caller's probing bound, and past it
+ * A refusal like any other (docs/contract/limits.md#bounds): it counts against the caller's probing bound, and past it
  * nothing more is recorded this minute (429 `refused_requests`), so a flood cannot fill an owner's trail.
  */
 async function refuseMail(

@@ -1,5 +1,5 @@
 /**
- * Joining from an invitation without an account (DESIGN.md §14): open (what the invitation offers, to whom,
+ * Joining from an invitation without an account (docs/contract/invitations.md#open-and-register-joining): open (what the invitation offers, to whom,
  * and whether that person has an account yet) and register (create the account and accept in one request).
  * Both are public routes: the invitation token is the credential, the caller a visitor known by its source
  * address (`visitorFrom`), and every refusal counts against the probing bound by that address.
@@ -7,7 +7,7 @@
  * Register, in the contract's order: the token (422 + `token_validation_failure`; a used one is "already
  * accepted", 409, nothing recorded) → name and password (422 `{errors}`, the pool's policy checked here so
  * that nothing is created for a password it would refuse; an address whose institution requires SSO: 409,
- * DESIGN.md §18) → create the user (409 when one with the e-mail
+ * docs/sso.md) → create the user (409 when one with the e-mail
  * exists) → its permanent password → accept exactly as accept does, with `account_created` in the same
  * transaction. When anything after the user's creation fails, the user is deleted again: nothing is left.
  */
@@ -68,7 +68,7 @@ async function refused(visitor: Caller, err: DomainError): Promise<never> {
 /** `POST /invitations/register`: creates the invitee's account and accepts the invitation for it. */
 export async function registerFromInvitation(visitor: Caller, body: unknown): Promise<InvitationRegistered> {
   const { inv, institution, tokenHash } = await usableInvitation(visitor, body);
-  // Require SSO (DESIGN.md §18): an address on the verified domains of an institution that requires it gets no password.
+  // Require SSO (docs/sso.md): an address on the verified domains of an institution that requires it gets no password.
   if (await requiredSso(inv.email, undefined)) return refused(visitor, new Conflict(SIGN_IN_WITH_SSO));
   const fields = isObject(body) ? body : {};
   const name = v.safeParse(joinName, fields.name);

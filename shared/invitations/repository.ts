@@ -78,7 +78,7 @@ function putToken(inv: Pick<Invitation, "id" | "institution_id">, tokenHash: str
 }
 
 /**
- * The mail bounds of one mail to `inv.email` at `now` (DESIGN.md §3, §13), each a conditional counter, by
+ * The mail bounds of one mail to `inv.email` at `now` (docs/contract/invitations.md, docs/contract/limits.md#bounds), each a conditional counter, by
  * the name `MAIL_BOUNDS` gives it. `account` owns the institution: the mailbox bound is that account's share
  * of the mailbox, under a service-wide ceiling, so one tenant cannot spend another's mail to a person. Per
  * institution first: when two bounds are reached at once, the narrower one is the one reported.

@@ -1,5 +1,5 @@
 /**
- * The one membership door (DESIGN.md §9, §15, §17): granting access, changing a role and removing access, for
+ * The one membership door (docs/contract/administrators.md, docs/scim.md, docs/code-structure.md): granting access, changing a role and removing access, for
  * every way in: invitation accept and join (shared/invitations/), the administrators routes
  * (shared/administrators/), the directory (shared/scim/), and a first sign-in with the institution's SSO
  * (shared/sso/sign-in.ts).
@@ -261,7 +261,7 @@ export interface Alongside {
  * Commits `change` with what the door writes `alongside` it, and every event, in one transaction. Revocations
  * that do not fit in it go first, in transactions of their own (acceptance checks that the sender still holds a
  * seat, so none of them could be used meanwhile). `too_large` when the change itself does not fit one
- * transaction (DESIGN.md §13: a 4xx, never a 500); `retry` when anything it read has changed.
+ * transaction (docs/security.md: a 4xx, never a 500); `retry` when anything it read has changed.
  */
 export async function commitMembership(change: MembershipChange, alongside: Alongside = {}): Promise<Written<TooLarge>> {
   const items = [alongside.items ?? {}, change.items()];

@@ -1,5 +1,5 @@
 /**
- * The user pool's calls of a federated sign-in (DESIGN.md §18), for the pool's triggers (functions/sso/): find the
+ * The user pool's calls of a federated sign-in (docs/sso.md), for the pool's triggers (functions/sso/): find the
  * pool's own user with an e-mail, link a federated identity to it (`AdminLinkProviderForUser`: the person keeps one
  * `sub`, their access and their trail), and give a new federated user the institution's account. The triggers'
  * role may make exactly these calls on the pool (infra/identity.ts).

@@ -1,5 +1,5 @@
 /**
- * Data access for the SSO connection (DESIGN.md §18). The connection sits beside its institution
+ * Data access for the SSO connection (docs/sso.md). The connection sits beside its institution
  * (`INST#<id>` / `SSO`). Changing it touches the user pool first (its identity provider, the app client's
  * list) and this item after, so a change runs under a lease on the item: taken by a conditional write (no
  * other live lease, the version read), then the pool's calls, then the change with its event in one

@@ -1,5 +1,5 @@
 /**
- * Require SSO (DESIGN.md §18): with `require_sso`, a person whose e-mail is on the institution's verified domains
+ * Require SSO (docs/sso.md): with `require_sso`, a person whose e-mail is on the institution's verified domains
  * signs in through its IdP only: no password sign-in (the pool's pre authentication trigger,
  * functions/sso/pre-authentication.ts) and no password account from an invitation (the join route). The
  * institution's super admin keeps the password as a way back in.

@@ -1,5 +1,5 @@
 /**
- * The SSO connection's use cases (DESIGN.md §18), in the institution routes' check order: look up among
+ * The SSO connection's use cases (docs/sso.md), in the institution routes' check order: look up among
  * visible (404 + `unauthorized_institution_access`) → the institution's super admin (403 +
  * `insufficient_privileges`, action `manage_sso`) → body (422) → the IdP's document fetched and checked now
  * (422 saying what is wrong) → the pool's side (its identity provider, the app client's list) under the

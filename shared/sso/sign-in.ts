@@ -1,5 +1,5 @@
 /**
- * A federated sign-in (DESIGN.md §18), as the user pool's triggers see it (functions/sso/): which institution's IdP
+ * A federated sign-in (docs/sso.md), as the user pool's triggers see it (functions/sso/): which institution's IdP
  * the pool's provider is, whether that IdP may speak for the e-mail it asserted (trust), and what the sign-in gives
  * (membership on first sign-in, through the membership door). The pool's own calls (linking, the account attribute)
  * are behind `FederationPool` (shared/sso/federation.ts) so this module is judged with any pool.

@@ -356,7 +356,7 @@ describe("console details (issue 41)", () => {
     const doc = await call("GET", paths.openapi);
     expect(doc.status).toBe(200);
     expect(doc.text).not.toContain("Minimal, so that the delete rule is reachable");
-    expect(doc.text).not.toContain("DESIGN.md");
+    expect(doc.text).not.toContain("docs/contract/README.md");
     expect((doc.body.tags as { name: string; description?: string }[]).find((t) => t.name === "Cohorts")?.description).toContain(
       "cannot be deleted",
     );

@@ -1,5 +1,5 @@
 /**
- * The user pool's SSO triggers in the synthesized template (DESIGN.md §18, docs/sso.md#signing-in): the pool's
+ * The user pool's SSO triggers in the synthesized template (docs/sso.md#signing-in): the pool's
  * LambdaConfig names the three functions the stack deploys from functions/sso/, Cognito may invoke each (from this
  * pool alone), and each role may make exactly its Cognito calls, on the pool's ARN alone, and nothing of the pool
  * else; no circle between the pool and its triggers.

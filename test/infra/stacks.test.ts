@@ -1,5 +1,5 @@
 /**
- * Room to grow (DESIGN.md §18): CloudFormation takes at most 500 resources in one stack, and CDK notes a stack
+ * Room to grow (docs/sso.md): CloudFormation takes at most 500 resources in one stack, and CDK notes a stack
  * from 400 on. The API stack held 475 with every route, integration, Lambda permission and alarm in it; the
  * routes (infra/api.ts) and the alarms and dashboard (infra/monitoring.ts) now live in nested stacks of their
  * own, so each stack stays under 400 and the route table can grow.

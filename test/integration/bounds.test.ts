@@ -1,5 +1,5 @@
 /**
- * Issue 25 (DESIGN.md §13), against the local stack with its defaults: bounds that hold across
+ * Issue 25 (docs/security.md), against the local stack with its defaults: bounds that hold across
  * institutions (10 invitation mails per mailbox per UTC day, `+tag` folded; 200 per account per UTC
  * hour; 100 institutions created per account per UTC day), the probing bound (more than 30 refusals in a
  * minute → 429 `refused_requests` until the minute ends, recorded once), recorded values cleaned,

@@ -1,5 +1,5 @@
 /**
- * IAM, proven from here (DESIGN.md §16, docs/iam.md). Every file's function requests are recorded and checked
+ * IAM, proven from here (docs/iam.md). Every file's function requests are recorded and checked
  * against the synthesized roles when the run ends (test/support/global-setup.ts); this file makes sure the
  * scheduled digest run is among them, and shows the check itself: the same simulator denies what the roles do
  * not grant, the digester's progress included before its grant was fixed.

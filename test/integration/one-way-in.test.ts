@@ -1,5 +1,5 @@
 /**
- * One way in (DESIGN.md §16, §17, docs/one-way-in.md), as `LOCAL_CLOUDFRONT=true npm start` runs it: a second
+ * One way in (docs/iam.md, docs/code-structure.md, docs/one-way-in.md), as `LOCAL_CLOUDFRONT=true npm start` runs it: a second
  * gateway process on the test stack, started from the entry and with the environment the local stack gives its own
  * (infra/local/stack.ts `gatewayEnvironment`), plus `LOCAL_CLOUDFRONT=true`. It makes its origin secret after its
  * modules have loaded, so this shows that they read it when a request comes. Its `url` plays the console's

@@ -1,5 +1,5 @@
 /**
- * A federated sign-in (DESIGN.md §18, docs/sso.md#signing-in) as the user pool drives it: the handler modules the
+ * A federated sign-in (docs/sso.md#signing-in) as the user pool drives it: the handler modules the
  * stack deploys as the pool's triggers (functions/sso/pre-*.ts), invoked with Cognito's event shapes on the local
  * stack (DynamoDB Local, the local Cognito with its federation stand-ins), after a real domain verification and
  * SSO connection over HTTP. Trust (another institution's domain refused and recorded, nothing granted), linking

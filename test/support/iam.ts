@@ -1,5 +1,5 @@
 /**
- * IAM, proven from here (DESIGN.md §16, docs/iam.md): the AWS requests the functions made during the test run
+ * IAM, proven from here (docs/iam.md): the AWS requests the functions made during the test run
  * (recorded by infra/local/aws-requests.ts) evaluated against the policies the synthesized template gives each
  * function's role, with @cloud-copilot/iam-simulate (AGPL-3.0: a devDependency, never in a bundle). A request
  * AWS would deny fails the run (global-setup.ts); the grants no request used are listed, and on a full run an

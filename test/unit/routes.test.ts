@@ -116,7 +116,7 @@ describe("the route table's rules", () => {
   });
 });
 
-describe("the SSO routes (DESIGN.md §18)", () => {
+describe("the SSO routes (docs/sso.md)", () => {
   it("give the pool's identity-provider calls to the connection's function only, and discovery reads the main table alone", () => {
     const access = handlers();
     const trail = ["append", "count"];
