@@ -47,6 +47,8 @@ export const EVENT_TYPES = [
   "scim_disconnected",
   "administrator_provisioned",
   "administrator_deprovisioned",
+  "api_key_created",
+  "api_key_revoked",
 ] as const;
 export type EventType = (typeof EVENT_TYPES)[number];
 

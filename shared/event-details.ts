@@ -3,6 +3,8 @@
  * it, the API document lists it (`EventDetails`), and the hostile tests' whitelist of stored details is
  * `DETAIL_KEYS`. No imports with side effects: the console and the tests may load it.
  */
+
+import type { Scope } from "./api-keys/scopes.js";
 import type { EventType } from "./constants.js";
 import type { Role } from "./roles.js";
 
@@ -70,6 +72,9 @@ export interface EventDetails {
     reason: "deactivated" | "deleted" | "email_changed";
     scim_connection: string;
   };
+  /** An institution API key made (DESIGN.md §19): never the key, nor its hash. */
+  api_key_created: { institution_id: string; api_key_id: string; name: string; scopes: Scope[]; expires_at: string | null };
+  api_key_revoked: { institution_id: string; api_key_id: string; name: string };
 }
 
 /** Compile-time: the types given details here are exactly the contract's list (constants.ts). */
@@ -108,7 +113,15 @@ export const DETAIL_KEYS: { readonly [T in keyof EventDetails]-?: readonly KeysO
   scim_disconnected: ["institution_id", "scim_connection"],
   administrator_provisioned: ["institution_id", "user_id", "email", "role", "scim_connection"],
   administrator_deprovisioned: ["institution_id", "user_id", "email", "reason", "scim_connection"],
+  api_key_created: ["institution_id", "api_key_id", "name", "scopes", "expires_at"],
+  api_key_revoked: ["institution_id", "api_key_id", "name"],
 };
+
+/**
+ * Keys any event may carry besides its type's, about its actor: `api_key` `{id, name}` when an institution API
+ * key caused it (DESIGN.md §19; shared/audit.ts adds it).
+ */
+export const ACTOR_DETAIL_KEYS = ["api_key"] as const;
 
 /** The keys of `security_events_exported`'s `filters`. */
 export const EXPORT_FILTER_KEYS = ["event_type", "user_id", "user_email", "from", "to"] as const;

@@ -3,6 +3,7 @@
  * local one cannot drift. `handler` names `functions/<handler>.ts`; routes that share a handler share
  * one Lambda function.
  */
+import type { Scope } from "./api-keys/scopes.js";
 import { paths } from "./paths.js";
 
 export type HttpMethod = "GET" | "POST" | "PUT" | "PATCH" | "DELETE";
@@ -88,6 +89,13 @@ export interface Route {
    * (functions/scim/authorizer.ts) instead of the JWT authorizer; no Idempotency-Key.
    */
   readonly auth?: "scim";
+  /**
+   * The scope that opens the route to an institution API key (DESIGN.md §19; shared/api-keys/scopes.ts). A
+   * route without one is never for keys: the JSON dialect refuses a key there (403), and the machines' API
+   * (infra/machine-api.ts) does not serve it. A key never needs more than its scope: the use case treats it
+   * as its institution's super admin, within that scope.
+   */
+  readonly scope?: Scope;
 }
 
 /** The path prefixes (shared/paths.ts), for the console's client and the tests. */
@@ -106,7 +114,7 @@ export const SCIM_BASE_PATH = paths.scim;
 type Declared = Omit<Route, "who" | "public">;
 
 const table: readonly Declared[] = [
-  { method: "GET", path: inst, handler: "institutions/list", rule: rule.any, access: { main: "read" } },
+  { method: "GET", path: inst, handler: "institutions/list", rule: rule.any, scope: "institution:read", access: { main: "read" } },
   {
     method: "POST",
     path: inst,
@@ -118,6 +126,7 @@ const table: readonly Declared[] = [
     method: "GET",
     path: `${inst}/{id}`,
     handler: "institutions/show",
+    scope: "institution:read",
     rule: rule.institution_member,
     access: { main: "read", events: "write" },
   },
@@ -125,6 +134,7 @@ const table: readonly Declared[] = [
     method: "PATCH",
     path: `${inst}/{id}`,
     handler: "institutions/update",
+    scope: "institution:write",
     rule: rule.institution_super_admin,
     access: { main: "readwrite", events: "write" },
   },
@@ -132,6 +142,7 @@ const table: readonly Declared[] = [
     method: "PUT",
     path: `${inst}/{id}`,
     handler: "institutions/update",
+    scope: "institution:write",
     rule: rule.institution_super_admin,
     access: { main: "readwrite", events: "write" },
   },
@@ -146,6 +157,7 @@ const table: readonly Declared[] = [
     method: "GET",
     path: `${inst}/{id}/cohorts`,
     handler: "cohorts/list",
+    scope: "cohorts:read",
     rule: rule.institution_member,
     access: { main: "read", events: "write" },
   },
@@ -153,6 +165,7 @@ const table: readonly Declared[] = [
     method: "POST",
     path: `${inst}/{id}/cohorts`,
     handler: "cohorts/create",
+    scope: "cohorts:write",
     rule: rule.institution_super_admin,
     access: { main: "readwrite", events: "write" },
   },
@@ -160,6 +173,7 @@ const table: readonly Declared[] = [
     method: "DELETE",
     path: `${inst}/{id}/cohorts/{cohort_id}`,
     handler: "cohorts/delete",
+    scope: "cohorts:write",
     rule: rule.institution_super_admin,
     access: { main: "readwrite", events: "write" },
   },
@@ -167,6 +181,7 @@ const table: readonly Declared[] = [
     method: "GET",
     path: `${inst}/{id}/administrators`,
     handler: "administrators/list",
+    scope: "administrators:read",
     rule: rule.institution_member,
     access: { main: "read", events: "write" },
   },
@@ -174,6 +189,7 @@ const table: readonly Declared[] = [
     method: "PATCH",
     path: `${inst}/{id}/administrators/{user_id}`,
     handler: "administrators/update",
+    scope: "administrators:write",
     rule: rule.institution_super_admin,
     access: { main: "readwrite", events: "write" },
   },
@@ -181,6 +197,7 @@ const table: readonly Declared[] = [
     method: "DELETE",
     path: `${inst}/{id}/administrators/{user_id}`,
     handler: "administrators/remove",
+    scope: "administrators:write",
     rule: rule.institution_super_admin_or_self,
     access: { main: "readwrite", events: "write" },
   },
@@ -191,11 +208,19 @@ const table: readonly Declared[] = [
     rule: rule.institution_super_admin,
     access: { main: "readwrite", events: "write", users: "read" },
   },
-  { method: "GET", path: inv, handler: "invitations/list", rule: rule.institution_member, access: { main: "read", events: "write" } },
+  {
+    method: "GET",
+    path: inv,
+    handler: "invitations/list",
+    rule: rule.institution_member,
+    scope: "invitations:read",
+    access: { main: "read", events: "write" },
+  },
   {
     method: "POST",
     path: inv,
     handler: "invitations/create",
+    scope: "invitations:write",
     rule: rule.invitation_manager,
     access: { main: "readwrite", events: "write", mail: true },
   },
@@ -203,6 +228,7 @@ const table: readonly Declared[] = [
     method: "DELETE",
     path: `${inv}/{id}`,
     handler: "invitations/revoke",
+    scope: "invitations:write",
     rule: rule.invitation_manager,
     access: { main: "readwrite", events: "write" },
   },
@@ -210,6 +236,7 @@ const table: readonly Declared[] = [
     method: "POST",
     path: `${inv}/{id}/resend`,
     handler: "invitations/resend",
+    scope: "invitations:write",
     rule: rule.invitation_manager,
     access: { main: "readwrite", events: "write", mail: true },
   },
@@ -315,6 +342,28 @@ const table: readonly Declared[] = [
   ),
   // and the SCIM 2.0 service the directory calls with the connection's token.
   ...scimRoutes(),
+  // The institution's API keys (DESIGN.md §19), managed by its super admin; never by a key.
+  {
+    method: "POST",
+    path: `${inst}/{id}/api_keys`,
+    handler: "api-keys/create",
+    rule: rule.institution_super_admin,
+    access: { main: "readwrite", events: "write" },
+  },
+  {
+    method: "GET",
+    path: `${inst}/{id}/api_keys`,
+    handler: "api-keys/list",
+    rule: rule.institution_super_admin,
+    access: { main: "read", events: "write" },
+  },
+  {
+    method: "DELETE",
+    path: `${inst}/{id}/api_keys/{key_id}`,
+    handler: "api-keys/revoke",
+    rule: rule.institution_super_admin,
+    access: { main: "readwrite", events: "write" },
+  },
   // The API document and its reference page (shared/openapi/): read no table.
   { method: "GET", path: paths.openapi, handler: "docs/openapi", rule: rule.public, access: {} },
   { method: "GET", path: paths.docs, handler: "docs/page", rule: rule.public, access: {} },
@@ -325,6 +374,12 @@ export const routes: readonly Route[] = table.map((r) => ({
   who: WHO[r.rule.kind],
   ...((r.rule.kind === "public" || r.rule.kind === "invitation_token") && { public: true }),
 }));
+
+/**
+ * The routes an API key may call (a `scope`), and the public ones: what the machines' API serves
+ * (infra/machine-api.ts), and what the local gateway serves to an `iak_` bearer, as that API would.
+ */
+export const machineRoutes = (table: readonly Route[] = routes): Route[] => table.filter((r) => r.scope !== undefined || r.public);
 
 /** The route API Gateway matched (`$context.routeKey`, as `routeKey()` spells it), if it is one of the table's. */
 export const routeOf = (key: string): Route | undefined => routes.find((r) => routeKey(r) === key);

@@ -15,6 +15,8 @@
  * result, by the name of the item that failed.
  */
 import { GetCommand, QueryCommand } from "@aws-sdk/lib-dynamodb";
+import { isKeyActorId } from "../api-keys/model.js";
+import { keyStillLive } from "../api-keys/repository.js";
 import { type AuditEvent, commitWithEvent, commitWithEvents } from "../audit.js";
 import { boundedCount, dayOf, hourOf, mailboxOf, nextDay, nextHour } from "../bounds.js";
 import { db, queryAll } from "../clients.js";
@@ -218,11 +220,41 @@ export type InsertRefusal =
  */
 export async function insertInvitation(
   inv: Invitation,
-  inviter: { id: string; email: string },
+  inviter: { id: string; email: string; apiKey?: string },
   event: AuditEvent,
   now: Date,
   account: string,
 ): Promise<Written<InsertRefusal>> {
+  // An API key (DESIGN.md §19) sends as long as it is not revoked; it holds no seat, record or e-mail marker.
+  const sender: TxItems = inviter.apiKey
+    ? { stillManaging: keyStillLive(inv.institution_id, inviter.apiKey) }
+    : {
+        stillManaging: {
+          ConditionCheck: {
+            TableName: T(),
+            Key: keys.institution(inv.institution_id),
+            ConditionExpression: "#members.#user = :role",
+            ExpressionAttributeNames: { "#members": "members", "#user": inviter.id },
+            ExpressionAttributeValues: { ":role": "cohort_super_admin" satisfies Role },
+          },
+        },
+        // Counted on the sender's access record, which must exist: a removal that read another count is refused
+        // and reads the sender's invitations again, so none escapes it (DESIGN.md §13, "Removal is final").
+        senderCount: {
+          Update: {
+            TableName: T(),
+            Key: keys.access(inviter.id, inv.institution_id),
+            UpdateExpression: "ADD #sent :one",
+            ConditionExpression: "attribute_exists(pk)",
+            ExpressionAttributeNames: { "#sent": "invitations_sent" },
+            ExpressionAttributeValues: { ":one": 1 },
+          },
+        },
+        inviterEmail:
+          inviter.email && inviter.email !== inv.email
+            ? { Put: { TableName: T(), Item: { ...keys.memberEmail(inv.institution_id, inviter.email), user_id: inviter.id } } }
+            : undefined,
+      };
   const result = await commitWithEvent(event, {
     slot: putSlot(inv, "attribute_not_exists(pk) OR expires_at <= :now", { ":now": now.toISOString() }),
     invitation: { Put: { TableName: T(), Item: invitationItem(inv, "active"), ConditionExpression: "attribute_not_exists(pk)" } },
@@ -234,31 +266,7 @@ export async function insertInvitation(
         ConditionExpression: "attribute_not_exists(pk)",
       },
     },
-    stillManaging: {
-      ConditionCheck: {
-        TableName: T(),
-        Key: keys.institution(inv.institution_id),
-        ConditionExpression: "#members.#user = :role",
-        ExpressionAttributeNames: { "#members": "members", "#user": inviter.id },
-        ExpressionAttributeValues: { ":role": "cohort_super_admin" satisfies Role },
-      },
-    },
-    // Counted on the sender's access record, which must exist: a removal that read another count is refused
-    // and reads the sender's invitations again, so none escapes it (DESIGN.md §13, "Removal is final").
-    senderCount: {
-      Update: {
-        TableName: T(),
-        Key: keys.access(inviter.id, inv.institution_id),
-        UpdateExpression: "ADD #sent :one",
-        ConditionExpression: "attribute_exists(pk)",
-        ExpressionAttributeNames: { "#sent": "invitations_sent" },
-        ExpressionAttributeValues: { ":one": 1 },
-      },
-    },
-    inviterEmail:
-      inviter.email && inviter.email !== inv.email
-        ? { Put: { TableName: T(), Item: { ...keys.memberEmail(inv.institution_id, inviter.email), user_id: inviter.id } } }
-        : undefined,
+    ...sender,
     ...mailCounters(inv, account, now),
   });
   if (result.kind !== "failed") return result.kind === "ok" ? result : { kind: "retry" };
@@ -393,8 +401,16 @@ export async function consumeInvitation(
             ConditionCheck: {
               TableName: T(),
               Key: keys.institution(inv.institution_id),
-              ConditionExpression: "attribute_exists(#members.#user) AND attribute_exists(#members.#inviter)",
-              ExpressionAttributeNames: { "#members": "members", "#user": use.userId, "#inviter": inv.created_by_id },
+              // An API key's invitation does not hang on the key (invitations/service.ts `inviterStands`).
+              ...(isKeyActorId(inv.created_by_id)
+                ? {
+                    ConditionExpression: "attribute_exists(#members.#user)",
+                    ExpressionAttributeNames: { "#members": "members", "#user": use.userId },
+                  }
+                : {
+                    ConditionExpression: "attribute_exists(#members.#user) AND attribute_exists(#members.#inviter)",
+                    ExpressionAttributeNames: { "#members": "members", "#user": use.userId, "#inviter": inv.created_by_id },
+                  }),
             },
           },
         }),

@@ -4,6 +4,7 @@
  * the invitation → its state → the change and its event in one transaction.
  */
 import * as v from "valibot";
+import { isKeyActorId } from "../api-keys/model.js";
 import { type AuditEvent, auditEvent, type EventDetails, type EventType } from "../audit.js";
 import { actingFor, type Caller, VISITOR_ACCOUNT } from "../caller.js";
 import { now as clock } from "../clock.js";
@@ -28,6 +29,8 @@ import { hashToken } from "./token.js";
 /** The API document's schemas: what each use case answers is typed by the contract. */
 
 export const ONLY_SUPER_ADMIN_INVITES_SUPER_ADMINS = "Only the institution's super admin can invite super admins";
+/** DESIGN.md §19: inviting a super admin stays with a person. */
+export const KEYS_INVITE_ADMINS_ONLY = "API keys invite cohort_admin only";
 export const INVALID_INVITATION = "Invalid or expired invitation";
 export const ALREADY_ACCEPTED = "Invitation already accepted";
 
@@ -67,7 +70,8 @@ export function institutionEvent<T extends EventType>(caller: Caller, visible: V
  */
 export async function requireManaging(caller: Caller, institutionId: string | undefined): Promise<Visible> {
   const visible = await requireVisible(caller, institutionId, "manage_invitations");
-  if (caller.isCohortSuperAdmin && visible.role === "cohort_super_admin") return visible;
+  // An API key has its scope for this (the JSON dialect checked it) and sees only its own institution.
+  if (caller.apiKey || (caller.isCohortSuperAdmin && visible.role === "cohort_super_admin")) return visible;
   const details = { action: "manage_invitations", required_role: "cohort_super_admin" as const, institution_id: visible.institution.id };
   await recordRefusal(caller, institutionEvent(caller, visible, "insufficient_privileges", details));
   throw new Forbidden(messages.superAdminRequired);
@@ -78,11 +82,18 @@ export async function requireManaging(caller: Caller, institutionId: string | un
  * as `insufficient_privileges` with `required_role: super_admin`, like every other refused role check.
  */
 export async function requireMayInvite(caller: Caller, visible: Visible, role: Role): Promise<void> {
-  if (role !== "cohort_super_admin" || visible.isSuperAdmin) return;
+  if (role !== "cohort_super_admin" || (visible.isSuperAdmin && !caller.apiKey)) return;
   const details = { action: "manage_invitations", required_role: "super_admin" as const, institution_id: visible.institution.id };
   await recordRefusal(caller, institutionEvent(caller, visible, "insufficient_privileges", details));
-  throw new Forbidden(ONLY_SUPER_ADMIN_INVITES_SUPER_ADMINS);
+  throw new Forbidden(caller.apiKey ? KEYS_INVITE_ADMINS_ONLY : ONLY_SUPER_ADMIN_INVITES_SUPER_ADMINS);
 }
+
+/**
+ * Whether an invitation's inviter still vouches for it: a person while an administrator of the institution (their
+ * invitations went with them); an API key's invitation is the institution's, whatever became of the key since.
+ */
+export const inviterStands = (institution: Institution, inv: Pick<Invitation, "created_by_id">): boolean =>
+  isKeyActorId(inv.created_by_id) || memberRole(institution, inv.created_by_id) !== undefined;
 
 /**
  * The institution the caller manages and the invitation in it, read together (one round trip) but judged
@@ -179,7 +190,7 @@ export function failureReason(inv: Invitation, now: Date): TokenFailureReason | 
  * removal could not see yet is as revoked).
  */
 function tokenFailure(caller: Caller, inv: Invitation, institution: Institution, now: Date): TokenFailureReason | undefined {
-  return failureReason(inv, now) ?? inviteeMismatch(caller, inv) ?? (memberRole(institution, inv.created_by_id) ? undefined : "revoked");
+  return failureReason(inv, now) ?? inviteeMismatch(caller, inv) ?? (inviterStands(institution, inv) ? undefined : "revoked");
 }
 
 /**

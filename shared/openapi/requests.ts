@@ -7,6 +7,7 @@
 import { type ConversionConfig, type JsonSchema, toJsonSchema } from "@valibot/to-json-schema";
 import type * as v from "valibot";
 import { administratorListQuery, roleChangeInput, transferInput } from "../administrators/schema.js";
+import { apiKeyCreate } from "../api-keys/schema.js";
 import { cohortInput, institutionCreate, institutionInput } from "../institutions/schema.js";
 import {
   acceptInput,
@@ -144,6 +145,7 @@ export interface RequestSchemas {
   readonly roleChange: Schema;
   readonly transfer: Schema;
   readonly securityEventDigestsQuery: Schema;
+  readonly apiKeyCreate: Schema;
 }
 
 /** Every request schema of the document. */
@@ -191,5 +193,6 @@ export function requestSchemas(errorMode: "throw" | "ignore" = "ignore"): Reques
     roleChange: convertObject(roleChangeInput, errorMode),
     transfer: convertObject(transferInput, errorMode),
     securityEventDigestsQuery: convertObject(objectOf(digestsQuery), errorMode),
+    apiKeyCreate: convertObject(apiKeyCreate, errorMode),
   };
 }

@@ -6,6 +6,7 @@
 import { type ConversionConfig, type JsonSchema, toJsonSchemaDefs } from "@valibot/to-json-schema";
 import type * as v from "valibot";
 import * as administrators from "../administrators/responses.js";
+import * as apiKeys from "../api-keys/responses.js";
 import * as fullExports from "../exports/responses.js";
 import * as institutions from "../institutions/responses.js";
 import * as invitations from "../invitations/responses.js";
@@ -27,6 +28,7 @@ export const responseSchemas = {
   ...fullExports,
   ...webhooks,
   ...scim,
+  ...apiKeys,
 };
 
 /** A component schema's name: what `schemaRef` accepts, so that a spec cannot name a schema that is not there. */
