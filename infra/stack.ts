@@ -17,6 +17,7 @@ import { functionId } from "./api-function.js";
 import { Console } from "./console.js";
 import { type ConsoleAccessLogs, consoleAccessLogs } from "./console-logs.js";
 import { Identity } from "./identity.js";
+import { MachineApi } from "./machine-api.js";
 import { Mail } from "./mail.js";
 import { Monitoring } from "./monitoring.js";
 import { Notifications } from "./notifications.js";
@@ -107,6 +108,8 @@ export class InstitutionAdminStack extends Stack {
   /** Exports bucket and worker, the events stream's consumer, the bus and the webhook retrier (DESIGN.md §11). */
   readonly streaming: Streaming;
   readonly trail: EvidenceTrail;
+  /** The machines' API: institution API keys, chosen at the edge (DESIGN.md §19, infra/machine-api.ts). */
+  readonly machineApi: MachineApi;
   /** Origin of the links in mail. */
   readonly appBaseUrl: string;
 
@@ -141,6 +144,8 @@ export class InstitutionAdminStack extends Stack {
     });
     this.api = api.httpApi;
     const fronted = props.apiOrigin;
+    // Its edge function goes on the distribution; its routes come after the functions.
+    this.machineApi = new MachineApi(this, "MachineApi", { fronted: fronted !== undefined });
 
     // ---- Console ----
     const logBucket = new s3.Bucket(this, "AccessLogsBucket", {
@@ -165,6 +170,7 @@ export class InstitutionAdminStack extends Stack {
 
     this.console = new Console(this, "Console", {
       ...(originSecret !== undefined && { apiOriginHeader: { name: ORIGIN_VERIFY_HEADER, value: originSecret } }),
+      apiRequestFunction: this.machineApi.edgeFunction,
       assetDir: props.consoleAssetDir,
       apiDomain: fronted ? fronted.domainName : `${this.api.apiId}.execute-api.${this.region}.${this.urlSuffix}`,
       config: {
@@ -242,6 +248,7 @@ export class InstitutionAdminStack extends Stack {
 
     // ---- Routes and stage ----
     this.stage = api.serve(routes, this.functions, settings);
+    this.machineApi.serve({ routes, functions: this.functions, tables, environment, settings, domain: api.domain });
 
     // ---- Getting events out ----
     this.streaming = new Streaming(this, "Streaming", {

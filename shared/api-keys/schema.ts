@@ -19,19 +19,27 @@ export const API_KEY_ERRORS = {
 } as const;
 
 export const apiKeyCreate = v.object({
-  name: v.pipe(
-    v.string(API_KEY_ERRORS.name),
-    v.trim(),
-    v.nonEmpty(API_KEY_ERRORS.name),
-    maxCodePoints(NAME_MAX, API_KEY_ERRORS.nameLength),
-    plainText(API_KEY_ERRORS.nameLine),
-    v.description("What the key is for, as the list and the trail name it: 1 to 64 characters, one line."),
+  // A missing name is blank too (not valibot's "Invalid key" message).
+  name: v.optional(
+    v.pipe(
+      v.string(API_KEY_ERRORS.name),
+      v.trim(),
+      v.nonEmpty(API_KEY_ERRORS.name),
+      maxCodePoints(NAME_MAX, API_KEY_ERRORS.nameLength),
+      plainText(API_KEY_ERRORS.nameLine),
+      v.description("What the key is for, as the list and the trail name it: 1 to 64 characters, one line."),
+    ),
+    "",
   ),
-  scopes: v.pipe(
-    v.array(v.picklist(SCOPES, API_KEY_ERRORS.scopes), API_KEY_ERRORS.scopes),
-    v.minLength(1, API_KEY_ERRORS.scopes),
-    v.maxLength(SCOPES.length * 4, API_KEY_ERRORS.scopes),
-    v.description("The key's whole grant; a scope given twice counts once."),
+  // Missing scopes are none (refused with the scopes' message, not valibot's "Invalid key").
+  scopes: v.optional(
+    v.pipe(
+      v.array(v.picklist(SCOPES, API_KEY_ERRORS.scopes), API_KEY_ERRORS.scopes),
+      v.minLength(1, API_KEY_ERRORS.scopes),
+      v.maxLength(SCOPES.length * 4, API_KEY_ERRORS.scopes),
+      v.description("The key's whole grant; a scope given twice counts once."),
+    ),
+    [],
   ),
   expires_at: v.optional(
     v.nullable(

@@ -64,7 +64,9 @@ function withReusedKey(own: Schema | undefined): Schema {
     };
   }
   const schema = media.schema as Schema;
-  const isError = schema.$ref === "#/components/schemas/Error";
+  const errorRef = "#/components/schemas/Error";
+  // Already `{error}`, or one of its alternatives (a 422 of either shape): or-ing it again would match twice.
+  const isError = schema.$ref === errorRef || ((schema.oneOf as Schema[] | undefined) ?? []).some((s) => s.$ref === errorRef);
   return {
     ...own,
     description: `${own.description as string} Or the \`Idempotency-Key\` was used with another request (\`{error}\`).`,

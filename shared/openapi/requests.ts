@@ -40,8 +40,9 @@ function* walk(root: SchemaNode): Generator<SchemaNode> {
   for (const entry of Object.values(root.entries ?? {})) yield* walk(entry);
 }
 
-/** A missing or null value that a schema turns into "" so that it fails as blank: the field must be sent. */
-const blankDefault = (s: SchemaNode) => (s.type === "optional" || s.type === "nullable") && s.default === "";
+/** A missing or null value that a schema turns into "" (or an empty list) so that it fails as blank: the field must be sent. */
+const blankDefault = (s: SchemaNode) =>
+  (s.type === "optional" || s.type === "nullable") && (s.default === "" || (Array.isArray(s.default) && s.default.length === 0));
 
 /** Strings checked after `toLowerCase`: the regex sees lower case only, a client may send either. */
 const caseInsensitive = (pattern: string) => pattern.replaceAll("a-z", "A-Za-z");
