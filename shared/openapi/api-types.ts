@@ -1643,18 +1643,6 @@ export interface operations {
         };
       };
       413: components["responses"]["PayloadTooLarge"];
-      /** @description Over a bound: on invitations or their e-mails, on institutions created per day, or on refused requests (more than 30 in a minute, until it ends); logged as `rate_limit_exceeded` with its `scope`. */
-      429: {
-        headers: {
-          "Cache-Control": components["headers"]["CacheControl"];
-          "X-Content-Type-Options": components["headers"]["XContentTypeOptions"];
-          "Retry-After": components["headers"]["RetryAfter"];
-          [name: string]: unknown;
-        };
-        content: {
-          "application/json": components["schemas"]["Error"];
-        };
-      };
       500: components["responses"]["InternalError"];
       503: components["responses"]["ServiceUnavailable"];
     };
@@ -7592,7 +7580,7 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
-          "application/json": (components["schemas"]["ValidationErrors"] | components["schemas"]["Error"]) | components["schemas"]["Error"];
+          "application/json": components["schemas"]["ValidationErrors"] | components["schemas"]["Error"];
         };
       };
       /** @description Over a bound: on invitations or their e-mails, on institutions created per day, or on refused requests (more than 30 in a minute, until it ends); logged as `rate_limit_exceeded` with its `scope`. */

@@ -126,12 +126,13 @@ function operation(route: Route, spec: Spec): Operation {
   // A refusal (403, 404, a failed invitation token on accept or preview, any refusal of open and register)
   // counts against the probing bound (DESIGN.md §13, §14).
   const errors: Spec["errors"] = { ...spec.errors };
-  // An institution API key (DESIGN.md §19) is refused outside its scope, and everywhere without one.
-  if (!route.public) errors[403] = { ...errors[403], apiKey: route.scope ? lacksScope(route.scope) : NOT_FOR_KEYS };
   const tokenRoutes = ["invitations/accept", "invitations/preview", "invitations/open", "invitations/register"];
   if (errors[403] || errors[404] || tokenRoutes.includes(route.handler)) {
     errors[429] = { ...errors[429], refused: "Too many refused requests, try again later" };
   }
+  // An institution API key (DESIGN.md §19) is refused outside its scope, and everywhere without one: before anything
+  // is read, and not counted against the probing bound (a key's scopes are fixed, there is nothing to probe).
+  if (!route.public) errors[403] = { ...errors[403], apiKey: route.scope ? lacksScope(route.scope) : NOT_FOR_KEYS };
   for (const [status, messages] of Object.entries(errors) as [ErrorStatus, unknown][]) {
     if (status === "422") {
       const { shape, examples: ex } = messages as { shape: "errors" | "error" | "either"; examples: Record<string, unknown> };
