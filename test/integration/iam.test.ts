@@ -89,3 +89,22 @@ describe("the simulator on the synthesized roles", () => {
     expect((await evaluate(create, { ...put(["EVT#…"]), action: "dynamodb:UpdateItem" })).decision).toBe("ImplicitlyDenied");
   });
 });
+
+describe("the machines' API's functions (DESIGN.md §19), in their nested stack", () => {
+  it("are judged like the others: the key authorizer reads key lookups and notes keys' last use, nothing else; the refusal touches no table", async () => {
+    const main = table(stack.tables.main);
+    const ask = (handler: string, action: string, keys: string[]) =>
+      evaluate(role(handler), { action, resource: main, context: { "dynamodb:LeadingKeys": keys } });
+    expect((await ask("api-keys/authorizer", "dynamodb:GetItem", ["APIKEYHASH#ab12"])).decision).toBe("Allowed");
+    expect((await ask("api-keys/authorizer", "dynamodb:UpdateItem", ["APIKEYS#01M84M2ES7DTY37NE05PPBJBQG"])).decision).toBe("Allowed");
+    // Not an institution, an access record, another key's lookup item rewritten, nor a Query or a delete.
+    expect((await ask("api-keys/authorizer", "dynamodb:GetItem", ["INST#01M84M2ES7DTY37NE05PPBJBQG"])).decision).toBe("ImplicitlyDenied");
+    expect((await ask("api-keys/authorizer", "dynamodb:UpdateItem", ["INST#01M84M2ES7DTY37NE05PPBJBQG"])).decision).toBe(
+      "ImplicitlyDenied",
+    );
+    expect((await ask("api-keys/authorizer", "dynamodb:UpdateItem", ["APIKEYHASH#ab12"])).decision).toBe("ImplicitlyDenied");
+    expect((await ask("api-keys/authorizer", "dynamodb:DeleteItem", ["APIKEYS#x"])).decision).toBe("ImplicitlyDenied");
+    expect((await ask("api-keys/authorizer", "dynamodb:Query", ["APIKEYS#x"])).decision).toBe("ImplicitlyDenied");
+    expect((await ask("api-keys/refused", "dynamodb:GetItem", ["APIKEYHASH#ab12"])).decision).toBe("ImplicitlyDenied");
+  });
+});
