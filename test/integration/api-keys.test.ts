@@ -13,6 +13,7 @@ import { getInstitution } from "../../shared/institutions/repository.js";
 import { paths, type Route, routeKey, routes } from "../../shared/routes.js";
 import { type CallOptions, type CallResult, call, sentMail, testNow, token, uniq, uniqEmail } from "../support/api.js";
 import { keysPath, makeKey } from "../support/api-keys.js";
+import { apiClient, ok } from "../support/client.js";
 import { allEvents, createInstitution, EVENTS, INST, INV, lastMailedToken } from "../support/flows.js";
 import { grantAccess } from "./helpers.js";
 
@@ -402,5 +403,24 @@ describe("Idempotency-Key", () => {
     expect(reused.status).toBe(422);
     const cohorts = await call("GET", `${INST}/${id}/cohorts`, { token: a.key });
     expect(cohorts.body.cohorts.filter((c: { name: string }) => c.name === "Once")).toHaveLength(3);
+  });
+});
+
+describe("the typed client with a key (docs/api-keys.md)", () => {
+  it("calls the same paths as people, typed by the document, and reads a refusal as the document's error", async () => {
+    const id = await institution();
+    const { key } = await makeKey(owner, id, ["cohorts:write"]);
+    const api = apiClient(key);
+    const made = ok(
+      await api.POST(`${paths.institutions}/{id}/cohorts`, {
+        params: { path: { id }, header: { "Idempotency-Key": randomUUID() } },
+        body: { cohort: { name: "Autumn 2026" } },
+      }),
+      201,
+    );
+    expect(made.cohort.name).toBe("Autumn 2026");
+    const { error, response } = await api.GET(`${paths.institutions}/{id}`, { params: { path: { id } } });
+    expect(response.status).toBe(403);
+    expect(error).toEqual({ error: "API key lacks the scope institution:read" });
   });
 });
