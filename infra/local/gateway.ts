@@ -454,6 +454,11 @@ export interface GatewayOptions {
   readonly cloudFront?: { readonly secret: string; readonly originPort?: number };
   /** Honour `x-local-clock-offset` (the test run's stack only); otherwise a request carrying it gets 400. */
   readonly clockHeader?: boolean;
+  /**
+   * Play the edge's choice and the machines' API (default true). `false` is the people's API alone, as it was
+   * before institution API keys: the bench measures people's reads through both, interleaved.
+   */
+  readonly machines?: boolean;
 }
 
 /** The address the CloudFront emulation's requests come from, as an edge's would (a documentation range). */
@@ -553,8 +558,9 @@ export async function startGateway(opts: GatewayOptions): Promise<Gateway> {
     const rawPath = q < 0 ? url : url.slice(0, q);
     const rawQueryString = q < 0 ? "" : url.slice(q + 1);
     // The edge sends a key to the machines' API; on the API's own domain, that API is mapped under a path.
-    const mapped = !atEdge && rawPath.startsWith(`${MACHINE_PATH_PREFIX}/`);
-    const machines = mapped || (atEdge && rawPath.startsWith("/api/") && KEY_BEARER.test(req.headers.authorization ?? ""));
+    const withMachines = opts.machines !== false;
+    const mapped = withMachines && !atEdge && rawPath.startsWith(`${MACHINE_PATH_PREFIX}/`);
+    const machines = mapped || (withMachines && atEdge && rawPath.startsWith("/api/") && KEY_BEARER.test(req.headers.authorization ?? ""));
     const method = req.method ?? "GET";
     const routed = machines
       ? (matchRoute(method, mapped ? rawPath.slice(MACHINE_PATH_PREFIX.length) : rawPath, "machines") ?? defaultRoute(method, rawPath))
