@@ -4,6 +4,7 @@
  * the invitation → its state → the change and its event in one transaction.
  */
 import * as v from "valibot";
+import { KEYS_INVITE_ADMINS_ONLY, requireKeyMayGrant } from "../api-keys/grants.js";
 import { isKeyActorId } from "../api-keys/model.js";
 import { type AuditEvent, auditEvent, type EventDetails, type EventType } from "../audit.js";
 import { actingFor, type Caller, VISITOR_ACCOUNT } from "../caller.js";
@@ -29,8 +30,6 @@ import { hashToken } from "./token.js";
 /** The API document's schemas: what each use case answers is typed by the contract. */
 
 export const ONLY_SUPER_ADMIN_INVITES_SUPER_ADMINS = "Only the institution's super admin can invite super admins";
-/** DESIGN.md §19: inviting a super admin stays with a person. */
-export const KEYS_INVITE_ADMINS_ONLY = "API keys invite cohort_admin only";
 export const INVALID_INVITATION = "Invalid or expired invitation";
 export const ALREADY_ACCEPTED = "Invitation already accepted";
 
@@ -82,10 +81,12 @@ export async function requireManaging(caller: Caller, institutionId: string | un
  * as `insufficient_privileges` with `required_role: super_admin`, like every other refused role check.
  */
 export async function requireMayInvite(caller: Caller, visible: Visible, role: Role): Promise<void> {
-  if (role !== "cohort_super_admin" || (visible.isSuperAdmin && !caller.apiKey)) return;
+  // An API key (DESIGN.md §19) invites cohort_admin only: inviting a super admin stays with a person.
+  await requireKeyMayGrant(caller, visible, role, "manage_invitations", KEYS_INVITE_ADMINS_ONLY);
+  if (role !== "cohort_super_admin" || visible.isSuperAdmin) return;
   const details = { action: "manage_invitations", required_role: "super_admin" as const, institution_id: visible.institution.id };
   await recordRefusal(caller, institutionEvent(caller, visible, "insufficient_privileges", details));
-  throw new Forbidden(caller.apiKey ? KEYS_INVITE_ADMINS_ONLY : ONLY_SUPER_ADMIN_INVITES_SUPER_ADMINS);
+  throw new Forbidden(ONLY_SUPER_ADMIN_INVITES_SUPER_ADMINS);
 }
 
 /**

@@ -45,9 +45,9 @@ async function institution(): Promise<string> {
 /** The request every key-capable route answers with success, for a fresh scene in `id`. */
 async function happyCall(route: Route, id: string): Promise<{ path: string; opts: CallOptions; status: number }> {
   const inst = `${INST}/${id}`;
-  const admin = async () => {
+  const admin = async (role: "cohort_admin" | "cohort_super_admin" = "cohort_admin") => {
     const user = `granted-${randomUUID()}`;
-    await grantAccess(id, user, "cohort_admin");
+    await grantAccess(id, user, role);
     return user;
   };
   const invitation = async () => {
@@ -74,7 +74,8 @@ async function happyCall(route: Route, id: string): Promise<{ path: string; opts
     case `GET ${INST}/{id}/administrators`:
       return { path: `${inst}/administrators`, opts: {}, status: 200 };
     case `PATCH ${INST}/{id}/administrators/{user_id}`:
-      return { path: `${inst}/administrators/${await admin()}`, opts: { body: { role: "cohort_super_admin" } }, status: 200 };
+      // A demotion: a key never makes a super admin.
+      return { path: `${inst}/administrators/${await admin("cohort_super_admin")}`, opts: { body: { role: "cohort_admin" } }, status: 200 };
     case `DELETE ${INST}/{id}/administrators/{user_id}`:
       return { path: `${inst}/administrators/${await admin()}`, opts: {}, status: 200 };
     case `GET ${INV}`:
@@ -235,6 +236,20 @@ describe("scopes", () => {
     // Nothing changed: the institution and its keys are as they were.
     expect(await getInstitution(id)).toBeDefined();
     expect((await call("GET", keysPath(id), { token: owner })).body.api_keys).toHaveLength(1);
+  });
+
+  it("a key never makes a super admin by a role change either: 403, recorded", async () => {
+    const id = await institution();
+    const { key } = await makeKey(owner, id, ["administrators:write"]);
+    const user = `granted-${randomUUID()}`;
+    await grantAccess(id, user, "cohort_admin");
+    const res = await call("PATCH", `${INST}/${id}/administrators/${user}`, { token: key, body: { role: "cohort_super_admin" } });
+    expect({ status: res.status, body: res.body }).toEqual({
+      status: 403,
+      body: { error: "API keys cannot give the cohort_super_admin role" },
+    });
+    const refused = (await allEvents(owner, { event_type: "insufficient_privileges" })).find((e) => e.details.institution_id === id);
+    expect(refused?.details).toMatchObject({ action: "manage_administrators", required_role: "super_admin" });
   });
 
   it("a key invites cohort_admin only: a super admin invitation is 403, recorded", async () => {
