@@ -10,7 +10,7 @@ import { describe, expect, it } from "vitest";
 import { KEY_AUTHORIZER_CACHE_SECONDS as LOCAL_CACHE_SECONDS } from "../../infra/local/gateway.js";
 import { KEY_AUTHORIZER_CACHE_SECONDS, keyRoutingCode, MACHINE_MAPPING_KEY } from "../../infra/machine-api.js";
 import { KEY_BEARER } from "../../shared/api-keys/scopes.js";
-import { machineRoutes, routeKey, routes } from "../../shared/routes.js";
+import { machineRoutes, paths, routeKey, routes } from "../../shared/routes.js";
 import { build, type Json, nagFindings } from "./support.js";
 
 const dev = build({}, { validate: false });
@@ -21,7 +21,7 @@ const ofType = (type: string) => Object.entries(inner).filter(([, r]) => r.Type 
 
 type Request = { uri: string; headers: Record<string, { value: string }> };
 /** Runs the edge function's code as CloudFront would, with `cf.updateRequestOrigin` recorded. */
-function runEdge(code: string, authorization: string | undefined, uri = "/api/v1/institutions") {
+function runEdge(code: string, authorization: string | undefined, uri: string = paths.institutions) {
   const origins: unknown[] = [];
   const cf = { updateRequestOrigin: (o: unknown) => origins.push(o) };
   const body = code.replace("import cf from 'cloudfront';\n", "");
@@ -36,10 +36,10 @@ describe("the edge's function", () => {
 
   it("with an origin domain: a key's request goes under /machine, the machines' API's mapping; a person's is untouched", () => {
     const code = keyRoutingCode({ fronted: true });
-    expect(runEdge(code, key)).toEqual({ uri: "/machine/api/v1/institutions", origins: [] });
-    expect(runEdge(code, "bearer  iak_x")).toEqual({ uri: "/machine/api/v1/institutions", origins: [] });
+    expect(runEdge(code, key)).toEqual({ uri: `/machine${paths.institutions}`, origins: [] });
+    expect(runEdge(code, "bearer  iak_x")).toEqual({ uri: `/machine${paths.institutions}`, origins: [] });
     for (const other of [jwt, undefined, "", "Bearer iakx", "Basic iak_x", "Bearer scim_abc", "iak_x"]) {
-      expect(runEdge(code, other), String(other)).toEqual({ uri: "/api/v1/institutions", origins: [] });
+      expect(runEdge(code, other), String(other)).toEqual({ uri: paths.institutions, origins: [] });
     }
     expect(MACHINE_MAPPING_KEY).toBe("machine");
   });
@@ -48,10 +48,10 @@ describe("the edge's function", () => {
     const code = keyRoutingCode({ fronted: false, machineDomain: "abc.execute-api.eu-west-1.amazonaws.com" });
     expect(code.startsWith("import cf from 'cloudfront';")).toBe(true);
     expect(runEdge(code, key)).toEqual({
-      uri: "/api/v1/institutions",
+      uri: paths.institutions,
       origins: [{ domainName: "abc.execute-api.eu-west-1.amazonaws.com" }],
     });
-    expect(runEdge(code, jwt)).toEqual({ uri: "/api/v1/institutions", origins: [] });
+    expect(runEdge(code, jwt)).toEqual({ uri: paths.institutions, origins: [] });
   });
 
   it("asks the very question the local gateway asks (KEY_BEARER), on the /api/* behaviour, in the JS 2.0 runtime", () => {
