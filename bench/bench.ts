@@ -40,8 +40,6 @@ const started = Date.now();
 const log = (s: string) => process.stderr.write(`${s}\n`);
 const step = (s: string) => log(`[bench ${((Date.now() - started) / 1000).toFixed(0)} s] ${s}`);
 
-process.env.AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED ??= "true";
-
 /** A measure that fails becomes one `over` row with its error, and the run goes on with the next. */
 async function measure(rows: Row[], m: Measure, fn: () => Promise<Row[]>): Promise<void> {
   if (!want(m)) return;

@@ -118,7 +118,6 @@ const LAMBDA_ENV: NodeJS.ProcessEnv = {
   DIGEST_KEY_ARN: "arn:aws:kms:us-east-1:111122223333:key/bench",
   DIGEST_BUCKET: "bench-digests",
   NODE_OPTIONS: "--enable-source-maps",
-  AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED: "true",
 };
 
 interface Import {

@@ -170,7 +170,6 @@ export async function measureCold(
     POWERTOOLS_LOG_LEVEL: "WARN",
     MAIL_FROM: "no-reply@institution-admin.local",
     APP_BASE_URL: "http://app.local",
-    AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED: "true",
   };
   try {
     const owner = await newUser(stack, `cold-owner-${run}@bench.test`, `acct-${run}`);

@@ -274,7 +274,6 @@ async function measure(opts: ConsoleBenchOptions): Promise<ConsoleFigures & Diag
 }
 
 if (process.argv[1] && import.meta.url === pathToFileURL(process.argv[1]).href) {
-  process.env.AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED ??= "true";
   measure({}).then(
     ({ firstPageMs, jsGzipKb, cssGzipKb, chromiumCpuMs, pageCpuMs, browserUiCpuMs, mainThreadMs, warmPageMs, loadAverage, ...where }) => {
       console.log(JSON.stringify({ firstPageMs, jsGzipKb, cssGzipKb }));

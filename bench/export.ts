@@ -132,7 +132,6 @@ export async function measureExport(
     AWS_REGION: stack.region,
     AWS_ACCESS_KEY_ID: "local",
     AWS_SECRET_ACCESS_KEY: "local",
-    AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED: "true",
     // The child reports on stdout: the request line stays out of it.
     POWERTOOLS_LOG_LEVEL: "WARN",
     POWERTOOLS_METRICS_DISABLED: "true",

@@ -154,7 +154,6 @@ export async function measureExports(dir: string, stack: LocalStack, opts: { log
     PATH: process.env.PATH,
     ...localHandlerEnv(stack),
     POWERTOOLS_LOG_LEVEL: "WARN",
-    AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED: "true",
     NODE_OPTIONS: "--enable-source-maps",
   };
 

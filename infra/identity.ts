@@ -1,5 +1,5 @@
 /** The Cognito user pool the API's authorizer trusts, its cohort-super-admin group and the console's app client. */
-import { Duration, RemovalPolicy, Validations } from "aws-cdk-lib";
+import { Aws, Duration, RemovalPolicy, Stack, Validations } from "aws-cdk-lib";
 import * as cognito from "aws-cdk-lib/aws-cognito";
 import type { Construct } from "constructs";
 import { SUPER_ADMIN_GROUP } from "../shared/caller.js";
@@ -10,6 +10,11 @@ import type { Settings } from "./settings.js";
 export class Identity extends StackPart {
   readonly userPool: cognito.UserPool;
   readonly userPoolClient: cognito.UserPoolClient;
+  /**
+   * The pool's managed-login domain (DESIGN.md §18): SSO connections' ACS URL and redirect URI are on it. A Cognito
+   * prefix domain, unique per region across AWS: the stack's name and the account.
+   */
+  readonly domain: cognito.UserPoolDomain;
 
   constructor(scope: Construct, id: string, { mfa, refreshTokenValidityHours }: Pick<Settings, "mfa" | "refreshTokenValidityHours">) {
     super(scope, id);
@@ -66,6 +71,14 @@ export class Identity extends StackPart {
         .withCustomAttributes("account_id"),
       // Only the display name: e-mail and account are identity the API trusts, so users cannot rewrite them.
       writeAttributes: new cognito.ClientAttributes().withStandardAttributes({ fullname: true }),
+    });
+
+    this.domain = this.userPool.addDomain("ManagedLoginDomain", {
+      cognitoDomain: {
+        domainPrefix: `${Stack.of(this)
+          .stackName.toLowerCase()
+          .replace(/[^a-z0-9-]/g, "-")}-${Aws.ACCOUNT_ID}`,
+      },
     });
 
     if (mfa !== "required") {

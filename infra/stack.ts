@@ -1,4 +1,4 @@
-import { type CfnElement, Duration, RemovalPolicy, Stack, type StackProps } from "aws-cdk-lib";
+import { type CfnElement, Duration, type NestedStack, RemovalPolicy, Stack, type StackProps } from "aws-cdk-lib";
 import type { HttpApi, HttpStage } from "aws-cdk-lib/aws-apigatewayv2";
 import type * as cognito from "aws-cdk-lib/aws-cognito";
 import type * as dynamodb from "aws-cdk-lib/aws-dynamodb";
@@ -95,6 +95,8 @@ export class InstitutionAdminStack extends Stack {
   readonly userPoolClient: cognito.UserPoolClient;
   readonly api: HttpApi;
   readonly stage: HttpStage;
+  /** The nested stack of the routes, their integrations and Lambda permissions (infra/api.ts). */
+  readonly routesStack: NestedStack;
   readonly console: Console;
   readonly webAcl?: ConsoleWebAcl;
   /** Server access logs of the buckets, and the console distribution's access logs (console-logs.ts). */
@@ -221,6 +223,11 @@ export class InstitutionAdminStack extends Stack {
       ...(access.mail ? mailEnv : {}),
       // Directory provisioning (DESIGN.md §15): the SCIM base URL is the console's origin.
       ...(handler.startsWith("scim/") && { APP_BASE_URL: this.appBaseUrl }),
+      // SSO connections (§18): the console's app client lists their providers; their ACS URL is on the pool's domain.
+      ...(access.users === "sso" && {
+        USER_POOL_CLIENT_ID: this.userPoolClient.userPoolClientId,
+        COGNITO_DOMAIN: identity.domain.baseUrl(),
+      }),
     });
     const userPool = { arn: this.userPool.userPoolArn, id: this.userPool.userPoolId };
     for (const [handler, fn] of api.functions(routes, routeAccess, {
@@ -248,6 +255,9 @@ export class InstitutionAdminStack extends Stack {
 
     // ---- Routes and stage ----
     this.stage = api.serve(routes, this.functions, settings);
+    if (!api.routesStack) throw new Error("The routes' stack is made by serve");
+    this.routesStack = api.routesStack;
+    // The machines' API (DESIGN.md §19): its own nested stack, over the same functions.
     this.machineApi.serve({ routes, functions: this.functions, tables, environment, settings, domain: api.domain });
 
     // ---- Getting events out ----
@@ -262,6 +272,7 @@ export class InstitutionAdminStack extends Stack {
 
     // ---- Monitoring ----
     this.monitoring = new Monitoring(this, "Monitoring", {
+      stackName: this.stackName,
       api: this.api,
       stage: this.stage,
       functions: this.functions,
@@ -294,7 +305,7 @@ export class InstitutionAdminStack extends Stack {
       alarmTopic: this.alarmTopic,
       mailFeedbackTopic: this.mailFeedbackTopic,
       mailConfigurationSet: this.mailConfigurationSet,
-      dashboard: this.monitoring.dashboard,
+      dashboardName: this.stackName,
       trailSigningKey: this.trail.signingKey,
     });
   }

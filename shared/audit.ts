@@ -140,6 +140,22 @@ export function describe(type: EventType, details: Record<string, unknown>, acto
       return `${actor} provisioned ${t("email")} as ${t("role")} in institution ${t("institution_id")}`;
     case "administrator_deprovisioned":
       return `${actor} deprovisioned ${t("email")} from institution ${t("institution_id")} (${t("reason")})`;
+    case "domain_added":
+      return `${actor} added the domain ${t("domain")} to institution ${t("institution_id")}`;
+    case "domain_verified":
+      return `${actor} verified the domain ${t("domain")} for institution ${t("institution_id")}`;
+    case "domain_verification_failed":
+      return details.state === "failed"
+        ? `The domain ${t("domain")} of institution ${t("institution_id")} failed verification (${t("reason")})`
+        : `${actor} could not verify the domain ${t("domain")} (${t("reason")})`;
+    case "domain_removed":
+      return `${actor} removed the domain ${t("domain")} from institution ${t("institution_id")}`;
+    case "sso_connected":
+      return `${actor} connected ${t("type").toUpperCase()} single sign-on (${t("provider_name")}) to institution ${t("institution_id")}`;
+    case "sso_updated":
+      return `${actor} changed the single sign-on of institution ${t("institution_id")} (${(details.changes as string[] | undefined)?.join(", ") ?? ""})`;
+    case "sso_disconnected":
+      return `${actor} disconnected the single sign-on (${t("provider_name")}) of institution ${t("institution_id")}`;
     case "api_key_created":
       return `${actor} created API key '${t("name")}' for institution ${t("institution_id")}`;
     case "api_key_revoked":

@@ -47,6 +47,13 @@ export const EVENT_TYPES = [
   "scim_disconnected",
   "administrator_provisioned",
   "administrator_deprovisioned",
+  "domain_added",
+  "domain_verified",
+  "domain_verification_failed",
+  "domain_removed",
+  "sso_connected",
+  "sso_updated",
+  "sso_disconnected",
   "api_key_created",
   "api_key_revoked",
 ] as const;

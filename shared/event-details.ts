@@ -61,7 +61,11 @@ export interface EventDetails {
   cohort_deleted: { institution_id: string; cohort_id: string; name: string };
   scim_connected: { institution_id: string; scim_connection: string };
   scim_token_rotated: { institution_id: string; scim_connection: string };
-  scim_role_mappings_changed: { institution_id: string; scim_connection: string; role_mappings: Record<string, Role> };
+  /**
+   * The mappings as a list of `{group, role}`, not a map: a group name is data (`__proto__` included), and a DynamoDB
+   * map cannot hold every key (DESIGN.md §17); a group name is then a recorded value too, cut as any other.
+   */
+  scim_role_mappings_changed: { institution_id: string; scim_connection: string; role_mappings: { group: string; role: Role }[] };
   scim_disconnected: { institution_id: string; scim_connection: string };
   /** The directory's (actor `user` null): who got access, with which role, from which SCIM user. */
   administrator_provisioned: { institution_id: string; user_id: string; email: string; role: Role; scim_connection: string };
@@ -72,6 +76,25 @@ export interface EventDetails {
     reason: "deactivated" | "deleted" | "email_changed";
     scim_connection: string;
   };
+  /** Verified domains (DESIGN.md §18): `domain` is the ASCII form. */
+  domain_added: { institution_id: string; domain_id: string; domain: string };
+  domain_verified: { institution_id: string; domain_id: string; domain: string };
+  /**
+   * A verification that did not verify: the record not found, holding another value, the lookup failing, the
+   * domain verified by another institution (the domain stays `pending`), or 7 days gone by (`failed`).
+   */
+  domain_verification_failed: {
+    institution_id: string;
+    domain_id: string;
+    domain: string;
+    reason: "not_found" | "mismatch" | "lookup_failed" | "verified_elsewhere" | "expired";
+    state: "pending" | "failed";
+  };
+  domain_removed: { institution_id: string; domain_id: string; domain: string };
+  /** The SSO connection (§18): never its client secret. `changes` names the fields a PATCH changed. */
+  sso_connected: { institution_id: string; sso_connection: string; type: "saml" | "oidc"; provider_name: string };
+  sso_updated: { institution_id: string; sso_connection: string; provider_name: string; changes: string[] };
+  sso_disconnected: { institution_id: string; sso_connection: string; provider_name: string };
   /** An institution API key made (DESIGN.md §19): never the key, nor its hash. */
   api_key_created: { institution_id: string; api_key_id: string; name: string; scopes: Scope[]; expires_at: string | null };
   api_key_revoked: { institution_id: string; api_key_id: string; name: string };
@@ -113,6 +136,13 @@ export const DETAIL_KEYS: { readonly [T in keyof EventDetails]-?: readonly KeysO
   scim_disconnected: ["institution_id", "scim_connection"],
   administrator_provisioned: ["institution_id", "user_id", "email", "role", "scim_connection"],
   administrator_deprovisioned: ["institution_id", "user_id", "email", "reason", "scim_connection"],
+  domain_added: ["institution_id", "domain_id", "domain"],
+  domain_verified: ["institution_id", "domain_id", "domain"],
+  domain_verification_failed: ["institution_id", "domain_id", "domain", "reason", "state"],
+  domain_removed: ["institution_id", "domain_id", "domain"],
+  sso_connected: ["institution_id", "sso_connection", "type", "provider_name"],
+  sso_updated: ["institution_id", "sso_connection", "provider_name", "changes"],
+  sso_disconnected: ["institution_id", "sso_connection", "provider_name"],
   api_key_created: ["institution_id", "api_key_id", "name", "scopes", "expires_at"],
   api_key_revoked: ["institution_id", "api_key_id", "name"],
 };

@@ -5,6 +5,7 @@
  */
 import type { Scope } from "./api-keys/scopes.js";
 import { paths } from "./paths.js";
+import type { EventsIndex, MainIndex } from "./tables.js";
 
 export type HttpMethod = "GET" | "POST" | "PUT" | "PATCH" | "DELETE";
 
@@ -15,13 +16,48 @@ export const USER_ACTIONS = {
   join: ["cognito-idp:AdminCreateUser", "cognito-idp:AdminSetUserPassword", "cognito-idp:AdminDeleteUser"],
   /** SCIM provisioning (DESIGN.md §15): find a person by e-mail, or create them with the pool's invitation. */
   provision: ["cognito-idp:ListUsers", "cognito-idp:AdminCreateUser"],
+  /**
+   * An SSO connection (DESIGN.md §18, shared/sso/pool.ts): the pool's identity provider of the institution, and
+   * its place among the console app client's supported providers (read, then written back whole).
+   */
+  sso: [
+    "cognito-idp:CreateIdentityProvider",
+    "cognito-idp:UpdateIdentityProvider",
+    "cognito-idp:DeleteIdentityProvider",
+    "cognito-idp:DescribeUserPoolClient",
+    "cognito-idp:UpdateUserPoolClient",
+  ],
 } as const;
 export type UserAccess = keyof typeof USER_ACTIONS;
 
-/** What a handler may do to each table; CDK grants exactly this and nothing more. */
+/**
+ * A DynamoDB call on the main table, as IAM authorizes it: a `TransactWriteItems` has no action of its own, each
+ * of its items is its own `PutItem`, `UpdateItem`, `DeleteItem` or `ConditionCheckItem`. `Query <index>` queries
+ * that index (an index is only ever queried).
+ */
+export type MainCall = "GetItem" | "Query" | "PutItem" | "UpdateItem" | "DeleteItem" | "ConditionCheckItem" | `Query ${MainIndex}`;
+
+/**
+ * A call on the events table. Writing there is appending (DESIGN.md §13): `append` puts an event (and its period's
+ * activity marker), `count` updates the alert and refused-request counters; neither ever deletes or rewrites.
+ */
+export type EventsCall = "GetItem" | "Query" | `Query ${EventsIndex}` | "append" | "count";
+
+/** The order calls are listed in (`handlers()`, the grants): reads, writes, then index queries by name. */
+const CALL_ORDER: readonly string[] = ["GetItem", "Query", "PutItem", "UpdateItem", "DeleteItem", "ConditionCheckItem", "append", "count"];
+const byCallOrder = (a: string, b: string): number => {
+  const rank = (c: string) => (CALL_ORDER.includes(c) ? CALL_ORDER.indexOf(c) : CALL_ORDER.length);
+  return rank(a) - rank(b) || a.localeCompare(b);
+};
+
+/**
+ * What a handler does to each table, call by call: CDK grants exactly these and nothing more (infra/tables.ts),
+ * and the test run's IAM check (docs/iam.md) fails on a call a handler makes that is not here, and, on a full
+ * run, on one here that no request made.
+ */
 export interface RouteAccess {
-  readonly main?: "read" | "write" | "readwrite";
-  readonly events?: "read" | "write" | "readwrite";
+  readonly main?: readonly MainCall[];
+  readonly events?: readonly EventsCall[];
   /** Sends mail through SES. */
   readonly mail?: boolean;
   /** Full exports (DESIGN.md §11): starts the export worker, or signs download links to the exports bucket. */
@@ -29,7 +65,8 @@ export interface RouteAccess {
   /**
    * What a handler does to users in the user pool: `read` them as the pool holds them now (transfer, DESIGN.md
    * §13), or `join` (create, set the password of and delete again a user joining from an invitation,
-   * §14). infra/api-function.ts grants exactly the actions of `USER_ACTIONS`.
+   * §14), `provision` them (SCIM, §15), or keep an institution's identity provider in it (`sso`, §18).
+   * infra/api-function.ts grants exactly the actions of `USER_ACTIONS`.
    */
   readonly users?: UserAccess;
   /**
@@ -50,13 +87,13 @@ export const WHO = {
   /** No token of the API either: the invitation token in the body is the credential (open and register, DESIGN.md §14). */
   invitation_token: "anyone holding the invitation's token, without a token of the API",
   any: "any authorized user",
-  cohort_super_admin: "cohort super admin",
+  cohort_super_admin: "a user with the cohort-super-admin status",
   /** Cohort super admin too, but refused with the event DESIGN.md §2 asks for (`insufficient_privileges`): the use case checks it. */
-  institution_creator: "cohort super admin",
+  institution_creator: "a user with the cohort-super-admin status",
   institution_member: "user with access",
-  institution_super_admin: "super admin of the institution",
-  institution_super_admin_or_self: "super admin of the institution, or the administrator itself (leaving)",
-  invitation_manager: "cohort super admin managing the institution",
+  institution_super_admin: "the institution's super admin",
+  institution_super_admin_or_self: "the institution's super admin, or the administrator itself (leaving)",
+  invitation_manager: "a user with the cohort-super-admin status and the role `cohort_super_admin` on the institution",
   invitee: "the invited e-mail's user",
   /** The SCIM routes: the Lambda authorizer has checked the connection's bearer token (DESIGN.md §15). */
   scim_directory: "the institution's directory (SCIM bearer token)",
@@ -103,6 +140,12 @@ export { paths };
 
 // Refused requests write their audit event, or at least count against the probing bound (a counter in the
 // events table), so every route that can refuse writes to the events table; there, writing is appending only.
+/**
+ * The trail's writes of a route that can refuse: its events, and the probing bound's counter. A route whose
+ * refusals record no event of their own (the cohort super admin's: the trail, exports, webhooks) still appends
+ * one: the first refusal past the bound records `rate_limit_exceeded` (shared/refusals.ts).
+ */
+const TRAIL = ["append", "count"] as const satisfies readonly EventsCall[];
 const inst = paths.institutions;
 const inv = paths.invitations;
 const sec = paths.securityEvents;
@@ -114,13 +157,21 @@ export const SCIM_BASE_PATH = paths.scim;
 type Declared = Omit<Route, "who" | "public">;
 
 const table: readonly Declared[] = [
-  { method: "GET", path: inst, handler: "institutions/list", rule: rule.any, scope: "institution:read", access: { main: "read" } },
+  // An API key's list is its one institution (GetItem); a person's, their access records (Query).
+  {
+    method: "GET",
+    path: inst,
+    handler: "institutions/list",
+    rule: rule.any,
+    scope: "institution:read",
+    access: { main: ["GetItem", "Query"] },
+  },
   {
     method: "POST",
     path: inst,
     handler: "institutions/create",
     rule: rule.institution_creator,
-    access: { main: "readwrite", events: "write" },
+    access: { main: ["PutItem", "UpdateItem"], events: TRAIL },
   },
   {
     method: "GET",
@@ -128,7 +179,7 @@ const table: readonly Declared[] = [
     handler: "institutions/show",
     scope: "institution:read",
     rule: rule.institution_member,
-    access: { main: "read", events: "write" },
+    access: { main: ["GetItem"], events: TRAIL },
   },
   {
     method: "PATCH",
@@ -136,7 +187,7 @@ const table: readonly Declared[] = [
     handler: "institutions/update",
     scope: "institution:write",
     rule: rule.institution_super_admin,
-    access: { main: "readwrite", events: "write" },
+    access: { main: ["GetItem", "PutItem", "UpdateItem", "DeleteItem"], events: TRAIL },
   },
   {
     method: "PUT",
@@ -144,14 +195,14 @@ const table: readonly Declared[] = [
     handler: "institutions/update",
     scope: "institution:write",
     rule: rule.institution_super_admin,
-    access: { main: "readwrite", events: "write" },
+    access: { main: ["GetItem", "PutItem", "UpdateItem", "DeleteItem"], events: TRAIL },
   },
   {
     method: "DELETE",
     path: `${inst}/{id}`,
     handler: "institutions/delete",
     rule: rule.institution_super_admin,
-    access: { main: "readwrite", events: "write" },
+    access: { main: ["GetItem", "DeleteItem"], events: TRAIL },
   },
   {
     method: "GET",
@@ -159,7 +210,7 @@ const table: readonly Declared[] = [
     handler: "cohorts/list",
     scope: "cohorts:read",
     rule: rule.institution_member,
-    access: { main: "read", events: "write" },
+    access: { main: ["GetItem", "Query"], events: TRAIL },
   },
   {
     method: "POST",
@@ -167,7 +218,7 @@ const table: readonly Declared[] = [
     handler: "cohorts/create",
     scope: "cohorts:write",
     rule: rule.institution_super_admin,
-    access: { main: "readwrite", events: "write" },
+    access: { main: ["GetItem", "PutItem", "UpdateItem"], events: TRAIL },
   },
   {
     method: "DELETE",
@@ -175,7 +226,7 @@ const table: readonly Declared[] = [
     handler: "cohorts/delete",
     scope: "cohorts:write",
     rule: rule.institution_super_admin,
-    access: { main: "readwrite", events: "write" },
+    access: { main: ["GetItem", "UpdateItem", "DeleteItem"], events: TRAIL },
   },
   {
     method: "GET",
@@ -183,7 +234,7 @@ const table: readonly Declared[] = [
     handler: "administrators/list",
     scope: "administrators:read",
     rule: rule.institution_member,
-    access: { main: "read", events: "write" },
+    access: { main: ["GetItem", "Query by_institution_member"], events: TRAIL },
   },
   {
     method: "PATCH",
@@ -191,7 +242,7 @@ const table: readonly Declared[] = [
     handler: "administrators/update",
     scope: "administrators:write",
     rule: rule.institution_super_admin,
-    access: { main: "readwrite", events: "write" },
+    access: { main: ["GetItem", "UpdateItem"], events: TRAIL },
   },
   {
     method: "DELETE",
@@ -199,14 +250,14 @@ const table: readonly Declared[] = [
     handler: "administrators/remove",
     scope: "administrators:write",
     rule: rule.institution_super_admin_or_self,
-    access: { main: "readwrite", events: "write" },
+    access: { main: ["GetItem", "UpdateItem", "DeleteItem", "Query by_invitation_sender"], events: TRAIL },
   },
   {
     method: "POST",
     path: `${inst}/{id}/transfer`,
     handler: "administrators/transfer",
     rule: rule.institution_super_admin,
-    access: { main: "readwrite", events: "write", users: "read" },
+    access: { main: ["GetItem", "UpdateItem"], events: TRAIL, users: "read" },
   },
   {
     method: "GET",
@@ -214,7 +265,7 @@ const table: readonly Declared[] = [
     handler: "invitations/list",
     rule: rule.institution_member,
     scope: "invitations:read",
-    access: { main: "read", events: "write" },
+    access: { main: ["GetItem", "Query by_invitation_state"], events: TRAIL },
   },
   {
     method: "POST",
@@ -222,7 +273,7 @@ const table: readonly Declared[] = [
     handler: "invitations/create",
     scope: "invitations:write",
     rule: rule.invitation_manager,
-    access: { main: "readwrite", events: "write", mail: true },
+    access: { main: ["GetItem", "Query", "PutItem", "UpdateItem", "DeleteItem", "ConditionCheckItem"], events: TRAIL, mail: true },
   },
   {
     method: "DELETE",
@@ -230,7 +281,7 @@ const table: readonly Declared[] = [
     handler: "invitations/revoke",
     scope: "invitations:write",
     rule: rule.invitation_manager,
-    access: { main: "readwrite", events: "write" },
+    access: { main: ["GetItem", "UpdateItem", "DeleteItem"], events: TRAIL },
   },
   {
     method: "POST",
@@ -238,21 +289,21 @@ const table: readonly Declared[] = [
     handler: "invitations/resend",
     scope: "invitations:write",
     rule: rule.invitation_manager,
-    access: { main: "readwrite", events: "write", mail: true },
+    access: { main: ["GetItem", "PutItem", "UpdateItem", "DeleteItem"], events: TRAIL, mail: true },
   },
   {
     method: "POST",
     path: paths.invitationsAccept,
     handler: "invitations/accept",
     rule: rule.invitee,
-    access: { main: "readwrite", events: "write" },
+    access: { main: ["GetItem", "PutItem", "UpdateItem", "DeleteItem", "ConditionCheckItem"], events: TRAIL },
   },
   {
     method: "POST",
     path: paths.invitationsPreview,
     handler: "invitations/preview",
     rule: rule.invitee,
-    access: { main: "read", events: "write" },
+    access: { main: ["GetItem"], events: TRAIL },
   },
   // Joining from an invitation (DESIGN.md §14): no token, the invitation token is the credential.
   {
@@ -260,36 +311,42 @@ const table: readonly Declared[] = [
     path: paths.invitationsOpen,
     handler: "invitations/open",
     rule: rule.invitation_token,
-    access: { main: "read", events: "write", users: "read" },
+    access: { main: ["GetItem"], events: TRAIL, users: "read" },
   },
   {
     method: "POST",
     path: paths.invitationsRegister,
     handler: "invitations/register",
     rule: rule.invitation_token,
-    access: { main: "readwrite", events: "write", users: "join" },
+    access: { main: ["GetItem", "PutItem", "UpdateItem", "DeleteItem"], events: TRAIL, users: "join" },
   },
-  { method: "GET", path: sec, handler: "security-events/list", rule: rule.cohort_super_admin, access: { events: "readwrite" } },
+  {
+    method: "GET",
+    path: sec,
+    handler: "security-events/list",
+    rule: rule.cohort_super_admin,
+    access: { events: ["Query", "Query by_user", "Query by_type", ...TRAIL] },
+  },
   {
     method: "GET",
     path: `${sec}/export`,
     handler: "security-events/export",
     rule: rule.cohort_super_admin,
-    access: { events: "readwrite" },
+    access: { events: ["Query", "Query by_type", ...TRAIL] },
   },
   {
     method: "GET",
     path: `${sec}/alerts`,
     handler: "security-events/alerts",
     rule: rule.cohort_super_admin,
-    access: { events: "readwrite" },
+    access: { events: ["Query", "Query by_type", ...TRAIL] },
   },
   {
     method: "GET",
     path: `${sec}/digests`,
     handler: "security-events/digests",
     rule: rule.cohort_super_admin,
-    access: { events: "readwrite" },
+    access: { events: ["Query", ...TRAIL] },
   },
   // Full exports (shared/exports/): the worker that writes the file is no route (infra/streaming.ts).
   {
@@ -297,38 +354,44 @@ const table: readonly Declared[] = [
     path: `${sec}/exports`,
     handler: "exports/create",
     rule: rule.cohort_super_admin,
-    access: { main: "readwrite", events: "write", exports: "start" },
+    access: { main: ["Query", "PutItem", "UpdateItem"], events: TRAIL, exports: "start" },
   },
   {
     method: "GET",
     path: `${sec}/exports/{id}`,
     handler: "exports/show",
     rule: rule.cohort_super_admin,
-    access: { main: "read", events: "write", exports: "read" },
+    access: { main: ["GetItem"], events: TRAIL, exports: "read" },
   },
-  { method: "GET", path: `${sec}/{id}`, handler: "security-events/show", rule: rule.cohort_super_admin, access: { events: "readwrite" } },
+  {
+    method: "GET",
+    path: `${sec}/{id}`,
+    handler: "security-events/show",
+    rule: rule.cohort_super_admin,
+    access: { events: ["GetItem", ...TRAIL] },
+  },
   // Webhooks (shared/webhooks/): deliveries go out from the events table's stream, not from a route.
-  { method: "GET", path: hooks, handler: "webhooks/list", rule: rule.cohort_super_admin, access: { main: "read", events: "write" } },
+  { method: "GET", path: hooks, handler: "webhooks/list", rule: rule.cohort_super_admin, access: { main: ["Query"], events: TRAIL } },
   {
     method: "POST",
     path: hooks,
     handler: "webhooks/create",
     rule: rule.cohort_super_admin,
-    access: { main: "readwrite", events: "write" },
+    access: { main: ["PutItem", "UpdateItem"], events: TRAIL },
   },
   {
     method: "DELETE",
     path: `${hooks}/{id}`,
     handler: "webhooks/delete",
     rule: rule.cohort_super_admin,
-    access: { main: "readwrite", events: "write" },
+    access: { main: ["GetItem", "UpdateItem", "DeleteItem"], events: TRAIL },
   },
   {
     method: "GET",
     path: `${hooks}/{id}/deliveries`,
     handler: "webhooks/deliveries",
     rule: rule.cohort_super_admin,
-    access: { main: "read", events: "write" },
+    access: { main: ["GetItem", "Query"], events: TRAIL },
   },
   // Directory provisioning (DESIGN.md §15): the connection, managed by the institution's super admin,
   ...(["POST", "GET", "PATCH", "DELETE"] as const).map(
@@ -337,32 +400,82 @@ const table: readonly Declared[] = [
       path: `${inst}/{id}/scim`,
       handler: "scim/connection",
       rule: rule.institution_super_admin,
-      access: { main: method === "GET" ? "read" : "readwrite", events: "write" },
+      // Reading it reads the institution and the connection's items; a change writes them and the access it grants.
+      access:
+        method === "GET"
+          ? { main: ["GetItem", "Query"], events: TRAIL }
+          : { main: ["GetItem", "Query", "PutItem", "UpdateItem", "DeleteItem"], events: TRAIL },
     }),
   ),
   // and the SCIM 2.0 service the directory calls with the connection's token.
   ...scimRoutes(),
-  // The institution's API keys (DESIGN.md §19), managed by its super admin; never by a key.
+  // Verified domains (DESIGN.md §18, shared/domains/): one function for the four routes, by route key.
+  {
+    method: "GET",
+    path: `${inst}/{id}/domains`,
+    handler: "domains/routes",
+    rule: rule.institution_member,
+    access: { main: ["GetItem", "Query"], events: TRAIL },
+  },
+  {
+    method: "POST",
+    path: `${inst}/{id}/domains`,
+    handler: "domains/routes",
+    rule: rule.institution_super_admin,
+    access: { main: ["GetItem", "Query", "PutItem", "UpdateItem", "DeleteItem"], events: TRAIL },
+  },
+  {
+    method: "POST",
+    path: `${inst}/{id}/domains/{domain_id}/verify`,
+    handler: "domains/routes",
+    rule: rule.institution_super_admin,
+    access: { main: ["GetItem", "Query", "PutItem", "UpdateItem", "DeleteItem"], events: TRAIL },
+  },
+  {
+    method: "DELETE",
+    path: `${inst}/{id}/domains/{domain_id}`,
+    handler: "domains/routes",
+    rule: rule.institution_super_admin,
+    access: { main: ["GetItem", "Query", "PutItem", "UpdateItem", "DeleteItem"], events: TRAIL },
+  },
+  // The SSO connection (shared/sso/): its identity provider lives in the user pool.
+  ...(["POST", "GET", "PATCH", "DELETE"] as const).map(
+    (method): Declared => ({
+      method,
+      path: `${inst}/{id}/sso`,
+      handler: "sso/connection",
+      rule: rule.institution_super_admin,
+      access:
+        method === "GET"
+          ? { main: ["GetItem"], events: TRAIL }
+          : { main: ["GetItem", "PutItem", "UpdateItem", "DeleteItem"], events: TRAIL, users: "sso" },
+    }),
+  ),
+  // Home-realm discovery: public, reads three items, records nothing.
+  { method: "POST", path: paths.ssoDiscover, handler: "sso/discover", rule: rule.public, access: { main: ["GetItem"] } },
+  // The institution's API keys (DESIGN.md §19), managed by its super admin; never by a key. Making one reads the
+  // institution and its keys' partition, then writes the key, its lookup item and the partition's version,
+  // checking the institution is still there; revoking reads the key and deletes both of its items.
   {
     method: "POST",
     path: `${inst}/{id}/api_keys`,
     handler: "api-keys/manage",
     rule: rule.institution_super_admin,
-    access: { main: "readwrite", events: "write" },
+    access: { main: ["GetItem", "Query", "PutItem", "UpdateItem", "ConditionCheckItem"], events: TRAIL },
   },
   {
     method: "GET",
     path: `${inst}/{id}/api_keys`,
     handler: "api-keys/manage",
     rule: rule.institution_super_admin,
-    access: { main: "read", events: "write" },
+    access: { main: ["GetItem", "Query"], events: TRAIL },
   },
   {
     method: "DELETE",
     path: `${inst}/{id}/api_keys/{key_id}`,
     handler: "api-keys/manage",
     rule: rule.institution_super_admin,
-    access: { main: "readwrite", events: "write" },
+    access: { main: ["GetItem", "DeleteItem"], events: TRAIL },
   },
   // The API document and its reference page (shared/openapi/): read no table.
   { method: "GET", path: paths.openapi, handler: "docs/openapi", rule: rule.public, access: {} },
@@ -398,16 +511,28 @@ function scimRoutes(): Declared[] {
   const discovery = ["/ServiceProviderConfig", "/ResourceTypes", "/ResourceTypes/{id}", "/Schemas", "/Schemas/{id}"].map((path) =>
     scim("GET", path, {}),
   );
+  // Reads: the institution, and the connection's users and groups (one partition). A change writes them and the
+  // access they grant; a removal reads the invitations the person sent, to revoke them (DESIGN.md §13). Its events
+  // are appended; the directory's refusals are the authorizer's, and count nothing.
+  const reads = { main: ["GetItem", "Query"] } as const satisfies RouteAccess;
+  const changes = {
+    main: ["GetItem", "Query", "PutItem", "UpdateItem", "DeleteItem", "Query by_invitation_sender"],
+    events: ["append"],
+  } as const satisfies RouteAccess;
   const resources = (["Users", "Groups"] as const).flatMap((type) => {
     // A user's create, replace or update may grant access to a person the user pool has yet to find or make.
-    const writes = { main: "readwrite", events: "write", ...(type === "Users" && { users: "provision" as const }) } as const;
+    const writes = { ...changes, ...(type === "Users" && { users: "provision" as const }) };
     return [
-      scim("GET", `/${type}`, { main: "read" }),
+      scim("GET", `/${type}`, reads),
+      // `GET /Users/?filter=…`, with the trailing slash Entra ID's validator sends: an HTTP API route cannot end in
+      // a slash, and `/Users` does not match it, so a greedy parameter catches it (the handler answers the list for
+      // an empty one, 404 for anything deeper). `/Users/{id}` wins over it for one segment.
+      scim("GET", `/${type}/{proxy+}`, reads),
       scim("POST", `/${type}`, writes),
-      scim("GET", `/${type}/{id}`, { main: "read" }),
+      scim("GET", `/${type}/{id}`, reads),
       scim("PUT", `/${type}/{id}`, writes),
       scim("PATCH", `/${type}/{id}`, writes),
-      scim("DELETE", `/${type}/{id}`, { main: "readwrite", events: "write" }),
+      scim("DELETE", `/${type}/{id}`, changes),
     ];
   });
   return [...discovery, ...resources];
@@ -423,18 +548,21 @@ export const takesIdempotencyKey = (method: string): boolean => method === "POST
 /** A route as API Gateway names it (`$context.routeKey`): `GET <paths.institutions>/{id}`. */
 export const routeKey = (r: Pick<Route, "method" | "path">): string => `${r.method} ${r.path}`;
 
-type Level = NonNullable<RouteAccess["main"]>;
-
-/** Both levels' rights: read and write together are readwrite. */
-function unite(a: Level | undefined, b: Level | undefined): Level | undefined {
-  if (a === undefined || a === b) return b;
-  if (b === undefined) return a;
-  return "readwrite";
+/** Both lists' calls, once each, in `CALL_ORDER`; undefined when neither has any. */
+function unite<C extends string>(a: readonly C[] | undefined, b: readonly C[] | undefined): readonly C[] | undefined {
+  const all = [...new Set([...(a ?? []), ...(b ?? [])])].sort(byCallOrder);
+  return all.length > 0 ? all : undefined;
 }
+
+const WRITES: readonly string[] = ["PutItem", "UpdateItem", "DeleteItem", "ConditionCheckItem", "append", "count"];
+
+/** Whether `access` writes to a table (the API document gives such a route its 409). */
+export const writesData = (access: RouteAccess): boolean =>
+  [...(access.main ?? []), ...(access.events ?? [])].some((call) => WRITES.includes(call));
 
 /**
  * Distinct handlers of a route table (default: `routes`) with the union of their routes' access: a handler
- * serving a read route and a write route on one table may read and write it, mails if any route does, and
+ * serving a read route and a write route on one table makes the calls of both, mails if any route does, and
  * reaches the exports its route names (infra/streaming.ts grants them); one serving a POST keeps Idempotency-Key
  * records.
  */

@@ -112,6 +112,27 @@ export const USERS = () => ({
   USER_POOL_ID: optionalText,
   /** The local Cognito's endpoint; unset in AWS. */
   COGNITO_ENDPOINT: optionalText,
+  /** The console's app client: SSO connections list their identity providers among its supported ones (DESIGN.md §18). */
+  USER_POOL_CLIENT_ID: optionalText,
+  /** The pool's managed-login domain (`https://…`): the ACS URL and redirect URI an IdP's administrator pastes (§18). */
+  COGNITO_DOMAIN: optionalText,
+});
+
+/** `host`, `host:port`, `[v6]:port`: what `Resolver.setServers` takes. */
+const RESOLVER = /^(?:\d{1,3}(?:\.\d{1,3}){3}(?::\d{1,5})?|\[[0-9A-Fa-f:.]+\](?::\d{1,5})?|[0-9A-Fa-f:]*:[0-9A-Fa-f:.]+)$/;
+
+/** DNS for verified domains (shared/domains/dns.ts). */
+export const DNS = () => ({
+  /** Resolvers for the TXT lookups (`host:port`, comma-separated); the system's when unset. Tests serve them on loopback. */
+  DNS_RESOLVERS: v.optional(
+    v.pipe(
+      v.string(),
+      v.check(
+        (s) => s.split(",").every((part) => RESOLVER.test(part.trim())),
+        "must be comma-separated IP addresses, each with an optional :port",
+      ),
+    ),
+  ),
 });
 
 /** CloudFront in front (shared/origin.ts, which reads them per request: the local CloudFront mode sets them late). */
@@ -176,8 +197,6 @@ export const RUNTIME = () => ({
   POWERTOOLS_METRICS_DISABLED: flag,
   /** Locally: the X-Ray SDK without its async hook. */
   AWS_XRAY_MANUAL_MODE: flag,
-  /** The SDK's warning about the Node version, off in local processes. */
-  AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED: flag,
 });
 
 /** Credentials of the local endpoints (shared/clients.ts). */
@@ -188,7 +207,7 @@ export const LOCAL_KEYS = () => ({
 });
 
 /** Every group: what the stacks may set (`environment()`), and what the test checks the code's reads against. */
-export const GROUPS = { CORE, DIGESTER, MAIL, USERS, EDGE, EXPORTS, STREAM, TELEMETRY, RUNTIME, LOCAL_KEYS } as const;
+export const GROUPS = { CORE, DIGESTER, MAIL, USERS, DNS, EDGE, EXPORTS, STREAM, TELEMETRY, RUNTIME, LOCAL_KEYS } as const;
 type Groups = typeof GROUPS;
 export type SettingName = { [G in keyof Groups]: keyof ReturnType<Groups[G]> }[keyof Groups];
 

@@ -43,7 +43,7 @@ export interface TableDef {
  * active invitations by institution and sender (used and revoked ones leave it), sorted like the state
  * index, so removing an administrator reads exactly the invitations it sent that are still active.
  */
-export const mainTable: TableDef = {
+export const mainTable = {
   id: "Main",
   partitionKey: "pk",
   sortKey: "sk",
@@ -53,7 +53,7 @@ export const mainTable: TableDef = {
     { name: "by_invitation_sender", partitionKey: "g_inv_sender", sortKey: "g_inv_order" },
   ],
   ttlAttribute: "ttl",
-};
+} as const satisfies TableDef;
 
 /**
  * Events table (DESIGN.md §10: at most 6 WCU per account copy of an audited change, so one item and two indexes):
@@ -68,7 +68,7 @@ export const mainTable: TableDef = {
  * The GSIs are partitioned by account and user, or account and type, and sorted by the id as well. Every
  * item expires by `ttl`; events after the retention (`EVENT_RETENTION_DAYS`).
  */
-export const eventsTable: TableDef = {
+export const eventsTable = {
   id: "Events",
   partitionKey: "pk",
   sortKey: "sk",
@@ -79,7 +79,7 @@ export const eventsTable: TableDef = {
   ttlAttribute: "ttl",
   // Every recorded event goes out to EventBridge and the webhooks from here (shared/streaming/).
   stream: "NEW_IMAGE",
-};
+} as const satisfies TableDef;
 
 /**
  * Idempotency records (DESIGN.md §12), written by Powertools' DynamoDB persistence layer with its default
@@ -95,6 +95,11 @@ export const idempotencyTable: TableDef = {
 };
 
 export const tableDefs = [mainTable, eventsTable, idempotencyTable] as const;
+
+/** The main table's index names: what a route may query (shared/routes.ts, `TableCall`). */
+export type MainIndex = (typeof mainTable.indexes)[number]["name"];
+/** The events table's index names. */
+export type EventsIndex = (typeof eventsTable.indexes)[number]["name"];
 
 /** CreateTable input for DynamoDB Local and the tests (CDK maps the same definition in infra/). */
 export function createTableInput(def: TableDef, tableName: string): CreateTableCommandInput {
@@ -327,4 +332,29 @@ export const streamKeys = {
   deliveryPrefix: "DLV#",
   retry: (due: string, webhookId: string, eventId: string): Key => ({ pk: "HOOKRETRY", sk: `${due}#${webhookId}#${eventId}` }),
   retryPartition: "HOOKRETRY",
+} as const;
+
+/**
+ * Verified domains and the SSO connection (DESIGN.md §18), main table:
+ * - a domain `INST#<id>` / `DOMAIN#<domain id>`, and the institution's domain head `INST#<id>` / `DOMAINS`
+ *   (their count and a version every add and removal bumps under a condition, so the limit and the
+ *   one-domain-once rule hold under races): one Query of the `DOMAIN` prefix reads the head and every domain;
+ * - the service-wide guard `DOMAINGUARD#<domain>` / `GUARD` → the institution that verified it: put under the
+ *   condition that it is free (or already ours), so a domain is verified by at most one institution;
+ * - the connection `INST#<id>` / `SSO` (never the client secret: that lives in the pool's identity provider);
+ * - the lock on the console app client's provider list `SSOPOOL` / `CLIENT#<client id>`: its read-modify-write
+ *   (DescribeUserPoolClient, UpdateUserPoolClient) runs under it, so two connections at once lose nothing.
+ */
+export const domainKeys = {
+  domain: (institutionId: string, id: string): Key => ({ pk: `INST#${institutionId}`, sk: `DOMAIN#${id}` }),
+  head: (institutionId: string): Key => ({ pk: `INST#${institutionId}`, sk: "DOMAINS" }),
+  /** Begins the head's sort key and every domain's: one Query reads them together. */
+  prefix: "DOMAIN",
+  itemPrefix: "DOMAIN#",
+  guard: (domain: string): Key => ({ pk: `DOMAINGUARD#${keyPart(domain)}`, sk: "GUARD" }),
+} as const;
+
+export const ssoKeys = {
+  connection: (institutionId: string): Key => ({ pk: `INST#${institutionId}`, sk: "SSO" }),
+  clientLock: (clientId: string): Key => ({ pk: "SSOPOOL", sk: `CLIENT#${keyPart(clientId)}` }),
 } as const;

@@ -11,8 +11,6 @@ import { issueIdToken } from "../../infra/local/cognito.js";
 import { localHandlerEnv, MEASUREMENT_BOUNDS } from "../../infra/local/env.js";
 import { LOCAL_DIR, startLocalStack } from "../../infra/local/stack.js";
 
-process.env.AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED ??= "true";
-
 function option(name: string, envName: string, fallback: number, max: number): number {
   const i = process.argv.indexOf(`--${name}`);
   const raw = i >= 0 ? process.argv[i + 1] : process.env[envName];

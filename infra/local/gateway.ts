@@ -50,6 +50,8 @@ interface CompiledRoute {
   /** A literal segment, or null for a `{name}` segment at that position. */
   readonly segments: readonly (string | null)[];
   readonly paramNames: readonly (string | undefined)[];
+  /** Ends in a greedy `{name+}`: it takes the rest of the path, an empty rest (a trailing slash) included. */
+  readonly greedy: boolean;
 }
 
 const compile = (table: readonly Route[]): readonly CompiledRoute[] =>
@@ -59,7 +61,8 @@ const compile = (table: readonly Route[]): readonly CompiledRoute[] =>
       route,
       routeKey: routeKey(route),
       segments: parts.map((p) => (/^\{[^}]+\}$/.test(p) ? null : p)),
-      paramNames: parts.map((p) => /^\{([^}]+)\}$/.exec(p)?.[1]),
+      paramNames: parts.map((p) => /^\{([^}+]+)\+?\}$/.exec(p)?.[1]),
+      greedy: /^\{[^}]+\+\}$/.test(parts.at(-1) ?? ""),
     };
   });
 
@@ -91,20 +94,25 @@ export function matchRoute(method: string, path: string, api: "people" | "machin
   const parts = path.split("/").slice(1);
   let best: CompiledRoute | undefined;
   for (const c of api === "machines" ? machineCompiled : compiled) {
-    if (c.route.method !== method || c.segments.length !== parts.length) continue;
-    const matches = c.segments.every((seg, i) => (seg === null ? (parts[i] ?? "") !== "" : seg === parts[i]));
+    const last = c.segments.length - 1;
+    if (c.route.method !== method || (c.greedy ? parts.length < c.segments.length : c.segments.length !== parts.length)) continue;
+    const matches = c.segments.every((seg, i) => (c.greedy && i === last) || (seg === null ? (parts[i] ?? "") !== "" : seg === parts[i]));
     if (!matches) continue;
     if (!best || moreSpecific(c, best)) best = c;
   }
   if (!best) return undefined;
+  const { greedy, paramNames } = best;
   const pathParameters: Record<string, string> = {};
-  best.paramNames.forEach((name, i) => {
-    if (name !== undefined) pathParameters[name] = decodeSegment(parts[i] ?? "");
+  paramNames.forEach((name, i) => {
+    const value = greedy && i === paramNames.length - 1 ? parts.slice(i).join("/") : (parts[i] ?? "");
+    if (name !== undefined) pathParameters[name] = decodeSegment(value);
   });
   return { route: best.route, routeKey: best.routeKey, pathParameters };
 }
 
+/** Any route that matches without a greedy parameter wins over one with it (API Gateway's order). */
 function moreSpecific(a: CompiledRoute, b: CompiledRoute): boolean {
+  if (a.greedy !== b.greedy) return !a.greedy;
   for (let i = 0; i < a.segments.length; i++) {
     const aLiteral = a.segments[i] !== null;
     const bLiteral = b.segments[i] !== null;
@@ -230,8 +238,10 @@ export function buildEvent(input: EventInput): APIGatewayProxyEventV2WithJWTAuth
     else headers[name] = values.join(",");
   }
   Object.assign(headers, input.edge?.headers);
-  const query: Record<string, string> = {};
-  for (const [k, v] of new URLSearchParams(rawQueryString)) query[k] = k in query ? `${query[k]},${v}` : v;
+  // Own keys, as API Gateway's JSON gives them: `__proto__` and `constructor` are parameters like any other.
+  const merged = new Map<string, string>();
+  for (const [k, v] of new URLSearchParams(rawQueryString)) merged.set(k, merged.has(k) ? `${merged.get(k)},${v}` : v);
+  const query: Record<string, string> = Object.fromEntries(merged);
 
   const host = headers.host ?? "localhost";
   const sourceIp = input.edge?.sourceIp ?? viewerAddress(req).ip;

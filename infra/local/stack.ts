@@ -16,7 +16,7 @@ import {
   waitUntilTableNotExists,
 } from "@aws-sdk/client-dynamodb";
 import { paths } from "../../shared/paths.js";
-import { CORE, environment, MAIL, readSettings, STREAM } from "../../shared/settings.js";
+import { CORE, DNS, environment, MAIL, readSettings, STREAM } from "../../shared/settings.js";
 import { createTableInput, eventsTable, idempotencyTable, mainTable, type TableDef } from "../../shared/tables.js";
 import { ensureUserPool, startTokenTrigger, writeCognitoConfig } from "./cognito.js";
 import { LOCAL_CREDENTIALS, LOCAL_EXPORTS_BUCKET, type LocalTrail, localHandlerEnv, processEnvironment } from "./env.js";
@@ -28,6 +28,11 @@ export const STACK_FILE = join(LOCAL_DIR, "stack.json");
 
 /** The sender address of the local stack's mail. */
 export const LOCAL_MAIL_FROM = readSettings(MAIL(), ["MAIL_FROM"]).MAIL_FROM ?? "no-reply@institution-admin.local";
+/**
+ * The configuration set every send names, as the CDK stack passes its own: the local SES accepts the name and
+ * keeps no set, and the test run's IAM check sees each send authorized against it too (docs/iam.md).
+ */
+export const LOCAL_MAIL_CONFIGURATION_SET = "institution-admin-mail";
 
 /** What clients need to reach the stack; `npm start` writes it to `.local/stack.json`. */
 export interface StackInfo {
@@ -80,6 +85,8 @@ export interface StackOptions {
    * `npm start` answers a request carrying it with 400 rather than let anyone date events in another's trail.
    */
   readonly clockHeader?: boolean;
+  /** The verified domains' DNS resolvers (`DNS_RESOLVERS`, DESIGN.md §18); default: the shell's, else the system's. */
+  readonly dnsResolvers?: string;
   /** More environment for the handlers (settings such as `MEASUREMENT_BOUNDS`). */
   readonly handlerEnv?: Readonly<Record<string, string>>;
 }
@@ -220,6 +227,8 @@ export interface GatewayRole {
   readonly digestTimer: boolean;
   /** Honour `x-local-clock-offset` (the test run's stack only). */
   readonly clockHeader: boolean;
+  /** The verified domains' DNS resolvers (`DNS_RESOLVERS`, DESIGN.md §18); unset: the system's. */
+  readonly dnsResolvers?: string | undefined;
   /** More environment for the handlers. */
   readonly handlerEnv?: Readonly<Record<string, string>>;
 }
@@ -238,11 +247,18 @@ export function gatewayEnvironment(info: StackInfo, role: GatewayRole): Record<s
       WEBHOOK_ALLOW_LOOPBACK_HTTP: "true",
       WEBHOOK_RETRY_BASE_SECONDS: String(role.webhookRetryBaseSeconds),
       MAIL_FROM: LOCAL_MAIL_FROM,
+      SES_CONFIGURATION_SET: LOCAL_MAIL_CONFIGURATION_SET,
       // Invitation links open the console, which the gateway serves on its own origin.
       APP_BASE_URL: role.appBaseUrl,
       // The pool that transfer, joining and SCIM use (shared/users.ts), as the CDK stack names it to those functions.
       USER_POOL_ID: userPoolId,
       COGNITO_ENDPOINT: cognitoEndpoint,
+      // SSO connections (DESIGN.md §18): the console's app client lists their providers; the local Cognito stands in
+      // for the pool's managed-login domain (its ACS URL and redirect URI).
+      USER_POOL_CLIENT_ID: userPoolClientId,
+      COGNITO_DOMAIN: cognitoEndpoint,
+      // Verified domains' TXT lookups: `DNS_RESOLVERS=127.0.0.1:5353 npm start` reaches a resolver of your own.
+      DNS_RESOLVERS: role.dnsResolvers,
     }),
     // The gateway process's own settings (infra/local/gateway.ts), not a function's.
     ...processEnvironment({
@@ -287,11 +303,12 @@ export async function startLocalStack(opts: StackOptions): Promise<LocalStack> {
   const consoleUrl = `${apiUrl}/`;
 
   // What a developer's shell may set for the functions (`npm start`), checked as the functions check it.
-  const shell = readSettings({ ...CORE(), ...STREAM(), ...MAIL() }, [
+  const shell = readSettings({ ...CORE(), ...STREAM(), ...MAIL(), ...DNS() }, [
     "EVENT_RETENTION_DAYS",
     "DIGEST_PERIOD_SECONDS",
     "WEBHOOK_RETRY_BASE_SECONDS",
     "APP_BASE_URL",
+    "DNS_RESOLVERS",
   ]);
   const trail: LocalTrail = {
     eventRetentionDays: opts.eventRetentionDays ?? shell.EVENT_RETENTION_DAYS,
@@ -355,6 +372,7 @@ export async function startLocalStack(opts: StackOptions): Promise<LocalStack> {
         workers: true,
         digestTimer: opts.digestTimer !== false,
         clockHeader: opts.clockHeader === true,
+        dnsResolvers: opts.dnsResolvers ?? shell.DNS_RESOLVERS,
         ...(opts.handlerEnv && { handlerEnv: opts.handlerEnv }),
       }),
     });

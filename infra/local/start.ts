@@ -11,9 +11,6 @@ import { ensureConsoleBuilt } from "./console-build.js";
 import { killAllServicesNow, portIsFree, portOr } from "./services.js";
 import { LOCAL_DIR, type LocalStack, STACK_FILE, type StackInfo, startLocalStack } from "./stack.js";
 
-// The SDK's notice that its 2027 releases need Node 22 (engines says >=20) would repeat in every local process.
-process.env.AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED ??= "true";
-
 async function port(envName: string, fallback: number): Promise<number> {
   const raw = process.env[envName];
   if (raw === undefined || raw === "") return portOr(fallback);

@@ -3,26 +3,25 @@
  * look up among visible (404 + `unauthorized_institution_access`, action `manage_administrators`) → role
  * (403 + `insufficient_privileges`, `required_role: super_admin`) → body (400) → target (404
  * `Administrator not found`) → rule (422) → the change and its event (in the actor's and the owner's
- * trails) in one transaction, guarded by the institution's version (see `repository.ts`).
+ * trails) in one transaction, guarded by the institution's version, through the membership door
+ * (shared/membership/).
  */
 import * as v from "valibot";
 import { KEYS_GRANT_ADMINS_ONLY, requireKeyMayGrant } from "../api-keys/grants.js";
-import { type AuditEvent, auditEvent, type EventDetails, type EventType } from "../audit.js";
+import { auditEvent, type EventDetails, type EventType } from "../audit.js";
 import type { Caller } from "../caller.js";
 import { now as clock } from "../clock.js";
 import { BadRequest, messages, NotFound, Unprocessable } from "../errors.js";
 import { isId } from "../ids.js";
-import { type Institution, memberRole } from "../institutions/model.js";
-import { type AccessRecord, getAccess } from "../institutions/repository.js";
+import { type Institution, memberRole, TOO_MANY_FOR_CHANGE } from "../institutions/model.js";
 import { requireSuperAdminOf, requireVisible, type Visible } from "../institutions/service.js";
-import type { Invitation } from "../invitations/model.js";
-import { activeInvitationsSentBy } from "../invitations/repository.js";
+import { type AccessRecord, commitMembership, MembershipChange } from "../membership/membership.js";
+import { getAccess } from "../membership/repository.js";
 import { PAGING_ERRORS, parseQuery } from "../paging.js";
 import { RETRY, withRetries } from "../retry.js";
 import type { Role } from "../roles.js";
 import { DIRECTORY_MANAGED } from "../scim/model.js";
 import { memberIndex } from "../tables.js";
-import { MAX_TX_ITEMS } from "../tx.js";
 import * as repo from "./repository.js";
 import type { AdministratorList, AdministratorRemoved, AdministratorUpdated, AdministratorView } from "./results.js";
 import { administratorListQuery, roleChangeInput } from "./schema.js";
@@ -142,24 +141,22 @@ export async function changeAdministratorRole(
     const from = memberRole(institution, target.user_id) as Role;
     const changed = { ...target, role };
     if (from === role && target.role === role) return { administrator: toAdministrator(changed, institution), message: "Role updated" };
-    const now = clock();
-    const details = { institution_id: institution.id, user_id: target.user_id, from, to: role };
-    const event = institutionEvent(caller, visible, "administrator_role_changed", details, now);
-    if ((await repo.changeRole(institution, target, role, event)).kind === "retry") return RETRY;
+    const change = new MembershipChange(institution, { actor: caller, now: clock(), owner: institution.account_id });
+    const step = change.changeRole(target.user_id, role);
+    if (step.kind === "owner_out_of_reach") throw new Unprocessable(SUPER_ADMIN_ROLE_FIXED);
+    if (step.kind !== "ok") return RETRY;
+    change.record("administrator_role_changed", { institution_id: institution.id, user_id: target.user_id, from, to: role });
+    if ((await commitMembership(change)).kind !== "ok") return RETRY;
     return { administrator: toAdministrator(changed, institution), message: "Role updated" };
   });
 }
 
-/** How many invitations a transaction can revoke beside `fixed` items, when each revocation's event goes to `accounts` trails. */
-const revocationsFitting = (fixed: number, accounts: number) => Math.floor((MAX_TX_ITEMS - fixed) / (2 + accounts));
-
 /**
  * Removes an administrator: the super admin may remove anyone but itself, any other administrator only
- * itself (leaving). Its seat, access record and e-mail marker go and every active invitation it sent is
- * revoked (`invitation_revoked`, reason `administrator_removed`), with `administrator_removed`, in one
- * transaction; the person can be invited again. Should it have sent more active invitations than that
- * transaction holds, the excess is revoked first, in transactions of their own (and acceptance checks that
- * the inviter is still an administrator, so none of them could be used meanwhile).
+ * itself (leaving). Through the membership door: its seat, access record and e-mail marker go and every active
+ * invitation it sent is revoked (`invitation_revoked`, reason `administrator_removed`), with
+ * `administrator_removed`, in one transaction (the revocations that do not fit in it first, in transactions of
+ * their own); the person can be invited again.
  */
 export async function removeAdministrator(
   caller: Caller,
@@ -175,36 +172,14 @@ export async function removeAdministrator(
     if (institution.super_admin_id === target.user_id) throw new Unprocessable(SUPER_ADMIN_NOT_REMOVABLE);
     if (directoryManaged(target, institution)) throw new Unprocessable(DIRECTORY_MANAGED);
 
-    const now = clock();
-    const at = now.toISOString();
-    const sent = await activeInvitationsSentBy(institution.id, target.user_id, now);
-    const revocation = (inv: Invitation) =>
-      institutionEvent(
-        caller,
-        visible,
-        "invitation_revoked",
-        { invitation_id: inv.id, institution_id: inv.institution_id, email: inv.email, reason: "administrator_removed" },
-        now,
-      );
-    const removal = institutionEvent(
-      caller,
-      visible,
-      "administrator_removed",
-      { institution_id: institution.id, user_id: target.user_id, email: target.email ?? "", self },
-      now,
-    );
-    const accounts = removal.accounts.length;
-    const fitting = revocationsFitting(3 + accounts, accounts);
-    const excess = sent.slice(0, Math.max(0, sent.length - fitting));
-    const perBatch = revocationsFitting(0, accounts);
-    for (let i = 0; i < excess.length; i += perBatch) {
-      const batch = excess.slice(i, i + perBatch);
-      if ((await repo.revokeInvitations(batch, caller.id, at, batch.map(revocation))).kind === "retry") return RETRY;
-    }
-    const last = sent.slice(excess.length);
-    const events: AuditEvent[] = [removal, ...last.map(revocation)];
-    const written = await repo.removeMember(institution, target, { invitations: last, revokedBy: caller.id, at }, events);
+    const change = new MembershipChange(institution, { actor: caller, now: clock(), owner: institution.account_id });
+    const step = await change.remove(target);
+    if (step.kind === "owner_out_of_reach") throw new Unprocessable(SUPER_ADMIN_NOT_REMOVABLE);
+    if (step.kind !== "ok") return RETRY;
+    change.record("administrator_removed", { institution_id: institution.id, user_id: target.user_id, email: target.email ?? "", self });
+    const written = await commitMembership(change);
+    if (written.kind === "too_large") throw new Unprocessable(TOO_MANY_FOR_CHANGE);
     if (written.kind === "retry") return RETRY;
-    return { message: "Administrator removed", revoked_invitations: sent.length };
+    return { message: "Administrator removed", revoked_invitations: change.revoked };
   });
 }

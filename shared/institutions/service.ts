@@ -10,6 +10,8 @@ import { config } from "../config.js";
 import { Forbidden, messages, NotFound, PreconditionFailed, TooManyRequests, Unprocessable, ValidationFailed } from "../errors.js";
 import type { VersionCheck } from "../etag.js";
 import { isId, newId } from "../ids.js";
+import type { Member } from "../membership/model.js";
+import { listAccess } from "../membership/repository.js";
 import { recordRefusal } from "../refusals.js";
 import type { Message } from "../results.js";
 import { RETRY, withRetries } from "../retry.js";
@@ -34,7 +36,7 @@ export interface Visible {
 }
 
 /** The member `caller` becomes with `role` at `now` (by `invitationId`, or as the creator: null). */
-export function memberOf(caller: Caller, role: Role, now: Date, invitationId: string | null): repo.Member {
+export function memberOf(caller: Caller, role: Role, now: Date, invitationId: string | null): Member {
   return {
     user_id: caller.id,
     email: caller.email,
@@ -87,7 +89,7 @@ export async function listInstitutions(caller: Caller): Promise<InstitutionList>
   // An API key acts as its institution's super admin, within its scopes (as `requireVisible` shows it).
   const records = key
     ? (institution ? [{ institution, role: "cohort_super_admin" as const }] : []).map((r) => ({ ...r, isSuperAdmin: true }))
-    : (await repo.listAccess(caller.id)).map((r) => ({ ...r, isSuperAdmin: r.institution.super_admin_id === caller.id }));
+    : (await listAccess(caller.id)).map((r) => ({ ...r, isSuperAdmin: r.institution.super_admin_id === caller.id }));
   return {
     institutions: records
       .map((r) => ({

@@ -21,6 +21,7 @@ import { isId, newId } from "../ids.js";
 import { INSTITUTION_FULL, isFull } from "../institutions/model.js";
 import type { Visible } from "../institutions/service.js";
 import { type Mail, requireMailConfig, sendMail } from "../mail.js";
+import { sentInvitationItems } from "../membership/repository.js";
 import { METRIC } from "../observability.js";
 import { recordRefusal } from "../refusals.js";
 import { RETRY, withRetries } from "../retry.js";
@@ -204,7 +205,10 @@ export async function createInvitation(caller: Caller, query: Query, body: unkno
     };
     const details = { invitation_id: invitation.id, institution_id: invitation.institution_id, email, role: invitation.role };
     const event = institutionEvent(caller, visible, "invitation_created", details, now);
-    const inviter = { id: caller.id, email: caller.email, ...(caller.apiKey && { apiKey: caller.apiKey.id }) };
+    // Counted on the sender's access record by the membership door: a removal racing it reads again ("removal is final").
+    // An API key (DESIGN.md §19) holds no seat: its own item must still be there instead (insertInvitation).
+    const sender = caller.apiKey ? {} : sentInvitationItems(invitation.institution_id, { id: caller.id, email: caller.email }, email);
+    const inviter = { id: caller.id, sender, ...(caller.apiKey && { apiKey: caller.apiKey.id }) };
     const result = await repo.insertInvitation(invitation, inviter, event, now, visible.institution.account_id);
     if (result.kind === "ok") return { invitation, token: token.token, visible };
     // The key was revoked meanwhile: it no longer opens anything.

@@ -15,14 +15,11 @@
  * result, by the name of the item that failed.
  */
 import { GetCommand, QueryCommand } from "@aws-sdk/lib-dynamodb";
-import { isKeyActorId } from "../api-keys/model.js";
 import { keyStillLive } from "../api-keys/repository.js";
 import { type AuditEvent, commitWithEvent, commitWithEvents } from "../audit.js";
 import { boundedCount, dayOf, hourOf, mailboxOf, nextDay, nextHour } from "../bounds.js";
 import { db, queryAll } from "../clients.js";
 import { config } from "../config.js";
-import type { Institution } from "../institutions/model.js";
-import { grantAccessItems, type Member, memberMarker } from "../institutions/repository.js";
 import type { Role } from "../roles.js";
 import { invitationSenderIndex, invitationStateIndex, keys, withoutKey } from "../tables.js";
 import { returnOldOnFailure, type TxItem, type TxItems, type TxResult, type Written } from "../tx.js";
@@ -215,46 +212,19 @@ export type InsertRefusal =
 /**
  * Creates the invitation with its token item, claims its slot (free, or held by an expired invitation),
  * counts its mail against the mail bounds and writes the event: one transaction. It also checks that the
- * e-mail has not gained access and that the inviter still manages the institution, and records the
- * inviter's own e-mail as a member's. `account` owns the institution (its mails are counted together).
+ * e-mail has not gained access and that the inviter still manages the institution; `sender` is the sender's
+ * side, from the membership door (`sentInvitationItems`: the count on its access record that makes a racing
+ * removal read again, named `senderCount`, and its own e-mail as a member's). `account` owns the institution
+ * (its mails are counted together). An API key's invitation (`apiKey`, DESIGN.md §19) has no sender side: the
+ * key's item must still be there instead (a revoked key sends nothing).
  */
 export async function insertInvitation(
   inv: Invitation,
-  inviter: { id: string; email: string; apiKey?: string },
+  inviter: { id: string; sender: TxItems; apiKey?: string },
   event: AuditEvent,
   now: Date,
   account: string,
 ): Promise<Written<InsertRefusal>> {
-  // An API key (DESIGN.md §19) sends as long as it is not revoked; it holds no seat, record or e-mail marker.
-  const sender: TxItems = inviter.apiKey
-    ? { stillManaging: keyStillLive(inv.institution_id, inviter.apiKey) }
-    : {
-        stillManaging: {
-          ConditionCheck: {
-            TableName: T(),
-            Key: keys.institution(inv.institution_id),
-            ConditionExpression: "#members.#user = :role",
-            ExpressionAttributeNames: { "#members": "members", "#user": inviter.id },
-            ExpressionAttributeValues: { ":role": "cohort_super_admin" satisfies Role },
-          },
-        },
-        // Counted on the sender's access record, which must exist: a removal that read another count is refused
-        // and reads the sender's invitations again, so none escapes it (DESIGN.md §13, "Removal is final").
-        senderCount: {
-          Update: {
-            TableName: T(),
-            Key: keys.access(inviter.id, inv.institution_id),
-            UpdateExpression: "ADD #sent :one",
-            ConditionExpression: "attribute_exists(pk)",
-            ExpressionAttributeNames: { "#sent": "invitations_sent" },
-            ExpressionAttributeValues: { ":one": 1 },
-          },
-        },
-        inviterEmail:
-          inviter.email && inviter.email !== inv.email
-            ? { Put: { TableName: T(), Item: { ...keys.memberEmail(inv.institution_id, inviter.email), user_id: inviter.id } } }
-            : undefined,
-      };
   const result = await commitWithEvent(event, {
     slot: putSlot(inv, "attribute_not_exists(pk) OR expires_at <= :now", { ":now": now.toISOString() }),
     invitation: { Put: { TableName: T(), Item: invitationItem(inv, "active"), ConditionExpression: "attribute_not_exists(pk)" } },
@@ -266,7 +236,19 @@ export async function insertInvitation(
         ConditionExpression: "attribute_not_exists(pk)",
       },
     },
-    ...sender,
+    // An API key (DESIGN.md §19) sends as long as it is not revoked; it holds no seat.
+    stillManaging: inviter.apiKey
+      ? keyStillLive(inv.institution_id, inviter.apiKey)
+      : {
+          ConditionCheck: {
+            TableName: T(),
+            Key: keys.institution(inv.institution_id),
+            ConditionExpression: "#members.#user = :role",
+            ExpressionAttributeNames: { "#members": "members", "#user": inviter.id },
+            ExpressionAttributeValues: { ":role": "cohort_super_admin" satisfies Role },
+          },
+        },
+    ...inviter.sender,
     ...mailCounters(inv, account, now),
   });
   if (result.kind !== "failed") return result.kind === "ok" ? result : { kind: "retry" };
@@ -362,13 +344,14 @@ export async function markRevoked(
 
 /**
  * Uses an invitation: marks it used by `userId` (only while active and `tokenHash` is its current token, so
- * a token is accepted at most once), frees its slot, records the e-mail as a member's and, when `grant` is
- * given, gives the user that role (guarded by the institution's version, read with the inviter still a
- * member). Without a grant, the user and the inviter must both still be members. One transaction.
+ * a token is accepted at most once) and frees its slot, with `membership`: what accepting it grants, from the
+ * membership door (guarded by the institution's version, read with the inviter still a member; or, when it grants
+ * nothing new, a check that the user and the inviter still hold their seats). One transaction.
  */
 export async function consumeInvitation(
   inv: Invitation,
-  use: { tokenHash: string; userId: string; institution: Institution; grant: Member | undefined },
+  use: { tokenHash: string; userId: string },
+  membership: TxItems,
   events: readonly AuditEvent[],
 ): Promise<Outcome> {
   const event = events.at(-1);
@@ -393,27 +376,7 @@ export async function consumeInvitation(
       },
     },
     slot: releaseSlot(inv),
-    ...(use.grant
-      ? grantAccessItems(use.institution, use.grant)
-      : {
-          memberEmail: memberMarker(use.institution, { user_id: use.userId, email: inv.email }),
-          keepAccess: {
-            ConditionCheck: {
-              TableName: T(),
-              Key: keys.institution(inv.institution_id),
-              // An API key's invitation does not hang on the key (invitations/service.ts `inviterStands`).
-              ...(isKeyActorId(inv.created_by_id)
-                ? {
-                    ConditionExpression: "attribute_exists(#members.#user)",
-                    ExpressionAttributeNames: { "#members": "members", "#user": use.userId },
-                  }
-                : {
-                    ConditionExpression: "attribute_exists(#members.#user) AND attribute_exists(#members.#inviter)",
-                    ExpressionAttributeNames: { "#members": "members", "#user": use.userId, "#inviter": inv.created_by_id },
-                  }),
-            },
-          },
-        }),
+    ...membership,
   });
   return outcome(result);
 }

@@ -11,9 +11,10 @@ import { actingFor, type Caller, VISITOR_ACCOUNT } from "../caller.js";
 import { now as clock } from "../clock.js";
 import { Conflict, Forbidden, messages, NotFound, Unprocessable } from "../errors.js";
 import { isId } from "../ids.js";
-import { INSTITUTION_FULL, type Institution, isFull, memberRole } from "../institutions/model.js";
+import { INSTITUTION_FULL, type Institution, memberRole } from "../institutions/model.js";
 import { getInstitution } from "../institutions/repository.js";
-import { memberOf, requireVisible, type Visible } from "../institutions/service.js";
+import { requireVisible, type Visible } from "../institutions/service.js";
+import { MembershipChange } from "../membership/membership.js";
 import { decodeCursor, encodeCursor, parseQuery } from "../paging.js";
 import { recordRefusal } from "../refusals.js";
 import type { Message } from "../results.js";
@@ -279,14 +280,20 @@ export async function acceptWithToken(
     if (reason) return refuse(refuser, reason, owner);
 
     const current = memberRole(institution, caller.id);
-    // Checked again at accept (invitations pending when the last seat went stay pending, unused); the
-    // version guard on the grant makes two accepts racing for the last seat read again, so one gets it.
-    if (current === undefined && isFull(institution)) throw new Unprocessable(INSTITUTION_FULL);
     const role = strongerRole(current, inv.role);
+    // Through the membership door: a new seat (checked against the limit again: invitations pending when the last
+    // seat went stay pending, unused; the version guard makes two accepts racing for the last seat read again, so
+    // one gets it), a stronger role, or nothing new; in each case only while the inviter still holds a seat.
+    const change = new MembershipChange(institution, { actor: caller, now, owner });
+    const person = { user_id: caller.id, email: caller.email, name: caller.name, account_id: caller.accountId };
+    const step = change.grant(person, role, { via: "invitation", invitation: inv.id, inviter: inv.created_by_id });
+    if (step.kind === "institution_full") throw new Unprocessable(INSTITUTION_FULL);
+    // Nothing else refuses an accept (the owner holds the strongest role, so an invitation never changes its seat);
+    // a member gone since the read reads again.
+    if (step.kind !== "ok") return RETRY;
     const details = { invitation_id: inv.id, institution_id: inv.institution_id, email: inv.email, role };
     const events = [...(also?.(inv, now) ?? []), auditEvent(caller, "invitation_accepted", details, { now, owner })];
-    const grant = role === current ? undefined : memberOf(caller, role, now, inv.id);
-    const out = await repo.consumeInvitation(inv, { tokenHash, userId: caller.id, institution, grant }, events);
+    const out = await repo.consumeInvitation(inv, { tokenHash, userId: caller.id }, change.items(), events);
     if (out.kind === "ok") {
       return {
         institution: { id: institution.id, name: institution.name },

@@ -6,7 +6,7 @@
  */
 import { lacksScope, NOT_FOR_KEYS } from "../api-keys/scopes.js";
 import { messages } from "../errors.js";
-import { type Route, routeKey, routes, takesIdempotencyKey } from "../routes.js";
+import { type Route, routeKey, routes, takesIdempotencyKey, writesData } from "../routes.js";
 import { commonHeaders, headers, parameters, schemaRef as ref, responses, type Schema } from "./components.js";
 import { requestSchemas } from "./requests.js";
 import { convertResponses } from "./responses.js";
@@ -19,6 +19,7 @@ import { institutionSpecs } from "./specs/institutions.js";
 import { invitationSpecs } from "./specs/invitations.js";
 import { scimBodies, scimConnectionSpecs, scimOperation } from "./specs/scim.js";
 import { securityEventSpecs } from "./specs/security-events.js";
+import { ssoSpecs } from "./specs/sso.js";
 import { webhookSpecs } from "./specs/webhooks.js";
 
 export type { Document, ErrorStatus, Operation, Spec };
@@ -39,6 +40,7 @@ function specs(errorMode: "throw" | "ignore"): Record<string, Spec> {
     ...exportSpecs(errorMode),
     ...webhookSpecs(errorMode),
     ...scimConnectionSpecs(),
+    ...ssoSpecs(errorMode),
     ...apiKeySpecs(req),
   };
 }
@@ -113,7 +115,7 @@ function operation(route: Route, spec: Spec): Operation {
   };
   const r = (name: string) => ({ $ref: `#/components/responses/${name}` });
   const { main, events } = route.access;
-  const writes = [main, events].some((a) => a === "write" || a === "readwrite");
+  const writes = writesData(route.access);
   // The public routes that act (open, register) are the JSON API's, with a visitor for a caller; the API
   // document and its page (no table) are the docs dialect of the pipeline, which reads no body (openapi/serve.ts).
   const readsBody = !route.public || Object.keys(route.access).length > 0;
@@ -234,6 +236,11 @@ export function buildDocument(errorMode: "throw" | "ignore" = "ignore"): Documen
       description: [
         "Institutions, the administrators invited into them, and the security-event audit trail of your account.",
         "",
+        "Three things are called super admin here. The **cohort-super-admin status**: the user pool's `cohort_super_admin` group,",
+        "which an operator grants; it lets a user create institutions and read the account's trail. The **role** in an institution,",
+        "`cohort_super_admin` or `cohort_admin`, given by invitation; managing invitations needs the role `cohort_super_admin` and the",
+        "status. **The institution's super admin**: its one owner (`super_admin_id`, `is_super_admin`), changed only by a transfer.",
+        "",
         "Send a Cognito **ID token** as `Authorization: Bearer <token>` (access tokens are refused), or, from a machine, an",
         "institution **API key** as `Authorization: Bearer iak_…` on the routes that name its scope. Bodies are JSON in UTF-8,",
         "at most 64 KiB; responses are JSON (the export is CSV), snake_case, timestamps ISO 8601 UTC with milliseconds.",
@@ -245,12 +252,15 @@ export function buildDocument(errorMode: "throw" | "ignore" = "ignore"): Documen
     security: [{ bearerAuth: [] }],
     tags: [
       { name: "Institutions" },
-      { name: "Cohorts", description: "Minimal, so that the delete rule is reachable." },
+      // The cohort routes are few on purpose: enough for the rule that an institution with cohorts cannot be
+      // deleted to be reachable. That is why they exist, not what a reader needs: the tag says what they do.
+      { name: "Cohorts", description: "An institution's cohorts. While it has any, the institution cannot be deleted." },
       { name: "Administrators", description: "Who holds access to an institution, and changing or removing it." },
       { name: "Invitations" },
       { name: "Security events", description: "Scoped to the caller's account." },
       { name: "Webhooks", description: "The account's events, pushed to your endpoints as they are recorded." },
       { name: "Directory (SCIM)", description: "The institution's directory connection." },
+      { name: "Single sign-on", description: "Verified mail domains, the institution's identity provider, and finding it from an e-mail." },
       { name: "API keys", description: "Machines' credentials for one institution: scoped, shown once, revocable." },
       { name: "SCIM 2.0", description: "RFC 7643/7644, called by the directory (Entra ID, Okta) with the connection's token." },
       { name: "API document" },

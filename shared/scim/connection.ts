@@ -5,10 +5,10 @@
  * actor's and the owner's trails, in one transaction.
  */
 
-import { auditEvent, commitWithEvents, type EventDetails, type EventType } from "../audit.js";
+import { auditEvent, type EventDetails, type EventType } from "../audit.js";
 import type { Caller } from "../caller.js";
 import { now as clock } from "../clock.js";
-import { BadRequest, NotFound, ValidationFailed } from "../errors.js";
+import { BadRequest, Conflict, NotFound, ValidationFailed } from "../errors.js";
 import { isId, newId } from "../ids.js";
 import { requireSuperAdminOf, requireVisible, type Visible } from "../institutions/service.js";
 import { RETRY, withRetries } from "../retry.js";
@@ -16,7 +16,7 @@ import { isRole, type Role } from "../roles.js";
 import { SCIM_BASE_PATH } from "../routes.js";
 import { MAIL, readSettings } from "../settings.js";
 import type { Connection } from "./model.js";
-import { directoryActor, planAccess } from "./provision.js";
+import { directoryActor, planAccess, SUPER_ADMIN_OUT_OF_REACH, TOO_MANY_CHANGES } from "./provision.js";
 import * as repo from "./repository.js";
 import type { ScimConnectionShown, ScimConnectionView, ScimConnectionWritten } from "./results.js";
 import { hashToken, newToken, tokenPreview } from "./token.js";
@@ -85,25 +85,15 @@ export async function connectDirectory(
         created_at: at,
         rotated_at: null,
         last_used_at: null,
-        role_mappings: {},
+        role_mappings: Object.create(null),
         version: 1,
       };
       const e = event(caller, visible, "scim_connected", { institution_id: institution.id, scim_connection: c.id }, now);
-      const result = await commitWithEvents([e], {
-        connection: repo.putConnection(c),
-        token: repo.putToken(hash, { institution_id: institution.id, connection_id: c.id, account_id: institution.account_id }),
-        institution: repo.markInstitution(institution.id, c.id),
-      });
-      if (result.kind !== "ok") return RETRY;
+      if ((await repo.insertConnection(c, hash, e)).kind !== "ok") return RETRY;
       return { created: true, scim: { base_url: baseUrl(), token, token_preview: c.token_preview, created_at: at, rotated_at: null } };
     }
     const e = event(caller, visible, "scim_token_rotated", { institution_id: institution.id, scim_connection: connection.id }, now);
-    const result = await commitWithEvents([e], {
-      connection: repo.connectionStep(connection, { token_hash: hash, token_preview: tokenPreview(token), rotated_at: at }),
-      oldToken: repo.deleteToken(connection.token_hash),
-      token: repo.putToken(hash, { institution_id: institution.id, connection_id: connection.id, account_id: institution.account_id }),
-    });
-    if (result.kind !== "ok") return RETRY;
+    if ((await repo.rotateToken(connection, { hash, preview: tokenPreview(token), at }, e)).kind !== "ok") return RETRY;
     return {
       created: false,
       scim: { base_url: baseUrl(), token, token_preview: tokenPreview(token), created_at: connection.created_at, rotated_at: at },
@@ -129,8 +119,10 @@ function parseMappings(body: unknown): Record<string, Role> {
   const bad = entries.some(([name]) => name.trim() === "" || [...name].length > MAX_GROUP_NAME || /[\p{Cc}\p{Cf}]/u.test(name));
   if (bad) errors.push(`Group names are 1 to ${MAX_GROUP_NAME} characters, on one line`);
   if (errors.length > 0) throw new ValidationFailed(errors);
-  // A Map-built object: no group name can reach a built-in property.
-  return Object.fromEntries(entries.map(([name, role]) => [name.trim(), role as Role]));
+  // Null-prototype: a group may be called `__proto__` or `constructor` like anything else (DESIGN.md §17).
+  const mappings: Record<string, Role> = Object.create(null);
+  for (const [name, role] of entries) mappings[name.trim()] = role as Role;
+  return mappings;
 }
 
 /**
@@ -151,13 +143,19 @@ export async function updateMappings(caller: Caller, institutionId: string | und
       { users: state.users, groups: state.groups, mappings },
       { actor: directoryActor(connection, caller.ip), now, reason: "deactivated", resolve: undefined },
     );
-    const details = { institution_id: visible.institution.id, scim_connection: connection.id, role_mappings: mappings };
+    if (plan.kind === "retry") return RETRY;
+    // Mappings that would change the owner's role are refused, as the directory's own request would be.
+    if (plan.kind === "owner_out_of_reach") throw new Conflict(SUPER_ADMIN_OUT_OF_REACH);
+    if (plan.kind !== "ok") throw new Error("a mapping change grants no new seat");
+    const details = {
+      institution_id: visible.institution.id,
+      scim_connection: connection.id,
+      role_mappings: repo.storedMappings(mappings),
+    };
     const e = event(caller, visible, "scim_role_mappings_changed", details, now);
-    const result = await commitWithEvents([e, ...plan.events], {
-      connection: repo.connectionStep(state.connection, { role_mappings: mappings }),
-      ...plan.items,
-    });
-    if (result.kind !== "ok") return RETRY;
+    const written = await repo.storeMappings(state, mappings, plan, e);
+    if (written.kind === "too_large") throw new ValidationFailed([TOO_MANY_CHANGES]);
+    if (written.kind !== "ok") return RETRY;
     return { scim: toView({ ...state.connection, role_mappings: mappings }) };
   });
 }
@@ -169,12 +167,7 @@ export async function disconnectDirectory(caller: Caller, institutionId: string 
     if (!connection) throw new NotFound(NO_CONNECTION);
     const now = clock();
     const e = event(caller, visible, "scim_disconnected", { institution_id: visible.institution.id, scim_connection: connection.id }, now);
-    const result = await commitWithEvents([e], {
-      connection: repo.deleteConnection(connection),
-      token: repo.deleteToken(connection.token_hash),
-      institution: repo.markInstitution(visible.institution.id, undefined),
-    });
-    if (result.kind !== "ok") return RETRY;
+    if ((await repo.removeConnection(connection, e)).kind !== "ok") return RETRY;
     return { message: "Directory disconnected" };
   });
 }

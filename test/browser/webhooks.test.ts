@@ -222,7 +222,7 @@ describe("the Webhooks page", () => {
     expect((await call("GET", HOOKS, { token: owner.token })).body.webhooks).toHaveLength(5);
   });
 
-  it("refuses an administrator who is not a cohort super admin, as the audit trail's pages do", async () => {
+  it("refuses an administrator without the cohort-super-admin status, as the audit trail's pages do", async () => {
     const { domain } = await newAccount("hooks-plain");
     const plain = await newPerson("pat", domain);
     const page = await browse(plain);
@@ -233,7 +233,7 @@ describe("the Webhooks page", () => {
     await heading(page, "Webhooks");
     await page.getByText("Access denied").first().waitFor();
     await page.getByText("Super admin access required").waitFor();
-    await page.getByText("Webhooks are managed by cohort super admins only; ask one in your account.").waitFor();
+    await page.getByText("Managing webhooks needs the cohort-super-admin status, which an operator grants.").waitFor();
     expect(await page.getByRole("button", { name: "Add webhook" }).count()).toBe(0);
     await photographAndCheck(page, "w08-webhooks-403", "webhooks 403");
   });

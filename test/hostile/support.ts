@@ -447,6 +447,44 @@ const ACCESS_ATTRS = [
   "g_member_order",
 ];
 const SUMMARY_ATTRS = ["id", "name", "registration_number", "contact_email", "super_admin_id", "created_at"];
+/** Verified domains and the SSO connection (DESIGN.md §18): never a client secret. */
+const DOMAIN_ATTRS = [
+  "pk",
+  "sk",
+  "id",
+  "institution_id",
+  "account_id",
+  "domain",
+  "state",
+  "token",
+  "created_at",
+  "verified_at",
+  "last_checked_at",
+  "last_error",
+  "version",
+];
+const DOMAIN_HEAD_ATTRS = ["pk", "sk", "count", "version"];
+const SSO_ATTRS = [
+  "pk",
+  "sk",
+  "id",
+  "institution_id",
+  "account_id",
+  "type",
+  "provider_name",
+  "status",
+  "lease_owner",
+  "lease_until",
+  "saml",
+  "oidc",
+  "attribute_mapping",
+  "role_mappings",
+  "jit",
+  "require_sso",
+  "created_at",
+  "updated_at",
+  "version",
+];
 
 const outside = (what: string, obj: Record<string, unknown>, allowed: readonly string[]) =>
   Object.keys(obj)
@@ -506,7 +544,12 @@ export async function storedOutsideWhitelist(userIds: readonly string[]): Promis
       else if (sk.startsWith(keys.invitationPrefix)) problems.push(...outside(what, item, INVITATION_ATTRS));
       else if (/#SLOT#\d+$/.test(sk)) problems.push(...outside(what, item, SLOT_ATTRS));
       else if (sk.endsWith("#MEMBER")) problems.push(...outside(what, item, MEMBER_ATTRS));
-      else if (sk.startsWith("MAILS#HOUR#") || /#DAY#\d{4}-\d{2}-\d{2}$/.test(sk))
+      else if (sk.startsWith("DOMAIN#")) problems.push(...outside(what, item, DOMAIN_ATTRS));
+      else if (sk === "DOMAINS") problems.push(...outside(what, item, DOMAIN_HEAD_ATTRS));
+      else if (sk === "SSO") {
+        problems.push(...outside(what, item, SSO_ATTRS));
+        if (JSON.stringify(item).includes("client_secret")) problems.push(`${what}: holds a client secret`);
+      } else if (sk.startsWith("MAILS#HOUR#") || /#DAY#\d{4}-\d{2}-\d{2}$/.test(sk))
         problems.push(...outside(what, item, MAIL_COUNTER_ATTRS));
       else problems.push(`${what}: unknown item type`);
     }

@@ -189,7 +189,7 @@ describe("public routes", () => {
     handler: "institutions/list",
     rule: { kind: "public" },
     who: "anyone",
-    access: { main: "read" },
+    access: { main: ["Query"] },
     public: true,
   };
   const withPublic = build({ routes: [...routes, fake] }, { validate: false });

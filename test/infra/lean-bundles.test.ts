@@ -97,7 +97,13 @@ describe("the deployed bundles", () => {
     }
     // The POST functions, whose idempotency.ts is imported dynamically, are among them.
     expect(withPost).toContain("cohorts/create");
-    expect(withPool.sort()).toEqual(["administrators/transfer", "invitations/open", "invitations/register", "scim/service"]);
+    expect(withPool.sort()).toEqual([
+      "administrators/transfer",
+      "invitations/open",
+      "invitations/register",
+      "scim/service",
+      "sso/connection",
+    ]);
   }, 300_000);
 });
 

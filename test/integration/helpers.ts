@@ -3,7 +3,8 @@ import { QueryCommand } from "@aws-sdk/lib-dynamodb";
 import type { StoredEvent } from "../../shared/audit.js";
 import { db } from "../../shared/clients.js";
 import { config } from "../../shared/config.js";
-import { getInstitution, grantAccessItems, type Member } from "../../shared/institutions/repository.js";
+import { getInstitution } from "../../shared/institutions/repository.js";
+import { MembershipChange } from "../../shared/membership/membership.js";
 import type { Role } from "../../shared/roles.js";
 import { eventKeys } from "../../shared/tables.js";
 import { transact } from "../../shared/tx.js";
@@ -41,20 +42,31 @@ export async function lastEvent(token: string): Promise<StoredEvent | undefined>
   return (await eventsOf(token))[0];
 }
 
-/** Gives a user access to an institution the way an accepted invitation does (as `who`, by default a made-up e-mail). */
-export async function grantAccess(institutionId: string, userId: string, role: Role, who: Partial<Member> = {}): Promise<void> {
+/**
+ * Gives a user access to an institution through the membership door, as a grant by hand (as `who`, by default a
+ * made-up e-mail), without an event: test setup.
+ */
+export async function grantAccess(
+  institutionId: string,
+  userId: string,
+  role: Role,
+  who: { email?: string; name?: string | null } = {},
+): Promise<void> {
   const institution = await getInstitution(institutionId);
   if (!institution) throw new Error(`no institution ${institutionId}`);
-  const member: Member = {
-    user_id: userId,
-    email: `${userId}@granted.test`,
+  const setup = {
+    id: "test-setup",
+    email: "",
     name: null,
-    user_account_id: institution.account_id,
-    role,
-    added_at: new Date().toISOString(),
-    invitation_id: null,
-    ...who,
+    accountId: institution.account_id,
+    isCohortSuperAdmin: false,
+    emailVerified: false,
+    ip: "127.0.0.1",
   };
-  const result = await transact(grantAccessItems(institution, member));
+  const change = new MembershipChange(institution, { actor: setup, now: new Date() });
+  const person = { user_id: userId, email: `${userId}@granted.test`, name: null, account_id: institution.account_id, ...who };
+  const step = change.grant(person, role, { via: "hand" });
+  if (step.kind !== "ok") throw new Error(`grantAccess refused: ${step.kind}`);
+  const result = await transact(change.items());
   if (result.kind !== "ok") throw new Error("grantAccess failed");
 }

@@ -35,8 +35,9 @@ import {
   withinOneWindow,
 } from "../support/flows.js";
 import { type PrismProxy, startPrism } from "../support/prism.js";
+import { challengeOf, type IdpServer, idpServer, publishTxt, samlMetadata } from "../support/sso.js";
 import { receiver, until } from "../support/webhook-receiver.js";
-import { eventsOf, userIdOf } from "./helpers.js";
+import { eventsOf, grantAccess, userIdOf } from "./helpers.js";
 
 /** For steps that wait on the export worker, the stream consumer or mail, on a shared machine. */
 const SLOW = 180_000;
@@ -100,8 +101,8 @@ describe("Prism, a validating proxy, between a client and the local API", () => 
     copy.paths[`${INST}/{id}`].get.responses["200"].headers["X-Never-Sent"] = { required: true, schema: { type: "string" } };
     const brokenFile = `${stack.logDir}/prism-broken-document-${tag}.json`;
     writeFileSync(brokenFile, JSON.stringify(copy));
-    // The document as the gateway serves it, from a file: Prism's own download fails on Node.js 24 (its fetch
-    // polyfill's AbortSignal is not the runtime's), and a file is what it reads either way.
+    // The document as the gateway served it, from a file: Prism's own fetch of a URL fails on Node 24 (its
+    // resolver hands node-fetch an AbortSignal of another realm).
     const servedFile = `${stack.logDir}/prism-document-${tag}.json`;
     writeFileSync(servedFile, JSON.stringify(document));
     [prism, broken, hook, owner, plain, stranger] = await Promise.all([
@@ -548,6 +549,63 @@ describe("Prism, a validating proxy, between a client and the local API", () => 
     SLOW,
   );
 
+  it(
+    "verified domains, the SSO connection and discovery: add, list, verify (found, 409 elsewhere), remove; connect, show, change, disconnect; 400, 403, 404, 409, 422",
+    async () => {
+      let idp: IdpServer | undefined;
+      try {
+        idp = await idpServer();
+        const entityId = `${idp.url}/prism-idp`;
+        idp.serve("/metadata.xml", samlMetadata({ entityId, ssoUrl: `${idp.url}/sso` }));
+        const target = await createInstitution(owner);
+        const other = await createInstitution(stranger);
+        await grantAccess(target.id, ada.id, "cohort_admin");
+        const domains = `${paths.institutions}/${target.id}/domains`;
+        const name = `${uniq("prism")}.test`;
+        const added = await p("POST", domains, { token: owner, body: { domain: name } });
+        expect(added.status).toBe(201);
+        const domainId = added.body.domain.id as string;
+        expect((await p("POST", domains, { token: owner, body: { domain: "co.uk" } })).status).toBe(422);
+        expect((await p("POST", domains, { token: ada.token, body: { domain: `${uniq("x")}.test` } })).status).toBe(403);
+        expect((await p("GET", domains, { token: ada.token })).body.domains).toHaveLength(1);
+        expect((await p("GET", domains, { token: stranger })).status).toBe(404);
+        // Not published yet: 200, still pending; then published: verified.
+        expect((await p("POST", `${domains}/${domainId}/verify`, { token: owner })).body.domain.state).toBe("pending");
+        const theirs = await call("POST", `${paths.institutions}/${other.id}/domains`, { token: stranger, body: { domain: name } });
+        await publishTxt(challengeOf(name), [added.body.domain.verification.record_value, theirs.body.domain.verification.record_value]);
+        expect((await p("POST", `${domains}/${domainId}/verify`, { token: owner })).body.domain.state).toBe("verified");
+        const taken = await p("POST", `${paths.institutions}/${other.id}/domains/${theirs.body.domain.id}/verify`, { token: stranger });
+        expect(answer(taken)).toEqual(error(409, "Domain is verified by another institution"));
+        expect((await p("POST", `${domains}/${NO_SUCH_ID}/verify`, { token: owner })).status).toBe(404);
+
+        const sso = `${paths.institutions}/${target.id}/sso`;
+        expect((await p("GET", sso, { token: owner })).status).toBe(404);
+        expect((await p("POST", sso, { token: owner, body: { type: "saml", metadata_xml: "<md:EntityDescriptor" } })).status).toBe(422);
+        const connected = await p("POST", sso, { token: owner, body: { type: "saml", metadata_url: `${idp.url}/metadata.xml` } });
+        expect(connected.status).toBe(201);
+        expect((await p("POST", sso, { token: owner, body: { type: "saml", metadata_url: `${idp.url}/metadata.xml` } })).status).toBe(409);
+        expect((await p("GET", sso, { token: owner })).body.sso.idp.entity_id).toBe(entityId);
+        expect((await p("GET", sso, { token: ada.token })).status).toBe(403);
+        expect(
+          (await p("PATCH", sso, { token: owner, body: { require_sso: true, role_mappings: { Staff: "cohort_admin" } } })).status,
+        ).toBe(200);
+        // A value the document allows (a string) that the API refuses (blank once trimmed): 422 from the API itself.
+        expect((await p("PATCH", sso, { token: owner, body: { attribute_mapping: { email: " " } } })).status).toBe(422);
+
+        const discovered = await p("POST", paths.ssoDiscover, { body: { email: `ada@${name}` } });
+        expect(discovered.body).toEqual({ sso: { provider_name: connected.body.sso.provider_name, institution: { name: target.name } } });
+        expect((await p("POST", paths.ssoDiscover, { body: { email: "ada@elsewhere.test" } })).body).toEqual({ sso: null });
+
+        expect((await p("DELETE", sso, { token: owner })).status).toBe(200);
+        expect((await p("DELETE", sso, { token: owner })).status).toBe(404);
+        expect((await p("DELETE", `${domains}/${domainId}`, { token: ada.token })).status).toBe(403);
+        expect((await p("DELETE", `${domains}/${domainId}`, { token: owner })).status).toBe(200);
+      } finally {
+        await idp?.close();
+      }
+    },
+    SLOW,
+  );
   it("institution API keys: make, list, revoke; a key on the routes its scope opens, 403 outside it, 401 once revoked; 400, 403, 404, 422", async () => {
     const target = await createInstitution(owner);
     const keys = `${paths.institutions}/${target.id}/api_keys`;

@@ -13,6 +13,7 @@ import type { StoredEvent } from "../../shared/audit.js";
 import { db } from "../../shared/clients.js";
 import { config } from "../../shared/config.js";
 import { getInstitution } from "../../shared/institutions/repository.js";
+import { getAccess } from "../../shared/membership/repository.js";
 import { eventKeys } from "../../shared/tables.js";
 import { auditMembership } from "../fault/consistency.js";
 import { call, stack, token, uniqEmail } from "../support/api.js";
@@ -274,6 +275,70 @@ describe("access", () => {
     expect((await admins(inst.id)).find((a) => a.user_id === manualId)?.managed_by).toBe("scim");
     const removed = await call("DELETE", `${INST}/${inst.id}/administrators/${manualId}`, { token: owner });
     expect(removed.status, removed.text).toBe(422);
+    expect(await auditMembership(inst.id)).toEqual([]);
+  });
+
+  it("keeps the owner out of the directory's reach after a transfer to a directory member: a group change, a deactivation, a deletion and a mapping change that would change its role or access are refused (409), nothing changed", async () => {
+    // An owner of its own account, so that the account's trail holds this test's events alone.
+    const domain = `${uniqEmail("x").split("@")[1]}`;
+    const account = `acct-owner-${domain}`;
+    const founder = await token(uniqEmail("founder", domain), { superAdmin: true, account });
+    const inst = await createInstitution(founder);
+    const { token: dir } = await connect(founder, inst.id);
+    const mapped = await call("PATCH", connectionPath(inst.id), {
+      token: founder,
+      body: { role_mappings: { Leads: "cohort_super_admin" } },
+    });
+    expect(mapped.status, mapped.text).toBe(200);
+    const heirEmail = uniqEmail("heir", domain);
+    const heir = await token(heirEmail, { superAdmin: true, account });
+    const heirId = await userIdOf(heir);
+    const u = (await scim(dir, "POST", "/Users", entraUser(heirEmail))).body;
+    const g = await scim(dir, "POST", "/Groups", { displayName: "Leads", members: [{ value: u.id }] });
+    expect(g.status, g.text).toBe(201);
+    const moved = await call("POST", `${INST}/${inst.id}/transfer`, { token: founder, body: { user_id: heirId } });
+    expect(moved.status, moved.text).toBe(200);
+
+    const trail = async () => {
+      const out = await db.send(
+        new QueryCommand({
+          TableName: config.tables.events,
+          KeyConditionExpression: "pk = :pk",
+          ExpressionAttributeValues: { ":pk": eventKeys.partition(account) },
+          ConsistentRead: true,
+        }),
+      );
+      return (out.Items ?? []).map((e) => e.id);
+    };
+    const state = async () => ({
+      institution: await getInstitution(inst.id),
+      access: await getAccess(heirId, inst.id),
+      trail: await trail(),
+      group: (await scim(dir, "GET", `/Groups/${g.body.id}`)).body.members,
+      user: (await scim(dir, "GET", `/Users/${u.id}`)).body.active,
+    });
+    const before = await state();
+    expect(before.institution?.super_admin_id).toBe(heirId);
+    expect(before.institution?.members[heirId]).toBe("cohort_super_admin");
+    expect(before.access).toMatchObject({ role: "cohort_super_admin", managed_by: "scim" });
+
+    // Out of the mapped group: the owner would be cohort_admin.
+    const ungrouped = await scim(dir, "PATCH", `/Groups/${g.body.id}`, {
+      schemas: [URN.patch],
+      Operations: [{ op: "remove", path: `members[value eq "${u.id}"]` }],
+    });
+    expectScimError(ungrouped, 409);
+    expect(ungrouped.body.detail).toMatch(/super admin/);
+    // The group itself gone, the user deactivated or deleted: the same.
+    expectScimError(await scim(dir, "DELETE", `/Groups/${g.body.id}`), 409);
+    expectScimError(await deactivate(dir, u.id), 409);
+    expectScimError(await scim(dir, "DELETE", `/Users/${u.id}`), 409);
+    // The mappings, changed by the owner itself, would do it too.
+    const unmapped = await call("PATCH", connectionPath(inst.id), { token: heir, body: { role_mappings: {} } });
+    expect(unmapped.status, unmapped.text).toBe(409);
+    expect(unmapped.body.error).toMatch(/super admin/);
+
+    expect(await state()).toEqual(before);
     expect(await auditMembership(inst.id)).toEqual([]);
   });
 

@@ -13,7 +13,6 @@ import "./stack-info.js";
 const stack = inject("stack");
 
 Object.assign(process.env, localHandlerEnv(stack), {
-  AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED: "true",
   // Functions this file runs itself (the digester, a handler) have their AWS requests recorded too (docs/iam.md).
   AWS_REQUEST_LOG: stack.awsRequestLog,
 });

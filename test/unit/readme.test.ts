@@ -1,6 +1,7 @@
 /**
  * The README is a front door (issue 31): at most 300 lines, the rest in docs/, one page per topic. Every
- * relative link of the README and of docs/*.md stays inside the repository and names a file that exists,
+ * relative link of the README and of every page of docs/ (docs/contract/ too) stays inside the repository and
+ * names a file that exists,
  * and a link's `#anchor` names a heading of its target. Links with a scheme (https:, mailto:) are not
  * followed: they leave on purpose.
  *
@@ -16,12 +17,13 @@ const README = join(ROOT, "README.md");
 const DOCS = join(ROOT, "docs");
 const MAX_README_LINES = 300;
 
-const pages = (): string[] => [
-  README,
-  ...readdirSync(DOCS)
-    .filter((f) => f.endsWith(".md"))
-    .map((f) => join(DOCS, f)),
-];
+/** Every Markdown page of docs/, in its folders too (docs/contract/). */
+const docsPages = (dir = DOCS): string[] =>
+  readdirSync(dir, { withFileTypes: true }).flatMap((e) =>
+    e.isDirectory() ? docsPages(join(dir, e.name)) : e.name.endsWith(".md") ? [join(dir, e.name)] : [],
+  );
+
+const pages = (): string[] => [README, ...docsPages()];
 
 /** The text without fenced code blocks, whose `# …` lines are comments, not headings. */
 const withoutFences = (markdown: string): string => markdown.replace(/^[ \t]*(```|~~~)[^\n]*\n[\s\S]*?^[ \t]*\1[^\n]*$/gm, "");
@@ -81,7 +83,7 @@ describe("the README as a front door", () => {
     expect(lines).toBeLessThanOrEqual(MAX_README_LINES);
   });
 
-  it("links, from the README and every page of docs/, only to files inside the repository that exist", () => {
+  it("links, from the README and every page of docs/ (in its folders too), only to files inside the repository that exist", () => {
     const broken: string[] = [];
     let links = 0;
     for (const file of pages()) {
@@ -109,7 +111,7 @@ describe("the README as a front door", () => {
 
   it("the scanner tells a link leaving the repository, a missing file and a missing heading from good links", () => {
     const sample = [
-      "[spec](../shared/DESIGN.md) [ok](docs/deploy.md#stack-outputs) [gone](docs/nowhere.md)",
+      "[notes](../elsewhere/NOTES.md) [ok](docs/deploy.md#stack-outputs) [gone](docs/nowhere.md)",
       "[bad anchor](docs/deploy.md#no-such-heading) [web](https://example.com) [abs](/etc/passwd)",
       "`[code](../not-a-link.md)`",
       "```",
@@ -118,7 +120,7 @@ describe("the README as a front door", () => {
     ].join("\n");
     const targets = linkTargets(sample);
     expect(targets).toEqual([
-      "../shared/DESIGN.md",
+      "../elsewhere/NOTES.md",
       "docs/deploy.md#stack-outputs",
       "docs/nowhere.md",
       "docs/deploy.md#no-such-heading",

@@ -7,6 +7,7 @@
  */
 import { describe, expectTypeOf, it } from "vitest";
 import type * as administrators from "../../shared/administrators/results.js";
+import type * as domains from "../../shared/domains/results.js";
 import type * as exports from "../../shared/exports/results.js";
 import type * as institutions from "../../shared/institutions/results.js";
 import type * as invitations from "../../shared/invitations/results.js";
@@ -14,6 +15,7 @@ import type { components } from "../../shared/openapi/api-types.js";
 import type { Message } from "../../shared/results.js";
 import type * as scim from "../../shared/scim/results.js";
 import type * as events from "../../shared/security-events/results.js";
+import type * as sso from "../../shared/sso/results.js";
 import type * as webhooks from "../../shared/webhooks/results.js";
 
 type S = components["schemas"];
@@ -59,5 +61,12 @@ describe("the use cases' results are the document's schemas", () => {
     expectTypeOf<webhooks.WebhookDeliveries>().toEqualTypeOf<S["WebhookDeliveries"]>();
     expectTypeOf<scim.ScimConnectionShown>().toEqualTypeOf<S["ScimConnectionShown"]>();
     expectTypeOf<scim.ScimConnectionWritten>().toEqualTypeOf<S["ScimConnectionWritten"]>();
+  });
+
+  it("verified domains, the SSO connection and discovery", () => {
+    expectTypeOf<domains.DomainList>().toEqualTypeOf<S["DomainList"]>();
+    expectTypeOf<domains.DomainShown>().toEqualTypeOf<S["DomainShown"]>();
+    expectTypeOf<sso.SsoConnectionShown>().toEqualTypeOf<S["SsoConnectionShown"]>();
+    expectTypeOf<sso.SsoDiscovery>().toEqualTypeOf<S["SsoDiscovery"]>();
   });
 });

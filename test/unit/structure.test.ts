@@ -4,10 +4,12 @@
  * (`shared/openapi/`): the document is built from the domain, never the other way round. The generated client types
  * are a leaf, and the response schemas are imported at run time by the document alone (no handler's bundle carries
  * them). And one clock: the current time is read in shared/clock.ts only, so the local stack's clock offset reaches
- * every use of it. And one pipeline: only shared/pipeline.ts builds a middy stack.
+ * every use of it. And one pipeline: only shared/pipeline.ts builds a middy stack. And one membership door: access
+ * records and member markers are written by shared/membership/ alone, and the institution's version guard has one builder.
  */
 import { readFileSync } from "node:fs";
 import madge from "madge";
+import ts from "typescript";
 import { describe, expect, it } from "vitest";
 
 const graph = await madge(["shared", "functions", "infra"], { fileExtensions: ["ts"], tsConfig: "tsconfig.json" });
@@ -104,5 +106,88 @@ describe("the one pipeline", () => {
     const pipeline = readFileSync("shared/pipeline.ts", "utf8");
     expect([MIDDY_CALL.test(pipeline), MIDDY_VALUE_IMPORT.test(pipeline)]).toEqual([true, true]);
     expect(MIDDY_CALL.test("return middy<E, HttpResult, Error, C>()")).toBe(true);
+  });
+});
+
+/**
+ * Where `source` names a membership's keys (`keys.access(…)`, `keys.memberEmail(…)`) other than to read or check
+ * them: anything but an argument of a `GetCommand` or `QueryCommand` or a `ConditionCheck` item. A
+ * `Put`, `Update` or `Delete` of an access record or a member marker is such a place, and so is a key kept aside
+ * to write later.
+ */
+function membershipWrites(file: string, source: string): string[] {
+  const sf = ts.createSourceFile(file, source, ts.ScriptTarget.Latest, true);
+  const at = (n: ts.Node) => `${file}:${sf.getLineAndCharacterOfPosition(n.getStart(sf)).line + 1}`;
+  const found: string[] = [];
+  const visit = (n: ts.Node, reading: boolean): void => {
+    if (ts.isNewExpression(n) && /^(Get|Query)Command$/.test(n.expression.getText(sf))) reading = true;
+    if (ts.isPropertyAssignment(n) && n.name.getText(sf) === "ConditionCheck") reading = true;
+    if (ts.isCallExpression(n) && /^keys\.(access|memberEmail)$/.test(n.expression.getText(sf)) && !reading) found.push(at(n));
+    ts.forEachChild(n, (child) => visit(child, reading));
+  };
+  visit(sf, false);
+  return found;
+}
+
+/** Where `source` builds an update of the institution item conditioned on its version (an `Update` with `Key: keys.institution(…)`). */
+function versionGuards(file: string, source: string): string[] {
+  const sf = ts.createSourceFile(file, source, ts.ScriptTarget.Latest, true);
+  const found: string[] = [];
+  const visit = (n: ts.Node): void => {
+    if (ts.isPropertyAssignment(n) && n.name.getText(sf) === "Update" && ts.isObjectLiteralExpression(n.initializer)) {
+      const props = new Map(
+        n.initializer.properties.filter(ts.isPropertyAssignment).map((p) => [p.name.getText(sf), p.initializer.getText(sf)] as const),
+      );
+      if (props.get("Key")?.startsWith("keys.institution(") && /version/.test(props.get("ConditionExpression") ?? "")) {
+        found.push(`${file}:${sf.getLineAndCharacterOfPosition(n.getStart(sf)).line + 1}`);
+      }
+    }
+    ts.forEachChild(n, visit);
+  };
+  visit(sf);
+  return found;
+}
+
+const MEMBERSHIP = /^shared\/membership\//;
+const runtimeModules = () => Object.keys(imports).filter((f) => /^(shared|functions|infra)\//.test(f));
+
+describe("the membership door (DESIGN.md §17)", () => {
+  it("is the only writer of access records and member markers: no other module names their keys but to read or check them", () => {
+    const outside = runtimeModules().filter((f) => !MEMBERSHIP.test(f));
+    expect(outside.flatMap((f) => membershipWrites(f, readFileSync(f, "utf8")))).toEqual([]);
+    // The door itself writes them, and the check finds its writes.
+    expect(
+      membershipWrites("shared/membership/repository.ts", readFileSync("shared/membership/repository.ts", "utf8")).length,
+    ).toBeGreaterThan(5);
+    // Reads and checks elsewhere are there, and allowed.
+    expect(readFileSync("shared/invitations/repository.ts", "utf8")).toContain("Key: keys.memberEmail(");
+    expect(readFileSync("shared/administrators/repository.ts", "utf8")).toContain("...keys.access(");
+  });
+
+  it("the check fails on a write of an access record or a marker outside the door, as a transaction item, a command or a kept key", () => {
+    const written = [
+      "const a = { Delete: { TableName: T(), Key: keys.access(user, inst) } };",
+      "const b = { Put: { TableName: T(), Item: { ...keys.memberEmail(inst, email), user_id } } };",
+      'await db.send(new UpdateCommand({ TableName: T(), Key: keys.access(user, inst), UpdateExpression: "SET #r = :r" }));',
+      "const key = keys.access(user, inst);",
+    ].join("\n");
+    expect(membershipWrites("x.ts", written)).toEqual(["x.ts:1", "x.ts:2", "x.ts:3", "x.ts:4"]);
+    const read = [
+      "await db.send(new GetCommand({ TableName: T(), Key: keys.access(user, inst) }));",
+      "const c = { ConditionCheck: { TableName: T(), Key: keys.memberEmail(inst, email), ConditionExpression: 'attribute_not_exists(pk)' } };",
+    ].join("\n");
+    expect(membershipWrites("y.ts", read)).toEqual([]);
+  });
+
+  it("the institution's version guard has one builder (shared/institutions/version.ts), and the check finds it", () => {
+    const builders = runtimeModules().flatMap((f) => versionGuards(f, readFileSync(f, "utf8")));
+    expect(builders.map((at) => at.replace(/:\d+$/, ""))).toEqual(["shared/institutions/version.ts"]);
+  });
+
+  it("has one removal: only the door reads the invitations a member sent, to revoke them", () => {
+    const readers = runtimeModules().filter(
+      (f) => !MEMBERSHIP.test(f) && /activeInvitationsSentBy\(|revocationItems\(/.test(readFileSync(f, "utf8")),
+    );
+    expect(readers).toEqual(["shared/invitations/repository.ts"]);
   });
 });

@@ -149,7 +149,7 @@ export default function Account() {
               { label: "Account", value: data?.accountId || "–" },
               {
                 label: "Groups",
-                value: groups.length > 0 ? `${groups.join(", ")} (cohort-super-admin status)` : "None",
+                value: groups.length > 0 ? `${groups.join(", ")} (the cohort-super-admin status)` : "None",
               },
             ]}
           />
@@ -182,7 +182,7 @@ export default function Account() {
             <ErrorNotice error={institutions.error} onRetry={institutions.reload} />
           ) : institutions.data ? (
             institutions.data.institutions.length === 0 ? (
-              <Box variant="p">You administer no institution yet. An invitation from an institution's super admin gives you access.</Box>
+              <Box variant="p">You administer no institution yet. An invitation to one gives you access.</Box>
             ) : (
               <KeyValuePairs
                 columns={2}
@@ -193,7 +193,7 @@ export default function Account() {
                       <Link href={`/institutions/${encodeURIComponent(i.id)}`} onFollow={follow}>
                         {roleLabel(i.role)}
                       </Link>
-                      {i.is_super_admin ? " · the institution's super admin (owner)" : ""}
+                      {i.is_super_admin ? " · the institution's super admin" : ""}
                     </span>
                   ),
                 }))}

@@ -49,7 +49,8 @@ export default function JoinInvitation() {
 
   // Signing in: the sign-in page (for an existing account), or the new account's sign-in with its challenges.
   if (joined) return <SignIn prefill={joined} />;
-  if (mode === "sign-in") return <SignIn />;
+  // The invitation names the address: the sign-in page has it filled in, so only the password is left to type.
+  if (mode === "sign-in") return <SignIn email={opened.data?.email} />;
 
   const offer = opened.data;
 
