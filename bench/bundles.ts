@@ -41,6 +41,8 @@ export function ensureSynth(log: (s: string) => void): void {
     "infra/trail.ts",
     "infra/streaming.ts",
     "infra/api-function.ts",
+    "infra/sso-triggers.ts",
+    "infra/identity.ts",
     "infra/machine-api.ts",
     "infra/app.ts",
     "package-lock.json",

@@ -198,7 +198,7 @@ export async function measureCold(
     const scimEvent = eventOf("GET", { path: users }, {}, await tokenTarget(stack, scimToken));
     events.set("scim/authorizer", { route: `the authorizer of GET ${users}`, next: () => authorizerEvent(scimToken, users) });
     events.set("scim/service", { route: `GET ${users}`, next: () => scimEvent });
-    // The machines' API's key authorizer (DESIGN.md §19): a key of the owner's institution, looked up by its hash.
+    // The machines' API's key authorizer (docs/api-keys.md): a key of the owner's institution, looked up by its hash.
     const { key } = (await api.json(
       "POST",
       `${paths.institutions}/${home}/api_keys`,

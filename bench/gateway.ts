@@ -17,8 +17,9 @@ import { fmtMs, fmtRatio, median, percentile, type Row, verdict } from "./report
 /** Budget: an endpoint's p50 at most this many bare GetItem p50s. */
 export const GATEWAY_RATIO = 2;
 /**
- * Budget: a person's read through the gateway that plays the edge's key choice and the machines' API (DESIGN.md
- * §19) at most this many times the same read through one without them, in the same rounds: within the noise.
+ * Budget: a person's read through the gateway that plays the edge's key choice and the machines' API
+ * (docs/api-keys.md) at most this many times the same read through one without them, in the same rounds: within
+ * the noise.
  */
 export const KEYS_RATIO = 1.15;
 export const ROUNDS = 300;

@@ -176,7 +176,7 @@ export function scenarios(stack: LocalStack, api: Api, owner: User, run: string)
         return (i) => call(INV, { body: { institution_id: id, email: `created-${i}-${run}@bench.test`, role: "cohort_admin" } });
       },
     },
-    // What an Idempotency-Key adds to the same call (DESIGN.md §12): the in-progress record (a conditional
+    // What an Idempotency-Key adds to the same call (docs/contract/README.md#retries-and-concurrent-edits): the in-progress record (a conditional
     // PutItem) and the stored answer (UpdateItem) in the idempotency table.
     {
       route: `POST ${INV}`,
@@ -251,7 +251,7 @@ export function scenarios(stack: LocalStack, api: Api, owner: User, run: string)
         };
       },
     },
-    // Institution API keys (DESIGN.md §19): the institution and its keys' partition read side by side, then one transaction.
+    // Institution API keys (docs/api-keys.md): the institution and its keys' partition read side by side, then one transaction.
     {
       route: `POST ${INST}/{id}/api_keys`,
       status: 201,

@@ -1,5 +1,5 @@
 /**
- * The HTTP API: its Cognito authorizer, the custom domain only CloudFront uses (DESIGN.md §13, "One way in"),
+ * The HTTP API: its Cognito authorizer, the custom domain only CloudFront uses (docs/security.md, "One way in"),
  * the route table's routes to their functions, and the stage with its access log and throttles. A `StackPart`, so
  * its resources keep the logical ids they had in the stack.
  *
@@ -170,7 +170,7 @@ export class Api extends StackPart {
       out.set(handler, made.function);
     }
     if (routes.some((r) => r.auth === "scim")) {
-      // The SCIM routes' Lambda REQUEST authorizer (DESIGN.md §15): the connection's token, by its hash, in one
+      // The SCIM routes' Lambda REQUEST authorizer (docs/scim.md): the connection's token, by its hash, in one
       // GetItem. Not cached, so that a rotated or revoked token stops working at once.
       const authorizerAccess: RouteAccess = { main: ["GetItem"] };
       this.scimAuthorizerFunction = new ApiFunction(this, "ScimAuthorizerFunction", {

@@ -1,5 +1,5 @@
 /**
- * The console (DESIGN §7, deployed): the built single-page app in a private S3 bucket, served by CloudFront
+ * The console (docs/console.md, deployed): the built single-page app in a private S3 bucket, served by CloudFront
  * through origin access control, with `/api/*` routed to the HTTP API on the same distribution, so the console
  * and the API share one origin and need no CORS.
  */

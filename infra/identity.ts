@@ -11,7 +11,7 @@ export class Identity extends StackPart {
   readonly userPool: cognito.UserPool;
   readonly userPoolClient: cognito.UserPoolClient;
   /**
-   * The pool's managed-login domain (DESIGN.md §18): SSO connections' ACS URL and redirect URI are on it. A Cognito
+   * The pool's managed-login domain (docs/sso.md): SSO connections' ACS URL and redirect URI are on it. A Cognito
    * prefix domain, unique per region across AWS: the stack's name and the account.
    */
   readonly domain: cognito.UserPoolDomain;
@@ -33,6 +33,8 @@ export class Identity extends StackPart {
       customAttributes: {
         // Mutable so an administrator can move a user between accounts; clients cannot write it (see below).
         account_id: new cognito.StringAttribute({ minLen: 1, maxLen: 128, mutable: true }),
+        // The groups an institution's IdP asserts (docs/sso.md), mapped at each federated sign-in; read by the triggers.
+        sso_groups: new cognito.StringAttribute({ maxLen: 2048, mutable: true }),
       },
       // The one policy (shared/password-policy.ts): the join route checks a password against it before creating a user.
       passwordPolicy: {
@@ -64,7 +66,7 @@ export class Identity extends StackPart {
       enableTokenRevocation: true,
       idTokenValidity: Duration.hours(1),
       accessTokenValidity: Duration.hours(1),
-      // A console session: at most 12 hours (DESIGN.md §13), then sign in again.
+      // A console session: at most 12 hours (docs/security.md), then sign in again.
       refreshTokenValidity: Duration.hours(refreshTokenValidityHours),
       readAttributes: new cognito.ClientAttributes()
         .withStandardAttributes({ email: true, emailVerified: true, fullname: true })

@@ -1,5 +1,5 @@
 /**
- * The machines' API (DESIGN.md §19, docs/api-keys.md): a second HTTP API over the same functions, for institution
+ * The machines' API (docs/api-keys.md): a second HTTP API over the same functions, for institution
  * API keys, so that a person's request never pays for them.
  *
  * - **At the edge.** A CloudFront function on the console distribution's `/api/*` behaviour asks one question of

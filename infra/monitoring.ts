@@ -1,5 +1,5 @@
 /**
- * What an operator watches (DESIGN §8, issue 15): alarms on one SNS topic, and a dashboard with the same
+ * What an operator watches (docs/operations.md, issue 15): alarms on one SNS topic, and a dashboard with the same
  * signals per route. Metric names come from `shared/observability.ts`, so a renamed metric cannot leave an alarm
  * watching nothing.
  *
@@ -71,7 +71,7 @@ export const MAIL_FAILED_QUERY = `SELECT SUM(${METRIC.mailFailed}) FROM "${METRI
 export const MAIL_SENT_QUERY = `SELECT SUM(${METRIC.mailSent}) FROM "${METRICS_NAMESPACE}"`;
 
 /**
- * The stream consumer's promise (DESIGN.md §11): every event on the bus and to the webhooks within a minute.
+ * The stream consumer's promise (docs/events-out.md): every event on the bus and to the webhooks within a minute.
  * Its oldest record waiting longer than this says the promise is broken.
  */
 export const STREAM_ITERATOR_AGE_ALARM_MS = 60_000;

@@ -25,6 +25,7 @@ import { originVerifySecret } from "./origin-secret.js";
 import { addOutputs } from "./outputs.js";
 import { StackPart } from "./part.js";
 import { boundsEnvironment, ENVIRONMENTS, type Settings } from "./settings.js";
+import { SsoTriggers } from "./sso-triggers.js";
 import { Streaming } from "./streaming.js";
 import { Tables } from "./tables.js";
 import { EvidenceTrail } from "./trail.js";
@@ -66,7 +67,7 @@ export interface InstitutionAdminStackProps extends StackProps {
    */
   readonly consoleLogsElsewhere?: boolean;
   /**
-   * A custom domain of the HTTP API that only the console's CloudFront distribution uses (DESIGN.md §13,
+   * A custom domain of the HTTP API that only the console's CloudFront distribution uses (docs/security.md,
    * "One way in"). With it, CloudFront reaches the API there, the default `execute-api` endpoint is disabled
    * (so the WAF and the distribution cannot be bypassed), and the functions record the viewer's address from
    * `CloudFront-Viewer-Address`. The certificate is a regional ACM certificate for `name`, in this stack's
@@ -86,6 +87,8 @@ export class InstitutionAdminStack extends Stack {
   readonly functions = new Map<string, NodejsFunction>();
   /** The SCIM routes' Lambda authorizer (functions/scim/authorizer.ts), when the route table has SCIM routes. */
   readonly scimAuthorizerFunction: NodejsFunction | undefined;
+  /** The user pool's triggers of an SSO sign-in (infra/sso-triggers.ts). */
+  readonly ssoTriggers: SsoTriggers;
   readonly settings: Settings;
   readonly mainTable: dynamodb.Table;
   readonly eventsTable: dynamodb.Table;
@@ -107,10 +110,10 @@ export class InstitutionAdminStack extends Stack {
   readonly alarmTopic: sns.Topic;
   readonly mailFeedbackTopic: sns.Topic;
   readonly monitoring: Monitoring;
-  /** Exports bucket and worker, the events stream's consumer, the bus and the webhook retrier (DESIGN.md §11). */
+  /** Exports bucket and worker, the events stream's consumer, the bus and the webhook retrier (docs/events-out.md). */
   readonly streaming: Streaming;
   readonly trail: EvidenceTrail;
-  /** The machines' API: institution API keys, chosen at the edge (DESIGN.md §19, infra/machine-api.ts). */
+  /** The machines' API: institution API keys, chosen at the edge (docs/api-keys.md, infra/machine-api.ts). */
   readonly machineApi: MachineApi;
   /** Origin of the links in mail. */
   readonly appBaseUrl: string;
@@ -167,7 +170,7 @@ export class InstitutionAdminStack extends Stack {
       webAclArn = this.webAcl.arn;
     }
 
-    // One way in (DESIGN.md §16): CloudFront's origin header, which every function checks (origin-secret.ts).
+    // One way in (docs/iam.md): CloudFront's origin header, which every function checks (origin-secret.ts).
     const originSecret = fronted ? originVerifySecret(this, fronted.secretVersionId) : undefined;
 
     this.console = new Console(this, "Console", {
@@ -221,9 +224,9 @@ export class InstitutionAdminStack extends Stack {
       ...commonEnv,
       ...(originSecret !== undefined && { ORIGIN_VERIFY_SECRET: originSecret }),
       ...(access.mail ? mailEnv : {}),
-      // Directory provisioning (DESIGN.md §15): the SCIM base URL is the console's origin.
+      // Directory provisioning (docs/scim.md): the SCIM base URL is the console's origin.
       ...(handler.startsWith("scim/") && { APP_BASE_URL: this.appBaseUrl }),
-      // SSO connections (§18): the console's app client lists their providers; their ACS URL is on the pool's domain.
+      // SSO connections (docs/sso.md): the console's app client lists their providers; their ACS URL is on the pool's domain.
       ...(access.users === "sso" && {
         USER_POOL_CLIENT_ID: this.userPoolClient.userPoolClientId,
         COGNITO_DOMAIN: identity.domain.baseUrl(),
@@ -240,6 +243,13 @@ export class InstitutionAdminStack extends Stack {
       this.functions.set(handler, fn);
     }
     this.scimAuthorizerFunction = api.scimAuthorizerFunction;
+    // The pool's triggers of an SSO sign-in (docs/sso.md): trust, linking, JIT, require SSO.
+    this.ssoTriggers = new SsoTriggers(this, "SsoTriggers", {
+      userPool: this.userPool,
+      tables,
+      environment: commonEnv,
+      logRetention: settings.logRetention,
+    });
     // Retention, signed hourly digests and their locked copies (trail.ts).
     this.trail = new EvidenceTrail(this, "Trail", {
       settings,
@@ -257,7 +267,7 @@ export class InstitutionAdminStack extends Stack {
     this.stage = api.serve(routes, this.functions, settings);
     if (!api.routesStack) throw new Error("The routes' stack is made by serve");
     this.routesStack = api.routesStack;
-    // The machines' API (DESIGN.md §19): its own nested stack, over the same functions.
+    // The machines' API (docs/api-keys.md): its own nested stack, over the same functions.
     this.machineApi.serve({ routes, functions: this.functions, tables, environment, settings, domain: api.domain });
 
     // ---- Getting events out ----

@@ -1,5 +1,5 @@
 /**
- * Getting events out (DESIGN.md §11), as one construct beside the API stack's: the exports bucket (encrypted,
+ * Getting events out (docs/events-out.md), as one construct beside the API stack's: the exports bucket (encrypted,
  * TLS only, files expire after 7 days) and the export worker the `POST …/exports` function invokes
  * asynchronously; the events table's stream → the consumer function (event source mapping, SQS dead-letter
  * queue with an alarm) → the EventBridge custom bus and the webhooks; the webhook retrier every minute.

@@ -87,7 +87,7 @@ export const leadingKeys = (prefixes: readonly string[]) => ({
 });
 
 /**
- * Writing to the trail is appending (DESIGN.md §13): `append`, a new event item or activity marker (`PutItem` on
+ * Writing to the trail is appending (docs/security.md): `append`, a new event item or activity marker (`PutItem` on
  * those keys only; the code's `attribute_not_exists` condition keeps it from replacing one, IAM has no key for
  * conditions), and `count`, its counters (`UpdateItem` on counter keys only). No `DeleteItem`, and no `UpdateItem`
  * of an event.

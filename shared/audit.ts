@@ -35,7 +35,7 @@ export interface AuditEvent<T extends EventType = EventType> {
   readonly details: EventDetails[T];
   /**
    * The accounts whose trail holds the event: the actor's, and the account that owns the institution it
-   * concerns when that is another one (DESIGN.md §2), under the same id.
+   * concerns when that is another one (docs/contract/README.md#identity-and-access), under the same id.
    */
   readonly accounts: readonly string[];
 }
@@ -95,7 +95,7 @@ export function describe(type: EventType, details: Record<string, unknown>, acto
       if (details.scope === "institution_daily") return `${actor} reached the limit of ${t("limit")} institutions created in a day`;
       return `${actor} exceeded the invitation limit (${t("limit")}, ${t("scope") || "pending"}) for ${t("email")}`;
     case "security_events_exported":
-      // A full export (DESIGN.md §11) is recorded when it starts, before its row count is known.
+      // A full export (docs/events-out.md) is recorded when it starts, before its row count is known.
       if (details.export_id !== undefined) return `${actor} started a full export (${t("format")}) of security events`;
       return `${actor} exported ${t("event_count")} security events`;
     case "token_validation_failure":
@@ -156,6 +156,10 @@ export function describe(type: EventType, details: Record<string, unknown>, acto
       return `${actor} changed the single sign-on of institution ${t("institution_id")} (${(details.changes as string[] | undefined)?.join(", ") ?? ""})`;
     case "sso_disconnected":
       return `${actor} disconnected the single sign-on (${t("provider_name")}) of institution ${t("institution_id")}`;
+    case "sso_sign_in":
+      return `${actor} signed in with single sign-on (${t("provider_name")}) to institution ${t("institution_id")}`;
+    case "sso_sign_in_refused":
+      return `A single sign-on (${t("provider_name")}) was refused (${t("reason")})`;
     case "api_key_created":
       return `${actor} created API key '${t("name")}' for institution ${t("institution_id")}`;
     case "api_key_revoked":
@@ -178,7 +182,7 @@ export function requestValue(value: string | undefined): string | null {
 const WHOLE = new Set(["email", "user_email"]);
 
 /**
- * Every string of an event's details as the trail records it (DESIGN.md §13): each a `recordedText`,
+ * Every string of an event's details as the trail records it (docs/security.md): each a `recordedText`,
  * so that no value from a request, id, filter or name, can flood the trail or forge a line in it.
  */
 export function recordedDetails(value: unknown, key = ""): unknown {
@@ -200,7 +204,7 @@ export function periodStartOf(ms: number): string {
 }
 
 /**
- * How the description names an actor: its e-mail, an API key by its name (DESIGN.md §19: "API key 'SIS sync'
+ * How the description names an actor: its e-mail, an API key by its name (docs/api-keys.md: "API key 'SIS sync'
  * invited …"), else its id.
  */
 function actorText(actor: Caller, email: string | null): string {
@@ -212,15 +216,15 @@ function actorText(actor: Caller, email: string | null): string {
 function storedItem(e: AuditEvent, account: string): Record<string, unknown> {
   const { actor } = e;
   const key = actor.apiKey;
-  // A key is the actor (DESIGN.md §19): every event it causes names it in `details.api_key`.
+  // A key is the actor (docs/api-keys.md): every event it causes names it in `details.api_key`.
   const details = recordedDetails(key ? { ...e.details, api_key: { id: key.id, name: key.name } } : e.details) as Record<string, unknown>;
   const email = actor.email ? recordedText(actor.email, Number.POSITIVE_INFINITY) : null;
   const stored: StoredEvent = {
     id: e.id,
     account_id: account,
     event_type: e.type,
-    // The directory (DESIGN.md §15) and an API key (§19) act as no user: `user_id` null; the id names the actor
-    // in the index, the details and description name it.
+    // The directory (docs/scim.md) and an API key (docs/api-keys.md) act as no user: `user_id` null; the id names
+    // the actor in the index, the details and description name it.
     user_id: actor.directory || key ? null : actor.id,
     user_email: email,
     user_name: actor.name === null ? null : recordedText(actor.name),
@@ -321,9 +325,20 @@ export const fitsWithEvents = (events: readonly AuditEvent[], ...change: TxItems
  * event's items under names of their own, all in the one transaction.
  */
 export async function commitWithEvents(events: readonly AuditEvent[], ...change: TxItems[]): Promise<TxResult> {
-  const named = events.map((e, i) =>
-    i === 0 ? eventItems(e) : Object.fromEntries(Object.entries(eventItems(e)).map(([name, item]) => [`${name} ${e.id}`, item])),
-  );
+  // One activity marker per account and period, however many of the events it marks: DynamoDB refuses a
+  // transaction that names one item twice (two events of one account, in a process that has not marked it yet).
+  const marked = new Set<string>();
+  const named = events.map((e, i) => {
+    const items = eventItems(e);
+    for (const account of e.accounts) {
+      const marker = items[`audit period ${account}`];
+      const key = marker && "Put" in marker ? `${marker.Put?.Item?.pk}#${marker.Put?.Item?.sk}` : undefined;
+      if (key === undefined) continue;
+      if (marked.has(key)) delete items[`audit period ${account}`];
+      marked.add(key);
+    }
+    return i === 0 ? items : Object.fromEntries(Object.entries(items).map(([name, item]) => [`${name} ${e.id}`, item]));
+  });
   const result = await transact(...change, ...named);
   if (result.kind !== "ok") return result;
   noteCommitted(named.flatMap((items) => Object.values(items)));

@@ -21,9 +21,9 @@ export interface Caller {
   /** The identity provider verified `email` (`email_verified` true): required to accept an invitation. */
   readonly emailVerified: boolean;
   readonly ip: string;
-  /** Set when the actor is an institution's directory (SCIM, DESIGN.md §15): its connection id; no user. */
+  /** Set when the actor is an institution's directory (SCIM, docs/scim.md): its connection id; no user. */
   readonly directory?: string;
-  /** Set when the actor is an institution API key (DESIGN.md §19): the key, its one institution and its scopes; no user. */
+  /** Set when the actor is an institution API key (docs/api-keys.md): the key, its one institution and its scopes; no user. */
   readonly apiKey?: ApiKeyActor;
 }
 
@@ -83,7 +83,7 @@ export function callerFrom(event: APIGatewayProxyEventV2WithJWTAuthorizer, ip: s
   return {
     id,
     email: typeof claims.email === "string" ? claims.email.toLowerCase() : "",
-    // As recorded everywhere (events, access records, invitations, mail): cut and cleaned (DESIGN.md §13).
+    // As recorded everywhere (events, access records, invitations, mail): cut and cleaned (docs/security.md).
     name: typeof claims.name === "string" && claims.name !== "" ? recordedText(claims.name) : null,
     accountId: typeof account === "string" && account !== "" ? account : `user:${id}`,
     isCohortSuperAdmin: parseGroups(claims["cognito:groups"]).includes(SUPER_ADMIN_GROUP),
@@ -100,7 +100,7 @@ export const lambdaContextOf = (event: APIGatewayProxyEventV2WithJWTAuthorizer):
 /**
  * The key as the caller, from the key authorizer's context (never from the request itself). The authorizer's
  * answer may be cached for up to a minute, so a key past its `expires_at` is refused here too (401), at once.
- * Its account is its institution's: its events go to that trail (DESIGN.md §19).
+ * Its account is its institution's: its events go to that trail (docs/api-keys.md).
  */
 export function keyCallerFrom(context: Record<string, unknown>, ip: string): Caller {
   const text = (name: keyof KeyContext) => (typeof context[name] === "string" ? (context[name] as string) : "");
@@ -131,7 +131,7 @@ export function keyCallerFrom(context: Record<string, unknown>, ip: string): Cal
 export const VISITOR_ACCOUNT = "visitors:unauthenticated";
 
 /**
- * Who calls a public route that acts (open and register an invitation, DESIGN.md §14): nobody signed in, so
+ * Who calls a public route that acts (open and register an invitation, docs/joining.md): nobody signed in, so
  * the visitor is its source address. Its id, `ip:<address>`, keys the probing bound by that address; its
  * events go to the invited institution's owner once the token names one (`actingFor`).
  */

@@ -19,7 +19,7 @@ export interface EventDetails {
   unauthorized_institution_access: { attempted_institution_id: RequestValue; action?: "manage_invitations" | "manage_administrators" };
   /**
    * A mail bound names the e-mail and the institution; the account-wide bounds (`institution_daily`,
-   * `refused_requests`: DESIGN.md §13) name neither.
+   * `refused_requests`: docs/security.md) name neither.
    */
   rate_limit_exceeded:
     | {
@@ -37,7 +37,7 @@ export interface EventDetails {
       }
     | { limit: number; scope: "institution_daily" | "refused_requests" };
   token_validation_failure: { reason: "unknown" | "expired" | "used" | "revoked" | "email_mismatch" | "email_unverified" };
-  /** The CSV export's (`event_count`), or a full export's when it starts (`export_id`, `format`; DESIGN.md §11). */
+  /** The CSV export's (`event_count`), or a full export's when it starts (`export_id`, `format`; docs/events-out.md). */
   security_events_exported: {
     event_count?: number;
     export_id?: string;
@@ -53,22 +53,27 @@ export interface EventDetails {
   webhook_deleted: { webhook_id: string; url: string };
   webhook_disabled: { webhook_id: string; url: string; failing_since: string };
   administrator_removed: { institution_id: string; user_id: string; email: string; self: boolean };
-  /** `source: "scim"` and `scim_connection` when the directory changed it (DESIGN.md §15). */
+  /** `source: "scim"` and `scim_connection` when the directory changed it (docs/scim.md). */
   administrator_role_changed: { institution_id: string; user_id: string; from: Role; to: Role; source?: "scim"; scim_connection?: string };
   institution_transferred: { institution_id: string; from_user_id: string; to_user_id: string };
-  /** A person joined from an invitation (DESIGN.md §14): the user-pool user made for them. */
+  /** A person joined from an invitation (docs/joining.md): the user-pool user made for them. */
   account_created: { user_id: string; email: string; institution_id: string; invitation_id: string };
   cohort_deleted: { institution_id: string; cohort_id: string; name: string };
   scim_connected: { institution_id: string; scim_connection: string };
   scim_token_rotated: { institution_id: string; scim_connection: string };
   /**
    * The mappings as a list of `{group, role}`, not a map: a group name is data (`__proto__` included), and a DynamoDB
-   * map cannot hold every key (DESIGN.md §17); a group name is then a recorded value too, cut as any other.
+   * map cannot hold every key (docs/code-structure.md); a group name is then a recorded value too, cut as any other.
    */
   scim_role_mappings_changed: { institution_id: string; scim_connection: string; role_mappings: { group: string; role: Role }[] };
   scim_disconnected: { institution_id: string; scim_connection: string };
-  /** The directory's (actor `user` null): who got access, with which role, from which SCIM user. */
-  administrator_provisioned: { institution_id: string; user_id: string; email: string; role: Role; scim_connection: string };
+  /**
+   * Who got access, with which role: from the directory (actor `user` null, `scim_connection`; `source: "scim"`), or
+   * on their first sign-in with the institution's SSO (the person is the actor; `source: "sso"`, `sso_connection`).
+   */
+  administrator_provisioned:
+    | { institution_id: string; user_id: string; email: string; role: Role; source?: "scim"; scim_connection: string }
+    | { institution_id: string; user_id: string; email: string; role: Role; source: "sso"; sso_connection: string };
   administrator_deprovisioned: {
     institution_id: string;
     user_id: string;
@@ -76,7 +81,7 @@ export interface EventDetails {
     reason: "deactivated" | "deleted" | "email_changed";
     scim_connection: string;
   };
-  /** Verified domains (DESIGN.md §18): `domain` is the ASCII form. */
+  /** Verified domains (docs/sso.md): `domain` is the ASCII form. */
   domain_added: { institution_id: string; domain_id: string; domain: string };
   domain_verified: { institution_id: string; domain_id: string; domain: string };
   /**
@@ -91,11 +96,21 @@ export interface EventDetails {
     state: "pending" | "failed";
   };
   domain_removed: { institution_id: string; domain_id: string; domain: string };
-  /** The SSO connection (§18): never its client secret. `changes` names the fields a PATCH changed. */
+  /** The SSO connection (docs/sso.md): never its client secret. `changes` names the fields a PATCH changed. */
   sso_connected: { institution_id: string; sso_connection: string; type: "saml" | "oidc"; provider_name: string };
   sso_updated: { institution_id: string; sso_connection: string; provider_name: string; changes: string[] };
   sso_disconnected: { institution_id: string; sso_connection: string; provider_name: string };
-  /** An institution API key made (DESIGN.md §19): never the key, nor its hash. */
+  /**
+   * A federated sign-in with the institution's IdP (docs/sso.md), the person as actor. `jit` when membership on
+   * first sign-in acted: `provisioned` (with `administrator_provisioned`), or `seat_limit` (signed in without access).
+   */
+  sso_sign_in: { provider_name: string; institution_id: string; jit?: "provisioned" | "seat_limit" };
+  /**
+   * A federated sign-in the service refused, in the IdP's institution's account: `email_outside_domains` (the IdP
+   * asserted an e-mail that is not on the institution's verified domains), `no_email`, `not_connected`.
+   */
+  sso_sign_in_refused: { provider_name: string; reason: "email_outside_domains" | "no_email" | "not_connected" };
+  /** An institution API key made (docs/api-keys.md): never the key, nor its hash. */
   api_key_created: { institution_id: string; api_key_id: string; name: string; scopes: Scope[]; expires_at: string | null };
   api_key_revoked: { institution_id: string; api_key_id: string; name: string };
 }
@@ -134,7 +149,7 @@ export const DETAIL_KEYS: { readonly [T in keyof EventDetails]-?: readonly KeysO
   scim_token_rotated: ["institution_id", "scim_connection"],
   scim_role_mappings_changed: ["institution_id", "scim_connection", "role_mappings"],
   scim_disconnected: ["institution_id", "scim_connection"],
-  administrator_provisioned: ["institution_id", "user_id", "email", "role", "scim_connection"],
+  administrator_provisioned: ["institution_id", "user_id", "email", "role", "source", "scim_connection", "sso_connection"],
   administrator_deprovisioned: ["institution_id", "user_id", "email", "reason", "scim_connection"],
   domain_added: ["institution_id", "domain_id", "domain"],
   domain_verified: ["institution_id", "domain_id", "domain"],
@@ -143,13 +158,15 @@ export const DETAIL_KEYS: { readonly [T in keyof EventDetails]-?: readonly KeysO
   sso_connected: ["institution_id", "sso_connection", "type", "provider_name"],
   sso_updated: ["institution_id", "sso_connection", "provider_name", "changes"],
   sso_disconnected: ["institution_id", "sso_connection", "provider_name"],
+  sso_sign_in: ["provider_name", "institution_id", "jit"],
+  sso_sign_in_refused: ["provider_name", "reason"],
   api_key_created: ["institution_id", "api_key_id", "name", "scopes", "expires_at"],
   api_key_revoked: ["institution_id", "api_key_id", "name"],
 };
 
 /**
  * Keys any event may carry besides its type's, about its actor: `api_key` `{id, name}` when an institution API
- * key caused it (DESIGN.md §19; shared/audit.ts adds it).
+ * key caused it (docs/api-keys.md; shared/audit.ts adds it).
  */
 export const ACTOR_DETAIL_KEYS = ["api_key"] as const;
 

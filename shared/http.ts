@@ -100,7 +100,7 @@ function deferredIdempotency(load: () => Promise<typeof import("./idempotency.js
 /**
  * The verified caller, before anything reads the body: a bad token with a malformed body is 401. A person on the
  * people's API (the JWT authorizer's claims), or an institution API key on the machines' API (the key
- * authorizer's context, DESIGN.md §19): each API has one authorizer, so an event carries one or the other.
+ * authorizer's context, docs/api-keys.md): each API has one authorizer, so an event carries one or the other.
  */
 const caller: Middleware = {
   before: (request) => {
@@ -119,9 +119,9 @@ const visitor: Middleware = {
 /**
  * The route's rule (shared/routes.ts `WHO`), after the caller and before the body: a cohort-super-admin route
  * answers anyone else 403, counted against the probing bound (refusals.ts). The other rules need the institution
- * or invitation looked up first (404 before 403, DESIGN.md §2), so their use cases apply them. A route key the
+ * or invitation looked up first (404 before 403, docs/contract/README.md#identity-and-access), so their use cases apply them. A route key the
  * table lacks is a deployment fault: 500, never served without its rule.
- * An API key's grant is its scopes alone (DESIGN.md §19): a route without a scope, or outside the key's, is 403
+ * An API key's grant is its scopes alone (docs/api-keys.md): a route without a scope, or outside the key's, is 403
  * before anything is read; its institution is then the one it sees (institutions/service.ts `requireVisible`).
  */
 const rule: Middleware = {

@@ -15,10 +15,10 @@ export const paths = {
   invitationsRegister: `${api}/invitations/register`,
   securityEvents: `${api}/admin/security_events`,
   webhooks: `${api}/admin/webhooks`,
-  /** Home-realm discovery (DESIGN.md §18): public, the e-mail's SSO connection. */
+  /** Home-realm discovery (docs/sso.md): public, the e-mail's SSO connection. */
   ssoDiscover: `${api}/sso/discover`,
   openapi: `${api}/openapi.json`,
   docs: `${api}/docs`,
-  /** The SCIM 2.0 service (DESIGN.md §15): a connection's `base_url` is the API's origin and this. */
+  /** The SCIM 2.0 service (docs/scim.md): a connection's `base_url` is the API's origin and this. */
   scim: "/api/scim/v2",
 } as const;

@@ -1,5 +1,5 @@
 /**
- * Response shapes several features share, in valibot (DESIGN.md §6): each export is a schema of the API
+ * Response shapes several features share, in valibot (docs/api.md): each export is a schema of the API
  * document, named as it is there (`#/components/schemas/<name>`). The document converts them
  * (shared/openapi/responses.ts); the use cases take their result types from them (`v.InferOutput`, type-only
  * imports). Objects are strict, so the document says `additionalProperties: false`: a field a service starts to

@@ -14,10 +14,10 @@ export const USER_ACTIONS = {
   read: ["cognito-idp:AdminGetUser"],
   // Register looks nobody up first: AdminCreateUser's "user exists" answers that (shared/invitations/join.ts).
   join: ["cognito-idp:AdminCreateUser", "cognito-idp:AdminSetUserPassword", "cognito-idp:AdminDeleteUser"],
-  /** SCIM provisioning (DESIGN.md §15): find a person by e-mail, or create them with the pool's invitation. */
+  /** SCIM provisioning (docs/scim.md): find a person by e-mail, or create them with the pool's invitation. */
   provision: ["cognito-idp:ListUsers", "cognito-idp:AdminCreateUser"],
   /**
-   * An SSO connection (DESIGN.md §18, shared/sso/pool.ts): the pool's identity provider of the institution, and
+   * An SSO connection (docs/sso.md, shared/sso/pool.ts): the pool's identity provider of the institution, and
    * its place among the console app client's supported providers (read, then written back whole).
    */
   sso: [
@@ -38,7 +38,7 @@ export type UserAccess = keyof typeof USER_ACTIONS;
 export type MainCall = "GetItem" | "Query" | "PutItem" | "UpdateItem" | "DeleteItem" | "ConditionCheckItem" | `Query ${MainIndex}`;
 
 /**
- * A call on the events table. Writing there is appending (DESIGN.md §13): `append` puts an event (and its period's
+ * A call on the events table. Writing there is appending (docs/security.md): `append` puts an event (and its period's
  * activity marker), `count` updates the alert and refused-request counters; neither ever deletes or rewrites.
  */
 export type EventsCall = "GetItem" | "Query" | `Query ${EventsIndex}` | "append" | "count";
@@ -60,12 +60,12 @@ export interface RouteAccess {
   readonly events?: readonly EventsCall[];
   /** Sends mail through SES. */
   readonly mail?: boolean;
-  /** Full exports (DESIGN.md §11): starts the export worker, or signs download links to the exports bucket. */
+  /** Full exports (docs/events-out.md): starts the export worker, or signs download links to the exports bucket. */
   readonly exports?: "start" | "read";
   /**
-   * What a handler does to users in the user pool: `read` them as the pool holds them now (transfer, DESIGN.md
-   * §13), or `join` (create, set the password of and delete again a user joining from an invitation,
-   * §14), `provision` them (SCIM, §15), or keep an institution's identity provider in it (`sso`, §18).
+   * What a handler does to users in the user pool: `read` them as the pool holds them now (transfer, docs/contract/README.md
+   * docs/security.md), or `join` (create, set the password of and delete again a user joining from an invitation,
+   * docs/joining.md), `provision` them (SCIM, docs/scim.md), or keep an institution's identity provider in it (`sso`, docs/sso.md).
    * infra/api-function.ts grants exactly the actions of `USER_ACTIONS`.
    */
   readonly users?: UserAccess;
@@ -80,22 +80,22 @@ export interface RouteAccess {
  * Who may call a route, as the contract says, by kind, with the words the API document shows. The middleware
  * (shared/http.ts `api()`) applies `cohort_super_admin` itself, before the body is read (403, counted against the
  * probing bound, no event). The others need the institution or the invitation looked up first (404 among the visible before
- * 403, DESIGN.md §2), so the use case checks them in that order; `public` routes have no authorizer.
+ * 403, docs/contract/README.md#identity-and-access), so the use case checks them in that order; `public` routes have no authorizer.
  */
 export const WHO = {
   public: "anyone, without a token",
-  /** No token of the API either: the invitation token in the body is the credential (open and register, DESIGN.md §14). */
+  /** No token of the API either: the invitation token in the body is the credential (open and register, docs/joining.md). */
   invitation_token: "anyone holding the invitation's token, without a token of the API",
   any: "any authorized user",
   cohort_super_admin: "a user with the cohort-super-admin status",
-  /** Cohort super admin too, but refused with the event DESIGN.md §2 asks for (`insufficient_privileges`): the use case checks it. */
+  /** Cohort super admin too, but refused with the event docs/contract/README.md#identity-and-access asks for (`insufficient_privileges`): the use case checks it. */
   institution_creator: "a user with the cohort-super-admin status",
   institution_member: "user with access",
   institution_super_admin: "the institution's super admin",
   institution_super_admin_or_self: "the institution's super admin, or the administrator itself (leaving)",
   invitation_manager: "a user with the cohort-super-admin status and the role `cohort_super_admin` on the institution",
   invitee: "the invited e-mail's user",
-  /** The SCIM routes: the Lambda authorizer has checked the connection's bearer token (DESIGN.md §15). */
+  /** The SCIM routes: the Lambda authorizer has checked the connection's bearer token (docs/scim.md). */
   scim_directory: "the institution's directory (SCIM bearer token)",
 } as const;
 
@@ -118,16 +118,16 @@ export interface Route {
   readonly access: RouteAccess;
   /**
    * Served without a token (no authorizer, deployed or local): the API document and its page, and the two
-   * routes whose credential is an invitation token in the body (open and register, DESIGN.md §14).
+   * routes whose credential is an invitation token in the body (open and register, docs/joining.md).
    */
   readonly public?: boolean;
   /**
-   * `scim`: a SCIM 2.0 route (DESIGN.md §15): the Lambda REQUEST authorizer checks the connection's bearer token
+   * `scim`: a SCIM 2.0 route (docs/scim.md): the Lambda REQUEST authorizer checks the connection's bearer token
    * (functions/scim/authorizer.ts) instead of the JWT authorizer; no Idempotency-Key.
    */
   readonly auth?: "scim";
   /**
-   * The scope that opens the route to an institution API key (DESIGN.md §19; shared/api-keys/scopes.ts). A
+   * The scope that opens the route to an institution API key (docs/api-keys.md; shared/api-keys/scopes.ts). A
    * route without one is never for keys: the JSON dialect refuses a key there (403), and the machines' API
    * (infra/machine-api.ts) does not serve it. A key never needs more than its scope: the use case treats it
    * as its institution's super admin, within that scope.
@@ -150,7 +150,7 @@ const inst = paths.institutions;
 const inv = paths.invitations;
 const sec = paths.securityEvents;
 const hooks = paths.webhooks;
-/** Where the SCIM service lives (DESIGN.md §15). */
+/** Where the SCIM service lives (docs/scim.md). */
 export const SCIM_BASE_PATH = paths.scim;
 
 /** A route as the table declares it: `who` and `public` follow from its rule. */
@@ -305,7 +305,7 @@ const table: readonly Declared[] = [
     rule: rule.invitee,
     access: { main: ["GetItem"], events: TRAIL },
   },
-  // Joining from an invitation (DESIGN.md §14): no token, the invitation token is the credential.
+  // Joining from an invitation (docs/joining.md): no token, the invitation token is the credential.
   {
     method: "POST",
     path: paths.invitationsOpen,
@@ -393,7 +393,7 @@ const table: readonly Declared[] = [
     rule: rule.cohort_super_admin,
     access: { main: ["GetItem", "Query"], events: TRAIL },
   },
-  // Directory provisioning (DESIGN.md §15): the connection, managed by the institution's super admin,
+  // Directory provisioning (docs/scim.md): the connection, managed by the institution's super admin,
   ...(["POST", "GET", "PATCH", "DELETE"] as const).map(
     (method): Declared => ({
       method,
@@ -409,7 +409,7 @@ const table: readonly Declared[] = [
   ),
   // and the SCIM 2.0 service the directory calls with the connection's token.
   ...scimRoutes(),
-  // Verified domains (DESIGN.md §18, shared/domains/): one function for the four routes, by route key.
+  // Verified domains (docs/sso.md, shared/domains/): one function for the four routes, by route key.
   {
     method: "GET",
     path: `${inst}/{id}/domains`,
@@ -422,21 +422,21 @@ const table: readonly Declared[] = [
     path: `${inst}/{id}/domains`,
     handler: "domains/routes",
     rule: rule.institution_super_admin,
-    access: { main: ["GetItem", "Query", "PutItem", "UpdateItem", "DeleteItem"], events: TRAIL },
+    access: { main: ["GetItem", "Query", "PutItem", "DeleteItem"], events: TRAIL },
   },
   {
     method: "POST",
     path: `${inst}/{id}/domains/{domain_id}/verify`,
     handler: "domains/routes",
     rule: rule.institution_super_admin,
-    access: { main: ["GetItem", "Query", "PutItem", "UpdateItem", "DeleteItem"], events: TRAIL },
+    access: { main: ["GetItem", "Query", "PutItem", "DeleteItem"], events: TRAIL },
   },
   {
     method: "DELETE",
     path: `${inst}/{id}/domains/{domain_id}`,
     handler: "domains/routes",
     rule: rule.institution_super_admin,
-    access: { main: ["GetItem", "Query", "PutItem", "UpdateItem", "DeleteItem"], events: TRAIL },
+    access: { main: ["GetItem", "Query", "PutItem", "DeleteItem"], events: TRAIL },
   },
   // The SSO connection (shared/sso/): its identity provider lives in the user pool.
   ...(["POST", "GET", "PATCH", "DELETE"] as const).map(
@@ -453,7 +453,7 @@ const table: readonly Declared[] = [
   ),
   // Home-realm discovery: public, reads three items, records nothing.
   { method: "POST", path: paths.ssoDiscover, handler: "sso/discover", rule: rule.public, access: { main: ["GetItem"] } },
-  // The institution's API keys (DESIGN.md §19), managed by its super admin; never by a key. Making one reads the
+  // The institution's API keys (docs/api-keys.md), managed by its super admin; never by a key. Making one reads the
   // institution and its keys' partition, then writes the key, its lookup item and the partition's version,
   // checking the institution is still there; revoking reads the key and deletes both of its items.
   {
@@ -512,7 +512,7 @@ function scimRoutes(): Declared[] {
     scim("GET", path, {}),
   );
   // Reads: the institution, and the connection's users and groups (one partition). A change writes them and the
-  // access they grant; a removal reads the invitations the person sent, to revoke them (DESIGN.md §13). Its events
+  // access they grant; a removal reads the invitations the person sent, to revoke them (docs/security.md). Its events
   // are appended; the directory's refusals are the authorizer's, and count nothing.
   const reads = { main: ["GetItem", "Query"] } as const satisfies RouteAccess;
   const changes = {
@@ -539,7 +539,7 @@ function scimRoutes(): Declared[] {
 }
 
 /**
- * Every POST takes an `Idempotency-Key` (DESIGN.md §12), by its method alone: a new POST route needs nothing
+ * Every POST takes an `Idempotency-Key` (docs/contract/README.md#retries-and-concurrent-edits), by its method alone: a new POST route needs nothing
  * to get it. The middleware (shared/idempotency.ts), the API document and `handlers()` (so the stack's grants
  * and bundles) all ask this.
  */

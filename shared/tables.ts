@@ -20,7 +20,7 @@ export interface TableDef {
   readonly sortKey?: string;
   readonly indexes: readonly IndexDef[];
   readonly ttlAttribute?: string;
-  /** A DynamoDB stream of the table's changes, with the new image of each item (DESIGN.md §11). */
+  /** A DynamoDB stream of the table's changes, with the new image of each item (docs/events-out.md). */
   readonly stream?: "NEW_IMAGE";
 }
 
@@ -56,7 +56,7 @@ export const mainTable = {
 } as const satisfies TableDef;
 
 /**
- * Events table (DESIGN.md §10: at most 6 WCU per account copy of an audited change, so one item and two indexes):
+ * Events table (docs/trail.md: at most 6 WCU per account copy of an audited change, so one item and two indexes):
  * - event `EVT#<account>` / `<id>`: the id is a ULID, so the sort key orders an account's trail by time and
  *   ties by id, and a time range is a key range; this replaces an index partitioned by account;
  * - per-minute alert counters `CNT#<account>` / `<YYYY-MM-DDTHH:MM>`;
@@ -82,7 +82,7 @@ export const eventsTable = {
 } as const satisfies TableDef;
 
 /**
- * Idempotency records (DESIGN.md §12), written by Powertools' DynamoDB persistence layer with its default
+ * Idempotency records (docs/contract/README.md#retries-and-concurrent-edits), written by Powertools' DynamoDB persistence layer with its default
  * attribute names: `id` = `<prefix>#<SHA-256 of [caller, route, Idempotency-Key]>`, `status`, `expiration`
  * (epoch seconds, 24 hours on: the TTL attribute), `in_progress_expiration`, `validation` (hash of the
  * request) and `data` (the response). Keyed by `id` alone, so records spread over partitions.
@@ -172,7 +172,7 @@ export const keys = {
   }),
   /** Invitation mails to one mailbox (see `mailboxOf`), service-wide, in one UTC day. */
   mailboxDailyMails: (mailbox: string, day: string): Key => ({ pk: `MAILBOX#${keyPart(mailbox)}`, sk: `DAY#${day}` }),
-  /** Invitation mails from the institutions of one account to one mailbox in one UTC day (the fair share, DESIGN.md §13). */
+  /** Invitation mails from the institutions of one account to one mailbox in one UTC day (the fair share, docs/security.md). */
   accountMailboxDailyMails: (accountId: string, mailbox: string, day: string): Key => ({
     pk: `ACCOUNT#${keyPart(accountId)}`,
     sk: `MAILBOX#${keyPart(mailbox)}#DAY#${day}`,
@@ -187,7 +187,7 @@ export const keys = {
 } as const;
 
 /**
- * SCIM directory provisioning (DESIGN.md §15), main table:
+ * SCIM directory provisioning (docs/scim.md), main table:
  * - the connection `INST#<id>` / `SCIM` (token hash and preview, role mappings, times, `version`);
  * - its token `SCIMTOKEN#<sha256>` / `SCIMTOKEN` → institution and connection: the authorizer's one GetItem;
  * - the directory's resources, all in the connection's partition so that one Query reads them:
@@ -205,7 +205,7 @@ export const scimKeys = {
 } as const;
 
 /**
- * Institution API keys (DESIGN.md §19), main table:
+ * Institution API keys (docs/api-keys.md), main table:
  * - the institution's keys `APIKEYS#<institution>` / `KEY#<id>` (name, scopes, hash, preview, times), and its
  *   `APIKEYS#<institution>` / `META` (`version`, bumped by every create, so that two creates racing for the
  *   last of the 20 live keys cannot both pass): one Query reads both;
@@ -311,7 +311,7 @@ export function withoutKey<T>(item: Record<string, unknown>): T {
 }
 
 /**
- * Item keys of the full exports and the webhooks (main table, DESIGN.md §11):
+ * Item keys of the full exports and the webhooks (main table, docs/events-out.md):
  * - export `EXPORTS#<account>` / `EXPORT#<id>`, and the account's running-export slots `EXPORTS#<account>` /
  *   `SLOT#<n>` (at most `EXPORT_SLOTS`, each held by one running export until it ends or its lease runs out);
  * - webhook `HOOKS#<account>` / `HOOK#<id>` and the account's webhook count `HOOKS#<account>` / `COUNT`;
@@ -335,13 +335,15 @@ export const streamKeys = {
 } as const;
 
 /**
- * Verified domains and the SSO connection (DESIGN.md §18), main table:
+ * Verified domains and the SSO connection (docs/sso.md), main table:
  * - a domain `INST#<id>` / `DOMAIN#<domain id>`, and the institution's domain head `INST#<id>` / `DOMAINS`
  *   (their count and a version every add and removal bumps under a condition, so the limit and the
  *   one-domain-once rule hold under races): one Query of the `DOMAIN` prefix reads the head and every domain;
  * - the service-wide guard `DOMAINGUARD#<domain>` / `GUARD` → the institution that verified it: put under the
  *   condition that it is free (or already ours), so a domain is verified by at most one institution;
  * - the connection `INST#<id>` / `SSO` (never the client secret: that lives in the pool's identity provider);
+ * - the provider `SSOPROVIDER#<provider name>` / `PROVIDER` → the institution whose IdP it is: written and deleted
+ *   with the connection, read by the pool's triggers (a sign-in names its provider, not its institution);
  * - the lock on the console app client's provider list `SSOPOOL` / `CLIENT#<client id>`: its read-modify-write
  *   (DescribeUserPoolClient, UpdateUserPoolClient) runs under it, so two connections at once lose nothing.
  */
@@ -357,4 +359,5 @@ export const domainKeys = {
 export const ssoKeys = {
   connection: (institutionId: string): Key => ({ pk: `INST#${institutionId}`, sk: "SSO" }),
   clientLock: (clientId: string): Key => ({ pk: "SSOPOOL", sk: `CLIENT#${keyPart(clientId)}` }),
+  provider: (providerName: string): Key => ({ pk: `SSOPROVIDER#${keyPart(providerName)}`, sk: "PROVIDER" }),
 } as const;

@@ -1,5 +1,5 @@
 /**
- * The institution API key routes (DESIGN.md §19) in one function, by method: each a thin handler of the JSON
+ * The institution API key routes (docs/api-keys.md) in one function, by method: each a thin handler of the JSON
  * dialect calling one use case. One function, not three: the API's stack stays under its resource budget
  * (docs/api-keys.md).
  */

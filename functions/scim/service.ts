@@ -1,5 +1,5 @@
 /**
- * The SCIM 2.0 service (DESIGN.md §15, RFC 7644) in one function, by route: discovery, then Users and Groups,
+ * The SCIM 2.0 service (docs/scim.md, RFC 7644) in one function, by route: discovery, then Users and Groups,
  * each a thin handler of the SCIM stack calling one use case. One function, not seventeen: the stack stays
  * under CloudFormation's 500 resources.
  */

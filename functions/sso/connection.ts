@@ -1,5 +1,5 @@
 /**
- * The SSO connection's four routes (DESIGN.md §18) in one function, by method: each a thin handler of the shared
+ * The SSO connection's four routes (docs/sso.md) in one function, by method: each a thin handler of the shared
  * stack calling one use case. One function, not four: the stack's resource count.
  */
 import type { APIGatewayProxyEventV2WithJWTAuthorizer, Context } from "aws-lambda";

@@ -1,4 +1,4 @@
-/** Home-realm discovery (DESIGN.md §18): public, records nothing. */
+/** Home-realm discovery (docs/sso.md): public, records nothing. */
 import { api, ok } from "../../shared/http.js";
 import { discover } from "../../shared/sso/discover.js";
 

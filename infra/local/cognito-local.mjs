@@ -1,6 +1,6 @@
 /**
  * cognito-local, started as its own bin does, with three gaps to real Cognito closed for the console
- * (DESIGN.md §14), each the smallest change to cognito-local's own pluggable parts:
+ * (docs/joining.md), each the smallest change to cognito-local's own pluggable parts:
  *
  * - Codes by mail: cognito-local's bin only prints a code (ForgotPassword, …) in its log. Each code mail also
  *   goes to the local SES (LOCAL_SES_ENDPOINT), so a person reads it on the same local mail page as the
@@ -9,13 +9,15 @@
  *   Cognito. cognito-local has no such target.
  * - GetTokensFromRefreshToken (how Amplify refreshes): the REFRESH_TOKEN_AUTH flow cognito-local has, under
  *   the name Amplify calls.
- * - Identity providers (DESIGN.md §18): cognito-local has no federation. Create, Update, Delete, Describe and
+ * - Identity providers (docs/sso.md): cognito-local has no federation. Create, Update, Delete, Describe and
  *   ListIdentityProviders keep each provider (its type, details, client secret included, and attribute mapping) in
  *   the pool's own store, with Cognito's checks (a name taken, the name's form, the type), so an SSO connection's
  *   calls succeed as in AWS and the local federation stand-in can read the providers later; UpdateUserPoolClient
  *   refuses a supported provider that does not exist, as Cognito does.
+ * - Linking a federated identity (AdminLinkProviderForUser): infra/local/cognito-federation.mjs.
  */
 import { createRequire } from "node:module";
+import { installFederation } from "./cognito-federation.mjs";
 
 // Resolved from cognito-local's own directory: its modules and its dependencies (jsonwebtoken), as it sees them.
 const require = createRequire(createRequire(import.meta.url).resolve("cognito-local/package.json"));
@@ -103,7 +105,7 @@ Targets.GetTokensFromRefreshToken = (services) => {
   };
 };
 
-// --- identity providers (DESIGN.md §18) ---------------------------------------------------------------
+// --- identity providers (docs/sso.md) ---------------------------------------------------------------
 
 const PROVIDERS = "IdentityProviders";
 /** Cognito's rule for a SAML or OIDC provider's name: 1 to 32 characters, no leading underscore or space. */
@@ -224,5 +226,7 @@ Targets.UpdateUserPoolClient = (services) => {
     return update(ctx, req);
   };
 };
+
+installFederation(Targets, { InvalidParameterError, ResourceNotFoundError, CognitoError }, storedProvider);
 
 require("./lib/bin/start.js");

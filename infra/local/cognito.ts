@@ -106,7 +106,10 @@ export async function ensureUserPool(endpoint: string, region: string): Promise<
           PoolName: POOL_NAME,
           UsernameAttributes: ["email"],
           AutoVerifiedAttributes: ["email"],
-          Schema: [{ Name: "account_id", AttributeDataType: "String", Mutable: true }],
+          Schema: [
+            { Name: "account_id", AttributeDataType: "String", Mutable: true },
+            { Name: "sso_groups", AttributeDataType: "String", Mutable: true },
+          ],
           // The deployed pool's policy (cognito-local stores it but does not enforce it; the join route does).
           Policies: {
             PasswordPolicy: {
@@ -122,7 +125,7 @@ export async function ensureUserPool(endpoint: string, region: string): Promise<
       userPoolId = created.UserPool?.Id;
       if (!userPoolId) throw new Error("cognito-local returned no user pool id");
     }
-    // As dev's pool (DESIGN.md §14): MFA optional, by TOTP, so a user who turned TOTP on is asked for a code.
+    // As dev's pool (docs/joining.md): MFA optional, by TOTP, so a user who turned TOTP on is asked for a code.
     // Set on every start, so a pool kept from an earlier run gets it too.
     await cognito.send(
       new SetUserPoolMfaConfigCommand({

@@ -2,7 +2,7 @@
  * A local stand-in for the API Gateway HTTP API: routes by `shared/routes.ts`, verifies the Cognito ID token
  * as the JWT authorizer does, and invokes the same handlers with payload format 2.0 events.
  *
- * It plays the machines' API too (DESIGN.md §19, docs/api-keys.md): a request under `/api/` whose `Authorization`
+ * It plays the machines' API too (docs/api-keys.md): a request under `/api/` whose `Authorization`
  * is `Bearer iak_…` goes there, as the edge's CloudFront function sends it (on the API's own domain in CloudFront
  * mode: a path under `/machine`, its mapping). That API serves the routes a key may call (`machineRoutes()`),
  * each behind the key authorizer (functions/api-keys/authorizer.ts), run as API Gateway runs it, its answers
@@ -68,7 +68,7 @@ const compile = (table: readonly Route[]): readonly CompiledRoute[] =>
 
 /** The people's API: every route of the table. */
 const compiled = compile(routes);
-/** The machines' API (DESIGN.md §19): the routes a key may call, and the public ones. */
+/** The machines' API (docs/api-keys.md): the routes a key may call, and the public ones. */
 const machineCompiled = compile(machineRoutes());
 
 export interface RouteMatch {
@@ -149,7 +149,7 @@ export interface AuthConfig {
 
 type Verify = (token: string) => Promise<JwtPayload>;
 
-/** How far in the future a token's `iat` may lie (clock skew), as DESIGN.md §2 allows. */
+/** How far in the future a token's `iat` may lie (clock skew), as docs/contract/README.md#identity-and-access allows. */
 const MAX_IAT_SKEW_SECONDS = 5 * 60;
 
 /**

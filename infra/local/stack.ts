@@ -48,9 +48,9 @@ export interface StackInfo {
   readonly tables: { readonly main: string; readonly events: string; readonly idempotency: string };
   /** The API reference page (the document is `<apiUrl>` + `paths.openapi`). */
   readonly docsUrl: string;
-  /** The audit trail's retention, digest period and signing key pair (DESIGN.md §10). */
+  /** The audit trail's retention, digest period and signing key pair (docs/trail.md). */
   readonly trail: LocalTrail;
-  /** s3rver, holding the full exports' files (DESIGN.md §11). */
+  /** s3rver, holding the full exports' files (docs/events-out.md). */
   readonly s3Endpoint: string;
 }
 
@@ -81,11 +81,11 @@ export interface StackOptions {
   /** Webhook retries: the first waits this long, each next twice as long (default: $WEBHOOK_RETRY_BASE_SECONDS, else 30). */
   readonly webhookRetryBaseSeconds?: number;
   /**
-   * Honour the `x-local-clock-offset` header (DESIGN.md §16): the test run's stack only. Off by default, so
+   * Honour the `x-local-clock-offset` header (docs/iam.md): the test run's stack only. Off by default, so
    * `npm start` answers a request carrying it with 400 rather than let anyone date events in another's trail.
    */
   readonly clockHeader?: boolean;
-  /** The verified domains' DNS resolvers (`DNS_RESOLVERS`, DESIGN.md §18); default: the shell's, else the system's. */
+  /** The verified domains' DNS resolvers (`DNS_RESOLVERS`, docs/sso.md); default: the shell's, else the system's. */
   readonly dnsResolvers?: string;
   /** More environment for the handlers (settings such as `MEASUREMENT_BOUNDS`). */
   readonly handlerEnv?: Readonly<Record<string, string>>;
@@ -227,7 +227,7 @@ export interface GatewayRole {
   readonly digestTimer: boolean;
   /** Honour `x-local-clock-offset` (the test run's stack only). */
   readonly clockHeader: boolean;
-  /** The verified domains' DNS resolvers (`DNS_RESOLVERS`, DESIGN.md §18); unset: the system's. */
+  /** Verified domains' TXT lookups (`host:port`, comma-separated); the system's resolvers when unset. */
   readonly dnsResolvers?: string | undefined;
   /** More environment for the handlers. */
   readonly handlerEnv?: Readonly<Record<string, string>>;
@@ -253,8 +253,8 @@ export function gatewayEnvironment(info: StackInfo, role: GatewayRole): Record<s
       // The pool that transfer, joining and SCIM use (shared/users.ts), as the CDK stack names it to those functions.
       USER_POOL_ID: userPoolId,
       COGNITO_ENDPOINT: cognitoEndpoint,
-      // SSO connections (DESIGN.md §18): the console's app client lists their providers; the local Cognito stands in
-      // for the pool's managed-login domain (its ACS URL and redirect URI).
+      // SSO connections: the console's app client lists their providers; the local Cognito stands in for the
+      // pool's managed-login domain (its ACS URL and redirect URI).
       USER_POOL_CLIENT_ID: userPoolClientId,
       COGNITO_DOMAIN: cognitoEndpoint,
       // Verified domains' TXT lookups: `DNS_RESOLVERS=127.0.0.1:5353 npm start` reaches a resolver of your own.

@@ -1,5 +1,5 @@
 /**
- * What a key may not hand out (DESIGN.md §19): the super-admin role stays with a person, whether by invitation or
+ * What a key may not hand out (docs/api-keys.md): the super-admin role stays with a person, whether by invitation or
  * by a role change. A refusal is recorded as every refused role check is (`insufficient_privileges`, required
  * role `super_admin`, in the owner's trail too) and counts against the probing bound.
  */

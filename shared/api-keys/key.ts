@@ -1,5 +1,5 @@
 /**
- * Institution API keys (DESIGN.md §19): `iak_` + 32 random bytes (base64url), shown once and kept only as a
+ * Institution API keys (docs/api-keys.md): `iak_` + 32 random bytes (base64url), shown once and kept only as a
  * SHA-256 hash, which names the key's lookup item (the authorizer's one GetItem).
  */
 import { createHash, randomBytes } from "node:crypto";

@@ -1,4 +1,4 @@
-/** The stored shapes of institution API keys (DESIGN.md §19); keys in shared/tables.ts (`apiKeyKeys`). */
+/** The stored shapes of institution API keys (docs/api-keys.md); keys in shared/tables.ts (`apiKeyKeys`). */
 import type { Scope } from "./scopes.js";
 
 /** At most this many live (unexpired) keys per institution. */

@@ -1,5 +1,5 @@
 /**
- * The machines' API's `$default` route (DESIGN.md §19; infra/machine-api.ts): what a valid key gets on any route
+ * The machines' API's `$default` route (docs/api-keys.md; infra/machine-api.ts): what a valid key gets on any route
  * that API does not serve. A route of the route table that no scope opens (deleting or transferring the
  * institution, SSO, SCIM, the key routes, creating institutions, the account's trail) answers 403
  * `{error: "API keys cannot call this route"}`; anything else 404 `{"message":"Not Found"}`, as API Gateway

@@ -1,5 +1,5 @@
 /**
- * Data access for institution API keys (DESIGN.md §19); keys in shared/tables.ts (`apiKeyKeys`). An institution's
+ * Data access for institution API keys (docs/api-keys.md); keys in shared/tables.ts (`apiKeyKeys`). An institution's
  * keys and its `META` share one partition (one Query reads them all); each key's lookup item is keyed by the
  * key's hash (the authorizer's one GetItem). Every create bumps `META`'s `version` under the condition that it
  * is the version read, so the 20-key bound holds under races; a revoke needs no such guard (it only frees room).

@@ -1,5 +1,5 @@
 /**
- * The API key use cases' response bodies (DESIGN.md §19), in valibot: schemas of the API document under these
+ * The API key use cases' response bodies (docs/api-keys.md), in valibot: schemas of the API document under these
  * names (see shared/responses.ts). Only the document and type-only imports use this module.
  */
 import * as v from "valibot";

@@ -1,5 +1,5 @@
 /**
- * The body of `POST /institutions/:id/api_keys` (DESIGN.md §19): `{name, scopes, expires_at?}`. The schema says
+ * The body of `POST /institutions/:id/api_keys` (docs/api-keys.md): `{name, scopes, expires_at?}`. The schema says
  * the shapes; that `expires_at` lies in the future and at most a year ahead needs the clock, so the use case
  * checks it (service.ts). `v.object` keeps only these keys, in a fresh object: nothing else of the body goes on.
  */

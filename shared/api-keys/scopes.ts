@@ -1,5 +1,5 @@
 /**
- * What an institution API key may do (DESIGN.md §19): its scopes are its whole grant. No imports, so the
+ * What an institution API key may do (docs/api-keys.md): its scopes are its whole grant. No imports, so the
  * console's bundle and the route table take them alone. Each route of `shared/routes.ts` names the one scope
  * that opens it to a key; a route that names none is never for keys.
  */
@@ -35,7 +35,7 @@ export const SCOPE_LABELS: Readonly<Record<Scope, string>> = {
 export const KEY_PREFIX = "iak_";
 
 /**
- * The edge's one question (DESIGN.md §19): does the request carry a key? Asked of the raw `Authorization` header by
+ * The edge's one question (docs/api-keys.md): does the request carry a key? Asked of the raw `Authorization` header by
  * the CloudFront function that sends it to the machines' API (infra/machine-api.ts, which embeds this pattern), and
  * by the local gateway, which plays that edge. People's requests are sent on unchanged.
  */

@@ -1,5 +1,5 @@
 /**
- * Institution API keys (DESIGN.md §19): the institution's super admin makes, lists and revokes them. Check order,
+ * Institution API keys (docs/api-keys.md): the institution's super admin makes, lists and revokes them. Check order,
  * as every institution route: look up among visible (404 + `unauthorized_institution_access`) → the
  * institution's super admin (403 + `insufficient_privileges`, action `manage_api_keys`) → body (400/422) → the
  * 20-key bound (422) → the change and its event, in the actor's and the owner's trails, in one transaction

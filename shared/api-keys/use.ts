@@ -1,5 +1,5 @@
 /**
- * A key at the door of the machines' API (DESIGN.md §19): the key authorizer (functions/api-keys/authorizer.ts)
+ * A key at the door of the machines' API (docs/api-keys.md): the key authorizer (functions/api-keys/authorizer.ts)
  * finds the key by its hash in one GetItem and hands the functions its institution, account, name, scopes and
  * expiry (shared/caller.ts `keyCallerFrom` builds the caller from them). Its last use is noted at most once a
  * minute per key: this process tries the conditional write only when its own note is a minute old, and the

@@ -1,5 +1,5 @@
 /**
- * Consumer mail providers (DESIGN.md §18): domains whose mailboxes belong to the public, never to one
+ * Consumer mail providers (docs/sso.md): domains whose mailboxes belong to the public, never to one
  * institution, so none may be verified (nor one of their subdomains). A kept list of the large providers,
  * worldwide; a provider missing here can still not be verified without its DNS, which only it controls.
  */

@@ -1,5 +1,5 @@
 /**
- * The TXT lookup of a domain's challenge (DESIGN.md §18), through `node:dns`'s `Resolver` with the servers of
+ * The TXT lookup of a domain's challenge (docs/sso.md), through `node:dns`'s `Resolver` with the servers of
  * `DNS_RESOLVERS` (`host:port`, comma-separated), or the system's when unset. Tests serve the records from a
  * DNS server on loopback. No cache: each verification asks now.
  */

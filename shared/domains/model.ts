@@ -1,4 +1,4 @@
-/** A verified domain as stored (DESIGN.md §18), and the guard that gives a domain to one institution. */
+/** A verified domain as stored (docs/sso.md), and the guard that gives a domain to one institution. */
 
 export type DomainState = "pending" | "verified" | "failed";
 

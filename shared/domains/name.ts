@@ -1,5 +1,5 @@
 /**
- * What a verifiable domain is (DESIGN.md §18): lower-cased, in its ASCII (IDNA) form, at least two labels of
+ * What a verifiable domain is (docs/sso.md): lower-cased, in its ASCII (IDNA) form, at least two labels of
  * letters, digits and hyphens, not a public suffix (`co.uk`, `github.io`: the Public Suffix List, its private
  * section included, through `tldts`), not a consumer mail provider's. Every message once, as 422 `{errors}`.
  */

@@ -1,5 +1,5 @@
 /**
- * Data access for verified domains (DESIGN.md §18). An institution's domains and their head share its
+ * Data access for verified domains (docs/sso.md). An institution's domains and their head share its
  * partition under the `DOMAIN` prefix, so one Query reads them all (at most 20 and the head). Every write is
  * one transaction with its event (shared/audit.ts): an add or a removal is conditioned on the head's
  * version (the limit and "added once" hold under races), a domain's own change on the domain's version,

@@ -1,5 +1,5 @@
 /**
- * The verified domains' response bodies (DESIGN.md §18), in valibot: schemas of the API document under these
+ * The verified domains' response bodies (docs/sso.md), in valibot: schemas of the API document under these
  * names (see shared/responses.ts). Only the document and type-only imports use this module.
  */
 import * as v from "valibot";

@@ -1,5 +1,5 @@
 /**
- * Verified-domain use cases (DESIGN.md §18), in the institution routes' check order: look up among visible
+ * Verified-domain use cases (docs/sso.md), in the institution routes' check order: look up among visible
  * (404 + `unauthorized_institution_access`) → for writes, the institution's super admin (403 +
  * `insufficient_privileges`, action `manage_domains`) → body (422) → the change and its event, in the actor's
  * and the owner's trails, in one transaction.

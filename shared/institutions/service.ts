@@ -60,7 +60,7 @@ export async function requireVisible(
 ): Promise<Visible> {
   const institution = isId(id) ? await repo.getInstitution(id) : undefined;
   if (caller.apiKey) {
-    // An API key sees exactly its institution, with its super admin's rights within its scopes (DESIGN.md §19;
+    // An API key sees exactly its institution, with its super admin's rights within its scopes (docs/api-keys.md;
     // the JSON dialect has checked the route's scope): any other id is as unknown as to a stranger.
     if (institution && institution.id === caller.apiKey.institutionId)
       return { institution, role: "cohort_super_admin", isSuperAdmin: true };
@@ -250,7 +250,7 @@ export async function createCohort(caller: Caller, institutionId: string | undef
 export const COHORT_NOT_FOUND = "Cohort not found";
 
 /**
- * Deletes a cohort of an institution the caller is super admin of (DESIGN.md §3): institution among visible
+ * Deletes a cohort of an institution the caller is super admin of (docs/contract/institutions.md): institution among visible
  * (404 + event) → super admin (403 + event) → the cohort (404 `Cohort not found`; a malformed id is an unknown
  * one) → the delete and `cohort_deleted` in one transaction. Two GetItems (together) and one transaction.
  */

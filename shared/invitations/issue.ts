@@ -75,7 +75,7 @@ type MailScope = "pending" | "resend" | repo.MailBound;
 
 /**
  * Records `rate_limit_exceeded` (in the institution owner's trail too) and refuses with 429 and `Retry-After`.
- * A refusal like any other (DESIGN.md §13): it counts against the caller's probing bound, and past it
+ * A refusal like any other (docs/contract/limits.md#bounds): it counts against the caller's probing bound, and past it
  * nothing more is recorded this minute (429 `refused_requests`), so a flood cannot fill an owner's trail.
  */
 async function refuseMail(
@@ -197,7 +197,7 @@ export async function createInvitation(caller: Caller, query: Query, body: unkno
       sent_at: now.toISOString(),
       expires_at: expiryFrom(now),
       created_at: now.toISOString(),
-      // An API key (DESIGN.md §19) has no e-mail: it is named, as in the trail.
+      // An API key (docs/api-keys.md) has no e-mail: it is named, as in the trail.
       created_by: caller.email,
       created_by_id: caller.id,
       created_by_name: caller.apiKey ? keyLabel(caller.apiKey.name) : caller.name,
@@ -206,7 +206,7 @@ export async function createInvitation(caller: Caller, query: Query, body: unkno
     const details = { invitation_id: invitation.id, institution_id: invitation.institution_id, email, role: invitation.role };
     const event = institutionEvent(caller, visible, "invitation_created", details, now);
     // Counted on the sender's access record by the membership door: a removal racing it reads again ("removal is final").
-    // An API key (DESIGN.md §19) holds no seat: its own item must still be there instead (insertInvitation).
+    // An API key (docs/api-keys.md) holds no seat: its own item must still be there instead (insertInvitation).
     const sender = caller.apiKey ? {} : sentInvitationItems(invitation.institution_id, { id: caller.id, email: caller.email }, email);
     const inviter = { id: caller.id, sender, ...(caller.apiKey && { apiKey: caller.apiKey.id }) };
     const result = await repo.insertInvitation(invitation, inviter, event, now, visible.institution.account_id);

@@ -1,12 +1,13 @@
 /**
- * Joining from an invitation without an account (DESIGN.md §14): open (what the invitation offers, to whom,
+ * Joining from an invitation without an account (docs/contract/invitations.md#open-and-register-joining): open (what the invitation offers, to whom,
  * and whether that person has an account yet) and register (create the account and accept in one request).
  * Both are public routes: the invitation token is the credential, the caller a visitor known by its source
  * address (`visitorFrom`), and every refusal counts against the probing bound by that address.
  *
  * Register, in the contract's order: the token (422 + `token_validation_failure`; a used one is "already
  * accepted", 409, nothing recorded) → name and password (422 `{errors}`, the pool's policy checked here so
- * that nothing is created for a password it would refuse) → create the user (409 when one with the e-mail
+ * that nothing is created for a password it would refuse; an address whose institution requires SSO: 409,
+ * docs/sso.md) → create the user (409 when one with the e-mail
  * exists) → its permanent password → accept exactly as accept does, with `account_created` in the same
  * transaction. When anything after the user's creation fails, the user is deleted again: nothing is left.
  */
@@ -18,6 +19,7 @@ import { Conflict, type DomainError, Unprocessable, ValidationFailed } from "../
 import { INSTITUTION_FULL, type Institution, isFull } from "../institutions/model.js";
 import { passwordProblems } from "../password-policy.js";
 import { recordRefusal } from "../refusals.js";
+import { requiredSso, SIGN_IN_WITH_SSO } from "../sso/require.js";
 import { logger } from "../telemetry.js";
 import { createUser, deleteUser, setPassword, userExists } from "../users.js";
 import type { Invitation } from "./model.js";
@@ -66,6 +68,8 @@ async function refused(visitor: Caller, err: DomainError): Promise<never> {
 /** `POST /invitations/register`: creates the invitee's account and accepts the invitation for it. */
 export async function registerFromInvitation(visitor: Caller, body: unknown): Promise<InvitationRegistered> {
   const { inv, institution, tokenHash } = await usableInvitation(visitor, body);
+  // Require SSO (docs/sso.md): an address on the verified domains of an institution that requires it gets no password.
+  if (await requiredSso(inv.email, undefined)) return refused(visitor, new Conflict(SIGN_IN_WITH_SSO));
   const fields = isObject(body) ? body : {};
   const name = v.safeParse(joinName, fields.name);
   const password = typeof fields.password === "string" ? fields.password : "";

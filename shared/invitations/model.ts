@@ -65,7 +65,7 @@ export function toListItem(inv: Invitation, now: Date) {
     sent_at: inv.sent_at,
     expires_at: inv.expires_at,
     used_at: inv.used_at ?? null,
-    // An API key's invitation (DESIGN.md §19) names the key, which has no e-mail.
+    // An API key's invitation (docs/api-keys.md) names the key, which has no e-mail.
     created_by: inv.created_by || (inv.created_by_name ?? ""),
     status: statusOf(inv, now),
   };

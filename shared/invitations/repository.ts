@@ -79,7 +79,7 @@ function putToken(inv: Pick<Invitation, "id" | "institution_id">, tokenHash: str
 }
 
 /**
- * The mail bounds of one mail to `inv.email` at `now` (DESIGN.md §3, §13), each a conditional counter, by
+ * The mail bounds of one mail to `inv.email` at `now` (docs/contract/invitations.md, docs/contract/limits.md#bounds), each a conditional counter, by
  * the name `MAIL_BOUNDS` gives it. `account` owns the institution: the mailbox bound is that account's share
  * of the mailbox, under a service-wide ceiling, so one tenant cannot spend another's mail to a person. Per
  * institution first: when two bounds are reached at once, the narrower one is the one reported.
@@ -215,7 +215,7 @@ export type InsertRefusal =
  * e-mail has not gained access and that the inviter still manages the institution; `sender` is the sender's
  * side, from the membership door (`sentInvitationItems`: the count on its access record that makes a racing
  * removal read again, named `senderCount`, and its own e-mail as a member's). `account` owns the institution
- * (its mails are counted together). An API key's invitation (`apiKey`, DESIGN.md §19) has no sender side: the
+ * (its mails are counted together). An API key's invitation (`apiKey`, docs/api-keys.md) has no sender side: the
  * key's item must still be there instead (a revoked key sends nothing).
  */
 export async function insertInvitation(
@@ -236,7 +236,7 @@ export async function insertInvitation(
         ConditionExpression: "attribute_not_exists(pk)",
       },
     },
-    // An API key (DESIGN.md §19) sends as long as it is not revoked; it holds no seat.
+    // An API key (docs/api-keys.md) sends as long as it is not revoked; it holds no seat.
     stillManaging: inviter.apiKey
       ? keyStillLive(inv.institution_id, inviter.apiKey)
       : {

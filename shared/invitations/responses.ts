@@ -45,7 +45,7 @@ const preview = {
 
 export const InvitationPreview = v.strictObject(preview);
 
-/** What open shows a visitor holding the token (DESIGN.md §14): preview's fields, the address and whether it has an account. */
+/** What open shows a visitor holding the token (docs/joining.md): preview's fields, the address and whether it has an account. */
 export const InvitationOpened = v.strictObject({
   ...preview,
   email: v.pipe(v.string(), v.description("The invited address: the new account's e-mail and user name.")),

@@ -1,6 +1,6 @@
 /**
  * Invitation use cases that send no mail: list, revoke, accept; and the checks every invitation endpoint
- * shares. Check order (DESIGN.md §2): institution lookup (404 + event) → managing check (403 + event) →
+ * shares. Check order (docs/contract/README.md#identity-and-access): institution lookup (404 + event) → managing check (403 + event) →
  * the invitation → its state → the change and its event in one transaction.
  */
 import * as v from "valibot";
@@ -35,7 +35,7 @@ export const INVALID_INVITATION = "Invalid or expired invitation";
 export const ALREADY_ACCEPTED = "Invitation already accepted";
 
 /**
- * 409 `{error, institution: {name}}`: the invitation was used by the one asking (DESIGN.md §14: reopening the
+ * 409 `{error, institution: {name}}`: the invitation was used by the one asking (docs/joining.md: reopening the
  * link you accepted). Nothing is recorded: it is no failed token, and it must not feed the alerts.
  */
 export class AlreadyAccepted extends Conflict {
@@ -82,7 +82,7 @@ export async function requireManaging(caller: Caller, institutionId: string | un
  * as `insufficient_privileges` with `required_role: super_admin`, like every other refused role check.
  */
 export async function requireMayInvite(caller: Caller, visible: Visible, role: Role): Promise<void> {
-  // An API key (DESIGN.md §19) invites cohort_admin only: inviting a super admin stays with a person.
+  // An API key (docs/api-keys.md) invites cohort_admin only: inviting a super admin stays with a person.
   await requireKeyMayGrant(caller, visible, role, "manage_invitations", KEYS_INVITE_ADMINS_ONLY);
   if (role !== "cohort_super_admin" || visible.isSuperAdmin) return;
   const details = { action: "manage_invitations", required_role: "super_admin" as const, institution_id: visible.institution.id };

@@ -1,5 +1,5 @@
 /**
- * Headers, request headers and the error responses of the API document: written once, here (DESIGN.md §3, §6).
+ * Headers, request headers and the error responses of the API document: written once, here (docs/contract/README.md, docs/api.md).
  * The schemas they name are generated from valibot (shared/openapi/responses.ts).
  */
 import type { SchemaName } from "./responses.js";

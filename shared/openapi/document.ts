@@ -1,5 +1,5 @@
 /**
- * The API document (OpenAPI 3.1, DESIGN.md §6): one operation per route of `shared/routes.ts`, its spec from
+ * The API document (OpenAPI 3.1, docs/api.md): one operation per route of `shared/routes.ts`, its spec from
  * its feature's module (specs/<feature>.ts), request and response schemas generated from the valibot schemas
  * (requests.ts, responses.ts), examples from real responses (examples.ts). Only the two docs functions import
  * this module: building it loads the JSON Schema converter, which no other handler should pay for at cold start.
@@ -81,7 +81,7 @@ function withReusedKey(own: Schema | undefined): Schema {
   };
 }
 
-/** A 409 that may also be `AlreadyAccepted` (DESIGN.md §14): or-ed with the response it had, if any. */
+/** A 409 that may also be `AlreadyAccepted` (docs/joining.md): or-ed with the response it had, if any. */
 function withAlreadyAccepted(own: Schema | undefined): Schema {
   const ref409 = own?.$ref as string | undefined;
   const base = ref409 ? (responses[ref409.slice(ref409.lastIndexOf("/") + 1)] as Schema) : own;
@@ -126,13 +126,13 @@ function operation(route: Route, spec: Spec): Operation {
   }
   if (!route.public) out[401] = r("Unauthorized");
   // A refusal (403, 404, a failed invitation token on accept or preview, any refusal of open and register)
-  // counts against the probing bound (DESIGN.md §13, §14).
+  // counts against the probing bound (docs/security.md, docs/joining.md).
   const errors: Spec["errors"] = { ...spec.errors };
   const tokenRoutes = ["invitations/accept", "invitations/preview", "invitations/open", "invitations/register"];
   if (errors[403] || errors[404] || tokenRoutes.includes(route.handler)) {
     errors[429] = { ...errors[429], refused: "Too many refused requests, try again later" };
   }
-  // An institution API key (DESIGN.md §19) is refused outside its scope, and everywhere without one: before anything
+  // An institution API key (docs/api-keys.md) is refused outside its scope, and everywhere without one: before anything
   // is read, and not counted against the probing bound (a key's scopes are fixed, there is nothing to probe).
   if (!route.public) errors[403] = { ...errors[403], apiKey: route.scope ? lacksScope(route.scope) : NOT_FOR_KEYS };
   for (const [status, messages] of Object.entries(errors) as [ErrorStatus, unknown][]) {

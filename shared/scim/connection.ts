@@ -1,5 +1,5 @@
 /**
- * The directory connection's use cases (DESIGN.md §15), in the institution routes' check order: look up among
+ * The directory connection's use cases (docs/contract/scim.md#the-connection), in the institution routes' check order: look up among
  * visible (404 + `unauthorized_institution_access`) → the institution's super admin (403 +
  * `insufficient_privileges`, action `manage_directory`) → body (400) → the change and its event, in the
  * actor's and the owner's trails, in one transaction.
@@ -119,7 +119,7 @@ function parseMappings(body: unknown): Record<string, Role> {
   const bad = entries.some(([name]) => name.trim() === "" || [...name].length > MAX_GROUP_NAME || /[\p{Cc}\p{Cf}]/u.test(name));
   if (bad) errors.push(`Group names are 1 to ${MAX_GROUP_NAME} characters, on one line`);
   if (errors.length > 0) throw new ValidationFailed(errors);
-  // Null-prototype: a group may be called `__proto__` or `constructor` like anything else (DESIGN.md §17).
+  // Null-prototype: a group may be called `__proto__` or `constructor` like anything else (docs/code-structure.md).
   const mappings: Record<string, Role> = Object.create(null);
   for (const [name, role] of entries) mappings[name.trim()] = role as Role;
   return mappings;

@@ -1,9 +1,9 @@
 /**
  * SCIM 2.0 as RFC 7643/7644 define it, without storage: URNs, the error shape, attribute names (case-insensitive,
- * stored in their canonical spelling), the e-mail §15 derives from a user, filters, and `attributes` /
+ * stored in their canonical spelling), the e-mail docs/scim.md derives from a user, filters, and `attributes` /
  * `excludedAttributes`.
  *
- * No name from a request reaches a prototype (DESIGN.md §17): a path or filter naming `__proto__`, `constructor`
+ * No name from a request reaches a prototype (docs/code-structure.md): a path or filter naming `__proto__`, `constructor`
  * or `prototype` is refused (400); in a resource they are keys like any other, kept as own properties.
  */
 import { type Filter, parse, Tester } from "scim2-parse-filter";
@@ -57,7 +57,7 @@ export const scimErrorBody = (status: number, detail: string, scimType?: ScimTyp
 
 export const notFound = (id: string) => new ScimError(404, `Resource ${id.slice(0, 64)} not found`);
 
-/** At most this much JSON per resource (DESIGN.md §15). */
+/** At most this much JSON per resource (docs/scim.md). */
 export const MAX_RESOURCE_BYTES = 16 * 1024;
 /** `count` at most. */
 export const MAX_COUNT = 200;
@@ -171,7 +171,7 @@ export function isPrototypeName(name: string): boolean {
  * Refuses a SCIM attribute path (a PATCH `path`, a key of a PATCH value, an `attributes` entry) that names
  * `__proto__`, `constructor` or `prototype` anywhere in it: as an attribute or sub-attribute, a URN part, an
  * attribute or operator inside a value filter, or a bracketed name (`["__proto__"]`). A quoted filter value is a
- * value, and stays free. 400 `invalidPath` (DESIGN.md §17).
+ * value, and stays free. 400 `invalidPath` (docs/code-structure.md).
  */
 export function requireSafePath(path: string, what = "path"): void {
   const bracketed = [...path.matchAll(/\[\s*"((?:[^"\\]|\\.)*)"\s*\]/g)].map((m) => m[1] ?? "");
@@ -223,7 +223,7 @@ const isAddress = (v: unknown): v is string =>
   typeof v === "string" && v.length <= 254 && EMAIL.test(v.trim()) && !/\p{Cc}|\p{Cf}/u.test(v);
 
 /**
- * The e-mail a user grants access to (DESIGN.md §15): the primary `emails` value that is an address, else the
+ * The e-mail a user grants access to (docs/scim.md): the primary `emails` value that is an address, else the
  * first that is, else `userName` when it is one; lower-cased. Undefined: the user grants nothing.
  */
 export function emailOf(attributes: Json): string | undefined {

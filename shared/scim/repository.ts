@@ -1,5 +1,5 @@
 /**
- * Data access for directory provisioning (DESIGN.md §15). The connection sits beside its institution
+ * Data access for directory provisioning (docs/scim.md). The connection sits beside its institution
  * (`INST#<id>` / `SCIM`), its token's lookup item is keyed by the token's hash (the authorizer's one GetItem),
  * and the directory's users, groups and grants share one partition per connection, so that a SCIM request
  * reads everything it needs in two round trips: the institution and the connection (two GetItems), then
@@ -8,7 +8,7 @@
  * The access a write grants or takes goes through the membership door (shared/membership/), in the write's one
  * transaction with its events; each write here returns its result (`Written`), and no use case commits one itself.
  *
- * What a request names is never a DynamoDB map's key here (DESIGN.md §17): a map comes back through plain
+ * What a request names is never a DynamoDB map's key here (docs/code-structure.md): a map comes back through plain
  * assignment, where a key `__proto__` sets the object's prototype instead of a property, and a key `constructor`
  * holding `{"name": "Set"}` makes the marshaller take the map for a Set. So role mappings are stored as a list of
  * `{group, role}`, and a resource's attributes as JSON text (which also holds nesting past DynamoDB's 32 levels).

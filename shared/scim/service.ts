@@ -1,11 +1,11 @@
 /**
- * The SCIM service's use cases (RFC 7644 §3) over one connection's users and groups: look up (one round trip:
+ * The SCIM service's use cases (RFC 7644 docs/contract/README.md) over one connection's users and groups: look up (one round trip:
  * the institution, the connection and the connection's partition), check, build the resource as it will be,
  * then the access it grants (provision.ts), all in one transaction with the events. Filters run over that one
  * read (an institution's directory is small: at most 95 administrators).
  *
  * Filters are protocol.ts's (`scim2-parse-filter`, case-insensitive), the PATCH semantics `scim-patch`'s, given no
- * path that names `__proto__`, `constructor` or `prototype` (it would walk into Object.prototype: DESIGN.md §17).
+ * path that names `__proto__`, `constructor` or `prototype` (it would walk into Object.prototype: docs/code-structure.md).
  */
 
 import { type ScimPatchOperation, scimPatch } from "scim-patch";

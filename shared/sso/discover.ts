@@ -1,5 +1,5 @@
 /**
- * Home-realm discovery (DESIGN.md §18): `POST /sso/discover` body `{email}`, public. The e-mail's domain, its
+ * Home-realm discovery (docs/sso.md): `POST /sso/discover` body `{email}`, public. The e-mail's domain, its
  * guard (who verified it), then that institution and its connection side by side: at most three GetItems in
  * two round trips. It refuses nothing and records nothing; an address that is not one, or a domain nobody
  * verified or without a connection, answers `{sso: null}` alike.

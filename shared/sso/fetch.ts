@@ -1,5 +1,5 @@
 /**
- * Fetching an IdP's document (SAML metadata, OIDC discovery, DESIGN.md §18) from a URL a customer chose,
+ * Fetching an IdP's document (SAML metadata, OIDC discovery, docs/sso.md) from a URL a customer chose,
  * through the webhook URL guard (shared/webhooks/guard.ts): the URL checked as written, and the socket
  * connected only to an address the guarded lookup let through, so neither a literal nor a name that resolves
  * inside (the metadata address, loopback, private ranges; DNS rebinding) is ever reached. Loopback only where

@@ -1,5 +1,5 @@
 /**
- * SAML 2.0 metadata, checked before a connection is saved (DESIGN.md §18): one identity provider's
+ * SAML 2.0 metadata, checked before a connection is saved (docs/sso.md): one identity provider's
  * EntityDescriptor with an IDPSSODescriptor that has a signing certificate (an X.509 certificate that parses)
  * and a single sign-on service (HTTP-Redirect or HTTP-POST binding, at an https URL; http to loopback where
  * the local stack allows it).

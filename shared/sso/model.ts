@@ -1,5 +1,5 @@
 /**
- * The SSO connection as stored (DESIGN.md §18), and the values Cognito's documented behaviour gives it: the
+ * The SSO connection as stored (docs/sso.md), and the values Cognito's documented behaviour gives it: the
  * provider's name in the pool, the SP entity ID, the ACS URL, the OIDC redirect URI. Never the client secret,
  * which lives in the pool's identity provider alone (locally, in the local Cognito's stand-in of it).
  */
@@ -9,6 +9,9 @@ import type { OidcIdp } from "./oidc.js";
 
 export type SsoType = "saml" | "oidc";
 
+/** The pool's custom attribute the IdP's groups are mapped to (infra/identity.ts), read by the sign-in triggers. */
+export const SSO_GROUPS_ATTRIBUTE = "custom:sso_groups";
+
 /** IdP attribute or claim names read for each of ours. */
 export interface AttributeMapping {
   email: string;
@@ -16,7 +19,7 @@ export interface AttributeMapping {
   groups: string;
 }
 
-/** One group's role. A list, not a map: a group may be called `__proto__` or `constructor` (DESIGN.md §17). */
+/** One group's role. A list, not a map: a group may be called `__proto__` or `constructor` (docs/code-structure.md). */
 export interface RoleMapping {
   group: string;
   role: Role;
@@ -50,7 +53,7 @@ export interface Connection {
   version: number;
 }
 
-/** Entra ID's claim URIs for SAML; the standard claims for OIDC (DESIGN.md §18). */
+/** Entra ID's claim URIs for SAML; the standard claims for OIDC (docs/sso.md). */
 export const DEFAULT_MAPPINGS: Readonly<Record<SsoType, AttributeMapping>> = {
   saml: {
     email: "http://schemas.xmlsoap.org/ws/2005/05/identity/claims/emailaddress",

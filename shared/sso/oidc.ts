@@ -1,6 +1,6 @@
 /**
- * An OpenID Connect issuer, checked before a connection is saved (DESIGN.md §18): its discovery document
- * (`<issuer>/.well-known/openid-configuration`, OpenID Connect Discovery 1.0 §4) is fetched through the URL
+ * An OpenID Connect issuer, checked before a connection is saved (docs/sso.md): its discovery document
+ * (`<issuer>/.well-known/openid-configuration`, OpenID Connect Discovery 1.0 docs/contract/README.md#data-guarantees) is fetched through the URL
  * guard and must name exactly the issuer given (§4.3), with the endpoints a sign-in needs.
  */
 

@@ -1,5 +1,5 @@
 /**
- * The user pool's side of an SSO connection (DESIGN.md §18): in AWS the pool does the protocol, so the
+ * The user pool's side of an SSO connection (docs/sso.md): in AWS the pool does the protocol, so the
  * institution's identity provider is made in it (`CreateIdentityProvider`, SAML or OIDC, with its attribute
  * mapping) and listed among the console app client's supported providers. Locally the same calls go to the
  * local Cognito, whose stand-ins keep the providers (infra/local/cognito-local.mjs).
@@ -41,7 +41,7 @@ observe(cognito); // the test run's IAM check sees its calls (docs/iam.md)
 const poolId = () => need(settings.USER_POOL_ID, "USER_POOL_ID");
 const clientId = () => need(settings.USER_POOL_CLIENT_ID, "USER_POOL_CLIENT_ID");
 
-/** What Cognito's documentation gives an IdP's administrator to paste (DESIGN.md §18). */
+/** What Cognito's documentation gives an IdP's administrator to paste (docs/sso.md). */
 export function serviceProvider() {
   const domain = need(settings.COGNITO_DOMAIN, "COGNITO_DOMAIN").replace(/\/+$/, "");
   return {

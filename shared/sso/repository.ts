@@ -1,5 +1,5 @@
 /**
- * Data access for the SSO connection (DESIGN.md §18). The connection sits beside its institution
+ * Data access for the SSO connection (docs/sso.md). The connection sits beside its institution
  * (`INST#<id>` / `SSO`). Changing it touches the user pool first (its identity provider, the app client's
  * list) and this item after, so a change runs under a lease on the item: taken by a conditional write (no
  * other live lease, the version read), then the pool's calls, then the change with its event in one
@@ -120,9 +120,22 @@ export async function commitConnection(after: Connection, owner: string, event: 
         ExpressionAttributeValues: { ":owner": owner },
       },
     },
+    provider: {
+      Put: {
+        TableName: T(),
+        Item: { ...ssoKeys.provider(after.provider_name), institution_id: after.institution_id, provider_name: after.provider_name },
+      },
+    },
   });
   if (result.kind === "ok") return result;
   return result.kind === "failed" ? { kind: "lost" } : { kind: "retry" };
+}
+
+/** The institution whose IdP the pool's provider `providerName` is (the pool's triggers: a sign-in names its provider). */
+export async function institutionOfProvider(providerName: string): Promise<string | undefined> {
+  const out = await db.send(new GetCommand({ TableName: T(), Key: ssoKeys.provider(providerName), ConsistentRead: true }));
+  const id = out.Item?.institution_id;
+  return typeof id === "string" ? id : undefined;
 }
 
 /** Writes a change that needs nothing of the pool (mappings, JIT, require-SSO) at the version read, with its event. */
@@ -153,6 +166,7 @@ export async function deleteConnection(c: Connection, owner: string, event: Audi
         ExpressionAttributeValues: { ":owner": owner },
       },
     },
+    provider: { Delete: { TableName: T(), Key: ssoKeys.provider(c.provider_name) } },
   });
   if (result.kind === "ok") return result;
   return result.kind === "failed" ? { kind: "lost" } : { kind: "retry" };

@@ -1,5 +1,5 @@
 /**
- * The SSO connection's and home-realm discovery's response bodies (DESIGN.md §18), in valibot: schemas of the
+ * The SSO connection's and home-realm discovery's response bodies (docs/sso.md), in valibot: schemas of the
  * API document under these names (see shared/responses.ts). Only the document and type-only imports use this
  * module. Never the client secret.
  */

@@ -1,5 +1,5 @@
 /**
- * The bodies of `POST` and `PATCH /institutions/:id/sso` (DESIGN.md §18): `{type, metadata_url | metadata_xml}`
+ * The bodies of `POST` and `PATCH /institutions/:id/sso` (docs/sso.md): `{type, metadata_url | metadata_xml}`
  * (SAML) or `{type, issuer, client_id, client_secret}` (OIDC), plus `attribute_mapping`, `role_mappings`, `jit`
  * and `require_sso`. Types and lengths here (valibot, the API document's source); what depends on the type,
  * and the role mappings, in `connectionInput` (code: a group name such as `__proto__` stays data).

@@ -1,5 +1,5 @@
 /**
- * The SSO connection's use cases (DESIGN.md §18), in the institution routes' check order: look up among
+ * The SSO connection's use cases (docs/sso.md), in the institution routes' check order: look up among
  * visible (404 + `unauthorized_institution_access`) → the institution's super admin (403 +
  * `insufficient_privileges`, action `manage_sso`) → body (422) → the IdP's document fetched and checked now
  * (422 saying what is wrong) → the pool's side (its identity provider, the app client's list) under the
@@ -19,7 +19,7 @@ import { webhookConfig } from "../webhooks/config.js";
 import { urlRefusal } from "../webhooks/guard.js";
 import { fetchDocument, urlProblem } from "./fetch.js";
 import { parseIdpMetadata } from "./metadata.js";
-import { type Connection, DEFAULT_MAPPINGS, LEASE_MS, providerNameOf } from "./model.js";
+import { type Connection, DEFAULT_MAPPINGS, LEASE_MS, providerNameOf, SSO_GROUPS_ATTRIBUTE } from "./model.js";
 import { checkDiscovery, discoveryUrl } from "./oidc.js";
 import { deleteProvider, listOnClient, PoolRefused, type ProviderSpec, putProvider, serviceProvider, updateProvider } from "./pool.js";
 import * as repo from "./repository.js";
@@ -116,8 +116,8 @@ function providerSpec(
   source: Source | undefined,
   secret: string | undefined,
 ): Omit<ProviderSpec, "details"> & { details?: Record<string, string> } {
-  // The pool's own attributes only: groups go to the sign-in triggers, which read the assertion's own claims.
-  const mapping = { email: c.attribute_mapping.email, name: c.attribute_mapping.name };
+  // The pool's attributes: the groups to a custom one (`custom:sso_groups`), which the sign-in triggers read for JIT's role.
+  const mapping = { email: c.attribute_mapping.email, name: c.attribute_mapping.name, [SSO_GROUPS_ATTRIBUTE]: c.attribute_mapping.groups };
   if (c.type === "saml") {
     const details =
       source?.type === "saml"
@@ -270,7 +270,8 @@ export async function updateConnection(caller: Caller, institutionId: string | u
     const poolSide =
       changes.some((c) => c === "idp" || c === "client_secret") ||
       after.attribute_mapping.email !== current.attribute_mapping.email ||
-      after.attribute_mapping.name !== current.attribute_mapping.name;
+      after.attribute_mapping.name !== current.attribute_mapping.name ||
+      after.attribute_mapping.groups !== current.attribute_mapping.groups;
     if (!poolSide) {
       const result = await repo.storeSettings(current, after, e);
       return result.kind === "ok" ? { sso: toView({ ...after, version: current.version + 1 }) } : RETRY;

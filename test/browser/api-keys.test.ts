@@ -1,5 +1,5 @@
 /**
- * The institution page's API keys section (DESIGN.md §19) in a real browser against the run's local stack: the
+ * The institution page's API keys section (docs/api-keys.md) in a real browser against the run's local stack: the
  * super admin makes a key with scopes ticked, sees it once and copies it (gone after a reload), the key works
  * and its last use shows in the list, and a confirmed revoke ends it. Waits for states, never for a time.
  */

@@ -436,7 +436,7 @@ describe("the console", () => {
     // A link cut short never reaches the API.
     await page.goto(consoleUrl(`/invitations/accept?token=${token.slice(0, 20)}`));
     await page.getByText("This invitation link is incomplete").waitFor();
-    // The session lives in this tab only (sessionStorage, DESIGN.md §13): a new tab asks to sign in.
+    // The session lives in this tab only (sessionStorage, docs/security.md): a new tab asks to sign in.
     const fresh = await page.context().newPage();
     await fresh.goto(consoleUrl("/institutions"));
     await heading(fresh, "Sign in");

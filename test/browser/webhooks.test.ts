@@ -1,5 +1,5 @@
 /**
- * The console's Webhooks page (issue 22, DESIGN.md §11) in a real browser (Debian's Chromium) against the
+ * The console's Webhooks page (issue 22, docs/events-out.md) in a real browser (Debian's Chromium) against the
  * run's local stack: a cohort super admin adds a webhook pointing at a receiver on this machine, sees its
  * secret once (copied, never in the browser's storage, gone after a reload), sees the delivery of the next
  * event (the receiver verifies it with the shown secret), and deletes it; the contract's 422 and 429 show

@@ -1,5 +1,5 @@
 /**
- * Hostile input against institution API keys (DESIGN.md §19), through the real gateway, its edge choice and the
+ * Hostile input against institution API keys (docs/api-keys.md), through the real gateway, its edge choice and the
  * key authorizer: random bodies and ids on the key routes; random, malformed, near-miss and very long
  * `Authorization` headers, a person's token where a key goes and a key where a person's token goes; a key with
  * every scope sending hostile bodies, ids and queries on the routes it may call. Never a 5xx; a near miss never

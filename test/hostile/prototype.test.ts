@@ -1,5 +1,5 @@
 /**
- * Issue 38 item 2 (DESIGN.md §17): no key or path from a request reaches an object's prototype.
+ * Issue 38 item 2 (docs/code-structure.md): no key or path from a request reaches an object's prototype.
  *
  * `__proto__`, `constructor` and `prototype`, in each case (as is, upper, capitalised; fast-check adds mixed case)
  * and encoding (in a URL: as is, percent-encoded, percent-encoded twice; in JSON: as is, `_` as `\u005f`, every

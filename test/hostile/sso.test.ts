@@ -1,5 +1,5 @@
 /**
- * Hostile input against verified domains, the SSO connection and discovery (DESIGN.md §18), through the real
+ * Hostile input against verified domains, the SSO connection and discovery (docs/sso.md), through the real
  * gateway: server-side request forgery through metadata URLs and issuers (the instance metadata address in
  * every spelling, private, link-local, CGNAT and unique-local ranges, local names, other schemes, credentials),
  * XML with external entities and entity expansion ("billion laughs") in `metadata_xml` and behind a metadata URL,

@@ -101,7 +101,7 @@ export function tried(endpoint: string, status: number): void {
 
 /**
  * Forgets the refusals counted against the token's user in this minute. The properties refuse the same
- * caller hundreds of times a minute on purpose (404s for hostile ids): the probing bound (DESIGN.md §13,
+ * caller hundreds of times a minute on purpose (404s for hostile ids): the probing bound (docs/security.md,
  * test/integration/bounds.test.ts) would answer 429 after 30 and the oracles would no longer see the
  * handler's answer to each input.
  */
@@ -441,13 +441,13 @@ const ACCESS_ATTRS = [
   "user_account_id",
   "added_at",
   "invitation_id",
-  // How many invitations the member sent (what its removal is conditioned on: DESIGN.md §13, "Removal is final").
+  // How many invitations the member sent (what its removal is conditioned on: docs/security.md, "Removal is final").
   "invitations_sent",
   "g_member_inst",
   "g_member_order",
 ];
 const SUMMARY_ATTRS = ["id", "name", "registration_number", "contact_email", "super_admin_id", "created_at"];
-/** Verified domains and the SSO connection (DESIGN.md §18): never a client secret. */
+/** Verified domains and the SSO connection (docs/sso.md): never a client secret. */
 const DOMAIN_ATTRS = [
   "pk",
   "sk",
@@ -605,7 +605,7 @@ const NOT_ON_ONE_LINE = /[\p{Cc}\p{Cf}\p{Zl}\p{Zp}]/u;
 const WHOLE_VALUES = new Set(["email", "user_email"]);
 
 /**
- * The recorded-value rule (DESIGN.md §3, §13) over a stored event: every string in its details (at any
+ * The recorded-value rule (docs/contract/README.md, docs/security.md) over a stored event: every string in its details (at any
  * depth), its user name and description is one line without Cc/Cf; each detail and the name at most 64
  * code points.
  */

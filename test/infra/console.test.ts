@@ -204,7 +204,7 @@ describe("public routes", () => {
         expect(r.AuthorizationType, r.RouteKey).toBe("NONE");
         expect(r.AuthorizerId, r.RouteKey).toBeUndefined();
       } else {
-        // The SCIM routes have the Lambda authorizer (DESIGN.md §15), the others the JWT authorizer.
+        // The SCIM routes have the Lambda authorizer (docs/scim.md), the others the JWT authorizer.
         const scim = [...routes].some((route) => route.auth === "scim" && `${route.method} ${route.path}` === r.RouteKey);
         expect(r.AuthorizationType, r.RouteKey).toBe(scim ? "CUSTOM" : "JWT");
         expect(r.AuthorizerId, r.RouteKey).toBeDefined();

@@ -11,7 +11,7 @@ import { bundlingDefine, ESBUILD_TARGET } from "../../infra/api-function.js";
 import { ROOT } from "../../infra/local/services.js";
 import { handlers, routes, takesIdempotencyKey } from "../../shared/routes.js";
 
-// A SCIM client knows no Idempotency-Key (DESIGN.md §15): the SCIM service's POSTs take none.
+// A SCIM client knows no Idempotency-Key (docs/scim.md): the SCIM service's POSTs take none.
 const hasPost = (handler: string) => routes.some((r) => r.handler === handler && takesIdempotencyKey(r.method) && r.auth !== "scim");
 
 /** What one function's bundle loads: its own modules and the packages it imports; and how http.ts reaches idempotency.ts. */

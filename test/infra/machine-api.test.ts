@@ -1,5 +1,5 @@
 /**
- * The machines' API (DESIGN.md §19, infra/machine-api.ts) as synthesized: the edge's function (its code run here,
+ * The machines' API (docs/api-keys.md, infra/machine-api.ts) as synthesized: the edge's function (its code run here,
  * as CloudFront would), the key-capable routes on the same functions behind the key authorizer (cached at most
  * 60 s), the `$default` refusal, least-privilege grants of the authorizer, the mapping on the origin domain, and
  * each stack's resource count.

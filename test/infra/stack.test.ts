@@ -27,12 +27,12 @@ const idempotencyId = logicalId(stack.idempotencyTable);
  * failed save brings the record back, infra/tables.ts).
  */
 const IDEMPOTENCY = ["dynamodb:DeleteItem", "dynamodb:PutItem", "dynamodb:UpdateItem"];
-// A SCIM client knows no Idempotency-Key (DESIGN.md §15): the SCIM service's POSTs take none.
+// A SCIM client knows no Idempotency-Key (docs/scim.md): the SCIM service's POSTs take none.
 const hasPost = (handler: string) => routes.some((r) => r.handler === handler && takesIdempotencyKey(r.method) && r.auth !== "scim");
 
 /**
  * The grant each declared call needs, stated here independently of the stack's own mapping: on the table
- * (`<table id>`) or on one index (`<table id>/index/<name>`). Writing to the trail is appending (DESIGN.md §13):
+ * (`<table id>`) or on one index (`<table id>/index/<name>`). Writing to the trail is appending (docs/security.md):
  * `append` is a PutItem of event keys, `count` an UpdateItem of counter keys (bounds.test.ts checks the keys).
  */
 function expectedGrants(tableId: string, calls: readonly string[] | undefined): Record<string, string[]> {
@@ -102,7 +102,7 @@ describe("HTTP API", () => {
         continue;
       }
       if (scimKeys.has(r.RouteKey)) {
-        // The SCIM routes (DESIGN.md §15): the connection's token, checked by the Lambda authorizer.
+        // The SCIM routes (docs/scim.md): the connection's token, checked by the Lambda authorizer.
         expect(r.AuthorizationType, r.RouteKey).toBe("CUSTOM");
         expect(r.AuthorizerId, r.RouteKey).toEqual({ Ref: scimAuthorizerEntry?.[0] });
         continue;
@@ -158,8 +158,8 @@ describe("functions", () => {
     // without a route (infra/streaming.ts: export worker, stream consumer, webhook retrier).
     const { exportWorker, consumer, retrier } = stack.streaming;
     expect(fns.filter(([, f]) => String(f.Properties.Runtime).startsWith("nodejs"))).toHaveLength(
-      // + the SCIM routes' Lambda authorizer (DESIGN.md §15).
-      handlers().size + 3 + [exportWorker, consumer, retrier].length + 1,
+      // + the SCIM routes' Lambda authorizer (docs/scim.md) + the user pool's SSO triggers (docs/sso.md, infra/sso-triggers.ts).
+      handlers().size + 3 + [exportWorker, consumer, retrier].length + 1 + stack.ssoTriggers.functions.size,
     );
     expect(stack.functions.size).toBe(handlers().size);
     for (const [handler, fn] of stack.functions) {
@@ -261,7 +261,7 @@ describe("least privilege", () => {
       [`${eventsId}/index/by_user`]: ["dynamodb:Query"],
     });
     expect(tableActions("security-events/show")).toEqual({ [eventsId]: ["dynamodb:GetItem", "dynamodb:PutItem", "dynamodb:UpdateItem"] });
-    // Its access records (Query), or an API key's one institution (GetItem, DESIGN.md §19).
+    // Its access records (Query), or an API key's one institution (GetItem, docs/api-keys.md).
     expect(tableActions("institutions/list")).toEqual({ [mainId]: ["dynamodb:GetItem", "dynamodb:Query"] });
   });
 

@@ -1,5 +1,5 @@
 /**
- * Room to grow (DESIGN.md §18): CloudFormation takes at most 500 resources in one stack, and CDK notes a stack
+ * Room to grow (docs/sso.md): CloudFormation takes at most 500 resources in one stack, and CDK notes a stack
  * from 400 on. The API stack held 475 with every route, integration, Lambda permission and alarm in it; the
  * routes (infra/api.ts) and the alarms and dashboard (infra/monitoring.ts) now live in nested stacks of their
  * own, so each stack stays under 400 and the route table can grow.
@@ -67,7 +67,7 @@ describe("where the resources that grow live", () => {
     expect(own("AWS::CloudWatch::Alarm")).toHaveLength(1);
     expect(base.ofType("AWS::ApiGatewayV2::Route")).toHaveLength(routes.length);
     const nested = base.stack.node.findAll().filter((c) => c instanceof NestedStack);
-    // And the machines' API (DESIGN.md §19, infra/machine-api.ts), whose routes are its own.
+    // And the machines' API (docs/api-keys.md, infra/machine-api.ts), whose routes are its own.
     expect(nested.map((n) => n.node.id).sort()).toEqual(["Machines", "Monitoring", "Routes"]);
   });
 

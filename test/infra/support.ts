@@ -90,7 +90,7 @@ export function synthesized(app: App, stack: InstitutionAdminStack, validate = t
   const own: Record<string, Json> = template.toJSON().Resources;
   const nested = nestedOf(stack, own);
   const resources: Record<string, Json> = { ...own };
-  // The machines' API (DESIGN.md §19, infra/machine-api.ts) is a second HTTP API with routes, an authorizer and
+  // The machines' API (docs/api-keys.md, infra/machine-api.ts) is a second HTTP API with routes, an authorizer and
   // functions of its own: its nested stack is held by test/infra/machine-api.test.ts, not by the people's API's.
   for (const n of nested.filter((x) => x.stack !== stack.machineApi.nested)) {
     for (const [id, r] of Object.entries(n.resources)) {

@@ -1,5 +1,5 @@
 /**
- * An institution API key is shown once (DESIGN.md §19): after the create response, the hash is its only stored
+ * An institution API key is shown once (docs/api-keys.md): after the create response, the hash is its only stored
  * form. A key made, used (successes, refusals, a mail it sends, an idempotent POST), probed with near misses and
  * revoked; then every item of the three tables, every response since the create and every log of the run's local
  * stack are searched for it.

@@ -1,5 +1,5 @@
 /**
- * Institution API keys (DESIGN.md §19), over HTTP through the local gateway, which plays the edge and the machines'
+ * Institution API keys (docs/api-keys.md), over HTTP through the local gateway, which plays the edge and the machines'
  * API: an `iak_` bearer goes to the key-capable routes behind the key authorizer (functions/api-keys/authorizer.ts),
  * anything else to the `$default` refusal. The super admin makes, lists and revokes keys; each scope opens its
  * routes and only those (403 naming the scope); a key sees exactly its institution (another's id is 404, recorded

@@ -1,5 +1,5 @@
 /**
- * Verified domains (DESIGN.md §18) over HTTP through the gateway, TXT records served by the run's DNS server on
+ * Verified domains (docs/sso.md) over HTTP through the gateway, TXT records served by the run's DNS server on
  * loopback: who may call each route (the authorization matrix), the domain rules, add → verify (found, not
  * found, a wrong value, the lookup failing) → remove, failing after 7 days (the clock header), one domain
  * verified by at most one institution (also when two verify at once: 20 rounds, the interleaving counted), and

@@ -1,5 +1,5 @@
 /**
- * IAM, proven from here (DESIGN.md §16, docs/iam.md). Every file's function requests are recorded and checked
+ * IAM, proven from here (docs/iam.md). Every file's function requests are recorded and checked
  * against the synthesized roles when the run ends (test/support/global-setup.ts); this file makes sure the
  * scheduled digest run is among them, and shows the check itself: the same simulator denies what the roles do
  * not grant, the digester's progress included before its grant was fixed.
@@ -269,7 +269,7 @@ describe("the deployed-only grants", () => {
   });
 });
 
-describe("the machines' API's functions (DESIGN.md §19), in their nested stack", () => {
+describe("the machines' API's functions (docs/api-keys.md), in their nested stack", () => {
   it("are judged like the others: the key authorizer reads key lookups and notes keys' last use, nothing else; the refusal touches no table", async () => {
     const main = table(stack.tables.main);
     const ask = (handler: string, action: string, keys: string[]) =>

@@ -1,5 +1,5 @@
 /**
- * One way in (DESIGN.md §16, §17, docs/one-way-in.md), as `LOCAL_CLOUDFRONT=true npm start` runs it: a second
+ * One way in (docs/iam.md, docs/code-structure.md, docs/one-way-in.md), as `LOCAL_CLOUDFRONT=true npm start` runs it: a second
  * gateway process on the test stack, started from the entry and with the environment the local stack gives its own
  * (infra/local/stack.ts `gatewayEnvironment`), plus `LOCAL_CLOUDFRONT=true`. It makes its origin secret after its
  * modules have loaded, so this shows that they read it when a request comes. Its `url` plays the console's
@@ -183,7 +183,7 @@ describe("through CloudFront (the distribution)", () => {
   });
 });
 
-describe("the machines' API (DESIGN.md §19): institution API keys", () => {
+describe("the machines' API (docs/api-keys.md): institution API keys", () => {
   it("a key answers through CloudFront; around it, at the machines' mapping, the key authorizer refuses it (403) before any look-up", async () => {
     const made = await send(url, "POST", `${INST}/${institutionId}/api_keys`, bearer(owner), {
       name: uniq("edge"),

@@ -194,7 +194,7 @@ describe("Prism, a validating proxy, between a client and the local API", () => 
       headers: { "If-Match": etag },
     });
     expect(put.status).toBe(200);
-    // What DESIGN.md §3 lets a client send: null or "" clears a field, `If-Match: *`, unknown keys are ignored.
+    // What docs/contract/README.md lets a client send: null or "" clears a field, `If-Match: *`, unknown keys are ignored.
     const cleared = await p("PATCH", `${INST}/${inst.id}`, {
       token: owner,
       body: { institution: { address: null, contact_email: "", motto: "ignored", settings: { dark_mode: true } }, extra: 1 },
@@ -301,7 +301,7 @@ describe("Prism, a validating proxy, between a client and the local API", () => 
       expect(answer(fourth)).toEqual(error(429, "Too many pending invitations for this email"));
       expect(Number(fourth.headers["retry-after"])).toBeGreaterThanOrEqual(1);
 
-      // The e-mail is trimmed and lower-cased (DESIGN.md §3): a client may send it with spaces and capitals.
+      // The e-mail is trimmed and lower-cased (docs/contract/README.md): a client may send it with spaces and capitals.
       const dan = uniqEmail("pr-dan", domain);
       const spaced = await p("POST", INV, {
         token: owner,
@@ -653,7 +653,7 @@ describe("Prism, a validating proxy, between a client and the local API", () => 
   it(
     "the probing bound: the 31st refusal in a minute is 429 with Retry-After",
     async () => {
-      await withinOneWindow("minute", 20_000);
+      await withinOneWindow("minute", 59_000);
       const prober = await token(uniqEmail("pr-prober"), { superAdmin: true, account: uniq("acct") });
       const refusals = await Promise.all(Array.from({ length: 30 }, () => call("GET", `${INST}/${inst.id}`, { token: prober })));
       expect(refusals.map((r) => r.status)).toEqual(Array(30).fill(404));
@@ -689,7 +689,7 @@ describe("Prism, a validating proxy, between a client and the local API", () => 
     // Prism did see the walk: each request is in its log.
     expect(prism.log().match(/Request received/g)?.length).toBe(sent);
 
-    // The SCIM routes are described as SCIM, not as this JSON API (DESIGN.md §15): test/integration/scim*.test.ts
+    // The SCIM routes are described as SCIM, not as this JSON API (docs/scim.md): test/integration/scim*.test.ts
     // check them against the document and the RFC.
     expect([...walked.keys()].sort()).toEqual(
       routes

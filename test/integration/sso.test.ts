@@ -1,5 +1,5 @@
 /**
- * The SSO connection and home-realm discovery (DESIGN.md §18) over HTTP through the gateway, the IdP's documents
+ * The SSO connection and home-realm discovery (docs/sso.md) over HTTP through the gateway, the IdP's documents
  * served from a web server on loopback and the pool's side in the local Cognito's identity-provider stand-ins:
  * a connection saved from a metadata URL, from metadata XML and from an OIDC issuer (with the values to paste);
  * 422 for an unreachable URL, a document without a signing certificate, an issuer mismatch, and nothing stored;
@@ -123,7 +123,11 @@ describe("connecting an identity provider", () => {
 
     const provider = await poolProvider(sso.provider_name);
     expect(provider).toMatchObject({ ProviderType: "SAML", ProviderDetails: { MetadataURL: url } });
-    expect(provider?.AttributeMapping).toEqual({ email: sso.attribute_mapping.email, name: sso.attribute_mapping.name });
+    expect(provider?.AttributeMapping).toEqual({
+      email: sso.attribute_mapping.email,
+      name: sso.attribute_mapping.name,
+      "custom:sso_groups": sso.attribute_mapping.groups,
+    });
     expect(await clientProviders()).toEqual(expect.arrayContaining(["COGNITO", sso.provider_name]));
 
     const shown = await call("GET", ssoOf(inst.id), { token: owner });

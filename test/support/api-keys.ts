@@ -1,4 +1,4 @@
-/** Institution API keys (DESIGN.md §19) in tests: making one through the API, and the paths they live at. */
+/** Institution API keys (docs/api-keys.md) in tests: making one through the API, and the paths they live at. */
 import { expect } from "vitest";
 import type { Scope } from "../../shared/api-keys/scopes.js";
 import { type CallResult, call, uniq } from "./api.js";

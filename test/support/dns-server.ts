@@ -1,5 +1,5 @@
 /**
- * The test run's DNS server on loopback (dns2), for verified domains (DESIGN.md §18): the stack's functions
+ * The test run's DNS server on loopback (dns2), for verified domains (docs/sso.md): the stack's functions
  * resolve through it (`DNS_RESOLVERS`), and tests publish TXT records on it and count the lookups, through the
  * control server (`/control/dns/<name>`, control.ts). It lives in the global-setup process beside the stack.
  *

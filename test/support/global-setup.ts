@@ -44,7 +44,7 @@ export default async function setup(project: TestProject): Promise<() => Promise
   // clock moved past it; the digest tests run the digester themselves, on the hour's periods.
   // Every AWS request the functions make, checked against their roles at the end of the run (docs/iam.md).
   const awsRequestLog = join(dataDir, "aws-requests");
-  // Verified domains' TXT records (DESIGN.md §18): the functions resolve through this server on loopback.
+  // Verified domains' TXT records (docs/sso.md): the functions resolve through this server on loopback.
   const dns = await startTestDns();
   const stack = await startLocalStack({
     dataDir,

@@ -1,5 +1,5 @@
 /**
- * IAM, proven from here (DESIGN.md §16, docs/iam.md): the AWS requests the functions made during the test run
+ * IAM, proven from here (docs/iam.md): the AWS requests the functions made during the test run
  * (recorded by infra/local/aws-requests.ts) evaluated against the policies the synthesized template gives each
  * function's role, with @cloud-copilot/iam-simulate (AGPL-3.0: a devDependency, never in a bundle). A request
  * AWS would deny fails the run (global-setup.ts); the grants no request used are listed, and on a full run an
@@ -99,7 +99,7 @@ const functionName = (handler: string) => `institution-admin-${handler.replace(/
 
 /**
  * Every function of the stack and its handler: the routes', the SCIM authorizer and the machines' API's two (the key
- * authorizer and the `$default` refusal, in its nested stack, DESIGN.md §19): the API functions, `api`; the
+ * authorizer and the `$default` refusal, in its nested stack, docs/api-keys.md): the API functions, `api`; the
  * streaming ones and the digest function.
  */
 function functionsOf(stack: InstitutionAdminStack): Map<string, { role: CfnResource; fn: CfnResource; api: boolean }> {

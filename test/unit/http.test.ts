@@ -138,7 +138,7 @@ describe("the middy stack", () => {
   });
 });
 
-describe("an institution API key as the caller (DESIGN.md §19)", () => {
+describe("an institution API key as the caller (docs/api-keys.md)", () => {
   const echo = api(async ({ caller }) => ok({ caller }));
   /** An event of the machines' API: the key authorizer's context instead of the JWT's claims. */
   const keyEvent = (routeKey: string, context: Record<string, unknown> = {}): ApiEvent => {

@@ -117,7 +117,7 @@ describe("the route table's rules", () => {
   });
 });
 
-describe("the SSO routes (DESIGN.md §18)", () => {
+describe("the SSO routes (docs/sso.md)", () => {
   it("give the pool's identity-provider calls to the connection's function only, and discovery reads the main table alone", () => {
     const access = handlers();
     const trail = ["append", "count"];
@@ -129,7 +129,7 @@ describe("the SSO routes (DESIGN.md §18)", () => {
     });
     expect(access.get("sso/discover")).toEqual({ main: ["GetItem"], idempotency: true });
     expect(access.get("domains/routes")).toEqual({
-      main: ["GetItem", "Query", "PutItem", "UpdateItem", "DeleteItem"],
+      main: ["GetItem", "Query", "PutItem", "DeleteItem"],
       events: trail,
       idempotency: true,
     });
@@ -153,7 +153,7 @@ describe("the SSO routes (DESIGN.md §18)", () => {
   });
 });
 
-describe("the route table's scopes (institution API keys, DESIGN.md §19)", () => {
+describe("the route table's scopes (institution API keys, docs/api-keys.md)", () => {
   const inst = paths.institutions;
   const inv = paths.invitations;
   const scopeOf = (key: string) => routeOf(key)?.scope;

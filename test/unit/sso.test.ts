@@ -1,5 +1,5 @@
 /**
- * The pure rules of DESIGN.md §18: what a verifiable domain is, what SAML metadata and an OIDC discovery
+ * The pure rules of docs/sso.md: what a verifiable domain is, what SAML metadata and an OIDC discovery
  * document must hold, the pool's provider name, and the connection body's checks (group names are data).
  */
 import { describe, expect, it } from "vitest";

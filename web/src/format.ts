@@ -125,7 +125,7 @@ export const EVENT_LABELS: Record<EventType, string> = {
   scim_token_rotated: "SCIM token rotated",
   scim_role_mappings_changed: "SCIM role mappings changed",
   scim_disconnected: "SCIM disconnected",
-  administrator_provisioned: "Administrator provisioned by SCIM",
+  administrator_provisioned: "Administrator provisioned",
   administrator_deprovisioned: "Administrator deprovisioned by SCIM",
   domain_added: "Domain added",
   domain_verified: "Domain verified",
@@ -134,6 +134,8 @@ export const EVENT_LABELS: Record<EventType, string> = {
   sso_connected: "Single sign-on connected",
   sso_updated: "Single sign-on changed",
   sso_disconnected: "Single sign-on disconnected",
+  sso_sign_in: "Signed in with SSO",
+  sso_sign_in_refused: "SSO sign-in refused",
   api_key_created: "API key created",
   api_key_revoked: "API key revoked",
 };

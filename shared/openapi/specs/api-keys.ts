@@ -1,5 +1,5 @@
 /**
- * The API document's institution API key operations (DESIGN.md §19), by route key (see shared/openapi/spec.ts).
+ * The API document's institution API key operations (docs/api-keys.md), by route key (see shared/openapi/spec.ts).
  * The routes a key may call say so themselves (document.ts: their scope, the `apiKey` scheme, the 403).
  */
 import { paths } from "../../routes.js";

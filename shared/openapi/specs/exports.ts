@@ -1,5 +1,5 @@
 /**
- * The API document's full-export operations (DESIGN.md §11), by route key (see shared/openapi/spec.ts).
+ * The API document's full-export operations (docs/events-out.md), by route key (see shared/openapi/spec.ts).
  */
 import { exportRequest } from "../../exports/schema.js";
 import { paths } from "../../routes.js";

@@ -1,5 +1,5 @@
 /**
- * Directory provisioning in the API document (DESIGN.md §15): the connection routes as JSON API operations, and
+ * Directory provisioning in the API document (docs/scim.md): the connection routes as JSON API operations, and
  * the SCIM 2.0 routes described as SCIM: `application/scim+json` bodies whose schemas are the service's own
  * (`GET /Schemas`, RFC 7643), the RFC's error shape, and the directory's bearer token instead of an ID token.
  */

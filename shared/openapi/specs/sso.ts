@@ -1,5 +1,5 @@
 /**
- * Verified domains, the SSO connection and home-realm discovery in the API document (DESIGN.md §18), by route
+ * Verified domains, the SSO connection and home-realm discovery in the API document (docs/sso.md), by route
  * key (see shared/openapi/spec.ts).
  */
 import type { JsonSchema } from "@valibot/to-json-schema";

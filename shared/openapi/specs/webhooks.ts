@@ -1,5 +1,5 @@
 /**
- * The API document's webhook operations (DESIGN.md §11), by route key (see shared/openapi/spec.ts).
+ * The API document's webhook operations (docs/events-out.md), by route key (see shared/openapi/spec.ts).
  */
 import { paths } from "../../routes.js";
 import { webhookCreate } from "../../webhooks/schema.js";

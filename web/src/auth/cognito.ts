@@ -5,7 +5,7 @@
  *
  * Sign-in uses USER_PASSWORD_AUTH, locally and in AWS: cognito-local has no SRP, and one flow in both places
  * means the flow tests run is the one people use (the password goes to Cognito over TLS either way; the
- * pool's threat protection sees both flows). Amplify keeps its tokens in sessionStorage (DESIGN.md §13); the
+ * pool's threat protection sees both flows). Amplify keeps its tokens in sessionStorage (docs/security.md); the
  * console keeps a copy of the ID and access tokens for the API (session.ts), so its first page reads them
  * without loading Amplify.
  */
@@ -51,7 +51,7 @@ async function ready(): Promise<ConsoleConfig> {
         },
       },
     });
-    // This tab only (DESIGN.md §13), as the console's own copy.
+    // This tab only (docs/security.md), as the console's own copy.
     cognitoUserPoolsTokenProvider.setKeyValueStorage(amplifySessionStorage);
     configured = config.userPoolClientId;
   }

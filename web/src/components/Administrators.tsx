@@ -1,5 +1,5 @@
 /**
- * Who holds access to an institution (DESIGN.md §9): its administrators by e-mail, paged with the API's
+ * Who holds access to an institution (docs/contract/administrators.md): its administrators by e-mail, paged with the API's
  * cursor, members of another account marked. Its super admin changes roles, removes administrators and
  * transfers the institution; anyone else may leave it. The removal dialog names the person and the
  * invitations they sent that will be revoked with them.

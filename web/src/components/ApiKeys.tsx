@@ -1,5 +1,5 @@
 /**
- * The institution's API keys (DESIGN.md §19, docs/api-keys.md), for its super admin: make one (a name, its
+ * The institution's API keys (docs/api-keys.md), for its super admin: make one (a name, its
  * scopes as checkboxes, an expiry), see the key this once with a copy button, the list with each key's last use,
  * and revoke one (confirmed).
  */

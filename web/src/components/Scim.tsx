@@ -1,5 +1,5 @@
 /**
- * The institution's directory connection (SCIM, DESIGN.md §15), for its super admin: connect or rotate the
+ * The institution's directory connection (SCIM, docs/scim.md), for its super admin: connect or rotate the
  * token (the base URL and the token shown this once, with copy buttons), map the directory's groups to roles,
  * when the directory last changed something, and disconnect (confirmed).
  */

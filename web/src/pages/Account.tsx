@@ -1,5 +1,5 @@
 /**
- * Your account (DESIGN.md §14): who you are to the service (name, which you may change; e-mail, account and
+ * Your account (docs/console-sign-in.md): who you are to the service (name, which you may change; e-mail, account and
  * groups, which an administrator sets; your role in each institution), your password, your authenticator
  * app where MFA is optional, and signing out everywhere.
  */

@@ -1,5 +1,5 @@
 /**
- * Sign-in with the Cognito user pool, every challenge the pool can send (DESIGN.md §14): a first sign-in's
+ * Sign-in with the Cognito user pool, every challenge the pool can send (docs/console-sign-in.md): a first sign-in's
  * new password, setting up TOTP where MFA is required, a TOTP or e-mail code, a choice of MFA; and recovery
  * ("Forgot password?": a code by e-mail, a new password, signed in). A step the console cannot complete says
  * what to do instead. Shown in place of any page while nobody is signed in, so the page asked for (an

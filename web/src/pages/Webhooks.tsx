@@ -1,5 +1,5 @@
 /**
- * The account's webhooks (DESIGN.md §11), for cohort super admins: add one (its signing secret shown once,
+ * The account's webhooks (docs/events-out.md), for cohort super admins: add one (its signing secret shown once,
  * here, and kept nowhere but in this page's memory), delete one, and the recent deliveries of the one
  * selected (kept in the address, so a view can be linked).
  */
