@@ -251,6 +251,40 @@ export function scenarios(stack: LocalStack, api: Api, owner: User, run: string)
         };
       },
     },
+    // Institution API keys (docs/api-keys.md): the institution and its keys' partition read side by side, then one transaction.
+    {
+      route: `POST ${INST}/{id}/api_keys`,
+      status: 201,
+      design: ["GetItem", "Query", "TransactWriteItems"],
+      prepare: async () => {
+        const id = await institution("Keyed");
+        return (i) => call(`${INST}/${id}/api_keys`, { body: { name: `Key ${i}`, scopes: ["cohorts:read"] } });
+      },
+    },
+    {
+      route: `GET ${INST}/{id}/api_keys`,
+      status: 200,
+      design: ["GetItem", "Query"],
+      prepare: async () => {
+        const id = await institution("Keys listed");
+        for (const name of ["SIS", "LMS"])
+          await api.json("POST", `${INST}/${id}/api_keys`, { token: owner.token, body: { name, scopes: ["cohorts:read"] } }, 201);
+        return () => call(`${INST}/${id}/api_keys`);
+      },
+    },
+    {
+      route: `DELETE ${INST}/{id}/api_keys/{key_id}`,
+      status: 200,
+      design: ["GetItem", "GetItem", "TransactWriteItems"],
+      prepare: async (count) => {
+        const id = await institution("Keys revoked");
+        const made = await times(count, (i) =>
+          api.json("POST", `${INST}/${id}/api_keys`, { token: owner.token, body: { name: `Gone ${i}`, scopes: ["cohorts:read"] } }, 201),
+        );
+        const ids = made.map((m) => (m.api_key as { id: string }).id);
+        return (i) => call(`${INST}/${id}/api_keys/${ids[i]}`);
+      },
+    },
     { route: `GET ${SEC}`, status: 200, design: ["Query"], prepare: async () => () => call(SEC) },
     {
       route: `GET ${SEC}/{id}`,

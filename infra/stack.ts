@@ -17,6 +17,7 @@ import { functionId } from "./api-function.js";
 import { Console } from "./console.js";
 import { type ConsoleAccessLogs, consoleAccessLogs } from "./console-logs.js";
 import { Identity } from "./identity.js";
+import { MachineApi } from "./machine-api.js";
 import { Mail } from "./mail.js";
 import { Monitoring } from "./monitoring.js";
 import { Notifications } from "./notifications.js";
@@ -112,6 +113,8 @@ export class InstitutionAdminStack extends Stack {
   /** Exports bucket and worker, the events stream's consumer, the bus and the webhook retrier (docs/events-out.md). */
   readonly streaming: Streaming;
   readonly trail: EvidenceTrail;
+  /** The machines' API: institution API keys, chosen at the edge (docs/api-keys.md, infra/machine-api.ts). */
+  readonly machineApi: MachineApi;
   /** Origin of the links in mail. */
   readonly appBaseUrl: string;
 
@@ -146,6 +149,8 @@ export class InstitutionAdminStack extends Stack {
     });
     this.api = api.httpApi;
     const fronted = props.apiOrigin;
+    // Its edge function goes on the distribution; its routes come after the functions.
+    this.machineApi = new MachineApi(this, "MachineApi", { fronted: fronted !== undefined });
 
     // ---- Console ----
     const logBucket = new s3.Bucket(this, "AccessLogsBucket", {
@@ -170,6 +175,7 @@ export class InstitutionAdminStack extends Stack {
 
     this.console = new Console(this, "Console", {
       ...(originSecret !== undefined && { apiOriginHeader: { name: ORIGIN_VERIFY_HEADER, value: originSecret } }),
+      apiRequestFunction: this.machineApi.edgeFunction,
       assetDir: props.consoleAssetDir,
       apiDomain: fronted ? fronted.domainName : `${this.api.apiId}.execute-api.${this.region}.${this.urlSuffix}`,
       config: {
@@ -261,6 +267,8 @@ export class InstitutionAdminStack extends Stack {
     this.stage = api.serve(routes, this.functions, settings);
     if (!api.routesStack) throw new Error("The routes' stack is made by serve");
     this.routesStack = api.routesStack;
+    // The machines' API (docs/api-keys.md): its own nested stack, over the same functions.
+    this.machineApi.serve({ routes, functions: this.functions, tables, environment, settings, domain: api.domain });
 
     // ---- Getting events out ----
     this.streaming = new Streaming(this, "Streaming", {

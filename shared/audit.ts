@@ -6,6 +6,7 @@
  * (`SecurityEventRecorded`). A read that is recorded uses `recordEvent`; a refused request, shared/refusals.ts.
  */
 import { MetricUnit } from "@aws-lambda-powertools/metrics";
+import { keyLabel } from "./api-keys/model.js";
 import type { Caller } from "./caller.js";
 import { now as clock } from "./clock.js";
 import { config } from "./config.js";
@@ -159,6 +160,10 @@ export function describe(type: EventType, details: Record<string, unknown>, acto
       return `${actor} signed in with single sign-on (${t("provider_name")}) to institution ${t("institution_id")}`;
     case "sso_sign_in_refused":
       return `A single sign-on (${t("provider_name")}) was refused (${t("reason")})`;
+    case "api_key_created":
+      return `${actor} created API key '${t("name")}' for institution ${t("institution_id")}`;
+    case "api_key_revoked":
+      return `${actor} revoked API key '${t("name")}' of institution ${t("institution_id")}`;
   }
 }
 
@@ -198,22 +203,34 @@ export function periodStartOf(ms: number): string {
   return new Date(Math.floor(ms / period) * period).toISOString();
 }
 
+/**
+ * How the description names an actor: its e-mail, an API key by its name (docs/api-keys.md: "API key 'SIS sync'
+ * invited …"), else its id.
+ */
+function actorText(actor: Caller, email: string | null): string {
+  if (actor.apiKey) return keyLabel(recordedText(actor.apiKey.name));
+  return email ?? recordedText(actor.id);
+}
+
 /** The item of `e` in `account`'s trail. */
 function storedItem(e: AuditEvent, account: string): Record<string, unknown> {
   const { actor } = e;
-  const details = recordedDetails(e.details) as Record<string, unknown>;
+  const key = actor.apiKey;
+  // A key is the actor (docs/api-keys.md): every event it causes names it in `details.api_key`.
+  const details = recordedDetails(key ? { ...e.details, api_key: { id: key.id, name: key.name } } : e.details) as Record<string, unknown>;
   const email = actor.email ? recordedText(actor.email, Number.POSITIVE_INFINITY) : null;
   const stored: StoredEvent = {
     id: e.id,
     account_id: account,
     event_type: e.type,
-    // The directory acts as no user (docs/scim.md): `user_id` null; its id names it in the description and index.
-    user_id: actor.directory ? null : actor.id,
+    // The directory (docs/scim.md) and an API key (docs/api-keys.md) act as no user: `user_id` null; the id names
+    // the actor in the index, the details and description name it.
+    user_id: actor.directory || key ? null : actor.id,
     user_email: email,
     user_name: actor.name === null ? null : recordedText(actor.name),
     ip_address: actor.ip,
     details,
-    description: describe(e.type, details, email ?? recordedText(actor.id)),
+    description: describe(e.type, details, actorText(actor, email)),
     created_at: e.createdAt,
   };
   return {

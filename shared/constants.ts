@@ -56,6 +56,8 @@ export const EVENT_TYPES = [
   "sso_disconnected",
   "sso_sign_in",
   "sso_sign_in_refused",
+  "api_key_created",
+  "api_key_revoked",
 ] as const;
 export type EventType = (typeof EVENT_TYPES)[number];
 

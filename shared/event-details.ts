@@ -3,6 +3,8 @@
  * it, the API document lists it (`EventDetails`), and the hostile tests' whitelist of stored details is
  * `DETAIL_KEYS`. No imports with side effects: the console and the tests may load it.
  */
+
+import type { Scope } from "./api-keys/scopes.js";
 import type { EventType } from "./constants.js";
 import type { Role } from "./roles.js";
 
@@ -108,6 +110,9 @@ export interface EventDetails {
    * asserted an e-mail that is not on the institution's verified domains), `no_email`, `not_connected`.
    */
   sso_sign_in_refused: { provider_name: string; reason: "email_outside_domains" | "no_email" | "not_connected" };
+  /** An institution API key made (docs/api-keys.md): never the key, nor its hash. */
+  api_key_created: { institution_id: string; api_key_id: string; name: string; scopes: Scope[]; expires_at: string | null };
+  api_key_revoked: { institution_id: string; api_key_id: string; name: string };
 }
 
 /** Compile-time: the types given details here are exactly the contract's list (constants.ts). */
@@ -155,7 +160,15 @@ export const DETAIL_KEYS: { readonly [T in keyof EventDetails]-?: readonly KeysO
   sso_disconnected: ["institution_id", "sso_connection", "provider_name"],
   sso_sign_in: ["provider_name", "institution_id", "jit"],
   sso_sign_in_refused: ["provider_name", "reason"],
+  api_key_created: ["institution_id", "api_key_id", "name", "scopes", "expires_at"],
+  api_key_revoked: ["institution_id", "api_key_id", "name"],
 };
+
+/**
+ * Keys any event may carry besides its type's, about its actor: `api_key` `{id, name}` when an institution API
+ * key caused it (docs/api-keys.md; shared/audit.ts adds it).
+ */
+export const ACTOR_DETAIL_KEYS = ["api_key"] as const;
 
 /** The keys of `security_events_exported`'s `filters`. */
 export const EXPORT_FILTER_KEYS = ["event_type", "user_id", "user_email", "from", "to"] as const;

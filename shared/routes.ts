@@ -3,6 +3,7 @@
  * local one cannot drift. `handler` names `functions/<handler>.ts`; routes that share a handler share
  * one Lambda function.
  */
+import type { Scope } from "./api-keys/scopes.js";
 import { paths } from "./paths.js";
 import type { EventsIndex, MainIndex } from "./tables.js";
 
@@ -125,6 +126,13 @@ export interface Route {
    * (functions/scim/authorizer.ts) instead of the JWT authorizer; no Idempotency-Key.
    */
   readonly auth?: "scim";
+  /**
+   * The scope that opens the route to an institution API key (docs/api-keys.md; shared/api-keys/scopes.ts). A
+   * route without one is never for keys: the JSON dialect refuses a key there (403), and the machines' API
+   * (infra/machine-api.ts) does not serve it. A key never needs more than its scope: the use case treats it
+   * as its institution's super admin, within that scope.
+   */
+  readonly scope?: Scope;
 }
 
 /** The path prefixes (shared/paths.ts), for the console's client and the tests. */
@@ -149,7 +157,15 @@ export const SCIM_BASE_PATH = paths.scim;
 type Declared = Omit<Route, "who" | "public">;
 
 const table: readonly Declared[] = [
-  { method: "GET", path: inst, handler: "institutions/list", rule: rule.any, access: { main: ["Query"] } },
+  // An API key's list is its one institution (GetItem); a person's, their access records (Query).
+  {
+    method: "GET",
+    path: inst,
+    handler: "institutions/list",
+    rule: rule.any,
+    scope: "institution:read",
+    access: { main: ["GetItem", "Query"] },
+  },
   {
     method: "POST",
     path: inst,
@@ -161,6 +177,7 @@ const table: readonly Declared[] = [
     method: "GET",
     path: `${inst}/{id}`,
     handler: "institutions/show",
+    scope: "institution:read",
     rule: rule.institution_member,
     access: { main: ["GetItem"], events: TRAIL },
   },
@@ -168,6 +185,7 @@ const table: readonly Declared[] = [
     method: "PATCH",
     path: `${inst}/{id}`,
     handler: "institutions/update",
+    scope: "institution:write",
     rule: rule.institution_super_admin,
     access: { main: ["GetItem", "PutItem", "UpdateItem", "DeleteItem"], events: TRAIL },
   },
@@ -175,6 +193,7 @@ const table: readonly Declared[] = [
     method: "PUT",
     path: `${inst}/{id}`,
     handler: "institutions/update",
+    scope: "institution:write",
     rule: rule.institution_super_admin,
     access: { main: ["GetItem", "PutItem", "UpdateItem", "DeleteItem"], events: TRAIL },
   },
@@ -189,6 +208,7 @@ const table: readonly Declared[] = [
     method: "GET",
     path: `${inst}/{id}/cohorts`,
     handler: "cohorts/list",
+    scope: "cohorts:read",
     rule: rule.institution_member,
     access: { main: ["GetItem", "Query"], events: TRAIL },
   },
@@ -196,6 +216,7 @@ const table: readonly Declared[] = [
     method: "POST",
     path: `${inst}/{id}/cohorts`,
     handler: "cohorts/create",
+    scope: "cohorts:write",
     rule: rule.institution_super_admin,
     access: { main: ["GetItem", "PutItem", "UpdateItem"], events: TRAIL },
   },
@@ -203,6 +224,7 @@ const table: readonly Declared[] = [
     method: "DELETE",
     path: `${inst}/{id}/cohorts/{cohort_id}`,
     handler: "cohorts/delete",
+    scope: "cohorts:write",
     rule: rule.institution_super_admin,
     access: { main: ["GetItem", "UpdateItem", "DeleteItem"], events: TRAIL },
   },
@@ -210,6 +232,7 @@ const table: readonly Declared[] = [
     method: "GET",
     path: `${inst}/{id}/administrators`,
     handler: "administrators/list",
+    scope: "administrators:read",
     rule: rule.institution_member,
     access: { main: ["GetItem", "Query by_institution_member"], events: TRAIL },
   },
@@ -217,6 +240,7 @@ const table: readonly Declared[] = [
     method: "PATCH",
     path: `${inst}/{id}/administrators/{user_id}`,
     handler: "administrators/update",
+    scope: "administrators:write",
     rule: rule.institution_super_admin,
     access: { main: ["GetItem", "UpdateItem"], events: TRAIL },
   },
@@ -224,6 +248,7 @@ const table: readonly Declared[] = [
     method: "DELETE",
     path: `${inst}/{id}/administrators/{user_id}`,
     handler: "administrators/remove",
+    scope: "administrators:write",
     rule: rule.institution_super_admin_or_self,
     access: { main: ["GetItem", "UpdateItem", "DeleteItem", "Query by_invitation_sender"], events: TRAIL },
   },
@@ -239,12 +264,14 @@ const table: readonly Declared[] = [
     path: inv,
     handler: "invitations/list",
     rule: rule.institution_member,
+    scope: "invitations:read",
     access: { main: ["GetItem", "Query by_invitation_state"], events: TRAIL },
   },
   {
     method: "POST",
     path: inv,
     handler: "invitations/create",
+    scope: "invitations:write",
     rule: rule.invitation_manager,
     access: { main: ["GetItem", "Query", "PutItem", "UpdateItem", "DeleteItem", "ConditionCheckItem"], events: TRAIL, mail: true },
   },
@@ -252,6 +279,7 @@ const table: readonly Declared[] = [
     method: "DELETE",
     path: `${inv}/{id}`,
     handler: "invitations/revoke",
+    scope: "invitations:write",
     rule: rule.invitation_manager,
     access: { main: ["GetItem", "UpdateItem", "DeleteItem"], events: TRAIL },
   },
@@ -259,6 +287,7 @@ const table: readonly Declared[] = [
     method: "POST",
     path: `${inv}/{id}/resend`,
     handler: "invitations/resend",
+    scope: "invitations:write",
     rule: rule.invitation_manager,
     access: { main: ["GetItem", "PutItem", "UpdateItem", "DeleteItem"], events: TRAIL, mail: true },
   },
@@ -424,6 +453,30 @@ const table: readonly Declared[] = [
   ),
   // Home-realm discovery: public, reads three items, records nothing.
   { method: "POST", path: paths.ssoDiscover, handler: "sso/discover", rule: rule.public, access: { main: ["GetItem"] } },
+  // The institution's API keys (docs/api-keys.md), managed by its super admin; never by a key. Making one reads the
+  // institution and its keys' partition, then writes the key, its lookup item and the partition's version,
+  // checking the institution is still there; revoking reads the key and deletes both of its items.
+  {
+    method: "POST",
+    path: `${inst}/{id}/api_keys`,
+    handler: "api-keys/manage",
+    rule: rule.institution_super_admin,
+    access: { main: ["GetItem", "Query", "PutItem", "UpdateItem", "ConditionCheckItem"], events: TRAIL },
+  },
+  {
+    method: "GET",
+    path: `${inst}/{id}/api_keys`,
+    handler: "api-keys/manage",
+    rule: rule.institution_super_admin,
+    access: { main: ["GetItem", "Query"], events: TRAIL },
+  },
+  {
+    method: "DELETE",
+    path: `${inst}/{id}/api_keys/{key_id}`,
+    handler: "api-keys/manage",
+    rule: rule.institution_super_admin,
+    access: { main: ["GetItem", "DeleteItem"], events: TRAIL },
+  },
   // The API document and its reference page (shared/openapi/): read no table.
   { method: "GET", path: paths.openapi, handler: "docs/openapi", rule: rule.public, access: {} },
   { method: "GET", path: paths.docs, handler: "docs/page", rule: rule.public, access: {} },
@@ -434,6 +487,12 @@ export const routes: readonly Route[] = table.map((r) => ({
   who: WHO[r.rule.kind],
   ...((r.rule.kind === "public" || r.rule.kind === "invitation_token") && { public: true }),
 }));
+
+/**
+ * The routes an API key may call (a `scope`), and the public ones: what the machines' API serves
+ * (infra/machine-api.ts), and what the local gateway serves to an `iak_` bearer, as that API would.
+ */
+export const machineRoutes = (table: readonly Route[] = routes): Route[] => table.filter((r) => r.scope !== undefined || r.public);
 
 /** The route API Gateway matched (`$context.routeKey`, as `routeKey()` spells it), if it is one of the table's. */
 export const routeOf = (key: string): Route | undefined => routes.find((r) => routeKey(r) === key);

@@ -204,6 +204,23 @@ export const scimKeys = {
   grant: (connectionId: string, email: string): Key => ({ pk: `SCIM#${connectionId}`, sk: `GRANT#${keyPart(email)}` }),
 } as const;
 
+/**
+ * Institution API keys (docs/api-keys.md), main table:
+ * - the institution's keys `APIKEYS#<institution>` / `KEY#<id>` (name, scopes, hash, preview, times), and its
+ *   `APIKEYS#<institution>` / `META` (`version`, bumped by every create, so that two creates racing for the
+ *   last of the 20 live keys cannot both pass): one Query reads both;
+ * - each key's lookup item `APIKEYHASH#<sha256>` / `APIKEYHASH` → the key, its institution, account, name,
+ *   scopes and expiry: the key authorizer's one GetItem.
+ * Partitions of their own (not `INST#`), so that the authorizer's grant reaches no institution item.
+ */
+export const apiKeyKeys = {
+  partition: (institutionId: string): string => `APIKEYS#${institutionId}`,
+  key: (institutionId: string, keyId: string): Key => ({ pk: `APIKEYS#${institutionId}`, sk: `KEY#${keyId}` }),
+  keyPrefix: "KEY#",
+  meta: (institutionId: string): Key => ({ pk: `APIKEYS#${institutionId}`, sk: "META" }),
+  hash: (keyHash: string): Key => ({ pk: `APIKEYHASH#${keyHash}`, sk: "APIKEYHASH" }),
+} as const;
+
 /** Index attributes of an invitation in `by_invitation_state` (a revoked one has none, so it leaves the index). */
 export const invitationStateIndex = {
   name: "by_invitation_state",

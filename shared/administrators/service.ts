@@ -7,6 +7,7 @@
  * (shared/membership/).
  */
 import * as v from "valibot";
+import { KEYS_GRANT_ADMINS_ONLY, requireKeyMayGrant } from "../api-keys/grants.js";
 import { auditEvent, type EventDetails, type EventType } from "../audit.js";
 import type { Caller } from "../caller.js";
 import { now as clock } from "../clock.js";
@@ -131,6 +132,8 @@ export async function changeAdministratorRole(
     const parsed = v.safeParse(roleChangeInput, body);
     if (!parsed.success) throw new BadRequest(messages.invalidRole);
     const role: Role = parsed.output.role;
+    // An API key (docs/api-keys.md) never makes a super admin: that stays with a person.
+    await requireKeyMayGrant(caller, visible, role, ACTION, KEYS_GRANT_ADMINS_ONLY);
     const target = requireTarget(visible, userId, record);
     const { institution } = visible;
     if (institution.super_admin_id === target.user_id) throw new Unprocessable(SUPER_ADMIN_ROLE_FIXED);

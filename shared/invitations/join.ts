@@ -16,7 +16,7 @@ import { auditEvent } from "../audit.js";
 import type { Caller } from "../caller.js";
 import { now as clock } from "../clock.js";
 import { Conflict, type DomainError, Unprocessable, ValidationFailed } from "../errors.js";
-import { INSTITUTION_FULL, type Institution, isFull, memberRole } from "../institutions/model.js";
+import { INSTITUTION_FULL, type Institution, isFull } from "../institutions/model.js";
 import { passwordProblems } from "../password-policy.js";
 import { recordRefusal } from "../refusals.js";
 import { requiredSso, SIGN_IN_WITH_SSO } from "../sso/require.js";
@@ -25,7 +25,7 @@ import { createUser, deleteUser, setPassword, userExists } from "../users.js";
 import type { Invitation } from "./model.js";
 import type { InvitationOpened, InvitationRegistered } from "./results.js";
 import { joinName, tokenSchema } from "./schema.js";
-import { AlreadyAccepted, acceptWithToken, failureReason, invitationOfToken, previewOf, refuse } from "./service.js";
+import { AlreadyAccepted, acceptWithToken, failureReason, invitationOfToken, inviterStands, previewOf, refuse } from "./service.js";
 import { hashToken } from "./token.js";
 
 export const ACCOUNT_EXISTS = "An account with this e-mail already exists; sign in to accept the invitation";
@@ -48,7 +48,7 @@ async function usableInvitation(visitor: Caller, body: unknown): Promise<{ inv: 
     throw new AlreadyAccepted(institution.name);
   }
   // An inviter no longer an administrator: their invitations went with them (as accept judges it).
-  const refusal = reason ?? (memberRole(institution, inv.created_by_id) ? undefined : "revoked");
+  const refusal = reason ?? (inviterStands(institution, inv) ? undefined : "revoked");
   if (refusal) return refuse(visitor, refusal, institution.account_id);
   return { inv, institution, tokenHash };
 }

@@ -67,7 +67,8 @@ export function acceptLink(appBaseUrl: string, token: string): string {
 /** Builds the mail; the subject never holds the token (subjects end up in logs and mail previews). */
 export function invitationMail(input: InvitationMailInput): Mail {
   const name = input.inviterName ? unlinked(inviterName(input.inviterName)) : "";
-  const inviter = name ? `${name} (${input.inviterEmail})` : input.inviterEmail;
+  // An API key (docs/api-keys.md) has a name and no e-mail.
+  const inviter = name && input.inviterEmail ? `${name} (${input.inviterEmail})` : name || input.inviterEmail;
   const institutionName = unlinked(oneLine(input.institutionName));
   const role = ROLE_LABELS[input.role];
   const link = acceptLink(input.appBaseUrl, input.token);

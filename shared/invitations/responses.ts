@@ -28,7 +28,7 @@ export const InvitationListItem = v.strictObject({
   sent_at: Timestamp,
   expires_at: Timestamp,
   used_at: v.nullable(Timestamp),
-  created_by: v.pipe(v.string(), v.description("E-mail of the administrator who created it.")),
+  created_by: v.pipe(v.string(), v.description("E-mail of the administrator who created it, or `API key '<name>'` for an API key's.")),
   status: v.picklist(STATUSES),
 });
 

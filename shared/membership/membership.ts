@@ -18,6 +18,7 @@
  *   concurrently is either among them or makes the removal fail and read again; an invitation is accepted
  *   only while its sender holds a seat.
  */
+import { isKeyActorId } from "../api-keys/model.js";
 import { type AuditEvent, auditEvent, commitWithEvents, type EventDetails, type EventType, fitsWithEvents } from "../audit.js";
 import type { Caller } from "../caller.js";
 import { config } from "../config.js";
@@ -119,7 +120,8 @@ export class MembershipChange {
   grant(person: Person, role: Role, source: Source): Step {
     const id = person.user_id;
     const current = this.roleOf(id);
-    if (source.via === "invitation") this.#kept.add(source.inviter);
+    // An API key's invitation (docs/api-keys.md) does not hang on the key, which holds no seat.
+    if (source.via === "invitation" && !isKeyActorId(source.inviter)) this.#kept.add(source.inviter);
     if (current === undefined) {
       if (id === this.#institution.super_admin_id) return OWNER;
       if (this.#count >= MAX_MEMBERS) return { kind: "institution_full" };

@@ -12,7 +12,7 @@ export interface paths {
      * List the institutions you can see
      * @description Every institution the caller has an access record for, with the caller's role, by name.
      *
-     *     Who: any authorized user.
+     *     Who: any authorized user; or an API key with the scope `institution:read`.
      */
     get: operations["listInstitutions"];
     put?: never;
@@ -40,14 +40,14 @@ export interface paths {
      * Read an institution
      * @description The record, the caller's role views and the effective settings. An invisible id logs `unauthorized_institution_access`.
      *
-     *     Who: user with access.
+     *     Who: user with access; or an API key with the scope `institution:read`.
      */
     get: operations["showInstitution"];
     /**
      * Update an institution (PUT, same as PATCH)
      * @description The institution's super admin. Only the submitted fields change (PUT and PATCH alike); an empty string or null clears an optional field. Logs `institution_updated`.
      *
-     *     Who: the institution's super admin.
+     *     Who: the institution's super admin; or an API key with the scope `institution:write`.
      */
     put: operations["replaceInstitution"];
     post?: never;
@@ -64,7 +64,7 @@ export interface paths {
      * Update an institution
      * @description The institution's super admin. Only the submitted fields change (PUT and PATCH alike); an empty string or null clears an optional field. Logs `institution_updated`.
      *
-     *     Who: the institution's super admin.
+     *     Who: the institution's super admin; or an API key with the scope `institution:write`.
      */
     patch: operations["updateInstitution"];
     trace?: never;
@@ -78,7 +78,7 @@ export interface paths {
     };
     /**
      * List an institution's cohorts
-     * @description Who: user with access.
+     * @description Who: user with access; or an API key with the scope `cohorts:read`.
      */
     get: operations["listCohorts"];
     put?: never;
@@ -86,7 +86,7 @@ export interface paths {
      * Create a cohort
      * @description The institution's super admin. Logs `cohort_created`.
      *
-     *     Who: the institution's super admin.
+     *     Who: the institution's super admin; or an API key with the scope `cohorts:write`.
      */
     post: operations["createCohort"];
     delete?: never;
@@ -109,7 +109,7 @@ export interface paths {
      * Delete a cohort
      * @description The institution's super admin. Logs `cohort_deleted`. Once its last cohort is gone, the institution can be deleted.
      *
-     *     Who: the institution's super admin.
+     *     Who: the institution's super admin; or an API key with the scope `cohorts:write`.
      */
     delete: operations["deleteCohort"];
     options?: never;
@@ -128,7 +128,7 @@ export interface paths {
      * List an institution's administrators
      * @description Any administrator of the institution. Ordered by e-mail, paged; a page reads only that page. Members from another account show their own `account_id`.
      *
-     *     Who: user with access.
+     *     Who: user with access; or an API key with the scope `administrators:read`.
      */
     get: operations["listAdministrators"];
     put?: never;
@@ -153,7 +153,7 @@ export interface paths {
      * Remove an administrator, or leave
      * @description The institution's super admin removes anyone but themselves; any other administrator may remove themselves (leave). Takes the access and the seat, and revokes the active invitations that administrator sent (each logs `invitation_revoked`, reason `administrator_removed`). Logs `administrator_removed`. The person can be invited again.
      *
-     *     Who: the institution's super admin, or the administrator itself (leaving).
+     *     Who: the institution's super admin, or the administrator itself (leaving); or an API key with the scope `administrators:write`.
      */
     delete: operations["removeAdministrator"];
     options?: never;
@@ -162,7 +162,7 @@ export interface paths {
      * Change an administrator's role
      * @description The institution's super admin; never its own role. Logs `administrator_role_changed`.
      *
-     *     Who: the institution's super admin.
+     *     Who: the institution's super admin; or an API key with the scope `administrators:write`.
      */
     patch: operations["changeAdministratorRole"];
     trace?: never;
@@ -200,7 +200,7 @@ export interface paths {
      * List an institution's invitations
      * @description Any administrator of the institution. Active invitations, or with `show_used=true` used ones; newest first, paged.
      *
-     *     Who: user with access.
+     *     Who: user with access; or an API key with the scope `invitations:read`.
      */
     get: operations["listInvitations"];
     put?: never;
@@ -208,7 +208,7 @@ export interface paths {
      * Invite an administrator
      * @description Needs the cohort-super-admin status and the role `cohort_super_admin` on the institution; only the institution's super admin may invite with the role `cohort_super_admin`. Mails the accept link and logs `invitation_created`. At most 3 active invitations per e-mail and institution, and bounded mail volume (per institution, per mailbox across the service, per account): each bound answers 429 with `Retry-After` and logs `rate_limit_exceeded`. The fields may also be sent as query parameters.
      *
-     *     Who: a user with the cohort-super-admin status and the role `cohort_super_admin` on the institution.
+     *     Who: a user with the cohort-super-admin status and the role `cohort_super_admin` on the institution; or an API key with the scope `invitations:write`.
      */
     post: operations["createInvitation"];
     delete?: never;
@@ -231,7 +231,7 @@ export interface paths {
      * Revoke an invitation
      * @description Needs the cohort-super-admin status and the role `cohort_super_admin` on the institution. The record stays, with `revoked_at`. Logs `invitation_revoked`.
      *
-     *     Who: a user with the cohort-super-admin status and the role `cohort_super_admin` on the institution.
+     *     Who: a user with the cohort-super-admin status and the role `cohort_super_admin` on the institution; or an API key with the scope `invitations:write`.
      */
     delete: operations["revokeInvitation"];
     options?: never;
@@ -252,7 +252,7 @@ export interface paths {
      * Resend an invitation
      * @description Same caller rule as create. Issues a new token (the old one stops working), restarts the validity period and mails again. Logs `invitation_resent`.
      *
-     *     Who: a user with the cohort-super-admin status and the role `cohort_super_admin` on the institution.
+     *     Who: a user with the cohort-super-admin status and the role `cohort_super_admin` on the institution; or an API key with the scope `invitations:write`.
      */
     post: operations["resendInvitation"];
     delete?: never;
@@ -999,6 +999,56 @@ export interface paths {
     patch?: never;
     trace?: never;
   };
+  "/api/v1/institutions/{id}/api_keys": {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /**
+     * List the institution's API keys
+     * @description The institution's super admin. Newest first, with each key's last use (noted at most once a minute); never a key.
+     *
+     *     Who: the institution's super admin.
+     */
+    get: operations["listApiKeys"];
+    put?: never;
+    /**
+     * Make an API key for the institution
+     * @description The institution's super admin. A key is a machine's credential for this institution alone: send it as `Authorization: Bearer iak_…` on the same paths; its scopes are its whole grant (each route a key may call names its scope), and it invites `cohort_admin` only. The key is in this answer only; the service keeps its SHA-256 hash and its first 8 characters. At most 20 live (unexpired) keys per institution. A revoked key stops working within 60 seconds, an expired one at once. Logs `api_key_created`.
+     *
+     *     Who: the institution's super admin.
+     */
+    post: operations["createApiKey"];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  "/api/v1/institutions/{id}/api_keys/{key_id}": {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    post?: never;
+    /**
+     * Revoke an API key
+     * @description The institution's super admin. The key stops working within 60 seconds (the machines' API caches its authorizer's answer for at most that long). Invitations it sent stay until they are used, expire or are revoked. Logs `api_key_revoked`.
+     *
+     *     Who: the institution's super admin.
+     */
+    delete: operations["revokeApiKey"];
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
   "/api/v1/openapi.json": {
     parameters: {
       query?: never;
@@ -1116,6 +1166,43 @@ export interface components {
         name: string;
       };
     };
+    /** @description An institution API key. Never the key. */
+    ApiKey: {
+      id: components["schemas"]["Id"];
+      name: string;
+      scopes: components["schemas"]["ApiKeyScope"][];
+      /** @description The key's first 8 characters and `...`: the key itself is shown only when it is made. */
+      key_preview: string;
+      created_at: components["schemas"]["Timestamp"];
+      /** @description E-mail of the super admin who made it. */
+      created_by: string;
+      /** @description When it stops working; null: never. */
+      expires_at: components["schemas"]["Timestamp"] | null;
+      /** @description Its last use, noted at most once a minute; null: never used. */
+      last_used_at: components["schemas"]["Timestamp"] | null;
+    };
+    ApiKeyCreated: {
+      api_key: components["schemas"]["ApiKey"];
+      /** @description `iak_` + 32 random bytes (base64url): shown this once, stored only as a SHA-256 hash. Send it as `Authorization: Bearer <key>`. */
+      key: string;
+    };
+    ApiKeyList: {
+      /** @description Newest first. */
+      api_keys: components["schemas"]["ApiKey"][];
+    };
+    /**
+     * @description What a key may do: the routes each opens are in their operations.
+     * @enum {string}
+     */
+    ApiKeyScope:
+      | "institution:read"
+      | "institution:write"
+      | "cohorts:read"
+      | "cohorts:write"
+      | "administrators:read"
+      | "administrators:write"
+      | "invitations:read"
+      | "invitations:write";
     Cohort: {
       id: components["schemas"]["Id"];
       name: string;
@@ -1190,7 +1277,7 @@ export interface components {
     Error: {
       error: string;
     };
-    /** @description Event-specific data; values taken from a request are cut to 64 characters. Keys by event type: institution_created: institution_id, name; institution_updated: institution_id, changes; institution_deleted: institution_name; insufficient_privileges: action, required_role, institution_id; unauthorized_institution_access: attempted_institution_id, action; rate_limit_exceeded: email, institution_id, limit, scope; token_validation_failure: reason; security_events_exported: event_count, export_id, format, filters; invitation_created: invitation_id, institution_id, email, role; invitation_revoked: invitation_id, institution_id, email, reason; invitation_resent: invitation_id, institution_id, email; invitation_accepted: invitation_id, institution_id, email, role; cohort_created: institution_id, cohort_id, name; webhook_created: webhook_id, url; webhook_deleted: webhook_id, url; webhook_disabled: webhook_id, url, failing_since; administrator_removed: institution_id, user_id, email, self; administrator_role_changed: institution_id, user_id, from, to, source, scim_connection; institution_transferred: institution_id, from_user_id, to_user_id; account_created: user_id, email, institution_id, invitation_id; cohort_deleted: institution_id, cohort_id, name; scim_connected: institution_id, scim_connection; scim_token_rotated: institution_id, scim_connection; scim_role_mappings_changed: institution_id, scim_connection, role_mappings; scim_disconnected: institution_id, scim_connection; administrator_provisioned: institution_id, user_id, email, role, source, scim_connection, sso_connection; administrator_deprovisioned: institution_id, user_id, email, reason, scim_connection; domain_added: institution_id, domain_id, domain; domain_verified: institution_id, domain_id, domain; domain_verification_failed: institution_id, domain_id, domain, reason, state; domain_removed: institution_id, domain_id, domain; sso_connected: institution_id, sso_connection, type, provider_name; sso_updated: institution_id, sso_connection, provider_name, changes; sso_disconnected: institution_id, sso_connection, provider_name; sso_sign_in: provider_name, institution_id, jit; sso_sign_in_refused: provider_name, reason. */
+    /** @description Event-specific data; values taken from a request are cut to 64 characters. Keys by event type: institution_created: institution_id, name; institution_updated: institution_id, changes; institution_deleted: institution_name; insufficient_privileges: action, required_role, institution_id; unauthorized_institution_access: attempted_institution_id, action; rate_limit_exceeded: email, institution_id, limit, scope; token_validation_failure: reason; security_events_exported: event_count, export_id, format, filters; invitation_created: invitation_id, institution_id, email, role; invitation_revoked: invitation_id, institution_id, email, reason; invitation_resent: invitation_id, institution_id, email; invitation_accepted: invitation_id, institution_id, email, role; cohort_created: institution_id, cohort_id, name; webhook_created: webhook_id, url; webhook_deleted: webhook_id, url; webhook_disabled: webhook_id, url, failing_since; administrator_removed: institution_id, user_id, email, self; administrator_role_changed: institution_id, user_id, from, to, source, scim_connection; institution_transferred: institution_id, from_user_id, to_user_id; account_created: user_id, email, institution_id, invitation_id; cohort_deleted: institution_id, cohort_id, name; scim_connected: institution_id, scim_connection; scim_token_rotated: institution_id, scim_connection; scim_role_mappings_changed: institution_id, scim_connection, role_mappings; scim_disconnected: institution_id, scim_connection; administrator_provisioned: institution_id, user_id, email, role, source, scim_connection, sso_connection; administrator_deprovisioned: institution_id, user_id, email, reason, scim_connection; domain_added: institution_id, domain_id, domain; domain_verified: institution_id, domain_id, domain; domain_verification_failed: institution_id, domain_id, domain, reason, state; domain_removed: institution_id, domain_id, domain; sso_connected: institution_id, sso_connection, type, provider_name; sso_updated: institution_id, sso_connection, provider_name, changes; sso_disconnected: institution_id, sso_connection, provider_name; sso_sign_in: provider_name, institution_id, jit; sso_sign_in_refused: provider_name, reason; api_key_created: institution_id, api_key_id, name, scopes, expires_at; api_key_revoked: institution_id, api_key_id, name. Any type: api_key (`{id, name}` of the institution API key that acted; then `user` is null). */
     EventDetails: {
       [key: string]: unknown;
     };
@@ -1231,7 +1318,9 @@ export interface components {
       | "sso_updated"
       | "sso_disconnected"
       | "sso_sign_in"
-      | "sso_sign_in_refused";
+      | "sso_sign_in_refused"
+      | "api_key_created"
+      | "api_key_revoked";
     Export: {
       id: components["schemas"]["Id"];
       /** @enum {string} */
@@ -1337,7 +1426,7 @@ export interface components {
       sent_at: components["schemas"]["Timestamp"];
       expires_at: components["schemas"]["Timestamp"];
       used_at: components["schemas"]["Timestamp"] | null;
-      /** @description E-mail of the administrator who created it. */
+      /** @description E-mail of the administrator who created it, or `API key '<name>'` for an API key's. */
       created_by: string;
       /** @enum {string} */
       status: "active" | "used" | "revoked" | "expired";
@@ -1821,6 +1910,17 @@ export interface operations {
       };
       400: components["responses"]["BadRequest"];
       401: components["responses"]["Unauthorized"];
+      /** @description The caller lacks the role the operation needs; recorded as `insufficient_privileges`. */
+      403: {
+        headers: {
+          "Cache-Control": components["headers"]["CacheControl"];
+          "X-Content-Type-Options": components["headers"]["XContentTypeOptions"];
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
       413: components["responses"]["PayloadTooLarge"];
       500: components["responses"]["InternalError"];
       503: components["responses"]["ServiceUnavailable"];
@@ -1998,6 +2098,17 @@ export interface operations {
       };
       400: components["responses"]["BadRequest"];
       401: components["responses"]["Unauthorized"];
+      /** @description The caller lacks the role the operation needs; recorded as `insufficient_privileges`. */
+      403: {
+        headers: {
+          "Cache-Control": components["headers"]["CacheControl"];
+          "X-Content-Type-Options": components["headers"]["XContentTypeOptions"];
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
       /** @description Not found among what the caller may see (an unknown, malformed or invisible id is the same). */
       404: {
         headers: {
@@ -2415,6 +2526,17 @@ export interface operations {
       };
       400: components["responses"]["BadRequest"];
       401: components["responses"]["Unauthorized"];
+      /** @description The caller lacks the role the operation needs; recorded as `insufficient_privileges`. */
+      403: {
+        headers: {
+          "Cache-Control": components["headers"]["CacheControl"];
+          "X-Content-Type-Options": components["headers"]["XContentTypeOptions"];
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
       /** @description Not found among what the caller may see (an unknown, malformed or invisible id is the same). */
       404: {
         headers: {
@@ -2685,6 +2807,17 @@ export interface operations {
       };
       400: components["responses"]["BadRequest"];
       401: components["responses"]["Unauthorized"];
+      /** @description The caller lacks the role the operation needs; recorded as `insufficient_privileges`. */
+      403: {
+        headers: {
+          "Cache-Control": components["headers"]["CacheControl"];
+          "X-Content-Type-Options": components["headers"]["XContentTypeOptions"];
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
       /** @description Not found among what the caller may see (an unknown, malformed or invisible id is the same). */
       404: {
         headers: {
@@ -3081,6 +3214,17 @@ export interface operations {
       };
       400: components["responses"]["BadRequest"];
       401: components["responses"]["Unauthorized"];
+      /** @description The caller lacks the role the operation needs; recorded as `insufficient_privileges`. */
+      403: {
+        headers: {
+          "Cache-Control": components["headers"]["CacheControl"];
+          "X-Content-Type-Options": components["headers"]["XContentTypeOptions"];
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
       /** @description Not found among what the caller may see (an unknown, malformed or invisible id is the same). */
       404: {
         headers: {
@@ -3487,6 +3631,17 @@ export interface operations {
       };
       400: components["responses"]["BadRequest"];
       401: components["responses"]["Unauthorized"];
+      /** @description The caller lacks the role the operation needs; recorded as `insufficient_privileges`. */
+      403: {
+        headers: {
+          "Cache-Control": components["headers"]["CacheControl"];
+          "X-Content-Type-Options": components["headers"]["XContentTypeOptions"];
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
       /** @description A write kept losing races with concurrent ones, or a request with the same `Idempotency-Key` is still running; nothing was changed. Retry. Or the invitation was already accepted by the one asking: nothing is recorded. */
       409: {
         headers: {
@@ -3573,6 +3728,17 @@ export interface operations {
       };
       400: components["responses"]["BadRequest"];
       401: components["responses"]["Unauthorized"];
+      /** @description The caller lacks the role the operation needs; recorded as `insufficient_privileges`. */
+      403: {
+        headers: {
+          "Cache-Control": components["headers"]["CacheControl"];
+          "X-Content-Type-Options": components["headers"]["XContentTypeOptions"];
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
       /** @description A write kept losing races with concurrent ones, or a request with the same `Idempotency-Key` is still running; nothing was changed. Retry. Or the invitation was already accepted by the one asking: nothing is recorded. */
       409: {
         headers: {
@@ -7790,6 +7956,17 @@ export interface operations {
       };
       400: components["responses"]["BadRequest"];
       401: components["responses"]["Unauthorized"];
+      /** @description The caller lacks the role the operation needs; recorded as `insufficient_privileges`. */
+      403: {
+        headers: {
+          "Cache-Control": components["headers"]["CacheControl"];
+          "X-Content-Type-Options": components["headers"]["XContentTypeOptions"];
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
       /** @description Not found among what the caller may see (an unknown, malformed or invisible id is the same). */
       404: {
         headers: {
@@ -8665,6 +8842,291 @@ export interface operations {
       };
       400: components["responses"]["BadRequest"];
       413: components["responses"]["PayloadTooLarge"];
+      500: components["responses"]["InternalError"];
+      503: components["responses"]["ServiceUnavailable"];
+    };
+  };
+  listApiKeys: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        /** @description The institution's id. */
+        id: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description The keys. */
+      200: {
+        headers: {
+          "Cache-Control": components["headers"]["CacheControl"];
+          "X-Content-Type-Options": components["headers"]["XContentTypeOptions"];
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "api_keys": [
+           *         {
+           *           "id": "01M84M9Q3W6ZK1R2TXY5B8C0DE",
+           *           "name": "SIS sync",
+           *           "scopes": [
+           *             "cohorts:write",
+           *             "invitations:write"
+           *           ],
+           *           "key_preview": "iak_8sKq...",
+           *           "created_at": "2026-11-23T16:41:10.208Z",
+           *           "created_by": "owner@acme.test",
+           *           "expires_at": "2027-06-30T00:00:00.000Z",
+           *           "last_used_at": null
+           *         }
+           *       ]
+           *     }
+           */
+          "application/json": components["schemas"]["ApiKeyList"];
+        };
+      };
+      400: components["responses"]["BadRequest"];
+      401: components["responses"]["Unauthorized"];
+      /** @description The caller lacks the role the operation needs; recorded as `insufficient_privileges`. */
+      403: {
+        headers: {
+          "Cache-Control": components["headers"]["CacheControl"];
+          "X-Content-Type-Options": components["headers"]["XContentTypeOptions"];
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description Not found among what the caller may see (an unknown, malformed or invisible id is the same). */
+      404: {
+        headers: {
+          "Cache-Control": components["headers"]["CacheControl"];
+          "X-Content-Type-Options": components["headers"]["XContentTypeOptions"];
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      409: components["responses"]["Conflict"];
+      413: components["responses"]["PayloadTooLarge"];
+      /** @description Over a bound: on invitations or their e-mails, on institutions created per day, or on refused requests (more than 30 in a minute, until it ends); logged as `rate_limit_exceeded` with its `scope`. */
+      429: {
+        headers: {
+          "Cache-Control": components["headers"]["CacheControl"];
+          "X-Content-Type-Options": components["headers"]["XContentTypeOptions"];
+          "Retry-After": components["headers"]["RetryAfter"];
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      500: components["responses"]["InternalError"];
+      503: components["responses"]["ServiceUnavailable"];
+    };
+  };
+  createApiKey: {
+    parameters: {
+      query?: never;
+      header?: {
+        /**
+         * @description Makes a retry safe: a request with the same key, from the same caller, to the same route, within 24 hours gets the first one's response (status, headers and body) and changes nothing again. The same key with another request is 422; while the first one runs, 409. 1 to 255 printable ASCII characters (400 otherwise); a UUID is a good choice. Responses are kept for 2xx and for 4xx other than 409 and 429; after a 409, 429 or 5xx the same key acts again.
+         * @example 5f0c7f7e-7a52-4a4e-9d0b-6a1c2b3d4e5f
+         */
+        "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+      };
+      path: {
+        /** @description The institution's id. */
+        id: string;
+      };
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        /**
+         * @example {
+         *       "name": "SIS sync",
+         *       "scopes": [
+         *         "cohorts:write",
+         *         "invitations:write"
+         *       ],
+         *       "expires_at": "2027-06-30T00:00:00.000Z"
+         *     }
+         */
+        "application/json": {
+          /** @description What the key is for, as the list and the trail name it: 1 to 64 characters, one line. */
+          name: string;
+          /** @description The key's whole grant; a scope given twice counts once. */
+          scopes: (
+            | "institution:read"
+            | "institution:write"
+            | "cohorts:read"
+            | "cohorts:write"
+            | "administrators:read"
+            | "administrators:write"
+            | "invitations:read"
+            | "invitations:write"
+          )[];
+          expires_at?: string | null;
+        };
+      };
+    };
+    responses: {
+      /** @description Made: the key is shown this once. */
+      201: {
+        headers: {
+          "Cache-Control": components["headers"]["CacheControl"];
+          "X-Content-Type-Options": components["headers"]["XContentTypeOptions"];
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "api_key": {
+           *         "id": "01M84M9Q3W6ZK1R2TXY5B8C0DE",
+           *         "name": "SIS sync",
+           *         "scopes": [
+           *           "cohorts:write",
+           *           "invitations:write"
+           *         ],
+           *         "key_preview": "iak_8sKq...",
+           *         "created_at": "2026-11-23T16:41:10.208Z",
+           *         "created_by": "owner@acme.test",
+           *         "expires_at": "2027-06-30T00:00:00.000Z",
+           *         "last_used_at": null
+           *       },
+           *       "key": "iak_8sKqP2vN0xT5mYb7cR1wZ4hL9dF3gJ6aE0uQ_iVo-Xs"
+           *     }
+           */
+          "application/json": components["schemas"]["ApiKeyCreated"];
+        };
+      };
+      400: components["responses"]["BadRequest"];
+      401: components["responses"]["Unauthorized"];
+      /** @description The caller lacks the role the operation needs; recorded as `insufficient_privileges`. */
+      403: {
+        headers: {
+          "Cache-Control": components["headers"]["CacheControl"];
+          "X-Content-Type-Options": components["headers"]["XContentTypeOptions"];
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description Not found among what the caller may see (an unknown, malformed or invisible id is the same). */
+      404: {
+        headers: {
+          "Cache-Control": components["headers"]["CacheControl"];
+          "X-Content-Type-Options": components["headers"]["XContentTypeOptions"];
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      409: components["responses"]["IdempotentConflict"];
+      413: components["responses"]["PayloadTooLarge"];
+      /** @description The record is invalid (`{errors}`: every message, once), or the current state refuses it (`{error}`). Or the `Idempotency-Key` was used with another request (`{error}`). */
+      422: {
+        headers: {
+          "Cache-Control": components["headers"]["CacheControl"];
+          "X-Content-Type-Options": components["headers"]["XContentTypeOptions"];
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ValidationErrors"] | components["schemas"]["Error"];
+        };
+      };
+      /** @description Over a bound: on invitations or their e-mails, on institutions created per day, or on refused requests (more than 30 in a minute, until it ends); logged as `rate_limit_exceeded` with its `scope`. */
+      429: {
+        headers: {
+          "Cache-Control": components["headers"]["CacheControl"];
+          "X-Content-Type-Options": components["headers"]["XContentTypeOptions"];
+          "Retry-After": components["headers"]["RetryAfter"];
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      500: components["responses"]["InternalError"];
+      503: components["responses"]["ServiceUnavailable"];
+    };
+  };
+  revokeApiKey: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        /** @description The institution's id. */
+        id: string;
+        /** @description The key's id. */
+        key_id: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description Revoked. */
+      200: {
+        headers: {
+          "Cache-Control": components["headers"]["CacheControl"];
+          "X-Content-Type-Options": components["headers"]["XContentTypeOptions"];
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "message": "API key 'SIS sync' revoked"
+           *     }
+           */
+          "application/json": components["schemas"]["Message"];
+        };
+      };
+      400: components["responses"]["BadRequest"];
+      401: components["responses"]["Unauthorized"];
+      /** @description The caller lacks the role the operation needs; recorded as `insufficient_privileges`. */
+      403: {
+        headers: {
+          "Cache-Control": components["headers"]["CacheControl"];
+          "X-Content-Type-Options": components["headers"]["XContentTypeOptions"];
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description Not found among what the caller may see (an unknown, malformed or invisible id is the same). */
+      404: {
+        headers: {
+          "Cache-Control": components["headers"]["CacheControl"];
+          "X-Content-Type-Options": components["headers"]["XContentTypeOptions"];
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      409: components["responses"]["Conflict"];
+      413: components["responses"]["PayloadTooLarge"];
+      /** @description Over a bound: on invitations or their e-mails, on institutions created per day, or on refused requests (more than 30 in a minute, until it ends); logged as `rate_limit_exceeded` with its `scope`. */
+      429: {
+        headers: {
+          "Cache-Control": components["headers"]["CacheControl"];
+          "X-Content-Type-Options": components["headers"]["XContentTypeOptions"];
+          "Retry-After": components["headers"]["RetryAfter"];
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
       500: components["responses"]["InternalError"];
       503: components["responses"]["ServiceUnavailable"];
     };

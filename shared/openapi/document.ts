@@ -4,6 +4,7 @@
  * (requests.ts, responses.ts), examples from real responses (examples.ts). Only the two docs functions import
  * this module: building it loads the JSON Schema converter, which no other handler should pay for at cold start.
  */
+import { lacksScope, NOT_FOR_KEYS } from "../api-keys/scopes.js";
 import { messages } from "../errors.js";
 import { type Route, routeKey, routes, takesIdempotencyKey, writesData } from "../routes.js";
 import { commonHeaders, headers, parameters, schemaRef as ref, responses, type Schema } from "./components.js";
@@ -11,6 +12,7 @@ import { requestSchemas } from "./requests.js";
 import { convertResponses } from "./responses.js";
 import type { Document, ErrorStatus, Operation, Spec } from "./spec.js";
 import { administratorSpecs } from "./specs/administrators.js";
+import { apiKeySpecs } from "./specs/api-keys.js";
 import { docsSpecs } from "./specs/docs.js";
 import { exportSpecs } from "./specs/exports.js";
 import { institutionSpecs } from "./specs/institutions.js";
@@ -39,6 +41,7 @@ function specs(errorMode: "throw" | "ignore"): Record<string, Spec> {
     ...webhookSpecs(errorMode),
     ...scimConnectionSpecs(),
     ...ssoSpecs(errorMode),
+    ...apiKeySpecs(req),
   };
 }
 
@@ -63,7 +66,9 @@ function withReusedKey(own: Schema | undefined): Schema {
     };
   }
   const schema = media.schema as Schema;
-  const isError = schema.$ref === "#/components/schemas/Error";
+  const errorRef = "#/components/schemas/Error";
+  // Already `{error}`, or one of its alternatives (a 422 of either shape): or-ing it again would match twice.
+  const isError = schema.$ref === errorRef || ((schema.oneOf as Schema[] | undefined) ?? []).some((s) => s.$ref === errorRef);
   return {
     ...own,
     description: `${own.description as string} Or the \`Idempotency-Key\` was used with another request (\`{error}\`).`,
@@ -127,6 +132,9 @@ function operation(route: Route, spec: Spec): Operation {
   if (errors[403] || errors[404] || tokenRoutes.includes(route.handler)) {
     errors[429] = { ...errors[429], refused: "Too many refused requests, try again later" };
   }
+  // An institution API key (docs/api-keys.md) is refused outside its scope, and everywhere without one: before anything
+  // is read, and not counted against the probing bound (a key's scopes are fixed, there is nothing to probe).
+  if (!route.public) errors[403] = { ...errors[403], apiKey: route.scope ? lacksScope(route.scope) : NOT_FOR_KEYS };
   for (const [status, messages] of Object.entries(errors) as [ErrorStatus, unknown][]) {
     if (status === "422") {
       const { shape, examples: ex } = messages as { shape: "errors" | "error" | "either"; examples: Record<string, unknown> };
@@ -181,9 +189,12 @@ function operation(route: Route, spec: Spec): Operation {
   return {
     operationId: spec.operationId,
     summary: spec.summary,
-    description: [spec.description, `Who: ${route.who}.`].filter(Boolean).join("\n\n"),
+    description: [spec.description, `Who: ${route.who}${route.scope ? `; or an API key with the scope \`${route.scope}\`` : ""}.`]
+      .filter(Boolean)
+      .join("\n\n"),
     tags: [spec.tag],
     ...(route.public && { security: [] }),
+    ...(route.scope && { security: [{ bearerAuth: [] }, { apiKey: [route.scope] }] }),
     ...(params.length > 0 && { parameters: params }),
     ...(spec.body && {
       requestBody: { required: !spec.body.optional, content: json(spec.body.schema, spec.body.example) },
@@ -230,7 +241,8 @@ export function buildDocument(errorMode: "throw" | "ignore" = "ignore"): Documen
         "`cohort_super_admin` or `cohort_admin`, given by invitation; managing invitations needs the role `cohort_super_admin` and the",
         "status. **The institution's super admin**: its one owner (`super_admin_id`, `is_super_admin`), changed only by a transfer.",
         "",
-        "Send a Cognito **ID token** as `Authorization: Bearer <token>` (access tokens are refused). Bodies are JSON in UTF-8,",
+        "Send a Cognito **ID token** as `Authorization: Bearer <token>` (access tokens are refused), or, from a machine, an",
+        "institution **API key** as `Authorization: Bearer iak_…` on the routes that name its scope. Bodies are JSON in UTF-8,",
         "at most 64 KiB; responses are JSON (the export is CSV), snake_case, timestamps ISO 8601 UTC with milliseconds.",
         "Every response carries `Cache-Control: no-store` and `X-Content-Type-Options: nosniff`.",
       ].join("\n"),
@@ -249,6 +261,7 @@ export function buildDocument(errorMode: "throw" | "ignore" = "ignore"): Documen
       { name: "Webhooks", description: "The account's events, pushed to your endpoints as they are recorded." },
       { name: "Directory (SCIM)", description: "The institution's directory connection." },
       { name: "Single sign-on", description: "Verified mail domains, the institution's identity provider, and finding it from an e-mail." },
+      { name: "API keys", description: "Machines' credentials for one institution: scoped, shown once, revocable." },
       { name: "SCIM 2.0", description: "RFC 7643/7644, called by the directory (Entra ID, Okta) with the connection's token." },
       { name: "API document" },
     ],
@@ -262,6 +275,13 @@ export function buildDocument(errorMode: "throw" | "ignore" = "ignore"): Documen
           description: "A Cognito ID token of the API's user pool (claims used: sub, email, name, cognito:groups, custom:account_id).",
         },
         scimBearer: { type: "http", scheme: "bearer", description: "A directory connection's token (`scim_…`), for the SCIM 2.0 routes." },
+        apiKey: {
+          type: "http",
+          scheme: "bearer",
+          bearerFormat: "iak_…",
+          description:
+            "An institution API key (`iak_…`), for the routes that name a scope: it sees its institution alone, within its scopes.",
+        },
       },
       // By name: a module namespace's key order depends on the loader (ESM sorts it, a CJS transform keeps source order).
       schemas: Object.fromEntries(Object.entries({ ...convertResponses(errorMode), ...scimBodies }).sort(([a], [b]) => a.localeCompare(b))),

@@ -6,6 +6,7 @@
 import { type ConversionConfig, type JsonSchema, toJsonSchemaDefs } from "@valibot/to-json-schema";
 import type * as v from "valibot";
 import * as administrators from "../administrators/responses.js";
+import * as apiKeys from "../api-keys/responses.js";
 import * as domains from "../domains/responses.js";
 import * as fullExports from "../exports/responses.js";
 import * as institutions from "../institutions/responses.js";
@@ -29,6 +30,7 @@ export const responseSchemas = {
   ...fullExports,
   ...webhooks,
   ...scim,
+  ...apiKeys,
   ...domains,
   ...sso,
 };

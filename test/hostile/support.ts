@@ -10,7 +10,7 @@ import fc from "fast-check";
 import { expect } from "vitest";
 import { db } from "../../shared/clients.js";
 import { config } from "../../shared/config.js";
-import { DETAIL_KEYS, type EventDetails, EXPORT_FILTER_KEYS } from "../../shared/event-details.js";
+import { ACTOR_DETAIL_KEYS, DETAIL_KEYS, type EventDetails, EXPORT_FILTER_KEYS } from "../../shared/event-details.js";
 import { paths } from "../../shared/routes.js";
 import { eventKeys, keys } from "../../shared/tables.js";
 import { stack } from "../support/api.js";
@@ -585,7 +585,7 @@ export function eventsOutsideWhitelist(events: readonly Record<string, unknown>[
     problems.push(...outside(what, e, EVENT_ATTRS));
     const allowed: readonly string[] | undefined = DETAIL_KEYS[String(e.event_type) as keyof EventDetails];
     if (!allowed) problems.push(`${what}: unknown type`);
-    else problems.push(...outside(`${what} details`, (e.details ?? {}) as Record<string, unknown>, allowed));
+    else problems.push(...outside(`${what} details`, (e.details ?? {}) as Record<string, unknown>, [...allowed, ...ACTOR_DETAIL_KEYS]));
     if (e.event_type === "institution_updated") {
       for (const c of ((e.details as { changes?: unknown[] }).changes ?? []) as unknown[])
         if (!WRITABLE.includes(String(c))) problems.push(`${what}: change ${JSON.stringify(c)}`);

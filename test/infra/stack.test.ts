@@ -261,7 +261,8 @@ describe("least privilege", () => {
       [`${eventsId}/index/by_user`]: ["dynamodb:Query"],
     });
     expect(tableActions("security-events/show")).toEqual({ [eventsId]: ["dynamodb:GetItem", "dynamodb:PutItem", "dynamodb:UpdateItem"] });
-    expect(tableActions("institutions/list")).toEqual({ [mainId]: ["dynamodb:Query"] });
+    // Its access records (Query), or an API key's one institution (GetItem, docs/api-keys.md).
+    expect(tableActions("institutions/list")).toEqual({ [mainId]: ["dynamodb:GetItem", "dynamodb:Query"] });
   });
 
   it("lets only the functions that query an index query it, by name, and never grants wildcards or Scan", () => {

@@ -195,6 +195,8 @@ describe("every POST function's Idempotency-Key records", () => {
       "domains/routes": () => keyed(route("domains/routes"), { ...owned, params: { id: inst.id }, body: {} }),
       "sso/connection": () => keyed(route("sso/connection"), { ...owned, params: { id: inst.id }, body: {} }),
       "sso/discover": () => keyed(route("sso/discover"), { caller: visitor, body: { email: "someone@example.org" } }),
+      // A body it refuses (422, kept): a key made here would count against the institution's 20.
+      "api-keys/manage": () => keyed(route("api-keys/manage"), { ...owned, params: { id: inst.id }, body: {} }),
     };
     // Every POST function has its case: a new one needs one here.
     expect(Object.keys(cases).sort()).toEqual([...new Set(posts.map((r) => r.handler))].sort());
@@ -264,5 +266,24 @@ describe("the deployed-only grants", () => {
       expect.objectContaining({ handler: "exports/create", action: "lambda:InvokeFunction" }),
       expect.objectContaining({ handler: "exports/create", action: "dynamodb:UpdateItem" }),
     ]);
+  });
+});
+
+describe("the machines' API's functions (docs/api-keys.md), in their nested stack", () => {
+  it("are judged like the others: the key authorizer reads key lookups and notes keys' last use, nothing else; the refusal touches no table", async () => {
+    const main = table(stack.tables.main);
+    const ask = (handler: string, action: string, keys: string[]) =>
+      evaluate(role(handler), { action, resource: main, context: { "dynamodb:LeadingKeys": keys } });
+    expect((await ask("api-keys/authorizer", "dynamodb:GetItem", ["APIKEYHASH#ab12"])).decision).toBe("Allowed");
+    expect((await ask("api-keys/authorizer", "dynamodb:UpdateItem", ["APIKEYS#01M84M2ES7DTY37NE05PPBJBQG"])).decision).toBe("Allowed");
+    // Not an institution, an access record, another key's lookup item rewritten, nor a Query or a delete.
+    expect((await ask("api-keys/authorizer", "dynamodb:GetItem", ["INST#01M84M2ES7DTY37NE05PPBJBQG"])).decision).toBe("ImplicitlyDenied");
+    expect((await ask("api-keys/authorizer", "dynamodb:UpdateItem", ["INST#01M84M2ES7DTY37NE05PPBJBQG"])).decision).toBe(
+      "ImplicitlyDenied",
+    );
+    expect((await ask("api-keys/authorizer", "dynamodb:UpdateItem", ["APIKEYHASH#ab12"])).decision).toBe("ImplicitlyDenied");
+    expect((await ask("api-keys/authorizer", "dynamodb:DeleteItem", ["APIKEYS#x"])).decision).toBe("ImplicitlyDenied");
+    expect((await ask("api-keys/authorizer", "dynamodb:Query", ["APIKEYS#x"])).decision).toBe("ImplicitlyDenied");
+    expect((await ask("api-keys/refused", "dynamodb:GetItem", ["APIKEYHASH#ab12"])).decision).toBe("ImplicitlyDenied");
   });
 });

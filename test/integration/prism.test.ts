@@ -606,6 +606,41 @@ describe("Prism, a validating proxy, between a client and the local API", () => 
     },
     SLOW,
   );
+  it("institution API keys: make, list, revoke; a key on the routes its scope opens, 403 outside it, 401 once revoked; 400, 403, 404, 422", async () => {
+    const target = await createInstitution(owner);
+    const keys = `${paths.institutions}/${target.id}/api_keys`;
+    const made = await p("POST", keys, {
+      token: owner,
+      body: { name: "Prism sync", scopes: ["cohorts:read", "cohorts:write"], expires_at: null },
+      headers: { "Idempotency-Key": uniq("key") },
+    });
+    expect(made.status).toBe(201);
+    const key: string = made.body.key;
+    expect(key).toMatch(/^iak_/);
+    expect((await p("GET", keys, { token: owner })).body.api_keys).toEqual([made.body.api_key]);
+    expect((await p("POST", keys, { token: owner, body: { name: "two\nlines", scopes: ["cohorts:read"] } })).status).toBe(422);
+    // Bodies the document refuses never reach the API through Prism: straight to it.
+    expect((await call("POST", keys, { token: owner, rawBody: "[1]", headers: { "content-type": "application/json" } })).status).toBe(400);
+    expect((await p("GET", keys, { token: plain })).status).toBe(404);
+    expect((await p("GET", keys, { token: stranger })).status).toBe(404);
+    // The key, on the same paths as people.
+    expect((await p("GET", `${paths.institutions}/${target.id}/cohorts`, { token: key })).status).toBe(200);
+    const cohort = await p("POST", `${paths.institutions}/${target.id}/cohorts`, {
+      token: key,
+      body: { cohort: { name: uniq("Key cohort") } },
+    });
+    expect(cohort.status).toBe(201);
+    expect(answer(await p("GET", `${paths.institutions}/${target.id}`, { token: key }))).toEqual(
+      error(403, "API key lacks the scope institution:read"),
+    );
+    expect((await p("GET", `${paths.institutions}/${inst.id}/cohorts`, { token: key })).status).toBe(404);
+    expect(answer(await p("GET", keys, { token: key }))).toEqual(error(403, "API keys cannot call this route"));
+
+    expect((await p("DELETE", `${keys}/${made.body.api_key.id}`, { token: owner })).status).toBe(200);
+    expect((await p("DELETE", `${keys}/${made.body.api_key.id}`, { token: owner })).status).toBe(404);
+    const gone = await p("GET", `${paths.institutions}/${target.id}/cohorts`, { token: key, clockOffsetMs: 61_000 });
+    expect(answer(gone)).toEqual({ status: 401, body: { message: "Unauthorized" } });
+  });
 
   it("the account's trail: a page of every event the walk recorded, and each type's event shown", async () => {
     const page = await p("GET", EVENTS, { token: owner, query: { limit: 200 } });

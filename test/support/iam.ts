@@ -8,7 +8,8 @@
 import { existsSync, readdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { runSimulation, type Simulation } from "@cloud-copilot/iam-simulate";
-import type { CfnResource } from "aws-cdk-lib";
+import { type CfnResource, type NestedStack, Stack } from "aws-cdk-lib";
+import { Template } from "aws-cdk-lib/assertions";
 import type { IamRequest } from "../../infra/local/aws-requests.js";
 import { TEST_ACCOUNT } from "../../infra/local/aws-requests.js";
 import { LOCAL_EXPORTS_BUCKET } from "../../infra/local/env.js";
@@ -97,13 +98,15 @@ const arn = (region: string, service: string, resource: string) => `arn:aws:${se
 const functionName = (handler: string) => `institution-admin-${handler.replace(/\//g, "-")}`;
 
 /**
- * Every function of the stack and its handler: the routes' and the SCIM authorizer (the API functions, `api`),
- * the streaming ones and the digest function.
+ * Every function of the stack and its handler: the routes', the SCIM authorizer and the machines' API's two (the key
+ * authorizer and the `$default` refusal, in its nested stack, docs/api-keys.md): the API functions, `api`; the
+ * streaming ones and the digest function.
  */
 function functionsOf(stack: InstitutionAdminStack): Map<string, { role: CfnResource; fn: CfnResource; api: boolean }> {
   const api = new Map([
     ...stack.functions,
     ...(stack.scimAuthorizerFunction ? [["scim/authorizer", stack.scimAuthorizerFunction] as const] : []),
+    ...stack.machineApi.functions,
   ]);
   const all = new Map([...api, ...stack.streaming.functionsByHandler, ["trail/digest", stack.trail.digestFunction]]);
   const out = new Map<string, { role: CfnResource; fn: CfnResource; api: boolean }>();
@@ -114,8 +117,16 @@ function functionsOf(stack: InstitutionAdminStack): Map<string, { role: CfnResou
   return out;
 }
 
+/** A template's resources and what its parameters are (a nested stack's, as its parent passes them). */
+interface TemplateScope {
+  readonly stack: Stack;
+  readonly resources: Record<string, Json>;
+  readonly parameters: Record<string, Json>;
+}
+
 /**
- * Each function's identity policies from the synthesized template, with CloudFormation's intrinsics resolved
+ * Each function's identity policies from the synthesized template (a nested stack's for the functions that live
+ * there), with CloudFormation's intrinsics resolved
  * as the deployed stack would resolve them, the names being the local stack's (a table's ARN is
  * `arn:aws:dynamodb:<region>:123456789012:table/<its local name>`).
  */
@@ -134,25 +145,8 @@ export function rolePolicies(names: LocalNames, stack: InstitutionAdminStack, re
     [id(stack.streaming.bus), "institution-admin-events"],
     [id(stack.userPool), names.userPoolId],
     [id(stack.mailConfigurationSet), names.mailConfigurationSet],
-    ...[...fns].map(([handler, { fn }]) => [stack.getLogicalId(fn), functionName(handler)] as [string, string]),
+    ...[...fns].map(([handler, { fn }]) => [Stack.of(fn).getLogicalId(fn), functionName(handler)] as [string, string]),
   ]);
-  for (const [logicalId, r] of Object.entries(resources)) {
-    if (r.Type === "AWS::SES::EmailIdentity") physical.set(logicalId, names.mailFrom);
-  }
-  const nameOf = (logicalId: string) => physical.get(logicalId) ?? logicalId;
-  const attribute = (logicalId: string, attr: string): string => {
-    const type = resources[logicalId]?.Type as string | undefined;
-    const name = nameOf(logicalId);
-    if (type === "AWS::DynamoDB::Table")
-      return attr === "StreamArn" ? arn(region, "dynamodb", `table/${name}/stream/*`) : arn(region, "dynamodb", `table/${name}`);
-    if (type === "AWS::S3::Bucket") return `arn:aws:s3:::${name}`;
-    if (type === "AWS::KMS::Key") return arn(region, "kms", `key/${name}`);
-    if (type === "AWS::Logs::LogGroup") return arn(region, "logs", `log-group:${name}:*`);
-    if (type === "AWS::Lambda::Function") return arn(region, "lambda", `function:${name}`);
-    if (type === "AWS::Events::EventBus") return arn(region, "events", `event-bus/${name}`);
-    if (type === "AWS::Cognito::UserPool") return arn(region, "cognito-idp", `userpool/${name}`);
-    return `arn:aws:cloudformation:${region}:${TEST_ACCOUNT}:${logicalId}/${attr}`;
-  };
   const pseudo: Record<string, string> = {
     "AWS::Region": region,
     "AWS::AccountId": TEST_ACCOUNT,
@@ -160,30 +154,72 @@ export function rolePolicies(names: LocalNames, stack: InstitutionAdminStack, re
     "AWS::URLSuffix": "amazonaws.com",
     "AWS::StackName": stack.stackName,
   };
-  const resolve = (v: Json): Json => {
-    if (Array.isArray(v)) return v.map(resolve);
-    if (v === null || typeof v !== "object") return v;
-    const [key, arg] = (Object.entries(v)[0] ?? []) as [string | undefined, Json];
-    if (Object.keys(v).length === 1) {
-      if (key === "Ref") return pseudo[arg as string] ?? nameOf(arg as string);
-      if (key === "Fn::GetAtt") return attribute(arg[0], arg[1]);
-      if (key === "Fn::Join") return (resolve(arg[1]) as string[]).join(arg[0]);
-      if (key === "Fn::Select") return resolve(arg[1])[Number(resolve(arg[0]))];
-      if (key === "Fn::Split") return String(resolve(arg[1])).split(arg[0]);
+  /** The intrinsics of one template: the stack's, or a nested stack's, whose parameters its parent passes. */
+  const resolverOf = (scope: TemplateScope) => {
+    for (const [logicalId, r] of Object.entries(scope.resources)) {
+      if (r.Type === "AWS::SES::EmailIdentity") physical.set(logicalId, names.mailFrom);
     }
-    return Object.fromEntries(Object.entries(v).map(([k, x]) => [k, resolve(x)]));
+    const nameOf = (logicalId: string) => physical.get(logicalId) ?? logicalId;
+    const attribute = (logicalId: string, attr: string): string => {
+      const type = scope.resources[logicalId]?.Type as string | undefined;
+      const name = nameOf(logicalId);
+      if (type === "AWS::DynamoDB::Table")
+        return attr === "StreamArn" ? arn(region, "dynamodb", `table/${name}/stream/*`) : arn(region, "dynamodb", `table/${name}`);
+      if (type === "AWS::S3::Bucket") return `arn:aws:s3:::${name}`;
+      if (type === "AWS::KMS::Key") return arn(region, "kms", `key/${name}`);
+      if (type === "AWS::Logs::LogGroup") return arn(region, "logs", `log-group:${name}:*`);
+      if (type === "AWS::Lambda::Function") return arn(region, "lambda", `function:${name}`);
+      if (type === "AWS::Events::EventBus") return arn(region, "events", `event-bus/${name}`);
+      if (type === "AWS::Cognito::UserPool") return arn(region, "cognito-idp", `userpool/${name}`);
+      return `arn:aws:cloudformation:${region}:${TEST_ACCOUNT}:${logicalId}/${attr}`;
+    };
+    const resolve = (v: Json): Json => {
+      if (Array.isArray(v)) return v.map(resolve);
+      if (v === null || typeof v !== "object") return v;
+      const [key, arg] = (Object.entries(v)[0] ?? []) as [string | undefined, Json];
+      if (Object.keys(v).length === 1) {
+        if (key === "Ref") return pseudo[arg as string] ?? (arg in scope.parameters ? scope.parameters[arg] : nameOf(arg as string));
+        if (key === "Fn::GetAtt") return attribute(arg[0], arg[1]);
+        if (key === "Fn::Join") return (resolve(arg[1]) as string[]).join(arg[0]);
+        if (key === "Fn::Select") return resolve(arg[1])[Number(resolve(arg[0]))];
+        if (key === "Fn::Split") return String(resolve(arg[1])).split(arg[0]);
+      }
+      return Object.fromEntries(Object.entries(v).map(([k, x]) => [k, resolve(x)]));
+    };
+    return resolve;
+  };
+
+  const main: TemplateScope = { stack, resources, parameters: {} };
+  const resolveMain = resolverOf(main);
+  const scopes = new Map<Stack, TemplateScope>([[stack, main]]);
+  /** A nested stack's template, its parameters resolved as the parent passes them. */
+  const scopeOf = (s: Stack): TemplateScope => {
+    const known = scopes.get(s);
+    if (known) return known;
+    const nested = s as NestedStack;
+    const resource = resources[stack.getLogicalId(nested.nestedStackResource as CfnResource)];
+    const passed = (resource?.Properties?.Parameters ?? {}) as Record<string, Json>;
+    const scope = {
+      stack: s,
+      resources: Template.fromStack(s).toJSON().Resources as Record<string, Json>,
+      parameters: Object.fromEntries(Object.entries(passed).map(([k, v]) => [k, resolveMain(v)])),
+    };
+    scopes.set(s, scope);
+    return scope;
   };
 
   return [...fns].map(([handler, { role, api }]) => {
-    const roleId = stack.getLogicalId(role);
+    const scope = scopeOf(Stack.of(role));
+    const resolve = scope === main ? resolveMain : resolverOf(scope);
+    const roleId = scope.stack.getLogicalId(role);
     const statements: Json[] = [];
-    for (const r of Object.values(resources)) {
+    for (const r of Object.values(scope.resources)) {
       if (r.Type === "AWS::IAM::Policy" && (r.Properties.Roles as Json[]).some((x) => x.Ref === roleId)) {
         statements.push(...resolve(r.Properties.PolicyDocument).Statement);
       }
     }
-    for (const p of resources[roleId]?.Properties?.Policies ?? []) statements.push(...resolve(p.PolicyDocument).Statement);
-    if ((resources[roleId]?.Properties?.ManagedPolicyArns ?? []).length > 0)
+    for (const p of scope.resources[roleId]?.Properties?.Policies ?? []) statements.push(...resolve(p.PolicyDocument).Statement);
+    if ((scope.resources[roleId]?.Properties?.ManagedPolicyArns ?? []).length > 0)
       throw new Error(`${handler}: managed policies are not evaluated`);
     return { handler, statements, api };
   });

@@ -70,6 +70,8 @@ describe("the API document", () => {
       const op = opOf(routeKey(route));
       if (route.public) expect(op.security, routeKey(route)).toEqual([]);
       else if (route.auth === "scim") expect(op.security, routeKey(route)).toEqual([{ scimBearer: [] }]);
+      // A route a key may call (docs/api-keys.md): an ID token, or an institution API key with the route's scope.
+      else if (route.scope) expect(op.security, routeKey(route)).toEqual([{ bearerAuth: [] }, { apiKey: [route.scope] }]);
       else expect(op.security, routeKey(route)).toBeUndefined();
     }
   });

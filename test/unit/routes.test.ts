@@ -3,7 +3,8 @@
  * each route declares). A handler that serves a read route and a write route on one table must be able to do both.
  */
 import { describe, expect, it } from "vitest";
-import { handlers, paths, type Route, routeKey, routeOf, routes, WHO, writesData } from "../../shared/routes.js";
+import { SCOPES, type Scope } from "../../shared/api-keys/scopes.js";
+import { handlers, machineRoutes, paths, type Route, routeKey, routeOf, routes, WHO, writesData } from "../../shared/routes.js";
 
 const route = (method: Route["method"], path: string, access: Route["access"]): Route => ({
   method,
@@ -149,5 +150,58 @@ describe("the SSO routes (docs/sso.md)", () => {
       [`DELETE ${inst}/{id}/sso`]: "institution_super_admin",
       [`POST ${paths.ssoDiscover}`]: "public",
     });
+  });
+});
+
+describe("the route table's scopes (institution API keys, docs/api-keys.md)", () => {
+  const inst = paths.institutions;
+  const inv = paths.invitations;
+  const scopeOf = (key: string) => routeOf(key)?.scope;
+
+  it("names the one scope that opens each route a key may call", () => {
+    const expected: Record<string, Scope> = {
+      [`GET ${inst}`]: "institution:read",
+      [`GET ${inst}/{id}`]: "institution:read",
+      [`PATCH ${inst}/{id}`]: "institution:write",
+      [`PUT ${inst}/{id}`]: "institution:write",
+      [`GET ${inst}/{id}/cohorts`]: "cohorts:read",
+      [`POST ${inst}/{id}/cohorts`]: "cohorts:write",
+      [`DELETE ${inst}/{id}/cohorts/{cohort_id}`]: "cohorts:write",
+      [`GET ${inst}/{id}/administrators`]: "administrators:read",
+      [`PATCH ${inst}/{id}/administrators/{user_id}`]: "administrators:write",
+      [`DELETE ${inst}/{id}/administrators/{user_id}`]: "administrators:write",
+      [`GET ${inv}`]: "invitations:read",
+      [`POST ${inv}`]: "invitations:write",
+      [`DELETE ${inv}/{id}`]: "invitations:write",
+      [`POST ${inv}/{id}/resend`]: "invitations:write",
+    };
+    expect(Object.fromEntries(routes.filter((r) => r.scope).map((r) => [routeKey(r), r.scope]))).toEqual(expected);
+    // Every scope opens something.
+    expect(new Set(Object.values(expected))).toEqual(new Set(SCOPES));
+  });
+
+  it("gives none to what stays with people: deleting or transferring, SCIM, keys, creating institutions, the trail", () => {
+    for (const key of [
+      `DELETE ${inst}/{id}`,
+      `POST ${inst}/{id}/transfer`,
+      `POST ${inst}`,
+      `POST ${inst}/{id}/api_keys`,
+      `GET ${inst}/{id}/api_keys`,
+      `DELETE ${inst}/{id}/api_keys/{key_id}`,
+      `POST ${inst}/{id}/scim`,
+      `GET ${paths.securityEvents}`,
+      `POST ${paths.securityEvents}/exports`,
+      `POST ${paths.webhooks}`,
+      `POST ${paths.invitationsAccept}`,
+    ]) {
+      expect(routeOf(key), key).toBeDefined();
+      expect(scopeOf(key), key).toBeUndefined();
+    }
+    for (const r of routes.filter((r) => r.auth === "scim" || r.public)) expect(r.scope, routeKey(r)).toBeUndefined();
+  });
+
+  it("serves the machines' API the scoped routes and the public ones, nothing else", () => {
+    expect(machineRoutes().map(routeKey)).toEqual(routes.filter((r) => r.scope !== undefined || r.public).map(routeKey));
+    expect(machineRoutes().some((r) => r.handler === "api-keys/manage")).toBe(false);
   });
 });

@@ -136,6 +136,8 @@ export const EVENT_LABELS: Record<EventType, string> = {
   sso_disconnected: "Single sign-on disconnected",
   sso_sign_in: "Signed in with SSO",
   sso_sign_in_refused: "SSO sign-in refused",
+  api_key_created: "API key created",
+  api_key_revoked: "API key revoked",
 };
 
 /** An event type's label; a type this console does not know yet (a newer API) reads as its words. */

@@ -14,6 +14,7 @@ import { SETTINGS_DEFAULTS, SETTINGS_KEYS } from "../../../shared/constants";
 import { apiPaths, client, withETag } from "../api";
 import { useSession } from "../auth/session";
 import { Administrators } from "../components/Administrators";
+import { ApiKeys } from "../components/ApiKeys";
 import { Cohorts } from "../components/Cohorts";
 import { DeleteInstitution } from "../components/DeleteInstitution";
 import { ErrorNotice } from "../components/ErrorNotice";
@@ -126,6 +127,7 @@ export default function InstitutionPage({ id }: { id: string }) {
                     }))}
                   />
                 </Container>
+                {owner && <ApiKeys institutionId={i.id} />}
               </SpaceBetween>
             ),
           },
