@@ -41,6 +41,9 @@ export function ensureSynth(log: (s: string) => void): void {
     "infra/trail.ts",
     "infra/streaming.ts",
     "infra/api-function.ts",
+    "infra/sso-triggers.ts",
+    "infra/identity.ts",
+    "infra/machine-api.ts",
     "infra/app.ts",
     "package-lock.json",
     "cdk.json",
@@ -60,11 +63,14 @@ export interface Bundle {
 
 /** The functions of the synthesized template, each with its bundle (`asset.<hash>/index.mjs`). */
 export function bundles(): Bundle[] {
-  const template = JSON.parse(readFileSync(TEMPLATE, "utf8")) as {
+  type Template = {
     Resources: Record<string, { Type: string; Metadata?: Record<string, string>; Properties?: { Description?: string } }>;
   };
+  // The stack's template, and its nested stacks' (the machines' API's functions: infra/machine-api.ts).
+  const nested = readdirSync(CDK_OUT).filter((f) => /^InstitutionAdminApi.*\.nested\.template\.json$/.test(f));
+  const templates = [TEMPLATE, ...nested.map((f) => join(CDK_OUT, f))].map((f) => JSON.parse(readFileSync(f, "utf8")) as Template);
   const out: Bundle[] = [];
-  for (const r of Object.values(template.Resources)) {
+  for (const r of templates.flatMap((t) => Object.values(t.Resources))) {
     const asset = r.Metadata?.["aws:asset:path"];
     const name = r.Properties?.Description?.split(":")[0];
     // Ours are ESM bundles (`index.mjs`); CDK's own custom-resource functions are not measured.

@@ -180,7 +180,8 @@ export async function measureCold(
       "institution",
     );
     const api_ = handlers();
-    const targets: Bundle[] = bundles().filter((b) => (api_.has(b.name) || b.name === "scim/authorizer") && !OFF_REQUEST_PATH.has(b.name));
+    const authorizers = new Set(["scim/authorizer", "api-keys/authorizer"]);
+    const targets: Bundle[] = bundles().filter((b) => (api_.has(b.name) || authorizers.has(b.name)) && !OFF_REQUEST_PATH.has(b.name));
     // The calls of each function: a scenario of one of its routes, else its first route with the fallback event.
     const events = new Map<string, { route: string; next: (i: number) => unknown }>();
     // The SCIM routes run behind their authorizer: a directory connection of the owner's institution, its token
@@ -197,6 +198,15 @@ export async function measureCold(
     const scimEvent = eventOf("GET", { path: users }, {}, await tokenTarget(stack, scimToken));
     events.set("scim/authorizer", { route: `the authorizer of GET ${users}`, next: () => authorizerEvent(scimToken, users) });
     events.set("scim/service", { route: `GET ${users}`, next: () => scimEvent });
+    // The machines' API's key authorizer (docs/api-keys.md): a key of the owner's institution, looked up by its hash.
+    const { key } = (await api.json(
+      "POST",
+      `${paths.institutions}/${home}/api_keys`,
+      { token: owner.token, body: { name: `cold ${run}`, scopes: ["cohorts:read"] } },
+      201,
+    )) as { key: string };
+    const cohorts = `${paths.institutions}/${home}/cohorts`;
+    events.set("api-keys/authorizer", { route: `the key authorizer of GET ${cohorts}`, next: () => authorizerEvent(key, cohorts) });
     for (const b of targets) {
       if (events.has(b.name)) continue;
       const own = routes.filter((r) => r.handler === b.name);

@@ -1,5 +1,5 @@
 /**
- * Full exports to S3 (DESIGN.md §11), as AWS runs them: the export worker's bundle (cdk.out) in a fresh Node
+ * Full exports to S3 (docs/events-out.md), as AWS runs them: the export worker's bundle (cdk.out) in a fresh Node
  * process per export, invoked with the job `POST /security_events/exports` records, reading DynamoDB Local and
  * writing s3rver by multipart upload. 10,000 and 100,000 events, as CSV and as JSON Lines.
  *

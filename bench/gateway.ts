@@ -11,11 +11,17 @@
 import type { LocalStack } from "../infra/local/stack.js";
 import { keys } from "../shared/tables.js";
 import { seedEvents, spreadSeeds } from "../test/support/seed-events.js";
-import { Api, bareGetItem, createdId, newUser, type User } from "./harness.js";
+import { Api, bareGetItem, createdId, inProcessGateway, newUser, type User } from "./harness.js";
 import { fmtMs, fmtRatio, median, percentile, type Row, verdict } from "./report.js";
 
 /** Budget: an endpoint's p50 at most this many bare GetItem p50s. */
 export const GATEWAY_RATIO = 2;
+/**
+ * Budget: a person's read through the gateway that plays the edge's key choice and the machines' API
+ * (docs/api-keys.md) at most this many times the same read through one without them, in the same rounds: within
+ * the noise.
+ */
+export const KEYS_RATIO = 1.15;
 export const ROUNDS = 300;
 const WARMUP_ROUNDS = 30;
 
@@ -25,6 +31,10 @@ const SEC = "/api/v1/admin/security_events";
 interface Target {
   readonly name: string;
   readonly path: string;
+  /** Another gateway than the stack's: the people's API before keys, or after, in this process. */
+  readonly api?: Api;
+  /** Another credential than the reader's token: an institution API key. */
+  readonly token?: string;
 }
 
 export interface GatewayResult {
@@ -38,6 +48,11 @@ export interface GatewayResults {
   readonly endpoints: GatewayResult[];
   readonly rounds: number;
 }
+
+/** The names of the before-and-after rows (`keysRows`). */
+const BEFORE_KEYS = `GET ${INST}/{id} (in-process, before keys)`;
+const AFTER_KEYS = `GET ${INST}/{id} (in-process, with keys)`;
+const BY_KEY = `GET ${INST}/{id} (in-process, an API key)`;
 
 /** A reader with five institutions and an hour of security events. */
 async function prepare(api: Api, reader: User): Promise<{ institution: string; event: string }> {
@@ -63,6 +78,23 @@ export async function measureGateway(stack: LocalStack, opts: { rounds?: number;
     { name: `GET ${INST}/{id}`, path: `${INST}/${institution}` },
     { name: `GET ${SEC}/{id}`, path: `${SEC}/${event}` },
   ];
+  // A person's read, through two gateways in this process: one as the people's API was before institution API keys
+  // (no edge choice, no machines' API), one as it is; and a key's read through the machines' API.
+  const [before, after] = await Promise.all([inProcessGateway(stack, { machines: false }), inProcessGateway(stack)]);
+  const beforeApi = new Api(before.url);
+  const afterApi = new Api(after.url);
+  const made = await api.json(
+    "POST",
+    `${INST}/${institution}/api_keys`,
+    { token: reader.token, body: { name: `bench ${run}`, scopes: ["institution:read"] } },
+    201,
+  );
+  const key = String(made.key);
+  targets.push(
+    { name: BEFORE_KEYS, path: `${INST}/${institution}`, api: beforeApi },
+    { name: AFTER_KEYS, path: `${INST}/${institution}`, api: afterApi },
+    { name: BY_KEY, path: `${INST}/${institution}`, api: afterApi, token: key },
+  );
   const floor = bareGetItem(stack, keys.institution(institution));
   const rounds = opts.rounds ?? ROUNDS;
   const getItem: number[] = [];
@@ -71,7 +103,7 @@ export async function measureGateway(stack: LocalStack, opts: { rounds?: number;
     for (let r = 0; r < WARMUP_ROUNDS + rounds; r++) {
       for (const [i, t] of targets.entries()) {
         const g = await floor.time();
-        const res = await api.send("GET", t.path, { token: reader.token });
+        const res = await (t.api ?? api).send("GET", t.path, { token: t.token ?? reader.token });
         if (res.status !== 200) throw new Error(`${t.name}: ${res.status} ${res.text.slice(0, 200)}`);
         if (r < WARMUP_ROUNDS) continue;
         getItem.push(g);
@@ -81,6 +113,9 @@ export async function measureGateway(stack: LocalStack, opts: { rounds?: number;
   } finally {
     floor.close();
     api.close();
+    beforeApi.close();
+    afterApi.close();
+    await Promise.all([before.close(), after.close()]);
   }
   const endpoints = targets.map((t, i) => {
     const e = times[i] as number[];
@@ -91,6 +126,30 @@ export async function measureGateway(stack: LocalStack, opts: { rounds?: number;
 }
 
 export function gatewayRows(r: GatewayResults): Row[] {
+  return [...endpointRows(r), ...keysRows(r)];
+}
+
+/** A person's read with the machines' API played beside it, against the same read before it: the same rounds, interleaved. */
+function keysRows(r: GatewayResults): Row[] {
+  const before = r.endpoints.find((e) => e.name === BEFORE_KEYS);
+  const after = r.endpoints.find((e) => e.name === AFTER_KEYS);
+  if (!before || !after) return [];
+  const ratio = after.p50 / before.p50;
+  return [
+    {
+      measure: "gateway",
+      subject: `people's read with keys / before keys`,
+      figure: "p50 ratio",
+      value: `${fmtMs(after.p50)} / ${fmtMs(before.p50)} (${fmtRatio(ratio)})`,
+      floor: `before keys ${fmtMs(before.p50)} / ${fmtMs(before.p99)}`,
+      budget: `≤ ${KEYS_RATIO}× (the noise)`,
+      verdict: verdict(ratio <= KEYS_RATIO),
+      data: { before, after, ratio, rounds: r.rounds },
+    },
+  ];
+}
+
+function endpointRows(r: GatewayResults): Row[] {
   return r.endpoints.map((e) => {
     const ratio = e.p50 / r.getItem.p50;
     return {

@@ -124,13 +124,14 @@ export function bareGetItem(stack: LocalStack, key: { pk: string; sk: string }):
  * this process's shared/clients.ts, where `RequestMeter` counts. The stack's own gateway runs in a process
  * of its own and serves the latency measures.
  */
-export async function inProcessGateway(stack: LocalStack): Promise<Gateway> {
+export async function inProcessGateway(stack: LocalStack, opts: { machines?: boolean } = {}): Promise<Gateway> {
   const pool = `${stack.cognitoEndpoint}/${stack.userPoolId}`;
   return startGateway({
     port: await freePort(),
     auth: { issuer: pool, audience: stack.userPoolClientId, jwksUrl: `${pool}/.well-known/jwks.json` },
     region: stack.region,
     log: () => {},
+    ...opts,
   });
 }
 

@@ -176,7 +176,7 @@ export function scenarios(stack: LocalStack, api: Api, owner: User, run: string)
         return (i) => call(INV, { body: { institution_id: id, email: `created-${i}-${run}@bench.test`, role: "cohort_admin" } });
       },
     },
-    // What an Idempotency-Key adds to the same call (DESIGN.md §12): the in-progress record (a conditional
+    // What an Idempotency-Key adds to the same call (docs/contract/README.md#retries-and-concurrent-edits): the in-progress record (a conditional
     // PutItem) and the stored answer (UpdateItem) in the idempotency table.
     {
       route: `POST ${INV}`,
@@ -249,6 +249,40 @@ export function scenarios(stack: LocalStack, api: Api, owner: User, run: string)
           const who = invitees[i] as (typeof invitees)[number];
           return call("/api/v1/invitations/accept", { body: { token: who.token } }, who.user);
         };
+      },
+    },
+    // Institution API keys (docs/api-keys.md): the institution and its keys' partition read side by side, then one transaction.
+    {
+      route: `POST ${INST}/{id}/api_keys`,
+      status: 201,
+      design: ["GetItem", "Query", "TransactWriteItems"],
+      prepare: async () => {
+        const id = await institution("Keyed");
+        return (i) => call(`${INST}/${id}/api_keys`, { body: { name: `Key ${i}`, scopes: ["cohorts:read"] } });
+      },
+    },
+    {
+      route: `GET ${INST}/{id}/api_keys`,
+      status: 200,
+      design: ["GetItem", "Query"],
+      prepare: async () => {
+        const id = await institution("Keys listed");
+        for (const name of ["SIS", "LMS"])
+          await api.json("POST", `${INST}/${id}/api_keys`, { token: owner.token, body: { name, scopes: ["cohorts:read"] } }, 201);
+        return () => call(`${INST}/${id}/api_keys`);
+      },
+    },
+    {
+      route: `DELETE ${INST}/{id}/api_keys/{key_id}`,
+      status: 200,
+      design: ["GetItem", "GetItem", "TransactWriteItems"],
+      prepare: async (count) => {
+        const id = await institution("Keys revoked");
+        const made = await times(count, (i) =>
+          api.json("POST", `${INST}/${id}/api_keys`, { token: owner.token, body: { name: `Gone ${i}`, scopes: ["cohorts:read"] } }, 201),
+        );
+        const ids = made.map((m) => (m.api_key as { id: string }).id);
+        return (i) => call(`${INST}/${id}/api_keys/${ids[i]}`);
       },
     },
     { route: `GET ${SEC}`, status: 200, design: ["Query"], prepare: async () => () => call(SEC) },

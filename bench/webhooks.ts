@@ -1,5 +1,5 @@
 /**
- * Webhook isolation (DESIGN.md §11): a healthy receiver's delivery latency alone, and beside another
+ * Webhook isolation (docs/events-out.md): a healthy receiver's delivery latency alone, and beside another
  * account's receiver that answers in 5 s. Its own local stack with the gateway's workers (the stream
  * consumer and the retrier, which the other measures leave out). Latency: from sending the request that
  * records an event (an institution created) to its delivery arriving at the receiver. Budget: with the slow

@@ -1,9 +1,14 @@
 /**
- * The HTTP API: its Cognito authorizer, the custom domain only CloudFront uses (DESIGN.md §13, "One way in"),
+ * The HTTP API: its Cognito authorizer, the custom domain only CloudFront uses (docs/security.md, "One way in"),
  * the route table's routes to their functions, and the stage with its access log and throttles. A `StackPart`, so
  * its resources keep the logical ids they had in the stack.
+ *
+ * The routes live in a nested stack of their own (`ROUTES_STACK_ID`): each route is three resources (the route,
+ * its integration and its Lambda permission), so the route table alone would take a third of CloudFormation's 500
+ * resources of one stack. There they grow on their own; the API stack passes them the API, its authorizers and
+ * the functions' ARNs as parameters (test/infra/stacks.test.ts keeps every stack under 400 resources).
  */
-import { Annotations, CfnOutput, Duration, Stack, Validations } from "aws-cdk-lib";
+import { Annotations, CfnOutput, Duration, NestedStack, Stack, Validations } from "aws-cdk-lib";
 import { AccessLogFormat } from "aws-cdk-lib/aws-apigateway";
 import {
   ApiMapping,
@@ -13,7 +18,8 @@ import {
   HttpApi,
   HttpMethod,
   HttpNoneAuthorizer,
-  type HttpRoute,
+  HttpRoute,
+  HttpRouteKey,
   HttpStage,
   LogGroupLogDestination,
   SecurityPolicy,
@@ -69,6 +75,9 @@ export interface ApiOrigin {
   readonly secretVersionId?: string | undefined;
 }
 
+/** The construct id of the routes' nested stack (in the `Api` part, which the stack leaves out of logical ids). */
+export const ROUTES_STACK_ID = "Routes";
+
 export interface ApiProps {
   readonly userPool: cognito.UserPool;
   readonly userPoolClient: cognito.UserPoolClient;
@@ -85,6 +94,8 @@ export class Api extends StackPart {
   scimAuthorizerFunction: NodejsFunction | undefined;
   private scimAuthorizer: HttpLambdaAuthorizer | undefined;
   private readonly fronted: ApiOrigin | undefined;
+  /** The nested stack of the routes, their integrations and their Lambda permissions (made by `serve`). */
+  routesStack: NestedStack | undefined;
 
   constructor(scope: Construct, id: string, props: ApiProps) {
     super(scope, id);
@@ -159,16 +170,17 @@ export class Api extends StackPart {
       out.set(handler, made.function);
     }
     if (routes.some((r) => r.auth === "scim")) {
-      // The SCIM routes' Lambda REQUEST authorizer (DESIGN.md §15): the connection's token, by its hash, in one
+      // The SCIM routes' Lambda REQUEST authorizer (docs/scim.md): the connection's token, by its hash, in one
       // GetItem. Not cached, so that a rotated or revoked token stops working at once.
+      const authorizerAccess: RouteAccess = { main: ["GetItem"] };
       this.scimAuthorizerFunction = new ApiFunction(this, "ScimAuthorizerFunction", {
         handler: "scim/authorizer",
-        access: { main: "read" },
+        access: authorizerAccess,
         routeKeys: [`the SCIM routes (${SCIM_BASE_PATH}/*)`],
         tables: props.tables,
         sendResources: [],
         userPool: props.userPool,
-        environment: props.environment({ main: "read" }, "scim/authorizer"),
+        environment: props.environment(authorizerAccess, "scim/authorizer"),
         logRetention: props.settings.logRetention,
       }).function;
       this.scimAuthorizer = new HttpLambdaAuthorizer("ScimAuthorizer", this.scimAuthorizerFunction, {
@@ -189,18 +201,23 @@ export class Api extends StackPart {
   serve(routes: readonly Route[], functions: ReadonlyMap<string, NodejsFunction>, settings: Settings): HttpStage {
     const noAuthorizer = new HttpNoneAuthorizer();
     const routeResources = new Map<string, HttpRoute>();
+    const routesStack = new NestedStack(this, ROUTES_STACK_ID, {
+      description: "Institution Administration API: the HTTP API's routes, their integrations and Lambda permissions",
+    });
+    this.routesStack = routesStack;
     for (const route of routes) {
       const fn = functions.get(route.handler);
       if (!fn) throw new Error(`No function for handler ${route.handler}`);
-      const [created] = this.httpApi.addRoutes({
-        path: route.path,
-        methods: [HttpMethod[route.method]],
+      // As `HttpApi.addRoutes` makes it (the same construct id), in the routes' stack: the integration and the
+      // Lambda permission are made in the route's scope, so they live there too.
+      const created = new HttpRoute(routesStack, `${route.method}${route.path}`, {
+        httpApi: this.httpApi,
+        routeKey: HttpRouteKey.with(route.path, HttpMethod[route.method]),
         // One integration per route keeps each Lambda permission scoped to its own route.
         integration: new HttpLambdaIntegration(`${functionId(route.handler)}${route.method}Integration`, fn),
         // Public routes (the API document and its page) are served without a token.
         authorizer: route.public ? noAuthorizer : route.auth === "scim" ? this.scimAuthorizerOf(route) : this.authorizer,
       });
-      if (!created) throw new Error(`No route made for ${routeKey(route)}`);
       routeResources.set(routeKey(route), created);
       if (route.public) {
         Validations.of(created).acknowledge({
@@ -254,7 +271,7 @@ export class Api extends StackPart {
           DetailedMetricsEnabled: true,
         },
       };
-      // The stage names the route by key: it must exist first.
+      // The stage names the route by key: it must exist first (the stage depends on the routes' stack).
       const route = routeResources.get(key);
       if (route) stage.node.addDependency(route);
     }

@@ -1,5 +1,5 @@
 /**
- * The console distribution's access logs (DESIGN.md §13): CloudFront standard logging v2, a CloudWatch Logs
+ * The console distribution's access logs (docs/security.md): CloudFront standard logging v2, a CloudWatch Logs
  * vended delivery to the access-log bucket, with the fields chosen here. The legacy logging always writes the
  * query string, and an invitation link (`/invitations/accept?token=…`) would leave its token in every log
  * file; v2 writes only the listed fields, and the query string, cookies and referrer are not among them.

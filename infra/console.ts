@@ -1,5 +1,5 @@
 /**
- * The console (DESIGN §7, deployed): the built single-page app in a private S3 bucket, served by CloudFront
+ * The console (docs/console.md, deployed): the built single-page app in a private S3 bucket, served by CloudFront
  * through origin access control, with `/api/*` routed to the HTTP API on the same distribution, so the console
  * and the API share one origin and need no CORS.
  */
@@ -106,6 +106,8 @@ export interface ConsoleProps {
   readonly deploymentLogGroup: logs.ILogGroup;
   /** A header CloudFront adds to every API request (the origin secret, shared/origin.ts), with a custom origin domain. */
   readonly apiOriginHeader?: { readonly name: string; readonly value: string };
+  /** The `/api/*` behaviour's viewer-request function: institution API keys to the machines' API (infra/machine-api.ts). */
+  readonly apiRequestFunction?: cloudfront.IFunction;
 }
 
 export class Console extends Construct {
@@ -190,6 +192,9 @@ export class Console extends Construct {
           originRequestPolicy: cloudfront.OriginRequestPolicy.ALL_VIEWER_EXCEPT_HOST_HEADER,
           responseHeadersPolicy: apiHeaders,
           compress: true,
+          ...(props.apiRequestFunction && {
+            functionAssociations: [{ function: props.apiRequestFunction, eventType: cloudfront.FunctionEventType.VIEWER_REQUEST }],
+          }),
         },
       },
     });

@@ -1,5 +1,5 @@
 /** The Cognito user pool the API's authorizer trusts, its cohort-super-admin group and the console's app client. */
-import { Duration, RemovalPolicy, Validations } from "aws-cdk-lib";
+import { Aws, Duration, RemovalPolicy, Stack, Validations } from "aws-cdk-lib";
 import * as cognito from "aws-cdk-lib/aws-cognito";
 import type { Construct } from "constructs";
 import { SUPER_ADMIN_GROUP } from "../shared/caller.js";
@@ -10,6 +10,11 @@ import type { Settings } from "./settings.js";
 export class Identity extends StackPart {
   readonly userPool: cognito.UserPool;
   readonly userPoolClient: cognito.UserPoolClient;
+  /**
+   * The pool's managed-login domain (docs/sso.md): SSO connections' ACS URL and redirect URI are on it. A Cognito
+   * prefix domain, unique per region across AWS: the stack's name and the account.
+   */
+  readonly domain: cognito.UserPoolDomain;
 
   constructor(scope: Construct, id: string, { mfa, refreshTokenValidityHours }: Pick<Settings, "mfa" | "refreshTokenValidityHours">) {
     super(scope, id);
@@ -28,6 +33,8 @@ export class Identity extends StackPart {
       customAttributes: {
         // Mutable so an administrator can move a user between accounts; clients cannot write it (see below).
         account_id: new cognito.StringAttribute({ minLen: 1, maxLen: 128, mutable: true }),
+        // The groups an institution's IdP asserts (docs/sso.md), mapped at each federated sign-in; read by the triggers.
+        sso_groups: new cognito.StringAttribute({ maxLen: 2048, mutable: true }),
       },
       // The one policy (shared/password-policy.ts): the join route checks a password against it before creating a user.
       passwordPolicy: {
@@ -59,13 +66,21 @@ export class Identity extends StackPart {
       enableTokenRevocation: true,
       idTokenValidity: Duration.hours(1),
       accessTokenValidity: Duration.hours(1),
-      // A console session: at most 12 hours (DESIGN.md §13), then sign in again.
+      // A console session: at most 12 hours (docs/security.md), then sign in again.
       refreshTokenValidity: Duration.hours(refreshTokenValidityHours),
       readAttributes: new cognito.ClientAttributes()
         .withStandardAttributes({ email: true, emailVerified: true, fullname: true })
         .withCustomAttributes("account_id"),
       // Only the display name: e-mail and account are identity the API trusts, so users cannot rewrite them.
       writeAttributes: new cognito.ClientAttributes().withStandardAttributes({ fullname: true }),
+    });
+
+    this.domain = this.userPool.addDomain("ManagedLoginDomain", {
+      cognitoDomain: {
+        domainPrefix: `${Stack.of(this)
+          .stackName.toLowerCase()
+          .replace(/[^a-z0-9-]/g, "-")}-${Aws.ACCOUNT_ID}`,
+      },
     });
 
     if (mfa !== "required") {

@@ -1,5 +1,5 @@
 /**
- * One way in (DESIGN.md §16): a generated secret that CloudFormation resolves at deployment into CloudFront's
+ * One way in (docs/one-way-in.md): a generated secret that CloudFormation resolves at deployment into CloudFront's
  * origin header and every function's environment; shared/origin.ts refuses a request without it.
  */
 import { SecretValue, type Stack, Validations } from "aws-cdk-lib";

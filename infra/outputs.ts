@@ -4,7 +4,6 @@
  */
 import { CfnOutput, type Stack } from "aws-cdk-lib";
 import type * as cloudfront from "aws-cdk-lib/aws-cloudfront";
-import type * as cloudwatch from "aws-cdk-lib/aws-cloudwatch";
 import type * as cognito from "aws-cdk-lib/aws-cognito";
 import type * as events from "aws-cdk-lib/aws-events";
 import type * as kms from "aws-cdk-lib/aws-kms";
@@ -25,7 +24,8 @@ export interface Outputs {
   readonly alarmTopic: sns.ITopic;
   readonly mailFeedbackTopic: sns.ITopic;
   readonly mailConfigurationSet: ses.IConfigurationSet;
-  readonly dashboard: cloudwatch.Dashboard;
+  /** The dashboard's name, known here: its resource lives in the monitoring's nested stack (monitoring.ts). */
+  readonly dashboardName: string;
   /** The digests' signing key (trail.ts). */
   readonly trailSigningKey: kms.IKey;
 }
@@ -57,6 +57,6 @@ export function addOutputs(stack: Stack, o: Outputs): void {
   new CfnOutput(stack, "MailFeedbackTopicArn", { value: o.mailFeedbackTopic.topicArn, description: "SES bounces and complaints" });
   new CfnOutput(stack, "MailConfigurationSetName", { value: o.mailConfigurationSet.configurationSetName });
   new CfnOutput(stack, "DashboardUrl", {
-    value: `https://console.aws.amazon.com/cloudwatch/home?region=${stack.region}#dashboards/dashboard/${o.dashboard.dashboardName}`,
+    value: `https://console.aws.amazon.com/cloudwatch/home?region=${stack.region}#dashboards/dashboard/${o.dashboardName}`,
   });
 }

@@ -1,5 +1,5 @@
 /**
- * The user pool's own functions and mail, deployed (DESIGN.md §20; the list is shared/pool-triggers.ts):
+ * The user pool's own functions and mail, deployed (docs/contract/people.md; the list is shared/pool-triggers.ts):
  * - one function per trigger, attached to the pool (`LambdaConfig`): CustomMessage writes every mail the pool
  *   sends, PostAuthentication records sign-ins, PostConfirmation password resets;
  * - the user-activity export (Plus plan, `userAuthEvents` at INFO) to a log group of its own, whose subscription
@@ -27,10 +27,10 @@ import * as logs from "aws-cdk-lib/aws-logs";
 import { LambdaDestination } from "aws-cdk-lib/aws-logs-destinations";
 import type * as sns from "aws-cdk-lib/aws-sns";
 import { Construct } from "constructs";
-import { POOL_ACTIVITY_HANDLER, POOL_TRIGGERS, type PoolTrigger } from "../shared/pool-triggers.js";
+import { POOL_ACTIVITY_HANDLER, type PoolTrigger, type TriggersOf, triggersOf } from "../shared/pool-triggers.js";
 import { type RouteAccess, USER_ACTIONS } from "../shared/routes.js";
 import { type Environment, environment } from "../shared/settings.js";
-import { API_MEMORY_MB, BUNDLING, handlerCode } from "./api-function.js";
+import { API_MEMORY_MB, BUNDLING, bundlingDefine, functionId, handlerCode } from "./api-function.js";
 import type { Tables } from "./tables.js";
 
 /** Who sends the pool's mail: Cognito's own sender (capped, no bounce alarms), or the stack's SES identity. */
@@ -44,7 +44,7 @@ export interface PoolTriggersProps {
   /** The console's origin: the link in every mail. */
   readonly appBaseUrl: string;
   readonly logRetention: logs.RetentionDays;
-  /** Days an event is kept (DESIGN.md §10): the functions that record one set its TTL. */
+  /** Days an event is kept (docs/trail.md): the functions that record one set its TTL. */
   readonly eventRetentionDays: number;
   /** Where the functions' alarms go. */
   readonly alarmTopic: sns.ITopic;
@@ -56,6 +56,9 @@ export interface PoolTriggersProps {
     readonly configurationSetName: string;
   };
 }
+
+/** The triggers whose functions are deployed here (the SSO ones: infra/sso-triggers.ts). */
+type OwnTrigger = TriggersOf<"pool">;
 
 /** What each function does, for its role and its description. */
 interface Spec {
@@ -89,7 +92,7 @@ export class PoolTriggers extends Construct {
     const retention = { EVENT_RETENTION_DAYS: String(props.eventRetentionDays) };
     // Cognito waits 5 seconds for a trigger, and a sign-in waits for it: the API functions' memory, for their cold start.
     const onSignIn = { memorySize: API_MEMORY_MB, timeout: Duration.seconds(5) };
-    const specs: Record<PoolTrigger, Spec> = {
+    const specs: Record<OwnTrigger, Spec> = {
       CustomMessage: {
         purpose: "writes every mail the user pool sends (CustomMessage trigger)",
         access: {},
@@ -98,19 +101,20 @@ export class PoolTriggers extends Construct {
       },
       PostAuthentication: {
         purpose: "records each sign-in in the person's trail (PostAuthentication trigger)",
-        access: { events: "write" },
+        access: { events: ["append"] },
         environment: retention,
         ...onSignIn,
       },
       PostConfirmation: {
         purpose: "records a password reset in the person's trail (PostConfirmation trigger)",
-        access: { events: "write" },
+        access: { events: ["append"] },
         environment: retention,
         ...onSignIn,
       },
     };
     this.triggerStack = new NestedStack(this, "Triggers", { description: "The user pool's triggers (shared/pool-triggers.ts)" });
-    for (const [trigger, handler] of Object.entries(POOL_TRIGGERS) as [PoolTrigger, string][]) {
+    // The pool's own triggers of its one list (shared/pool-triggers.ts); the SSO ones are infra/sso-triggers.ts's.
+    for (const [trigger, handler] of triggersOf("pool")) {
       const fn = this.fn(this.triggerStack, handler, specs[trigger]);
       props.userPool.addTrigger(cognito.UserPoolOperation.of(trigger), fn);
       this.triggers.set(trigger, fn);
@@ -157,7 +161,7 @@ export class PoolTriggers extends Construct {
       purpose: "records failed sign-ins and password changes from the user pool's activity export",
       // The trail, a marker per export record in the main table (a redelivery records nothing), and the person's
       // attributes as the pool holds them.
-      access: { events: "write", main: "write", users: "read" },
+      access: { events: ["append"], main: ["PutItem"], users: "read" },
       environment: { ...retention, USER_POOL_ID: props.userPool.userPoolId },
       memorySize: 256,
       timeout: Duration.seconds(30),
@@ -182,10 +186,7 @@ export class PoolTriggers extends Construct {
 
   /** A function in `scope` of its own role and log group, granted exactly `spec.access`, with its two alarms. */
   private fn(scope: Construct, handler: string, spec: Spec): NodejsFunction {
-    const id = handler
-      .split(/[/-]/)
-      .map((part) => part.charAt(0).toUpperCase() + part.slice(1))
-      .join("");
+    const id = functionId(handler);
     const p = this.props;
     const logGroup = new logs.LogGroup(scope, `${id}Logs`, { retention: p.logRetention, removalPolicy: RemovalPolicy.DESTROY });
     const role = new iam.Role(scope, `${id}Role`, {
@@ -212,7 +213,8 @@ export class PoolTriggers extends Construct {
       tracing: lambda.Tracing.ACTIVE,
       description: `${handler}: ${spec.purpose}`,
       environment: environment({ ...p.commonEnv, ...spec.environment }),
-      bundling: BUNDLING,
+      // No route: no Idempotency-Key, so no idempotency middleware in the bundle.
+      bundling: { ...BUNDLING, define: bundlingDefine(false) },
     });
     this.functionsByHandler.set(handler, created);
     // As the monitoring alarms on every API function (infra/monitoring.ts): any error, any throttle, in 5 minutes.

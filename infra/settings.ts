@@ -40,7 +40,7 @@ export interface Settings {
   readonly mfa: "optional" | "required";
   /**
    * Hours a console session lasts without signing in again: the app client's refresh-token validity
-   * (DESIGN.md §13: at most 12; Cognito's least is 1). The console keeps its tokens in sessionStorage.
+   * (docs/security.md: at most 12; Cognito's least is 1). The console keeps its tokens in sessionStorage.
    */
   readonly refreshTokenValidityHours: number;
   /** Subscribed by e-mail to the alarm topic when set (SNS mails a confirmation link first). */
@@ -69,7 +69,7 @@ export interface Settings {
   readonly invitationValidityDays?: number;
   readonly pendingInvitationLimit?: number;
   /**
-   * The bounds across the service (DESIGN.md §13), unset in every environment like the two above: the
+   * The bounds across the service (docs/security.md), unset in every environment like the two above: the
    * functions' defaults apply (10 mails per account and mailbox a day, 50 per mailbox, 200 per account an hour, 100 institutions per
    * account a day, 30 refusals per caller a minute) unless a value comes from context.
    */

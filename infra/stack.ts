@@ -1,4 +1,4 @@
-import { type CfnElement, Duration, RemovalPolicy, Stack, type StackProps } from "aws-cdk-lib";
+import { type CfnElement, Duration, type NestedStack, RemovalPolicy, Stack, type StackProps } from "aws-cdk-lib";
 import type { HttpApi, HttpStage } from "aws-cdk-lib/aws-apigatewayv2";
 import type * as cognito from "aws-cdk-lib/aws-cognito";
 import type * as dynamodb from "aws-cdk-lib/aws-dynamodb";
@@ -17,6 +17,7 @@ import { functionId } from "./api-function.js";
 import { Console } from "./console.js";
 import { type ConsoleAccessLogs, consoleAccessLogs } from "./console-logs.js";
 import { Identity } from "./identity.js";
+import { MachineApi } from "./machine-api.js";
 import { Mail } from "./mail.js";
 import { Monitoring } from "./monitoring.js";
 import { Notifications } from "./notifications.js";
@@ -25,6 +26,7 @@ import { addOutputs } from "./outputs.js";
 import { StackPart } from "./part.js";
 import { type PoolMail, PoolTriggers } from "./pool-triggers.js";
 import { boundsEnvironment, ENVIRONMENTS, type Settings } from "./settings.js";
+import { SsoTriggers } from "./sso-triggers.js";
 import { Streaming } from "./streaming.js";
 import { Tables } from "./tables.js";
 import { EvidenceTrail } from "./trail.js";
@@ -66,7 +68,7 @@ export interface InstitutionAdminStackProps extends StackProps {
    */
   readonly consoleLogsElsewhere?: boolean;
   /**
-   * A custom domain of the HTTP API that only the console's CloudFront distribution uses (DESIGN.md §13,
+   * A custom domain of the HTTP API that only the console's CloudFront distribution uses (docs/security.md,
    * "One way in"). With it, CloudFront reaches the API there, the default `execute-api` endpoint is disabled
    * (so the WAF and the distribution cannot be bypassed), and the functions record the viewer's address from
    * `CloudFront-Viewer-Address`. The certificate is a regional ACM certificate for `name`, in this stack's
@@ -92,6 +94,8 @@ export class InstitutionAdminStack extends Stack {
   readonly functions = new Map<string, NodejsFunction>();
   /** The SCIM routes' Lambda authorizer (functions/scim/authorizer.ts), when the route table has SCIM routes. */
   readonly scimAuthorizerFunction: NodejsFunction | undefined;
+  /** The user pool's triggers of an SSO sign-in (infra/sso-triggers.ts). */
+  readonly ssoTriggers: SsoTriggers;
   readonly settings: Settings;
   readonly mainTable: dynamodb.Table;
   readonly eventsTable: dynamodb.Table;
@@ -101,6 +105,8 @@ export class InstitutionAdminStack extends Stack {
   readonly userPoolClient: cognito.UserPoolClient;
   readonly api: HttpApi;
   readonly stage: HttpStage;
+  /** The nested stack of the routes, their integrations and Lambda permissions (infra/api.ts). */
+  readonly routesStack: NestedStack;
   readonly console: Console;
   readonly webAcl?: ConsoleWebAcl;
   /** Server access logs of the buckets, and the console distribution's access logs (console-logs.ts). */
@@ -111,11 +117,13 @@ export class InstitutionAdminStack extends Stack {
   readonly alarmTopic: sns.Topic;
   readonly mailFeedbackTopic: sns.Topic;
   readonly monitoring: Monitoring;
-  /** Exports bucket and worker, the events stream's consumer, the bus and the webhook retrier (DESIGN.md §11). */
+  /** Exports bucket and worker, the events stream's consumer, the bus and the webhook retrier (docs/events-out.md). */
   readonly streaming: Streaming;
   readonly trail: EvidenceTrail;
   /** The user pool's triggers, its activity export and its mail (pool-triggers.ts). */
   readonly poolTriggers: PoolTriggers;
+  /** The machines' API: institution API keys, chosen at the edge (docs/api-keys.md, infra/machine-api.ts). */
+  readonly machineApi: MachineApi;
   /** Origin of the links in mail. */
   readonly appBaseUrl: string;
 
@@ -150,6 +158,8 @@ export class InstitutionAdminStack extends Stack {
     });
     this.api = api.httpApi;
     const fronted = props.apiOrigin;
+    // Its edge function goes on the distribution; its routes come after the functions.
+    this.machineApi = new MachineApi(this, "MachineApi", { fronted: fronted !== undefined });
 
     // ---- Console ----
     const logBucket = new s3.Bucket(this, "AccessLogsBucket", {
@@ -169,11 +179,12 @@ export class InstitutionAdminStack extends Stack {
       webAclArn = this.webAcl.arn;
     }
 
-    // One way in (DESIGN.md §16): CloudFront's origin header, which every function checks (origin-secret.ts).
+    // One way in (docs/iam.md): CloudFront's origin header, which every function checks (origin-secret.ts).
     const originSecret = fronted ? originVerifySecret(this, fronted.secretVersionId) : undefined;
 
     this.console = new Console(this, "Console", {
       ...(originSecret !== undefined && { apiOriginHeader: { name: ORIGIN_VERIFY_HEADER, value: originSecret } }),
+      apiRequestFunction: this.machineApi.edgeFunction,
       assetDir: props.consoleAssetDir,
       apiDomain: fronted ? fronted.domainName : `${this.api.apiId}.execute-api.${this.region}.${this.urlSuffix}`,
       config: {
@@ -222,10 +233,15 @@ export class InstitutionAdminStack extends Stack {
       ...commonEnv,
       ...(originSecret !== undefined && { ORIGIN_VERIFY_SECRET: originSecret }),
       ...(access.mail ? mailEnv : {}),
-      // Directory provisioning (DESIGN.md §15): the SCIM base URL is the console's origin.
+      // Directory provisioning (docs/scim.md): the SCIM base URL is the console's origin.
       ...(handler.startsWith("scim/") && { APP_BASE_URL: this.appBaseUrl }),
-      // A person's second step (DESIGN.md §20): where the pool requires one, it cannot be turned off.
+      // A person's second step (docs/contract/people.md): where the pool requires one, it cannot be turned off.
       ...(access.users === "mfa" && { USER_POOL_MFA: settings.mfa }),
+      // SSO connections (docs/sso.md): the console's app client lists their providers; their ACS URL is on the pool's domain.
+      ...(access.users === "sso" && {
+        USER_POOL_CLIENT_ID: this.userPoolClient.userPoolClientId,
+        COGNITO_DOMAIN: identity.domain.baseUrl(),
+      }),
     });
     const userPool = { arn: this.userPool.userPoolArn, id: this.userPool.userPoolId };
     for (const [handler, fn] of api.functions(routes, routeAccess, {
@@ -238,6 +254,13 @@ export class InstitutionAdminStack extends Stack {
       this.functions.set(handler, fn);
     }
     this.scimAuthorizerFunction = api.scimAuthorizerFunction;
+    // The pool's triggers of an SSO sign-in (docs/sso.md): trust, linking, JIT, require SSO.
+    this.ssoTriggers = new SsoTriggers(this, "SsoTriggers", {
+      userPool: this.userPool,
+      tables,
+      environment: commonEnv,
+      logRetention: settings.logRetention,
+    });
     // Retention, signed hourly digests and their locked copies (trail.ts).
     this.trail = new EvidenceTrail(this, "Trail", {
       settings,
@@ -251,7 +274,7 @@ export class InstitutionAdminStack extends Stack {
       if (!this.functions.has(handler)) throw new Error(`Reserved concurrency for unknown handler ${handler}`);
     }
 
-    // ---- The user pool's own functions: its mail, sign-ins and the activity export (DESIGN.md §20) ----
+    // ---- The user pool's own functions: its mail, sign-ins and the activity export (docs/contract/people.md) ----
     this.poolTriggers = new PoolTriggers(this, "PoolTriggers", {
       userPool: this.userPool,
       tables,
@@ -270,6 +293,10 @@ export class InstitutionAdminStack extends Stack {
 
     // ---- Routes and stage ----
     this.stage = api.serve(routes, this.functions, settings);
+    if (!api.routesStack) throw new Error("The routes' stack is made by serve");
+    this.routesStack = api.routesStack;
+    // The machines' API (docs/api-keys.md): its own nested stack, over the same functions.
+    this.machineApi.serve({ routes, functions: this.functions, tables, environment, settings, domain: api.domain });
 
     // ---- Getting events out ----
     this.streaming = new Streaming(this, "Streaming", {
@@ -283,6 +310,7 @@ export class InstitutionAdminStack extends Stack {
 
     // ---- Monitoring ----
     this.monitoring = new Monitoring(this, "Monitoring", {
+      stackName: this.stackName,
       api: this.api,
       stage: this.stage,
       functions: this.functions,
@@ -315,7 +343,7 @@ export class InstitutionAdminStack extends Stack {
       alarmTopic: this.alarmTopic,
       mailFeedbackTopic: this.mailFeedbackTopic,
       mailConfigurationSet: this.mailConfigurationSet,
-      dashboard: this.monitoring.dashboard,
+      dashboardName: this.stackName,
       trailSigningKey: this.trail.signingKey,
     });
   }

@@ -1,5 +1,5 @@
 /**
- * Getting events out (DESIGN.md §11), as one construct beside the API stack's: the exports bucket (encrypted,
+ * Getting events out (docs/events-out.md), as one construct beside the API stack's: the exports bucket (encrypted,
  * TLS only, files expire after 7 days) and the export worker the `POST …/exports` function invokes
  * asynchronously; the events table's stream → the consumer function (event source mapping, SQS dead-letter
  * queue with an alarm) → the EventBridge custom bus and the webhooks; the webhook retrier every minute.
@@ -108,7 +108,8 @@ export class Streaming extends Construct {
       timeout: EXPORT_WORKER_TIMEOUT,
       memorySize: 512,
       environment: { EXPORTS_BUCKET: this.bucket.bucketName },
-      access: { main: "readwrite", events: "read" },
+      // The export's record and its slots (EXPORTS#), and the events it exports, by any filter of the route.
+      access: { main: ["GetItem", "Query", "UpdateItem"], events: ["Query", "Query by_user", "Query by_type"] },
     });
     // Exactly the multipart upload's actions (PutObject covers its parts and completion), under exports/ only.
     this.exportWorker.addToRolePolicy(
@@ -161,7 +162,8 @@ export class Streaming extends Construct {
       timeout: Duration.minutes(2),
       memorySize: 512,
       environment: { EVENT_BUS_NAME: this.bus.eventBusName },
-      access: { main: "readwrite", events: "write" },
+      // The account's webhooks, their deliveries and retries; disabling a failing webhook records its event.
+      access: { main: ["GetItem", "Query", "PutItem", "UpdateItem"], events: ["append"] },
     });
     this.bus.grantPutEventsTo(this.consumer);
     this.consumer.addEventSource(
@@ -188,7 +190,8 @@ export class Streaming extends Construct {
       timeout: Duration.minutes(5),
       memorySize: 256,
       environment: {},
-      access: { main: "readwrite", events: "readwrite" },
+      // The due retries (taken by deleting them), as the consumer's deliveries; the event each delivers.
+      access: { main: ["GetItem", "Query", "PutItem", "UpdateItem", "DeleteItem"], events: ["GetItem", "append"] },
     });
     new events.Rule(this, "WebhookRetrySchedule", {
       description: "Attempts the webhook deliveries whose retry is due",

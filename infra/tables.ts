@@ -1,4 +1,4 @@
-/** The DynamoDB tables of `shared/tables.ts`, and what each access level of the route table grants on them. */
+/** The DynamoDB tables of `shared/tables.ts`, and the grants of the calls the route table declares on them. */
 import { RemovalPolicy } from "aws-cdk-lib";
 import * as dynamodb from "aws-cdk-lib/aws-dynamodb";
 import * as iam from "aws-cdk-lib/aws-iam";
@@ -8,16 +8,18 @@ import { EVENT_KEY_PREFIXES, eventsTable, idempotencyTable, mainTable, type Tabl
 import { StackPart } from "./part.js";
 
 /**
- * IAM actions per access level. TransactWriteItems has no action of its own: IAM checks each item's action. No
- * BatchGetItem: no function sends one (the test run's IAM check lists grants nothing uses, docs/iam.md).
+ * What Powertools' DynamoDB persistence layer sends (shared/idempotency.ts): PutItem (in progress), UpdateItem
+ * (done), DeleteItem (not kept, or an in-progress record whose invocation's time is up). No GetItem: the record
+ * that fails the save's condition comes back with that answer (`ALL_OLD`), and a condition fails only on a record
+ * that exists, so the utility's own read is never reached (docs/iam.md).
  */
-export const TABLE_ACTIONS = {
-  read: ["dynamodb:GetItem", "dynamodb:Query"],
-  write: ["dynamodb:PutItem", "dynamodb:UpdateItem", "dynamodb:DeleteItem", "dynamodb:ConditionCheckItem"],
-} as const;
+export const IDEMPOTENCY_ACTIONS = ["dynamodb:PutItem", "dynamodb:UpdateItem", "dynamodb:DeleteItem"] as const;
 
-/** What Powertools' DynamoDB persistence layer sends: PutItem (in progress), GetItem, UpdateItem (done), DeleteItem (failed). */
-export const IDEMPOTENCY_ACTIONS = ["dynamodb:GetItem", "dynamodb:PutItem", "dynamodb:UpdateItem", "dynamodb:DeleteItem"] as const;
+/** The IAM action of a call of the route table (`GetItem` → `dynamodb:GetItem`). */
+const action = (call: string) => `dynamodb:${call}`;
+
+/** `Query <index>` → the index's name. */
+const indexOf = (call: string): string | undefined => /^Query (.+)$/.exec(call)?.[1];
 
 export class Tables extends StackPart {
   readonly main: dynamodb.Table;
@@ -32,33 +34,43 @@ export class Tables extends StackPart {
     this.idempotency = buildTable(this, idempotencyTable);
   }
 
-  /** Exactly the actions `access` implies, on exactly the table (and, for reads, its indexes). */
-  grant(role: iam.Role, access: RouteAccess): void {
+  /**
+   * Exactly the calls `access` declares (shared/routes.ts), on exactly the table and the indexes they name: a read
+   * statement (`<Table>Read`), a statement for the queried indexes (`<Table>QueryIndexes`) and one for the writes
+   * (`MainWrite`; on the events table `EventsAppend` and `EventsCount`, each on its keys only), each only when it
+   * has an action.
+   */
+  grant(role: iam.Role, access: Pick<RouteAccess, "main" | "events" | "idempotency">): void {
     const tables = [
-      { name: "Main", table: this.main, def: mainTable, level: access.main },
-      { name: "Events", table: this.events, def: eventsTable, level: access.events },
-    ];
-    for (const { name, table, def, level } of tables) {
-      if (!level) continue;
-      if (level === "read" || level === "readwrite") {
-        role.addToPrincipalPolicy(
-          new iam.PolicyStatement({ sid: `${name}Read`, actions: [...TABLE_ACTIONS.read], resources: [table.tableArn] }),
-        );
-        // An index is only ever queried (GetItem names no index). Index ARNs one by one rather than `index/*`.
+      { name: "Main", table: this.main, def: mainTable, calls: access.main ?? [] },
+      { name: "Events", table: this.events, def: eventsTable, calls: access.events ?? [] },
+    ] as const;
+    for (const { name, table, def, calls } of tables) {
+      const known = def.indexes.map((i) => i.name as string);
+      const indexes = calls.flatMap((c) => indexOf(c) ?? []);
+      const unknown = indexes.filter((i) => !known.includes(i));
+      if (unknown.length > 0) throw new Error(`${name} table has no index ${unknown.join(", ")} (shared/tables.ts)`);
+      const reads = calls.filter((c) => c === "GetItem" || c === "Query").map(action);
+      if (reads.length > 0) {
+        role.addToPrincipalPolicy(new iam.PolicyStatement({ sid: `${name}Read`, actions: reads, resources: [table.tableArn] }));
+      }
+      // An index is only ever queried (GetItem names no index). Index ARNs one by one rather than `index/*`.
+      if (indexes.length > 0) {
         role.addToPrincipalPolicy(
           new iam.PolicyStatement({
             sid: `${name}QueryIndexes`,
             actions: ["dynamodb:Query"],
-            resources: def.indexes.map((i) => `${table.tableArn}/index/${i.name}`),
+            resources: indexes.map((i) => `${table.tableArn}/index/${i}`),
           }),
         );
       }
-      if ((level === "write" || level === "readwrite") && table === this.events) {
-        for (const statement of appendOnly(table)) role.addToPrincipalPolicy(statement);
-      } else if (level === "write" || level === "readwrite") {
-        role.addToPrincipalPolicy(
-          new iam.PolicyStatement({ sid: `${name}Write`, actions: [...TABLE_ACTIONS.write], resources: [table.tableArn] }),
-        );
+      if (table === this.events) {
+        for (const statement of appendOnly(table, calls as readonly string[])) role.addToPrincipalPolicy(statement);
+        continue;
+      }
+      const writes = calls.filter((c) => ["PutItem", "UpdateItem", "DeleteItem", "ConditionCheckItem"].includes(c)).map(action);
+      if (writes.length > 0) {
+        role.addToPrincipalPolicy(new iam.PolicyStatement({ sid: `${name}Write`, actions: writes, resources: [table.tableArn] }));
       }
     }
     if (access.idempotency) {
@@ -75,24 +87,33 @@ export const leadingKeys = (prefixes: readonly string[]) => ({
 });
 
 /**
- * Writing to the trail is appending (DESIGN.md §13): a new event item or activity marker (`PutItem` on those keys only; the
- * code's `attribute_not_exists` condition keeps it from replacing one, IAM has no key for conditions) and
- * its counters (`UpdateItem` on counter keys only). No `DeleteItem`, and no `UpdateItem` of an event.
+ * Writing to the trail is appending (docs/security.md): `append`, a new event item or activity marker (`PutItem` on
+ * those keys only; the code's `attribute_not_exists` condition keeps it from replacing one, IAM has no key for
+ * conditions), and `count`, its counters (`UpdateItem` on counter keys only). No `DeleteItem`, and no `UpdateItem`
+ * of an event.
  */
-export function appendOnly(table: dynamodb.ITable): iam.PolicyStatement[] {
+export function appendOnly(table: dynamodb.ITable, calls: readonly string[]): iam.PolicyStatement[] {
   return [
-    new iam.PolicyStatement({
-      sid: "EventsAppend",
-      actions: ["dynamodb:PutItem"],
-      resources: [table.tableArn],
-      conditions: leadingKeys(EVENT_KEY_PREFIXES.appended),
-    }),
-    new iam.PolicyStatement({
-      sid: "EventsCount",
-      actions: ["dynamodb:UpdateItem"],
-      resources: [table.tableArn],
-      conditions: leadingKeys(EVENT_KEY_PREFIXES.counters),
-    }),
+    ...(calls.includes("append")
+      ? [
+          new iam.PolicyStatement({
+            sid: "EventsAppend",
+            actions: ["dynamodb:PutItem"],
+            resources: [table.tableArn],
+            conditions: leadingKeys(EVENT_KEY_PREFIXES.appended),
+          }),
+        ]
+      : []),
+    ...(calls.includes("count")
+      ? [
+          new iam.PolicyStatement({
+            sid: "EventsCount",
+            actions: ["dynamodb:UpdateItem"],
+            resources: [table.tableArn],
+            conditions: leadingKeys(EVENT_KEY_PREFIXES.counters),
+          }),
+        ]
+      : []),
   ];
 }
 

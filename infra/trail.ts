@@ -1,5 +1,5 @@
 /**
- * The audit trail as evidence (DESIGN.md §10), deployed: the KMS signing key (ECC_NIST_P256, SIGN_VERIFY), the
+ * The audit trail as evidence (docs/trail.md), deployed: the KMS signing key (ECC_NIST_P256, SIGN_VERIFY), the
  * digest function with an EventBridge Scheduler schedule a few minutes after every hour, the S3 bucket that
  * keeps a copy of every digest (Object Lock in compliance mode in prod, so that rewriting the table cannot
  * rewrite history), and the public key, read once at deployment and handed to the route that serves it.

@@ -1,6 +1,6 @@
 /**
  * `npm run verify-trail -- --api <url> --token <id token> [--from <iso>] [--to <iso>] [--public-key <pem file>]
- * [--grace <seconds>]`: checks the caller's account's trail with a public key alone (DESIGN.md §10). Fetches
+ * [--grace <seconds>]`: checks the caller's account's trail with a public key alone (docs/trail-verify.md). Fetches
  * the digests, then every event of the window (the list, paged, and each event as `GET /security_events/:id`
  * returns it), recomputes every hash, checks the chain, both its ends and every signature, and that every
  * event of an ended period is held by a digest. `--public-key` pins the key (a PEM file, or the PEM itself)

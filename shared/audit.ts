@@ -6,6 +6,7 @@
  * (`SecurityEventRecorded`). A read that is recorded uses `recordEvent`; a refused request, shared/refusals.ts.
  */
 import { MetricUnit } from "@aws-lambda-powertools/metrics";
+import { keyLabel } from "./api-keys/model.js";
 import type { Caller } from "./caller.js";
 import { now as clock } from "./clock.js";
 import { config } from "./config.js";
@@ -34,7 +35,7 @@ export interface AuditEvent<T extends EventType = EventType> {
   readonly details: EventDetails[T];
   /**
    * The accounts whose trail holds the event: the actor's, and the account that owns the institution it
-   * concerns when that is another one (DESIGN.md §2), under the same id.
+   * concerns when that is another one (docs/contract/README.md#identity-and-access), under the same id.
    */
   readonly accounts: readonly string[];
 }
@@ -141,7 +142,7 @@ export function describe(type: EventType, details: Record<string, unknown>, acto
       if (details.scope === "institution_daily") return `${actor} reached the limit of ${t("limit")} institutions created in a day`;
       return `${actor} exceeded the invitation limit (${t("limit")}, ${t("scope") || "pending"}) for ${t("email")}`;
     case "security_events_exported":
-      // A full export (DESIGN.md §11) is recorded when it starts, before its row count is known.
+      // A full export (docs/events-out.md) is recorded when it starts, before its row count is known.
       if (details.export_id !== undefined) return `${actor} started a full export (${t("format")}) of security events`;
       return `${actor} exported ${t("event_count")} security events`;
     case "token_validation_failure":
@@ -186,6 +187,30 @@ export function describe(type: EventType, details: Record<string, unknown>, acto
       return `${actor} provisioned ${t("email")} as ${t("role")} in institution ${institution}`;
     case "administrator_deprovisioned":
       return `${actor} deprovisioned ${t("email")} from institution ${institution} (${t("reason")})`;
+    case "domain_added":
+      return `${actor} added the domain ${t("domain")} to institution ${institution}`;
+    case "domain_verified":
+      return `${actor} verified the domain ${t("domain")} for institution ${institution}`;
+    case "domain_verification_failed":
+      return details.state === "failed"
+        ? `The domain ${t("domain")} of institution ${institution} failed verification (${t("reason")})`
+        : `${actor} could not verify the domain ${t("domain")} of institution ${institution} (${t("reason")})`;
+    case "domain_removed":
+      return `${actor} removed the domain ${t("domain")} from institution ${institution}`;
+    case "sso_connected":
+      return `${actor} connected ${t("type").toUpperCase()} single sign-on (${t("provider_name")}) to institution ${institution}`;
+    case "sso_updated":
+      return `${actor} changed the single sign-on of institution ${institution} (${(details.changes as string[] | undefined)?.join(", ") ?? ""})`;
+    case "sso_disconnected":
+      return `${actor} disconnected the single sign-on (${t("provider_name")}) of institution ${institution}`;
+    case "sso_sign_in":
+      return `${person} signed in with single sign-on (${t("provider_name")}) to institution ${institution}`;
+    case "sso_sign_in_refused":
+      return `A single sign-on (${t("provider_name")}) was refused (${t("reason")})`;
+    case "api_key_created":
+      return `${actor} created API key '${t("name")}' for institution ${institution}`;
+    case "api_key_revoked":
+      return `${actor} revoked API key '${t("name")}' of institution ${institution}`;
   }
 }
 
@@ -204,7 +229,7 @@ export function requestValue(value: string | undefined): string | null {
 const WHOLE = new Set(["email", "user_email", "to_email"]);
 
 /**
- * Every string of an event's details as the trail records it (DESIGN.md §13): each a `recordedText`,
+ * Every string of an event's details as the trail records it (docs/security.md): each a `recordedText`,
  * so that no value from a request, id, filter or name, can flood the trail or forge a line in it.
  */
 export function recordedDetails(value: unknown, key = ""): unknown {
@@ -225,28 +250,36 @@ export function periodStartOf(ms: number): string {
   return new Date(Math.floor(ms / period) * period).toISOString();
 }
 
+/**
+ * How the description names an actor: its e-mail, the directory as what it is, an API key by its name (docs/api-keys.md: "API key 'SIS sync'
+ * invited …"), else its id.
+ */
+function actorText(actor: Caller, email: string | null): string {
+  if (actor.apiKey) return keyLabel(recordedText(actor.apiKey.name));
+  // The directory is no person (docs/scim.md): named as what it is, not by its connection's id.
+  if (actor.directory) return "The directory (SCIM)";
+  return email ?? recordedText(actor.id);
+}
+
 /** The item of `e` in `account`'s trail. */
 function storedItem(e: AuditEvent, account: string): Record<string, unknown> {
   const { actor } = e;
-  const details = recordedDetails(e.details) as Record<string, unknown>;
+  const key = actor.apiKey;
+  // A key is the actor (docs/api-keys.md): every event it causes names it in `details.api_key`.
+  const details = recordedDetails(key ? { ...e.details, api_key: { id: key.id, name: key.name } } : e.details) as Record<string, unknown>;
   const email = actor.email ? recordedText(actor.email, Number.POSITIVE_INFINITY) : null;
   const stored: StoredEvent = {
     id: e.id,
     account_id: account,
     event_type: e.type,
-    // The directory acts as no user (DESIGN.md §15): `user_id` null; its id names it in the description and index.
-    user_id: actor.directory ? null : actor.id,
+    // The directory (docs/scim.md) and an API key (docs/api-keys.md) act as no user: `user_id` null; the id names
+    // the actor in the index, the details and description name it.
+    user_id: actor.directory || key ? null : actor.id,
     user_email: email,
     user_name: actor.name === null ? null : recordedText(actor.name),
     ip_address: actor.ip,
     details,
-    // The directory is no person (DESIGN.md §15): named as what it is, not by its connection's id.
-    description: describe(
-      e.type,
-      details,
-      actor.directory ? "The directory (SCIM)" : (email ?? recordedText(actor.id)),
-      actor.directory ? null : actor.name,
-    ),
+    description: describe(e.type, details, actorText(actor, email), actor.directory || key ? null : actor.name),
     created_at: e.createdAt,
   };
   return {
@@ -341,9 +374,20 @@ export const fitsWithEvents = (events: readonly AuditEvent[], ...change: TxItems
  * event's items under names of their own, all in the one transaction.
  */
 export async function commitWithEvents(events: readonly AuditEvent[], ...change: TxItems[]): Promise<TxResult> {
-  const named = events.map((e, i) =>
-    i === 0 ? eventItems(e) : Object.fromEntries(Object.entries(eventItems(e)).map(([name, item]) => [`${name} ${e.id}`, item])),
-  );
+  // One activity marker per account and period, however many of the events it marks: DynamoDB refuses a
+  // transaction that names one item twice (two events of one account, in a process that has not marked it yet).
+  const marked = new Set<string>();
+  const named = events.map((e, i) => {
+    const items = eventItems(e);
+    for (const account of e.accounts) {
+      const marker = items[`audit period ${account}`];
+      const key = marker && "Put" in marker ? `${marker.Put?.Item?.pk}#${marker.Put?.Item?.sk}` : undefined;
+      if (key === undefined) continue;
+      if (marked.has(key)) delete items[`audit period ${account}`];
+      marked.add(key);
+    }
+    return i === 0 ? items : Object.fromEntries(Object.entries(items).map(([name, item]) => [`${name} ${e.id}`, item]));
+  });
   const result = await transact(...change, ...named);
   if (result.kind !== "ok") return result;
   noteCommitted(named.flatMap((items) => Object.values(items)));

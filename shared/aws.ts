@@ -8,7 +8,7 @@
 import { LOCAL_KEYS, readSettings } from "./settings.js";
 
 /**
- * The test run's AWS request recorder (infra/local/aws-requests.ts, DESIGN.md §16), only when `AWS_REQUEST_LOG`
+ * The test run's AWS request recorder (infra/local/aws-requests.ts, docs/iam.md), only when `AWS_REQUEST_LOG`
  * is set: the stack's bundles define it empty, so esbuild drops the import, and a deployed cold start pays nothing.
  */
 const recorder = process.env.AWS_REQUEST_LOG ? await import("../infra/local/aws-requests.js") : undefined;

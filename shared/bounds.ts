@@ -1,5 +1,5 @@
 /**
- * Bounds on volume (DESIGN.md §3, §13) as conditional counters: each is one Update inside the transaction
+ * Bounds on volume (docs/contract/README.md, docs/contract/limits.md#bounds) as conditional counters: each is one Update inside the transaction
  * of the change it counts, adding 1 only while the counter is below its limit, so a bound holds under
  * concurrent requests without a read. A counter covers one UTC period (minute, hour or day) and
  * expires by TTL a day after it ends.

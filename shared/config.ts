@@ -28,7 +28,7 @@ export const config = {
   tables: {
     main: env.MAIN_TABLE,
     events: env.EVENTS_TABLE,
-    /** Set only for functions with a POST route (Idempotency-Key, DESIGN.md §12). */
+    /** Set only for functions with a POST route (Idempotency-Key, docs/contract/README.md#retries-and-concurrent-edits). */
     idempotency: env.IDEMPOTENCY_TABLE,
   },
   /** Overrides for local services; unset in AWS. */
@@ -38,13 +38,13 @@ export const config = {
   },
   invitationValidityDays: env.INVITATION_VALIDITY_DAYS,
   pendingInvitationLimit: env.PENDING_INVITATION_LIMIT,
-  /** Mail bounds (DESIGN.md §3): a resend waits this long after the invitation's last mail, */
+  /** Mail bounds (docs/contract/README.md): a resend waits this long after the invitation's last mail, */
   resendCooldownSeconds: env.RESEND_COOLDOWN_SECONDS,
   /** at most this many invitation mails per institution per UTC hour, */
   institutionHourlyMailLimit: env.INSTITUTION_HOURLY_MAIL_LIMIT,
   /** at most this many per (institution, e-mail) per UTC day, */
   recipientDailyMailLimit: env.RECIPIENT_DAILY_MAIL_LIMIT,
-  /** and, across its institutions (DESIGN.md §13), at most this many from one account per mailbox per UTC day, */
+  /** and, across its institutions (docs/security.md), at most this many from one account per mailbox per UTC day, */
   mailboxDailyMailLimit: env.MAILBOX_DAILY_MAIL_LIMIT,
   /** and, across the whole service, at most this many per mailbox per UTC day (the ceiling of every account's share), */
   mailboxDailyCeiling: env.MAILBOX_DAILY_CEILING,
@@ -54,7 +54,7 @@ export const config = {
   accountDailyInstitutionLimit: env.ACCOUNT_DAILY_INSTITUTION_LIMIT,
   /** A caller refused (404, 403, a failed token) more than this many times in a UTC minute gets 429 until it ends. */
   refusedRequestLimit: env.REFUSED_REQUEST_LIMIT,
-  /** Events expire this many days after they happen (DESIGN.md §10); no read returns one past it. */
+  /** Events expire this many days after they happen (docs/trail.md); no read returns one past it. */
   eventRetentionDays: env.EVENT_RETENTION_DAYS,
   /** Length of a digest period: the hour when deployed, shorter locally for tests and demos. */
   digestPeriodSeconds: env.DIGEST_PERIOD_SECONDS,

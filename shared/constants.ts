@@ -47,6 +47,17 @@ export const EVENT_TYPES = [
   "scim_disconnected",
   "administrator_provisioned",
   "administrator_deprovisioned",
+  "domain_added",
+  "domain_verified",
+  "domain_verification_failed",
+  "domain_removed",
+  "sso_connected",
+  "sso_updated",
+  "sso_disconnected",
+  "sso_sign_in",
+  "sso_sign_in_refused",
+  "api_key_created",
+  "api_key_revoked",
   "sign_in",
   "sign_in_failed",
   "password_reset",
@@ -65,5 +76,5 @@ export const COUNTED_TYPES = [
 ] as const satisfies readonly EventType[];
 export type CountedType = (typeof COUNTED_TYPES)[number];
 
-/** The request header of DESIGN.md §12, lower-cased as API Gateway passes header names. */
+/** The request header of docs/contract/README.md#retries-and-concurrent-edits, lower-cased as API Gateway passes header names. */
 export const IDEMPOTENCY_HEADER = "idempotency-key";

@@ -1,5 +1,5 @@
 /**
- * Optimistic concurrency over HTTP (DESIGN.md §12): an item's `version` attribute as a strong `ETag`, and
+ * Optimistic concurrency over HTTP (docs/contract/README.md#retries-and-concurrent-edits): an item's `version` attribute as a strong `ETag`, and
  * `If-Match` as a test on the version the write will hold its condition on.
  */
 

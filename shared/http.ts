@@ -5,9 +5,10 @@
  * the handler; the error mapping of `errors.ts` turns anything thrown into the contract's response.
  */
 import type { APIGatewayProxyEventV2WithJWTAuthorizer } from "aws-lambda";
-import { type Caller, callerFrom, visitorFrom } from "./caller.js";
+import { lacksScope, NOT_FOR_KEYS } from "./api-keys/scopes.js";
+import { type Caller, callerFrom, keyCallerFrom, lambdaContextOf, visitorFrom } from "./caller.js";
 import { IDEMPOTENCY_HEADER } from "./constants.js";
-import { toResponse } from "./errors.js";
+import { Forbidden, toResponse } from "./errors.js";
 import type { IdempotencyContext } from "./idempotency.js";
 import { idempotencyTable } from "./idempotency-table.js";
 import { type Dialect, type HttpResult, type PipelineContext, pipeline, type Step } from "./pipeline.js";
@@ -96,10 +97,15 @@ function deferredIdempotency(load: () => Promise<typeof import("./idempotency.js
   };
 }
 
-/** The verified caller, before anything reads the body: a bad token with a malformed body is 401. */
+/**
+ * The verified caller, before anything reads the body: a bad token with a malformed body is 401. A person on the
+ * people's API (the JWT authorizer's claims), or an institution API key on the machines' API (the key
+ * authorizer's context, docs/api-keys.md): each API has one authorizer, so an event carries one or the other.
+ */
 const caller: Middleware = {
   before: (request) => {
-    request.context.caller = callerFrom(request.event, request.context.ip);
+    const key = lambdaContextOf(request.event);
+    request.context.caller = key ? keyCallerFrom(key, request.context.ip) : callerFrom(request.event, request.context.ip);
   },
 };
 
@@ -113,14 +119,22 @@ const visitor: Middleware = {
 /**
  * The route's rule (shared/routes.ts `WHO`), after the caller and before the body: a cohort-super-admin route
  * answers anyone else 403, counted against the probing bound (refusals.ts). The other rules need the institution
- * or invitation looked up first (404 before 403, DESIGN.md §2), so their use cases apply them. A route key the
+ * or invitation looked up first (404 before 403, docs/contract/README.md#identity-and-access), so their use cases apply them. A route key the
  * table lacks is a deployment fault: 500, never served without its rule.
+ * An API key's grant is its scopes alone (docs/api-keys.md): a route without a scope, or outside the key's, is 403
+ * before anything is read; its institution is then the one it sees (institutions/service.ts `requireVisible`).
  */
 const rule: Middleware = {
   before: async (request) => {
     const route = routeOf(request.event.routeKey);
     if (!route) throw new Error(`No route ${request.event.routeKey} in the route table`);
-    if (route.rule.kind === "cohort_super_admin") await requireSuperAdmin(request.context.caller as Caller);
+    const who = request.context.caller as Caller;
+    if (who.apiKey) {
+      if (route.scope === undefined) throw new Forbidden(NOT_FOR_KEYS);
+      if (!who.apiKey.scopes.includes(route.scope)) throw new Forbidden(lacksScope(route.scope));
+      return;
+    }
+    if (route.rule.kind === "cohort_super_admin") await requireSuperAdmin(who);
   },
 };
 

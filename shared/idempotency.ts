@@ -1,5 +1,5 @@
 /**
- * `Idempotency-Key` on every POST (DESIGN.md §12, Stripe's semantics), one middleware of the one middy stack,
+ * `Idempotency-Key` on every POST (docs/contract/README.md#retries-and-concurrent-edits, Stripe's semantics), one middleware of the one middy stack,
  * on Powertools' idempotency utility and its DynamoDB persistence layer.
  *
  * - The key is scoped: the stored record's id hashes (SHA-256) the caller's `sub`, the route (its route key)

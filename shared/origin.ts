@@ -1,5 +1,5 @@
 /**
- * One way in (DESIGN.md §16, docs/one-way-in.md): with a custom origin domain the console's CloudFront distribution
+ * One way in (docs/one-way-in.md): with a custom origin domain the console's CloudFront distribution
  * sends a secret header to the API, and every function refuses a request without it (403, before anything else),
  * so nobody calls the API around CloudFront and its WAF. The stack sets `ORIGIN_VERIFY_SECRET` from a Secrets
  * Manager secret resolved at deployment; unset (no custom origin, the local stack's default), nothing is checked.

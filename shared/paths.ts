@@ -15,10 +15,12 @@ export const paths = {
   invitationsRegister: `${api}/invitations/register`,
   securityEvents: `${api}/admin/security_events`,
   webhooks: `${api}/admin/webhooks`,
-  /** The caller's own account (DESIGN.md §20): their second sign-in step, their sessions. */
+  /** Home-realm discovery (docs/sso.md): public, the e-mail's SSO connection. */
+  ssoDiscover: `${api}/sso/discover`,
+  /** The caller's own account (docs/contract/people.md): their second sign-in step, their sessions. */
   me: `${api}/me`,
   openapi: `${api}/openapi.json`,
   docs: `${api}/docs`,
-  /** The SCIM 2.0 service (DESIGN.md §15): a connection's `base_url` is the API's origin and this. */
+  /** The SCIM 2.0 service (docs/scim.md): a connection's `base_url` is the API's origin and this. */
   scim: "/api/scim/v2",
 } as const;

@@ -1,5 +1,5 @@
 /**
- * The one middy pipeline of every function that answers HTTP (DESIGN.md §17): the JSON API (shared/http.ts
+ * The one middy pipeline of every function that answers HTTP (docs/code-structure.md): the JSON API (shared/http.ts
  * `api()`), the SCIM service (shared/scim/http.ts `scimApi()`) and the API document (shared/openapi/serve.ts).
  * It is the only module that calls `middy(` (test/unit/structure.test.ts): SCIM was once a copy of this stack
  * and lost the origin check on the way. What differs between them is a `Dialect`, never a copy of a step.

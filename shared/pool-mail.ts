@@ -1,5 +1,5 @@
 /**
- * The words of every mail the user pool sends (DESIGN.md §20: the pool's mail is the service's mail): what it
+ * The words of every mail the user pool sends (docs/console-sign-in.md#the-pools-mail: the pool's mail is the service's mail): what it
  * is, for which institution when that is known, and the console's link. The CustomMessage trigger
  * (functions/pool/custom-message.ts) hands them to Cognito, which puts the code where the message holds
  * `codeParameter` and the user name where it holds `usernameParameter`, then sends the mail (through the

@@ -1,5 +1,5 @@
 /**
- * Refused requests and the probing bound (DESIGN.md §13): a refusal (404 on an institution the caller cannot
+ * Refused requests and the probing bound (docs/contract/limits.md#bounds): a refusal (404 on an institution the caller cannot
  * see, 403, a failed invitation token) records its event, if it has one, through the audited write
  * (shared/audit.ts) together with one more on the caller's refusal counter of the minute.
  */
@@ -33,7 +33,7 @@ export async function requireSuperAdmin(caller: Caller): Promise<void> {
 
 /**
  * Records a refused request (404 on an institution the caller cannot see, 403, a failed invitation token)
- * under the probing bound (DESIGN.md §13): its event, if it has one, and one more on the caller's counter
+ * under the probing bound (docs/contract/limits.md#bounds): its event, if it has one, and one more on the caller's counter
  * of refusals in this UTC minute, in one transaction. Past the bound nothing of the request is recorded
  * and it is answered 429 (`Retry-After`: the end of the minute) instead; the first such answer of the
  * minute records `rate_limit_exceeded` with `scope: refused_requests`, once (a flag on the counter), in the

@@ -1,5 +1,5 @@
 /**
- * Response shapes several features share, in valibot (DESIGN.md §6): each export is a schema of the API
+ * Response shapes several features share, in valibot (docs/api.md): each export is a schema of the API
  * document, named as it is there (`#/components/schemas/<name>`). The document converts them
  * (shared/openapi/responses.ts); the use cases take their result types from them (`v.InferOutput`, type-only
  * imports). Objects are strict, so the document says `additionalProperties: false`: a field a service starts to
@@ -8,7 +8,7 @@
  */
 import * as v from "valibot";
 import { EVENT_TYPES } from "./constants.js";
-import { DETAIL_KEYS } from "./event-details.js";
+import { ACTOR_DETAIL_KEYS, DETAIL_KEYS } from "./event-details.js";
 import { ROLES } from "./roles.js";
 
 export const Id = v.pipe(
@@ -56,12 +56,15 @@ export const PageMeta = v.strictObject({
 
 export const EventType = v.picklist(EVENT_TYPES);
 
+/** The keys about an event's actor (shared/event-details.ts `ACTOR_DETAIL_KEYS`). */
+const ACTOR_KEYS_TEXT = `${ACTOR_DETAIL_KEYS.join(", ")} (\`{id, name}\` of the institution API key that acted; then \`user\` is null)`;
+
 export const EventDetails = v.pipe(
   v.record(v.string(), v.unknown()),
   v.description(
     `Event-specific data; values taken from a request are cut to 64 characters. Keys by event type: ${Object.entries(DETAIL_KEYS)
       .map(([type, keys]) => `${type}: ${keys.join(", ")}`)
-      .join("; ")}.`,
+      .join("; ")}. Any type: ${ACTOR_KEYS_TEXT}.`,
   ),
 );
 

@@ -3,7 +3,9 @@
  * local one cannot drift. `handler` names `functions/<handler>.ts`; routes that share a handler share
  * one Lambda function.
  */
+import type { Scope } from "./api-keys/scopes.js";
 import { paths } from "./paths.js";
+import type { EventsIndex, MainIndex } from "./tables.js";
 
 export type HttpMethod = "GET" | "POST" | "PUT" | "PATCH" | "DELETE";
 
@@ -12,27 +14,64 @@ export const USER_ACTIONS = {
   read: ["cognito-idp:AdminGetUser"],
   // Register looks nobody up first: AdminCreateUser's "user exists" answers that (shared/invitations/join.ts).
   join: ["cognito-idp:AdminCreateUser", "cognito-idp:AdminSetUserPassword", "cognito-idp:AdminDeleteUser"],
-  /** SCIM provisioning (DESIGN.md §15): find a person by e-mail, or create them with the pool's invitation. */
+  /** SCIM provisioning (docs/scim.md): find a person by e-mail, or create them with the pool's invitation. */
   provision: ["cognito-idp:ListUsers", "cognito-idp:AdminCreateUser"],
-  /** The caller's own second sign-in step (DESIGN.md §20, `PUT /me/mfa`). */
+  /**
+   * An SSO connection (docs/sso.md, shared/sso/pool.ts): the pool's identity provider of the institution, and
+   * its place among the console app client's supported providers (read, then written back whole).
+   */
+  sso: [
+    "cognito-idp:CreateIdentityProvider",
+    "cognito-idp:UpdateIdentityProvider",
+    "cognito-idp:DeleteIdentityProvider",
+    "cognito-idp:DescribeUserPoolClient",
+    "cognito-idp:UpdateUserPoolClient",
+  ],
+  /** The caller's own second sign-in step (docs/contract/people.md, `PUT /me/mfa`). */
   mfa: ["cognito-idp:AdminSetUserMFAPreference"],
-  /** Revoking every session of the caller (DESIGN.md §20, `POST /me/sign_out_everywhere`). */
+  /** Revoking every session of the caller (docs/contract/people.md, `POST /me/sign_out_everywhere`). */
   sign_out: ["cognito-idp:AdminUserGlobalSignOut"],
 } as const;
 export type UserAccess = keyof typeof USER_ACTIONS;
 
-/** What a handler may do to each table; CDK grants exactly this and nothing more. */
+/**
+ * A DynamoDB call on the main table, as IAM authorizes it: a `TransactWriteItems` has no action of its own, each
+ * of its items is its own `PutItem`, `UpdateItem`, `DeleteItem` or `ConditionCheckItem`. `Query <index>` queries
+ * that index (an index is only ever queried).
+ */
+export type MainCall = "GetItem" | "Query" | "PutItem" | "UpdateItem" | "DeleteItem" | "ConditionCheckItem" | `Query ${MainIndex}`;
+
+/**
+ * A call on the events table. Writing there is appending (docs/security.md): `append` puts an event (and its period's
+ * activity marker), `count` updates the alert and refused-request counters; neither ever deletes or rewrites.
+ */
+export type EventsCall = "GetItem" | "Query" | `Query ${EventsIndex}` | "append" | "count";
+
+/** The order calls are listed in (`handlers()`, the grants): reads, writes, then index queries by name. */
+const CALL_ORDER: readonly string[] = ["GetItem", "Query", "PutItem", "UpdateItem", "DeleteItem", "ConditionCheckItem", "append", "count"];
+const byCallOrder = (a: string, b: string): number => {
+  const rank = (c: string) => (CALL_ORDER.includes(c) ? CALL_ORDER.indexOf(c) : CALL_ORDER.length);
+  return rank(a) - rank(b) || a.localeCompare(b);
+};
+
+/**
+ * What a handler does to each table, call by call: CDK grants exactly these and nothing more (infra/tables.ts),
+ * and the test run's IAM check (docs/iam.md) fails on a call a handler makes that is not here, and, on a full
+ * run, on one here that no request made.
+ */
 export interface RouteAccess {
-  readonly main?: "read" | "write" | "readwrite";
-  readonly events?: "read" | "write" | "readwrite";
+  readonly main?: readonly MainCall[];
+  readonly events?: readonly EventsCall[];
   /** Sends mail through SES. */
   readonly mail?: boolean;
-  /** Full exports (DESIGN.md §11): starts the export worker, or signs download links to the exports bucket. */
+  /** Full exports (docs/events-out.md): starts the export worker, or signs download links to the exports bucket. */
   readonly exports?: "start" | "read";
   /**
-   * What a handler does to users in the user pool: `read` them as the pool holds them now (transfer, DESIGN.md
-   * §13), or `join` (create, set the password of and delete again a user joining from an invitation,
-   * §14). infra/api-function.ts grants exactly the actions of `USER_ACTIONS`.
+   * What a handler does to users in the user pool: `read` them as the pool holds them now (transfer, docs/contract/README.md
+   * docs/security.md), or `join` (create, set the password of and delete again a user joining from an invitation,
+   * docs/joining.md), `provision` them (SCIM, docs/scim.md), keep an institution's identity provider in it (`sso`, docs/sso.md),
+   * or the caller's own second step and sessions (`mfa`, `sign_out`, docs/contract/people.md).
+   * infra/api-function.ts grants exactly the actions of `USER_ACTIONS`.
    */
   readonly users?: UserAccess;
   /**
@@ -46,22 +85,22 @@ export interface RouteAccess {
  * Who may call a route, as the contract says, by kind, with the words the API document shows. The middleware
  * (shared/http.ts `api()`) applies `cohort_super_admin` itself, before the body is read (403, counted against the
  * probing bound, no event). The others need the institution or the invitation looked up first (404 among the visible before
- * 403, DESIGN.md §2), so the use case checks them in that order; `public` routes have no authorizer.
+ * 403, docs/contract/README.md#identity-and-access), so the use case checks them in that order; `public` routes have no authorizer.
  */
 export const WHO = {
   public: "anyone, without a token",
-  /** No token of the API either: the invitation token in the body is the credential (open and register, DESIGN.md §14). */
+  /** No token of the API either: the invitation token in the body is the credential (open and register, docs/joining.md). */
   invitation_token: "anyone holding the invitation's token, without a token of the API",
   any: "any authorized user",
-  cohort_super_admin: "cohort super admin",
-  /** Cohort super admin too, but refused with the event DESIGN.md §2 asks for (`insufficient_privileges`): the use case checks it. */
-  institution_creator: "cohort super admin",
+  cohort_super_admin: "a user with the cohort-super-admin status",
+  /** Cohort super admin too, but refused with the event docs/contract/README.md#identity-and-access asks for (`insufficient_privileges`): the use case checks it. */
+  institution_creator: "a user with the cohort-super-admin status",
   institution_member: "user with access",
-  institution_super_admin: "super admin of the institution",
-  institution_super_admin_or_self: "super admin of the institution, or the administrator itself (leaving)",
-  invitation_manager: "cohort super admin managing the institution",
+  institution_super_admin: "the institution's super admin",
+  institution_super_admin_or_self: "the institution's super admin, or the administrator itself (leaving)",
+  invitation_manager: "a user with the cohort-super-admin status and the role `cohort_super_admin` on the institution",
   invitee: "the invited e-mail's user",
-  /** The SCIM routes: the Lambda authorizer has checked the connection's bearer token (DESIGN.md §15). */
+  /** The SCIM routes: the Lambda authorizer has checked the connection's bearer token (docs/scim.md). */
   scim_directory: "the institution's directory (SCIM bearer token)",
 } as const;
 
@@ -84,14 +123,21 @@ export interface Route {
   readonly access: RouteAccess;
   /**
    * Served without a token (no authorizer, deployed or local): the API document and its page, and the two
-   * routes whose credential is an invitation token in the body (open and register, DESIGN.md §14).
+   * routes whose credential is an invitation token in the body (open and register, docs/joining.md).
    */
   readonly public?: boolean;
   /**
-   * `scim`: a SCIM 2.0 route (DESIGN.md §15): the Lambda REQUEST authorizer checks the connection's bearer token
+   * `scim`: a SCIM 2.0 route (docs/scim.md): the Lambda REQUEST authorizer checks the connection's bearer token
    * (functions/scim/authorizer.ts) instead of the JWT authorizer; no Idempotency-Key.
    */
   readonly auth?: "scim";
+  /**
+   * The scope that opens the route to an institution API key (docs/api-keys.md; shared/api-keys/scopes.ts). A
+   * route without one is never for keys: the JSON dialect refuses a key there (403), and the machines' API
+   * (infra/machine-api.ts) does not serve it. A key never needs more than its scope: the use case treats it
+   * as its institution's super admin, within that scope.
+   */
+  readonly scope?: Scope;
 }
 
 /** The path prefixes (shared/paths.ts), for the console's client and the tests. */
@@ -99,174 +145,213 @@ export { paths };
 
 // Refused requests write their audit event, or at least count against the probing bound (a counter in the
 // events table), so every route that can refuse writes to the events table; there, writing is appending only.
+/**
+ * The trail's writes of a route that can refuse: its events, and the probing bound's counter. A route whose
+ * refusals record no event of their own (the cohort super admin's: the trail, exports, webhooks) still appends
+ * one: the first refusal past the bound records `rate_limit_exceeded` (shared/refusals.ts).
+ */
+const TRAIL = ["append", "count"] as const satisfies readonly EventsCall[];
 const inst = paths.institutions;
 const inv = paths.invitations;
 const sec = paths.securityEvents;
 const hooks = paths.webhooks;
-/** Where the SCIM service lives (DESIGN.md §15). */
+/** Where the SCIM service lives (docs/scim.md). */
 export const SCIM_BASE_PATH = paths.scim;
 
 /** A route as the table declares it: `who` and `public` follow from its rule. */
 type Declared = Omit<Route, "who" | "public">;
 
 const table: readonly Declared[] = [
-  { method: "GET", path: inst, handler: "institutions/list", rule: rule.any, access: { main: "read" } },
+  // An API key's list is its one institution (GetItem); a person's, their access records (Query).
+  {
+    method: "GET",
+    path: inst,
+    handler: "institutions/list",
+    rule: rule.any,
+    scope: "institution:read",
+    access: { main: ["GetItem", "Query"] },
+  },
   {
     method: "POST",
     path: inst,
     handler: "institutions/create",
     rule: rule.institution_creator,
-    access: { main: "readwrite", events: "write" },
+    access: { main: ["PutItem", "UpdateItem"], events: TRAIL },
   },
   {
     method: "GET",
     path: `${inst}/{id}`,
     handler: "institutions/show",
+    scope: "institution:read",
     rule: rule.institution_member,
-    access: { main: "read", events: "write" },
+    access: { main: ["GetItem"], events: TRAIL },
   },
   {
     method: "PATCH",
     path: `${inst}/{id}`,
     handler: "institutions/update",
+    scope: "institution:write",
     rule: rule.institution_super_admin,
-    access: { main: "readwrite", events: "write" },
+    access: { main: ["GetItem", "PutItem", "UpdateItem", "DeleteItem"], events: TRAIL },
   },
   {
     method: "PUT",
     path: `${inst}/{id}`,
     handler: "institutions/update",
+    scope: "institution:write",
     rule: rule.institution_super_admin,
-    access: { main: "readwrite", events: "write" },
+    access: { main: ["GetItem", "PutItem", "UpdateItem", "DeleteItem"], events: TRAIL },
   },
   {
     method: "DELETE",
     path: `${inst}/{id}`,
     handler: "institutions/delete",
     rule: rule.institution_super_admin,
-    access: { main: "readwrite", events: "write" },
+    access: { main: ["GetItem", "DeleteItem"], events: TRAIL },
   },
   {
     method: "GET",
     path: `${inst}/{id}/cohorts`,
     handler: "cohorts/list",
+    scope: "cohorts:read",
     rule: rule.institution_member,
-    access: { main: "read", events: "write" },
+    access: { main: ["GetItem", "Query"], events: TRAIL },
   },
   {
     method: "POST",
     path: `${inst}/{id}/cohorts`,
     handler: "cohorts/create",
+    scope: "cohorts:write",
     rule: rule.institution_super_admin,
-    access: { main: "readwrite", events: "write" },
+    access: { main: ["GetItem", "PutItem", "UpdateItem"], events: TRAIL },
   },
   {
     method: "DELETE",
     path: `${inst}/{id}/cohorts/{cohort_id}`,
     handler: "cohorts/delete",
+    scope: "cohorts:write",
     rule: rule.institution_super_admin,
-    access: { main: "readwrite", events: "write" },
+    access: { main: ["GetItem", "UpdateItem", "DeleteItem"], events: TRAIL },
   },
   {
     method: "GET",
     path: `${inst}/{id}/administrators`,
     handler: "administrators/list",
+    scope: "administrators:read",
     rule: rule.institution_member,
-    access: { main: "read", events: "write" },
+    access: { main: ["GetItem", "Query by_institution_member"], events: TRAIL },
   },
   {
     method: "PATCH",
     path: `${inst}/{id}/administrators/{user_id}`,
     handler: "administrators/update",
+    scope: "administrators:write",
     rule: rule.institution_super_admin,
-    access: { main: "readwrite", events: "write" },
+    access: { main: ["GetItem", "UpdateItem"], events: TRAIL },
   },
   {
     method: "DELETE",
     path: `${inst}/{id}/administrators/{user_id}`,
     handler: "administrators/remove",
+    scope: "administrators:write",
     rule: rule.institution_super_admin_or_self,
-    access: { main: "readwrite", events: "write" },
+    access: { main: ["GetItem", "UpdateItem", "DeleteItem", "Query by_invitation_sender"], events: TRAIL },
   },
   {
     method: "POST",
     path: `${inst}/{id}/transfer`,
     handler: "administrators/transfer",
     rule: rule.institution_super_admin,
-    access: { main: "readwrite", events: "write", users: "read" },
+    access: { main: ["GetItem", "UpdateItem"], events: TRAIL, users: "read" },
   },
-  { method: "GET", path: inv, handler: "invitations/list", rule: rule.institution_member, access: { main: "read", events: "write" } },
+  {
+    method: "GET",
+    path: inv,
+    handler: "invitations/list",
+    rule: rule.institution_member,
+    scope: "invitations:read",
+    access: { main: ["GetItem", "Query by_invitation_state"], events: TRAIL },
+  },
   {
     method: "POST",
     path: inv,
     handler: "invitations/create",
+    scope: "invitations:write",
     rule: rule.invitation_manager,
-    access: { main: "readwrite", events: "write", mail: true },
+    access: { main: ["GetItem", "Query", "PutItem", "UpdateItem", "DeleteItem", "ConditionCheckItem"], events: TRAIL, mail: true },
   },
   {
     method: "DELETE",
     path: `${inv}/{id}`,
     handler: "invitations/revoke",
+    scope: "invitations:write",
     rule: rule.invitation_manager,
-    access: { main: "readwrite", events: "write" },
+    access: { main: ["GetItem", "UpdateItem", "DeleteItem"], events: TRAIL },
   },
   {
     method: "POST",
     path: `${inv}/{id}/resend`,
     handler: "invitations/resend",
+    scope: "invitations:write",
     rule: rule.invitation_manager,
-    access: { main: "readwrite", events: "write", mail: true },
+    access: { main: ["GetItem", "PutItem", "UpdateItem", "DeleteItem"], events: TRAIL, mail: true },
   },
   {
     method: "POST",
     path: paths.invitationsAccept,
     handler: "invitations/accept",
     rule: rule.invitee,
-    access: { main: "readwrite", events: "write" },
+    access: { main: ["GetItem", "PutItem", "UpdateItem", "DeleteItem", "ConditionCheckItem"], events: TRAIL },
   },
   {
     method: "POST",
     path: paths.invitationsPreview,
     handler: "invitations/preview",
     rule: rule.invitee,
-    access: { main: "read", events: "write" },
+    access: { main: ["GetItem"], events: TRAIL },
   },
-  // Joining from an invitation (DESIGN.md §14): no token, the invitation token is the credential.
+  // Joining from an invitation (docs/joining.md): no token, the invitation token is the credential.
   {
     method: "POST",
     path: paths.invitationsOpen,
     handler: "invitations/open",
     rule: rule.invitation_token,
-    access: { main: "read", events: "write", users: "read" },
+    access: { main: ["GetItem"], events: TRAIL, users: "read" },
   },
   {
     method: "POST",
     path: paths.invitationsRegister,
     handler: "invitations/register",
     rule: rule.invitation_token,
-    access: { main: "readwrite", events: "write", users: "join" },
+    access: { main: ["GetItem", "PutItem", "UpdateItem", "DeleteItem"], events: TRAIL, users: "join" },
   },
-  { method: "GET", path: sec, handler: "security-events/list", rule: rule.cohort_super_admin, access: { events: "readwrite" } },
+  {
+    method: "GET",
+    path: sec,
+    handler: "security-events/list",
+    rule: rule.cohort_super_admin,
+    access: { events: ["Query", "Query by_user", "Query by_type", ...TRAIL] },
+  },
   {
     method: "GET",
     path: `${sec}/export`,
     handler: "security-events/export",
     rule: rule.cohort_super_admin,
-    access: { events: "readwrite" },
+    access: { events: ["Query", "Query by_type", ...TRAIL] },
   },
   {
     method: "GET",
     path: `${sec}/alerts`,
     handler: "security-events/alerts",
     rule: rule.cohort_super_admin,
-    access: { events: "readwrite" },
+    access: { events: ["Query", "Query by_type", ...TRAIL] },
   },
   {
     method: "GET",
     path: `${sec}/digests`,
     handler: "security-events/digests",
     rule: rule.cohort_super_admin,
-    access: { events: "readwrite" },
+    access: { events: ["Query", ...TRAIL] },
   },
   // Full exports (shared/exports/): the worker that writes the file is no route (infra/streaming.ts).
   {
@@ -274,60 +359,140 @@ const table: readonly Declared[] = [
     path: `${sec}/exports`,
     handler: "exports/create",
     rule: rule.cohort_super_admin,
-    access: { main: "readwrite", events: "write", exports: "start" },
+    access: { main: ["Query", "PutItem", "UpdateItem"], events: TRAIL, exports: "start" },
   },
   {
     method: "GET",
     path: `${sec}/exports/{id}`,
     handler: "exports/show",
     rule: rule.cohort_super_admin,
-    access: { main: "read", events: "write", exports: "read" },
+    access: { main: ["GetItem"], events: TRAIL, exports: "read" },
   },
-  { method: "GET", path: `${sec}/{id}`, handler: "security-events/show", rule: rule.cohort_super_admin, access: { events: "readwrite" } },
+  {
+    method: "GET",
+    path: `${sec}/{id}`,
+    handler: "security-events/show",
+    rule: rule.cohort_super_admin,
+    access: { events: ["GetItem", ...TRAIL] },
+  },
   // Webhooks (shared/webhooks/): deliveries go out from the events table's stream, not from a route.
-  { method: "GET", path: hooks, handler: "webhooks/list", rule: rule.cohort_super_admin, access: { main: "read", events: "write" } },
+  { method: "GET", path: hooks, handler: "webhooks/list", rule: rule.cohort_super_admin, access: { main: ["Query"], events: TRAIL } },
   {
     method: "POST",
     path: hooks,
     handler: "webhooks/create",
     rule: rule.cohort_super_admin,
-    access: { main: "readwrite", events: "write" },
+    access: { main: ["PutItem", "UpdateItem"], events: TRAIL },
   },
   {
     method: "DELETE",
     path: `${hooks}/{id}`,
     handler: "webhooks/delete",
     rule: rule.cohort_super_admin,
-    access: { main: "readwrite", events: "write" },
+    access: { main: ["GetItem", "UpdateItem", "DeleteItem"], events: TRAIL },
   },
   {
     method: "GET",
     path: `${hooks}/{id}/deliveries`,
     handler: "webhooks/deliveries",
     rule: rule.cohort_super_admin,
-    access: { main: "read", events: "write" },
+    access: { main: ["GetItem", "Query"], events: TRAIL },
   },
-  // The caller's own account (DESIGN.md §20): the pool's change and its event, in the caller's trail.
-  { method: "PUT", path: `${paths.me}/mfa`, handler: "me/mfa", rule: rule.any, access: { events: "write", users: "mfa" } },
+  // The caller's own account (docs/contract/people.md): the pool's change and its event, in the caller's trail. No
+  // refusal of theirs is counted (a 422 is the caller's own state), so the trail's write is the event alone. Not for
+  // API keys (no scope): a key is no person of the pool.
+  { method: "PUT", path: `${paths.me}/mfa`, handler: "me/mfa", rule: rule.any, access: { events: ["append"], users: "mfa" } },
   {
     method: "POST",
     path: `${paths.me}/sign_out_everywhere`,
     handler: "me/sign-out-everywhere",
     rule: rule.any,
-    access: { events: "write", users: "sign_out" },
+    access: { events: ["append"], users: "sign_out" },
   },
-  // Directory provisioning (DESIGN.md §15): the connection, managed by the institution's super admin,
+  // Directory provisioning (docs/scim.md): the connection, managed by the institution's super admin,
   ...(["POST", "GET", "PATCH", "DELETE"] as const).map(
     (method): Declared => ({
       method,
       path: `${inst}/{id}/scim`,
       handler: "scim/connection",
       rule: rule.institution_super_admin,
-      access: { main: method === "GET" ? "read" : "readwrite", events: "write" },
+      // Reading it reads the institution and the connection's items; a change writes them and the access it grants.
+      access:
+        method === "GET"
+          ? { main: ["GetItem", "Query"], events: TRAIL }
+          : { main: ["GetItem", "Query", "PutItem", "UpdateItem", "DeleteItem"], events: TRAIL },
     }),
   ),
   // and the SCIM 2.0 service the directory calls with the connection's token.
   ...scimRoutes(),
+  // Verified domains (docs/sso.md, shared/domains/): one function for the four routes, by route key.
+  {
+    method: "GET",
+    path: `${inst}/{id}/domains`,
+    handler: "domains/routes",
+    rule: rule.institution_member,
+    access: { main: ["GetItem", "Query"], events: TRAIL },
+  },
+  {
+    method: "POST",
+    path: `${inst}/{id}/domains`,
+    handler: "domains/routes",
+    rule: rule.institution_super_admin,
+    access: { main: ["GetItem", "Query", "PutItem", "DeleteItem"], events: TRAIL },
+  },
+  {
+    method: "POST",
+    path: `${inst}/{id}/domains/{domain_id}/verify`,
+    handler: "domains/routes",
+    rule: rule.institution_super_admin,
+    access: { main: ["GetItem", "Query", "PutItem", "DeleteItem"], events: TRAIL },
+  },
+  {
+    method: "DELETE",
+    path: `${inst}/{id}/domains/{domain_id}`,
+    handler: "domains/routes",
+    rule: rule.institution_super_admin,
+    access: { main: ["GetItem", "Query", "PutItem", "DeleteItem"], events: TRAIL },
+  },
+  // The SSO connection (shared/sso/): its identity provider lives in the user pool.
+  ...(["POST", "GET", "PATCH", "DELETE"] as const).map(
+    (method): Declared => ({
+      method,
+      path: `${inst}/{id}/sso`,
+      handler: "sso/connection",
+      rule: rule.institution_super_admin,
+      access:
+        method === "GET"
+          ? { main: ["GetItem"], events: TRAIL }
+          : { main: ["GetItem", "PutItem", "UpdateItem", "DeleteItem"], events: TRAIL, users: "sso" },
+    }),
+  ),
+  // Home-realm discovery: public, reads three items, records nothing.
+  { method: "POST", path: paths.ssoDiscover, handler: "sso/discover", rule: rule.public, access: { main: ["GetItem"] } },
+  // The institution's API keys (docs/api-keys.md), managed by its super admin; never by a key. Making one reads the
+  // institution and its keys' partition, then writes the key, its lookup item and the partition's version,
+  // checking the institution is still there; revoking reads the key and deletes both of its items.
+  {
+    method: "POST",
+    path: `${inst}/{id}/api_keys`,
+    handler: "api-keys/manage",
+    rule: rule.institution_super_admin,
+    access: { main: ["GetItem", "Query", "PutItem", "UpdateItem", "ConditionCheckItem"], events: TRAIL },
+  },
+  {
+    method: "GET",
+    path: `${inst}/{id}/api_keys`,
+    handler: "api-keys/manage",
+    rule: rule.institution_super_admin,
+    access: { main: ["GetItem", "Query"], events: TRAIL },
+  },
+  {
+    method: "DELETE",
+    path: `${inst}/{id}/api_keys/{key_id}`,
+    handler: "api-keys/manage",
+    rule: rule.institution_super_admin,
+    access: { main: ["GetItem", "DeleteItem"], events: TRAIL },
+  },
   // The API document and its reference page (shared/openapi/): read no table.
   { method: "GET", path: paths.openapi, handler: "docs/openapi", rule: rule.public, access: {} },
   { method: "GET", path: paths.docs, handler: "docs/page", rule: rule.public, access: {} },
@@ -338,6 +503,12 @@ export const routes: readonly Route[] = table.map((r) => ({
   who: WHO[r.rule.kind],
   ...((r.rule.kind === "public" || r.rule.kind === "invitation_token") && { public: true }),
 }));
+
+/**
+ * The routes an API key may call (a `scope`), and the public ones: what the machines' API serves
+ * (infra/machine-api.ts), and what the local gateway serves to an `iak_` bearer, as that API would.
+ */
+export const machineRoutes = (table: readonly Route[] = routes): Route[] => table.filter((r) => r.scope !== undefined || r.public);
 
 /** The route API Gateway matched (`$context.routeKey`, as `routeKey()` spells it), if it is one of the table's. */
 export const routeOf = (key: string): Route | undefined => routes.find((r) => routeKey(r) === key);
@@ -356,23 +527,35 @@ function scimRoutes(): Declared[] {
   const discovery = ["/ServiceProviderConfig", "/ResourceTypes", "/ResourceTypes/{id}", "/Schemas", "/Schemas/{id}"].map((path) =>
     scim("GET", path, {}),
   );
+  // Reads: the institution, and the connection's users and groups (one partition). A change writes them and the
+  // access they grant; a removal reads the invitations the person sent, to revoke them (docs/security.md). Its events
+  // are appended; the directory's refusals are the authorizer's, and count nothing.
+  const reads = { main: ["GetItem", "Query"] } as const satisfies RouteAccess;
+  const changes = {
+    main: ["GetItem", "Query", "PutItem", "UpdateItem", "DeleteItem", "Query by_invitation_sender"],
+    events: ["append"],
+  } as const satisfies RouteAccess;
   const resources = (["Users", "Groups"] as const).flatMap((type) => {
     // A user's create, replace or update may grant access to a person the user pool has yet to find or make.
-    const writes = { main: "readwrite", events: "write", ...(type === "Users" && { users: "provision" as const }) } as const;
+    const writes = { ...changes, ...(type === "Users" && { users: "provision" as const }) };
     return [
-      scim("GET", `/${type}`, { main: "read" }),
+      scim("GET", `/${type}`, reads),
+      // `GET /Users/?filter=…`, with the trailing slash Entra ID's validator sends: an HTTP API route cannot end in
+      // a slash, and `/Users` does not match it, so a greedy parameter catches it (the handler answers the list for
+      // an empty one, 404 for anything deeper). `/Users/{id}` wins over it for one segment.
+      scim("GET", `/${type}/{proxy+}`, reads),
       scim("POST", `/${type}`, writes),
-      scim("GET", `/${type}/{id}`, { main: "read" }),
+      scim("GET", `/${type}/{id}`, reads),
       scim("PUT", `/${type}/{id}`, writes),
       scim("PATCH", `/${type}/{id}`, writes),
-      scim("DELETE", `/${type}/{id}`, { main: "readwrite", events: "write" }),
+      scim("DELETE", `/${type}/{id}`, changes),
     ];
   });
   return [...discovery, ...resources];
 }
 
 /**
- * Every POST takes an `Idempotency-Key` (DESIGN.md §12), by its method alone: a new POST route needs nothing
+ * Every POST takes an `Idempotency-Key` (docs/contract/README.md#retries-and-concurrent-edits), by its method alone: a new POST route needs nothing
  * to get it. The middleware (shared/idempotency.ts), the API document and `handlers()` (so the stack's grants
  * and bundles) all ask this.
  */
@@ -381,18 +564,21 @@ export const takesIdempotencyKey = (method: string): boolean => method === "POST
 /** A route as API Gateway names it (`$context.routeKey`): `GET <paths.institutions>/{id}`. */
 export const routeKey = (r: Pick<Route, "method" | "path">): string => `${r.method} ${r.path}`;
 
-type Level = NonNullable<RouteAccess["main"]>;
-
-/** Both levels' rights: read and write together are readwrite. */
-function unite(a: Level | undefined, b: Level | undefined): Level | undefined {
-  if (a === undefined || a === b) return b;
-  if (b === undefined) return a;
-  return "readwrite";
+/** Both lists' calls, once each, in `CALL_ORDER`; undefined when neither has any. */
+function unite<C extends string>(a: readonly C[] | undefined, b: readonly C[] | undefined): readonly C[] | undefined {
+  const all = [...new Set([...(a ?? []), ...(b ?? [])])].sort(byCallOrder);
+  return all.length > 0 ? all : undefined;
 }
+
+const WRITES: readonly string[] = ["PutItem", "UpdateItem", "DeleteItem", "ConditionCheckItem", "append", "count"];
+
+/** Whether `access` writes to a table (the API document gives such a route its 409). */
+export const writesData = (access: RouteAccess): boolean =>
+  [...(access.main ?? []), ...(access.events ?? [])].some((call) => WRITES.includes(call));
 
 /**
  * Distinct handlers of a route table (default: `routes`) with the union of their routes' access: a handler
- * serving a read route and a write route on one table may read and write it, mails if any route does, and
+ * serving a read route and a write route on one table makes the calls of both, mails if any route does, and
  * reaches the exports its route names (infra/streaming.ts grants them); one serving a POST keeps Idempotency-Key
  * records.
  */

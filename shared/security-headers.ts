@@ -1,5 +1,5 @@
 /**
- * The headers every answer carries (DESIGN.md §3): the API's, the local gateway's own, the API document's and
+ * The headers every answer carries (docs/contract/README.md): the API's, the local gateway's own, the API document's and
  * the local console server's. Nothing is kept in a shared cache (the audit trail must not sit in one), and no
  * browser guesses a type. No imports: the local servers and the CDK stack load it too.
  */
@@ -25,7 +25,7 @@ export function consoleContentSecurityPolicy(cognitoOrigin: string): string {
 }
 
 /**
- * The console's security headers (DESIGN.md §13), one source for the local console server (infra/local/
+ * The console's security headers (docs/security.md), one source for the local console server (infra/local/
  * console.ts) and the deployed one (CloudFront's response headers policy, infra/console.ts), so that the
  * browser tests exercise the deployed policy. `no-referrer`: invitation links carry their token in the query
  * string, which must not leave in a `Referer`.

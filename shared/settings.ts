@@ -43,9 +43,9 @@ export const CORE = () => ({
   AWS_REGION: v.optional(text, "us-east-1"),
   /** The single table of institutions, administrators, invitations and counters (shared/tables.ts). */
   MAIN_TABLE: text,
-  /** The audit trail's table (DESIGN.md §10). */
+  /** The audit trail's table (docs/trail.md). */
   EVENTS_TABLE: text,
-  /** The Idempotency-Key records (DESIGN.md §12): set only for a function with a POST route. */
+  /** The Idempotency-Key records (docs/contract/README.md#retries-and-concurrent-edits): set only for a function with a POST route. */
   IDEMPOTENCY_TABLE: optionalText,
   /** DynamoDB Local's endpoint; unset in AWS. */
   DYNAMODB_ENDPOINT: optionalText,
@@ -55,13 +55,13 @@ export const CORE = () => ({
   INVITATION_VALIDITY_DAYS: int(7),
   /** Invitations pending at once per e-mail and institution. */
   PENDING_INVITATION_LIMIT: int(3),
-  /** Mail bounds (DESIGN.md §3): a resend waits this long after the invitation's last mail. */
+  /** Mail bounds (docs/contract/README.md): a resend waits this long after the invitation's last mail. */
   RESEND_COOLDOWN_SECONDS: int(600),
   /** Invitation mails per institution per UTC hour. */
   INSTITUTION_HOURLY_MAIL_LIMIT: int(100),
   /** Invitation mails per (institution, e-mail) per UTC day. */
   RECIPIENT_DAILY_MAIL_LIMIT: int(10),
-  /** Mails from one account's institutions per mailbox per UTC day (DESIGN.md §13). */
+  /** Mails from one account's institutions per mailbox per UTC day (docs/security.md). */
   MAILBOX_DAILY_MAIL_LIMIT: int(10),
   /** Mails per mailbox per UTC day across the service: the ceiling of every account's share. */
   MAILBOX_DAILY_CEILING: int(50),
@@ -71,7 +71,7 @@ export const CORE = () => ({
   ACCOUNT_DAILY_INSTITUTION_LIMIT: int(100),
   /** Refusals (404, 403, a failed token) per caller per UTC minute before 429s until it ends. */
   REFUSED_REQUEST_LIMIT: int(30),
-  /** Days an event is kept and readable (DESIGN.md §10). */
+  /** Days an event is kept and readable (docs/trail.md). */
   EVENT_RETENTION_DAYS: int(90),
   /** A digest period: the hour deployed, shorter locally; it divides the hour, so periods align to every UTC hour. */
   DIGEST_PERIOD_SECONDS: v.pipe(
@@ -112,8 +112,29 @@ export const USERS = () => ({
   USER_POOL_ID: optionalText,
   /** The local Cognito's endpoint; unset in AWS. */
   COGNITO_ENDPOINT: optionalText,
+  /** The console's app client: SSO connections list their identity providers among its supported ones (docs/sso.md). */
+  USER_POOL_CLIENT_ID: optionalText,
+  /** The pool's managed-login domain (`https://…`): the ACS URL and redirect URI an IdP's administrator pastes (docs/sso.md). */
+  COGNITO_DOMAIN: optionalText,
   /** The pool's MFA (infra/settings.ts `mfa`), for `PUT /me/mfa`: where `required`, TOTP cannot be turned off. */
   USER_POOL_MFA: v.optional(v.picklist(["optional", "required"]), "optional"),
+});
+
+/** `host`, `host:port`, `[v6]:port`: what `Resolver.setServers` takes. */
+const RESOLVER = /^(?:\d{1,3}(?:\.\d{1,3}){3}(?::\d{1,5})?|\[[0-9A-Fa-f:.]+\](?::\d{1,5})?|[0-9A-Fa-f:]*:[0-9A-Fa-f:.]+)$/;
+
+/** DNS for verified domains (shared/domains/dns.ts). */
+export const DNS = () => ({
+  /** Resolvers for the TXT lookups (`host:port`, comma-separated); the system's when unset. Tests serve them on loopback. */
+  DNS_RESOLVERS: v.optional(
+    v.pipe(
+      v.string(),
+      v.check(
+        (s) => s.split(",").every((part) => RESOLVER.test(part.trim())),
+        "must be comma-separated IP addresses, each with an optional :port",
+      ),
+    ),
+  ),
 });
 
 /** CloudFront in front (shared/origin.ts, which reads them per request: the local CloudFront mode sets them late). */
@@ -124,7 +145,7 @@ export const EDGE = () => ({
   TRUST_CLOUDFRONT_VIEWER_ADDRESS: flag,
 });
 
-/** Full exports (DESIGN.md §11, shared/exports/config.ts). */
+/** Full exports (docs/events-out.md, shared/exports/config.ts). */
 export const EXPORTS = () => ({
   /** The bucket of the export files. */
   EXPORTS_BUCKET: v.optional(text, "institution-admin-exports"),
@@ -188,7 +209,7 @@ export const LOCAL_KEYS = () => ({
 });
 
 /** Every group: what the stacks may set (`environment()`), and what the test checks the code's reads against. */
-export const GROUPS = { CORE, DIGESTER, MAIL, USERS, EDGE, EXPORTS, STREAM, TELEMETRY, RUNTIME, LOCAL_KEYS } as const;
+export const GROUPS = { CORE, DIGESTER, MAIL, USERS, DNS, EDGE, EXPORTS, STREAM, TELEMETRY, RUNTIME, LOCAL_KEYS } as const;
 type Groups = typeof GROUPS;
 export type SettingName = { [G in keyof Groups]: keyof ReturnType<Groups[G]> }[keyof Groups];
 

@@ -20,7 +20,7 @@ export interface TableDef {
   readonly sortKey?: string;
   readonly indexes: readonly IndexDef[];
   readonly ttlAttribute?: string;
-  /** A DynamoDB stream of the table's changes, with the new image of each item (DESIGN.md §11). */
+  /** A DynamoDB stream of the table's changes, with the new image of each item (docs/events-out.md). */
   readonly stream?: "NEW_IMAGE";
 }
 
@@ -43,7 +43,7 @@ export interface TableDef {
  * active invitations by institution and sender (used and revoked ones leave it), sorted like the state
  * index, so removing an administrator reads exactly the invitations it sent that are still active.
  */
-export const mainTable: TableDef = {
+export const mainTable = {
   id: "Main",
   partitionKey: "pk",
   sortKey: "sk",
@@ -53,10 +53,10 @@ export const mainTable: TableDef = {
     { name: "by_invitation_sender", partitionKey: "g_inv_sender", sortKey: "g_inv_order" },
   ],
   ttlAttribute: "ttl",
-};
+} as const satisfies TableDef;
 
 /**
- * Events table (DESIGN.md §10: at most 6 WCU per account copy of an audited change, so one item and two indexes):
+ * Events table (docs/trail.md: at most 6 WCU per account copy of an audited change, so one item and two indexes):
  * - event `EVT#<account>` / `<id>`: the id is a ULID, so the sort key orders an account's trail by time and
  *   ties by id, and a time range is a key range; this replaces an index partitioned by account;
  * - per-minute alert counters `CNT#<account>` / `<YYYY-MM-DDTHH:MM>`;
@@ -68,7 +68,7 @@ export const mainTable: TableDef = {
  * The GSIs are partitioned by account and user, or account and type, and sorted by the id as well. Every
  * item expires by `ttl`; events after the retention (`EVENT_RETENTION_DAYS`).
  */
-export const eventsTable: TableDef = {
+export const eventsTable = {
   id: "Events",
   partitionKey: "pk",
   sortKey: "sk",
@@ -79,10 +79,10 @@ export const eventsTable: TableDef = {
   ttlAttribute: "ttl",
   // Every recorded event goes out to EventBridge and the webhooks from here (shared/streaming/).
   stream: "NEW_IMAGE",
-};
+} as const satisfies TableDef;
 
 /**
- * Idempotency records (DESIGN.md §12), written by Powertools' DynamoDB persistence layer with its default
+ * Idempotency records (docs/contract/README.md#retries-and-concurrent-edits), written by Powertools' DynamoDB persistence layer with its default
  * attribute names: `id` = `<prefix>#<SHA-256 of [caller, route, Idempotency-Key]>`, `status`, `expiration`
  * (epoch seconds, 24 hours on: the TTL attribute), `in_progress_expiration`, `validation` (hash of the
  * request) and `data` (the response). Keyed by `id` alone, so records spread over partitions.
@@ -95,6 +95,11 @@ export const idempotencyTable: TableDef = {
 };
 
 export const tableDefs = [mainTable, eventsTable, idempotencyTable] as const;
+
+/** The main table's index names: what a route may query (shared/routes.ts, `TableCall`). */
+export type MainIndex = (typeof mainTable.indexes)[number]["name"];
+/** The events table's index names. */
+export type EventsIndex = (typeof eventsTable.indexes)[number]["name"];
 
 /** CreateTable input for DynamoDB Local and the tests (CDK maps the same definition in infra/). */
 export function createTableInput(def: TableDef, tableName: string): CreateTableCommandInput {
@@ -167,7 +172,7 @@ export const keys = {
   }),
   /** Invitation mails to one mailbox (see `mailboxOf`), service-wide, in one UTC day. */
   mailboxDailyMails: (mailbox: string, day: string): Key => ({ pk: `MAILBOX#${keyPart(mailbox)}`, sk: `DAY#${day}` }),
-  /** Invitation mails from the institutions of one account to one mailbox in one UTC day (the fair share, DESIGN.md §13). */
+  /** Invitation mails from the institutions of one account to one mailbox in one UTC day (the fair share, docs/security.md). */
   accountMailboxDailyMails: (accountId: string, mailbox: string, day: string): Key => ({
     pk: `ACCOUNT#${keyPart(accountId)}`,
     sk: `MAILBOX#${keyPart(mailbox)}#DAY#${day}`,
@@ -187,7 +192,7 @@ export const keys = {
 } as const;
 
 /**
- * SCIM directory provisioning (DESIGN.md §15), main table:
+ * SCIM directory provisioning (docs/scim.md), main table:
  * - the connection `INST#<id>` / `SCIM` (token hash and preview, role mappings, times, `version`);
  * - its token `SCIMTOKEN#<sha256>` / `SCIMTOKEN` → institution and connection: the authorizer's one GetItem;
  * - the directory's resources, all in the connection's partition so that one Query reads them:
@@ -202,6 +207,23 @@ export const scimKeys = {
   user: (connectionId: string, id: string): Key => ({ pk: `SCIM#${connectionId}`, sk: `USER#${id}` }),
   group: (connectionId: string, id: string): Key => ({ pk: `SCIM#${connectionId}`, sk: `GROUP#${id}` }),
   grant: (connectionId: string, email: string): Key => ({ pk: `SCIM#${connectionId}`, sk: `GRANT#${keyPart(email)}` }),
+} as const;
+
+/**
+ * Institution API keys (docs/api-keys.md), main table:
+ * - the institution's keys `APIKEYS#<institution>` / `KEY#<id>` (name, scopes, hash, preview, times), and its
+ *   `APIKEYS#<institution>` / `META` (`version`, bumped by every create, so that two creates racing for the
+ *   last of the 20 live keys cannot both pass): one Query reads both;
+ * - each key's lookup item `APIKEYHASH#<sha256>` / `APIKEYHASH` → the key, its institution, account, name,
+ *   scopes and expiry: the key authorizer's one GetItem.
+ * Partitions of their own (not `INST#`), so that the authorizer's grant reaches no institution item.
+ */
+export const apiKeyKeys = {
+  partition: (institutionId: string): string => `APIKEYS#${institutionId}`,
+  key: (institutionId: string, keyId: string): Key => ({ pk: `APIKEYS#${institutionId}`, sk: `KEY#${keyId}` }),
+  keyPrefix: "KEY#",
+  meta: (institutionId: string): Key => ({ pk: `APIKEYS#${institutionId}`, sk: "META" }),
+  hash: (keyHash: string): Key => ({ pk: `APIKEYHASH#${keyHash}`, sk: "APIKEYHASH" }),
 } as const;
 
 /** Index attributes of an invitation in `by_invitation_state` (a revoked one has none, so it leaves the index). */
@@ -294,7 +316,7 @@ export function withoutKey<T>(item: Record<string, unknown>): T {
 }
 
 /**
- * Item keys of the full exports and the webhooks (main table, DESIGN.md §11):
+ * Item keys of the full exports and the webhooks (main table, docs/events-out.md):
  * - export `EXPORTS#<account>` / `EXPORT#<id>`, and the account's running-export slots `EXPORTS#<account>` /
  *   `SLOT#<n>` (at most `EXPORT_SLOTS`, each held by one running export until it ends or its lease runs out);
  * - webhook `HOOKS#<account>` / `HOOK#<id>` and the account's webhook count `HOOKS#<account>` / `COUNT`;
@@ -315,4 +337,32 @@ export const streamKeys = {
   deliveryPrefix: "DLV#",
   retry: (due: string, webhookId: string, eventId: string): Key => ({ pk: "HOOKRETRY", sk: `${due}#${webhookId}#${eventId}` }),
   retryPartition: "HOOKRETRY",
+} as const;
+
+/**
+ * Verified domains and the SSO connection (docs/sso.md), main table:
+ * - a domain `INST#<id>` / `DOMAIN#<domain id>`, and the institution's domain head `INST#<id>` / `DOMAINS`
+ *   (their count and a version every add and removal bumps under a condition, so the limit and the
+ *   one-domain-once rule hold under races): one Query of the `DOMAIN` prefix reads the head and every domain;
+ * - the service-wide guard `DOMAINGUARD#<domain>` / `GUARD` → the institution that verified it: put under the
+ *   condition that it is free (or already ours), so a domain is verified by at most one institution;
+ * - the connection `INST#<id>` / `SSO` (never the client secret: that lives in the pool's identity provider);
+ * - the provider `SSOPROVIDER#<provider name>` / `PROVIDER` → the institution whose IdP it is: written and deleted
+ *   with the connection, read by the pool's triggers (a sign-in names its provider, not its institution);
+ * - the lock on the console app client's provider list `SSOPOOL` / `CLIENT#<client id>`: its read-modify-write
+ *   (DescribeUserPoolClient, UpdateUserPoolClient) runs under it, so two connections at once lose nothing.
+ */
+export const domainKeys = {
+  domain: (institutionId: string, id: string): Key => ({ pk: `INST#${institutionId}`, sk: `DOMAIN#${id}` }),
+  head: (institutionId: string): Key => ({ pk: `INST#${institutionId}`, sk: "DOMAINS" }),
+  /** Begins the head's sort key and every domain's: one Query reads them together. */
+  prefix: "DOMAIN",
+  itemPrefix: "DOMAIN#",
+  guard: (domain: string): Key => ({ pk: `DOMAINGUARD#${keyPart(domain)}`, sk: "GUARD" }),
+} as const;
+
+export const ssoKeys = {
+  connection: (institutionId: string): Key => ({ pk: `INST#${institutionId}`, sk: "SSO" }),
+  clientLock: (clientId: string): Key => ({ pk: "SSOPOOL", sk: `CLIENT#${keyPart(clientId)}` }),
+  provider: (providerName: string): Key => ({ pk: `SSOPROVIDER#${keyPart(providerName)}`, sk: "PROVIDER" }),
 } as const;

@@ -1,5 +1,5 @@
 /**
- * Text is checked as text (DESIGN.md §3, §13): lengths count Unicode code points, not UTF-16 units, and
+ * Text is checked as text (docs/contract/institutions.md#bodies-and-validation, docs/contract/events.md#every-event): lengths count Unicode code points, not UTF-16 units, and
  * single-line fields refuse control characters (Cc, line breaks and tab included), invisible format
  * characters (Cf: zero-width, bidi controls), the line and paragraph separators (U+2028, U+2029) and the
  * characters that render as nothing although they are letters or marks (Hangul fillers, the combining
@@ -39,7 +39,7 @@ export const plainText = (message: string) => v.check((s: string) => isPlainText
 /** CRLF and CR stored as LF: a normalisation of its own type, like `trim`, which the API document skips. */
 export const lineFeeds = { ...v.transform((s: string) => s.replace(/\r\n?/g, "\n")), type: "line_feeds" as const };
 
-/** The longest recorded value taken from a request, in code points (DESIGN.md §3, §13). */
+/** The longest recorded value taken from a request, in code points (docs/contract/institutions.md#bodies-and-validation, docs/contract/events.md#every-event). */
 export const RECORDED_MAX = 64;
 
 /** What a recorded value may not hold: every invisible or line-breaking character of `INVISIBLE` (Zl, Zp among them). */

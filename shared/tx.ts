@@ -62,7 +62,7 @@ export async function transact(...groups: TxItems[]): Promise<TxResult> {
 
 /**
  * The change, with every item and event it must carry, would exceed one transaction (an institution at its seat
- * limit changed by someone whose events go to two trails, DESIGN.md §13): a refusal, never a 500.
+ * limit changed by someone whose events go to two trails, docs/security.md): a refusal, never a 500.
  */
 export type TooLarge = { readonly kind: "too_large" };
 

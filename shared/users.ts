@@ -1,7 +1,7 @@
 /**
- * The user pool as it is now: for the two routes that join people from an invitation (DESIGN.md §14: does a
+ * The user pool as it is now: for the two routes that join people from an invitation (docs/joining.md: does a
  * user with an e-mail exist, create one, set its password, delete it again), for transfer (a user's account
- * as the pool holds it now, §13) and for SCIM provisioning (find a person by e-mail or invite them, §15). Only
+ * as the pool holds it now, docs/security.md) and for SCIM provisioning (find a person by e-mail or invite them, docs/scim.md). Only
  * those use cases import this module, statically (a dynamic import keeps all of Cognito), so the
  * Cognito client is in their bundles alone; their roles may make exactly these calls on the pool (route
  * access `users`, `USER_ACTIONS` in shared/routes.ts).
@@ -168,7 +168,7 @@ export async function signOutEverywhere(sub: string): Promise<void> {
   await cognito.send(new AdminUserGlobalSignOutCommand({ UserPoolId: poolId(), Username: sub }));
 }
 
-/** A pool user as SCIM provisioning needs it (DESIGN.md §15). */
+/** A pool user as SCIM provisioning needs it (docs/scim.md). */
 export interface PoolUser {
   readonly user_id: string;
   readonly account_id: string | undefined;

@@ -1,4 +1,4 @@
-// POST `paths.invitationsOpen`, public: the invitation token in the body is the credential (DESIGN.md §14).
+// POST `paths.invitationsOpen`, public: the invitation token in the body is the credential (docs/contract/invitations.md#open-and-register-joining).
 import { api, ok } from "../../shared/http.js";
 import { openInvitation } from "../../shared/invitations/join.js";
 

@@ -1,10 +1,10 @@
 /**
- * The SCIM routes' Lambda REQUEST authorizer (payload 2.0, simple responses; DESIGN.md §15): the bearer token's
+ * The SCIM routes' Lambda REQUEST authorizer (payload 2.0, simple responses; docs/scim.md): the bearer token's
  * hash names the connection, in one GetItem. An unknown, rotated or revoked token throws `Unauthorized`, which
  * API Gateway answers 401 before any handler runs; its body is API Gateway's own `{"message":"Unauthorized"}`
  * (an HTTP API cannot shape it). Results are not cached, so a rotated token stops working at once.
  *
- * One way in (DESIGN.md §16, §17): with an origin secret configured, a request without it is refused first,
+ * One way in (docs/iam.md, docs/code-structure.md): with an origin secret configured, a request without it is refused first,
  * whatever its token, with `isAuthorized: false`, which API Gateway answers 403 `{"message":"Forbidden"}`; no
  * token is looked up for it. (A request without any Authorization header never gets here: API Gateway answers it
  * 401 itself.)

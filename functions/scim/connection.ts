@@ -1,5 +1,5 @@
 /**
- * The directory connection's four routes (DESIGN.md §15) in one function, by method: each is a thin handler of
+ * The directory connection's four routes (docs/contract/scim.md#the-connection) in one function, by method: each is a thin handler of
  * the shared stack calling one use case. One function, not four: the stack stays under CloudFormation's 500
  * resources.
  */

@@ -1,5 +1,5 @@
 /**
- * The SCIM 2.0 service (DESIGN.md §15, RFC 7644) in one function, by route: discovery, then Users and Groups,
+ * The SCIM 2.0 service (docs/scim.md, RFC 7644) in one function, by route: discovery, then Users and Groups,
  * each a thin handler of the SCIM stack calling one use case. One function, not seventeen: the stack stays
  * under CloudFormation's 500 resources.
  */
@@ -7,6 +7,7 @@ import type { Context } from "aws-lambda";
 import { SCIM_BASE_PATH } from "../../shared/routes.js";
 import { discovery } from "../../shared/scim/discovery.js";
 import { type ScimEvent, scimApi } from "../../shared/scim/http.js";
+import { notFound } from "../../shared/scim/protocol.js";
 import { createResource, deleteResource, listResources, patchResource, replaceResource, showResource } from "../../shared/scim/service.js";
 
 type Handler = ReturnType<typeof scimApi>;
@@ -17,6 +18,11 @@ function resource(kind: "User" | "Group"): Record<string, Handler> {
   const base = `${SCIM_BASE_PATH}/${kind}s`;
   return {
     [`GET ${base}`]: scimApi(async ({ directory, query }) => ({ status: 200, body: await listResources(directory, kind, query) })),
+    // The list with a trailing slash (`/Users/?filter=…`); a deeper path names no resource.
+    [`GET ${base}/{proxy+}`]: scimApi(async ({ directory, params, query }) => {
+      if ((params.proxy ?? "") !== "") throw notFound(params.proxy ?? "");
+      return { status: 200, body: await listResources(directory, kind, query) };
+    }),
     [`POST ${base}`]: scimApi(async ({ directory, body }) => ({ status: 201, body: await createResource(directory, kind, body) })),
     [`GET ${base}/{id}`]: scimApi(async ({ directory, params, query }) => ({
       status: 200,

@@ -1,5 +1,5 @@
 /**
- * The digest function (DESIGN.md §10), run by an EventBridge Scheduler schedule a few minutes after every
+ * The digest function (docs/trail.md), run by an EventBridge Scheduler schedule a few minutes after every
  * hour: digests each ended hour's events per account, signs each digest with the stack's KMS key (ECDSA P-256,
  * `ECDSA_SHA_256`; the role may only `kms:Sign` with it) and copies it to the digest bucket (S3 Object Lock in
  * prod) before storing it. The only function that bundles the KMS and S3 clients.

@@ -1,5 +1,5 @@
 /**
- * The AWS request recorder of the test run (DESIGN.md §16, docs/iam.md): an SDK middleware that writes every
+ * The AWS request recorder of the test run (docs/iam.md): an SDK middleware that writes every
  * request a function makes as IAM would authorize it (action, the resource's ARN as in AWS, the condition keys)
  * to `$AWS_REQUEST_LOG/<pid>.jsonl`, one line per distinct request. The test run's teardown evaluates them
  * against the synthesized template's role policies (test/support/iam.ts).

@@ -1,6 +1,6 @@
 /**
  * cognito-local, started as its own bin does, with the gaps to real Cognito that the service relies on closed,
- * each the smallest change to cognito-local's own pluggable parts (DESIGN.md §14, §20):
+ * each the smallest change to cognito-local's own pluggable parts (docs/local-stack.md):
  *
  * - The pool's mail on the local mail page. cognito-local runs the pool's CustomMessage trigger (the module the
  *   stack deploys, shared/pool-triggers.ts) and then only prints the message in its log; here the trigger's
@@ -13,12 +13,18 @@
  *   CloudWatch Logs subscription event. In AWS it arrives seconds later; here before the call returns, and a
  *   record that cannot be delivered never fails the person's call (it is logged). Successful sign-ins and
  *   completed resets are not sent: their triggers record them, and the activity function leaves them out.
- * - GlobalSignOut (a person's own access token) and AdminUserGlobalSignOut (the service's route, DESIGN.md §20):
+ * - GlobalSignOut (a person's own access token) and AdminUserGlobalSignOut (the service's route, docs/contract/people.md):
  *   every refresh token of the user stops working, as in Cognito. cognito-local has neither target.
  * - AdminSetUserMFAPreference (the service's MFA route): as cognito-local's SetUserMFAPreference, for a user
  *   named by the pool's id and user name instead of an access token. cognito-local lacks it.
  * - GetTokensFromRefreshToken (how Amplify refreshes): the REFRESH_TOKEN_AUTH flow cognito-local has, under
  *   the name Amplify calls.
+ * - Identity providers (docs/sso.md): cognito-local has no federation. Create, Update, Delete, Describe and
+ *   ListIdentityProviders keep each provider (its type, details, client secret included, and attribute mapping) in
+ *   the pool's own store, with Cognito's checks (a name taken, the name's form, the type), so an SSO connection's
+ *   calls succeed as in AWS and the local federation stand-in can read the providers later; UpdateUserPoolClient
+ *   refuses a supported provider that does not exist, as Cognito does.
+ * - Linking a federated identity (AdminLinkProviderForUser): infra/local/cognito-federation.mjs.
  */
 import { randomUUID } from "node:crypto";
 import { createRequire } from "node:module";
@@ -26,6 +32,7 @@ import { createRequire } from "node:module";
 import { subscriptionEvent } from "../../shared/people/activity-log.ts";
 import { textOf } from "../../shared/pool-mail.ts";
 import { localFunctionName, POOL_ACTIVITY_HANDLER } from "../../shared/pool-triggers.ts";
+import { installFederation } from "./cognito-federation.mjs";
 
 // Resolved from cognito-local's own directory: its modules and its dependencies (jsonwebtoken), as it sees them.
 const require = createRequire(createRequire(import.meta.url).resolve("cognito-local/package.json"));
@@ -33,7 +40,15 @@ const lib = (path) => require(`./lib/${path}`);
 
 const { ConsoleMessageSender } = lib("services/messageDelivery/consoleMessageSender");
 const { Targets } = lib("targets/targets");
-const { NotAuthorizedError, InvalidParameterError, InvalidPasswordError, CodeMismatchError, UserNotFoundError } = lib("errors");
+const {
+  NotAuthorizedError,
+  InvalidParameterError,
+  InvalidPasswordError,
+  CodeMismatchError,
+  UserNotFoundError,
+  CognitoError,
+  ResourceNotFoundError,
+} = lib("errors");
 
 const sesEndpoint = process.env.LOCAL_SES_ENDPOINT;
 const lambdaEndpoint = process.env.LOCAL_LAMBDA_ENDPOINT;
@@ -230,5 +245,129 @@ Targets.GetTokensFromRefreshToken = (services) => {
     return { AuthenticationResult: out.AuthenticationResult };
   };
 };
+
+// --- identity providers (docs/sso.md) ---------------------------------------------------------------
+
+const PROVIDERS = "IdentityProviders";
+/** Cognito's rule for a SAML or OIDC provider's name: 1 to 32 characters, no leading underscore or space. */
+const PROVIDER_NAME = /^[^_\p{Z}][\p{L}\p{M}\p{S}\p{N}\p{P}][^_\p{Z}]{0,30}$/u;
+const RESERVED = new Set(["cognito", "google", "facebook", "loginwithamazon", "signinwithapple"]);
+
+const providerOf = (poolId, p) => ({
+  UserPoolId: poolId,
+  ProviderName: p.ProviderName,
+  ProviderType: p.ProviderType,
+  ProviderDetails: p.ProviderDetails,
+  AttributeMapping: p.AttributeMapping,
+  IdpIdentifiers: p.IdpIdentifiers,
+  CreationDate: p.CreationDate,
+  LastModifiedDate: p.LastModifiedDate,
+});
+
+/** The pool's provider named `name` (own properties only), from the whole map: StormDB cannot read below a missing key. */
+async function storedProvider(ctx, userPool, name) {
+  const all = (await userPool.dataStore.get(ctx, PROVIDERS)) ?? {};
+  const found = Object.hasOwn(all, name) ? all[name] : undefined;
+  return found && typeof found === "object" ? found : undefined;
+}
+
+Targets.CreateIdentityProvider =
+  ({ cognito, clock }) =>
+  async (ctx, req) => {
+    const userPool = await cognito.getUserPool(ctx, req.UserPoolId);
+    const name = String(req.ProviderName ?? "");
+    if (!PROVIDER_NAME.test(name) || RESERVED.has(name.toLowerCase())) throw new InvalidParameterError(`Invalid provider name ${name}`);
+    if (req.ProviderType !== "SAML" && req.ProviderType !== "OIDC") throw new InvalidParameterError("Only SAML and OIDC are stood in for");
+    const details = req.ProviderDetails ?? {};
+    if (req.ProviderType === "SAML" && !details.MetadataURL && !details.MetadataFile)
+      throw new InvalidParameterError("SAML needs MetadataURL or MetadataFile");
+    if (req.ProviderType === "OIDC" && (!details.client_id || !details.oidc_issuer || !details.authorize_scopes))
+      throw new InvalidParameterError("OIDC needs client_id, oidc_issuer and authorize_scopes");
+    if (await storedProvider(ctx, userPool, name)) {
+      throw new CognitoError("DuplicateProviderException", `A provider with the name ${name} already exists in this user pool.`);
+    }
+    const now = clock.get();
+    const provider = {
+      ProviderName: name,
+      ProviderType: req.ProviderType,
+      ProviderDetails: details,
+      AttributeMapping: req.AttributeMapping ?? {},
+      IdpIdentifiers: req.IdpIdentifiers ?? [],
+      CreationDate: now,
+      LastModifiedDate: now,
+    };
+    await userPool.dataStore.set(ctx, [PROVIDERS, name], provider);
+    return { IdentityProvider: providerOf(req.UserPoolId, provider) };
+  };
+
+Targets.UpdateIdentityProvider =
+  ({ cognito, clock }) =>
+  async (ctx, req) => {
+    const userPool = await cognito.getUserPool(ctx, req.UserPoolId);
+    const found = await storedProvider(ctx, userPool, String(req.ProviderName ?? ""));
+    if (!found) throw new ResourceNotFoundError(`Identity provider ${req.ProviderName} does not exist.`);
+    const provider = {
+      ...found,
+      ...(req.ProviderDetails && { ProviderDetails: { ...found.ProviderDetails, ...req.ProviderDetails } }),
+      ...(req.AttributeMapping && { AttributeMapping: req.AttributeMapping }),
+      ...(req.IdpIdentifiers && { IdpIdentifiers: req.IdpIdentifiers }),
+      LastModifiedDate: clock.get(),
+    };
+    await userPool.dataStore.set(ctx, [PROVIDERS, provider.ProviderName], provider);
+    return { IdentityProvider: providerOf(req.UserPoolId, provider) };
+  };
+
+Targets.DeleteIdentityProvider =
+  ({ cognito }) =>
+  async (ctx, req) => {
+    const userPool = await cognito.getUserPool(ctx, req.UserPoolId);
+    const name = String(req.ProviderName ?? "");
+    if (!(await storedProvider(ctx, userPool, name))) throw new ResourceNotFoundError(`Identity provider ${name} does not exist.`);
+    await userPool.dataStore.delete(ctx, [PROVIDERS, name]);
+    return {};
+  };
+
+Targets.DescribeIdentityProvider =
+  ({ cognito }) =>
+  async (ctx, req) => {
+    const userPool = await cognito.getUserPool(ctx, req.UserPoolId);
+    const found = await storedProvider(ctx, userPool, String(req.ProviderName ?? ""));
+    if (!found) throw new ResourceNotFoundError(`Identity provider ${req.ProviderName} does not exist.`);
+    return { IdentityProvider: providerOf(req.UserPoolId, found) };
+  };
+
+Targets.ListIdentityProviders =
+  ({ cognito }) =>
+  async (ctx, req) => {
+    const userPool = await cognito.getUserPool(ctx, req.UserPoolId);
+    const all = Object.values((await userPool.dataStore.get(ctx, PROVIDERS)) ?? {});
+    return {
+      Providers: all.map((p) => ({
+        ProviderName: p.ProviderName,
+        ProviderType: p.ProviderType,
+        CreationDate: p.CreationDate,
+        LastModifiedDate: p.LastModifiedDate,
+      })),
+    };
+  };
+
+// Cognito refuses an app client that lists a provider the pool does not have.
+const updateUserPoolClient = Targets.UpdateUserPoolClient;
+Targets.UpdateUserPoolClient = (services) => {
+  const update = updateUserPoolClient(services);
+  return async (ctx, req) => {
+    if (Array.isArray(req.SupportedIdentityProviders)) {
+      const userPool = await services.cognito.getUserPool(ctx, req.UserPoolId);
+      for (const name of req.SupportedIdentityProviders) {
+        if (name !== "COGNITO" && !(await storedProvider(ctx, userPool, String(name)))) {
+          throw new InvalidParameterError(`The provider ${name} does not exist for User Pool ${req.UserPoolId}`);
+        }
+      }
+    }
+    return update(ctx, req);
+  };
+};
+
+installFederation(Targets, { InvalidParameterError, ResourceNotFoundError, CognitoError }, storedProvider);
 
 require("./lib/bin/start.js");

@@ -2,8 +2,8 @@
  * The local Cognito: the user pool the stack needs, and ID tokens for any user on demand.
  *
  * cognito-local invokes the pool's triggers over the Lambda Invoke API, at the gateway's Lambda endpoint
- * (lambda.ts): the modules the stack deploys, and a PreTokenGeneration stand-in that puts back the `name` claim
- * cognito-local leaves out of its ID tokens (real Cognito has it).
+ * (lambda.ts): the modules the stack deploys (shared/pool-triggers.ts), PreTokenGeneration's answer with the `name`
+ * claim added that cognito-local leaves out of its ID tokens (real Cognito has it).
  */
 import { randomBytes } from "node:crypto";
 import { mkdirSync, writeFileSync } from "node:fs";
@@ -28,7 +28,6 @@ import {
 import { SUPER_ADMIN_GROUP } from "../../shared/caller.js";
 import { PASSWORD_POLICY } from "../../shared/password-policy.js";
 import { localFunctionName, POOL_TRIGGERS } from "../../shared/pool-triggers.js";
-import { TOKEN_TRIGGER_FUNCTION } from "./lambda.js";
 
 export const POOL_NAME = "institution-admin";
 export const CLIENT_NAME = "institution-admin-local";
@@ -47,9 +46,13 @@ export function cognitoClient(endpoint: string, region: string): CognitoIdentity
 
 /**
  * Writes cognito-local's `.cognito/config.json` under `dataDir`: the issuer it signs tokens with, and the
- * triggers it invokes at `triggerEndpoint` (the gateway's Lambda endpoint, lambda.ts): the pool's own
- * (shared/pool-triggers.ts, the modules the stack deploys) and the local PreTokenGeneration stand-in.
- * cognito-local reads it at start, so call this before each start.
+ * triggers it invokes at `triggerEndpoint` (the gateway's Lambda endpoint, lambda.ts): every trigger of the pool
+ * (shared/pool-triggers.ts, the modules the stack deploys). cognito-local reads it at start, so call this before
+ * each start. What cognito-local 5.3 calls of them: CustomMessage, PostAuthentication, PostConfirmation as Cognito
+ * does; PreTokenGeneration on every token it issues (its own flows only: the SSO module answers a federated
+ * `TokenGeneration_HostedAuth` alone, and leaves these as they are); PreSignUp on SignUp only, which the service
+ * never calls (AdminCreateUser makes its users; the module acts on `PreSignUp_ExternalProvider` alone); never
+ * PreAuthentication (listed all the same, as the deployed pool lists it).
  */
 export function writeCognitoConfig(dataDir: string, opts: { issuerDomain: string; triggerEndpoint: string }): void {
   const dir = join(dataDir, ".cognito");
@@ -58,7 +61,7 @@ export function writeCognitoConfig(dataDir: string, opts: { issuerDomain: string
   const config = {
     TokenConfig: { IssuerDomain: opts.issuerDomain },
     LambdaClient: { endpoint: opts.triggerEndpoint, region: "local", credentials: { accessKeyId: "local", secretAccessKey: "local" } },
-    TriggerFunctions: { ...pool, PreTokenGeneration: TOKEN_TRIGGER_FUNCTION },
+    TriggerFunctions: pool,
   };
   writeFileSync(join(dir, "config.json"), `${JSON.stringify(config, null, 2)}\n`);
 }
@@ -78,7 +81,10 @@ export async function ensureUserPool(endpoint: string, region: string): Promise<
           PoolName: POOL_NAME,
           UsernameAttributes: ["email"],
           AutoVerifiedAttributes: ["email"],
-          Schema: [{ Name: "account_id", AttributeDataType: "String", Mutable: true }],
+          Schema: [
+            { Name: "account_id", AttributeDataType: "String", Mutable: true },
+            { Name: "sso_groups", AttributeDataType: "String", Mutable: true },
+          ],
           // The deployed pool's policy (cognito-local stores it but does not enforce it; the join route does).
           Policies: {
             PasswordPolicy: {
@@ -94,7 +100,7 @@ export async function ensureUserPool(endpoint: string, region: string): Promise<
       userPoolId = created.UserPool?.Id;
       if (!userPoolId) throw new Error("cognito-local returned no user pool id");
     }
-    // As dev's pool (DESIGN.md §14): MFA optional, by TOTP, so a user who turned TOTP on is asked for a code.
+    // As dev's pool (docs/joining.md): MFA optional, by TOTP, so a user who turned TOTP on is asked for a code.
     // Set on every start, so a pool kept from an earlier run gets it too.
     await cognito.send(
       new SetUserPoolMfaConfigCommand({

@@ -8,7 +8,7 @@ import { environment } from "../../shared/settings.js";
 
 export const LOCAL_CREDENTIALS = { accessKeyId: "local", secretAccessKey: "local" } as const;
 
-/** The audit trail's local settings (DESIGN.md §10): retention, digest period and the signing key pair. */
+/** The audit trail's local settings (docs/trail.md): retention, digest period and the signing key pair. */
 export interface LocalTrail {
   readonly eventRetentionDays: number;
   readonly digestPeriodSeconds: number;
@@ -25,9 +25,9 @@ export interface LocalEndpoints {
   readonly sesEndpoint: string;
   readonly region: string;
   readonly trail: LocalTrail;
-  /** s3rver, for the full exports (DESIGN.md §11); older stack.json files lack it. */
+  /** s3rver, for the full exports (docs/events-out.md); older stack.json files lack it. */
   readonly s3Endpoint?: string;
-  /** The local pool, for the functions that create users (joining, DESIGN.md §14); older stack.json files lack them. */
+  /** The local pool, for the functions that create users (joining, docs/joining.md); older stack.json files lack them. */
   readonly userPoolId?: string;
   readonly cognitoEndpoint?: string;
 }
@@ -70,7 +70,7 @@ export function localHandlerEnv(info: LocalEndpoints): Record<string, string> {
 }
 
 /**
- * The account-wide bounds (DESIGN.md §13) raised out of the way, for the processes that measure
+ * The account-wide bounds (docs/security.md) raised out of the way, for the processes that measure
  * throughput (`npm run bench`, `npm run load`): they send one account's requests by the thousand on
  * purpose, where the bounds would turn them into 429s. Never for `npm start` or the tests.
  */

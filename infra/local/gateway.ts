@@ -2,6 +2,13 @@
  * A local stand-in for the API Gateway HTTP API: routes by `shared/routes.ts`, verifies the Cognito ID token
  * as the JWT authorizer does, and invokes the same handlers with payload format 2.0 events.
  *
+ * It plays the machines' API too (docs/api-keys.md): a request under `/api/` whose `Authorization`
+ * is `Bearer iak_…` goes there, as the edge's CloudFront function sends it (on the API's own domain in CloudFront
+ * mode: a path under `/machine`, its mapping). That API serves the routes a key may call (`machineRoutes()`),
+ * each behind the key authorizer (functions/api-keys/authorizer.ts), run as API Gateway runs it, its answers
+ * cached by the header for 60 s of the domain's clock; anything else goes to its `$default` route
+ * (functions/api-keys/refused.ts), behind the same authorizer.
+ *
  * Run as a program (`node --import tsx infra/local/gateway.ts`, as stack.ts does) it reads its settings from
  * the environment, which is also the handlers' environment: handlers are imported only on first use, after
  * MAIN_TABLE & co. are in place, and a handler that is missing or broken fails only its own routes.
@@ -15,9 +22,11 @@ import { fileURLToPath, pathToFileURL } from "node:url";
 import { JwtRsaVerifier } from "aws-jwt-verify";
 import type { JwtPayload } from "aws-jwt-verify/jwt-model";
 import type { APIGatewayProxyEventV2WithJWTAuthorizer, APIGatewayProxyStructuredResultV2, Context } from "aws-lambda";
+import { MACHINE_PATH_PREFIX } from "../../shared/api-keys/model.js";
+import { KEY_BEARER } from "../../shared/api-keys/scopes.js";
 import { CLOCK_OFFSET_HEADER, withClockOffset } from "../../shared/clock.js";
 import { ORIGIN_VERIFY_HEADER } from "../../shared/origin.js";
-import { type Route, routeKey, routes } from "../../shared/routes.js";
+import { type HttpMethod, machineRoutes, type Route, routeKey, routes, rule } from "../../shared/routes.js";
 import { SECURITY_HEADERS } from "../../shared/security-headers.js";
 import { CORE, environment, readSettings } from "../../shared/settings.js";
 import { type ConsoleSite, consoleSiteFromEnv } from "./console.js";
@@ -44,17 +53,26 @@ interface CompiledRoute {
   /** A literal segment, or null for a `{name}` segment at that position. */
   readonly segments: readonly (string | null)[];
   readonly paramNames: readonly (string | undefined)[];
+  /** Ends in a greedy `{name+}`: it takes the rest of the path, an empty rest (a trailing slash) included. */
+  readonly greedy: boolean;
 }
 
-const compiled: readonly CompiledRoute[] = routes.map((route) => {
-  const parts = route.path.split("/").slice(1);
-  return {
-    route,
-    routeKey: routeKey(route),
-    segments: parts.map((p) => (/^\{[^}]+\}$/.test(p) ? null : p)),
-    paramNames: parts.map((p) => /^\{([^}]+)\}$/.exec(p)?.[1]),
-  };
-});
+const compile = (table: readonly Route[]): readonly CompiledRoute[] =>
+  table.map((route) => {
+    const parts = route.path.split("/").slice(1);
+    return {
+      route,
+      routeKey: routeKey(route),
+      segments: parts.map((p) => (/^\{[^}]+\}$/.test(p) ? null : p)),
+      paramNames: parts.map((p) => /^\{([^}+]+)\+?\}$/.exec(p)?.[1]),
+      greedy: /^\{[^}]+\+\}$/.test(parts.at(-1) ?? ""),
+    };
+  });
+
+/** The people's API: every route of the table. */
+const compiled = compile(routes);
+/** The machines' API (docs/api-keys.md): the routes a key may call, and the public ones. */
+const machineCompiled = compile(machineRoutes());
 
 export interface RouteMatch {
   readonly route: Route;
@@ -75,24 +93,29 @@ function decodeSegment(s: string): string {
  * the one with a literal segment where the others have a parameter, leftmost difference first.
  * No route for the method, whatever other methods exist, is no match (API Gateway answers 404).
  */
-export function matchRoute(method: string, path: string): RouteMatch | undefined {
+export function matchRoute(method: string, path: string, api: "people" | "machines" = "people"): RouteMatch | undefined {
   const parts = path.split("/").slice(1);
   let best: CompiledRoute | undefined;
-  for (const c of compiled) {
-    if (c.route.method !== method || c.segments.length !== parts.length) continue;
-    const matches = c.segments.every((seg, i) => (seg === null ? (parts[i] ?? "") !== "" : seg === parts[i]));
+  for (const c of api === "machines" ? machineCompiled : compiled) {
+    const last = c.segments.length - 1;
+    if (c.route.method !== method || (c.greedy ? parts.length < c.segments.length : c.segments.length !== parts.length)) continue;
+    const matches = c.segments.every((seg, i) => (c.greedy && i === last) || (seg === null ? (parts[i] ?? "") !== "" : seg === parts[i]));
     if (!matches) continue;
     if (!best || moreSpecific(c, best)) best = c;
   }
   if (!best) return undefined;
+  const { greedy, paramNames } = best;
   const pathParameters: Record<string, string> = {};
-  best.paramNames.forEach((name, i) => {
-    if (name !== undefined) pathParameters[name] = decodeSegment(parts[i] ?? "");
+  paramNames.forEach((name, i) => {
+    const value = greedy && i === paramNames.length - 1 ? parts.slice(i).join("/") : (parts[i] ?? "");
+    if (name !== undefined) pathParameters[name] = decodeSegment(value);
   });
   return { route: best.route, routeKey: best.routeKey, pathParameters };
 }
 
+/** Any route that matches without a greedy parameter wins over one with it (API Gateway's order). */
 function moreSpecific(a: CompiledRoute, b: CompiledRoute): boolean {
+  if (a.greedy !== b.greedy) return !a.greedy;
   for (let i = 0; i < a.segments.length; i++) {
     const aLiteral = a.segments[i] !== null;
     const bLiteral = b.segments[i] !== null;
@@ -129,7 +152,7 @@ export interface AuthConfig {
 
 type Verify = (token: string) => Promise<JwtPayload>;
 
-/** How far in the future a token's `iat` may lie (clock skew), as DESIGN.md §2 allows. */
+/** How far in the future a token's `iat` may lie (clock skew), as docs/contract/README.md#identity-and-access allows. */
 const MAX_IAT_SKEW_SECONDS = 5 * 60;
 
 /**
@@ -218,8 +241,10 @@ export function buildEvent(input: EventInput): APIGatewayProxyEventV2WithJWTAuth
     else headers[name] = values.join(",");
   }
   Object.assign(headers, input.edge?.headers);
-  const query: Record<string, string> = {};
-  for (const [k, v] of new URLSearchParams(rawQueryString)) query[k] = k in query ? `${query[k]},${v}` : v;
+  // Own keys, as API Gateway's JSON gives them: `__proto__` and `constructor` are parameters like any other.
+  const merged = new Map<string, string>();
+  for (const [k, v] of new URLSearchParams(rawQueryString)) merged.set(k, merged.has(k) ? `${merged.get(k)},${v}` : v);
+  const query: Record<string, string> = Object.fromEntries(merged);
 
   const host = headers.host ?? "localhost";
   const sourceIp = input.edge?.sourceIp ?? viewerAddress(req).ip;
@@ -287,7 +312,7 @@ function loadHandler(name: string): Promise<LambdaHandler> {
   return p;
 }
 
-// --- the SCIM routes' Lambda authorizer ------------------------------------------------------------
+// --- the Lambda authorizers: the SCIM routes', and the machines' API's key authorizer ----------------
 
 type AuthorizerHandler = (
   event: unknown,
@@ -295,14 +320,17 @@ type AuthorizerHandler = (
 ) => Promise<{ isAuthorized?: unknown; context?: Record<string, unknown> } | undefined>;
 
 /**
- * Runs the SCIM routes' Lambda REQUEST authorizer (functions/scim/authorizer.ts) as API Gateway does with
- * payload format 2.0 and simple responses, identity source `$request.header.Authorization`, no caching: no
- * header, or an empty one → 401 `{"message":"Unauthorized"}` without invoking it; it throws `Unauthorized` →
- * the same 401; `isAuthorized` false (a request without the origin secret) → 403 `{"message":"Forbidden"}`;
- * anything else it throws, or a malformed answer → 500. Allowed: its `context` for the handler. It sees the
- * request as the handler will: with CloudFront's headers and the edge's address when it came through CloudFront.
+ * Runs a Lambda REQUEST authorizer (`name`: functions/scim/authorizer.ts for the SCIM routes,
+ * functions/api-keys/authorizer.ts for the machines' API) as API Gateway does with payload format 2.0 and simple
+ * responses, identity source `$request.header.Authorization`: no header, or an empty one → 401
+ * `{"message":"Unauthorized"}` without invoking it; it throws `Unauthorized` → the same 401; `isAuthorized` false
+ * (a request without the origin secret) → 403 `{"message":"Forbidden"}`; anything else it throws, or a malformed
+ * answer → 500. Allowed: its `context` for the handler. It sees the request as the handler will: with
+ * CloudFront's headers and the edge's address when it came through CloudFront. (Caching, for the key
+ * authorizer, is the caller's: `startGateway`.)
  */
 async function runLambdaAuthorizer(
+  name: "scim/authorizer" | "api-keys/authorizer",
   req: IncomingMessage,
   match: RouteMatch,
   rawPath: string,
@@ -313,7 +341,7 @@ async function runLambdaAuthorizer(
   const refuse = (status: number, message: string) => ({ refused: json(status, message) });
   const header = req.headers.authorization;
   if (!header || header.trim() === "") return refuse(401, "Unauthorized");
-  const authorizer = (await loadHandler("scim/authorizer")) as unknown as AuthorizerHandler;
+  const authorizer = (await loadHandler(name)) as unknown as AuthorizerHandler;
   const headers: Record<string, string> = {};
   let cookies: string[] | undefined;
   for (const [name, values] of Object.entries(req.headersDistinct)) {
@@ -326,7 +354,7 @@ async function runLambdaAuthorizer(
   const event = {
     version: "2.0",
     type: "REQUEST",
-    routeArn: `arn:aws:execute-api:${region}:123456789012:local/$default/${match.route.method}${match.route.path}`,
+    routeArn: `arn:aws:execute-api:${region}:123456789012:local/$default/${match.routeKey === DEFAULT_ROUTE_KEY ? "$default" : `${match.route.method}${match.route.path}`}`,
     identitySource: [header],
     routeKey: match.routeKey,
     rawPath,
@@ -352,15 +380,36 @@ async function runLambdaAuthorizer(
     },
   };
   try {
-    const res = await asFunction("scim/authorizer", () => authorizer(event, lambdaContext("scim/authorizer", region, Date.now() + 10_000)));
+    const res = await asFunction(name, () => authorizer(event, lambdaContext(name, region, Date.now() + 10_000)));
     if (res?.isAuthorized === true) return { context: res.context ?? {} };
     if (res?.isAuthorized === false) return refuse(403, "Forbidden");
     return refuse(500, "Internal Server Error");
   } catch (err) {
     if ((err as Error).message === "Unauthorized") return refuse(401, "Unauthorized");
-    console.error(`[gateway] scim/authorizer: ${(err as Error).stack ?? err}`);
+    console.error(`[gateway] ${name}: ${(err as Error).stack ?? err}`);
     return refuse(500, "Internal Server Error");
   }
+}
+
+// --- the machines' API ------------------------------------------------------------------------------
+
+/** The route key API Gateway gives a request its API has no route for, when it has a `$default` route. */
+const DEFAULT_ROUTE_KEY = "$default";
+
+/** How long API Gateway caches the key authorizer's answer by the `Authorization` header (infra/machine-api.ts). */
+export const KEY_AUTHORIZER_CACHE_SECONDS = 60;
+
+/** The machines' API's `$default` route, for a request it has no route for: a key refused (shared/api-keys/refusal.ts). */
+function defaultRoute(method: string, rawPath: string): RouteMatch {
+  const route: Route = {
+    method: method as HttpMethod,
+    path: rawPath,
+    handler: "api-keys/refused",
+    rule: rule.any,
+    who: "",
+    access: {},
+  };
+  return { route, routeKey: DEFAULT_ROUTE_KEY, pathParameters: {} };
 }
 
 // --- the clock ------------------------------------------------------------------------------------
@@ -395,6 +444,11 @@ export interface GatewayOptions {
   readonly cloudFront?: { readonly secret: string; readonly originPort?: number };
   /** Honour `x-local-clock-offset` (the test run's stack only); otherwise a request carrying it gets 400. */
   readonly clockHeader?: boolean;
+  /**
+   * Play the edge's choice and the machines' API (default true). `false` is the people's API alone, as it was
+   * before institution API keys: the bench measures people's reads through both, interleaved.
+   */
+  readonly machines?: boolean;
 }
 
 /** The address the CloudFront emulation's requests come from, as an edge's would (a documentation range). */
@@ -463,16 +517,48 @@ export async function startGateway(opts: GatewayOptions): Promise<Gateway> {
   const verify = await createVerifier(opts.auth);
   const region = opts.region ?? process.env.AWS_REGION ?? "us-east-1";
   const log = opts.log ?? ((line: string) => console.log(line));
+  /**
+   * The key authorizer's allowed answers, by identity source (the `Authorization` header, and the origin header
+   * the deployed cache keys on too), until when in the domain's time: so a test moves past the cache with the
+   * clock header, as a revoked key's requests would after a minute.
+   */
+  const keyAnswers = new Map<string, { context: Record<string, unknown>; until: number }>();
 
-  async function handle(req: IncomingMessage, requestId: string, viaCloudFront: boolean): Promise<Reply> {
+  /** The key authorizer, with API Gateway's cache (`KEY_AUTHORIZER_CACHE_SECONDS`); allowed answers only are kept. */
+  async function keyAuthorizer(req: IncomingMessage, match: RouteMatch, rawPath: string, rawQueryString: string, edge: EventInput["edge"]) {
+    const offset = opts.clockHeader ? clockOffset(req.headers[CLOCK_OFFSET_HEADER]) : 0;
+    const domainNow = Date.now() + (offset === "invalid" ? 0 : offset);
+    const identity = JSON.stringify([req.headers.authorization, edge?.headers[ORIGIN_VERIFY_HEADER] ?? req.headers[ORIGIN_VERIFY_HEADER]]);
+    const cached = keyAnswers.get(identity);
+    if (cached && cached.until > domainNow) return { context: cached.context };
+    keyAnswers.delete(identity);
+    const answer = await withClockOffset(offset === "invalid" ? 0 : offset, () =>
+      runLambdaAuthorizer("api-keys/authorizer", req, match, rawPath, rawQueryString, region, edge),
+    );
+    if (answer.context) {
+      if (keyAnswers.size >= 10_000) keyAnswers.delete(keyAnswers.keys().next().value as string);
+      keyAnswers.set(identity, { context: answer.context, until: domainNow + KEY_AUTHORIZER_CACHE_SECONDS * 1000 });
+    }
+    return answer;
+  }
+
+  async function handle(req: IncomingMessage, requestId: string, viaCloudFront: boolean, atEdge: boolean): Promise<Reply> {
     const url = req.url ?? "/";
     const q = url.indexOf("?");
     const rawPath = q < 0 ? url : url.slice(0, q);
     const rawQueryString = q < 0 ? "" : url.slice(q + 1);
-    const match = matchRoute(req.method ?? "GET", rawPath);
+    // The edge sends a key to the machines' API; on the API's own domain, that API is mapped under a path.
+    const withMachines = opts.machines !== false;
+    const mapped = withMachines && !atEdge && rawPath.startsWith(`${MACHINE_PATH_PREFIX}/`);
+    const machines = mapped || (withMachines && atEdge && rawPath.startsWith("/api/") && KEY_BEARER.test(req.headers.authorization ?? ""));
+    const method = req.method ?? "GET";
+    const routed = machines
+      ? (matchRoute(method, mapped ? rawPath.slice(MACHINE_PATH_PREFIX.length) : rawPath, "machines") ?? defaultRoute(method, rawPath))
+      : matchRoute(method, rawPath);
     const body = await readBody(req);
     if (body === "too-large") return json(413, "Request Entity Too Large");
-    if (!match) return (await opts.console?.(req.method ?? "GET", rawPath, req.headers["accept-encoding"])) ?? json(404, "Not Found");
+    if (!routed) return (await opts.console?.(method, rawPath, req.headers["accept-encoding"])) ?? json(404, "Not Found");
+    const match: RouteMatch = routed;
 
     // Through the distribution, CloudFront's headers replace the viewer's, and the request comes from an edge.
     const viewer = viewerAddress(req);
@@ -487,8 +573,12 @@ export async function startGateway(opts: GatewayOptions): Promise<Gateway> {
     // Public routes (the API document and its page) have no authorizer, deployed or here.
     let payload: JwtPayload | undefined;
     let lambda: Record<string, unknown> | undefined;
-    if (match.route.auth === "scim") {
-      const allowed = await runLambdaAuthorizer(req, match, rawPath, rawQueryString, region, edge);
+    if (machines && !match.route.public) {
+      const allowed = await keyAuthorizer(req, match, rawPath, rawQueryString, edge);
+      if (allowed.refused) return allowed.refused;
+      lambda = allowed.context;
+    } else if (match.route.auth === "scim") {
+      const allowed = await runLambdaAuthorizer("scim/authorizer", req, match, rawPath, rawQueryString, region, edge);
       if (allowed.refused) return allowed.refused;
       lambda = allowed.context;
     } else if (!match.route.public) {
@@ -549,10 +639,10 @@ export async function startGateway(opts: GatewayOptions): Promise<Gateway> {
     }
   }
 
-  const listener = (viaCloudFront: boolean) => (req: IncomingMessage, res: ServerResponse) => {
+  const listener = (viaCloudFront: boolean, atEdge: boolean) => (req: IncomingMessage, res: ServerResponse) => {
     const started = performance.now();
     const requestId = randomUUID();
-    handle(req, requestId, viaCloudFront)
+    handle(req, requestId, viaCloudFront, atEdge)
       .catch((err: unknown): Reply => {
         console.error(`[gateway] ${req.method} ${req.url?.split("?")[0]}: ${(err as Error).stack ?? err}`);
         return json(500, "Internal Server Error");
@@ -577,10 +667,11 @@ export async function startGateway(opts: GatewayOptions): Promise<Gateway> {
       s.close(() => resolve());
       s.closeAllConnections();
     });
-  const server = createServer(listener(opts.cloudFront !== undefined));
+  // The gateway's URL plays the edge (the console's distribution), with or without CloudFront's headers.
+  const server = createServer(listener(opts.cloudFront !== undefined, true));
   const url = await listen(server, opts.port);
   // CloudFront mode: the API's own domain beside the distribution, reachable around it as in AWS.
-  const origin = opts.cloudFront ? createServer(listener(false)) : undefined;
+  const origin = opts.cloudFront ? createServer(listener(false, false)) : undefined;
   const originUrl = origin ? await listen(origin, opts.cloudFront?.originPort ?? 0) : undefined;
   return {
     url,

@@ -6,19 +6,18 @@
  * same module the stack deploys (shared/pool-triggers.ts), as that function (function-scope.ts: the test run's
  * IAM check judges its AWS requests against that function's role).
  *
- * One function here is the local stack's own: PreTokenGeneration, which adds the `name` claim that cognito-local
- * leaves out of its ID tokens (Cognito puts it there itself, so the deployed pool has no such trigger).
+ * One addition is the local stack's own: after the deployed PreTokenGeneration (functions/sso/pre-token-generation.ts)
+ * answers, the `name` claim is added to the ID token, because cognito-local's ID tokens carry no standard attribute
+ * but the e-mail, where Cognito's carry `name` itself. In AWS the deployed function alone answers.
  */
 import { createServer, type IncomingMessage, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import { join } from "node:path";
 import { fileURLToPath, pathToFileURL } from "node:url";
-import { localFunctionName, POOL_HANDLERS } from "../../shared/pool-triggers.js";
+import type { PreTokenGenerationTriggerEvent } from "aws-lambda";
+import { localFunctionName, POOL_HANDLERS, POOL_TRIGGERS } from "../../shared/pool-triggers.js";
 import { asFunction } from "./function-scope.js";
 import { lambdaContext } from "./lambda-context.js";
-
-/** The local stack's PreTokenGeneration stand-in (not a function of the stack). */
-export const TOKEN_TRIGGER_FUNCTION = "institution-admin-pre-token-generation";
 
 /** Cognito waits 5 seconds for a trigger; a little more here, for a loaded machine. */
 const TIMEOUT_MS = 15_000;
@@ -43,20 +42,27 @@ function load(handler: string): Promise<Handler> {
   return p;
 }
 
-/** cognito-local's ID tokens lack `name`; this trigger adds it back, as Cognito's own tokens carry it. */
-function preTokenGeneration(event: { request?: { userAttributes?: Record<string, string> } }): unknown {
+/**
+ * Local only: the ID token's `name`, which Cognito's tokens carry and cognito-local's lack, added to what the
+ * deployed PreTokenGeneration answered (a claim it set itself stays as it set it).
+ */
+function withName(answer: unknown, event: PreTokenGenerationTriggerEvent): unknown {
   const name = event.request?.userAttributes?.name;
-  return { ...event, response: { claimsOverrideDetails: name ? { claimsToAddOrOverride: { name } } : {} } };
+  if (!name || !answer || typeof answer !== "object") return answer;
+  const out = answer as PreTokenGenerationTriggerEvent;
+  const details = out.response?.claimsOverrideDetails ?? {};
+  const claims = { name, ...details.claimsToAddOrOverride };
+  return { ...out, response: { ...out.response, claimsOverrideDetails: { ...details, claimsToAddOrOverride: claims } } };
 }
 
 /** Runs the function `name` with `event`, as Lambda would; rejects with its error. */
 export async function invoke(name: string, event: unknown, region: string): Promise<unknown> {
-  if (name === TOKEN_TRIGGER_FUNCTION) return preTokenGeneration(event as Parameters<typeof preTokenGeneration>[0]);
   const handler = HANDLER_OF.get(name);
   if (!handler) throw Object.assign(new Error(`Function not found: ${name}`), { notFound: true });
   const fn = await load(handler);
   const deadline = Date.now() + TIMEOUT_MS;
-  return asFunction(handler, () => fn(event, lambdaContext(handler, region, deadline)));
+  const answer = await asFunction(handler, () => fn(event, lambdaContext(handler, region, deadline)));
+  return handler === POOL_TRIGGERS.PreTokenGeneration ? withName(answer, event as PreTokenGenerationTriggerEvent) : answer;
 }
 
 function body(req: IncomingMessage): Promise<string> {

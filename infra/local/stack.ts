@@ -16,7 +16,7 @@ import {
   waitUntilTableNotExists,
 } from "@aws-sdk/client-dynamodb";
 import { paths } from "../../shared/paths.js";
-import { CORE, environment, MAIL, readSettings, STREAM } from "../../shared/settings.js";
+import { CORE, DNS, environment, MAIL, readSettings, STREAM } from "../../shared/settings.js";
 import { createTableInput, eventsTable, idempotencyTable, mainTable, type TableDef } from "../../shared/tables.js";
 import { ensureUserPool, writeCognitoConfig } from "./cognito.js";
 import { LOCAL_CREDENTIALS, LOCAL_EXPORTS_BUCKET, type LocalTrail, localHandlerEnv, processEnvironment } from "./env.js";
@@ -28,6 +28,11 @@ export const STACK_FILE = join(LOCAL_DIR, "stack.json");
 
 /** The sender address of the local stack's mail. */
 export const LOCAL_MAIL_FROM = readSettings(MAIL(), ["MAIL_FROM"]).MAIL_FROM ?? "no-reply@institution-admin.local";
+/**
+ * The configuration set every send names, as the CDK stack passes its own: the local SES accepts the name and
+ * keeps no set, and the test run's IAM check sees each send authorized against it too (docs/iam.md).
+ */
+export const LOCAL_MAIL_CONFIGURATION_SET = "institution-admin-mail";
 
 /** What clients need to reach the stack; `npm start` writes it to `.local/stack.json`. */
 export interface StackInfo {
@@ -43,9 +48,9 @@ export interface StackInfo {
   readonly tables: { readonly main: string; readonly events: string; readonly idempotency: string };
   /** The API reference page (the document is `<apiUrl>` + `paths.openapi`). */
   readonly docsUrl: string;
-  /** The audit trail's retention, digest period and signing key pair (DESIGN.md §10). */
+  /** The audit trail's retention, digest period and signing key pair (docs/trail.md). */
   readonly trail: LocalTrail;
-  /** s3rver, holding the full exports' files (DESIGN.md §11). */
+  /** s3rver, holding the full exports' files (docs/events-out.md). */
   readonly s3Endpoint: string;
 }
 
@@ -76,10 +81,12 @@ export interface StackOptions {
   /** Webhook retries: the first waits this long, each next twice as long (default: $WEBHOOK_RETRY_BASE_SECONDS, else 30). */
   readonly webhookRetryBaseSeconds?: number;
   /**
-   * Honour the `x-local-clock-offset` header (DESIGN.md §16): the test run's stack only. Off by default, so
+   * Honour the `x-local-clock-offset` header (docs/iam.md): the test run's stack only. Off by default, so
    * `npm start` answers a request carrying it with 400 rather than let anyone date events in another's trail.
    */
   readonly clockHeader?: boolean;
+  /** The verified domains' DNS resolvers (`DNS_RESOLVERS`, docs/sso.md); default: the shell's, else the system's. */
+  readonly dnsResolvers?: string;
   /** More environment for the handlers (settings such as `MEASUREMENT_BOUNDS`). */
   readonly handlerEnv?: Readonly<Record<string, string>>;
 }
@@ -225,6 +232,8 @@ export interface GatewayRole {
    * stack: the port is in cognito-local's configuration.
    */
   readonly lambdaPort?: number;
+  /** Verified domains' TXT lookups (`host:port`, comma-separated); the system's resolvers when unset. */
+  readonly dnsResolvers?: string | undefined;
   /** More environment for the handlers. */
   readonly handlerEnv?: Readonly<Record<string, string>>;
 }
@@ -243,6 +252,7 @@ export function gatewayEnvironment(info: StackInfo, role: GatewayRole): Record<s
       WEBHOOK_ALLOW_LOOPBACK_HTTP: "true",
       WEBHOOK_RETRY_BASE_SECONDS: String(role.webhookRetryBaseSeconds),
       MAIL_FROM: LOCAL_MAIL_FROM,
+      SES_CONFIGURATION_SET: LOCAL_MAIL_CONFIGURATION_SET,
       // Invitation links open the console, which the gateway serves on its own origin.
       APP_BASE_URL: role.appBaseUrl,
       // The pool that transfer, joining and SCIM use (shared/users.ts), as the CDK stack names it to those functions.
@@ -250,6 +260,12 @@ export function gatewayEnvironment(info: StackInfo, role: GatewayRole): Record<s
       COGNITO_ENDPOINT: cognitoEndpoint,
       // The local pool is configured as dev's (ensureUserPool): MFA optional.
       USER_POOL_MFA: "optional",
+      // SSO connections: the console's app client lists their providers; the local Cognito stands in for the
+      // pool's managed-login domain (its ACS URL and redirect URI).
+      USER_POOL_CLIENT_ID: userPoolClientId,
+      COGNITO_DOMAIN: cognitoEndpoint,
+      // Verified domains' TXT lookups: `DNS_RESOLVERS=127.0.0.1:5353 npm start` reaches a resolver of your own.
+      DNS_RESOLVERS: role.dnsResolvers,
     }),
     // The gateway process's own settings (infra/local/gateway.ts), not a function's.
     ...processEnvironment({
@@ -295,11 +311,12 @@ export async function startLocalStack(opts: StackOptions): Promise<LocalStack> {
   const consoleUrl = `${apiUrl}/`;
 
   // What a developer's shell may set for the functions (`npm start`), checked as the functions check it.
-  const shell = readSettings({ ...CORE(), ...STREAM(), ...MAIL() }, [
+  const shell = readSettings({ ...CORE(), ...STREAM(), ...MAIL(), ...DNS() }, [
     "EVENT_RETENTION_DAYS",
     "DIGEST_PERIOD_SECONDS",
     "WEBHOOK_RETRY_BASE_SECONDS",
     "APP_BASE_URL",
+    "DNS_RESOLVERS",
   ]);
   const trail: LocalTrail = {
     eventRetentionDays: opts.eventRetentionDays ?? shell.EVENT_RETENTION_DAYS,
@@ -372,6 +389,7 @@ export async function startLocalStack(opts: StackOptions): Promise<LocalStack> {
         digestTimer: opts.digestTimer !== false,
         clockHeader: opts.clockHeader === true,
         lambdaPort,
+        dnsResolvers: opts.dnsResolvers ?? shell.DNS_RESOLVERS,
         ...(opts.handlerEnv && { handlerEnv: opts.handlerEnv }),
       }),
     });

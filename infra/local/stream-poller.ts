@@ -1,6 +1,6 @@
 /**
  * Reads DynamoDB Local's stream of the events table and hands each batch of records to the stream consumer's
- * handler, as Lambda's event source mapping does in AWS (DESIGN.md §11). A batch whose handler throws is read
+ * handler, as Lambda's event source mapping does in AWS (docs/events-out.md). A batch whose handler throws is read
  * again on the next poll (the shard iterator does not move on), so no event is skipped.
  */
 import { DescribeTableCommand, DynamoDBClient } from "@aws-sdk/client-dynamodb";

@@ -1,6 +1,6 @@
 /**
  * The functions a deployed stack invokes without a route, run inside the local gateway's process with the
- * same code (DESIGN.md §11): the export worker after each `POST /security_events/exports`, as Lambda's
+ * same code (docs/events-out.md): the export worker after each `POST /security_events/exports`, as Lambda's
  * asynchronous invocation would; the stream consumer on DynamoDB Local's stream of the events table, as the
  * event source mapping would; the webhook retrier every second, as the scheduler would every minute.
  */

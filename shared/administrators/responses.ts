@@ -19,9 +19,7 @@ export const Administrator = v.strictObject({
   invitation_id: v.pipe(v.nullable(Id), v.description("The invitation that granted the access; null for the institution's creator.")),
   managed_by: v.pipe(
     v.nullable(v.picklist(["scim"])),
-    v.description(
-      "`scim` while the institution's directory manages this administrator (DESIGN.md §15): its role and removal are the directory's.",
-    ),
+    v.description("`scim` while the institution's directory manages this administrator: its role and removal are the directory's."),
   ),
 });
 

@@ -1,4 +1,4 @@
-/** Input shapes of the administrator endpoints (DESIGN.md §9). */
+/** Input shapes of the administrator endpoints (docs/contract/administrators.md). */
 import * as v from "valibot";
 import { roleSchema } from "../invitations/schema.js";
 import { DEFAULT_LIMIT, limitParam, queryParam } from "../paging.js";

@@ -1,5 +1,5 @@
 /**
- * Administrator use cases (DESIGN.md §9): list, change a role, remove (or leave), transfer. Check order:
+ * Administrator use cases (docs/contract/administrators.md): list, change a role, remove (or leave), transfer. Check order:
  * look up among visible (404 + `unauthorized_institution_access`, action `manage_administrators`) → role
  * (403 + `insufficient_privileges`, `required_role: super_admin`) → body (400) → target (404
  * `Administrator not found`) → rule (422) → the change and its event (in the actor's and the owner's
@@ -7,6 +7,7 @@
  * (shared/membership/).
  */
 import * as v from "valibot";
+import { KEYS_GRANT_ADMINS_ONLY, requireKeyMayGrant } from "../api-keys/grants.js";
 import { auditEvent, type EventDetails, type EventType } from "../audit.js";
 import type { Caller } from "../caller.js";
 import { now as clock } from "../clock.js";
@@ -51,7 +52,7 @@ export function toAdministrator(record: AccessRecord, institution: Institution):
   };
 }
 
-/** The directory manages the administrator while the connection that gave the access is the institution's (DESIGN.md §15). */
+/** The directory manages the administrator while the connection that gave the access is the institution's (docs/scim.md). */
 const directoryManaged = (record: AccessRecord, institution: Institution) =>
   record.managed_by === "scim" && record.scim_connection !== undefined && record.scim_connection === institution.scim_connection_id;
 
@@ -131,6 +132,8 @@ export async function changeAdministratorRole(
     const parsed = v.safeParse(roleChangeInput, body);
     if (!parsed.success) throw new BadRequest(messages.invalidRole);
     const role: Role = parsed.output.role;
+    // An API key (docs/api-keys.md) never makes a super admin: that stays with a person.
+    await requireKeyMayGrant(caller, visible, role, ACTION, KEYS_GRANT_ADMINS_ONLY);
     const target = requireTarget(visible, userId, record);
     const { institution } = visible;
     if (institution.super_admin_id === target.user_id) throw new Unprocessable(SUPER_ADMIN_ROLE_FIXED);

@@ -1,5 +1,5 @@
 /**
- * Transfer of an institution (DESIGN.md §13), apart from the other administrator use cases because it alone
+ * Transfer of an institution (docs/contract/administrators.md), apart from the other administrator use cases because it alone
  * reads the user pool: the Cognito client is a static import here, so that esbuild keeps only the commands it
  * sends (a dynamic import keeps every Cognito command, +73 KiB), and the other administrator functions do not
  * bundle it. Every transfer that passes the checks reads the pool, so loading it at import costs none of them.
@@ -41,7 +41,7 @@ export async function transferInstitution(caller: Caller, institutionId: string 
     const target = requireTarget(visible, userId, record);
     const { institution: before } = visible;
     if (target.user_id === caller.id) throw new Unprocessable(TRANSFER_TO_SELF);
-    // The account as the pool holds it now, not as recorded at acceptance (§13).
+    // The account as the pool holds it now, not as recorded at acceptance (docs/contract/administrators.md).
     if ((await currentAccountOf(target.user_id)) !== before.account_id) throw new Unprocessable(TRANSFER_OTHER_ACCOUNT);
     if (memberRole(before, target.user_id) !== "cohort_super_admin") throw new Unprocessable(TRANSFER_NEEDS_SUPER_ADMIN_ROLE);
 

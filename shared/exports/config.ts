@@ -1,5 +1,5 @@
 /**
- * Settings of the full exports (DESIGN.md §11), read and checked once at module load. Only the export
+ * Settings of the full exports (docs/contract/exports.md), read and checked once at module load. Only the export
  * functions import this module, so no other function needs the bucket's name or pays for the S3 client.
  */
 import { EXPORTS, readSettings } from "../settings.js";

@@ -1,5 +1,5 @@
 /**
- * The full export's response bodies (DESIGN.md §11), in valibot: schemas of the API document under these names
+ * The full export's response bodies (docs/contract/exports.md), in valibot: schemas of the API document under these names
  * (see shared/responses.ts). Only the document and type-only imports use this module.
  */
 import * as v from "valibot";

@@ -1,5 +1,5 @@
 /**
- * The body of `POST /security_events/exports`: the format and the list's filters (DESIGN.md §11). Problems
+ * The body of `POST /security_events/exports`: the format and the list's filters (docs/contract/exports.md). Problems
  * are 400 `{error}` with the list's messages, as the same filters are in a query string there.
  */
 import * as v from "valibot";

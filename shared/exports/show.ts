@@ -1,4 +1,4 @@
-/** `GET /security_events/exports/:id` (DESIGN.md §11). */
+/** `GET /security_events/exports/:id` (docs/contract/exports.md). */
 
 import type { Caller } from "../caller.js";
 import { now as clock } from "../clock.js";

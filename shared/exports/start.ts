@@ -1,5 +1,5 @@
 /**
- * `POST /security_events/exports` (DESIGN.md §11), in the contract's check order: cohort-super-admin status
+ * `POST /security_events/exports` (docs/contract/exports.md), in the contract's check order: cohort-super-admin status
  * (403) → body (400) → the running-export bound (429) → the export recorded with its event in one transaction
  * → the worker started.
  */
@@ -25,7 +25,7 @@ import { parseExportRequest } from "./schema.js";
  */
 export async function startExport(caller: Caller, body: unknown, now = clock()): Promise<ExportShown> {
   const q = parseExportRequest(body);
-  // Stored and echoed as recorded (DESIGN.md §13): a value that needed cleaning matched no event id or type anyway.
+  // Stored and echoed as recorded (docs/security.md): a value that needed cleaning matched no event id or type anyway.
   const recorded = (value: string | undefined) => (value === undefined ? null : recordedText(value));
   const filters: ExportFilters = {
     event_type: recorded(q.event_type),

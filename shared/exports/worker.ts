@@ -1,5 +1,5 @@
 /**
- * The export worker (DESIGN.md §11): reads the export's events page by page, newest first, and streams them
+ * The export worker (docs/contract/exports.md): reads the export's events page by page, newest first, and streams them
  * into a multipart upload, so its memory does not grow with the number of rows.
  */
 
@@ -37,7 +37,7 @@ function publishPeakRss(rssPeak: number): void {
   metrics.publishStoredMetrics();
 }
 
-/** One exported record: a CSV line (§3's, guarded) or a JSON line of the event as `GET /security_events/:id` shows it. */
+/** One exported record: a CSV line (docs/contract/README.md's, guarded) or a JSON line of the event as `GET /security_events/:id` shows it. */
 export function exportLine(format: ExportFormat, e: StoredEvent): string {
   return format === "csv" ? eventLine(e) : `${JSON.stringify(showBody(e))}\n`;
 }

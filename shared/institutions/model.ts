@@ -12,7 +12,7 @@ export type Institution = InstitutionView & {
   version: number;
   members: Record<string, Role>;
   cohort_count?: number;
-  /** The directory connection (DESIGN.md §15), while there is one: its administrators are not changed by hand. */
+  /** The directory connection (docs/scim.md), while there is one: its administrators are not changed by hand. */
   scim_connection_id?: string;
 };
 

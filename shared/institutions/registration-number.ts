@@ -1,5 +1,5 @@
 /**
- * The uniqueness key of a registration number (DESIGN.md §3, §13): two numbers that look alike are one
+ * The uniqueness key of a registration number (docs/contract/institutions.md, docs/security.md): two numbers that look alike are one
  * number. NFKC first (`ＡＣ-1` is `AC-1`), case folded, then the Unicode TR39 skeleton, which maps every
  * confusable character to its prototype (Cyrillic `АС-1`, `AC-l` and `AC‐1` with U+2010 are all `AC-1`).
  *

@@ -59,8 +59,15 @@ export async function requireVisible(
   action?: "manage_invitations" | "manage_administrators",
 ): Promise<Visible> {
   const institution = isId(id) ? await repo.getInstitution(id) : undefined;
-  const role = institution && memberRole(institution, caller.id);
-  if (institution && role) return { institution, role, isSuperAdmin: institution.super_admin_id === caller.id };
+  if (caller.apiKey) {
+    // An API key sees exactly its institution, with its super admin's rights within its scopes (docs/api-keys.md;
+    // the JSON dialect has checked the route's scope): any other id is as unknown as to a stranger.
+    if (institution && institution.id === caller.apiKey.institutionId)
+      return { institution, role: "cohort_super_admin", isSuperAdmin: true };
+  } else {
+    const role = institution && memberRole(institution, caller.id);
+    if (institution && role) return { institution, role, isSuperAdmin: institution.super_admin_id === caller.id };
+  }
   const details = { attempted_institution_id: isId(id) ? id : requestValue(id), ...(action && { action }) };
   await recordRefusal(caller, auditEvent(caller, "unauthorized_institution_access", details, { owner: institution?.account_id }));
   throw new NotFound(messages.institutionNotFound);
@@ -75,9 +82,14 @@ export async function requireSuperAdminOf(caller: Caller, visible: Visible, acti
   throw new Forbidden(message);
 }
 
-/** Institutions visible to the caller, with the caller's role. One Query. */
+/** Institutions visible to the caller, with the caller's role. One Query; for an API key, its one institution (one GetItem). */
 export async function listInstitutions(caller: Caller): Promise<InstitutionList> {
-  const records = await listAccess(caller.id);
+  const key = caller.apiKey;
+  const institution = key && (await repo.getInstitution(key.institutionId));
+  // An API key acts as its institution's super admin, within its scopes (as `requireVisible` shows it).
+  const records = key
+    ? (institution ? [{ institution, role: "cohort_super_admin" as const }] : []).map((r) => ({ ...r, isSuperAdmin: true }))
+    : (await listAccess(caller.id)).map((r) => ({ ...r, isSuperAdmin: r.institution.super_admin_id === caller.id }));
   return {
     institutions: records
       .map((r) => ({
@@ -86,7 +98,7 @@ export async function listInstitutions(caller: Caller): Promise<InstitutionList>
         registration_number: r.institution.registration_number,
         contact_email: r.institution.contact_email,
         role: r.role,
-        is_super_admin: r.institution.super_admin_id === caller.id,
+        is_super_admin: r.isSuperAdmin,
         created_at: r.institution.created_at,
       }))
       .sort((a, b) => a.name.localeCompare(b.name) || a.id.localeCompare(b.id)),
@@ -244,7 +256,7 @@ export async function createCohort(caller: Caller, institutionId: string | undef
 export const COHORT_NOT_FOUND = "Cohort not found";
 
 /**
- * Deletes a cohort of an institution the caller is super admin of (DESIGN.md §3): institution among visible
+ * Deletes a cohort of an institution the caller is super admin of (docs/contract/institutions.md): institution among visible
  * (404 + event) → super admin (403 + event) → the cohort (404 `Cohort not found`; a malformed id is an unknown
  * one) → the delete and `cohort_deleted` in one transaction. Two GetItems (together) and one transaction.
  */

@@ -11,11 +11,12 @@
  * follows the same rule: its old token is already gone, so an invitation whose new mail failed is withdrawn.
  */
 import { MetricUnit } from "@aws-lambda-powertools/metrics";
+import { keyLabel } from "../api-keys/model.js";
 import { secondsUntil } from "../bounds.js";
 import type { Caller } from "../caller.js";
 import { now as clock } from "../clock.js";
 import { config } from "../config.js";
-import { BadGateway, BadRequest, messages, TooManyRequests, Unprocessable, ValidationFailed } from "../errors.js";
+import { BadGateway, BadRequest, messages, TooManyRequests, Unauthorized, Unprocessable, ValidationFailed } from "../errors.js";
 import { isId, newId } from "../ids.js";
 import { INSTITUTION_FULL, isFull } from "../institutions/model.js";
 import type { Visible } from "../institutions/service.js";
@@ -74,7 +75,7 @@ type MailScope = "pending" | "resend" | repo.MailBound;
 
 /**
  * Records `rate_limit_exceeded` (in the institution owner's trail too) and refuses with 429 and `Retry-After`.
- * A refusal like any other (DESIGN.md §13): it counts against the caller's probing bound, and past it
+ * A refusal like any other (docs/contract/limits.md#bounds): it counts against the caller's probing bound, and past it
  * nothing more is recorded this minute (429 `refused_requests`), so a flood cannot fill an owner's trail.
  */
 async function refuseMail(
@@ -102,7 +103,7 @@ function mailFor(caller: Caller, visible: Visible, inv: Invitation, token: strin
   return invitationMail({
     to: inv.email,
     institutionName: visible.institution.name,
-    inviterName: caller.name,
+    inviterName: caller.apiKey ? keyLabel(caller.apiKey.name) : caller.name,
     inviterEmail: caller.email,
     role: inv.role,
     token,
@@ -196,17 +197,22 @@ export async function createInvitation(caller: Caller, query: Query, body: unkno
       sent_at: now.toISOString(),
       expires_at: expiryFrom(now),
       created_at: now.toISOString(),
+      // An API key (docs/api-keys.md) has no e-mail: it is named, as in the trail.
       created_by: caller.email,
       created_by_id: caller.id,
-      created_by_name: caller.name,
+      created_by_name: caller.apiKey ? keyLabel(caller.apiKey.name) : caller.name,
       slot: free[0] as number,
     };
     const details = { invitation_id: invitation.id, institution_id: invitation.institution_id, email, role: invitation.role };
     const event = institutionEvent(caller, visible, "invitation_created", details, now);
     // Counted on the sender's access record by the membership door: a removal racing it reads again ("removal is final").
-    const sender = sentInvitationItems(invitation.institution_id, { id: caller.id, email: caller.email }, email);
-    const result = await repo.insertInvitation(invitation, { id: caller.id, sender }, event, now, visible.institution.account_id);
+    // An API key (docs/api-keys.md) holds no seat: its own item must still be there instead (insertInvitation).
+    const sender = caller.apiKey ? {} : sentInvitationItems(invitation.institution_id, { id: caller.id, email: caller.email }, email);
+    const inviter = { id: caller.id, sender, ...(caller.apiKey && { apiKey: caller.apiKey.id }) };
+    const result = await repo.insertInvitation(invitation, inviter, event, now, visible.institution.account_id);
     if (result.kind === "ok") return { invitation, token: token.token, visible };
+    // The key was revoked meanwhile: it no longer opens anything.
+    if (result.kind === "institution_changed" && caller.apiKey) throw new Unauthorized();
     if (result.kind === "has_access") throw new ValidationFailed([HAS_ACCESS]);
     if (result.kind === "bound") {
       const { limit: boundLimit, retryAfter } = boundRefusal(result.bound, now);

@@ -1,12 +1,13 @@
 /**
- * Joining from an invitation without an account (DESIGN.md §14): open (what the invitation offers, to whom,
+ * Joining from an invitation without an account (docs/contract/invitations.md#open-and-register-joining): open (what the invitation offers, to whom,
  * and whether that person has an account yet) and register (create the account and accept in one request).
  * Both are public routes: the invitation token is the credential, the caller a visitor known by its source
  * address (`visitorFrom`), and every refusal counts against the probing bound by that address.
  *
  * Register, in the contract's order: the token (422 + `token_validation_failure`; a used one is "already
  * accepted", 409, nothing recorded) → name and password (422 `{errors}`, the pool's policy checked here so
- * that nothing is created for a password it would refuse) → create the user (409 when one with the e-mail
+ * that nothing is created for a password it would refuse; an address whose institution requires SSO: 409,
+ * docs/sso.md) → create the user (409 when one with the e-mail
  * exists) → its permanent password → accept exactly as accept does, with `account_created` in the same
  * transaction. When anything after the user's creation fails, the user is deleted again: nothing is left.
  */
@@ -15,15 +16,16 @@ import { auditEvent } from "../audit.js";
 import type { Caller } from "../caller.js";
 import { now as clock } from "../clock.js";
 import { Conflict, type DomainError, Unprocessable, ValidationFailed } from "../errors.js";
-import { INSTITUTION_FULL, type Institution, isFull, memberRole } from "../institutions/model.js";
+import { INSTITUTION_FULL, type Institution, isFull } from "../institutions/model.js";
 import { passwordProblems } from "../password-policy.js";
 import { recordRefusal } from "../refusals.js";
+import { requiredSso, SIGN_IN_WITH_SSO } from "../sso/require.js";
 import { logger } from "../telemetry.js";
 import { createUser, deleteUser, setPassword, userExists } from "../users.js";
 import type { Invitation } from "./model.js";
 import type { InvitationOpened, InvitationRegistered } from "./results.js";
 import { joinName, tokenSchema } from "./schema.js";
-import { AlreadyAccepted, acceptWithToken, failureReason, invitationOfToken, previewOf, refuse } from "./service.js";
+import { AlreadyAccepted, acceptWithToken, failureReason, invitationOfToken, inviterStands, previewOf, refuse } from "./service.js";
 import { hashToken } from "./token.js";
 
 export const ACCOUNT_EXISTS = "An account with this e-mail already exists; sign in to accept the invitation";
@@ -46,7 +48,7 @@ async function usableInvitation(visitor: Caller, body: unknown): Promise<{ inv: 
     throw new AlreadyAccepted(institution.name);
   }
   // An inviter no longer an administrator: their invitations went with them (as accept judges it).
-  const refusal = reason ?? (memberRole(institution, inv.created_by_id) ? undefined : "revoked");
+  const refusal = reason ?? (inviterStands(institution, inv) ? undefined : "revoked");
   if (refusal) return refuse(visitor, refusal, institution.account_id);
   return { inv, institution, tokenHash };
 }
@@ -66,6 +68,8 @@ async function refused(visitor: Caller, err: DomainError): Promise<never> {
 /** `POST /invitations/register`: creates the invitee's account and accepts the invitation for it. */
 export async function registerFromInvitation(visitor: Caller, body: unknown): Promise<InvitationRegistered> {
   const { inv, institution, tokenHash } = await usableInvitation(visitor, body);
+  // Require SSO (docs/sso.md): an address on the verified domains of an institution that requires it gets no password.
+  if (await requiredSso(inv.email, undefined)) return refused(visitor, new Conflict(SIGN_IN_WITH_SSO));
   const fields = isObject(body) ? body : {};
   const name = v.safeParse(joinName, fields.name);
   const password = typeof fields.password === "string" ? fields.password : "";

@@ -67,7 +67,8 @@ export function acceptLink(appBaseUrl: string, token: string): string {
 /** Builds the mail; the subject never holds the token (subjects end up in logs and mail previews). */
 export function invitationMail(input: InvitationMailInput): Mail {
   const name = input.inviterName ? unlinked(inviterName(input.inviterName)) : "";
-  const inviter = name ? `${name} (${input.inviterEmail})` : input.inviterEmail;
+  // An API key (docs/api-keys.md) has a name and no e-mail.
+  const inviter = name && input.inviterEmail ? `${name} (${input.inviterEmail})` : name || input.inviterEmail;
   const institutionName = unlinked(oneLine(input.institutionName));
   const role = ROLE_LABELS[input.role];
   const link = acceptLink(input.appBaseUrl, input.token);
@@ -78,8 +79,11 @@ export function invitationMail(input: InvitationMailInput): Mail {
 
 ${inviter} has invited you to join ${institutionName} as ${role}.
 
-To accept the invitation, open this link while signed in with this e-mail address:
+To accept the invitation, open this link:
 ${link}
+
+No account yet? The link lets you create one with this e-mail address (${input.to}).
+Already have one? Sign in with this e-mail address when the page asks.
 
 The invitation expires on ${expires}.
 If you did not expect this invitation, you can ignore this e-mail.
@@ -89,8 +93,9 @@ If you did not expect this invitation, you can ignore this e-mail.
 <html><body style="font-family: sans-serif">
 <p>Hello,</p>
 <p>${escapeHtml(inviter)} has invited you to join <strong>${escapeHtml(institutionName)}</strong> as ${role}.</p>
-<p><a href="${escapeHtml(link)}">Accept the invitation</a> while signed in with this e-mail address.</p>
+<p><a href="${escapeHtml(link)}">Accept the invitation</a></p>
 <p>Or open this address: ${escapeHtml(link)}</p>
+<p>No account yet? The link lets you create one with this e-mail address (${escapeHtml(input.to)}). Already have one? Sign in with this e-mail address when the page asks.</p>
 <p>The invitation expires on ${expires}.</p>
 <p>If you did not expect this invitation, you can ignore this e-mail.</p>
 </body></html>`;

@@ -65,7 +65,8 @@ export function toListItem(inv: Invitation, now: Date) {
     sent_at: inv.sent_at,
     expires_at: inv.expires_at,
     used_at: inv.used_at ?? null,
-    created_by: inv.created_by,
+    // An API key's invitation (docs/api-keys.md) names the key, which has no e-mail.
+    created_by: inv.created_by || (inv.created_by_name ?? ""),
     status: statusOf(inv, now),
   };
 }

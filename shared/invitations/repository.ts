@@ -15,6 +15,7 @@
  * result, by the name of the item that failed.
  */
 import { GetCommand, QueryCommand } from "@aws-sdk/lib-dynamodb";
+import { keyStillLive } from "../api-keys/repository.js";
 import { type AuditEvent, commitWithEvent, commitWithEvents } from "../audit.js";
 import { boundedCount, dayOf, hourOf, mailboxOf, nextDay, nextHour } from "../bounds.js";
 import { db, queryAll } from "../clients.js";
@@ -78,7 +79,7 @@ function putToken(inv: Pick<Invitation, "id" | "institution_id">, tokenHash: str
 }
 
 /**
- * The mail bounds of one mail to `inv.email` at `now` (DESIGN.md §3, §13), each a conditional counter, by
+ * The mail bounds of one mail to `inv.email` at `now` (docs/contract/invitations.md, docs/contract/limits.md#bounds), each a conditional counter, by
  * the name `MAIL_BOUNDS` gives it. `account` owns the institution: the mailbox bound is that account's share
  * of the mailbox, under a service-wide ceiling, so one tenant cannot spend another's mail to a person. Per
  * institution first: when two bounds are reached at once, the narrower one is the one reported.
@@ -214,11 +215,12 @@ export type InsertRefusal =
  * e-mail has not gained access and that the inviter still manages the institution; `sender` is the sender's
  * side, from the membership door (`sentInvitationItems`: the count on its access record that makes a racing
  * removal read again, named `senderCount`, and its own e-mail as a member's). `account` owns the institution
- * (its mails are counted together).
+ * (its mails are counted together). An API key's invitation (`apiKey`, docs/api-keys.md) has no sender side: the
+ * key's item must still be there instead (a revoked key sends nothing).
  */
 export async function insertInvitation(
   inv: Invitation,
-  inviter: { id: string; sender: TxItems },
+  inviter: { id: string; sender: TxItems; apiKey?: string },
   event: AuditEvent,
   now: Date,
   account: string,
@@ -234,15 +236,18 @@ export async function insertInvitation(
         ConditionExpression: "attribute_not_exists(pk)",
       },
     },
-    stillManaging: {
-      ConditionCheck: {
-        TableName: T(),
-        Key: keys.institution(inv.institution_id),
-        ConditionExpression: "#members.#user = :role",
-        ExpressionAttributeNames: { "#members": "members", "#user": inviter.id },
-        ExpressionAttributeValues: { ":role": "cohort_super_admin" satisfies Role },
-      },
-    },
+    // An API key (docs/api-keys.md) sends as long as it is not revoked; it holds no seat.
+    stillManaging: inviter.apiKey
+      ? keyStillLive(inv.institution_id, inviter.apiKey)
+      : {
+          ConditionCheck: {
+            TableName: T(),
+            Key: keys.institution(inv.institution_id),
+            ConditionExpression: "#members.#user = :role",
+            ExpressionAttributeNames: { "#members": "members", "#user": inviter.id },
+            ExpressionAttributeValues: { ":role": "cohort_super_admin" satisfies Role },
+          },
+        },
     ...inviter.sender,
     ...mailCounters(inv, account, now),
   });

@@ -28,7 +28,7 @@ export const InvitationListItem = v.strictObject({
   sent_at: Timestamp,
   expires_at: Timestamp,
   used_at: v.nullable(Timestamp),
-  created_by: v.pipe(v.string(), v.description("E-mail of the administrator who created it.")),
+  created_by: v.pipe(v.string(), v.description("E-mail of the administrator who created it, or `API key '<name>'` for an API key's.")),
   status: v.picklist(STATUSES),
 });
 
@@ -45,7 +45,7 @@ const preview = {
 
 export const InvitationPreview = v.strictObject(preview);
 
-/** What open shows a visitor holding the token (DESIGN.md §14): preview's fields, the address and whether it has an account. */
+/** What open shows a visitor holding the token (docs/joining.md): preview's fields, the address and whether it has an account. */
 export const InvitationOpened = v.strictObject({
   ...preview,
   email: v.pipe(v.string(), v.description("The invited address: the new account's e-mail and user name.")),

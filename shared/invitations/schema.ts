@@ -44,7 +44,7 @@ export const acceptInput = v.object({ token: tokenSchema });
 
 export const NAME_MAX = 128;
 
-/** The joining person's name (DESIGN.md §14): one line, 1–128 code points after trim (the single-line text rules). */
+/** The joining person's name (docs/joining.md): one line, 1–128 code points after trim (the single-line text rules). */
 export const joinName = v.pipe(
   v.string("Name can't be blank"),
   v.trim(),

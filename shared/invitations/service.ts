@@ -1,9 +1,11 @@
 /**
  * Invitation use cases that send no mail: list, revoke, accept; and the checks every invitation endpoint
- * shares. Check order (DESIGN.md §2): institution lookup (404 + event) → managing check (403 + event) →
+ * shares. Check order (docs/contract/README.md#identity-and-access): institution lookup (404 + event) → managing check (403 + event) →
  * the invitation → its state → the change and its event in one transaction.
  */
 import * as v from "valibot";
+import { KEYS_INVITE_ADMINS_ONLY, requireKeyMayGrant } from "../api-keys/grants.js";
+import { isKeyActorId } from "../api-keys/model.js";
 import { type AuditEvent, auditEvent, type EventDetails, type EventType } from "../audit.js";
 import { actingFor, type Caller, VISITOR_ACCOUNT } from "../caller.js";
 import { now as clock } from "../clock.js";
@@ -33,7 +35,7 @@ export const INVALID_INVITATION = "Invalid or expired invitation";
 export const ALREADY_ACCEPTED = "Invitation already accepted";
 
 /**
- * 409 `{error, institution: {name}}`: the invitation was used by the one asking (DESIGN.md §14: reopening the
+ * 409 `{error, institution: {name}}`: the invitation was used by the one asking (docs/joining.md: reopening the
  * link you accepted). Nothing is recorded: it is no failed token, and it must not feed the alerts.
  */
 export class AlreadyAccepted extends Conflict {
@@ -68,7 +70,8 @@ export function institutionEvent<T extends EventType>(caller: Caller, visible: V
  */
 export async function requireManaging(caller: Caller, institutionId: string | undefined): Promise<Visible> {
   const visible = await requireVisible(caller, institutionId, "manage_invitations");
-  if (caller.isCohortSuperAdmin && visible.role === "cohort_super_admin") return visible;
+  // An API key has its scope for this (the JSON dialect checked it) and sees only its own institution.
+  if (caller.apiKey || (caller.isCohortSuperAdmin && visible.role === "cohort_super_admin")) return visible;
   const details = { action: "manage_invitations", required_role: "cohort_super_admin" as const, institution_id: visible.institution.id };
   await recordRefusal(caller, institutionEvent(caller, visible, "insufficient_privileges", details));
   throw new Forbidden(messages.superAdminRequired);
@@ -79,11 +82,20 @@ export async function requireManaging(caller: Caller, institutionId: string | un
  * as `insufficient_privileges` with `required_role: super_admin`, like every other refused role check.
  */
 export async function requireMayInvite(caller: Caller, visible: Visible, role: Role): Promise<void> {
+  // An API key (docs/api-keys.md) invites cohort_admin only: inviting a super admin stays with a person.
+  await requireKeyMayGrant(caller, visible, role, "manage_invitations", KEYS_INVITE_ADMINS_ONLY);
   if (role !== "cohort_super_admin" || visible.isSuperAdmin) return;
   const details = { action: "manage_invitations", required_role: "super_admin" as const, institution_id: visible.institution.id };
   await recordRefusal(caller, institutionEvent(caller, visible, "insufficient_privileges", details));
   throw new Forbidden(ONLY_SUPER_ADMIN_INVITES_SUPER_ADMINS);
 }
+
+/**
+ * Whether an invitation's inviter still vouches for it: a person while an administrator of the institution (their
+ * invitations went with them); an API key's invitation is the institution's, whatever became of the key since.
+ */
+export const inviterStands = (institution: Institution, inv: Pick<Invitation, "created_by_id">): boolean =>
+  isKeyActorId(inv.created_by_id) || memberRole(institution, inv.created_by_id) !== undefined;
 
 /**
  * The institution the caller manages and the invitation in it, read together (one round trip) but judged
@@ -180,7 +192,7 @@ export function failureReason(inv: Invitation, now: Date): TokenFailureReason | 
  * removal could not see yet is as revoked).
  */
 function tokenFailure(caller: Caller, inv: Invitation, institution: Institution, now: Date): TokenFailureReason | undefined {
-  return failureReason(inv, now) ?? inviteeMismatch(caller, inv) ?? (memberRole(institution, inv.created_by_id) ? undefined : "revoked");
+  return failureReason(inv, now) ?? inviteeMismatch(caller, inv) ?? (inviterStands(institution, inv) ? undefined : "revoked");
 }
 
 /**

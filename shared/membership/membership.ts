@@ -1,7 +1,8 @@
 /**
- * The one membership door (DESIGN.md §9, §15, §17): granting access, changing a role and removing access, for
+ * The one membership door (docs/contract/administrators.md, docs/scim.md, docs/code-structure.md): granting access, changing a role and removing access, for
  * every way in: invitation accept and join (shared/invitations/), the administrators routes
- * (shared/administrators/), the directory (shared/scim/), and next, per-institution sign-in.
+ * (shared/administrators/), the directory (shared/scim/), and a first sign-in with the institution's SSO
+ * (shared/sso/sign-in.ts).
  *
  * A door reads the institution, opens a `MembershipChange` on it, takes its steps (`grant`, `changeRole`,
  * `remove`; each answers `ok`, a refusal, or `retry`), records its own events with `record`, and commits the
@@ -17,6 +18,7 @@
  *   concurrently is either among them or makes the removal fail and read again; an invitation is accepted
  *   only while its sender holds a seat.
  */
+import { isKeyActorId } from "../api-keys/model.js";
 import { type AuditEvent, auditEvent, commitWithEvents, type EventDetails, type EventType, fitsWithEvents } from "../audit.js";
 import type { Caller } from "../caller.js";
 import { config } from "../config.js";
@@ -122,7 +124,8 @@ export class MembershipChange {
   grant(person: Person, role: Role, source: Source): Step {
     const id = person.user_id;
     const current = this.roleOf(id);
-    if (source.via === "invitation") this.#kept.add(source.inviter);
+    // An API key's invitation (docs/api-keys.md) does not hang on the key, which holds no seat.
+    if (source.via === "invitation" && !isKeyActorId(source.inviter)) this.#kept.add(source.inviter);
     if (current === undefined) {
       if (id === this.#institution.super_admin_id) return OWNER;
       if (this.#count >= MAX_MEMBERS) return { kind: "institution_full" };
@@ -136,6 +139,8 @@ export class MembershipChange {
       return OK;
     }
     if (source.via === "directory") return this.changeRole(id, role, source);
+    // SSO grants a seat to who has none; one held already (the owner's included) is never touched.
+    if (source.via === "sso") return OK;
     this.#items[`marker ${id}`] = putMarker(this.#institution.id, id, person.email);
     if (role === current) {
       this.#kept.add(id);
@@ -262,7 +267,7 @@ export interface Alongside {
  * Commits `change` with what the door writes `alongside` it, and every event, in one transaction. Revocations
  * that do not fit in it go first, in transactions of their own (acceptance checks that the sender still holds a
  * seat, so none of them could be used meanwhile). `too_large` when the change itself does not fit one
- * transaction (DESIGN.md §13: a 4xx, never a 500); `retry` when anything it read has changed.
+ * transaction (docs/security.md: a 4xx, never a 500); `retry` when anything it read has changed.
  */
 export async function commitMembership(change: MembershipChange, alongside: Alongside = {}): Promise<Written<TooLarge>> {
   const items = [alongside.items ?? {}, change.items()];

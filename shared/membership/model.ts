@@ -29,7 +29,7 @@ export interface AccessRecord extends Partial<Omit<Member, "user_id" | "role">> 
   institution: InstitutionSummary;
   /** How many invitations this member has sent to the institution (what a removal is conditioned on). */
   invitations_sent?: number;
-  /** `scim` when the directory `scim_connection` gave the access (DESIGN.md §15). */
+  /** `scim` when the directory `scim_connection` gave the access (docs/scim.md). */
   managed_by?: "scim";
   scim_connection?: string;
 }
@@ -49,12 +49,13 @@ export interface Person {
  * - `invitation`: accepting `invitation`, sent by `inviter`, who must still hold a seat when it commits;
  * - `directory`: the institution's SCIM `connection`, which then manages the access (`managed_by: "scim"`);
  * - `hand`: the administrators routes (the institution's super admin, or the member leaving).
- * Per-institution sign-in (DESIGN.md §18) will be a door of its own here, out of reach of the owner as the
- * directory is.
+ * - `sso`: the institution's SSO `connection`, on a person's first sign-in (docs/sso.md, JIT): a new seat only,
+ *   never a change of one that exists, so out of reach of the owner as the directory is.
  */
 export type Source =
   | { readonly via: "invitation"; readonly invitation: string; readonly inviter: string }
   | { readonly via: "directory"; readonly connection: string }
+  | { readonly via: "sso"; readonly connection: string }
   | { readonly via: "hand" };
 
 /** The institution's super admin (its owner): its seat changes by a transfer alone, through no door of this module. */

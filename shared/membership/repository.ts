@@ -8,7 +8,7 @@
  *   95-administrator limit read);
  * - the member e-mail marker `INST#<inst>` / `EMAIL#<email>#MEMBER` (what the invitation checks read).
  * The access record also counts the invitations its member sent (`invitations_sent`): a removal holds only at the
- * count it read, so an invitation sent meanwhile makes it read again ("removal is final", DESIGN.md §13).
+ * count it read, so an invitation sent meanwhile makes it read again ("removal is final", docs/security.md).
  */
 import { GetCommand } from "@aws-sdk/lib-dynamodb";
 import { db, queryAll } from "../clients.js";

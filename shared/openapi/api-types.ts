@@ -12,15 +12,15 @@ export interface paths {
      * List the institutions you can see
      * @description Every institution the caller has an access record for, with the caller's role, by name.
      *
-     *     Who: any authorized user.
+     *     Who: any authorized user; or an API key with the scope `institution:read`.
      */
     get: operations["listInstitutions"];
     put?: never;
     /**
      * Create an institution
-     * @description Cohort super admins only. The institution belongs to the caller's account and the caller is its super admin. Unknown keys are ignored. Logs `institution_created`. At most 100 institutions per account per UTC day (429 with `Retry-After`).
+     * @description Needs the cohort-super-admin status. The institution belongs to the caller's account and the caller becomes the institution's super admin. Unknown keys are ignored. Logs `institution_created`. At most 100 institutions per account per UTC day (429 with `Retry-After`).
      *
-     *     Who: cohort super admin.
+     *     Who: a user with the cohort-super-admin status.
      */
     post: operations["createInstitution"];
     delete?: never;
@@ -40,31 +40,31 @@ export interface paths {
      * Read an institution
      * @description The record, the caller's role views and the effective settings. An invisible id logs `unauthorized_institution_access`.
      *
-     *     Who: user with access.
+     *     Who: user with access; or an API key with the scope `institution:read`.
      */
     get: operations["showInstitution"];
     /**
      * Update an institution (PUT, same as PATCH)
-     * @description Super admin of the institution. Only the submitted fields change (PUT and PATCH alike); an empty string or null clears an optional field. Logs `institution_updated`.
+     * @description The institution's super admin. Only the submitted fields change (PUT and PATCH alike); an empty string or null clears an optional field. Logs `institution_updated`.
      *
-     *     Who: super admin of the institution.
+     *     Who: the institution's super admin; or an API key with the scope `institution:write`.
      */
     put: operations["replaceInstitution"];
     post?: never;
     /**
      * Delete an institution
-     * @description Super admin of the institution; refused while it has cohorts. Logs `institution_deleted`.
+     * @description The institution's super admin; refused while it has cohorts. Logs `institution_deleted`.
      *
-     *     Who: super admin of the institution.
+     *     Who: the institution's super admin.
      */
     delete: operations["deleteInstitution"];
     options?: never;
     head?: never;
     /**
      * Update an institution
-     * @description Super admin of the institution. Only the submitted fields change (PUT and PATCH alike); an empty string or null clears an optional field. Logs `institution_updated`.
+     * @description The institution's super admin. Only the submitted fields change (PUT and PATCH alike); an empty string or null clears an optional field. Logs `institution_updated`.
      *
-     *     Who: super admin of the institution.
+     *     Who: the institution's super admin; or an API key with the scope `institution:write`.
      */
     patch: operations["updateInstitution"];
     trace?: never;
@@ -78,15 +78,15 @@ export interface paths {
     };
     /**
      * List an institution's cohorts
-     * @description Who: user with access.
+     * @description Who: user with access; or an API key with the scope `cohorts:read`.
      */
     get: operations["listCohorts"];
     put?: never;
     /**
      * Create a cohort
-     * @description Super admin of the institution. Logs `cohort_created`.
+     * @description The institution's super admin. Logs `cohort_created`.
      *
-     *     Who: super admin of the institution.
+     *     Who: the institution's super admin; or an API key with the scope `cohorts:write`.
      */
     post: operations["createCohort"];
     delete?: never;
@@ -107,9 +107,9 @@ export interface paths {
     post?: never;
     /**
      * Delete a cohort
-     * @description Super admin of the institution. Logs `cohort_deleted`. Once its last cohort is gone, the institution can be deleted.
+     * @description The institution's super admin. Logs `cohort_deleted`. Once its last cohort is gone, the institution can be deleted.
      *
-     *     Who: super admin of the institution.
+     *     Who: the institution's super admin; or an API key with the scope `cohorts:write`.
      */
     delete: operations["deleteCohort"];
     options?: never;
@@ -128,7 +128,7 @@ export interface paths {
      * List an institution's administrators
      * @description Any administrator of the institution. Ordered by e-mail, paged; a page reads only that page. Members from another account show their own `account_id`.
      *
-     *     Who: user with access.
+     *     Who: user with access; or an API key with the scope `administrators:read`.
      */
     get: operations["listAdministrators"];
     put?: never;
@@ -151,9 +151,9 @@ export interface paths {
     post?: never;
     /**
      * Remove an administrator, or leave
-     * @description The super admin removes anyone but itself; any other administrator may remove itself (leave). Takes the access and the seat, and revokes the active invitations that administrator sent (each logs `invitation_revoked`, reason `administrator_removed`). Logs `administrator_removed`. The person can be invited again.
+     * @description The institution's super admin removes anyone but themselves; any other administrator may remove themselves (leave). Takes the access and the seat, and revokes the active invitations that administrator sent (each logs `invitation_revoked`, reason `administrator_removed`). Logs `administrator_removed`. The person can be invited again.
      *
-     *     Who: super admin of the institution, or the administrator itself (leaving).
+     *     Who: the institution's super admin, or the administrator itself (leaving); or an API key with the scope `administrators:write`.
      */
     delete: operations["removeAdministrator"];
     options?: never;
@@ -162,7 +162,7 @@ export interface paths {
      * Change an administrator's role
      * @description The institution's super admin; never its own role. Logs `administrator_role_changed`.
      *
-     *     Who: super admin of the institution.
+     *     Who: the institution's super admin; or an API key with the scope `administrators:write`.
      */
     patch: operations["changeAdministratorRole"];
     trace?: never;
@@ -178,9 +178,9 @@ export interface paths {
     put?: never;
     /**
      * Transfer an institution to another administrator
-     * @description The super admin. The new super admin must be an administrator of the institution, of its account, with role `cohort_super_admin`; the former keeps access as `cohort_super_admin`. Logs `institution_transferred`.
+     * @description The institution's super admin hands the institution to another administrator of it, of its account, with the role `cohort_super_admin`, who becomes the institution's super admin; the former keeps access with the role `cohort_super_admin`. Logs `institution_transferred`.
      *
-     *     Who: super admin of the institution.
+     *     Who: the institution's super admin.
      */
     post: operations["transferInstitution"];
     delete?: never;
@@ -200,15 +200,15 @@ export interface paths {
      * List an institution's invitations
      * @description Any administrator of the institution. Active invitations, or with `show_used=true` used ones; newest first, paged.
      *
-     *     Who: user with access.
+     *     Who: user with access; or an API key with the scope `invitations:read`.
      */
     get: operations["listInvitations"];
     put?: never;
     /**
      * Invite an administrator
-     * @description A cohort super admin managing the institution; only its super admin may invite `cohort_super_admin`. Mails the accept link and logs `invitation_created`. At most 3 active invitations per e-mail and institution, and bounded mail volume (per institution, per mailbox across the service, per account): each bound answers 429 with `Retry-After` and logs `rate_limit_exceeded`. The fields may also be sent as query parameters.
+     * @description Needs the cohort-super-admin status and the role `cohort_super_admin` on the institution; only the institution's super admin may invite with the role `cohort_super_admin`. Mails the accept link and logs `invitation_created`. At most 3 active invitations per e-mail and institution, and bounded mail volume (per institution, per mailbox across the service, per account): each bound answers 429 with `Retry-After` and logs `rate_limit_exceeded`. The fields may also be sent as query parameters.
      *
-     *     Who: cohort super admin managing the institution.
+     *     Who: a user with the cohort-super-admin status and the role `cohort_super_admin` on the institution; or an API key with the scope `invitations:write`.
      */
     post: operations["createInvitation"];
     delete?: never;
@@ -229,9 +229,9 @@ export interface paths {
     post?: never;
     /**
      * Revoke an invitation
-     * @description A cohort super admin managing the institution. The record stays, with `revoked_at`. Logs `invitation_revoked`.
+     * @description Needs the cohort-super-admin status and the role `cohort_super_admin` on the institution. The record stays, with `revoked_at`. Logs `invitation_revoked`.
      *
-     *     Who: cohort super admin managing the institution.
+     *     Who: a user with the cohort-super-admin status and the role `cohort_super_admin` on the institution; or an API key with the scope `invitations:write`.
      */
     delete: operations["revokeInvitation"];
     options?: never;
@@ -252,7 +252,7 @@ export interface paths {
      * Resend an invitation
      * @description Same caller rule as create. Issues a new token (the old one stops working), restarts the validity period and mails again. Logs `invitation_resent`.
      *
-     *     Who: cohort super admin managing the institution.
+     *     Who: a user with the cohort-super-admin status and the role `cohort_super_admin` on the institution; or an API key with the scope `invitations:write`.
      */
     post: operations["resendInvitation"];
     delete?: never;
@@ -358,9 +358,9 @@ export interface paths {
     };
     /**
      * List security events
-     * @description Cohort super admins; the caller's account only. Newest first (ties by id), paged; filters combine with AND. With both `user_id` and `event_type` a page may hold fewer than `limit` events and still have a `next_cursor`. Events past the retention are never listed.
+     * @description Needs the cohort-super-admin status; the caller's account only. Newest first (ties by id), paged; filters combine with AND. With both `user_id` and `event_type` a page may hold fewer than `limit` events and still have a `next_cursor`. Events past the retention are never listed.
      *
-     *     Who: cohort super admin.
+     *     Who: a user with the cohort-super-admin status.
      */
     get: operations["listSecurityEvents"];
     put?: never;
@@ -380,9 +380,9 @@ export interface paths {
     };
     /**
      * Export security events as CSV
-     * @description Cohort super admins. Columns `id,event_type,created_at,user_id,user_email,ip_address,description,details` (details as JSON), RFC 4180, UTF-8; a cell starting with `= + - @`, tab or CR gets a leading `'`. Newest first, at most 10,000 rows. `event_type` may name several types, comma-separated. Logs `security_events_exported`.
+     * @description Needs the cohort-super-admin status. Columns `id,event_type,created_at,user_id,user_email,ip_address,description,details` (details as JSON), RFC 4180, UTF-8; a cell starting with `= + - @`, tab or CR gets a leading `'`. Newest first, at most 10,000 rows. `event_type` may name several types, comma-separated. Logs `security_events_exported`.
      *
-     *     Who: cohort super admin.
+     *     Who: a user with the cohort-super-admin status.
      */
     get: operations["exportSecurityEvents"];
     put?: never;
@@ -402,9 +402,9 @@ export interface paths {
     };
     /**
      * Alerts of the last hour
-     * @description Cohort super admins. Counts of the three counted event types over the last hour, the alerts they reach, and the per-minute series.
+     * @description Needs the cohort-super-admin status. Counts of the three counted event types over the last hour, the alerts they reach, and the per-minute series.
      *
-     *     Who: cohort super admin.
+     *     Who: a user with the cohort-super-admin status.
      */
     get: operations["securityAlerts"];
     put?: never;
@@ -424,9 +424,9 @@ export interface paths {
     };
     /**
      * Signed digests of the trail
-     * @description Cohort super admins; the caller's account only. One digest per period (a UTC hour) that had events, oldest first, each chained to the account's previous digest and signed with ECDSA P-256 / SHA-256; `public_key` (PEM, SPKI) checks every signature. `events_hash` is the SHA-256 of the period's events, oldest first, each as the RFC 8785 canonical JSON of what `GET /security_events/{id}` returns, joined by a line feed. Periods that began before the retention are left out. See docs/trail.md and `npm run verify-trail`.
+     * @description Needs the cohort-super-admin status; the caller's account only. One digest per period (a UTC hour) that had events, oldest first, each chained to the account's previous digest and signed with ECDSA P-256 / SHA-256; `public_key` (PEM, SPKI) checks every signature. `events_hash` is the SHA-256 of the period's events, oldest first, each as the RFC 8785 canonical JSON of what `GET /security_events/{id}` returns, joined by a line feed. Periods that began before the retention are left out. See docs/trail.md and `npm run verify-trail`.
      *
-     *     Who: cohort super admin.
+     *     Who: a user with the cohort-super-admin status.
      */
     get: operations["listSecurityEventDigests"];
     put?: never;
@@ -448,9 +448,9 @@ export interface paths {
     put?: never;
     /**
      * Export every matching event to a file
-     * @description Cohort super admins; the caller's account only. Starts a full export, as CSV (the columns, quoting and injection guard of the CSV export, without its 10,000-row cap) or JSON Lines (each line the event as `GET /security_events/{id}` shows it), newest first, with the list's filters. Poll `GET …/exports/{id}` for its status and download link. At most 2 exports of an account run at a time. Logs `security_events_exported`.
+     * @description Needs the cohort-super-admin status; the caller's account only. Starts a full export, as CSV (the columns, quoting and injection guard of the CSV export, without its 10,000-row cap) or JSON Lines (each line the event as `GET /security_events/{id}` shows it), newest first, with the list's filters. Poll `GET …/exports/{id}` for its status and download link. At most 2 exports of an account run at a time. Logs `security_events_exported`.
      *
-     *     Who: cohort super admin.
+     *     Who: a user with the cohort-super-admin status.
      */
     post: operations["startSecurityEventExport"];
     delete?: never;
@@ -468,9 +468,9 @@ export interface paths {
     };
     /**
      * Status and download link of an export
-     * @description Cohort super admins; the caller's account only. A succeeded export carries a download link valid for 15 minutes.
+     * @description Needs the cohort-super-admin status; the caller's account only. A succeeded export carries a download link valid for 15 minutes.
      *
-     *     Who: cohort super admin.
+     *     Who: a user with the cohort-super-admin status.
      */
     get: operations["showSecurityEventExport"];
     put?: never;
@@ -490,7 +490,7 @@ export interface paths {
     };
     /**
      * Read a security event
-     * @description Who: cohort super admin.
+     * @description Who: a user with the cohort-super-admin status.
      */
     get: operations["showSecurityEvent"];
     put?: never;
@@ -510,17 +510,17 @@ export interface paths {
     };
     /**
      * List the account's webhooks
-     * @description Cohort super admins; the caller's account only. Secrets are never shown again.
+     * @description Needs the cohort-super-admin status; the caller's account only. Secrets are never shown again.
      *
-     *     Who: cohort super admin.
+     *     Who: a user with the cohort-super-admin status.
      */
     get: operations["listWebhooks"];
     put?: never;
     /**
      * Create a webhook
-     * @description Cohort super admins; for the caller's account. Every event recorded in the account from then on is POSTed to `url`, signed per Standard Webhooks (`webhook-id` is the event id, so duplicates can be dropped; payload `{type, timestamp, data}` with `data` the event as show returns it). A receiver must answer 2xx within 5 s; failed deliveries are retried with exponential backoff for 24 hours. https URLs only, to a public host: a host name (not an IP address), no user name or password, port 443 or above 1023, resolving to public addresses only (not loopback, private, link-local, CGNAT or unique-local ones); each delivery resolves the host again and connects only to an address that passes. At most 5 per account. Logs `webhook_created`.
+     * @description Needs the cohort-super-admin status; for the caller's account. Every event recorded in the account from then on is POSTed to `url`, signed per Standard Webhooks (`webhook-id` is the event id, so duplicates can be dropped; payload `{type, timestamp, data}` with `data` the event as show returns it). A receiver must answer 2xx within 5 s; failed deliveries are retried with exponential backoff for 24 hours. https URLs only, to a public host: a host name (not an IP address), no user name or password, port 443 or above 1023, resolving to public addresses only (not loopback, private, link-local, CGNAT or unique-local ones); each delivery resolves the host again and connects only to an address that passes. At most 5 per account. Logs `webhook_created`.
      *
-     *     Who: cohort super admin.
+     *     Who: a user with the cohort-super-admin status.
      */
     post: operations["createWebhook"];
     delete?: never;
@@ -541,9 +541,9 @@ export interface paths {
     post?: never;
     /**
      * Delete a webhook
-     * @description Cohort super admins; the caller's account only. Pending retries stop. Logs `webhook_deleted`.
+     * @description Needs the cohort-super-admin status; the caller's account only. Pending retries stop. Logs `webhook_deleted`.
      *
-     *     Who: cohort super admin.
+     *     Who: a user with the cohort-super-admin status.
      */
     delete: operations["deleteWebhook"];
     options?: never;
@@ -560,9 +560,9 @@ export interface paths {
     };
     /**
      * Recent deliveries of a webhook
-     * @description Cohort super admins; the caller's account only. The newest 50 deliveries (one per event), with their attempts so far.
+     * @description Needs the cohort-super-admin status; the caller's account only. The newest 50 deliveries (one per event), with their attempts so far.
      *
-     *     Who: cohort super admin.
+     *     Who: a user with the cohort-super-admin status.
      */
     get: operations["listWebhookDeliveries"];
     put?: never;
@@ -628,7 +628,7 @@ export interface paths {
      * Read the institution's directory connection
      * @description Without the token: its preview, times, when the directory last used it, and the role mappings.
      *
-     *     Who: super admin of the institution.
+     *     Who: the institution's super admin.
      */
     get: operations["showDirectoryConnection"];
     put?: never;
@@ -636,14 +636,14 @@ export interface paths {
      * Connect the institution's directory (SCIM), or rotate its token
      * @description Creates the institution's one connection (201) or, when it exists, issues a new token (200); the old token stops working at once. The token is shown this once and stored only as a SHA-256 hash. Logs `scim_connected` or `scim_token_rotated`.
      *
-     *     Who: super admin of the institution.
+     *     Who: the institution's super admin.
      */
     post: operations["connectDirectory"];
     /**
      * Disconnect the institution's directory
      * @description Its token stops working; the administrators it gave stay, manageable by hand again. Logs `scim_disconnected`.
      *
-     *     Who: super admin of the institution.
+     *     Who: the institution's super admin.
      */
     delete: operations["disconnectDirectory"];
     options?: never;
@@ -652,7 +652,7 @@ export interface paths {
      * Map the directory's groups to roles
      * @description Replaces the mappings (group displayName → role), which take effect at once for every administrator the directory gave access. Logs `scim_role_mappings_changed` and each `administrator_role_changed` (source `scim`).
      *
-     *     Who: super admin of the institution.
+     *     Who: the institution's super admin.
      */
     patch: operations["mapDirectoryGroups"];
     trace?: never;
@@ -781,6 +781,26 @@ export interface paths {
     patch?: never;
     trace?: never;
   };
+  "/api/scim/v2/Users/{proxy+}": {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /**
+     * SCIM 2.0: list Users, with a trailing slash (`/Users/`, as Entra ID's validator sends it)
+     * @description RFC 7644, as the service's /ServiceProviderConfig, /ResourceTypes and /Schemas describe it. Who: the institution's directory (SCIM bearer token).
+     */
+    get: operations["scimListUsersTrailingSlash"];
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
   "/api/scim/v2/Users/{id}": {
     parameters: {
       query?: never;
@@ -837,6 +857,26 @@ export interface paths {
     patch?: never;
     trace?: never;
   };
+  "/api/scim/v2/Groups/{proxy+}": {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /**
+     * SCIM 2.0: list Groups, with a trailing slash (`/Groups/`, as Entra ID's validator sends it)
+     * @description RFC 7644, as the service's /ServiceProviderConfig, /ResourceTypes and /Schemas describe it. Who: the institution's directory (SCIM bearer token).
+     */
+    get: operations["scimListGroupsTrailingSlash"];
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
   "/api/scim/v2/Groups/{id}": {
     parameters: {
       query?: never;
@@ -867,6 +907,190 @@ export interface paths {
      * @description RFC 7644, as the service's /ServiceProviderConfig, /ResourceTypes and /Schemas describe it. Who: the institution's directory (SCIM bearer token).
      */
     patch: operations["scimUpdateGroupsById"];
+    trace?: never;
+  };
+  "/api/v1/institutions/{id}/domains": {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /**
+     * List the institution's domains
+     * @description Oldest first, each with its state and the TXT record to publish. A domain pending for 7 days shows as `failed`.
+     *
+     *     Who: user with access.
+     */
+    get: operations["listDomains"];
+    put?: never;
+    /**
+     * Add a mail domain to verify
+     * @description Lower-cased and put in its ASCII (IDNA) form; at least two labels; not a public suffix; not a consumer mail provider's. At most 20 per institution. Answers the TXT record to publish at `_institution-admin-challenge.<domain>`, then verify. Logs `domain_added`.
+     *
+     *     Who: the institution's super admin.
+     */
+    post: operations["addDomain"];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  "/api/v1/institutions/{id}/domains/{domain_id}/verify": {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /**
+     * Verify a domain now
+     * @description Looks the TXT record up now. Found with the domain's value: `verified` (logs `domain_verified`). Otherwise it stays `pending` with `last_checked_at` and `last_error` (logs `domain_verification_failed`); 7 days after it was added it is `failed`. A verified or failed domain is answered as it is. A domain is verified by at most one institution: 409 when another has it.
+     *
+     *     Who: the institution's super admin.
+     */
+    post: operations["verifyDomain"];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  "/api/v1/institutions/{id}/domains/{domain_id}": {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    post?: never;
+    /**
+     * Remove a domain
+     * @description A verified domain becomes free for another institution to verify. Logs `domain_removed`.
+     *
+     *     Who: the institution's super admin.
+     */
+    delete: operations["removeDomain"];
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  "/api/v1/institutions/{id}/sso": {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /**
+     * Read the institution's SSO connection
+     * @description Never the client secret.
+     *
+     *     Who: the institution's super admin.
+     */
+    get: operations["showSso"];
+    put?: never;
+    /**
+     * Connect the institution's identity provider (SAML 2.0 or OpenID Connect)
+     * @description The metadata (SAML: an IdP descriptor with a signing certificate and a single sign-on service) or the discovery document (OIDC: its `issuer` equal to the one given) is fetched and checked now, from https URLs to public hosts only (as webhooks). The user pool gets the institution's identity provider, listed for the console. Answers the values the IdP's administrator pastes (`sp`). Logs `sso_connected`.
+     *
+     *     Who: the institution's super admin.
+     */
+    post: operations["connectSso"];
+    /**
+     * Disconnect the institution's identity provider
+     * @description The pool's identity provider goes, and with it the console's way to sign in through it. Logs `sso_disconnected`.
+     *
+     *     Who: the institution's super admin.
+     */
+    delete: operations["disconnectSso"];
+    options?: never;
+    head?: never;
+    /**
+     * Change the institution's SSO connection
+     * @description The fields of connect, each optional. A new IdP document is checked as on connect. Logs `sso_updated` with the fields that changed.
+     *
+     *     Who: the institution's super admin.
+     */
+    patch: operations["updateSso"];
+    trace?: never;
+  };
+  "/api/v1/sso/discover": {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /**
+     * Find the identity provider of an e-mail address (home-realm discovery)
+     * @description Public. `sso` names the institution whose verified domain the address is on and its provider, when it has a connection; otherwise null. It refuses nothing and records nothing.
+     *
+     *     Who: anyone, without a token.
+     */
+    post: operations["discoverSso"];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  "/api/v1/institutions/{id}/api_keys": {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /**
+     * List the institution's API keys
+     * @description The institution's super admin. Newest first, with each key's last use (noted at most once a minute); never a key.
+     *
+     *     Who: the institution's super admin.
+     */
+    get: operations["listApiKeys"];
+    put?: never;
+    /**
+     * Make an API key for the institution
+     * @description The institution's super admin. A key is a machine's credential for this institution alone: send it as `Authorization: Bearer iak_…` on the same paths; its scopes are its whole grant (each route a key may call names its scope), and it invites `cohort_admin` only. The key is in this answer only; the service keeps its SHA-256 hash and its first 8 characters. At most 20 live (unexpired) keys per institution. A revoked key stops working within 60 seconds, an expired one at once. Logs `api_key_created`.
+     *
+     *     Who: the institution's super admin.
+     */
+    post: operations["createApiKey"];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  "/api/v1/institutions/{id}/api_keys/{key_id}": {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    post?: never;
+    /**
+     * Revoke an API key
+     * @description The institution's super admin. The key stops working within 60 seconds (the machines' API caches its authorizer's answer for at most that long). Invitations it sent stay until they are used, expire or are revoked. Logs `api_key_revoked`.
+     *
+     *     Who: the institution's super admin.
+     */
+    delete: operations["revokeApiKey"];
+    options?: never;
+    head?: never;
+    patch?: never;
     trace?: never;
   };
   "/api/v1/openapi.json": {
@@ -930,7 +1154,7 @@ export interface components {
       added_at: components["schemas"]["Timestamp"];
       /** @description The invitation that granted the access; null for the institution's creator. */
       invitation_id: components["schemas"]["Id"] | null;
-      /** @description `scim` while the institution's directory manages this administrator (DESIGN.md §15): its role and removal are the directory's. */
+      /** @description `scim` while the institution's directory manages this administrator: its role and removal are the directory's. */
       managed_by: "scim" | null;
     };
     AdministratorList: {
@@ -986,6 +1210,43 @@ export interface components {
         name: string;
       };
     };
+    /** @description An institution API key. Never the key. */
+    ApiKey: {
+      id: components["schemas"]["Id"];
+      name: string;
+      scopes: components["schemas"]["ApiKeyScope"][];
+      /** @description The key's first 8 characters and `...`: the key itself is shown only when it is made. */
+      key_preview: string;
+      created_at: components["schemas"]["Timestamp"];
+      /** @description E-mail of the super admin who made it. */
+      created_by: string;
+      /** @description When it stops working; null: never. */
+      expires_at: components["schemas"]["Timestamp"] | null;
+      /** @description Its last use, noted at most once a minute; null: never used. */
+      last_used_at: components["schemas"]["Timestamp"] | null;
+    };
+    ApiKeyCreated: {
+      api_key: components["schemas"]["ApiKey"];
+      /** @description `iak_` + 32 random bytes (base64url): shown this once, stored only as a SHA-256 hash. Send it as `Authorization: Bearer <key>`. */
+      key: string;
+    };
+    ApiKeyList: {
+      /** @description Newest first. */
+      api_keys: components["schemas"]["ApiKey"][];
+    };
+    /**
+     * @description What a key may do: the routes each opens are in their operations.
+     * @enum {string}
+     */
+    ApiKeyScope:
+      | "institution:read"
+      | "institution:write"
+      | "cohorts:read"
+      | "cohorts:write"
+      | "administrators:read"
+      | "administrators:write"
+      | "invitations:read"
+      | "invitations:write";
     Cohort: {
       id: components["schemas"]["Id"];
       name: string;
@@ -1017,6 +1278,38 @@ export interface components {
       /** @description The signing key's public key, PEM (SPKI). */
       public_key: string;
     };
+    /** @description A mail domain of the institution, and whether it proved it controls it. */
+    Domain: {
+      id: components["schemas"]["Id"];
+      /** @description Lower case, in its ASCII (IDNA) form: `xn--bcher-kva.de` for bücher.de. */
+      domain: string;
+      /**
+       * @description `pending` until verified; `failed` when not verified within 7 days of being added (remove it and add it again).
+       * @enum {string}
+       */
+      state: "pending" | "verified" | "failed";
+      /** @description The DNS record that proves the institution controls the domain. */
+      verification: {
+        /** @constant */
+        record_type: "TXT";
+        /** @description `_institution-admin-challenge.<domain>` */
+        record_name: string;
+        /** @description The value to publish there: a random token of this domain. */
+        record_value: string;
+      };
+      created_at: components["schemas"]["Timestamp"];
+      verified_at: components["schemas"]["Timestamp"] | null;
+      /** @description When a verification last looked the record up. */
+      last_checked_at: components["schemas"]["Timestamp"] | null;
+      /** @description Why the last verification did not verify; null once verified. */
+      last_error: string | null;
+    };
+    DomainList: {
+      domains: components["schemas"]["Domain"][];
+    };
+    DomainShown: {
+      domain: components["schemas"]["Domain"];
+    };
     /** @description Stored settings merged over the defaults (allow_student_enrollment true, require_verification true, auto_finalize false, email_notifications true). */
     EffectiveSettings: {
       allow_student_enrollment: boolean;
@@ -1028,7 +1321,7 @@ export interface components {
     Error: {
       error: string;
     };
-    /** @description Event-specific data; values taken from a request are cut to 64 characters. Keys by event type: institution_created: institution_id, name; institution_updated: institution_id, changes, institution_name; institution_deleted: institution_name; insufficient_privileges: action, required_role, institution_id, institution_name; unauthorized_institution_access: attempted_institution_id, action; rate_limit_exceeded: email, institution_id, limit, scope; token_validation_failure: reason; security_events_exported: event_count, export_id, format, filters; invitation_created: invitation_id, institution_id, email, role, institution_name; invitation_revoked: invitation_id, institution_id, email, reason, institution_name; invitation_resent: invitation_id, institution_id, email, institution_name; invitation_accepted: invitation_id, institution_id, email, role, institution_name; cohort_created: institution_id, cohort_id, name, institution_name; webhook_created: webhook_id, url; webhook_deleted: webhook_id, url; webhook_disabled: webhook_id, url, failing_since; administrator_removed: institution_id, user_id, email, self, institution_name; administrator_role_changed: institution_id, user_id, email, from, to, source, scim_connection, institution_name; institution_transferred: institution_id, from_user_id, to_user_id, to_email, institution_name; account_created: user_id, email, institution_id, invitation_id, institution_name; cohort_deleted: institution_id, cohort_id, name, institution_name; scim_connected: institution_id, scim_connection, institution_name; scim_token_rotated: institution_id, scim_connection, institution_name; scim_role_mappings_changed: institution_id, scim_connection, role_mappings, institution_name; scim_disconnected: institution_id, scim_connection, institution_name; administrator_provisioned: institution_id, user_id, email, role, scim_connection, institution_name; administrator_deprovisioned: institution_id, user_id, email, reason, scim_connection, institution_name; sign_in: method; sign_in_failed: method, reason, risk_level, cognito_event_id; password_reset: method; password_changed: cognito_event_id; mfa_enabled: factor; mfa_disabled: factor; signed_out_everywhere: scope. */
+    /** @description Event-specific data; values taken from a request are cut to 64 characters. Keys by event type: institution_created: institution_id, name; institution_updated: institution_id, changes, institution_name; institution_deleted: institution_name; insufficient_privileges: action, required_role, institution_id, institution_name; unauthorized_institution_access: attempted_institution_id, action; rate_limit_exceeded: email, institution_id, limit, scope; token_validation_failure: reason; security_events_exported: event_count, export_id, format, filters; invitation_created: invitation_id, institution_id, email, role, institution_name; invitation_revoked: invitation_id, institution_id, email, reason, institution_name; invitation_resent: invitation_id, institution_id, email, institution_name; invitation_accepted: invitation_id, institution_id, email, role, institution_name; cohort_created: institution_id, cohort_id, name, institution_name; webhook_created: webhook_id, url; webhook_deleted: webhook_id, url; webhook_disabled: webhook_id, url, failing_since; administrator_removed: institution_id, user_id, email, self, institution_name; administrator_role_changed: institution_id, user_id, email, from, to, source, scim_connection, institution_name; institution_transferred: institution_id, from_user_id, to_user_id, to_email, institution_name; account_created: user_id, email, institution_id, invitation_id, institution_name; cohort_deleted: institution_id, cohort_id, name, institution_name; scim_connected: institution_id, scim_connection, institution_name; scim_token_rotated: institution_id, scim_connection, institution_name; scim_role_mappings_changed: institution_id, scim_connection, role_mappings, institution_name; scim_disconnected: institution_id, scim_connection, institution_name; administrator_provisioned: institution_id, user_id, email, role, source, scim_connection, sso_connection, institution_name; administrator_deprovisioned: institution_id, user_id, email, reason, scim_connection, institution_name; domain_added: institution_id, domain_id, domain, institution_name; domain_verified: institution_id, domain_id, domain, institution_name; domain_verification_failed: institution_id, domain_id, domain, reason, state, institution_name; domain_removed: institution_id, domain_id, domain, institution_name; sso_connected: institution_id, sso_connection, type, provider_name, institution_name; sso_updated: institution_id, sso_connection, provider_name, changes, institution_name; sso_disconnected: institution_id, sso_connection, provider_name, institution_name; sso_sign_in: provider_name, institution_id, jit, institution_name; sso_sign_in_refused: provider_name, reason; api_key_created: institution_id, api_key_id, name, scopes, expires_at, institution_name; api_key_revoked: institution_id, api_key_id, name, institution_name; sign_in: method; sign_in_failed: method, reason, risk_level, cognito_event_id; password_reset: method; password_changed: cognito_event_id; mfa_enabled: factor; mfa_disabled: factor; signed_out_everywhere: scope. Any type: api_key (`{id, name}` of the institution API key that acted; then `user` is null). */
     EventDetails: {
       [key: string]: unknown;
     };
@@ -1061,6 +1354,17 @@ export interface components {
       | "scim_disconnected"
       | "administrator_provisioned"
       | "administrator_deprovisioned"
+      | "domain_added"
+      | "domain_verified"
+      | "domain_verification_failed"
+      | "domain_removed"
+      | "sso_connected"
+      | "sso_updated"
+      | "sso_disconnected"
+      | "sso_sign_in"
+      | "sso_sign_in_refused"
+      | "api_key_created"
+      | "api_key_revoked"
       | "sign_in"
       | "sign_in_failed"
       | "password_reset"
@@ -1173,7 +1477,7 @@ export interface components {
       sent_at: components["schemas"]["Timestamp"];
       expires_at: components["schemas"]["Timestamp"];
       used_at: components["schemas"]["Timestamp"] | null;
-      /** @description E-mail of the administrator who created it. */
+      /** @description E-mail of the administrator who created it, or `API key '<name>'` for an API key's. */
       created_by: string;
       /** @enum {string} */
       status: "active" | "used" | "revoked" | "expired";
@@ -1327,6 +1631,70 @@ export interface components {
       require_verification?: boolean;
       auto_finalize?: boolean;
       email_notifications?: boolean;
+    };
+    /** @description The institution's single sign-on connection. The OIDC client secret is write-only. */
+    SsoConnection: {
+      id: components["schemas"]["Id"];
+      /** @enum {string} */
+      type: "saml" | "oidc";
+      /** @description The identity provider's name in the user pool (`identity_provider` of the managed login). */
+      provider_name: string;
+      /** @description What the IdP's administrator pastes there: SAML's entity ID and ACS URL, or OIDC's redirect URI. */
+      sp:
+        | {
+            /** @description SP entity ID (audience): `urn:amazon:cognito:sp:<user pool id>`. */
+            entity_id: string;
+            /** @description Assertion consumer service (reply) URL: `<pool domain>/saml2/idpresponse`. */
+            acs_url: string;
+          }
+        | {
+            /** @description The redirect URI to register with the OIDC client: `<pool domain>/oauth2/idpresponse`. */
+            redirect_uri: string;
+          };
+      /** @description The identity provider as checked when saved. */
+      idp:
+        | {
+            /** @description The IdP's entity ID, from its metadata. */
+            entity_id: string;
+            /** @description Where the metadata was read; null when it was given as XML. */
+            metadata_url: string | null;
+          }
+        | {
+            issuer: string;
+            client_id: string;
+          };
+      /** @description The IdP's attribute (SAML) or claim (OIDC) names for e-mail, name and groups. */
+      attribute_mapping: {
+        email: string;
+        name: string;
+        groups: string;
+      };
+      /** @description IdP group → role, for membership on first sign-in. */
+      role_mappings: {
+        [key: string]: components["schemas"]["Role"];
+      };
+      /** @description Membership on first sign-in: the highest mapped role of the person's groups, else `default_role`. */
+      jit: {
+        enabled: boolean;
+        default_role: components["schemas"]["Role"];
+      };
+      /** @description People on the institution's verified domains sign in through the IdP only. */
+      require_sso: boolean;
+      created_at: components["schemas"]["Timestamp"];
+      updated_at: components["schemas"]["Timestamp"];
+    };
+    SsoConnectionShown: {
+      sso: components["schemas"]["SsoConnection"];
+    };
+    /** @description The institution whose verified domain the e-mail is on and that has a connection, or null. */
+    SsoDiscovery: {
+      sso: {
+        /** @description Pass as `identity_provider` to the pool's managed login. */
+        provider_name: string;
+        institution: {
+          name: string;
+        };
+      } | null;
     };
     /**
      * Format: date-time
@@ -1526,7 +1894,7 @@ export interface components {
   };
   parameters: {
     /**
-     * @description Makes a retry safe (DESIGN.md §12): a request with the same key, from the same caller, to the same route, within 24 hours gets the first one's response (status, headers and body) and changes nothing again. The same key with another request is 422; while the first one runs, 409. 1 to 255 printable ASCII characters (400 otherwise); a UUID is a good choice. Responses are kept for 2xx and for 4xx other than 409 and 429; after a 409, 429 or 5xx the same key acts again.
+     * @description Makes a retry safe: a request with the same key, from the same caller, to the same route, within 24 hours gets the first one's response (status, headers and body) and changes nothing again. The same key with another request is 422; while the first one runs, 409. 1 to 255 printable ASCII characters (400 otherwise); a UUID is a good choice. Responses are kept for 2xx and for 4xx other than 409 and 429; after a 409, 429 or 5xx the same key acts again.
      * @example 5f0c7f7e-7a52-4a4e-9d0b-6a1c2b3d4e5f
      */
     IdempotencyKey: string;
@@ -1601,6 +1969,17 @@ export interface operations {
       };
       400: components["responses"]["BadRequest"];
       401: components["responses"]["Unauthorized"];
+      /** @description The caller lacks the role the operation needs; recorded as `insufficient_privileges`. */
+      403: {
+        headers: {
+          "Cache-Control": components["headers"]["CacheControl"];
+          "X-Content-Type-Options": components["headers"]["XContentTypeOptions"];
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
       413: components["responses"]["PayloadTooLarge"];
       500: components["responses"]["InternalError"];
       503: components["responses"]["ServiceUnavailable"];
@@ -1611,7 +1990,7 @@ export interface operations {
       query?: never;
       header?: {
         /**
-         * @description Makes a retry safe (DESIGN.md §12): a request with the same key, from the same caller, to the same route, within 24 hours gets the first one's response (status, headers and body) and changes nothing again. The same key with another request is 422; while the first one runs, 409. 1 to 255 printable ASCII characters (400 otherwise); a UUID is a good choice. Responses are kept for 2xx and for 4xx other than 409 and 429; after a 409, 429 or 5xx the same key acts again.
+         * @description Makes a retry safe: a request with the same key, from the same caller, to the same route, within 24 hours gets the first one's response (status, headers and body) and changes nothing again. The same key with another request is 422; while the first one runs, 409. 1 to 255 printable ASCII characters (400 otherwise); a UUID is a good choice. Responses are kept for 2xx and for 4xx other than 409 and 429; after a 409, 429 or 5xx the same key acts again.
          * @example 5f0c7f7e-7a52-4a4e-9d0b-6a1c2b3d4e5f
          */
         "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
@@ -1778,6 +2157,17 @@ export interface operations {
       };
       400: components["responses"]["BadRequest"];
       401: components["responses"]["Unauthorized"];
+      /** @description The caller lacks the role the operation needs; recorded as `insufficient_privileges`. */
+      403: {
+        headers: {
+          "Cache-Control": components["headers"]["CacheControl"];
+          "X-Content-Type-Options": components["headers"]["XContentTypeOptions"];
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
       /** @description Not found among what the caller may see (an unknown, malformed or invisible id is the same). */
       404: {
         headers: {
@@ -2195,6 +2585,17 @@ export interface operations {
       };
       400: components["responses"]["BadRequest"];
       401: components["responses"]["Unauthorized"];
+      /** @description The caller lacks the role the operation needs; recorded as `insufficient_privileges`. */
+      403: {
+        headers: {
+          "Cache-Control": components["headers"]["CacheControl"];
+          "X-Content-Type-Options": components["headers"]["XContentTypeOptions"];
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
       /** @description Not found among what the caller may see (an unknown, malformed or invisible id is the same). */
       404: {
         headers: {
@@ -2229,7 +2630,7 @@ export interface operations {
       query?: never;
       header?: {
         /**
-         * @description Makes a retry safe (DESIGN.md §12): a request with the same key, from the same caller, to the same route, within 24 hours gets the first one's response (status, headers and body) and changes nothing again. The same key with another request is 422; while the first one runs, 409. 1 to 255 printable ASCII characters (400 otherwise); a UUID is a good choice. Responses are kept for 2xx and for 4xx other than 409 and 429; after a 409, 429 or 5xx the same key acts again.
+         * @description Makes a retry safe: a request with the same key, from the same caller, to the same route, within 24 hours gets the first one's response (status, headers and body) and changes nothing again. The same key with another request is 422; while the first one runs, 409. 1 to 255 printable ASCII characters (400 otherwise); a UUID is a good choice. Responses are kept for 2xx and for 4xx other than 409 and 429; after a 409, 429 or 5xx the same key acts again.
          * @example 5f0c7f7e-7a52-4a4e-9d0b-6a1c2b3d4e5f
          */
         "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
@@ -2465,6 +2866,17 @@ export interface operations {
       };
       400: components["responses"]["BadRequest"];
       401: components["responses"]["Unauthorized"];
+      /** @description The caller lacks the role the operation needs; recorded as `insufficient_privileges`. */
+      403: {
+        headers: {
+          "Cache-Control": components["headers"]["CacheControl"];
+          "X-Content-Type-Options": components["headers"]["XContentTypeOptions"];
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
       /** @description Not found among what the caller may see (an unknown, malformed or invisible id is the same). */
       404: {
         headers: {
@@ -2689,7 +3101,7 @@ export interface operations {
       query?: never;
       header?: {
         /**
-         * @description Makes a retry safe (DESIGN.md §12): a request with the same key, from the same caller, to the same route, within 24 hours gets the first one's response (status, headers and body) and changes nothing again. The same key with another request is 422; while the first one runs, 409. 1 to 255 printable ASCII characters (400 otherwise); a UUID is a good choice. Responses are kept for 2xx and for 4xx other than 409 and 429; after a 409, 429 or 5xx the same key acts again.
+         * @description Makes a retry safe: a request with the same key, from the same caller, to the same route, within 24 hours gets the first one's response (status, headers and body) and changes nothing again. The same key with another request is 422; while the first one runs, 409. 1 to 255 printable ASCII characters (400 otherwise); a UUID is a good choice. Responses are kept for 2xx and for 4xx other than 409 and 429; after a 409, 429 or 5xx the same key acts again.
          * @example 5f0c7f7e-7a52-4a4e-9d0b-6a1c2b3d4e5f
          */
         "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
@@ -2861,6 +3273,17 @@ export interface operations {
       };
       400: components["responses"]["BadRequest"];
       401: components["responses"]["Unauthorized"];
+      /** @description The caller lacks the role the operation needs; recorded as `insufficient_privileges`. */
+      403: {
+        headers: {
+          "Cache-Control": components["headers"]["CacheControl"];
+          "X-Content-Type-Options": components["headers"]["XContentTypeOptions"];
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
       /** @description Not found among what the caller may see (an unknown, malformed or invisible id is the same). */
       404: {
         headers: {
@@ -2895,7 +3318,7 @@ export interface operations {
       query?: never;
       header?: {
         /**
-         * @description Makes a retry safe (DESIGN.md §12): a request with the same key, from the same caller, to the same route, within 24 hours gets the first one's response (status, headers and body) and changes nothing again. The same key with another request is 422; while the first one runs, 409. 1 to 255 printable ASCII characters (400 otherwise); a UUID is a good choice. Responses are kept for 2xx and for 4xx other than 409 and 429; after a 409, 429 or 5xx the same key acts again.
+         * @description Makes a retry safe: a request with the same key, from the same caller, to the same route, within 24 hours gets the first one's response (status, headers and body) and changes nothing again. The same key with another request is 422; while the first one runs, 409. 1 to 255 printable ASCII characters (400 otherwise); a UUID is a good choice. Responses are kept for 2xx and for 4xx other than 409 and 429; after a 409, 429 or 5xx the same key acts again.
          * @example 5f0c7f7e-7a52-4a4e-9d0b-6a1c2b3d4e5f
          */
         "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
@@ -3111,7 +3534,7 @@ export interface operations {
       };
       header?: {
         /**
-         * @description Makes a retry safe (DESIGN.md §12): a request with the same key, from the same caller, to the same route, within 24 hours gets the first one's response (status, headers and body) and changes nothing again. The same key with another request is 422; while the first one runs, 409. 1 to 255 printable ASCII characters (400 otherwise); a UUID is a good choice. Responses are kept for 2xx and for 4xx other than 409 and 429; after a 409, 429 or 5xx the same key acts again.
+         * @description Makes a retry safe: a request with the same key, from the same caller, to the same route, within 24 hours gets the first one's response (status, headers and body) and changes nothing again. The same key with another request is 422; while the first one runs, 409. 1 to 255 printable ASCII characters (400 otherwise); a UUID is a good choice. Responses are kept for 2xx and for 4xx other than 409 and 429; after a 409, 429 or 5xx the same key acts again.
          * @example 5f0c7f7e-7a52-4a4e-9d0b-6a1c2b3d4e5f
          */
         "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
@@ -3228,7 +3651,7 @@ export interface operations {
       query?: never;
       header?: {
         /**
-         * @description Makes a retry safe (DESIGN.md §12): a request with the same key, from the same caller, to the same route, within 24 hours gets the first one's response (status, headers and body) and changes nothing again. The same key with another request is 422; while the first one runs, 409. 1 to 255 printable ASCII characters (400 otherwise); a UUID is a good choice. Responses are kept for 2xx and for 4xx other than 409 and 429; after a 409, 429 or 5xx the same key acts again.
+         * @description Makes a retry safe: a request with the same key, from the same caller, to the same route, within 24 hours gets the first one's response (status, headers and body) and changes nothing again. The same key with another request is 422; while the first one runs, 409. 1 to 255 printable ASCII characters (400 otherwise); a UUID is a good choice. Responses are kept for 2xx and for 4xx other than 409 and 429; after a 409, 429 or 5xx the same key acts again.
          * @example 5f0c7f7e-7a52-4a4e-9d0b-6a1c2b3d4e5f
          */
         "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
@@ -3267,6 +3690,17 @@ export interface operations {
       };
       400: components["responses"]["BadRequest"];
       401: components["responses"]["Unauthorized"];
+      /** @description The caller lacks the role the operation needs; recorded as `insufficient_privileges`. */
+      403: {
+        headers: {
+          "Cache-Control": components["headers"]["CacheControl"];
+          "X-Content-Type-Options": components["headers"]["XContentTypeOptions"];
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
       /** @description A write kept losing races with concurrent ones, or a request with the same `Idempotency-Key` is still running; nothing was changed. Retry. Or the invitation was already accepted by the one asking: nothing is recorded. */
       409: {
         headers: {
@@ -3311,7 +3745,7 @@ export interface operations {
       query?: never;
       header?: {
         /**
-         * @description Makes a retry safe (DESIGN.md §12): a request with the same key, from the same caller, to the same route, within 24 hours gets the first one's response (status, headers and body) and changes nothing again. The same key with another request is 422; while the first one runs, 409. 1 to 255 printable ASCII characters (400 otherwise); a UUID is a good choice. Responses are kept for 2xx and for 4xx other than 409 and 429; after a 409, 429 or 5xx the same key acts again.
+         * @description Makes a retry safe: a request with the same key, from the same caller, to the same route, within 24 hours gets the first one's response (status, headers and body) and changes nothing again. The same key with another request is 422; while the first one runs, 409. 1 to 255 printable ASCII characters (400 otherwise); a UUID is a good choice. Responses are kept for 2xx and for 4xx other than 409 and 429; after a 409, 429 or 5xx the same key acts again.
          * @example 5f0c7f7e-7a52-4a4e-9d0b-6a1c2b3d4e5f
          */
         "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
@@ -3353,6 +3787,17 @@ export interface operations {
       };
       400: components["responses"]["BadRequest"];
       401: components["responses"]["Unauthorized"];
+      /** @description The caller lacks the role the operation needs; recorded as `insufficient_privileges`. */
+      403: {
+        headers: {
+          "Cache-Control": components["headers"]["CacheControl"];
+          "X-Content-Type-Options": components["headers"]["XContentTypeOptions"];
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
       /** @description A write kept losing races with concurrent ones, or a request with the same `Idempotency-Key` is still running; nothing was changed. Retry. Or the invitation was already accepted by the one asking: nothing is recorded. */
       409: {
         headers: {
@@ -4241,7 +4686,7 @@ export interface operations {
       query?: never;
       header?: {
         /**
-         * @description Makes a retry safe (DESIGN.md §12): a request with the same key, from the same caller, to the same route, within 24 hours gets the first one's response (status, headers and body) and changes nothing again. The same key with another request is 422; while the first one runs, 409. 1 to 255 printable ASCII characters (400 otherwise); a UUID is a good choice. Responses are kept for 2xx and for 4xx other than 409 and 429; after a 409, 429 or 5xx the same key acts again.
+         * @description Makes a retry safe: a request with the same key, from the same caller, to the same route, within 24 hours gets the first one's response (status, headers and body) and changes nothing again. The same key with another request is 422; while the first one runs, 409. 1 to 255 printable ASCII characters (400 otherwise); a UUID is a good choice. Responses are kept for 2xx and for 4xx other than 409 and 429; after a 409, 429 or 5xx the same key acts again.
          * @example 5f0c7f7e-7a52-4a4e-9d0b-6a1c2b3d4e5f
          */
         "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
@@ -4583,7 +5028,7 @@ export interface operations {
       query?: never;
       header?: {
         /**
-         * @description Makes a retry safe (DESIGN.md §12): a request with the same key, from the same caller, to the same route, within 24 hours gets the first one's response (status, headers and body) and changes nothing again. The same key with another request is 422; while the first one runs, 409. 1 to 255 printable ASCII characters (400 otherwise); a UUID is a good choice. Responses are kept for 2xx and for 4xx other than 409 and 429; after a 409, 429 or 5xx the same key acts again.
+         * @description Makes a retry safe: a request with the same key, from the same caller, to the same route, within 24 hours gets the first one's response (status, headers and body) and changes nothing again. The same key with another request is 422; while the first one runs, 409. 1 to 255 printable ASCII characters (400 otherwise); a UUID is a good choice. Responses are kept for 2xx and for 4xx other than 409 and 429; after a 409, 429 or 5xx the same key acts again.
          * @example 5f0c7f7e-7a52-4a4e-9d0b-6a1c2b3d4e5f
          */
         "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
@@ -4868,6 +5313,17 @@ export interface operations {
       };
       400: components["responses"]["BadRequest"];
       401: components["responses"]["Unauthorized"];
+      /** @description The caller lacks the role the operation needs; recorded as `insufficient_privileges`. */
+      403: {
+        headers: {
+          "Cache-Control": components["headers"]["CacheControl"];
+          "X-Content-Type-Options": components["headers"]["XContentTypeOptions"];
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
       409: components["responses"]["Conflict"];
       413: components["responses"]["PayloadTooLarge"];
       /** @description The record is invalid (`{errors}`: every message, once), or the current state refuses it (`{error}`). */
@@ -4890,7 +5346,7 @@ export interface operations {
       query?: never;
       header?: {
         /**
-         * @description Makes a retry safe (DESIGN.md §12): a request with the same key, from the same caller, to the same route, within 24 hours gets the first one's response (status, headers and body) and changes nothing again. The same key with another request is 422; while the first one runs, 409. 1 to 255 printable ASCII characters (400 otherwise); a UUID is a good choice. Responses are kept for 2xx and for 4xx other than 409 and 429; after a 409, 429 or 5xx the same key acts again.
+         * @description Makes a retry safe: a request with the same key, from the same caller, to the same route, within 24 hours gets the first one's response (status, headers and body) and changes nothing again. The same key with another request is 422; while the first one runs, 409. 1 to 255 printable ASCII characters (400 otherwise); a UUID is a good choice. Responses are kept for 2xx and for 4xx other than 409 and 429; after a 409, 429 or 5xx the same key acts again.
          * @example 5f0c7f7e-7a52-4a4e-9d0b-6a1c2b3d4e5f
          */
         "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
@@ -4918,6 +5374,17 @@ export interface operations {
       };
       400: components["responses"]["BadRequest"];
       401: components["responses"]["Unauthorized"];
+      /** @description The caller lacks the role the operation needs; recorded as `insufficient_privileges`. */
+      403: {
+        headers: {
+          "Cache-Control": components["headers"]["CacheControl"];
+          "X-Content-Type-Options": components["headers"]["XContentTypeOptions"];
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
       409: components["responses"]["IdempotentConflict"];
       413: components["responses"]["PayloadTooLarge"];
       /** @description The `Idempotency-Key` was used with another request. */
@@ -5020,7 +5487,7 @@ export interface operations {
       query?: never;
       header?: {
         /**
-         * @description Makes a retry safe (DESIGN.md §12): a request with the same key, from the same caller, to the same route, within 24 hours gets the first one's response (status, headers and body) and changes nothing again. The same key with another request is 422; while the first one runs, 409. 1 to 255 printable ASCII characters (400 otherwise); a UUID is a good choice. Responses are kept for 2xx and for 4xx other than 409 and 429; after a 409, 429 or 5xx the same key acts again.
+         * @description Makes a retry safe: a request with the same key, from the same caller, to the same route, within 24 hours gets the first one's response (status, headers and body) and changes nothing again. The same key with another request is 422; while the first one runs, 409. 1 to 255 printable ASCII characters (400 otherwise); a UUID is a good choice. Responses are kept for 2xx and for 4xx other than 409 and 429; after a 409, 429 or 5xx the same key acts again.
          * @example 5f0c7f7e-7a52-4a4e-9d0b-6a1c2b3d4e5f
          */
         "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
@@ -6156,6 +6623,129 @@ export interface operations {
       };
     };
   };
+  scimListUsersTrailingSlash: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        /** @description Empty: the list, as without the slash. A deeper path names no resource: 404. */
+        "proxy+": string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description A SCIM resource, or a ListResponse. */
+      200: {
+        headers: {
+          "Cache-Control": components["headers"]["CacheControl"];
+          "X-Content-Type-Options": components["headers"]["XContentTypeOptions"];
+          [name: string]: unknown;
+        };
+        content: {
+          "application/scim+json": components["schemas"]["ScimResource"];
+          "application/json": components["schemas"]["ScimResource"];
+        };
+      };
+      /** @description invalidFilter, invalidSyntax, invalidPath, invalidValue, noTarget (RFC 7644 §3.12). */
+      400: {
+        headers: {
+          "Cache-Control": components["headers"]["CacheControl"];
+          "X-Content-Type-Options": components["headers"]["XContentTypeOptions"];
+          [name: string]: unknown;
+        };
+        content: {
+          "application/scim+json": components["schemas"]["ScimError"];
+          "application/json": components["schemas"]["ScimError"];
+        };
+      };
+      /** @description No token, or one that is unknown, rotated or revoked: API Gateway's answer before any handler, `{"message":"Unauthorized"}`. */
+      401: {
+        headers: {
+          "Cache-Control": components["headers"]["CacheControl"];
+          "X-Content-Type-Options": components["headers"]["XContentTypeOptions"];
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": {
+            message?: string;
+          };
+        };
+      };
+      /** @description The institution's 95-seat limit. */
+      403: {
+        headers: {
+          "Cache-Control": components["headers"]["CacheControl"];
+          "X-Content-Type-Options": components["headers"]["XContentTypeOptions"];
+          [name: string]: unknown;
+        };
+        content: {
+          "application/scim+json": components["schemas"]["ScimError"];
+          "application/json": components["schemas"]["ScimError"];
+        };
+      };
+      /** @description No such resource in this directory. */
+      404: {
+        headers: {
+          "Cache-Control": components["headers"]["CacheControl"];
+          "X-Content-Type-Options": components["headers"]["XContentTypeOptions"];
+          [name: string]: unknown;
+        };
+        content: {
+          "application/scim+json": components["schemas"]["ScimError"];
+          "application/json": components["schemas"]["ScimError"];
+        };
+      };
+      /** @description uniqueness: a taken userName or displayName, or the institution's super admin. */
+      409: {
+        headers: {
+          "Cache-Control": components["headers"]["CacheControl"];
+          "X-Content-Type-Options": components["headers"]["XContentTypeOptions"];
+          [name: string]: unknown;
+        };
+        content: {
+          "application/scim+json": components["schemas"]["ScimError"];
+          "application/json": components["schemas"]["ScimError"];
+        };
+      };
+      /** @description A body over 64 KiB, or a resource over 16 KiB. */
+      413: {
+        headers: {
+          "Cache-Control": components["headers"]["CacheControl"];
+          "X-Content-Type-Options": components["headers"]["XContentTypeOptions"];
+          [name: string]: unknown;
+        };
+        content: {
+          "application/scim+json": components["schemas"]["ScimError"];
+          "application/json": components["schemas"]["ScimError"];
+        };
+      };
+      /** @description Unexpected. */
+      500: {
+        headers: {
+          "Cache-Control": components["headers"]["CacheControl"];
+          "X-Content-Type-Options": components["headers"]["XContentTypeOptions"];
+          [name: string]: unknown;
+        };
+        content: {
+          "application/scim+json": components["schemas"]["ScimError"];
+          "application/json": components["schemas"]["ScimError"];
+        };
+      };
+      /** @description The database could not be reached in time. */
+      503: {
+        headers: {
+          "Cache-Control": components["headers"]["CacheControl"];
+          "X-Content-Type-Options": components["headers"]["XContentTypeOptions"];
+          [name: string]: unknown;
+        };
+        content: {
+          "application/scim+json": components["schemas"]["ScimError"];
+          "application/json": components["schemas"]["ScimError"];
+        };
+      };
+    };
+  };
   scimReadUsersById: {
     parameters: {
       query?: never;
@@ -6896,6 +7486,129 @@ export interface operations {
       };
     };
   };
+  scimListGroupsTrailingSlash: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        /** @description Empty: the list, as without the slash. A deeper path names no resource: 404. */
+        "proxy+": string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description A SCIM resource, or a ListResponse. */
+      200: {
+        headers: {
+          "Cache-Control": components["headers"]["CacheControl"];
+          "X-Content-Type-Options": components["headers"]["XContentTypeOptions"];
+          [name: string]: unknown;
+        };
+        content: {
+          "application/scim+json": components["schemas"]["ScimResource"];
+          "application/json": components["schemas"]["ScimResource"];
+        };
+      };
+      /** @description invalidFilter, invalidSyntax, invalidPath, invalidValue, noTarget (RFC 7644 §3.12). */
+      400: {
+        headers: {
+          "Cache-Control": components["headers"]["CacheControl"];
+          "X-Content-Type-Options": components["headers"]["XContentTypeOptions"];
+          [name: string]: unknown;
+        };
+        content: {
+          "application/scim+json": components["schemas"]["ScimError"];
+          "application/json": components["schemas"]["ScimError"];
+        };
+      };
+      /** @description No token, or one that is unknown, rotated or revoked: API Gateway's answer before any handler, `{"message":"Unauthorized"}`. */
+      401: {
+        headers: {
+          "Cache-Control": components["headers"]["CacheControl"];
+          "X-Content-Type-Options": components["headers"]["XContentTypeOptions"];
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": {
+            message?: string;
+          };
+        };
+      };
+      /** @description The institution's 95-seat limit. */
+      403: {
+        headers: {
+          "Cache-Control": components["headers"]["CacheControl"];
+          "X-Content-Type-Options": components["headers"]["XContentTypeOptions"];
+          [name: string]: unknown;
+        };
+        content: {
+          "application/scim+json": components["schemas"]["ScimError"];
+          "application/json": components["schemas"]["ScimError"];
+        };
+      };
+      /** @description No such resource in this directory. */
+      404: {
+        headers: {
+          "Cache-Control": components["headers"]["CacheControl"];
+          "X-Content-Type-Options": components["headers"]["XContentTypeOptions"];
+          [name: string]: unknown;
+        };
+        content: {
+          "application/scim+json": components["schemas"]["ScimError"];
+          "application/json": components["schemas"]["ScimError"];
+        };
+      };
+      /** @description uniqueness: a taken userName or displayName, or the institution's super admin. */
+      409: {
+        headers: {
+          "Cache-Control": components["headers"]["CacheControl"];
+          "X-Content-Type-Options": components["headers"]["XContentTypeOptions"];
+          [name: string]: unknown;
+        };
+        content: {
+          "application/scim+json": components["schemas"]["ScimError"];
+          "application/json": components["schemas"]["ScimError"];
+        };
+      };
+      /** @description A body over 64 KiB, or a resource over 16 KiB. */
+      413: {
+        headers: {
+          "Cache-Control": components["headers"]["CacheControl"];
+          "X-Content-Type-Options": components["headers"]["XContentTypeOptions"];
+          [name: string]: unknown;
+        };
+        content: {
+          "application/scim+json": components["schemas"]["ScimError"];
+          "application/json": components["schemas"]["ScimError"];
+        };
+      };
+      /** @description Unexpected. */
+      500: {
+        headers: {
+          "Cache-Control": components["headers"]["CacheControl"];
+          "X-Content-Type-Options": components["headers"]["XContentTypeOptions"];
+          [name: string]: unknown;
+        };
+        content: {
+          "application/scim+json": components["schemas"]["ScimError"];
+          "application/json": components["schemas"]["ScimError"];
+        };
+      };
+      /** @description The database could not be reached in time. */
+      503: {
+        headers: {
+          "Cache-Control": components["headers"]["CacheControl"];
+          "X-Content-Type-Options": components["headers"]["XContentTypeOptions"];
+          [name: string]: unknown;
+        };
+        content: {
+          "application/scim+json": components["schemas"]["ScimError"];
+          "application/json": components["schemas"]["ScimError"];
+        };
+      };
+    };
+  };
   scimReadGroupsById: {
     parameters: {
       query?: never;
@@ -7389,6 +8102,1226 @@ export interface operations {
           "application/json": components["schemas"]["ScimError"];
         };
       };
+    };
+  };
+  listDomains: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        /** @description The institution's id. */
+        id: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description The domains. */
+      200: {
+        headers: {
+          "Cache-Control": components["headers"]["CacheControl"];
+          "X-Content-Type-Options": components["headers"]["XContentTypeOptions"];
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "domains": [
+           *         {
+           *           "id": "01JD3Z8Q9X4T7V2N5M8K1C6B0D",
+           *           "domain": "acme.edu",
+           *           "state": "pending",
+           *           "verification": {
+           *             "record_type": "TXT",
+           *             "record_name": "_institution-admin-challenge.acme.edu",
+           *             "record_value": "n3N0yTj2mQ4cZ8l5w3sXkq1PpB7vYd9eRu6oHf0…"
+           *           },
+           *           "created_at": "2026-11-23T16:33:19.655Z",
+           *           "verified_at": null,
+           *           "last_checked_at": null,
+           *           "last_error": null
+           *         }
+           *       ]
+           *     }
+           */
+          "application/json": components["schemas"]["DomainList"];
+        };
+      };
+      400: components["responses"]["BadRequest"];
+      401: components["responses"]["Unauthorized"];
+      /** @description The caller lacks the role the operation needs; recorded as `insufficient_privileges`. */
+      403: {
+        headers: {
+          "Cache-Control": components["headers"]["CacheControl"];
+          "X-Content-Type-Options": components["headers"]["XContentTypeOptions"];
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description Not found among what the caller may see (an unknown, malformed or invisible id is the same). */
+      404: {
+        headers: {
+          "Cache-Control": components["headers"]["CacheControl"];
+          "X-Content-Type-Options": components["headers"]["XContentTypeOptions"];
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      409: components["responses"]["Conflict"];
+      413: components["responses"]["PayloadTooLarge"];
+      /** @description Over a bound: on invitations or their e-mails, on institutions created per day, or on refused requests (more than 30 in a minute, until it ends); logged as `rate_limit_exceeded` with its `scope`. */
+      429: {
+        headers: {
+          "Cache-Control": components["headers"]["CacheControl"];
+          "X-Content-Type-Options": components["headers"]["XContentTypeOptions"];
+          "Retry-After": components["headers"]["RetryAfter"];
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      500: components["responses"]["InternalError"];
+      503: components["responses"]["ServiceUnavailable"];
+    };
+  };
+  addDomain: {
+    parameters: {
+      query?: never;
+      header?: {
+        /**
+         * @description Makes a retry safe: a request with the same key, from the same caller, to the same route, within 24 hours gets the first one's response (status, headers and body) and changes nothing again. The same key with another request is 422; while the first one runs, 409. 1 to 255 printable ASCII characters (400 otherwise); a UUID is a good choice. Responses are kept for 2xx and for 4xx other than 409 and 429; after a 409, 429 or 5xx the same key acts again.
+         * @example 5f0c7f7e-7a52-4a4e-9d0b-6a1c2b3d4e5f
+         */
+        "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+      };
+      path: {
+        /** @description The institution's id. */
+        id: string;
+      };
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        /**
+         * @example {
+         *       "domain": "acme.edu"
+         *     }
+         */
+        "application/json": {
+          /** @description A mail domain of the institution, e.g. `acme.edu` or `bücher.de`. */
+          domain: string;
+        };
+      };
+    };
+    responses: {
+      /** @description Added, pending. */
+      201: {
+        headers: {
+          "Cache-Control": components["headers"]["CacheControl"];
+          "X-Content-Type-Options": components["headers"]["XContentTypeOptions"];
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "domain": {
+           *         "id": "01JD3Z8Q9X4T7V2N5M8K1C6B0D",
+           *         "domain": "acme.edu",
+           *         "state": "pending",
+           *         "verification": {
+           *           "record_type": "TXT",
+           *           "record_name": "_institution-admin-challenge.acme.edu",
+           *           "record_value": "n3N0yTj2mQ4cZ8l5w3sXkq1PpB7vYd9eRu6oHf0…"
+           *         },
+           *         "created_at": "2026-11-23T16:33:19.655Z",
+           *         "verified_at": null,
+           *         "last_checked_at": null,
+           *         "last_error": null
+           *       }
+           *     }
+           */
+          "application/json": components["schemas"]["DomainShown"];
+        };
+      };
+      400: components["responses"]["BadRequest"];
+      401: components["responses"]["Unauthorized"];
+      /** @description The caller lacks the role the operation needs; recorded as `insufficient_privileges`. */
+      403: {
+        headers: {
+          "Cache-Control": components["headers"]["CacheControl"];
+          "X-Content-Type-Options": components["headers"]["XContentTypeOptions"];
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description Not found among what the caller may see (an unknown, malformed or invisible id is the same). */
+      404: {
+        headers: {
+          "Cache-Control": components["headers"]["CacheControl"];
+          "X-Content-Type-Options": components["headers"]["XContentTypeOptions"];
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      409: components["responses"]["IdempotentConflict"];
+      413: components["responses"]["PayloadTooLarge"];
+      /** @description The record is invalid: every message, once. Or the `Idempotency-Key` was used with another request (`{error}`). */
+      422: {
+        headers: {
+          "Cache-Control": components["headers"]["CacheControl"];
+          "X-Content-Type-Options": components["headers"]["XContentTypeOptions"];
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ValidationErrors"] | components["schemas"]["Error"];
+        };
+      };
+      /** @description Over a bound: on invitations or their e-mails, on institutions created per day, or on refused requests (more than 30 in a minute, until it ends); logged as `rate_limit_exceeded` with its `scope`. */
+      429: {
+        headers: {
+          "Cache-Control": components["headers"]["CacheControl"];
+          "X-Content-Type-Options": components["headers"]["XContentTypeOptions"];
+          "Retry-After": components["headers"]["RetryAfter"];
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      500: components["responses"]["InternalError"];
+      503: components["responses"]["ServiceUnavailable"];
+    };
+  };
+  verifyDomain: {
+    parameters: {
+      query?: never;
+      header?: {
+        /**
+         * @description Makes a retry safe: a request with the same key, from the same caller, to the same route, within 24 hours gets the first one's response (status, headers and body) and changes nothing again. The same key with another request is 422; while the first one runs, 409. 1 to 255 printable ASCII characters (400 otherwise); a UUID is a good choice. Responses are kept for 2xx and for 4xx other than 409 and 429; after a 409, 429 or 5xx the same key acts again.
+         * @example 5f0c7f7e-7a52-4a4e-9d0b-6a1c2b3d4e5f
+         */
+        "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+      };
+      path: {
+        /** @description The institution's id. */
+        id: string;
+        /** @description The domain's id. */
+        domain_id: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description The domain after the lookup. */
+      200: {
+        headers: {
+          "Cache-Control": components["headers"]["CacheControl"];
+          "X-Content-Type-Options": components["headers"]["XContentTypeOptions"];
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "domain": {
+           *         "id": "01JD3Z8Q9X4T7V2N5M8K1C6B0D",
+           *         "domain": "acme.edu",
+           *         "state": "verified",
+           *         "verification": {
+           *           "record_type": "TXT",
+           *           "record_name": "_institution-admin-challenge.acme.edu",
+           *           "record_value": "n3N0yTj2mQ4cZ8l5w3sXkq1PpB7vYd9eRu6oHf0…"
+           *         },
+           *         "created_at": "2026-11-23T16:33:19.655Z",
+           *         "verified_at": "2026-11-23T17:02:41.120Z",
+           *         "last_checked_at": "2026-11-23T17:02:41.120Z",
+           *         "last_error": null
+           *       }
+           *     }
+           */
+          "application/json": components["schemas"]["DomainShown"];
+        };
+      };
+      400: components["responses"]["BadRequest"];
+      401: components["responses"]["Unauthorized"];
+      /** @description The caller lacks the role the operation needs; recorded as `insufficient_privileges`. */
+      403: {
+        headers: {
+          "Cache-Control": components["headers"]["CacheControl"];
+          "X-Content-Type-Options": components["headers"]["XContentTypeOptions"];
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description Not found among what the caller may see (an unknown, malformed or invisible id is the same). */
+      404: {
+        headers: {
+          "Cache-Control": components["headers"]["CacheControl"];
+          "X-Content-Type-Options": components["headers"]["XContentTypeOptions"];
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      409: components["responses"]["IdempotentConflict"];
+      413: components["responses"]["PayloadTooLarge"];
+      /** @description The `Idempotency-Key` was used with another request. */
+      422: {
+        headers: {
+          "Cache-Control": components["headers"]["CacheControl"];
+          "X-Content-Type-Options": components["headers"]["XContentTypeOptions"];
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description Over a bound: on invitations or their e-mails, on institutions created per day, or on refused requests (more than 30 in a minute, until it ends); logged as `rate_limit_exceeded` with its `scope`. */
+      429: {
+        headers: {
+          "Cache-Control": components["headers"]["CacheControl"];
+          "X-Content-Type-Options": components["headers"]["XContentTypeOptions"];
+          "Retry-After": components["headers"]["RetryAfter"];
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      500: components["responses"]["InternalError"];
+      503: components["responses"]["ServiceUnavailable"];
+    };
+  };
+  removeDomain: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        /** @description The institution's id. */
+        id: string;
+        /** @description The domain's id. */
+        domain_id: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description Removed. */
+      200: {
+        headers: {
+          "Cache-Control": components["headers"]["CacheControl"];
+          "X-Content-Type-Options": components["headers"]["XContentTypeOptions"];
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "message": "Domain removed"
+           *     }
+           */
+          "application/json": components["schemas"]["Message"];
+        };
+      };
+      400: components["responses"]["BadRequest"];
+      401: components["responses"]["Unauthorized"];
+      /** @description The caller lacks the role the operation needs; recorded as `insufficient_privileges`. */
+      403: {
+        headers: {
+          "Cache-Control": components["headers"]["CacheControl"];
+          "X-Content-Type-Options": components["headers"]["XContentTypeOptions"];
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description Not found among what the caller may see (an unknown, malformed or invisible id is the same). */
+      404: {
+        headers: {
+          "Cache-Control": components["headers"]["CacheControl"];
+          "X-Content-Type-Options": components["headers"]["XContentTypeOptions"];
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      409: components["responses"]["Conflict"];
+      413: components["responses"]["PayloadTooLarge"];
+      /** @description Over a bound: on invitations or their e-mails, on institutions created per day, or on refused requests (more than 30 in a minute, until it ends); logged as `rate_limit_exceeded` with its `scope`. */
+      429: {
+        headers: {
+          "Cache-Control": components["headers"]["CacheControl"];
+          "X-Content-Type-Options": components["headers"]["XContentTypeOptions"];
+          "Retry-After": components["headers"]["RetryAfter"];
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      500: components["responses"]["InternalError"];
+      503: components["responses"]["ServiceUnavailable"];
+    };
+  };
+  showSso: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        /** @description The institution's id. */
+        id: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description The connection. */
+      200: {
+        headers: {
+          "Cache-Control": components["headers"]["CacheControl"];
+          "X-Content-Type-Options": components["headers"]["XContentTypeOptions"];
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "sso": {
+           *         "id": "01JD3Z8Q9X4T7V2N5M8K1C6B0E",
+           *         "type": "saml",
+           *         "provider_name": "acme-college-m8k1c6b0e7",
+           *         "sp": {
+           *           "entity_id": "urn:amazon:cognito:sp:us-east-1_AbCdEfGhI",
+           *           "acs_url": "https://institution-admin.auth.us-east-1.amazoncognito.com/saml2/idpresponse"
+           *         },
+           *         "idp": {
+           *           "entity_id": "https://sts.windows.net/0d2b…/",
+           *           "metadata_url": "https://login.microsoftonline.com/0d2b…/federationmetadata/2007-06/federationmetadata.xml"
+           *         },
+           *         "attribute_mapping": {
+           *           "email": "http://schemas.xmlsoap.org/ws/2005/05/identity/claims/emailaddress",
+           *           "name": "http://schemas.microsoft.com/identity/claims/displayname",
+           *           "groups": "http://schemas.microsoft.com/ws/2008/06/identity/claims/groups"
+           *         },
+           *         "role_mappings": {
+           *           "Campus admins": "cohort_super_admin",
+           *           "Staff": "cohort_admin"
+           *         },
+           *         "jit": {
+           *           "enabled": true,
+           *           "default_role": "cohort_admin"
+           *         },
+           *         "require_sso": false,
+           *         "created_at": "2026-11-23T16:40:02.311Z",
+           *         "updated_at": "2026-11-23T16:40:02.311Z"
+           *       }
+           *     }
+           */
+          "application/json": components["schemas"]["SsoConnectionShown"];
+        };
+      };
+      400: components["responses"]["BadRequest"];
+      401: components["responses"]["Unauthorized"];
+      /** @description The caller lacks the role the operation needs; recorded as `insufficient_privileges`. */
+      403: {
+        headers: {
+          "Cache-Control": components["headers"]["CacheControl"];
+          "X-Content-Type-Options": components["headers"]["XContentTypeOptions"];
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description Not found among what the caller may see (an unknown, malformed or invisible id is the same). */
+      404: {
+        headers: {
+          "Cache-Control": components["headers"]["CacheControl"];
+          "X-Content-Type-Options": components["headers"]["XContentTypeOptions"];
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      409: components["responses"]["Conflict"];
+      413: components["responses"]["PayloadTooLarge"];
+      /** @description Over a bound: on invitations or their e-mails, on institutions created per day, or on refused requests (more than 30 in a minute, until it ends); logged as `rate_limit_exceeded` with its `scope`. */
+      429: {
+        headers: {
+          "Cache-Control": components["headers"]["CacheControl"];
+          "X-Content-Type-Options": components["headers"]["XContentTypeOptions"];
+          "Retry-After": components["headers"]["RetryAfter"];
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      500: components["responses"]["InternalError"];
+      503: components["responses"]["ServiceUnavailable"];
+    };
+  };
+  connectSso: {
+    parameters: {
+      query?: never;
+      header?: {
+        /**
+         * @description Makes a retry safe: a request with the same key, from the same caller, to the same route, within 24 hours gets the first one's response (status, headers and body) and changes nothing again. The same key with another request is 422; while the first one runs, 409. 1 to 255 printable ASCII characters (400 otherwise); a UUID is a good choice. Responses are kept for 2xx and for 4xx other than 409 and 429; after a 409, 429 or 5xx the same key acts again.
+         * @example 5f0c7f7e-7a52-4a4e-9d0b-6a1c2b3d4e5f
+         */
+        "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+      };
+      path: {
+        /** @description The institution's id. */
+        id: string;
+      };
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        /**
+         * @example {
+         *       "type": "saml",
+         *       "metadata_url": "https://login.microsoftonline.com/0d2b…/federationmetadata/2007-06/federationmetadata.xml",
+         *       "jit": {
+         *         "enabled": true,
+         *         "default_role": "cohort_admin"
+         *       }
+         *     }
+         */
+        "application/json": {
+          /** @enum {string} */
+          type: "saml" | "oidc";
+          metadata_url?: string;
+          metadata_xml?: string;
+          issuer?: string;
+          client_id?: string;
+          client_secret?: string;
+          attribute_mapping?: {
+            email?: string;
+            name?: string;
+            groups?: string;
+          };
+          /** @description IdP group name → role. Any group name (1–256 characters, one line) is data, `__proto__` included. */
+          role_mappings?: {
+            [key: string]: "cohort_super_admin" | "cohort_admin";
+          };
+          jit?: {
+            enabled?: boolean;
+            /** @enum {string} */
+            default_role?: "cohort_super_admin" | "cohort_admin";
+          };
+          require_sso?: boolean;
+        };
+      };
+    };
+    responses: {
+      /** @description Connected. */
+      201: {
+        headers: {
+          "Cache-Control": components["headers"]["CacheControl"];
+          "X-Content-Type-Options": components["headers"]["XContentTypeOptions"];
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "sso": {
+           *         "id": "01JD3Z8Q9X4T7V2N5M8K1C6B0E",
+           *         "type": "saml",
+           *         "provider_name": "acme-college-m8k1c6b0e7",
+           *         "sp": {
+           *           "entity_id": "urn:amazon:cognito:sp:us-east-1_AbCdEfGhI",
+           *           "acs_url": "https://institution-admin.auth.us-east-1.amazoncognito.com/saml2/idpresponse"
+           *         },
+           *         "idp": {
+           *           "entity_id": "https://sts.windows.net/0d2b…/",
+           *           "metadata_url": "https://login.microsoftonline.com/0d2b…/federationmetadata/2007-06/federationmetadata.xml"
+           *         },
+           *         "attribute_mapping": {
+           *           "email": "http://schemas.xmlsoap.org/ws/2005/05/identity/claims/emailaddress",
+           *           "name": "http://schemas.microsoft.com/identity/claims/displayname",
+           *           "groups": "http://schemas.microsoft.com/ws/2008/06/identity/claims/groups"
+           *         },
+           *         "role_mappings": {
+           *           "Campus admins": "cohort_super_admin",
+           *           "Staff": "cohort_admin"
+           *         },
+           *         "jit": {
+           *           "enabled": true,
+           *           "default_role": "cohort_admin"
+           *         },
+           *         "require_sso": false,
+           *         "created_at": "2026-11-23T16:40:02.311Z",
+           *         "updated_at": "2026-11-23T16:40:02.311Z"
+           *       }
+           *     }
+           */
+          "application/json": components["schemas"]["SsoConnectionShown"];
+        };
+      };
+      400: components["responses"]["BadRequest"];
+      401: components["responses"]["Unauthorized"];
+      /** @description The caller lacks the role the operation needs; recorded as `insufficient_privileges`. */
+      403: {
+        headers: {
+          "Cache-Control": components["headers"]["CacheControl"];
+          "X-Content-Type-Options": components["headers"]["XContentTypeOptions"];
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description Not found among what the caller may see (an unknown, malformed or invisible id is the same). */
+      404: {
+        headers: {
+          "Cache-Control": components["headers"]["CacheControl"];
+          "X-Content-Type-Options": components["headers"]["XContentTypeOptions"];
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      409: components["responses"]["IdempotentConflict"];
+      413: components["responses"]["PayloadTooLarge"];
+      /** @description The record is invalid: every message, once. Or the `Idempotency-Key` was used with another request (`{error}`). */
+      422: {
+        headers: {
+          "Cache-Control": components["headers"]["CacheControl"];
+          "X-Content-Type-Options": components["headers"]["XContentTypeOptions"];
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ValidationErrors"] | components["schemas"]["Error"];
+        };
+      };
+      /** @description Over a bound: on invitations or their e-mails, on institutions created per day, or on refused requests (more than 30 in a minute, until it ends); logged as `rate_limit_exceeded` with its `scope`. */
+      429: {
+        headers: {
+          "Cache-Control": components["headers"]["CacheControl"];
+          "X-Content-Type-Options": components["headers"]["XContentTypeOptions"];
+          "Retry-After": components["headers"]["RetryAfter"];
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      500: components["responses"]["InternalError"];
+      /** @description The invitation e-mail could not be sent; no active invitation is left behind. */
+      502: {
+        headers: {
+          "Cache-Control": components["headers"]["CacheControl"];
+          "X-Content-Type-Options": components["headers"]["XContentTypeOptions"];
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      503: components["responses"]["ServiceUnavailable"];
+    };
+  };
+  disconnectSso: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        /** @description The institution's id. */
+        id: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description Disconnected. */
+      200: {
+        headers: {
+          "Cache-Control": components["headers"]["CacheControl"];
+          "X-Content-Type-Options": components["headers"]["XContentTypeOptions"];
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "message": "Single sign-on disconnected"
+           *     }
+           */
+          "application/json": components["schemas"]["Message"];
+        };
+      };
+      400: components["responses"]["BadRequest"];
+      401: components["responses"]["Unauthorized"];
+      /** @description The caller lacks the role the operation needs; recorded as `insufficient_privileges`. */
+      403: {
+        headers: {
+          "Cache-Control": components["headers"]["CacheControl"];
+          "X-Content-Type-Options": components["headers"]["XContentTypeOptions"];
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description Not found among what the caller may see (an unknown, malformed or invisible id is the same). */
+      404: {
+        headers: {
+          "Cache-Control": components["headers"]["CacheControl"];
+          "X-Content-Type-Options": components["headers"]["XContentTypeOptions"];
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description A write kept losing races with concurrent ones; nothing was changed. Retry. */
+      409: {
+        headers: {
+          "Cache-Control": components["headers"]["CacheControl"];
+          "X-Content-Type-Options": components["headers"]["XContentTypeOptions"];
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      413: components["responses"]["PayloadTooLarge"];
+      /** @description Over a bound: on invitations or their e-mails, on institutions created per day, or on refused requests (more than 30 in a minute, until it ends); logged as `rate_limit_exceeded` with its `scope`. */
+      429: {
+        headers: {
+          "Cache-Control": components["headers"]["CacheControl"];
+          "X-Content-Type-Options": components["headers"]["XContentTypeOptions"];
+          "Retry-After": components["headers"]["RetryAfter"];
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      500: components["responses"]["InternalError"];
+      /** @description The invitation e-mail could not be sent; no active invitation is left behind. */
+      502: {
+        headers: {
+          "Cache-Control": components["headers"]["CacheControl"];
+          "X-Content-Type-Options": components["headers"]["XContentTypeOptions"];
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      503: components["responses"]["ServiceUnavailable"];
+    };
+  };
+  updateSso: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        /** @description The institution's id. */
+        id: string;
+      };
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        /**
+         * @example {
+         *       "require_sso": true,
+         *       "role_mappings": {
+         *         "Staff": "cohort_admin"
+         *       }
+         *     }
+         */
+        "application/json": {
+          /** @enum {string} */
+          type?: "saml" | "oidc";
+          metadata_url?: string;
+          metadata_xml?: string;
+          issuer?: string;
+          client_id?: string;
+          client_secret?: string;
+          attribute_mapping?: {
+            email?: string;
+            name?: string;
+            groups?: string;
+          };
+          /** @description IdP group name → role. Any group name (1–256 characters, one line) is data, `__proto__` included. */
+          role_mappings?: {
+            [key: string]: "cohort_super_admin" | "cohort_admin";
+          };
+          jit?: {
+            enabled?: boolean;
+            /** @enum {string} */
+            default_role?: "cohort_super_admin" | "cohort_admin";
+          };
+          require_sso?: boolean;
+        };
+      };
+    };
+    responses: {
+      /** @description Changed. */
+      200: {
+        headers: {
+          "Cache-Control": components["headers"]["CacheControl"];
+          "X-Content-Type-Options": components["headers"]["XContentTypeOptions"];
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "sso": {
+           *         "id": "01JD3Z8Q9X4T7V2N5M8K1C6B0E",
+           *         "type": "saml",
+           *         "provider_name": "acme-college-m8k1c6b0e7",
+           *         "sp": {
+           *           "entity_id": "urn:amazon:cognito:sp:us-east-1_AbCdEfGhI",
+           *           "acs_url": "https://institution-admin.auth.us-east-1.amazoncognito.com/saml2/idpresponse"
+           *         },
+           *         "idp": {
+           *           "entity_id": "https://sts.windows.net/0d2b…/",
+           *           "metadata_url": "https://login.microsoftonline.com/0d2b…/federationmetadata/2007-06/federationmetadata.xml"
+           *         },
+           *         "attribute_mapping": {
+           *           "email": "http://schemas.xmlsoap.org/ws/2005/05/identity/claims/emailaddress",
+           *           "name": "http://schemas.microsoft.com/identity/claims/displayname",
+           *           "groups": "http://schemas.microsoft.com/ws/2008/06/identity/claims/groups"
+           *         },
+           *         "role_mappings": {
+           *           "Campus admins": "cohort_super_admin",
+           *           "Staff": "cohort_admin"
+           *         },
+           *         "jit": {
+           *           "enabled": true,
+           *           "default_role": "cohort_admin"
+           *         },
+           *         "require_sso": false,
+           *         "created_at": "2026-11-23T16:40:02.311Z",
+           *         "updated_at": "2026-11-23T16:40:02.311Z"
+           *       }
+           *     }
+           */
+          "application/json": components["schemas"]["SsoConnectionShown"];
+        };
+      };
+      400: components["responses"]["BadRequest"];
+      401: components["responses"]["Unauthorized"];
+      /** @description The caller lacks the role the operation needs; recorded as `insufficient_privileges`. */
+      403: {
+        headers: {
+          "Cache-Control": components["headers"]["CacheControl"];
+          "X-Content-Type-Options": components["headers"]["XContentTypeOptions"];
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description Not found among what the caller may see (an unknown, malformed or invisible id is the same). */
+      404: {
+        headers: {
+          "Cache-Control": components["headers"]["CacheControl"];
+          "X-Content-Type-Options": components["headers"]["XContentTypeOptions"];
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description A write kept losing races with concurrent ones; nothing was changed. Retry. */
+      409: {
+        headers: {
+          "Cache-Control": components["headers"]["CacheControl"];
+          "X-Content-Type-Options": components["headers"]["XContentTypeOptions"];
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      413: components["responses"]["PayloadTooLarge"];
+      /** @description The record is invalid: every message, once. */
+      422: {
+        headers: {
+          "Cache-Control": components["headers"]["CacheControl"];
+          "X-Content-Type-Options": components["headers"]["XContentTypeOptions"];
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ValidationErrors"];
+        };
+      };
+      /** @description Over a bound: on invitations or their e-mails, on institutions created per day, or on refused requests (more than 30 in a minute, until it ends); logged as `rate_limit_exceeded` with its `scope`. */
+      429: {
+        headers: {
+          "Cache-Control": components["headers"]["CacheControl"];
+          "X-Content-Type-Options": components["headers"]["XContentTypeOptions"];
+          "Retry-After": components["headers"]["RetryAfter"];
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      500: components["responses"]["InternalError"];
+      /** @description The invitation e-mail could not be sent; no active invitation is left behind. */
+      502: {
+        headers: {
+          "Cache-Control": components["headers"]["CacheControl"];
+          "X-Content-Type-Options": components["headers"]["XContentTypeOptions"];
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      503: components["responses"]["ServiceUnavailable"];
+    };
+  };
+  discoverSso: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        /**
+         * @example {
+         *       "email": "ada@acme.edu"
+         *     }
+         */
+        "application/json": {
+          email: string;
+        };
+      };
+    };
+    responses: {
+      /** @description The address's institution and provider, or null. */
+      200: {
+        headers: {
+          "Cache-Control": components["headers"]["CacheControl"];
+          "X-Content-Type-Options": components["headers"]["XContentTypeOptions"];
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "sso": {
+           *         "provider_name": "acme-college-m8k1c6b0e7",
+           *         "institution": {
+           *           "name": "Acme College"
+           *         }
+           *       }
+           *     }
+           */
+          "application/json": components["schemas"]["SsoDiscovery"];
+        };
+      };
+      400: components["responses"]["BadRequest"];
+      413: components["responses"]["PayloadTooLarge"];
+      500: components["responses"]["InternalError"];
+      503: components["responses"]["ServiceUnavailable"];
+    };
+  };
+  listApiKeys: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        /** @description The institution's id. */
+        id: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description The keys. */
+      200: {
+        headers: {
+          "Cache-Control": components["headers"]["CacheControl"];
+          "X-Content-Type-Options": components["headers"]["XContentTypeOptions"];
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "api_keys": [
+           *         {
+           *           "id": "01M84M9Q3W6ZK1R2TXY5B8C0DE",
+           *           "name": "SIS sync",
+           *           "scopes": [
+           *             "cohorts:write",
+           *             "invitations:write"
+           *           ],
+           *           "key_preview": "iak_8sKq...",
+           *           "created_at": "2026-11-23T16:41:10.208Z",
+           *           "created_by": "owner@acme.test",
+           *           "expires_at": "2027-06-30T00:00:00.000Z",
+           *           "last_used_at": null
+           *         }
+           *       ]
+           *     }
+           */
+          "application/json": components["schemas"]["ApiKeyList"];
+        };
+      };
+      400: components["responses"]["BadRequest"];
+      401: components["responses"]["Unauthorized"];
+      /** @description The caller lacks the role the operation needs; recorded as `insufficient_privileges`. */
+      403: {
+        headers: {
+          "Cache-Control": components["headers"]["CacheControl"];
+          "X-Content-Type-Options": components["headers"]["XContentTypeOptions"];
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description Not found among what the caller may see (an unknown, malformed or invisible id is the same). */
+      404: {
+        headers: {
+          "Cache-Control": components["headers"]["CacheControl"];
+          "X-Content-Type-Options": components["headers"]["XContentTypeOptions"];
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      409: components["responses"]["Conflict"];
+      413: components["responses"]["PayloadTooLarge"];
+      /** @description Over a bound: on invitations or their e-mails, on institutions created per day, or on refused requests (more than 30 in a minute, until it ends); logged as `rate_limit_exceeded` with its `scope`. */
+      429: {
+        headers: {
+          "Cache-Control": components["headers"]["CacheControl"];
+          "X-Content-Type-Options": components["headers"]["XContentTypeOptions"];
+          "Retry-After": components["headers"]["RetryAfter"];
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      500: components["responses"]["InternalError"];
+      503: components["responses"]["ServiceUnavailable"];
+    };
+  };
+  createApiKey: {
+    parameters: {
+      query?: never;
+      header?: {
+        /**
+         * @description Makes a retry safe: a request with the same key, from the same caller, to the same route, within 24 hours gets the first one's response (status, headers and body) and changes nothing again. The same key with another request is 422; while the first one runs, 409. 1 to 255 printable ASCII characters (400 otherwise); a UUID is a good choice. Responses are kept for 2xx and for 4xx other than 409 and 429; after a 409, 429 or 5xx the same key acts again.
+         * @example 5f0c7f7e-7a52-4a4e-9d0b-6a1c2b3d4e5f
+         */
+        "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+      };
+      path: {
+        /** @description The institution's id. */
+        id: string;
+      };
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        /**
+         * @example {
+         *       "name": "SIS sync",
+         *       "scopes": [
+         *         "cohorts:write",
+         *         "invitations:write"
+         *       ],
+         *       "expires_at": "2027-06-30T00:00:00.000Z"
+         *     }
+         */
+        "application/json": {
+          /** @description What the key is for, as the list and the trail name it: 1 to 64 characters, one line. */
+          name: string;
+          /** @description The key's whole grant; a scope given twice counts once. */
+          scopes: (
+            | "institution:read"
+            | "institution:write"
+            | "cohorts:read"
+            | "cohorts:write"
+            | "administrators:read"
+            | "administrators:write"
+            | "invitations:read"
+            | "invitations:write"
+          )[];
+          expires_at?: string | null;
+        };
+      };
+    };
+    responses: {
+      /** @description Made: the key is shown this once. */
+      201: {
+        headers: {
+          "Cache-Control": components["headers"]["CacheControl"];
+          "X-Content-Type-Options": components["headers"]["XContentTypeOptions"];
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "api_key": {
+           *         "id": "01M84M9Q3W6ZK1R2TXY5B8C0DE",
+           *         "name": "SIS sync",
+           *         "scopes": [
+           *           "cohorts:write",
+           *           "invitations:write"
+           *         ],
+           *         "key_preview": "iak_8sKq...",
+           *         "created_at": "2026-11-23T16:41:10.208Z",
+           *         "created_by": "owner@acme.test",
+           *         "expires_at": "2027-06-30T00:00:00.000Z",
+           *         "last_used_at": null
+           *       },
+           *       "key": "iak_8sKqP2vN0xT5mYb7cR1wZ4hL9dF3gJ6aE0uQ_iVo-Xs"
+           *     }
+           */
+          "application/json": components["schemas"]["ApiKeyCreated"];
+        };
+      };
+      400: components["responses"]["BadRequest"];
+      401: components["responses"]["Unauthorized"];
+      /** @description The caller lacks the role the operation needs; recorded as `insufficient_privileges`. */
+      403: {
+        headers: {
+          "Cache-Control": components["headers"]["CacheControl"];
+          "X-Content-Type-Options": components["headers"]["XContentTypeOptions"];
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description Not found among what the caller may see (an unknown, malformed or invisible id is the same). */
+      404: {
+        headers: {
+          "Cache-Control": components["headers"]["CacheControl"];
+          "X-Content-Type-Options": components["headers"]["XContentTypeOptions"];
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      409: components["responses"]["IdempotentConflict"];
+      413: components["responses"]["PayloadTooLarge"];
+      /** @description The record is invalid (`{errors}`: every message, once), or the current state refuses it (`{error}`). Or the `Idempotency-Key` was used with another request (`{error}`). */
+      422: {
+        headers: {
+          "Cache-Control": components["headers"]["CacheControl"];
+          "X-Content-Type-Options": components["headers"]["XContentTypeOptions"];
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ValidationErrors"] | components["schemas"]["Error"];
+        };
+      };
+      /** @description Over a bound: on invitations or their e-mails, on institutions created per day, or on refused requests (more than 30 in a minute, until it ends); logged as `rate_limit_exceeded` with its `scope`. */
+      429: {
+        headers: {
+          "Cache-Control": components["headers"]["CacheControl"];
+          "X-Content-Type-Options": components["headers"]["XContentTypeOptions"];
+          "Retry-After": components["headers"]["RetryAfter"];
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      500: components["responses"]["InternalError"];
+      503: components["responses"]["ServiceUnavailable"];
+    };
+  };
+  revokeApiKey: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        /** @description The institution's id. */
+        id: string;
+        /** @description The key's id. */
+        key_id: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description Revoked. */
+      200: {
+        headers: {
+          "Cache-Control": components["headers"]["CacheControl"];
+          "X-Content-Type-Options": components["headers"]["XContentTypeOptions"];
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "message": "API key 'SIS sync' revoked"
+           *     }
+           */
+          "application/json": components["schemas"]["Message"];
+        };
+      };
+      400: components["responses"]["BadRequest"];
+      401: components["responses"]["Unauthorized"];
+      /** @description The caller lacks the role the operation needs; recorded as `insufficient_privileges`. */
+      403: {
+        headers: {
+          "Cache-Control": components["headers"]["CacheControl"];
+          "X-Content-Type-Options": components["headers"]["XContentTypeOptions"];
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description Not found among what the caller may see (an unknown, malformed or invisible id is the same). */
+      404: {
+        headers: {
+          "Cache-Control": components["headers"]["CacheControl"];
+          "X-Content-Type-Options": components["headers"]["XContentTypeOptions"];
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      409: components["responses"]["Conflict"];
+      413: components["responses"]["PayloadTooLarge"];
+      /** @description Over a bound: on invitations or their e-mails, on institutions created per day, or on refused requests (more than 30 in a minute, until it ends); logged as `rate_limit_exceeded` with its `scope`. */
+      429: {
+        headers: {
+          "Cache-Control": components["headers"]["CacheControl"];
+          "X-Content-Type-Options": components["headers"]["XContentTypeOptions"];
+          "Retry-After": components["headers"]["RetryAfter"];
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      500: components["responses"]["InternalError"];
+      503: components["responses"]["ServiceUnavailable"];
     };
   };
   getApiDocument: {

@@ -1,5 +1,5 @@
 /**
- * Headers, request headers and the error responses of the API document: written once, here (DESIGN.md §3, §6).
+ * Headers, request headers and the error responses of the API document: written once, here (docs/contract/README.md, docs/api.md).
  * The schemas they name are generated from valibot (shared/openapi/responses.ts).
  */
 import type { SchemaName } from "./responses.js";
@@ -60,7 +60,7 @@ export const parameters: Record<string, Schema> = {
     in: "header",
     required: false,
     description:
-      "Makes a retry safe (DESIGN.md §12): a request with the same key, from the same caller, to the same route, within 24 hours gets the first one's response (status, headers and body) and changes nothing again. The same key with another request is 422; while the first one runs, 409. 1 to 255 printable ASCII characters (400 otherwise); a UUID is a good choice. Responses are kept for 2xx and for 4xx other than 409 and 429; after a 409, 429 or 5xx the same key acts again.",
+      "Makes a retry safe: a request with the same key, from the same caller, to the same route, within 24 hours gets the first one's response (status, headers and body) and changes nothing again. The same key with another request is 422; while the first one runs, 409. 1 to 255 printable ASCII characters (400 otherwise); a UUID is a good choice. Responses are kept for 2xx and for 4xx other than 409 and 429; after a 409, 429 or 5xx the same key acts again.",
     schema: { type: "string", minLength: 1, maxLength: 255, pattern: "^[ -~]+$" },
     example: "5f0c7f7e-7a52-4a4e-9d0b-6a1c2b3d4e5f",
   },

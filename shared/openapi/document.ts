@@ -1,16 +1,18 @@
 /**
- * The API document (OpenAPI 3.1, DESIGN.md §6): one operation per route of `shared/routes.ts`, its spec from
+ * The API document (OpenAPI 3.1, docs/api.md): one operation per route of `shared/routes.ts`, its spec from
  * its feature's module (specs/<feature>.ts), request and response schemas generated from the valibot schemas
  * (requests.ts, responses.ts), examples from real responses (examples.ts). Only the two docs functions import
  * this module: building it loads the JSON Schema converter, which no other handler should pay for at cold start.
  */
+import { lacksScope, NOT_FOR_KEYS } from "../api-keys/scopes.js";
 import { messages } from "../errors.js";
-import { type Route, routeKey, routes, takesIdempotencyKey } from "../routes.js";
+import { type Route, routeKey, routes, takesIdempotencyKey, writesData } from "../routes.js";
 import { commonHeaders, headers, parameters, schemaRef as ref, responses, type Schema } from "./components.js";
 import { requestSchemas } from "./requests.js";
 import { convertResponses } from "./responses.js";
 import type { Document, ErrorStatus, Operation, Spec } from "./spec.js";
 import { administratorSpecs } from "./specs/administrators.js";
+import { apiKeySpecs } from "./specs/api-keys.js";
 import { docsSpecs } from "./specs/docs.js";
 import { exportSpecs } from "./specs/exports.js";
 import { institutionSpecs } from "./specs/institutions.js";
@@ -18,6 +20,7 @@ import { invitationSpecs } from "./specs/invitations.js";
 import { peopleSpecs } from "./specs/people.js";
 import { scimBodies, scimConnectionSpecs, scimOperation } from "./specs/scim.js";
 import { securityEventSpecs } from "./specs/security-events.js";
+import { ssoSpecs } from "./specs/sso.js";
 import { webhookSpecs } from "./specs/webhooks.js";
 
 export type { Document, ErrorStatus, Operation, Spec };
@@ -39,6 +42,8 @@ function specs(errorMode: "throw" | "ignore"): Record<string, Spec> {
     ...webhookSpecs(errorMode),
     ...peopleSpecs(errorMode),
     ...scimConnectionSpecs(),
+    ...ssoSpecs(errorMode),
+    ...apiKeySpecs(req),
   };
 }
 
@@ -63,7 +68,9 @@ function withReusedKey(own: Schema | undefined): Schema {
     };
   }
   const schema = media.schema as Schema;
-  const isError = schema.$ref === "#/components/schemas/Error";
+  const errorRef = "#/components/schemas/Error";
+  // Already `{error}`, or one of its alternatives (a 422 of either shape): or-ing it again would match twice.
+  const isError = schema.$ref === errorRef || ((schema.oneOf as Schema[] | undefined) ?? []).some((s) => s.$ref === errorRef);
   return {
     ...own,
     description: `${own.description as string} Or the \`Idempotency-Key\` was used with another request (\`{error}\`).`,
@@ -76,7 +83,7 @@ function withReusedKey(own: Schema | undefined): Schema {
   };
 }
 
-/** A 409 that may also be `AlreadyAccepted` (DESIGN.md §14): or-ed with the response it had, if any. */
+/** A 409 that may also be `AlreadyAccepted` (docs/joining.md): or-ed with the response it had, if any. */
 function withAlreadyAccepted(own: Schema | undefined): Schema {
   const ref409 = own?.$ref as string | undefined;
   const base = ref409 ? (responses[ref409.slice(ref409.lastIndexOf("/") + 1)] as Schema) : own;
@@ -110,7 +117,7 @@ function operation(route: Route, spec: Spec): Operation {
   };
   const r = (name: string) => ({ $ref: `#/components/responses/${name}` });
   const { main, events } = route.access;
-  const writes = [main, events].some((a) => a === "write" || a === "readwrite");
+  const writes = writesData(route.access);
   // The public routes that act (open, register) are the JSON API's, with a visitor for a caller; the API
   // document and its page (no table) are the docs dialect of the pipeline, which reads no body (openapi/serve.ts).
   const readsBody = !route.public || Object.keys(route.access).length > 0;
@@ -121,12 +128,15 @@ function operation(route: Route, spec: Spec): Operation {
   }
   if (!route.public) out[401] = r("Unauthorized");
   // A refusal (403, 404, a failed invitation token on accept or preview, any refusal of open and register)
-  // counts against the probing bound (DESIGN.md §13, §14).
+  // counts against the probing bound (docs/security.md, docs/joining.md).
   const errors: Spec["errors"] = { ...spec.errors };
   const tokenRoutes = ["invitations/accept", "invitations/preview", "invitations/open", "invitations/register"];
   if (errors[403] || errors[404] || tokenRoutes.includes(route.handler)) {
     errors[429] = { ...errors[429], refused: "Too many refused requests, try again later" };
   }
+  // An institution API key (docs/api-keys.md) is refused outside its scope, and everywhere without one: before anything
+  // is read, and not counted against the probing bound (a key's scopes are fixed, there is nothing to probe).
+  if (!route.public) errors[403] = { ...errors[403], apiKey: route.scope ? lacksScope(route.scope) : NOT_FOR_KEYS };
   for (const [status, messages] of Object.entries(errors) as [ErrorStatus, unknown][]) {
     if (status === "422") {
       const { shape, examples: ex } = messages as { shape: "errors" | "error" | "either"; examples: Record<string, unknown> };
@@ -181,9 +191,12 @@ function operation(route: Route, spec: Spec): Operation {
   return {
     operationId: spec.operationId,
     summary: spec.summary,
-    description: [spec.description, `Who: ${route.who}.`].filter(Boolean).join("\n\n"),
+    description: [spec.description, `Who: ${route.who}${route.scope ? `; or an API key with the scope \`${route.scope}\`` : ""}.`]
+      .filter(Boolean)
+      .join("\n\n"),
     tags: [spec.tag],
     ...(route.public && { security: [] }),
+    ...(route.scope && { security: [{ bearerAuth: [] }, { apiKey: [route.scope] }] }),
     ...(params.length > 0 && { parameters: params }),
     ...(spec.body && {
       requestBody: { required: !spec.body.optional, content: json(spec.body.schema, spec.body.example) },
@@ -225,7 +238,13 @@ export function buildDocument(errorMode: "throw" | "ignore" = "ignore"): Documen
       description: [
         "Institutions, the administrators invited into them, and the security-event audit trail of your account.",
         "",
-        "Send a Cognito **ID token** as `Authorization: Bearer <token>` (access tokens are refused). Bodies are JSON in UTF-8,",
+        "Three things are called super admin here. The **cohort-super-admin status**: the user pool's `cohort_super_admin` group,",
+        "which an operator grants; it lets a user create institutions and read the account's trail. The **role** in an institution,",
+        "`cohort_super_admin` or `cohort_admin`, given by invitation; managing invitations needs the role `cohort_super_admin` and the",
+        "status. **The institution's super admin**: its one owner (`super_admin_id`, `is_super_admin`), changed only by a transfer.",
+        "",
+        "Send a Cognito **ID token** as `Authorization: Bearer <token>` (access tokens are refused), or, from a machine, an",
+        "institution **API key** as `Authorization: Bearer iak_…` on the routes that name its scope. Bodies are JSON in UTF-8,",
         "at most 64 KiB; responses are JSON (the export is CSV), snake_case, timestamps ISO 8601 UTC with milliseconds.",
         "Every response carries `Cache-Control: no-store` and `X-Content-Type-Options: nosniff`.",
       ].join("\n"),
@@ -235,13 +254,17 @@ export function buildDocument(errorMode: "throw" | "ignore" = "ignore"): Documen
     security: [{ bearerAuth: [] }],
     tags: [
       { name: "Institutions" },
-      { name: "Cohorts", description: "Minimal, so that the delete rule is reachable." },
+      // The cohort routes are few on purpose: enough for the rule that an institution with cohorts cannot be
+      // deleted to be reachable. That is why they exist, not what a reader needs: the tag says what they do.
+      { name: "Cohorts", description: "An institution's cohorts. While it has any, the institution cannot be deleted." },
       { name: "Administrators", description: "Who holds access to an institution, and changing or removing it." },
       { name: "Invitations" },
       { name: "Security events", description: "Scoped to the caller's account." },
       { name: "Webhooks", description: "The account's events, pushed to your endpoints as they are recorded." },
       { name: "Your account", description: "The caller's own second sign-in step and sessions, each recorded in their trail." },
       { name: "Directory (SCIM)", description: "The institution's directory connection." },
+      { name: "Single sign-on", description: "Verified mail domains, the institution's identity provider, and finding it from an e-mail." },
+      { name: "API keys", description: "Machines' credentials for one institution: scoped, shown once, revocable." },
       { name: "SCIM 2.0", description: "RFC 7643/7644, called by the directory (Entra ID, Okta) with the connection's token." },
       { name: "API document" },
     ],
@@ -255,6 +278,13 @@ export function buildDocument(errorMode: "throw" | "ignore" = "ignore"): Documen
           description: "A Cognito ID token of the API's user pool (claims used: sub, email, name, cognito:groups, custom:account_id).",
         },
         scimBearer: { type: "http", scheme: "bearer", description: "A directory connection's token (`scim_…`), for the SCIM 2.0 routes." },
+        apiKey: {
+          type: "http",
+          scheme: "bearer",
+          bearerFormat: "iak_…",
+          description:
+            "An institution API key (`iak_…`), for the routes that name a scope: it sees its institution alone, within its scopes.",
+        },
       },
       // By name: a module namespace's key order depends on the loader (ESM sorts it, a CJS transform keeps source order).
       schemas: Object.fromEntries(Object.entries({ ...convertResponses(errorMode), ...scimBodies }).sort(([a], [b]) => a.localeCompare(b))),

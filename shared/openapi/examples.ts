@@ -213,6 +213,19 @@ export const examples = {
     message: "Role updated",
   },
   administratorRemoved: { message: "Administrator removed", revoked_invitations: 1 },
+  apiKeyCreated: {
+    api_key: {
+      id: "01M84M9Q3W6ZK1R2TXY5B8C0DE",
+      name: "SIS sync",
+      scopes: ["cohorts:write", "invitations:write"],
+      key_preview: "iak_8sKq...",
+      created_at: "2026-11-23T16:41:10.208Z",
+      created_by: "owner@acme.test",
+      expires_at: "2027-06-30T00:00:00.000Z",
+      last_used_at: null,
+    },
+    key: "iak_8sKqP2vN0xT5mYb7cR1wZ4hL9dF3gJ6aE0uQ_iVo-Xs",
+  },
   scimConnectionIssued: {
     scim: {
       base_url: "https://admin.acme.test/api/scim/v2",

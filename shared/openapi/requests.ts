@@ -7,6 +7,7 @@
 import { type ConversionConfig, type JsonSchema, toJsonSchema } from "@valibot/to-json-schema";
 import type * as v from "valibot";
 import { administratorListQuery, roleChangeInput, transferInput } from "../administrators/schema.js";
+import { apiKeyCreate } from "../api-keys/schema.js";
 import { cohortInput, institutionCreate, institutionInput } from "../institutions/schema.js";
 import {
   acceptInput,
@@ -39,8 +40,9 @@ function* walk(root: SchemaNode): Generator<SchemaNode> {
   for (const entry of Object.values(root.entries ?? {})) yield* walk(entry);
 }
 
-/** A missing or null value that a schema turns into "" so that it fails as blank: the field must be sent. */
-const blankDefault = (s: SchemaNode) => (s.type === "optional" || s.type === "nullable") && s.default === "";
+/** A missing or null value that a schema turns into "" (or an empty list) so that it fails as blank: the field must be sent. */
+const blankDefault = (s: SchemaNode) =>
+  (s.type === "optional" || s.type === "nullable") && (s.default === "" || (Array.isArray(s.default) && s.default.length === 0));
 
 /** Strings checked after `toLowerCase`: the regex sees lower case only, a client may send either. */
 const caseInsensitive = (pattern: string) => pattern.replaceAll("a-z", "A-Za-z");
@@ -144,6 +146,7 @@ export interface RequestSchemas {
   readonly roleChange: Schema;
   readonly transfer: Schema;
   readonly securityEventDigestsQuery: Schema;
+  readonly apiKeyCreate: Schema;
 }
 
 /** Every request schema of the document. */
@@ -191,5 +194,6 @@ export function requestSchemas(errorMode: "throw" | "ignore" = "ignore"): Reques
     roleChange: convertObject(roleChangeInput, errorMode),
     transfer: convertObject(transferInput, errorMode),
     securityEventDigestsQuery: convertObject(objectOf(digestsQuery), errorMode),
+    apiKeyCreate: convertObject(apiKeyCreate, errorMode),
   };
 }

@@ -6,6 +6,8 @@
 import { type ConversionConfig, type JsonSchema, toJsonSchemaDefs } from "@valibot/to-json-schema";
 import type * as v from "valibot";
 import * as administrators from "../administrators/responses.js";
+import * as apiKeys from "../api-keys/responses.js";
+import * as domains from "../domains/responses.js";
 import * as fullExports from "../exports/responses.js";
 import * as institutions from "../institutions/responses.js";
 import * as invitations from "../invitations/responses.js";
@@ -13,6 +15,7 @@ import * as people from "../people/responses.js";
 import * as common from "../responses.js";
 import * as scim from "../scim/responses.js";
 import * as events from "../security-events/responses.js";
+import * as sso from "../sso/responses.js";
 import * as webhooks from "../webhooks/responses.js";
 
 const { ErrorBody, ...shared } = common;
@@ -29,6 +32,9 @@ export const responseSchemas = {
   ...webhooks,
   ...people,
   ...scim,
+  ...apiKeys,
+  ...domains,
+  ...sso,
 };
 
 /** A component schema's name: what `schemaRef` accepts, so that a spec cannot name a schema that is not there. */

@@ -52,7 +52,7 @@ export interface Spec {
     readonly 422?: { readonly shape: "errors" | "error" | "either"; readonly examples: Record<string, unknown> };
   };
   /**
-   * May answer 409 `AlreadyAccepted`: the invitation was used by the one asking (DESIGN.md §14), or on a
+   * May answer 409 `AlreadyAccepted`: the invitation was used by the one asking (docs/joining.md), or on a
    * public route, by anyone holding the token.
    */
   readonly alreadyAccepted?: true;

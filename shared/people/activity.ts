@@ -1,5 +1,5 @@
 /**
- * What the user pool's user-activity export adds to people's trails (DESIGN.md §20): the events no trigger sees.
+ * What the user pool's user-activity export adds to people's trails (docs/contract/people.md): the events no trigger sees.
  * A failed sign-in runs no trigger (PreAuthentication runs before the password is checked, PostAuthentication
  * only after a success), and neither does a password change; the export reports both. Of its records:
  * - `SignIn` / `Fail` → `sign_in_failed` (the wrong password, the wrong code of the second step, or blocked by

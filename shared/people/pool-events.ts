@@ -1,5 +1,5 @@
 /**
- * A person's own events (DESIGN.md §20) from what the user pool reports: its triggers (a sign-in, a password
+ * A person's own events (docs/contract/people.md) from what the user pool reports: its triggers (a sign-in, a password
  * reset) and its user-activity export (activity.ts). Each is recorded in the person's account, through the
  * audit door, with the person as the actor, named as the pool names them now.
  */

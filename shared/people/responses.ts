@@ -1,5 +1,5 @@
 /**
- * The response bodies of a person's own routes (DESIGN.md §20), in valibot: schemas of the API document under
+ * The response bodies of a person's own routes (docs/contract/people.md), in valibot: schemas of the API document under
  * these names (see shared/responses.ts). Only the document and type-only imports use this module.
  */
 import * as v from "valibot";

@@ -1,4 +1,4 @@
-/** The body of `PUT /me/mfa` (DESIGN.md §20): `{mfa: {totp}}`, the authenticator app as the second step, on or off. */
+/** The body of `PUT /me/mfa` (docs/contract/people.md): `{mfa: {totp}}`, the authenticator app as the second step, on or off. */
 import * as v from "valibot";
 
 export const MFA_ERRORS = { totp: "Totp must be true or false" } as const;

@@ -1,5 +1,5 @@
 /**
- * A person's own routes (DESIGN.md §20): what the user-activity export does not carry, done through the service
+ * A person's own routes (docs/contract/people.md): what the user-activity export does not carry, done through the service
  * so that it is recorded. Each acts on the caller alone (their `sub`: no path names anyone else), calls the user
  * pool, then records the event in the caller's account, through the audit door. The pool's change comes first:
  * recording first would leave an event claiming a change the pool then refused; a recording that fails after the

@@ -1,5 +1,5 @@
 /**
- * The directory connection's use cases (DESIGN.md §15), in the institution routes' check order: look up among
+ * The directory connection's use cases (docs/contract/scim.md#the-connection), in the institution routes' check order: look up among
  * visible (404 + `unauthorized_institution_access`) → the institution's super admin (403 +
  * `insufficient_privileges`, action `manage_directory`) → body (400) → the change and its event, in the
  * actor's and the owner's trails, in one transaction.
@@ -85,7 +85,7 @@ export async function connectDirectory(
         created_at: at,
         rotated_at: null,
         last_used_at: null,
-        role_mappings: {},
+        role_mappings: Object.create(null),
         version: 1,
       };
       const e = event(caller, visible, "scim_connected", { institution_id: institution.id, scim_connection: c.id }, now);
@@ -119,8 +119,10 @@ function parseMappings(body: unknown): Record<string, Role> {
   const bad = entries.some(([name]) => name.trim() === "" || [...name].length > MAX_GROUP_NAME || /[\p{Cc}\p{Cf}]/u.test(name));
   if (bad) errors.push(`Group names are 1 to ${MAX_GROUP_NAME} characters, on one line`);
   if (errors.length > 0) throw new ValidationFailed(errors);
-  // A Map-built object: no group name can reach a built-in property.
-  return Object.fromEntries(entries.map(([name, role]) => [name.trim(), role as Role]));
+  // Null-prototype: a group may be called `__proto__` or `constructor` like anything else (docs/code-structure.md).
+  const mappings: Record<string, Role> = Object.create(null);
+  for (const [name, role] of entries) mappings[name.trim()] = role as Role;
+  return mappings;
 }
 
 /**
@@ -145,7 +147,11 @@ export async function updateMappings(caller: Caller, institutionId: string | und
     // Mappings that would change the owner's role are refused, as the directory's own request would be.
     if (plan.kind === "owner_out_of_reach") throw new Conflict(SUPER_ADMIN_OUT_OF_REACH);
     if (plan.kind !== "ok") throw new Error("a mapping change grants no new seat");
-    const details = { institution_id: visible.institution.id, scim_connection: connection.id, role_mappings: mappings };
+    const details = {
+      institution_id: visible.institution.id,
+      scim_connection: connection.id,
+      role_mappings: repo.storedMappings(mappings),
+    };
     const e = event(caller, visible, "scim_role_mappings_changed", details, now);
     const written = await repo.storeMappings(state, mappings, plan, e);
     if (written.kind === "too_large") throw new ValidationFailed([TOO_MANY_CHANGES]);

@@ -121,7 +121,8 @@ const SCHEMAS: Record<string, { name: string; description: string; attributes: J
 };
 
 const schemaResource = (base: string, id: string) => {
-  const s = SCHEMAS[id];
+  // Own keys only: `/Schemas/constructor` names Object's, not a schema.
+  const s = Object.hasOwn(SCHEMAS, id) ? SCHEMAS[id] : undefined;
   if (!s) throw notFound(id);
   return { schemas: [URN.schema], id, ...s, meta: { resourceType: "Schema", location: `${base}/Schemas/${id}` } };
 };

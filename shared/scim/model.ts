@@ -1,4 +1,4 @@
-/** The stored shapes of SCIM directory provisioning (DESIGN.md §15); keys in shared/tables.ts (`scimKeys`). */
+/** The stored shapes of SCIM directory provisioning (docs/scim.md); keys in shared/tables.ts (`scimKeys`). */
 import type { Role } from "../roles.js";
 
 /** One institution's directory connection, `INST#<id>` / `SCIM`. */

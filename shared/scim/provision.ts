@@ -1,11 +1,11 @@
 /**
- * What the directory does to access (DESIGN.md §15): from the directory's users and groups as they will be, the
+ * What the directory does to access (docs/scim.md): from the directory's users and groups as they will be, the
  * role each e-mail should hold; compared with what the directory has granted, the changes, taken through the
  * membership door (shared/membership/) with an event each (actor: the directory, `user` null), and the
  * directory's own grant items beside them:
  * - an active user with an e-mail makes that person an administrator, with the highest role its groups map
  *   to (`cohort_admin` when none maps); several users with one e-mail give it while any is active;
- * - access the directory gave goes when no active user has that e-mail any more, as §9's removal: the access
+ * - access the directory gave goes when no active user has that e-mail any more, as docs/contract/administrators.md's removal: the access
  *   record, the member marker, the seat, and the active invitations that person sent ("removal is final");
  * - the institution's super admin is out of reach: a request that would provision it, change its role or
  *   remove it is refused (409), and the 95-seat limit holds (403).
@@ -40,7 +40,7 @@ export function directoryRefusal(refusal: MembershipRefusal | TooLarge): ScimErr
 
 export type DeprovisionReason = "deactivated" | "deleted" | "email_changed";
 
-/** The directory as an actor: no user; its connection names it (DESIGN.md §15). */
+/** The directory as an actor: no user; its connection names it (docs/scim.md). */
 export function directoryActor(connection: Pick<Connection, "id" | "account_id">, ip: string): Caller {
   return {
     id: `scim:${connection.id}`,
@@ -155,6 +155,7 @@ export async function planAccess(
       user_id: pool.user_id,
       email,
       role: want.role,
+      source: "scim",
       scim_connection: connection.id,
     });
   }

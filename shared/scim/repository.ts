@@ -1,5 +1,5 @@
 /**
- * Data access for directory provisioning (DESIGN.md §15). The connection sits beside its institution
+ * Data access for directory provisioning (docs/scim.md). The connection sits beside its institution
  * (`INST#<id>` / `SCIM`), its token's lookup item is keyed by the token's hash (the authorizer's one GetItem),
  * and the directory's users, groups and grants share one partition per connection, so that a SCIM request
  * reads everything it needs in two round trips: the institution and the connection (two GetItems), then
@@ -7,6 +7,12 @@
  * the version read, so the directory's writes (and the role-mapping changes) serialise: the loser reads again.
  * The access a write grants or takes goes through the membership door (shared/membership/), in the write's one
  * transaction with its events; each write here returns its result (`Written`), and no use case commits one itself.
+ *
+ * What a request names is never a DynamoDB map's key here (docs/code-structure.md): a map comes back through plain
+ * assignment, where a key `__proto__` sets the object's prototype instead of a property, and a key `constructor`
+ * holding `{"name": "Set"}` makes the marshaller take the map for a Set. So role mappings are stored as a list of
+ * `{group, role}`, and a resource's attributes as JSON text (which also holds nesting past DynamoDB's 32 levels).
+ * Items written before are read too.
  */
 import { GetCommand, QueryCommand, type QueryCommandOutput } from "@aws-sdk/lib-dynamodb";
 import { type AuditEvent, commitWithEvents } from "../audit.js";
@@ -15,16 +21,40 @@ import { config } from "../config.js";
 import type { Institution } from "../institutions/model.js";
 import { getInstitution } from "../institutions/repository.js";
 import { commitMembership, type MembershipChange } from "../membership/membership.js";
+import { isRole, type Role } from "../roles.js";
 import { keys, scimKeys, withoutKey } from "../tables.js";
 import type { TooLarge, TxItem, TxItems, Written } from "../tx.js";
 import type { Connection, Grant, Resource, TokenTarget } from "./model.js";
 
 const T = () => config.tables.main;
 
+/** Role mappings as stored: a list, so that a group may be called anything (`__proto__` included). */
+export const storedMappings = (mappings: Record<string, Role>): { group: string; role: Role }[] =>
+  Object.entries(mappings).map(([group, role]) => ({ group, role }));
+
+/** Role mappings as read: null-prototype, a group name a key like any other; from the list, or from a map stored before. */
+function mappingsOf(stored: unknown): Record<string, Role> {
+  const out: Record<string, Role> = Object.create(null);
+  const pairs = Array.isArray(stored)
+    ? stored.map((p: { group?: unknown; role?: unknown }) => [p?.group, p?.role] as const)
+    : Object.entries(typeof stored === "object" && stored !== null ? stored : {});
+  for (const [group, role] of pairs) if (typeof group === "string" && isRole(role)) out[group] = role;
+  return out;
+}
+
 /** The connection of an institution (strongly consistent). One GetItem. */
 export async function getConnection(institutionId: string): Promise<Connection | undefined> {
   const out = await db.send(new GetCommand({ TableName: T(), Key: scimKeys.connection(institutionId), ConsistentRead: true }));
-  return out.Item && withoutKey<Connection>(out.Item);
+  if (!out.Item) return undefined;
+  const c = withoutKey<Connection>(out.Item);
+  return { ...c, role_mappings: mappingsOf(c.role_mappings) };
+}
+
+/** A resource as read: its attributes from their JSON text (or the map stored before). */
+function resourceOf(item: Record<string, unknown>): Resource {
+  const r = withoutKey<Resource>(item);
+  const attributes: unknown = r.attributes;
+  return { ...r, attributes: typeof attributes === "string" ? (JSON.parse(attributes) as Resource["attributes"]) : r.attributes };
 }
 
 /** The token's target, for the authorizer: one GetItem, eventually consistent (a new token is never used within a second). */
@@ -61,8 +91,8 @@ export async function readState(institutionId: string, connectionId: string): Pr
   const grants = new Map<string, Grant>();
   for (const item of items) {
     const sk = String(item.sk);
-    if (sk.startsWith("USER#")) users.push(withoutKey<Resource>(item));
-    else if (sk.startsWith("GROUP#")) groups.push(withoutKey<Resource>(item));
+    if (sk.startsWith("USER#")) users.push(resourceOf(item));
+    else if (sk.startsWith("GROUP#")) groups.push(resourceOf(item));
     else if (sk.startsWith("GRANT#")) {
       const g = withoutKey<Grant>(item);
       grants.set(g.email, g);
@@ -111,7 +141,11 @@ function connectionStep(c: Connection, set: Record<string, unknown> = {}): TxIte
 }
 
 const putConnection = (c: Connection): TxItem => ({
-  Put: { TableName: T(), Item: { ...scimKeys.connection(c.institution_id), ...c }, ConditionExpression: "attribute_not_exists(pk)" },
+  Put: {
+    TableName: T(),
+    Item: { ...scimKeys.connection(c.institution_id), ...c, role_mappings: storedMappings(c.role_mappings) },
+    ConditionExpression: "attribute_not_exists(pk)",
+  },
 });
 
 const deleteConnection = (c: Connection): TxItem => ({
@@ -145,7 +179,14 @@ function markInstitution(institutionId: string, connectionId: string | undefined
 }
 
 const putResource = (connectionId: string, r: Resource): TxItem => ({
-  Put: { TableName: T(), Item: { ...(r.type === "User" ? scimKeys.user(connectionId, r.id) : scimKeys.group(connectionId, r.id)), ...r } },
+  Put: {
+    TableName: T(),
+    Item: {
+      ...(r.type === "User" ? scimKeys.user(connectionId, r.id) : scimKeys.group(connectionId, r.id)),
+      ...r,
+      attributes: JSON.stringify(r.attributes),
+    },
+  },
 });
 
 const deleteResource = (connectionId: string, r: Resource): TxItem => ({
@@ -190,12 +231,12 @@ export function writeDirectory(
 /** New role mappings, with the access they change at once (`planAccess`) and `event`: one transaction. */
 export function storeMappings(
   state: DirectoryState,
-  mappings: Record<string, unknown>,
+  mappings: Record<string, Role>,
   access: AccessPlan,
   event: AuditEvent,
 ): Promise<Written<TooLarge>> {
   return commitMembership(access.change, {
-    items: { connection: connectionStep(state.connection, { role_mappings: mappings }), ...access.grants },
+    items: { connection: connectionStep(state.connection, { role_mappings: storedMappings(mappings) }), ...access.grants },
     events: [event],
   });
 }

@@ -1,5 +1,5 @@
 /**
- * The directory connection's response bodies (DESIGN.md §15), in valibot: schemas of the API document under
+ * The directory connection's response bodies (docs/scim.md), in valibot: schemas of the API document under
  * these names (see shared/responses.ts). Only the document and type-only imports use this module. The SCIM 2.0
  * protocol's own bodies are described as SCIM (shared/openapi/specs/scim.ts).
  */

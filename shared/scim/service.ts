@@ -1,15 +1,14 @@
 /**
- * The SCIM service's use cases (RFC 7644 §3) over one connection's users and groups: look up (one round trip:
+ * The SCIM service's use cases (RFC 7644 docs/contract/README.md) over one connection's users and groups: look up (one round trip:
  * the institution, the connection and the connection's partition), check, build the resource as it will be,
  * then the access it grants (provision.ts), all in one transaction with the events. Filters run over that one
  * read (an institution's directory is small: at most 95 administrators).
  *
- * The filter grammar comes from `scim2-parse-filter` (its matcher, made case-insensitive as RFC 7643 §2.2
- * makes string attributes by default), the PATCH semantics from `scim-patch`.
+ * Filters are protocol.ts's (`scim2-parse-filter`, case-insensitive), the PATCH semantics `scim-patch`'s, given no
+ * path that names `__proto__`, `constructor` or `prototype` (it would walk into Object.prototype: docs/code-structure.md).
  */
 
 import { type ScimPatchOperation, scimPatch } from "scim-patch";
-import { parse, Tester } from "scim2-parse-filter";
 import { now as clock } from "../clock.js";
 import { newId } from "../ids.js";
 import { RETRY, withRetries } from "../retry.js";
@@ -24,7 +23,10 @@ import {
   MAX_COUNT,
   MAX_RESOURCE_BYTES,
   notFound,
+  parseFilter,
   project,
+  requireProjection,
+  requireSafePath,
   ScimError,
   type ScimType,
   URN,
@@ -37,40 +39,6 @@ type Kind = "User" | "Group";
 type Query = Readonly<Record<string, string | undefined>>;
 
 const endpoint = (kind: Kind) => (kind === "User" ? "Users" : "Groups");
-
-/** A filter's string comparisons without regard to case (RFC 7643 §2.2: `caseExact` is false unless said). */
-type Value = string | number | boolean | null;
-const lower = <T>(v: T): T => (typeof v === "string" ? (v.toLowerCase() as T) : v);
-class Matcher extends Tester {
-  override eq(r: unknown, v: Value) {
-    return lower(r) === lower(v);
-  }
-  override ne(r: unknown, v: Value) {
-    return lower(r) !== lower(v);
-  }
-  override co(r: unknown, v: Value) {
-    return super.co(lower(r), lower(v));
-  }
-  override sw(r: unknown, v: Value) {
-    return super.sw(lower(r), lower(v));
-  }
-  override ew(r: unknown, v: Value) {
-    return super.ew(lower(r), lower(v));
-  }
-  override gt(r: unknown, v: Value) {
-    return super.gt(lower(r), lower(v));
-  }
-  override ge(r: unknown, v: Value) {
-    return super.ge(lower(r), lower(v));
-  }
-  override lt(r: unknown, v: Value) {
-    return super.lt(lower(r), lower(v));
-  }
-  override le(r: unknown, v: Value) {
-    return super.le(lower(r), lower(v));
-  }
-}
-const matcher = new Matcher();
 
 /** The resource as the RFC returns it: schemas, id, its attributes, a user's groups, meta. */
 function toScim(r: Resource, base: string, groups: readonly Resource[] = []): Json {
@@ -121,16 +89,8 @@ function integer(raw: string | undefined, name: string, fallback: number): numbe
 export async function listResources(dir: Directory, kind: Kind, query: Query): Promise<Json> {
   const startIndex = Math.max(1, integer(query.startIndex, "startIndex", 1));
   const count = Math.min(MAX_COUNT, Math.max(0, integer(query.count, "count", 100)));
-  let test: ((r: Json) => boolean) | undefined;
-  if (query.filter !== undefined && query.filter.trim() !== "") {
-    if (query.filter.length > 1000) throw new ScimError(400, "The filter is too long", "invalidFilter");
-    try {
-      const ast = parse(query.filter);
-      test = (r) => matcher.test(r, ast);
-    } catch {
-      throw new ScimError(400, "The filter is not valid SCIM filter syntax (RFC 7644 §3.4.2.2)", "invalidFilter");
-    }
-  }
+  const test = query.filter !== undefined && query.filter.trim() !== "" ? parseFilter(query.filter) : undefined;
+  requireProjection(query.attributes, query.excludedAttributes);
   const state = await load(dir);
   const all = resourcesOf(state, kind)
     .slice()
@@ -148,6 +108,7 @@ export async function listResources(dir: Directory, kind: Kind, query: Query): P
 }
 
 export async function showResource(dir: Directory, kind: Kind, id: string | undefined, query: Query): Promise<Json> {
+  requireProjection(query.attributes, query.excludedAttributes);
   const state = await load(dir);
   return project(toScim(find(state, kind, id), dir.baseUrl, state.groups), query.attributes, query.excludedAttributes);
 }
@@ -294,7 +255,37 @@ function operationsOf(body: unknown): ScimPatchOperation[] {
     }
     if (raw.path !== undefined && (typeof raw.path !== "string" || raw.path.length > 1000))
       throw new ScimError(400, "path must be a string", "invalidPath");
+    if (typeof raw.path === "string") requireSafePath(raw.path);
+    // scim-patch walks a value's keys as paths (`{"name.givenName": …}`, RFC 7644 §3.5.2.1) wherever it merges one.
+    if (isObject(raw.value)) for (const key of Object.keys(raw.value)) requireSafePath(key);
     return { ...raw, op: raw.op.toLowerCase() } as unknown as ScimPatchOperation;
+  });
+}
+
+/** Whether an operation's path is a group's `members` (plain or under the core Group URN). */
+const isMembers = (path: unknown) =>
+  typeof path === "string" && path.trim().toLowerCase().replace(`${URN.group.toLowerCase()}:`, "") === "members";
+/** A member as a bare id (`"id"`, Entra ID's validator) is the member `{value: id}`. */
+const asMembers = (v: unknown): unknown[] => (Array.isArray(v) ? v : [v]).map((m) => (typeof m === "string" ? { value: m } : m));
+
+/**
+ * A group's member operations as Entra ID sends them: a member added as a bare id (`"value": "id"` or `["id"]`)
+ * is `{value: id}`; a removal by value (`[{value: id}]`) removes the members with those ids, whatever else they
+ * hold (scim-patch would remove only a member equal to the value in every sub-attribute).
+ */
+function memberOperations(ops: readonly ScimPatchOperation[], members: unknown): ScimPatchOperation[] {
+  return ops.flatMap((op): ScimPatchOperation[] => {
+    const value = (op as { value?: unknown }).value;
+    if (op.op !== "remove" && op.path === undefined && isObject(value)) {
+      const key = Object.keys(value).find(isMembers);
+      return key === undefined ? [op] : [{ ...op, value: { ...value, [key]: asMembers(value[key]) } } as ScimPatchOperation];
+    }
+    if (!isMembers(op.path) || value === undefined) return [op];
+    if (op.op !== "remove") return [{ ...op, value: asMembers(value) } as ScimPatchOperation];
+    const ids = new Set<unknown>(asMembers(value).flatMap((m) => (isObject(m) && typeof m.value === "string" ? [m.value] : [])));
+    // Nothing to remove from a group without members.
+    if (!Array.isArray(members)) return [];
+    return [{ ...op, value: members.filter((m) => isObject(m) && ids.has(m.value)) } as ScimPatchOperation];
   });
 }
 
@@ -312,7 +303,8 @@ export async function patchResource(dir: Directory, kind: Kind, id: string | und
     const doc = { schemas: [kind === "User" ? URN.user : URN.group], id: before.id, ...structuredClone(before.attributes) };
     let patched: Json;
     try {
-      patched = scimPatch(doc as never, operations, { mutateDocument: true, treatMissingAsAdd: true }) as Json;
+      const ops = kind === "Group" ? memberOperations(operations, before.attributes.members) : operations;
+      patched = scimPatch(doc as never, ops, { mutateDocument: true, treatMissingAsAdd: true }) as Json;
     } catch (err) {
       if (err instanceof ScimError) throw err;
       throw new ScimError(

@@ -25,7 +25,7 @@ export interface EventFilter {
   readonly type?: string | undefined;
   /**
    * The actor's e-mail as recorded (lower-cased): what the console's table shows. Kept by a `FilterExpression`
-   * over the partition the other filters select, not by an index of its own (DESIGN.md §10's write cost): a
+   * over the partition the other filters select, not by an index of its own (docs/trail.md's write cost): a
    * page reads at most `limit` events and returns those of that e-mail.
    */
   readonly userEmail?: string | undefined;

@@ -63,7 +63,7 @@ const range = <T extends { from?: Iso | undefined; to?: Iso | undefined }>() =>
 
 /**
  * An e-mail filter as compared and as recorded: trimmed, lower-cased, and clean by the recorded-text rules
- * (DESIGN.md §13), cut at the longest address there is (254), so no filter value floods the trail.
+ * (docs/security.md), cut at the longest address there is (254), so no filter value floods the trail.
  */
 export const emailFilter = (s: string): string => recordedText(s.trim().toLowerCase(), 254);
 

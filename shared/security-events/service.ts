@@ -93,7 +93,7 @@ export async function showSecurityEvent(caller: Caller, id: string | undefined, 
   return showBody(e);
 }
 
-/** The body `GET /security_events/:id` returns for `e`: also what a digest hashes (DESIGN.md §10). */
+/** The body `GET /security_events/:id` returns for `e`: also what a digest hashes (docs/trail.md). */
 export function showBody(e: StoredEvent): SecurityEventView {
   return {
     id: e.id,

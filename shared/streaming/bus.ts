@@ -1,5 +1,5 @@
 /**
- * Puts events on the EventBridge custom bus (DESIGN.md §11): `source: institution-admin`, `detail-type:
+ * Puts events on the EventBridge custom bus (docs/events-out.md): `source: institution-admin`, `detail-type:
  * <event_type>`, `detail: <the event as show returns it>`; the account is the entry's resource. Only the
  * stream consumer imports this module, so only its bundle holds the EventBridge client. Without a bus (the
  * local stack) nothing is put. `EVENTBRIDGE_ENDPOINT` points the client elsewhere (there is no local

@@ -1,5 +1,5 @@
 /**
- * The events table's stream consumer (DESIGN.md §11): every newly recorded event (one per account copy) goes
+ * The events table's stream consumer (docs/events-out.md): every newly recorded event (one per account copy) goes
  * to the EventBridge bus and to the enabled webhooks of its account. In AWS a Lambda event source mapping
  * calls it with batches of stream records; locally the gateway's poller reads DynamoDB Local's stream and
  * calls the same handler. A failed delivery is retried on its own schedule (retrier.ts), not by failing the
@@ -39,7 +39,7 @@ export function eventsOf(records: readonly StreamRecord[]): StoredEvent[] {
 
 /**
  * Handles one batch: publishes, then delivers each event to each enabled webhook of its account (in
- * parallel). Receivers are isolated (DESIGN.md §11): a receiver noted slow does not get its deliveries
+ * parallel). Receivers are isolated (docs/events-out.md): a receiver noted slow does not get its deliveries
  * from here, where the next batch, every account's, would wait for it; they go on the retry schedule, due
  * at once, as first attempts that the retrier makes (retrier.ts), with the same records and retries.
  */

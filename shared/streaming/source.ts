@@ -1,2 +1,2 @@
-/** The `source` of every event this service puts on its EventBridge bus (DESIGN.md §11). */
+/** The `source` of every event this service puts on its EventBridge bus (docs/events-out.md). */
 export const EVENT_SOURCE = "institution-admin";

@@ -1,5 +1,5 @@
 /**
- * Digests of the audit trail (DESIGN.md §10), pure: what a digest holds, how its hashes and its signature
+ * Digests of the audit trail (docs/trail.md), pure: what a digest holds, how its hashes and its signature
  * are computed, and how they are checked. The digester and the verifier both use this module, and nothing
  * here needs more than node:crypto and RFC 8785 canonical JSON, so anyone can check a digest with standard
  * tools (docs/trail.md).

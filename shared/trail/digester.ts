@@ -1,5 +1,5 @@
 /**
- * The digester (DESIGN.md §10): for every ended period, every account marked active in it gets a digest of
+ * The digester (docs/trail.md): for every ended period, every account marked active in it gets a digest of
  * its events in that period, chained to its previous digest and signed. Deployed, EventBridge Scheduler runs
  * it a few minutes after each hour (functions/trail/digest.ts, signing with KMS, copying each digest to an
  * S3 bucket under Object Lock); locally the gateway runs it on a timer and `npm run digest` at once.

@@ -1,5 +1,5 @@
 /**
- * Reading the trail's digests (DESIGN.md §10): cohort super admins, their own account only, with the public
+ * Reading the trail's digests (docs/trail.md): cohort super admins, their own account only, with the public
  * key that checks them, so that a verifier needs nothing else.
  */
 

@@ -1,5 +1,5 @@
 /**
- * Checks a stretch of one account's trail against its digests, with the public key alone (DESIGN.md §10):
+ * Checks a stretch of one account's trail against its digests, with the public key alone (docs/trail-verify.md):
  * every signature, the chain (each digest names the hash of the one before, and sequence numbers have no
  * gap), and every period's events against its digest's count and hash. Pure: `npm run verify-trail` feeds it
  * what the API returned.

@@ -1,4 +1,4 @@
-/** Settings of the webhooks (DESIGN.md §11), read and checked once at module load. */
+/** Settings of the webhooks (docs/contract/webhooks.md), read and checked once at module load. */
 import { readSettings, STREAM } from "../settings.js";
 
 const env = readSettings(STREAM(), [
@@ -15,7 +15,7 @@ export const webhookConfig = {
   timeoutMs: 5_000,
   /**
    * A receiver that took this long (or failed to answer) is slow: its next deliveries go through the retry
-   * schedule instead of the stream consumer, so that it holds up no one else's (DESIGN.md §11).
+   * schedule instead of the stream consumer, so that it holds up no one else's (docs/contract/webhooks.md).
    */
   slowMs: 1_000,
   /** The first retry waits this long, each next one twice as long (at most an hour). */

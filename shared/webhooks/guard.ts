@@ -1,5 +1,5 @@
 /**
- * The SSRF guard of webhook URLs (DESIGN.md §11). A webhook URL is chosen by a customer, and the consumer and
+ * The SSRF guard of webhook URLs (docs/contract/webhooks.md). A webhook URL is chosen by a customer, and the consumer and
  * the retrier fetch it from inside AWS, so a URL must not reach the service's own network: loopback, private
  * (RFC 1918), link-local (the instance metadata address 169.254.169.254), CGNAT, unique-local and link-local
  * IPv6, those spelled as IPv4-mapped IPv6, the unspecified address, multicast and the other reserved ranges.

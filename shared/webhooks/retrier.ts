@@ -1,5 +1,5 @@
 /**
- * Due webhook retries (DESIGN.md §11): each run takes the retries that are due off the schedule (one Query,
+ * Due webhook retries (docs/contract/webhooks.md): each run takes the retries that are due off the schedule (one Query,
  * then a conditional delete each, so two runs never attempt one twice) and attempts them again. A scheduled
  * function runs it every minute in AWS; the local gateway every second.
  */

@@ -1,5 +1,5 @@
 /**
- * Webhook use cases (DESIGN.md §11), in the contract's check order: cohort-super-admin status (403) → body
+ * Webhook use cases (docs/contract/webhooks.md), in the contract's check order: cohort-super-admin status (403) → body
  * (400/422, the URL's host resolved by the SSRF guard last) → the per-account bound (429) → the change with
  * its event in one transaction.
  */

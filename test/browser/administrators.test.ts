@@ -67,7 +67,7 @@ describe("administrators in the console", () => {
     const foreignRow = table.locator("tbody tr", { hasText: foreign.email });
     await foreignRow.getByText("Other account").waitFor();
     expect(await table.locator("tbody tr", { hasText: sam.email }).getByText("Other account").count()).toBe(0);
-    await table.locator("tbody tr", { hasText: owner.email }).getByText("Super admin", { exact: true }).waitFor();
+    await table.locator("tbody tr", { hasText: owner.email }).getByText("Institution's super admin", { exact: true }).waitFor();
     await photographAndCheck(page, "20-administrators", "administrators");
 
     await table.getByRole("radio", { name: `Select ${sam.email}` }).check();

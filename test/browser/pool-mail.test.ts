@@ -1,5 +1,5 @@
 /**
- * The pool's mail is the service's mail (DESIGN.md §20, issue 41 item 3), in a real browser against the run's local
+ * The pool's mail is the service's mail (docs/console-sign-in.md#the-pools-mail, issue 41 item 3), in a real browser against the run's local
  * stack: the directory (SCIM) adds a person; the pool's mail to them, on the local mail page, says what the code
  * is (a temporary password), for which institution, and where to sign in; the person opens that link, signs in with
  * the mail's temporary password, chooses their own, and lands on the institution the directory gave them. Their

@@ -1,5 +1,5 @@
 /**
- * The institution page's Directory (SCIM) section (issue 33, DESIGN.md §15) in a real browser against the
+ * The institution page's Directory (SCIM) section (issue 33, docs/scim.md) in a real browser against the
  * run's local stack: the super admin connects the directory and sees the base URL and token once (copied,
  * gone after a reload), saves a role mapping, sees the directory's member marked in the administrators table,
  * rotates the token, and disconnects after confirming. Waits for states, never for a time.

@@ -1,6 +1,6 @@
 /**
  * Issue 30 in a real browser (Debian's Chromium) against the run's local stack: the sign-in challenges and
- * recovery the console completes through Amplify, and Your account (DESIGN.md §14).
+ * recovery the console completes through Amplify, and Your account (docs/console-sign-in.md).
  *
  * - TOTP: a user turns it on in Your account, then signs in with a code the test computes from the secret
  *   (RFC 6238, `otpauth`); cognito-local plays the SOFTWARE_TOKEN_MFA challenge itself.

@@ -1,5 +1,5 @@
 /**
- * The console's Webhooks page (issue 22, DESIGN.md §11) in a real browser (Debian's Chromium) against the
+ * The console's Webhooks page (issue 22, docs/events-out.md) in a real browser (Debian's Chromium) against the
  * run's local stack: a cohort super admin adds a webhook pointing at a receiver on this machine, sees its
  * secret once (copied, never in the browser's storage, gone after a reload), sees the delivery of the next
  * event (the receiver verifies it with the shown secret), and deletes it; the contract's 422 and 429 show
@@ -226,7 +226,7 @@ describe("the Webhooks page", () => {
     expect((await call("GET", HOOKS, { token: owner.token })).body.webhooks).toHaveLength(5);
   });
 
-  it("refuses an administrator who is not a cohort super admin, as the audit trail's pages do", async () => {
+  it("refuses an administrator without the cohort-super-admin status, as the audit trail's pages do", async () => {
     const { domain } = await newAccount("hooks-plain");
     const plain = await newPerson("pat", domain);
     const page = await browse(plain);
@@ -237,7 +237,7 @@ describe("the Webhooks page", () => {
     await heading(page, "Webhooks");
     await page.getByText("Access denied").first().waitFor();
     await page.getByText("Super admin access required").waitFor();
-    await page.getByText("Webhooks are managed by cohort super admins only; ask one in your account.").waitFor();
+    await page.getByText("Managing webhooks needs the cohort-super-admin status, which an operator grants.").waitFor();
     expect(await page.getByRole("button", { name: "Add webhook" }).count()).toBe(0);
     await photographAndCheck(page, "w08-webhooks-403", "webhooks 403");
   });

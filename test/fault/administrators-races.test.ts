@@ -1,5 +1,5 @@
 /**
- * Issue 20, point 3 (DESIGN.md §9 race rules): removals racing accepts, role changes and transfers, and
+ * Issue 20, point 3 (docs/contract/administrators.md race rules): removals racing accepts, role changes and transfers, and
  * transfers racing each other, never leave an access record without its seat or marker, a seat count that
  * differs from the records, or a super admin without access (`auditMembership`). Every answer is one the
  * contract allows for a race (never a 5xx), and the stored state is the one the answers describe.

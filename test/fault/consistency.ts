@@ -1,5 +1,5 @@
 /**
- * The data guarantee of DESIGN.md §4, checked from the tables themselves: for a set of users, every change
+ * The data guarantee of docs/contract/README.md#data-guarantees, checked from the tables themselves: for a set of users, every change
  * they made has its event and every event its change. Used by the fault tests (after DynamoDB came back)
  * and by the load run (after the load). No vitest here, so `npm run load` can use it too; it reads through
  * `shared/clients.ts`, so the environment must point at the stack before this module is imported.
@@ -228,7 +228,7 @@ export async function auditUsers(users: readonly AuditedUser[]): Promise<AuditRe
 }
 
 /**
- * The membership guarantee of DESIGN.md §9, checked from the tables: every seat (`members` entry) has its
+ * The membership guarantee of docs/contract/administrators.md, checked from the tables: every seat (`members` entry) has its
  * access record and every access record its seat, with the same role; every member with an e-mail has its
  * e-mail marker and every marker belongs to a member; the administrators index lists exactly the records;
  * the super admin holds a seat as `cohort_super_admin` and every record's summary names it. Empty when all

@@ -75,7 +75,7 @@ beforeAll(async () => {
 });
 
 // Each test's stream creates dozens of institutions and mails dozens of invitations in the one account, more
-// on a fast machine: the account-wide bounds (DESIGN.md §13, tested in test/integration/bounds.test.ts) are
+// on a fast machine: the account-wide bounds (docs/security.md, tested in test/integration/bounds.test.ts) are
 // not what these tests are about, so the account's counters of this day and hour start far below zero.
 beforeEach(async () => {
   const now = new Date();

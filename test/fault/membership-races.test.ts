@@ -1,5 +1,5 @@
 /**
- * Issue 38 item 3 (DESIGN.md §13 "Removal is final", §17): whichever door takes access away, the directory or a
+ * Issue 38 item 3 (docs/security.md "Removal is final", docs/code-structure.md): whichever door takes access away, the directory or a
  * person, an invitation its sender sent meanwhile is revoked with it or refused, and stays unusable once the sender
  * has access again. Three races, 20 rounds each, over HTTP through the local gateway:
  * - (a) a SCIM deactivation racing the person's own invitations, then a reactivation;

@@ -1,5 +1,5 @@
 /**
- * Hostile input against the administrator endpoints and the invitation preview (DESIGN.md §9), through the
+ * Hostile input against the administrator endpoints and the invitation preview (docs/contract/administrators.md), through the
  * real gateway: random user ids in the path (prototype names, separators, unicode, huge), random bodies
  * (wrong types, pollution keys, injection-looking strings), random queries and cursors.
  *

@@ -4,7 +4,7 @@
  * unicode with lone surrogates, RTL and NUL, prototype-pollution keys at every level, injection-looking
  * strings), path ids (random, encoded slashes, dot segments, very long, unicode) and query strings.
  *
- * Each input's expected answer comes from an oracle written from the contract (DESIGN.md §3), not from
+ * Each input's expected answer comes from an oracle written from the contract (docs/contract/README.md), not from
  * the schema code: 413 over 64 KiB → 404 for an id that is not a visible institution → 400 without the
  * root key → 422 with each field's message → 201/200 with the stored values. Never a 5xx. Afterwards the
  * stored items hold no attribute outside the whitelist and the handlers' process shows no sign of
@@ -50,7 +50,7 @@ const NOT_FOUND = { error: "Institution not found or access denied" };
 const BLANK = "Name can't be blank";
 const TAKEN = "Registration number has already been taken";
 const SETTINGS_KEYS = ["allow_student_enrollment", "require_verification", "auto_finalize", "email_notifications"] as const;
-/** Optional text fields: key, label, maximum length (code points), format, and the text rule (DESIGN.md §3). */
+/** Optional text fields: key, label, maximum length (code points), format, and the text rule (docs/contract/README.md). */
 const TEXT_FIELDS = [
   ["registration_number", "Registration number", 64, undefined, "single-line"],
   ["address", "Address", 1000, undefined, "multi-line"],
@@ -108,7 +108,7 @@ interface FieldOutcome {
   values: (string | null)[];
 }
 
-/** What a single-line field refuses (DESIGN.md §3, §13): Cc, Cf, line separators and the invisible letters and marks. */
+/** What a single-line field refuses (docs/contract/README.md, docs/security.md): Cc, Cf, line separators and the invisible letters and marks. */
 const REFUSED_IN_ONE_LINE = "\\p{Cc}\\p{Cf}\\p{Zl}\\p{Zp}\\u115F\\u1160\\u3164\\uFFA0\\u034F\\uFE00-\\uFE0F\\u{E0100}-\\u{E01EF}\\u2800";
 const CC_OR_CF = new RegExp(`[${REFUSED_IN_ONE_LINE}]`, "u");
 const codePoints = (s: string) => [...s].length;

@@ -4,7 +4,7 @@
  * `email` and `role` (which may come from the body or the query, body first), random path ids, and accept
  * bodies built around real tokens read from the mail.
  *
- * The oracle follows the contract's check order (DESIGN.md §2–3): institution 404 → role 400 → e-mail 422
+ * The oracle follows the contract's check order (docs/contract/README.md#identity-and-access, docs/contract/README.md): institution 404 → role 400 → e-mail 422
  * → pending limit 429 → already has access 422 → 201; revoke/resend: invitation 404 → state 422 → 200,
  * a resend within its cooldown 429 (the file sends far fewer mails than the hourly and daily bounds);
  * accept: always 422 for this caller (nobody invites the owner). It keeps a model of every invitation the
@@ -50,7 +50,7 @@ import {
 const NOT_FOUND = { error: "Institution not found or access denied" };
 const INVITATION_NOT_FOUND = { error: "Invitation not found" };
 const LIMIT = 3;
-/** The resend cooldown (DESIGN.md §3, default): no resend sooner than this after the invitation's last mail. */
+/** The resend cooldown (docs/contract/README.md, default): no resend sooner than this after the invitation's last mail. */
 const COOLDOWN_MS = 600_000;
 const TOO_MANY_MAILS = { error: "Too many invitation e-mails, try again later" };
 /** The contract's e-mail rule as shared/invitations/schema.ts states it (ASCII local part, DNS domain). */

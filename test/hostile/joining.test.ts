@@ -1,5 +1,5 @@
 /**
- * Hostile input against the two public routes that join from an invitation (DESIGN.md §14), through the real
+ * Hostile input against the two public routes that join from an invitation (docs/joining.md), through the real
  * gateway without a token, each request from a loopback address of its own (test/support/visitor.ts: the
  * probing bound is keyed by the source address, and the oracles want the handler's answer to each input):
  * random JSON bodies, wrong types, pollution keys, raw bytes; then bodies around a real token with hostile

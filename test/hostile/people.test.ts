@@ -1,5 +1,5 @@
 /**
- * Hostile input against the caller's own routes (DESIGN.md §20), through the real gateway: random bodies (any JSON,
+ * Hostile input against the caller's own routes (docs/contract/people.md), through the real gateway: random bodies (any JSON,
  * hostile keys and strings, prototype-pollution payloads, `totp` of every type, `user_id`s naming others) and random
  * query strings.
  *

@@ -1,5 +1,5 @@
 /**
- * Hostile input against directory provisioning (DESIGN.md §15), through the real gateway and its Lambda
+ * Hostile input against directory provisioning (docs/scim.md), through the real gateway and its Lambda
  * authorizer: random bodies, filters, ids and queries on the SCIM routes, with a valid directory token; random
  * bodies on the connection routes. Never a 5xx; every SCIM refusal in the RFC's shape; a refused write changes
  * nothing (the directory's users, the institution's seats and version are compared after each).

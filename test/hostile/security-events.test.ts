@@ -65,7 +65,7 @@ beforeAll(async () => {
   other = await token(uniqEmail("other"), { superAdmin: true, account: uniq("acct") });
   for (const name of INJECTIONS.slice(0, 8))
     expect((await send("POST", paths.institutions, { token: admin, json: { institution: { name } } })).status).toBe(201);
-  // A name with a control or format character is refused (DESIGN.md §3): the refusal is no event.
+  // A name with a control or format character is refused (docs/contract/README.md): the refusal is no event.
   for (const name of ["\u202eevil", "a\u0000b"])
     expect((await send("POST", paths.institutions, { token: admin, json: { institution: { name } } })).status).toBe(422);
   for (let i = 0; i < 3; i++) await send("GET", `${paths.institutions}/01ARZ3NDEKTSV4RRFFQ69G5FAV`, { token: plain });

@@ -1,5 +1,5 @@
 /**
- * Hostile input against the routes that get events out (DESIGN.md §11), through the real gateway: random
+ * Hostile input against the routes that get events out (docs/events-out.md), through the real gateway: random
  * bodies, URLs of any content, filters of any type, prototype-pollution keys, and random path ids.
  *
  * The oracle is the contract's: 403 for a caller without cohort-super-admin status whatever the input; a

@@ -10,7 +10,7 @@ import fc from "fast-check";
 import { expect } from "vitest";
 import { db } from "../../shared/clients.js";
 import { config } from "../../shared/config.js";
-import { DETAIL_KEYS, type EventDetails, EXPORT_FILTER_KEYS } from "../../shared/event-details.js";
+import { ACTOR_DETAIL_KEYS, DETAIL_KEYS, type EventDetails, EXPORT_FILTER_KEYS } from "../../shared/event-details.js";
 import { paths } from "../../shared/routes.js";
 import { eventKeys, keys } from "../../shared/tables.js";
 import { stack } from "../support/api.js";
@@ -101,7 +101,7 @@ export function tried(endpoint: string, status: number): void {
 
 /**
  * Forgets the refusals counted against the token's user in this minute. The properties refuse the same
- * caller hundreds of times a minute on purpose (404s for hostile ids): the probing bound (DESIGN.md §13,
+ * caller hundreds of times a minute on purpose (404s for hostile ids): the probing bound (docs/security.md,
  * test/integration/bounds.test.ts) would answer 429 after 30 and the oracles would no longer see the
  * handler's answer to each input.
  */
@@ -441,12 +441,50 @@ const ACCESS_ATTRS = [
   "user_account_id",
   "added_at",
   "invitation_id",
-  // How many invitations the member sent (what its removal is conditioned on: DESIGN.md §13, "Removal is final").
+  // How many invitations the member sent (what its removal is conditioned on: docs/security.md, "Removal is final").
   "invitations_sent",
   "g_member_inst",
   "g_member_order",
 ];
 const SUMMARY_ATTRS = ["id", "name", "registration_number", "contact_email", "super_admin_id", "created_at"];
+/** Verified domains and the SSO connection (docs/sso.md): never a client secret. */
+const DOMAIN_ATTRS = [
+  "pk",
+  "sk",
+  "id",
+  "institution_id",
+  "account_id",
+  "domain",
+  "state",
+  "token",
+  "created_at",
+  "verified_at",
+  "last_checked_at",
+  "last_error",
+  "version",
+];
+const DOMAIN_HEAD_ATTRS = ["pk", "sk", "count", "version"];
+const SSO_ATTRS = [
+  "pk",
+  "sk",
+  "id",
+  "institution_id",
+  "account_id",
+  "type",
+  "provider_name",
+  "status",
+  "lease_owner",
+  "lease_until",
+  "saml",
+  "oidc",
+  "attribute_mapping",
+  "role_mappings",
+  "jit",
+  "require_sso",
+  "created_at",
+  "updated_at",
+  "version",
+];
 
 const outside = (what: string, obj: Record<string, unknown>, allowed: readonly string[]) =>
   Object.keys(obj)
@@ -506,7 +544,12 @@ export async function storedOutsideWhitelist(userIds: readonly string[]): Promis
       else if (sk.startsWith(keys.invitationPrefix)) problems.push(...outside(what, item, INVITATION_ATTRS));
       else if (/#SLOT#\d+$/.test(sk)) problems.push(...outside(what, item, SLOT_ATTRS));
       else if (sk.endsWith("#MEMBER")) problems.push(...outside(what, item, MEMBER_ATTRS));
-      else if (sk.startsWith("MAILS#HOUR#") || /#DAY#\d{4}-\d{2}-\d{2}$/.test(sk))
+      else if (sk.startsWith("DOMAIN#")) problems.push(...outside(what, item, DOMAIN_ATTRS));
+      else if (sk === "DOMAINS") problems.push(...outside(what, item, DOMAIN_HEAD_ATTRS));
+      else if (sk === "SSO") {
+        problems.push(...outside(what, item, SSO_ATTRS));
+        if (JSON.stringify(item).includes("client_secret")) problems.push(`${what}: holds a client secret`);
+      } else if (sk.startsWith("MAILS#HOUR#") || /#DAY#\d{4}-\d{2}-\d{2}$/.test(sk))
         problems.push(...outside(what, item, MAIL_COUNTER_ATTRS));
       else problems.push(`${what}: unknown item type`);
     }
@@ -542,7 +585,7 @@ export function eventsOutsideWhitelist(events: readonly Record<string, unknown>[
     problems.push(...outside(what, e, EVENT_ATTRS));
     const allowed: readonly string[] | undefined = DETAIL_KEYS[String(e.event_type) as keyof EventDetails];
     if (!allowed) problems.push(`${what}: unknown type`);
-    else problems.push(...outside(`${what} details`, (e.details ?? {}) as Record<string, unknown>, allowed));
+    else problems.push(...outside(`${what} details`, (e.details ?? {}) as Record<string, unknown>, [...allowed, ...ACTOR_DETAIL_KEYS]));
     if (e.event_type === "institution_updated") {
       for (const c of ((e.details as { changes?: unknown[] }).changes ?? []) as unknown[])
         if (!WRITABLE.includes(String(c))) problems.push(`${what}: change ${JSON.stringify(c)}`);
@@ -562,7 +605,7 @@ const NOT_ON_ONE_LINE = /[\p{Cc}\p{Cf}\p{Zl}\p{Zp}]/u;
 const WHOLE_VALUES = new Set(["email", "user_email", "to_email"]);
 
 /**
- * The recorded-value rule (DESIGN.md §3, §13) over a stored event: every string in its details (at any
+ * The recorded-value rule (docs/contract/README.md, docs/security.md) over a stored event: every string in its details (at any
  * depth), its user name and description is one line without Cc/Cf; each detail and the name at most 64
  * code points.
  */

@@ -4,7 +4,7 @@
  * at it), malformed JSON (400 `{error: "Malformed JSON body"}`, whatever the method and content type),
  * bytes that are not UTF-8, blank bodies (no body), and path ids the router must not trip over (encoded
  * slashes, dot segments, NUL, unicode, very long: 404; a request target past 16 KiB: 431). Without a valid
- * token, the body is not looked at: 401 whatever it is (DESIGN.md §3). Never a 5xx.
+ * token, the body is not looked at: 401 whatever it is (docs/contract/README.md). Never a 5xx.
  */
 import fc from "fast-check";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";

@@ -1,5 +1,5 @@
 /**
- * Issue 25, the deployed half (DESIGN.md §13), on the synthesized template:
+ * Issue 25, the deployed half (docs/security.md), on the synthesized template:
  * - one way in: with an API origin domain, the HTTP API's execute-api endpoint is disabled, CloudFront
  *   reaches the API on that domain, and the functions trust `CloudFront-Viewer-Address`; without one, the
  *   endpoint stays and nothing trusts the header;

@@ -1,5 +1,5 @@
 /**
- * The console distribution's access logs (issue 25, point 9; DESIGN.md §13: "CloudFront logs do not keep the
+ * The console distribution's access logs (issue 25, point 9; docs/security.md: "CloudFront logs do not keep the
  * accept page's query string"): no legacy logging, which always writes the query string, but CloudFront standard
  * logging v2 (a CloudWatch Logs vended delivery) with fields that leave out the query string, cookies and the
  * referrer, into the access-log bucket. Its delivery source is in us-east-1: in the stack there (or in an

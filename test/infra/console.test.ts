@@ -79,7 +79,10 @@ describe("distribution", () => {
     expect(apiBehaviour.OriginRequestPolicyId).toBe(ALL_VIEWER_EXCEPT_HOST_HEADER);
     expect(apiBehaviour.AllowedMethods.sort()).toEqual(["DELETE", "GET", "HEAD", "OPTIONS", "PATCH", "POST", "PUT"]);
     expect(apiBehaviour.ViewerProtocolPolicy).toBe("https-only");
-    expect(apiBehaviour.FunctionAssociations).toBeUndefined();
+    // One viewer-request function: institution API keys to the machines' API (machine-api.test.ts runs its code).
+    expect(apiBehaviour.FunctionAssociations).toEqual([
+      { EventType: "viewer-request", FunctionARN: { "Fn::GetAtt": [logicalId(stack.machineApi.edgeFunction), "FunctionARN"] } },
+    ]);
   });
 
   it("serves the console with security headers and the SPA rewrite, and has no error-page fallback", () => {
@@ -88,7 +91,7 @@ describe("distribution", () => {
     expect(config.DefaultRootObject).toBe("index.html");
     // Distribution-wide error responses would also replace the API's own 403 and 404 with index.html.
     expect(config.CustomErrorResponses).toBeUndefined();
-    const [fnId, fn] = ofType("AWS::CloudFront::Function")[0] ?? [];
+    const [fnId, fn] = ofType("AWS::CloudFront::Function").find(([, f]) => f.Properties.FunctionCode === SPA_REWRITE_CODE) ?? [];
     expect(behaviour.FunctionAssociations).toEqual([{ EventType: "viewer-request", FunctionARN: { "Fn::GetAtt": [fnId, "FunctionARN"] } }]);
     expect(fn.Properties.FunctionCode).toBe(SPA_REWRITE_CODE);
     const headers = resources[behaviour.ResponseHeadersPolicyId.Ref].Properties.ResponseHeadersPolicyConfig.SecurityHeadersConfig;
@@ -186,7 +189,7 @@ describe("public routes", () => {
     handler: "institutions/list",
     rule: { kind: "public" },
     who: "anyone",
-    access: { main: "read" },
+    access: { main: ["Query"] },
     public: true,
   };
   const withPublic = build({ routes: [...routes, fake] }, { validate: false });
@@ -201,7 +204,7 @@ describe("public routes", () => {
         expect(r.AuthorizationType, r.RouteKey).toBe("NONE");
         expect(r.AuthorizerId, r.RouteKey).toBeUndefined();
       } else {
-        // The SCIM routes have the Lambda authorizer (DESIGN.md §15), the others the JWT authorizer.
+        // The SCIM routes have the Lambda authorizer (docs/scim.md), the others the JWT authorizer.
         const scim = [...routes].some((route) => route.auth === "scim" && `${route.method} ${route.path}` === r.RouteKey);
         expect(r.AuthorizationType, r.RouteKey).toBe(scim ? "CUSTOM" : "JWT");
         expect(r.AuthorizerId, r.RouteKey).toBeDefined();

@@ -130,9 +130,12 @@ describe("dev and prod stacks", () => {
     each((b, s, env) => {
       const groups = b.ofType("AWS::Logs::LogGroup");
       // Besides the route functions': the access log, the console deployment's, the trail's two (trail.ts),
-      // those of the functions that get events out (streaming.ts) and the SCIM routes' authorizer (api.ts).
+      // those of the functions that get events out (streaming.ts), the SCIM routes' authorizer (api.ts) and the user
+      // pool's SSO triggers (sso-triggers.ts). (The machines' API's are its nested stack's: machine-api.test.ts.)
       const authorizers = b.stack.scimAuthorizerFunction ? 1 : 0;
-      expect(groups.length, env).toBe(handlers().size + 4 + b.stack.streaming.functionsByHandler.size + authorizers);
+      expect(groups.length, env).toBe(
+        handlers().size + 4 + b.stack.streaming.functionsByHandler.size + authorizers + b.stack.ssoTriggers.functions.size,
+      );
       for (const [id, g] of groups) expect(g.Properties.RetentionInDays, `${env} ${id}`).toBe(s.logRetention);
     });
   });

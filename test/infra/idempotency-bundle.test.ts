@@ -11,7 +11,7 @@ import { bundlingDefine, ESBUILD_TARGET } from "../../infra/api-function.js";
 import { ROOT } from "../../infra/local/services.js";
 import { handlers, routes, takesIdempotencyKey } from "../../shared/routes.js";
 
-// A SCIM client knows no Idempotency-Key (DESIGN.md §15): the SCIM service's POSTs take none.
+// A SCIM client knows no Idempotency-Key (docs/scim.md): the SCIM service's POSTs take none.
 const hasPost = (handler: string) => routes.some((r) => r.handler === handler && takesIdempotencyKey(r.method) && r.auth !== "scim");
 
 /** What one function's bundle loads: its own modules and the packages it imports; and how http.ts reaches idempotency.ts. */
@@ -64,7 +64,7 @@ describe("the idempotency middleware in the bundles", () => {
 });
 
 describe("the Cognito client in the bundles", () => {
-  it("is only in the functions that use the user pool (route access `users`: transfer, open, register, the SCIM service and the caller's own MFA and sign-out)", async () => {
+  it("is only in the functions that use the user pool (route access `users`: transfer, open, register, the SCIM service, the SSO connection and the caller's own MFA and sign-out)", async () => {
     const users = [...handlers()].filter(([, a]) => a.users).map(([h]) => h);
     expect(users.sort()).toEqual([
       "administrators/transfer",
@@ -73,6 +73,7 @@ describe("the Cognito client in the bundles", () => {
       "me/mfa",
       "me/sign-out-everywhere",
       "scim/service",
+      "sso/connection",
     ]);
     for (const handler of handlers().keys()) {
       const { inputs } = await loaded(handler);

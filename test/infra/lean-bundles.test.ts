@@ -104,6 +104,7 @@ describe("the deployed bundles", () => {
       "me/mfa",
       "me/sign-out-everywhere",
       "scim/service",
+      "sso/connection",
     ]);
   }, 300_000);
 });

@@ -1,5 +1,5 @@
 /**
- * One way in (DESIGN.md §16, docs/one-way-in.md), as synthesized: with a custom origin domain, a Secrets Manager
+ * One way in (docs/iam.md, docs/one-way-in.md), as synthesized: with a custom origin domain, a Secrets Manager
  * secret resolved at deployment into CloudFront's API origin header and every route function's environment;
  * without one, neither. cdk-nag finds nothing unacknowledged either way.
  */

@@ -2,6 +2,7 @@
  * What an operator gets from the stack (issue 15): tracing and Powertools settings on every function, the
  * access log that joins the function log, alarms on one SNS topic, the dashboard, and SES feedback.
  */
+import { readFileSync } from "node:fs";
 import { describe, expect, it } from "vitest";
 import { API_MEMORY_MB } from "../../infra/api-function.js";
 import { MAIL_FAILED_QUERY, MAIL_SENT_QUERY, TABLE_OPERATIONS } from "../../infra/monitoring.js";
@@ -150,7 +151,10 @@ describe("access log", () => {
     const [stageId] = ofType("AWS::ApiGatewayV2::Stage")[0] ?? [];
     const routeId = ofType("AWS::ApiGatewayV2::Route").find(([, r]) => r.Properties.RouteKey === key)?.[0];
     expect(routeId).toBeDefined();
-    expect(resources[stageId as string].DependsOn).toContain(routeId);
+    // The routes live in their nested stack (infra/api.ts): the stage waits for that stack, the route's.
+    const routesStack = dev.nested.find((n) => routeId !== undefined && routeId in n.resources);
+    expect(routesStack?.stack).toBe(stack.routesStack);
+    expect(resources[stageId as string].DependsOn).toContain(routesStack?.id);
   });
 });
 
@@ -263,6 +267,21 @@ describe("alarms", () => {
     // Events out (streaming.test.ts): 2 for each of its functions, the stream's iterator age, the dead letters.
     const eventsOut = 2 * stack.streaming.functionsByHandler.size + 1 + 1;
     expect(alarms).toHaveLength(2 + 2 * stack.functions.size + 2 * 3 + 1 + eventsOut);
+  });
+
+  it("are counted as the docs say (docs/operations.md, docs/deploy.md)", () => {
+    const operations = readFileSync(new URL("../../docs/operations.md", import.meta.url), "utf8");
+    const deploy = readFileSync(new URL("../../docs/deploy.md", import.meta.url), "utf8");
+    const route = stack.functions.size;
+    const out = stack.streaming.functionsByHandler.size;
+    expect(operations).toContain(`The synthesized templates have **${alarms.length}**`);
+    expect(operations).toContain(`the ${route + out} functions of the API (${route}) and of getting events out`);
+    expect(operations).toContain(
+      `getting events out (the export worker, the stream consumer, the webhook retrier) | ${2 * (route + out)} |`,
+    );
+    expect(out).toBe(3);
+    expect(deploy).toContain(`**${alarms.length} CloudWatch alarms**`);
+    expect(deploy).toContain(`${alarms.length} alarms on one topic`);
   });
 });
 

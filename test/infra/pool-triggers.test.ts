@@ -1,5 +1,5 @@
 /**
- * The user pool's own functions and mail in the synthesized template (infra/pool-triggers.ts, DESIGN.md §20):
+ * The user pool's own functions and mail in the synthesized template (infra/pool-triggers.ts, docs/contract/people.md):
  * each trigger of shared/pool-triggers.ts is its function in the pool's `LambdaConfig`, which only Cognito (this
  * pool) may invoke; the user-activity export (`userAuthEvents` at INFO) goes to a log group the log delivery
  * service may write, whose subscription filter hands every record to the activity function; each function may do
@@ -14,7 +14,7 @@ import type { NodejsFunction } from "aws-cdk-lib/aws-lambda-nodejs";
 import { beforeAll, describe, expect, it } from "vitest";
 import { poolMailFrom } from "../../infra/app.js";
 import { decodeSubscription, readActivity } from "../../shared/people/activity-log.js";
-import { POOL_ACTIVITY_HANDLER, POOL_TRIGGERS } from "../../shared/pool-triggers.js";
+import { POOL_ACTIVITY_HANDLER, POOL_TRIGGERS, triggersOf } from "../../shared/pool-triggers.js";
 import { type Built, build, type Json } from "./support.js";
 
 let built: Built;
@@ -77,12 +77,25 @@ function grants(handler: string): string[] {
 }
 
 describe("the user pool's triggers", () => {
-  it("each trigger of shared/pool-triggers.ts runs its own function, arm64 on Node 24, which only this pool may invoke", () => {
+  it("the pool's six trigger slots are the one list's (shared/pool-triggers.ts), each one function: SSO's and the pool's own", () => {
     const config = poolOf(built).LambdaConfig;
     expect(Object.keys(config).sort()).toEqual(Object.keys(POOL_TRIGGERS).sort());
+    expect(Object.keys(config)).toHaveLength(6);
+    // The SSO triggers live in the API stack (infra/sso-triggers.ts): the pool names their functions directly.
+    for (const [trigger, handler] of triggersOf("sso")) {
+      const fn = built.stack.ssoTriggers.functions.get(handler);
+      if (!fn) throw new Error(`no function for ${handler}`);
+      expect(config[trigger], trigger).toEqual({ "Fn::GetAtt": [built.logicalId(fn), "Arn"] });
+    }
+    // Each function is one slot's, no function two slots'.
+    expect(new Set(Object.values(config).map((v) => JSON.stringify(v))).size).toBe(6);
+  });
+
+  it("each of the pool's own triggers runs its own function, arm64 on Node 24, which only this pool may invoke", () => {
+    const config = poolOf(built).LambdaConfig;
     const outputs = triggers.toJSON().Outputs as Record<string, { Value: Json }>;
     const nestedId = built.stack.getLogicalId(built.stack.poolTriggers.triggerStack.nestedStackResource as CfnResource);
-    for (const [trigger, handler] of Object.entries(POOL_TRIGGERS)) {
+    for (const [trigger, handler] of triggersOf("pool")) {
       const fn = fnOf(built, handler);
       // The pool names the nested stack's output, which is the function's ARN.
       const [stackId, output] = config[trigger]["Fn::GetAtt"];
@@ -106,7 +119,7 @@ describe("the user pool's triggers", () => {
     expect(env.APP_BASE_URL).toBe("https://console.example.com");
     expect(grants(POOL_TRIGGERS.CustomMessage)).toEqual([]);
     for (const handler of [POOL_TRIGGERS.PostAuthentication, POOL_TRIGGERS.PostConfirmation]) {
-      expect(grants(handler), handler).toEqual(["dynamodb:PutItem on events", "dynamodb:UpdateItem on events"]);
+      expect(grants(handler), handler).toEqual(["dynamodb:PutItem on events"]);
       const vars = resourcesOf(triggers)[idIn(fnOf(built, handler))].Properties.Environment.Variables;
       expect(vars.EVENT_RETENTION_DAYS, handler).toBe("90");
     }

@@ -8,7 +8,7 @@ import { readFileSync } from "node:fs";
 import type { CfnResource } from "aws-cdk-lib";
 import { Match } from "aws-cdk-lib/assertions";
 import { describe, expect, it } from "vitest";
-import { handlers, paths, type Route, type RouteAccess, routes, takesIdempotencyKey } from "../../shared/routes.js";
+import { handlers, paths, type Route, routes, takesIdempotencyKey } from "../../shared/routes.js";
 import { eventsTable, idempotencyTable, mainTable, type TableDef } from "../../shared/tables.js";
 import { build, type Json, nagFindings } from "./support.js";
 
@@ -22,19 +22,30 @@ function fnOf(handler: string) {
 const mainId = logicalId(stack.mainTable);
 const eventsId = logicalId(stack.eventsTable);
 const idempotencyId = logicalId(stack.idempotencyTable);
-/** What Powertools' DynamoDB persistence layer sends, and nothing else (no Query, no Scan, no batch). */
-const IDEMPOTENCY = ["dynamodb:DeleteItem", "dynamodb:GetItem", "dynamodb:PutItem", "dynamodb:UpdateItem"];
-// A SCIM client knows no Idempotency-Key (DESIGN.md §15): the SCIM service's POSTs take none.
+/**
+ * What Powertools' DynamoDB persistence layer sends, and nothing else (no Query, no Scan, no batch; no GetItem: a
+ * failed save brings the record back, infra/tables.ts).
+ */
+const IDEMPOTENCY = ["dynamodb:DeleteItem", "dynamodb:PutItem", "dynamodb:UpdateItem"];
+// A SCIM client knows no Idempotency-Key (docs/scim.md): the SCIM service's POSTs take none.
 const hasPost = (handler: string) => routes.some((r) => r.handler === handler && takesIdempotencyKey(r.method) && r.auth !== "scim");
 
-// What each access level must grant, stated here independently of the stack's own constant.
-const READ = ["dynamodb:GetItem", "dynamodb:Query"];
-const WRITE = ["dynamodb:ConditionCheckItem", "dynamodb:DeleteItem", "dynamodb:PutItem", "dynamodb:UpdateItem"];
-// Writing to the trail is appending (DESIGN.md §13): event items put, counters updated, nothing deleted.
-const APPEND = ["dynamodb:PutItem", "dynamodb:UpdateItem"];
-const expectedActions = (level: RouteAccess["main"], write = WRITE): string[] =>
-  level === "read" ? READ : level === "write" ? write : level === "readwrite" ? [...READ, ...write].sort() : [];
-
+/**
+ * The grant each declared call needs, stated here independently of the stack's own mapping: on the table
+ * (`<table id>`) or on one index (`<table id>/index/<name>`). Writing to the trail is appending (docs/security.md):
+ * `append` is a PutItem of event keys, `count` an UpdateItem of counter keys (bounds.test.ts checks the keys).
+ */
+function expectedGrants(tableId: string, calls: readonly string[] | undefined): Record<string, string[]> {
+  const out: Record<string, string[]> = {};
+  for (const call of calls ?? []) {
+    const index = /^Query (.+)$/.exec(call)?.[1];
+    const [resource, action] = index
+      ? [`${tableId}/index/${index}`, "dynamodb:Query"]
+      : [tableId, `dynamodb:${{ append: "PutItem", count: "UpdateItem" }[call] ?? call}`];
+    out[resource] = [...new Set([...(out[resource] ?? []), action])].sort();
+  }
+  return out;
+}
 /** All statements of the policies attached to the function's role. */
 function statementsOf(handler: string): Json[] {
   const roleId = stack.getLogicalId(fnOf(handler).role?.node.defaultChild as CfnResource);
@@ -46,7 +57,10 @@ function statementsOf(handler: string): Json[] {
 const asList = <T>(v: T | T[]): T[] => (Array.isArray(v) ? v : [v]);
 const XRAY_ACTIONS = ["xray:PutTelemetryRecords", "xray:PutTraceSegments"];
 
-/** DynamoDB actions granted per table logical id (a resource names its table through GetAtt). */
+/**
+ * DynamoDB actions granted per resource: `<table logical id>` (a resource names its table through GetAtt), or
+ * `<table logical id>/index/<name>` for an index.
+ */
 function tableActions(handler: string): Record<string, string[]> {
   const out: Record<string, Set<string>> = {};
   for (const s of statementsOf(handler)) {
@@ -56,8 +70,11 @@ function tableActions(handler: string): Record<string, string[]> {
       const text = JSON.stringify(res);
       const table = [mainId, eventsId, idempotencyId].find((id) => text.includes(`"${id}"`));
       if (!table) throw new Error(`${handler}: DynamoDB grant on an unexpected resource ${text}`);
-      out[table] ??= new Set();
-      for (const a of actions) out[table].add(a);
+      const index = /\/index\/([^"/*]+)"/.exec(text)?.[1];
+      if (text.includes("/index/") && !index) throw new Error(`${handler}: an index grant that names no index: ${text}`);
+      const key = index ? `${table}/index/${index}` : table;
+      out[key] ??= new Set();
+      for (const a of actions) out[key].add(a);
     }
   }
   return Object.fromEntries(Object.entries(out).map(([k, v]) => [k, [...v].sort()]));
@@ -85,7 +102,7 @@ describe("HTTP API", () => {
         continue;
       }
       if (scimKeys.has(r.RouteKey)) {
-        // The SCIM routes (DESIGN.md §15): the connection's token, checked by the Lambda authorizer.
+        // The SCIM routes (docs/scim.md): the connection's token, checked by the Lambda authorizer.
         expect(r.AuthorizationType, r.RouteKey).toBe("CUSTOM");
         expect(r.AuthorizerId, r.RouteKey).toEqual({ Ref: scimAuthorizerEntry?.[0] });
         continue;
@@ -141,8 +158,8 @@ describe("functions", () => {
     // without a route (infra/streaming.ts: export worker, stream consumer, webhook retrier).
     const { exportWorker, consumer, retrier } = stack.streaming;
     expect(fns.filter(([, f]) => String(f.Properties.Runtime).startsWith("nodejs"))).toHaveLength(
-      // + the SCIM routes' Lambda authorizer (DESIGN.md §15).
-      handlers().size + 3 + [exportWorker, consumer, retrier].length + 1,
+      // + the SCIM routes' Lambda authorizer (docs/scim.md) + the user pool's SSO triggers (docs/sso.md, infra/sso-triggers.ts).
+      handlers().size + 3 + [exportWorker, consumer, retrier].length + 1 + stack.ssoTriggers.functions.size,
     );
     expect(stack.functions.size).toBe(handlers().size);
     for (const [handler, fn] of stack.functions) {
@@ -183,11 +200,9 @@ describe("functions", () => {
 });
 
 describe("least privilege", () => {
-  it("grants each function exactly the table actions its access implies", () => {
+  it("grants each function exactly the DynamoDB calls its routes declare, on exactly the tables and indexes they name", () => {
     for (const [handler, access] of handlers()) {
-      const expected: Record<string, string[]> = {};
-      if (access.main) expected[mainId] = expectedActions(access.main);
-      if (access.events) expected[eventsId] = expectedActions(access.events, APPEND);
+      const expected: Record<string, string[]> = { ...expectedGrants(mainId, access.main), ...expectedGrants(eventsId, access.events) };
       // Idempotency-Key records: only the functions with a POST route, which alone get the table's name.
       if (hasPost(handler)) expected[idempotencyId] = IDEMPOTENCY;
       expect(tableActions(handler), handler).toEqual(expected);
@@ -197,39 +212,74 @@ describe("least privilege", () => {
     expect([...handlers().keys()].filter(hasPost).length).toBeGreaterThanOrEqual(5);
   });
 
-  it("grants a handler the union of its routes' access: a read route and a write route on one table give both", () => {
+  it("grants a handler the union of its routes' calls: a read route and a write route on one table give both", () => {
     const readRoute: Route = {
       method: "GET",
       path: `${paths.api}/things`,
       handler: "institutions/list",
       rule: { kind: "any" },
       who: "test",
-      access: { main: "read" },
+      access: { main: ["Query", "Query by_institution_member"] },
     };
-    const writeRoute: Route = { ...readRoute, method: "POST", access: { main: "write" } };
+    const writeRoute: Route = { ...readRoute, method: "POST", access: { main: ["GetItem", "UpdateItem"] } };
     const table = [...routes.filter((r) => r.handler !== "institutions/list"), readRoute, writeRoute];
     const union = build({ routes: table }, { id: "UnionStack", validate: false });
     const fnId = union.logicalId(union.stack.functions.get("institutions/list") as never);
     const roleId = union.resources[fnId].Properties.Role["Fn::GetAtt"][0];
-    const actions = union
+    const main = union.logicalId(union.stack.mainTable as never);
+    const statements = union
       .ofType("AWS::IAM::Policy")
       .filter(([, p]) => p.Properties.Roles.some((r: Json) => r.Ref === roleId))
-      .flatMap(([, p]) => p.Properties.PolicyDocument.Statement)
-      .flatMap((s: Json) => asList<string>(s.Action))
-      .filter((a: string) => a.startsWith("dynamodb:"));
-    expect([...new Set(actions)].sort()).toEqual([...READ, ...WRITE].sort());
+      .flatMap(([, p]) => p.Properties.PolicyDocument.Statement as Json[])
+      .filter((s) => JSON.stringify(s.Resource).includes(`"${main}"`));
+    const onTable = statements.filter((s) => !JSON.stringify(s.Resource).includes("/index/"));
+    const onIndexes = statements.filter((s) => JSON.stringify(s.Resource).includes("/index/"));
+    expect(onTable.flatMap((s) => asList<string>(s.Action)).sort()).toEqual(["dynamodb:GetItem", "dynamodb:Query", "dynamodb:UpdateItem"]);
+    expect(onIndexes.map((s) => [asList<string>(s.Action), JSON.stringify(s.Resource)])).toEqual([
+      [["dynamodb:Query"], expect.stringContaining("/index/by_institution_member")],
+    ]);
+  });
+
+  it("refuses at synth an index the table does not have", () => {
+    const route: Route = {
+      method: "GET",
+      path: `${paths.api}/things`,
+      handler: "institutions/list",
+      rule: { kind: "any" },
+      who: "test",
+      access: { main: ["Query by_nothing" as never] },
+    };
+    expect(() => build({ routes: [...routes.filter((r) => r.handler !== "institutions/list"), route] }, { validate: false })).toThrow(
+      /Main table has no index by_nothing/,
+    );
   });
 
   it("spot checks: the trail's readers only read and count their refusals, institution listing never touches events", () => {
-    expect(tableActions("security-events/list")).toEqual({ [eventsId]: [...READ, ...APPEND].sort() });
-    expect(tableActions("institutions/list")[eventsId]).toBeUndefined();
-    expect(tableActions("institutions/list")[mainId]).toEqual(READ);
+    expect(tableActions("security-events/list")).toEqual({
+      [eventsId]: ["dynamodb:PutItem", "dynamodb:Query", "dynamodb:UpdateItem"],
+      [`${eventsId}/index/by_type`]: ["dynamodb:Query"],
+      [`${eventsId}/index/by_user`]: ["dynamodb:Query"],
+    });
+    expect(tableActions("security-events/show")).toEqual({ [eventsId]: ["dynamodb:GetItem", "dynamodb:PutItem", "dynamodb:UpdateItem"] });
+    // Its access records (Query), or an API key's one institution (GetItem, docs/api-keys.md).
+    expect(tableActions("institutions/list")).toEqual({ [mainId]: ["dynamodb:GetItem", "dynamodb:Query"] });
   });
 
-  it("lets readers query the events indexes by name, and never grants wildcards or Scan", () => {
-    const read = statementsOf("security-events/list").find((s) => s.Sid === "EventsQueryIndexes");
-    const text = JSON.stringify(read?.Resource);
-    for (const index of eventsTable.indexes) expect(text).toContain(`/index/${index.name}`);
+  it("lets only the functions that query an index query it, by name, and never grants wildcards or Scan", () => {
+    // Spelled out here, not read from the route table: who queries which index (the repositories' Query calls).
+    const queries: Record<string, string[]> = {
+      "administrators/list": [`${mainId}/index/by_institution_member`],
+      "administrators/remove": [`${mainId}/index/by_invitation_sender`],
+      "invitations/list": [`${mainId}/index/by_invitation_state`],
+      "scim/service": [`${mainId}/index/by_invitation_sender`],
+      "security-events/list": [`${eventsId}/index/by_type`, `${eventsId}/index/by_user`],
+      "security-events/export": [`${eventsId}/index/by_type`],
+      "security-events/alerts": [`${eventsId}/index/by_type`],
+    };
+    for (const handler of handlers().keys()) {
+      const indexes = Object.keys(tableActions(handler)).filter((k) => k.includes("/index/"));
+      expect(indexes.sort(), handler).toEqual(queries[handler] ?? []);
+    }
     for (const handler of handlers().keys()) {
       for (const s of statementsOf(handler)) {
         const actions = asList<string>(s.Action);
@@ -243,6 +293,7 @@ describe("least privilege", () => {
           handler,
         ).toBe(false);
         expect(asList<Json>(s.Resource), handler).not.toContain("*");
+        expect(JSON.stringify(s.Resource), handler).not.toContain("/index/*");
       }
     }
   });
@@ -255,9 +306,17 @@ describe("least privilege", () => {
       "invitations/open": ["cognito-idp:AdminGetUser"],
       "invitations/register": ["cognito-idp:AdminCreateUser", "cognito-idp:AdminSetUserPassword", "cognito-idp:AdminDeleteUser"],
       "scim/service": ["cognito-idp:ListUsers", "cognito-idp:AdminCreateUser"],
-      // The caller's own account (DESIGN.md §20): their second step, their sessions.
+      // The caller's own account (docs/contract/people.md): their second step, their sessions.
       "me/mfa": ["cognito-idp:AdminSetUserMFAPreference"],
       "me/sign-out-everywhere": ["cognito-idp:AdminUserGlobalSignOut"],
+      // The SSO connection (shared/sso/pool.ts): the institution's identity provider, and the app client's list.
+      "sso/connection": [
+        "cognito-idp:CreateIdentityProvider",
+        "cognito-idp:UpdateIdentityProvider",
+        "cognito-idp:DeleteIdentityProvider",
+        "cognito-idp:DescribeUserPoolClient",
+        "cognito-idp:UpdateUserPoolClient",
+      ],
     };
     for (const [handler, access] of handlers()) {
       const statements = statementsOf(handler).filter((st) => asList(st.Action).some((a) => String(a).startsWith("cognito-idp:")));

@@ -1,5 +1,5 @@
 /**
- * The streaming construct (infra/streaming.ts, DESIGN.md §11) in the synthesized template: the exports bucket's
+ * The streaming construct (infra/streaming.ts, docs/events-out.md) in the synthesized template: the exports bucket's
  * encryption, TLS-only policy and 7-day lifecycle; the worker the export route may invoke; the events table's
  * stream (NEW_IMAGE) and its event source mapping with the dead-letter queue and its alarm; the bus the consumer
  * may put to; the retrier's schedule; and that only the functions that use S3, EventBridge or Lambda may. Then

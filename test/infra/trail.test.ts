@@ -1,5 +1,5 @@
 /**
- * The deployed trail (infra/trail.ts, DESIGN.md §10): the KMS signing key and who may use it, the hourly
+ * The deployed trail (infra/trail.ts, docs/trail.md): the KMS signing key and who may use it, the hourly
  * schedule, TTL on the tables, the digest bucket (Object Lock in prod), retention in every function, the
  * public key for the digests route, and the events table's two indexes.
  */

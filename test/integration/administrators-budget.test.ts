@@ -1,5 +1,5 @@
 /**
- * Issue 20, the cost and size side (DESIGN.md §9 "a page reads only that page", §4): a page of an
+ * Issue 20, the cost and size side (docs/contract/administrators.md "a page reads only that page", docs/contract/README.md#data-guarantees): a page of an
  * institution's administrators reads about as many items as it shows, counted at the SDK (`ScannedCount`);
  * and removing an administrator who sent more active invitations than one transaction holds still revokes
  * every one of them, each with its event, and leaves the membership consistent.

@@ -1,5 +1,5 @@
 /**
- * Issue 20 (DESIGN.md §9): who holds access to an institution, changing it, taking it away, handing the
+ * Issue 20 (docs/contract/administrators.md): who holds access to an institution, changing it, taking it away, handing the
  * institution over, and previewing an invitation. Every route over HTTP, every status of the check order
  * (look up among visible 404 → role 403 → body 400 → target 404 → rule 422 → action), the event in the
  * actor's trail and in the owner's, 404 after removal, re-invitation after removal, the seat count.
@@ -461,7 +461,7 @@ describe("POST /invitations/preview", () => {
     expect((await lastOf(invitee.token, "token_validation_failure"))?.details).toEqual({ reason: "unknown" });
 
     ok(await api(invitee).POST(paths.invitationsAccept, { body: { token: tok } }));
-    // Reopened by its invitee once accepted: "already accepted" (DESIGN.md §14), and nothing recorded.
+    // Reopened by its invitee once accepted: "already accepted" (docs/joining.md), and nothing recorded.
     const reopened = await call("POST", PREVIEW, { token: invitee.token, body: { token: tok } });
     expect(reopened.status).toBe(409);
     expect(reopened.body).toMatchObject({ error: "Invitation already accepted" });

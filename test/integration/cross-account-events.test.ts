@@ -1,5 +1,5 @@
 /**
- * Issue 14, point 1 (DESIGN.md §2, "Security events are scoped by account"): an event that concerns an
+ * Issue 14, point 1 (docs/contract/README.md#identity-and-access, "Security events are scoped by account"): an event that concerns an
  * institution owned by another account is recorded in the actor's account and in the owner's, with the
  * same id and the actor's user fields, and the owner sees it in its list, show, export and alerts. Neither
  * account sees the other's unrelated events; a probe of an id that does not exist concerns no owner.

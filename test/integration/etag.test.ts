@@ -1,5 +1,5 @@
 /**
- * ETag and If-Match on an institution (DESIGN.md §12) through the local gateway: the ETag on every read and
+ * ETag and If-Match on an institution (docs/contract/README.md#retries-and-concurrent-edits) through the local gateway: the ETag on every read and
  * write of one, 412 on a stale If-Match that changes nothing, also when writers race, and the check's place
  * in the contract's order (404, 403 first; the body after).
  */

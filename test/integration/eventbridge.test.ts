@@ -1,5 +1,5 @@
 /**
- * The EventBridge side of the events stream (DESIGN.md §11): events recorded through the local API reach the
+ * The EventBridge side of the events stream (docs/events-out.md): events recorded through the local API reach the
  * bus from DynamoDB Local's real stream, through the stream consumer's selection of events and its bus
  * publishing (not its webhook deliveries: those belong to the local stack's own consumer), each as one entry
  * (`source: institution-admin`, `detail-type: <event_type>`, `detail: <the event as show returns it>`).

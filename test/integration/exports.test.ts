@@ -1,5 +1,5 @@
 /**
- * Full exports (DESIGN.md §11) through the local stack, worker and s3rver included: the CSV equals the
+ * Full exports (docs/events-out.md) through the local stack, worker and s3rver included: the CSV equals the
  * synchronous export's, JSON Lines equal what show returns, filters, the link, the event, the bounds (403,
  * 400, 404, 429 with Retry-After) and account isolation.
  */

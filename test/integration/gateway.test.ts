@@ -136,6 +136,15 @@ describe("gateway: unit", () => {
     expect(matchRoute("POST", `${paths.invitations}/x%20y/resend`)?.pathParameters).toEqual({ id: "x y" });
     expect(matchRoute("PATCH", `${paths.institutions}/1`)?.route.handler).toBe(matchRoute("PUT", `${paths.institutions}/1`)?.route.handler);
     expect(matchRoute("GET", `${paths.institutions}//cohorts`)).toBeUndefined();
+    // A greedy `{proxy+}` (the SCIM lists' trailing slash) takes the rest, empty included, and loses to `{id}`.
+    expect(matchRoute("GET", `${paths.scim}/Users/`)).toMatchObject({
+      routeKey: `GET ${paths.scim}/Users/{proxy+}`,
+      pathParameters: { proxy: "" },
+    });
+    expect(matchRoute("GET", `${paths.scim}/Groups/a/b%20c`)?.pathParameters).toEqual({ proxy: "a/b c" });
+    expect(matchRoute("GET", `${paths.scim}/Users/01ABC`)?.routeKey).toBe(`GET ${paths.scim}/Users/{id}`);
+    expect(matchRoute("GET", `${paths.scim}/Users`)?.routeKey).toBe(`GET ${paths.scim}/Users`);
+    expect(matchRoute("POST", `${paths.scim}/Users/`)).toBeUndefined();
   });
 
   it("claims are flattened as API Gateway does, and parseGroups reads cognito:groups back", () => {

@@ -1,23 +1,38 @@
 /**
- * IAM, proven from here (DESIGN.md §16, docs/iam.md). Every file's function requests are recorded and checked
+ * IAM, proven from here (docs/iam.md). Every file's function requests are recorded and checked
  * against the synthesized roles when the run ends (test/support/global-setup.ts); this file makes sure the
  * scheduled digest run is among them, and shows the check itself: the same simulator denies what the roles do
  * not grant, the digester's progress included before its grant was fixed.
+ *
+ * Least privilege, measured: a full run fails on a grant of an API function that no request used. Two kinds of
+ * request the functions make are on paths the other files take for a few routes only, so they are made here for
+ * every route that has them: the Idempotency-Key records of every POST function (kept, completed and released),
+ * and the event a caller past the probing bound gets on every route only a cohort super admin may call.
  */
-import { describe, expect, it } from "vitest";
+import { readFileSync } from "node:fs";
+import { UpdateCommand } from "@aws-sdk/lib-dynamodb";
+import { beforeAll, describe, expect, it } from "vitest";
 import { asFunction } from "../../infra/local/function-scope.js";
-import { LOCAL_MAIL_FROM } from "../../infra/local/stack.js";
+import { minuteOf } from "../../shared/bounds.js";
 import type { Caller } from "../../shared/caller.js";
+import { db } from "../../shared/clients.js";
+import { config } from "../../shared/config.js";
+import { IDEMPOTENCY_HEADER, isStored, payloadOf, persistence } from "../../shared/idempotency.js";
+import { idempotencyTable } from "../../shared/idempotency-table.js";
+import { TOO_MANY_REFUSALS } from "../../shared/refusals.js";
+import { type Route, routeKey, routes, takesIdempotencyKey } from "../../shared/routes.js";
 import { eventKeys } from "../../shared/tables.js";
 import { runDigester } from "../../shared/trail/digester.js";
 import { localSignerFromEnv } from "../../shared/trail/local-signer.js";
 import { build } from "../infra/support.js";
-import { stack, uniq } from "../support/api.js";
-import { evaluate, type FunctionPolicies, readRecorded, rolePolicies } from "../support/iam.js";
+import { type CallOptions, call, stack, token, uniq, uniqEmail } from "../support/api.js";
+import { createInstitution, inviteMailed } from "../support/flows.js";
+import { DEPLOYED_ONLY, evaluate, type FunctionPolicies, localNames, readRecorded, rolePolicies } from "../support/iam.js";
 import { seedEvents } from "../support/seed-events.js";
+import { userIdOf } from "./helpers.js";
 
 const HOUR = 3_600_000;
-const names = { region: stack.region, tables: stack.tables, mailFrom: LOCAL_MAIL_FROM, userPoolId: stack.userPoolId };
+const names = localNames(stack);
 const table = (name: string) => `arn:aws:dynamodb:${stack.region}:123456789012:table/${name}`;
 
 let policies: Map<string, FunctionPolicies> | undefined;
@@ -87,5 +102,188 @@ describe("the simulator on the synthesized roles", () => {
     expect((await evaluate(create, put(["EVT#…", "DIGEST#…"]))).decision).toBe("ImplicitlyDenied");
     expect((await evaluate(create, { ...put(["EVT#…"]), action: "dynamodb:DeleteItem" })).decision).toBe("ImplicitlyDenied");
     expect((await evaluate(create, { ...put(["EVT#…"]), action: "dynamodb:UpdateItem" })).decision).toBe("ImplicitlyDenied");
+  });
+});
+
+/** This run's requests of `handler` so far, each with what its role answers. */
+async function requestsOf(handler: string) {
+  const mine = readRecorded(stack.awsRequestLog).filter((r) => r.fn === handler);
+  return Promise.all(mine.map(async (r) => ({ ...r, decision: (await evaluate(role(handler), r)).decision })));
+}
+
+describe("every POST function's Idempotency-Key records", () => {
+  let owner: string;
+  let ownerId: string;
+  let inst: { id: string };
+  beforeAll(async () => {
+    owner = await token(uniqEmail("iam-owner"), { superAdmin: true, account: uniq("iam-acct") });
+    ownerId = await userIdOf(owner);
+    inst = await createInstitution(owner);
+  });
+
+  /**
+   * One request of each POST route, in the most telling shape for the records: its key held by an invocation
+   * whose time ran out (the record written as that invocation would, a minute before its timeout, and the request
+   * sent a minute and a second later), so the function releases it (DeleteItem), saves its own (PutItem) and
+   * stores its answer (UpdateItem).
+   */
+  async function keyed(
+    route: Route,
+    req: { caller: string; token?: string; params?: Record<string, string>; body?: unknown; query?: Record<string, string> },
+  ) {
+    const key = uniq("iam-key");
+    const path = Object.entries(req.params ?? {}).reduce((p, [k, v]) => p.replace(`{${k}}`, v), route.path);
+    const payload = payloadOf(req.caller, routeKey(route), key, {
+      params: req.params ?? {},
+      query: req.query ?? {},
+      body: req.body ?? null,
+    });
+    await persistence(idempotencyTable).saveInProgress(payload, 60_000);
+    const opts: CallOptions = {
+      ...(req.token !== undefined && { token: req.token }),
+      ...(req.body !== undefined && { body: req.body }),
+      ...(req.query !== undefined && { query: req.query }),
+      headers: { [IDEMPOTENCY_HEADER]: key },
+      clockOffsetMs: 61_000,
+    };
+    const res = await call(route.method, path, opts);
+    expect(isStored(res.status), `${routeKey(route)} answered ${res.status} ${res.text}`).toBe(true);
+    // The invocation that ran out was taken over: the record is this request's, completed.
+    expect((await persistence(idempotencyTable).getRecord(payload)).getStatus(), routeKey(route)).toBe("COMPLETED");
+  }
+
+  it("are kept, completed and released by each, and its role allows each call", async () => {
+    const posts = routes.filter((r) => takesIdempotencyKey(r.method) && r.auth !== "scim");
+    const route = (handler: string) => posts.find((r) => r.handler === handler) as Route;
+    const invitee = uniqEmail("iam-invitee");
+    const joiner = uniqEmail("iam-joiner");
+    const [forInvitee, forJoiner] = [await inviteMailed(owner, inst.id, invitee), await inviteMailed(owner, inst.id, joiner)];
+    const inviteeToken = await token(invitee);
+    // A visitor is the connection's address: the gateway's own loopback for `call` (valid tokens: nothing refused).
+    const visitor = "ip:127.0.0.1";
+    const owned = { caller: ownerId, token: owner };
+    // What each POST function is sent: an answer the action gives (a refusal of the body is one), never a 409.
+    const cases: Record<string, () => Promise<void>> = {
+      "institutions/create": () => keyed(route("institutions/create"), { ...owned, body: {} }),
+      "cohorts/create": () => keyed(route("cohorts/create"), { ...owned, params: { id: inst.id }, body: {} }),
+      "administrators/transfer": () => keyed(route("administrators/transfer"), { ...owned, params: { id: inst.id }, body: {} }),
+      "invitations/create": () => keyed(route("invitations/create"), { ...owned, body: {} }),
+      // An invitation it does not have: 404 (a resend of a fresh one would wait for its cooldown: 429, not kept).
+      "invitations/resend": () =>
+        keyed(route("invitations/resend"), { ...owned, params: { id: "01ARZ3NDEKTSV4RRFFQ69G5FAV" }, query: { institution_id: inst.id } }),
+      "invitations/preview": async () =>
+        keyed(route("invitations/preview"), {
+          caller: await userIdOf(inviteeToken),
+          token: inviteeToken,
+          body: { token: forInvitee.token },
+        }),
+      "invitations/accept": async () =>
+        keyed(route("invitations/accept"), {
+          caller: await userIdOf(inviteeToken),
+          token: inviteeToken,
+          body: { token: forInvitee.token },
+        }),
+      "invitations/open": () => keyed(route("invitations/open"), { caller: visitor, body: { token: forJoiner.token } }),
+      "invitations/register": () =>
+        keyed(route("invitations/register"), {
+          caller: visitor,
+          body: { token: forJoiner.token, name: "Ida Idem", password: "Correct-Horse-9-battery" },
+        }),
+      "exports/create": () => keyed(route("exports/create"), { ...owned, body: {} }),
+      "webhooks/create": () => keyed(route("webhooks/create"), { ...owned, body: {} }),
+      "scim/connection": () => keyed(route("scim/connection"), { ...owned, params: { id: inst.id }, body: {} }),
+      "domains/routes": () => keyed(route("domains/routes"), { ...owned, params: { id: inst.id }, body: {} }),
+      "sso/connection": () => keyed(route("sso/connection"), { ...owned, params: { id: inst.id }, body: {} }),
+      "sso/discover": () => keyed(route("sso/discover"), { caller: visitor, body: { email: "someone@example.org" } }),
+      // A body it refuses (422, kept): a key made here would count against the institution's 20.
+      "api-keys/manage": () => keyed(route("api-keys/manage"), { ...owned, params: { id: inst.id }, body: {} }),
+    };
+    // Every POST function has its case: a new one needs one here.
+    expect(Object.keys(cases).sort()).toEqual([...new Set(posts.map((r) => r.handler))].sort());
+    // In this order: preview before accept, open before register.
+    for (const run of Object.values(cases)) await run();
+
+    const idempotency = `arn:aws:dynamodb:${stack.region}:123456789012:table/${stack.tables.idempotency}`;
+    for (const handler of Object.keys(cases)) {
+      const records = (await requestsOf(handler)).filter((r) => r.resource === idempotency);
+      expect(records.map((r) => r.action).sort(), handler).toEqual(
+        expect.arrayContaining(["dynamodb:DeleteItem", "dynamodb:PutItem", "dynamodb:UpdateItem"]),
+      );
+      for (const r of records) expect([r.action, r.decision], handler).toEqual([r.action, "Allowed"]);
+    }
+  });
+});
+
+describe("the probing bound on the routes only a cohort super admin may call", () => {
+  it("a caller past it gets 429 and its rate_limit_exceeded event, on each, and the role allows each call", async () => {
+    const guarded = routes.filter((r) => r.rule.kind === "cohort_super_admin");
+    expect(guarded.length).toBeGreaterThanOrEqual(10);
+    await Promise.all(
+      guarded.map(async (route) => {
+        // A caller of its own, past the bound in this minute and the next (the counter as refusals leave it).
+        const probe = await token(uniqEmail("iam-probe"), { account: uniq("iam-probe-acct") });
+        const id = await userIdOf(probe);
+        const now = Date.now();
+        for (const minute of [minuteOf(new Date(now)), minuteOf(new Date(now + 60_000))]) {
+          await db.send(
+            new UpdateCommand({
+              TableName: config.tables.events,
+              Key: eventKeys.refusals(id, minute),
+              UpdateExpression: "SET refused = :n, #ttl = :ttl",
+              ExpressionAttributeNames: { "#ttl": "ttl" },
+              ExpressionAttributeValues: { ":n": 1_000_000, ":ttl": Math.floor(now / 1000) + 86_400 },
+            }),
+          );
+        }
+        const path = route.path.replace(/\{[^}]+\}/g, "01ARZ3NDEKTSV4RRFFQ69G5FAV");
+        const res = await call(route.method, path, { token: probe, ...(route.method === "POST" && { body: {} }) });
+        expect({ route: routeKey(route), status: res.status, body: res.body }).toEqual({
+          route: routeKey(route),
+          status: 429,
+          body: { error: TOO_MANY_REFUSALS },
+        });
+      }),
+    );
+    const events = `arn:aws:dynamodb:${stack.region}:123456789012:table/${stack.tables.events}`;
+    for (const handler of new Set(guarded.map((r) => r.handler))) {
+      const appended = (await requestsOf(handler)).filter(
+        (r) => r.resource === events && r.action === "dynamodb:PutItem" && r.context["dynamodb:LeadingKeys"]?.includes("EVT#…"),
+      );
+      expect(appended.length, handler).toBeGreaterThan(0);
+      for (const r of appended) expect(r.decision, handler).toBe("Allowed");
+    }
+  });
+});
+
+describe("the deployed-only grants", () => {
+  it("are each named with its reason in docs/iam.md, as DEPLOYED_ONLY (test/support/iam.ts) has them", () => {
+    const doc = readFileSync(new URL("../../docs/iam.md", import.meta.url), "utf8");
+    for (const e of DEPLOYED_ONLY) {
+      const line = doc.split("\n").find((l) => l.includes(`\`${e.handler}\``) && l.includes(`\`${e.action}\``));
+      expect(line, `${e.handler} ${e.action}`).toBeDefined();
+    }
+    expect(DEPLOYED_ONLY.filter((e) => role(e.handler)?.api)).toEqual([
+      expect.objectContaining({ handler: "exports/create", action: "lambda:InvokeFunction" }),
+      expect.objectContaining({ handler: "exports/create", action: "dynamodb:UpdateItem" }),
+    ]);
+  });
+});
+
+describe("the machines' API's functions (docs/api-keys.md), in their nested stack", () => {
+  it("are judged like the others: the key authorizer reads key lookups and notes keys' last use, nothing else; the refusal touches no table", async () => {
+    const main = table(stack.tables.main);
+    const ask = (handler: string, action: string, keys: string[]) =>
+      evaluate(role(handler), { action, resource: main, context: { "dynamodb:LeadingKeys": keys } });
+    expect((await ask("api-keys/authorizer", "dynamodb:GetItem", ["APIKEYHASH#ab12"])).decision).toBe("Allowed");
+    expect((await ask("api-keys/authorizer", "dynamodb:UpdateItem", ["APIKEYS#01M84M2ES7DTY37NE05PPBJBQG"])).decision).toBe("Allowed");
+    // Not an institution, an access record, another key's lookup item rewritten, nor a Query or a delete.
+    expect((await ask("api-keys/authorizer", "dynamodb:GetItem", ["INST#01M84M2ES7DTY37NE05PPBJBQG"])).decision).toBe("ImplicitlyDenied");
+    expect((await ask("api-keys/authorizer", "dynamodb:UpdateItem", ["INST#01M84M2ES7DTY37NE05PPBJBQG"])).decision).toBe(
+      "ImplicitlyDenied",
+    );
+    expect((await ask("api-keys/authorizer", "dynamodb:UpdateItem", ["APIKEYHASH#ab12"])).decision).toBe("ImplicitlyDenied");
+    expect((await ask("api-keys/authorizer", "dynamodb:DeleteItem", ["APIKEYS#x"])).decision).toBe("ImplicitlyDenied");
+    expect((await ask("api-keys/authorizer", "dynamodb:Query", ["APIKEYS#x"])).decision).toBe("ImplicitlyDenied");
+    expect((await ask("api-keys/refused", "dynamodb:GetItem", ["APIKEYHASH#ab12"])).decision).toBe("ImplicitlyDenied");
   });
 });

@@ -1,5 +1,5 @@
 /**
- * `Idempotency-Key` on every POST (DESIGN.md §12) through the local gateway, against DynamoDB Local and the
+ * `Idempotency-Key` on every POST (docs/contract/README.md#retries-and-concurrent-edits) through the local gateway, against DynamoDB Local and the
  * local SES: a retry gets the first response byte for byte and nothing happens again (one mail, one event, one
  * record), also for 10 parallel requests; the same key with another request is 422, while the first runs 409;
  * keys are per caller and route; a malformed key is 400; what is stored and what is not.
@@ -63,7 +63,7 @@ describe("Idempotency-Key: the route table and the document", () => {
       ];
       if (!op) continue;
       const takes = (op.parameters ?? []).some((p) => p.$ref === "#/components/parameters/IdempotencyKey");
-      // A SCIM client knows no Idempotency-Key (DESIGN.md §15): its POSTs are made safe by userName uniqueness.
+      // A SCIM client knows no Idempotency-Key (docs/scim.md): its POSTs are made safe by userName uniqueness.
       expect(takes, `${route.method} ${route.path}`).toBe(takesIdempotencyKey(route.method) && !route.public && route.auth !== "scim");
       if (takes) expect(Object.keys(op.responses)).toEqual(expect.arrayContaining(["400", "409", "422"]));
     }

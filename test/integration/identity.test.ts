@@ -1,5 +1,5 @@
 /**
- * Issue 14, points 6 and 7 (DESIGN.md §2):
+ * Issue 14, points 6 and 7 (docs/contract/README.md#identity-and-access):
  * - cohort-super-admin status is exact membership of the group `cohort_super_admin`: a real group of the
  *   local pool named `ops,cohort_super_admin` (Cognito group names may hold commas) grants nothing;
  * - the gateway answers 401 `{"message":"Unauthorized"}`, before any handler, to a token without `exp`,

@@ -1,6 +1,6 @@
 /**
- * Issue 14, point 9, the cost side (DESIGN.md §3: "A page reads only the invitations of the requested kind
- * … not every invitation the institution ever had"; §4: "cost grows with the page, not the table"): an
+ * Issue 14, point 9, the cost side (docs/contract/invitations.md: "A page reads only the invitations of the requested kind
+ * … not every invitation the institution ever had"; docs/contract/README.md#data-guarantees: "cost grows with the page, not the table"): an
  * institution with 2 active invitations and 300 revoked ones lists its 2 with a bounded number of items
  * read, counted at the SDK (`ScannedCount` of every Query, so a filter over the whole partition shows).
  *

@@ -1,5 +1,5 @@
 /**
- * Issue 14, point 9 (DESIGN.md §3, Invitations): the invitation list pages like the security events:
+ * Issue 14, point 9 (docs/contract/invitations.md, Invitations): the invitation list pages like the security events:
  * `limit` 1–200 (default 50), `cursor` from `meta.next_cursor`, `meta {count, limit, next_cursor}` with
  * `next_cursor` null on the last page, newest first; a bad `limit` or `cursor` is 400 `{error}`. The reads
  * a page costs are in invitation-list-budget.test.ts.

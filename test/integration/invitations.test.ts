@@ -624,7 +624,7 @@ describe("invitations: accept", () => {
     expect(
       (await call("POST", INV, { token: invitee, body: { institution_id: w.inst.id, email: uniqEmail(), role: "cohort_admin" } })).status,
     ).toBe(201);
-    // Used now: its invitee accepting again hears "already accepted" (DESIGN.md §14), and nothing is recorded.
+    // Used now: its invitee accepting again hears "already accepted" (docs/joining.md), and nothing is recorded.
     const again = await withEvents(invitee, () => accept(invitee, inv.token));
     expect(again.res).toMatchObject({ status: 409, body: { error: "Invitation already accepted", institution: { name: w.inst.name } } });
     expect(again.events).toEqual([]);

@@ -1,5 +1,5 @@
 /**
- * The local clock (DESIGN.md §16): `x-local-clock-offset` moves the domain's clock only on a stack started for
+ * The local clock (docs/local-stack.md#moving-the-clock-for-one-request): `x-local-clock-offset` moves the domain's clock only on a stack started for
  * tests (`clockHeader`, which the test run's global setup sets). A stack started as `npm start` starts it
  * (infra/local/start.ts: no `clockHeader`) answers a request carrying the header with 400 and runs nothing, so
  * nobody on it can date events in another account's trail or step past a time bound.

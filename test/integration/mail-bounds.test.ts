@@ -1,5 +1,5 @@
 /**
- * Issue 14, point 3 (DESIGN.md §3, "Mail volume is bounded"), with the local stack's defaults: a resend no
+ * Issue 14, point 3 (docs/contract/README.md, "Mail volume is bounded"), with the local stack's defaults: a resend no
  * sooner than 600 s after that invitation's last mail, at most 100 invitation mails (create and resend) per
  * institution per UTC hour, at most 10 per (institution, e-mail) per UTC day. Each answers 429
  * `{"error":"Too many invitation e-mails, try again later"}` with a positive integer `Retry-After` and
@@ -177,7 +177,7 @@ describe("per-recipient daily bound", () => {
       expect(await storedInvitations(inst.id, email)).toHaveLength(DAILY);
 
       // Elsewhere the per-institution count starts afresh, but the mailbox's own daily bound (issue 25,
-      // DESIGN.md §13: 10 per mailbox per UTC day across the service) is reached too.
+      // docs/security.md: 10 per mailbox per UTC day across the service) is reached too.
       const other = await createInstitution(tok);
       const elsewhere = await create(tok, other.id, email);
       expect({ status: elsewhere.status, body: elsewhere.body }).toEqual({ status: 429, body: TOO_MANY_MAILS });

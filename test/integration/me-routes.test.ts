@@ -1,5 +1,5 @@
 /**
- * The caller's own routes (DESIGN.md §20, docs/contract/people.md): who may call them and what they refuse.
+ * The caller's own routes (docs/contract/people.md): who may call them and what they refuse.
  * Any user, and nobody else: no token, a bad one or an access token is the gateway's 401 before anything runs. Each
  * acts on the caller alone: nothing in the body or the query names another person (a `user_id` sent is ignored),
  * and a user with no account attribute acts in their personal account. The body's refusals, the deployment's

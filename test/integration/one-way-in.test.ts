@@ -1,5 +1,5 @@
 /**
- * One way in (DESIGN.md §16, §17, docs/one-way-in.md), as `LOCAL_CLOUDFRONT=true npm start` runs it: a second
+ * One way in (docs/iam.md, docs/code-structure.md, docs/one-way-in.md), as `LOCAL_CLOUDFRONT=true npm start` runs it: a second
  * gateway process on the test stack, started from the entry and with the environment the local stack gives its own
  * (infra/local/stack.ts `gatewayEnvironment`), plus `LOCAL_CLOUDFRONT=true`. It makes its origin secret after its
  * modules have loaded, so this shows that they read it when a request comes. Its `url` plays the console's
@@ -182,5 +182,31 @@ describe("through CloudFront (the distribution)", () => {
     const viaApi = trail.filter((e) => e.event_type !== "sign_in");
     expect(viaApi.filter((e) => e.ip_address !== VIEWER_IP && e.ip_address !== "127.0.0.1")).toEqual([]);
     expect(trail.map((e) => e.ip_address)).not.toContain(FORGED);
+  });
+});
+
+describe("the machines' API (docs/api-keys.md): institution API keys", () => {
+  it("a key answers through CloudFront; around it, at the machines' mapping, the key authorizer refuses it (403) before any look-up", async () => {
+    const made = await send(url, "POST", `${INST}/${institutionId}/api_keys`, bearer(owner), {
+      name: uniq("edge"),
+      scopes: ["cohorts:read"],
+    });
+    expect(made.status, JSON.stringify(made.body)).toBe(201);
+    const key = made.body.key as string;
+    const cohorts = `${INST}/${institutionId}/cohorts`;
+    // Through the distribution: the edge sends the key to the machines' API, which lets it in.
+    expect((await send(url, "GET", cohorts, bearer(key))).status).toBe(200);
+    // Around CloudFront, at the machines' API's mapping on the origin domain: no secret, refused, cached answer or not.
+    expect(await send(originUrl, "GET", `/machine${cohorts}`, bearer(key))).toEqual(AUTHORIZER_REFUSED);
+    expect(await send(originUrl, "GET", `/machine${cohorts}`, { ...bearer(key), [ORIGIN_VERIFY_HEADER]: "guess" })).toEqual(
+      AUTHORIZER_REFUSED,
+    );
+    // Around CloudFront on the people's API: no function there chooses, and its JWT authorizer knows no key.
+    expect(await send(originUrl, "GET", cohorts, bearer(key))).toEqual({ status: 401, body: { message: "Unauthorized" } });
+    // A route no scope opens, through the distribution: the machines' API refuses it.
+    expect(await send(url, "GET", `${INST}/${institutionId}/api_keys`, bearer(key))).toEqual({
+      status: 403,
+      body: { error: "API keys cannot call this route" },
+    });
   });
 });

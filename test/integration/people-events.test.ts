@@ -1,5 +1,5 @@
 /**
- * A person's own events in their trail (DESIGN.md §20, issue 41 item 4), each produced locally as the deployed
+ * A person's own events in their trail (docs/contract/people.md, issue 41 item 4), each produced locally as the deployed
  * pool produces it: a sign-in by the PostAuthentication trigger, a password reset by PostConfirmation (cognito-local
  * invokes the same modules), a failed sign-in and a password change by the user-activity export (the Cognito
  * stand-in hands the same records to the same subscriber module), MFA on and off and sign-out everywhere by the

@@ -1,5 +1,5 @@
 /**
- * The pool's mail is the service's mail (DESIGN.md §20, issue 41 item 3): every mail the user pool sends, read on
+ * The pool's mail is the service's mail (docs/console-sign-in.md#the-pools-mail, issue 41 item 3): every mail the user pool sends, read on
  * the local mail page (the local SES's store) as a person reads it. cognito-local runs the pool's CustomMessage
  * trigger (functions/pool/custom-message.ts, the module the stack deploys) and its stand-in puts the result on
  * the mail page: a directory-created person's temporary password (what it is, for which institution, the console's

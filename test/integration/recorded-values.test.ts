@@ -1,5 +1,5 @@
 /**
- * Issue 14, point 4 (DESIGN.md §3, Security events): a recorded value that came from the request and is
+ * Issue 14, point 4 (docs/contract/README.md, Security events): a recorded value that came from the request and is
  * not a well-formed id (`attempted_institution_id`) is stored cut to its first 64 code points with control
  * characters replaced by U+FFFD, and a `description` is one line. A path id of ~7,900 characters with
  * CRLF in it cannot forge a line in the list or the export, nor fill the export with megabytes.

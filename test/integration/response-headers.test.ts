@@ -1,5 +1,5 @@
 /**
- * Issue 14, point 8 (DESIGN.md §3, General errors): every response, the gateway's own 401/404/413
+ * Issue 14, point 8 (docs/contract/README.md, General errors): every response, the gateway's own 401/404/413
  * included, and the audit trail's JSON and CSV in particular, carries `Cache-Control: no-store` and
  * `X-Content-Type-Options: nosniff`, so that no shared cache keeps an answer and no browser guesses its type.
  */

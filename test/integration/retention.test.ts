@@ -1,5 +1,5 @@
 /**
- * Retention (DESIGN.md §10): an event past `EVENT_RETENTION_DAYS` is never listed, shown, exported, counted
+ * Retention (docs/trail.md): an event past `EVENT_RETENTION_DAYS` is never listed, shown, exported, counted
  * or digested, even while DynamoDB's TTL (days late) has not deleted it yet. The use cases take the clock as
  * an argument: here it is moved past the retention of an older event, and not of a newer one.
  */

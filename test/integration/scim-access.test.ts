@@ -1,5 +1,5 @@
 /**
- * Issue 33 (DESIGN.md §15): what the directory does to access, over HTTP. A provisioned person signs in (the
+ * Issue 33 (docs/scim.md): what the directory does to access, over HTTP. A provisioned person signs in (the
  * local Cognito made them; the test sets a password, as the pool's invitation would let them) and sees the
  * institution; `active: false` makes their very next request 404, reactivation gives access back; DELETE and
  * a changed e-mail take it too; several users with one e-mail; group role mappings; the super admin out of

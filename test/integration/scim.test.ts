@@ -1,5 +1,5 @@
 /**
- * Issue 33 (DESIGN.md §15): the SCIM 2.0 service over HTTP through the local gateway, which runs the Lambda
+ * Issue 33 (docs/scim.md): the SCIM 2.0 service over HTTP through the local gateway, which runs the Lambda
  * authorizer as API Gateway does. Discovery; users created, read, filtered (every operator, and/or/not,
  * grouping, a value path), projected and paged; PUT and PATCH as Entra ID and Okta send them; uniqueness;
  * DELETE; groups with member add and remove; revoked and rotated tokens; one directory never sees another's.

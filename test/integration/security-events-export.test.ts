@@ -31,7 +31,7 @@ function person(account: string, id: string, email: string, ip: string): Caller 
 /** The CSV record the contract expects for a seeded event. */
 function expectedRow(s: Seeded): string[] {
   const { caller, event } = s;
-  // Details as the trail records them: a value with a line break is stored with U+FFFD (DESIGN.md §13).
+  // Details as the trail records them: a value with a line break is stored with U+FFFD (docs/security.md).
   const details = recordedDetails(event.details) as Record<string, unknown>;
   return [
     s.id,

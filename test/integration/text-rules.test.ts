@@ -1,5 +1,5 @@
 /**
- * Issue 14, points 2 and 5 (DESIGN.md §3, "Text is checked as text"; "Mail text never carries a line
+ * Issue 14, points 2 and 5 (docs/contract/README.md, "Text is checked as text"; "Mail text never carries a line
  * break or control character from user data"):
  * - `name`, `registration_number`, `contact_phone` and a cohort's `name` are single-line: any Unicode Cc
  *   (line breaks and tab included) or Cf character (zero-width, bidi controls) gives 422
@@ -37,7 +37,7 @@ const FORBIDDEN = [
   ["LRI", "\u2066"],
   ["WJ", "\u2060"],
   ["BOM", "\ufeff"],
-  // Issue 25 (DESIGN.md §13): line separators and the characters that render as nothing.
+  // Issue 25 (docs/security.md): line separators and the characters that render as nothing.
   ["LS", "\u2028"],
   ["PS", "\u2029"],
   ["HANGUL CHOSEONG FILLER", "\u115f"],

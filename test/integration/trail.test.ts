@@ -1,5 +1,5 @@
 /**
- * The trail as evidence (DESIGN.md §10): hourly digests written by the digester, read through the API, and
+ * The trail as evidence (docs/trail.md): hourly digests written by the digester, read through the API, and
  * `npm run verify-trail`'s check, which catches each kind of tampering done straight in DynamoDB Local and
  * names it. Each trail is a fresh account with events seeded in three ended hours.
  */

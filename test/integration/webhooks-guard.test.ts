@@ -1,5 +1,5 @@
 /**
- * The SSRF guard as a deployed stack runs it (DESIGN.md §11), against DynamoDB Local: this test process has no
+ * The SSRF guard as a deployed stack runs it (docs/events-out.md), against DynamoDB Local: this test process has no
  * `WEBHOOK_ALLOW_LOOPBACK_HTTP` (the local stack's gateway has), so the create function and the delivery run
  * here exactly as in AWS. A URL aimed inside is answered 422 with the contract's body and leaves nothing
  * behind: no webhook, no count, no event. A delivery the guard refuses is a failed attempt, retried, then

@@ -1,5 +1,5 @@
 /**
- * Webhooks end to end (DESIGN.md §11): a receiver on this machine gets every event of the account from the
+ * Webhooks end to end (docs/events-out.md): a receiver on this machine gets every event of the account from the
  * events table's stream (DynamoDB Local's, polled by the local stack), each signature verified with the
  * `standardwebhooks` verifier; it fails its first three attempts, and the retries still deliver every event.
  * Also the API: create (secret once), list, delete, deliveries, the bounds and account isolation, and a

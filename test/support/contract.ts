@@ -66,13 +66,18 @@ const templates = Object.keys(document.paths).map((path) => ({ path, segments: p
 export function documentPath(method: string, pathname: string): string | undefined {
   const parts = pathname.split("/").slice(1);
   const m = method.toLowerCase();
+  // A greedy `{name+}` last segment takes the rest of the path, empty included, and loses to any other match.
+  const greedy = (t: (typeof templates)[number]) => t.segments.at(-1)?.endsWith("+}") === true;
   const candidates = templates.filter(
     (t) =>
-      t.segments.length === parts.length &&
+      (greedy(t) ? parts.length >= t.segments.length : t.segments.length === parts.length) &&
       (document.paths[t.path] as Json)[m] !== undefined &&
-      t.segments.every((s, i) => (s.startsWith("{") ? (parts[i] ?? "") !== "" : s === parts[i])),
+      t.segments.every(
+        (s, i) => (greedy(t) && i === t.segments.length - 1) || (s.startsWith("{") ? (parts[i] ?? "") !== "" : s === parts[i]),
+      ),
   );
   candidates.sort((a, b) => {
+    if (greedy(a) !== greedy(b)) return greedy(a) ? 1 : -1;
     for (let i = 0; i < a.segments.length; i++) {
       const al = !a.segments[i]?.startsWith("{");
       const bl = !b.segments[i]?.startsWith("{");

@@ -12,6 +12,7 @@
 import { createServer, type ServerResponse } from "node:http";
 import type { AddressInfo } from "node:net";
 import type { ControllableService, LocalStack } from "../../infra/local/stack.js";
+import type { TestDns } from "./dns-server.js";
 
 interface Waiter {
   readonly exclusive: boolean;
@@ -23,7 +24,7 @@ export interface ControlServer {
   close(): Promise<void>;
 }
 
-export async function startControlServer(stack: LocalStack): Promise<ControlServer> {
+export async function startControlServer(stack: LocalStack, dns?: TestDns): Promise<ControlServer> {
   const services: Record<string, ControllableService> = { dynamodb: stack.dynamodb, ses: stack.ses };
   let readers = 0;
   let writer = false;
@@ -63,6 +64,25 @@ export async function startControlServer(stack: LocalStack): Promise<ControlServ
         pump();
       });
       pump();
+      return;
+    }
+    // The run's DNS server (dns-server.ts): PUT a name's records `{txt?, servfail?}`, GET its lookup count.
+    const dnsName = /^\/control\/dns\/([^/?]+)$/.exec(req.url ?? "");
+    if (dns && dnsName) {
+      const name = decodeURIComponent(dnsName[1] as string);
+      if (req.method === "GET") {
+        res.writeHead(200, { "content-type": "application/json" }).end(JSON.stringify({ queries: dns.queries(name) }));
+        return;
+      }
+      let text = "";
+      req.setEncoding("utf8");
+      req.on("data", (c: string) => {
+        text += c;
+      });
+      req.on("end", () => {
+        dns.set(name, JSON.parse(text || "{}") as { txt?: string[]; servfail?: boolean });
+        res.writeHead(204).end();
+      });
       return;
     }
     const m = /^\/control\/(dynamodb|ses)\/(stop|start|pause|resume)$/.exec(req.url ?? "");

@@ -1,6 +1,6 @@
 /**
  * Records the AWS requests a piece of domain code makes, with a middleware on the SDK clients, and checks
- * them against what the design promises of every request (DESIGN.md §3–4): no Scan, reads bounded by
+ * them against what the design promises of every request (docs/contract/README.md#data-guarantees): no Scan, reads bounded by
  * what the answer shows (not by what the table holds), and a change written in one transaction.
  */
 import type { DynamoDBClient } from "@aws-sdk/client-dynamodb";

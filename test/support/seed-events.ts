@@ -20,7 +20,7 @@ export interface Seed {
  * Writes events exactly as `eventItems` shapes them (event item, activity marker and per-minute counters), but fast:
  * events by BatchWriteItem, counters summed per minute and added with one UpdateItem each. Returns the
  * stored ids in the order given. With `legacy`, each event keeps its details exactly as given, as an
- * event recorded before values were cut and cleaned (DESIGN.md §13) would have them: what reads the trail
+ * event recorded before values were cut and cleaned (docs/security.md) would have them: what reads the trail
  * (the export's size cap, say) must still cope with those.
  */
 export async function seedEvents(seeds: readonly Seed[], { legacy = false } = {}): Promise<string[]> {

@@ -1,5 +1,5 @@
 /**
- * Requests of a visitor without a token (the public routes that join from an invitation, DESIGN.md §14) from a
+ * Requests of a visitor without a token (the public routes that join from an invitation, docs/joining.md) from a
  * loopback address of its own: the local gateway records the connection's address as the source, and those
  * routes key the probing bound by it, so each test file (and each property run) gets its own bound instead
  * of sharing 127.0.0.1's with every parallel file. Linux routes all of 127.0.0.0/8 to the loopback device.

@@ -9,7 +9,8 @@ import { join, resolve } from "node:path";
 import { describe, expect, it } from "vitest";
 import { EVENT_TYPES } from "../../shared/constants.js";
 import { DETAIL_KEYS } from "../../shared/event-details.js";
-import { paths, routes, SCIM_BASE_PATH } from "../../shared/routes.js";
+import { paths } from "../../shared/paths.js";
+import { routes, SCIM_BASE_PATH } from "../../shared/routes.js";
 
 const CONTRACT = resolve(import.meta.dirname, "../../docs/contract");
 const pages = readdirSync(CONTRACT).filter((f) => f.endsWith(".md"));

@@ -1,5 +1,5 @@
 /**
- * A trail people can read (DESIGN.md §20, issue 41 item 4): every event type of the catalogue has a description
+ * A trail people can read (docs/contract/events.md, issue 41 item 4): every event type of the catalogue has a description
  * that names institutions by name and people by e-mail (and a person's own events by name and e-mail), never by
  * an id alone; one line, with nothing unfilled. The one exception is named: an institution the actor cannot see is
  * named by the id they tried, since its name would tell them more. Recorded events keep their words: these are
@@ -50,11 +50,24 @@ const SAMPLE: Record<string, unknown> = {
   method: "password",
   factor: "totp",
   cognito_event_id: "9f5c0c2e-3333-4000-8000-000000000003",
+  source: "scim",
+  domain_id: "01JD3Z8Q9X4T7V2N5M8K1C6B0F",
+  domain: "acme.test",
+  state: "pending",
+  sso_connection: "01JD3Z8Q9X4T7V2N5M8K1C6B0G",
+  type: "saml",
+  provider_name: "acme-saml",
+  jit: "provisioned",
+  api_key_id: "01JD3Z8Q9X4T7V2N5M8K1C6B0H",
+  scopes: ["cohorts:read"],
+  expires_at: null,
 };
 const REASONS: Partial<Record<EventType, string>> = {
   sign_in_failed: "wrong_password",
   administrator_deprovisioned: "deactivated",
   invitation_revoked: "administrator_removed",
+  domain_verification_failed: "not_found",
+  sso_sign_in_refused: "email_outside_domains",
 };
 
 function detailsOf(type: EventType): Record<string, unknown> {
@@ -65,7 +78,7 @@ function detailsOf(type: EventType): Record<string, unknown> {
   return details;
 }
 
-/** A person's own events (DESIGN.md §20): the actor is the person, named by name and e-mail. */
+/** A person's own events (docs/contract/people.md): the actor is the person, named by name and e-mail. */
 const OWN: readonly EventType[] = [
   "sign_in",
   "sign_in_failed",
@@ -83,8 +96,8 @@ group("the catalogue's descriptions", () => {
     expect(text.trim().length).toBeGreaterThan(10);
     expect(text).not.toMatch(/[\r\n]/);
     expect(text).not.toMatch(/undefined|null|\[object|''|\(\)/);
-    // The service disables a webhook: no person acts.
-    if (type !== "webhook_disabled") expect(text).toContain(ACTOR);
+    // The service disables a webhook, and an IdP's assertion is refused before anyone signs in: no person acts.
+    if (type !== "webhook_disabled" && type !== "sso_sign_in_refused") expect(text).toContain(ACTOR);
     const keys = DETAIL_KEYS[type] as readonly string[];
     if (type === "unauthorized_institution_access") {
       // The one id that stays: the actor cannot see the institution, so its name is not theirs to read.

@@ -138,6 +138,70 @@ describe("the middy stack", () => {
   });
 });
 
+describe("an institution API key as the caller (docs/api-keys.md)", () => {
+  const echo = api(async ({ caller }) => ok({ caller }));
+  /** An event of the machines' API: the key authorizer's context instead of the JWT's claims. */
+  const keyEvent = (routeKey: string, context: Record<string, unknown> = {}): ApiEvent => {
+    const e = event("{}", {}, routeKey);
+    const lambda = {
+      api_key_id: "01M84M9Q3W6ZK1R2TXY5B8C0DE",
+      api_key_name: "SIS sync",
+      institution_id: "01M84M2ES7DTY37NE05PPBJBQG",
+      account_id: "acme",
+      scopes: "cohorts:read cohorts:write",
+      expires_at: "",
+      ...context,
+    };
+    return { ...e, requestContext: { ...e.requestContext, authorizer: { lambda } } } as unknown as ApiEvent;
+  };
+  const cohorts = `${paths.institutions}/{id}/cohorts`;
+
+  it("builds the caller from the key authorizer's context alone: the key, its institution, account and scopes; no user", async () => {
+    const res = await echo(keyEvent(`POST ${cohorts}`), context);
+    expect(res.statusCode).toBe(200);
+    expect(JSON.parse(String(res.body)).caller).toEqual({
+      id: "apikey:01M84M9Q3W6ZK1R2TXY5B8C0DE",
+      email: "",
+      name: null,
+      accountId: "acme",
+      isCohortSuperAdmin: false,
+      emailVerified: false,
+      ip: "10.0.0.1",
+      apiKey: {
+        id: "01M84M9Q3W6ZK1R2TXY5B8C0DE",
+        name: "SIS sync",
+        institutionId: "01M84M2ES7DTY37NE05PPBJBQG",
+        scopes: ["cohorts:read", "cohorts:write"],
+        expiresAt: null,
+      },
+    });
+  });
+
+  it("refuses a route outside the key's scopes, naming the scope, and a route without one, before the body", async () => {
+    const outside = await echo(keyEvent(`GET ${paths.institutions}/{id}/administrators`), context);
+    expect({ status: outside.statusCode, body: JSON.parse(String(outside.body)) }).toEqual({
+      status: 403,
+      body: { error: "API key lacks the scope administrators:read" },
+    });
+    const never = await echo({ ...keyEvent(`POST ${paths.webhooks}`), body: "{not json" }, context);
+    expect({ status: never.statusCode, body: JSON.parse(String(never.body)) }).toEqual({
+      status: 403,
+      body: { error: "API keys cannot call this route" },
+    });
+    // An unknown scope in the context grants nothing.
+    expect((await echo(keyEvent(`GET ${cohorts}`, { scopes: "cohorts:readx everything" }), context)).statusCode).toBe(403);
+  });
+
+  it("refuses an expired key at once (401), though a cached authorizer answer let it through; a context without a key is 401", async () => {
+    const past = await echo(keyEvent(`GET ${cohorts}`, { expires_at: "2001-01-01T00:00:00.000Z" }), context);
+    expect({ status: past.statusCode, body: JSON.parse(String(past.body)) }).toEqual({ status: 401, body: { message: "Unauthorized" } });
+    const future = new Date(Date.now() + 60_000).toISOString();
+    expect((await echo(keyEvent(`GET ${cohorts}`, { expires_at: future }), context)).statusCode).toBe(200);
+    expect((await echo(keyEvent(`GET ${cohorts}`, { api_key_id: "" }), context)).statusCode).toBe(401);
+    expect((await echo(keyEvent(`GET ${cohorts}`, { expires_at: "soon" }), context)).statusCode).toBe(401);
+  });
+});
+
 describe("the log lines of an accept request", () => {
   // A token as the mail carries it (43 base64url characters), sent where a careless client or log could keep it.
   const token = "tK9_x2LqV8mZ3nB7cD1eF4gH6jK0lM5nP8qR2sT9uVw";

@@ -6,7 +6,7 @@
  * that one; vitest's forked workers and tsx's children start from `process.execPath`, so they are too.
  */
 import { execFile } from "node:child_process";
-import { readFileSync } from "node:fs";
+import { readFileSync, realpathSync } from "node:fs";
 import { join, resolve } from "node:path";
 import { promisify } from "node:util";
 import { describe, expect, it } from "vitest";
@@ -24,7 +24,8 @@ describe("the Node the project runs on", () => {
   it("is Node 24 in this test's worker (a vitest fork), the project's own copy from node_modules", () => {
     // Run outside npm (./node_modules/.bin/vitest from a shell), PATH would lead to the machine's node instead.
     expect(process.version, "run the tests through npm: `npm test` or `npx vitest run <file>`").toMatch(/^v24\./);
-    expect(process.execPath.startsWith(join(ROOT, "node_modules")), process.execPath).toBe(true);
+    // Real paths: node_modules may be a link (a worktree sharing another's install).
+    expect(realpathSync(process.execPath).startsWith(realpathSync(join(ROOT, "node_modules"))), process.execPath).toBe(true);
   });
 
   it("is the major version of the functions' Lambda runtime, and engines says so", async () => {

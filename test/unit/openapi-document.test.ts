@@ -70,6 +70,8 @@ describe("the API document", () => {
       const op = opOf(routeKey(route));
       if (route.public) expect(op.security, routeKey(route)).toEqual([]);
       else if (route.auth === "scim") expect(op.security, routeKey(route)).toEqual([{ scimBearer: [] }]);
+      // A route a key may call (docs/api-keys.md): an ID token, or an institution API key with the route's scope.
+      else if (route.scope) expect(op.security, routeKey(route)).toEqual([{ bearerAuth: [] }, { apiKey: [route.scope] }]);
       else expect(op.security, routeKey(route)).toBeUndefined();
     }
   });
@@ -82,7 +84,12 @@ describe("the API document", () => {
         expect(statuses, routeKey(route)).toEqual(["200", "500"]);
         continue;
       }
-      // The public routes that act (joining from an invitation, DESIGN.md §14) answer all but the gateway's 401.
+      // Home-realm discovery (docs/sso.md) is public and refuses nothing: a malformed body, or the database away.
+      if (route.public && route.handler === "sso/discover") {
+        expect(statuses, routeKey(route)).toEqual(["200", "400", "413", "500", "503"]);
+        continue;
+      }
+      // The public routes that act (joining from an invitation, docs/joining.md) answer all but the gateway's 401.
       if (route.public) {
         expect(statuses, routeKey(route)).toEqual(expect.arrayContaining(["400", "409", "413", "422", "429", "500", "503"]));
         expect(statuses, routeKey(route)).not.toContain("401");
@@ -97,13 +104,22 @@ describe("the API document", () => {
     expect(Object.keys(exportOk.headers as Json)).toEqual(expect.arrayContaining(["Content-Disposition", "X-Export-Truncated"]));
     expect(Object.keys(exportOk.content as Json)).toEqual(["text/csv"]);
     const mailing = operations.filter((o) => Object.hasOwn(o.op.responses as Json, "502")).map((o) => o.op.operationId);
-    expect(mailing.sort()).toEqual(["createInvitation", "resendInvitation"]);
+    // Mail that could not be sent, and the user pool that could not be updated (an SSO connection, docs/sso.md).
+    expect(mailing.sort()).toEqual(["connectSso", "createInvitation", "disconnectSso", "resendInvitation", "updateSso"]);
     // Mail bounds, the institution-creation bound, and on every route that can refuse (403, 404, a failed
     // token) the probing bound: all but the own-account lists, the caller's own account and the public routes.
     const limited = operations.filter((o) => Object.hasOwn(o.op.responses as Json, "429")).map((o) => o.op.operationId);
     // The SCIM routes answer as SCIM (shared/openapi/specs/scim.ts): the directory's token is no caller the probing bound counts.
     const unlimited = operations.map((o) => o.op.operationId).filter((id) => !limited.includes(id) && !String(id).startsWith("scim"));
-    expect(unlimited.sort()).toEqual(["getApiDocument", "getApiReference", "listInstitutions", "setMfa", "signOutEverywhere"]);
+    // Discovery refuses nothing (docs/sso.md): the WAF's rate rule bounds it, as every public route.
+    expect(unlimited.sort()).toEqual([
+      "discoverSso",
+      "getApiDocument",
+      "getApiReference",
+      "listInstitutions",
+      "setMfa",
+      "signOutEverywhere",
+    ]);
     const refused = (id: string) => {
       const op = operations.find((o) => o.op.operationId === id)?.op as Json;
       const media = (deref((op.responses as Json)[429], "responses").content as Json)["application/json"] as Json;
@@ -241,7 +257,7 @@ describe("request schemas, generated from the valibot schemas", () => {
     }
   });
 
-  it("the invitation schemas parse as DESIGN.md §3 says", () => {
+  it("the invitation schemas parse as docs/contract/README.md says", () => {
     const list = (query: Json) => v.safeParse(invitationListQuery, query);
     expect(list({}).output).toEqual({ limit: 50 });
     // Blank counts as absent, as on the security-event list.

@@ -7,6 +7,7 @@
  */
 import { describe, expectTypeOf, it } from "vitest";
 import type * as administrators from "../../shared/administrators/results.js";
+import type * as domains from "../../shared/domains/results.js";
 import type * as exports from "../../shared/exports/results.js";
 import type * as institutions from "../../shared/institutions/results.js";
 import type * as invitations from "../../shared/invitations/results.js";
@@ -15,6 +16,7 @@ import type * as people from "../../shared/people/results.js";
 import type { Message } from "../../shared/results.js";
 import type * as scim from "../../shared/scim/results.js";
 import type * as events from "../../shared/security-events/results.js";
+import type * as sso from "../../shared/sso/results.js";
 import type * as webhooks from "../../shared/webhooks/results.js";
 
 type S = components["schemas"];
@@ -64,5 +66,12 @@ describe("the use cases' results are the document's schemas", () => {
 
   it("the caller's own account", () => {
     expectTypeOf<people.MfaSetting>().toEqualTypeOf<S["MfaSetting"]>();
+  });
+
+  it("verified domains, the SSO connection and discovery", () => {
+    expectTypeOf<domains.DomainList>().toEqualTypeOf<S["DomainList"]>();
+    expectTypeOf<domains.DomainShown>().toEqualTypeOf<S["DomainShown"]>();
+    expectTypeOf<sso.SsoConnectionShown>().toEqualTypeOf<S["SsoConnectionShown"]>();
+    expectTypeOf<sso.SsoDiscovery>().toEqualTypeOf<S["SsoDiscovery"]>();
   });
 });

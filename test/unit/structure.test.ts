@@ -151,7 +151,7 @@ function versionGuards(file: string, source: string): string[] {
 const MEMBERSHIP = /^shared\/membership\//;
 const runtimeModules = () => Object.keys(imports).filter((f) => /^(shared|functions|infra)\//.test(f));
 
-describe("the membership door (DESIGN.md §17)", () => {
+describe("the membership door (docs/code-structure.md)", () => {
   it("is the only writer of access records and member markers: no other module names their keys but to read or check them", () => {
     const outside = runtimeModules().filter((f) => !MEMBERSHIP.test(f));
     expect(outside.flatMap((f) => membershipWrites(f, readFileSync(f, "utf8")))).toEqual([]);

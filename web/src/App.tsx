@@ -15,7 +15,7 @@ import { signOut } from "./auth/signOut";
 import { ErrorBoundary, logRenderError } from "./components/ErrorBoundary";
 import { ACCEPT_PATH, invitationToken } from "./invitation";
 import { follow, matchPath, useLocation } from "./router";
-import { type Shell, ShellContext } from "./shell";
+import { pageOf, type Shell, ShellContext } from "./shell";
 
 const pages = {
   institutions: () => import("./pages/Institutions"),
@@ -101,7 +101,8 @@ const pageFallback = (
 
 interface FlashItem {
   readonly id: string;
-  readonly nav: number;
+  /** The page it is about (`pageOf`): it shows there, and goes once another page opens. */
+  readonly on: string;
   readonly item: FlashbarProps.MessageDefinition;
 }
 
@@ -134,14 +135,13 @@ function Console({ session }: { session: Session }) {
   const [crumbs, setCrumbs] = useState<readonly BreadcrumbGroupProps.Item[]>([]);
   const [flashes, setFlashes] = useState<readonly FlashItem[]>([]);
   const [navOpen, setNavOpen] = useState(true);
-  const navCount = useRef(0);
   const flashSeq = useRef(0);
 
   const dismiss = useCallback((id: string) => setFlashes((all) => all.filter((f) => f.id !== id)), []);
   const shell = useMemo<Shell>(
     () => ({
       setCrumbs,
-      flash: ({ type, content, header }) => {
+      flash: ({ type, content, header }, opts) => {
         const id = `flash-${++flashSeq.current}`;
         const item: FlashbarProps.MessageDefinition = {
           id,
@@ -155,23 +155,24 @@ function Console({ session }: { session: Session }) {
           onDismiss: () => dismiss(id),
         };
         // The newest message replaces the others: one outcome at a time, not a growing pile.
-        setFlashes([{ id, nav: navCount.current, item }]);
+        setFlashes([{ id, on: pageOf(opts?.on ?? location.pathname), item }]);
       },
     }),
     [dismiss],
   );
 
-  // A message lives through the navigation that follows it (a create that lands on the new page), then goes.
-  // Focus moves to the new page's heading, so a screen reader announces where the person landed.
+  // A message stays on the page it is about (a create's message on the page it opens) and goes when another
+  // page opens: "Invitation sent" does not follow the person to the next page they visit. A change of the
+  // query alone (a tab, a filter) keeps the page. Focus moves to the new page's heading, so a screen reader
+  // announces where the person landed.
   const first = useRef(true);
-  // biome-ignore lint/correctness/useExhaustiveDependencies: runs on each navigation, which `pathname` stands for.
   useEffect(() => {
     if (first.current) {
       first.current = false;
       return;
     }
-    navCount.current++;
-    setFlashes((all) => all.filter((f) => f.nav >= navCount.current - 1));
+    const page = pageOf(pathname);
+    setFlashes((all) => (all.some((f) => f.on !== page) ? all.filter((f) => f.on === page) : all));
     // The new page's code may still be loading: wait (up to 2 s) for its heading to appear.
     let tries = 0;
     const timer = window.setInterval(() => {

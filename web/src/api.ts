@@ -117,7 +117,7 @@ export const client = createClient<paths>({ fetch: send, querySerializer });
 
 /**
  * A read's body with its `ETag`: the version a later write sends back as `If-Match`, so that it changes only
- * what was read (a 412 otherwise, DESIGN.md §12).
+ * what was read (a 412 otherwise, docs/contract/README.md#retries-and-concurrent-edits).
  */
 export function withETag<D>(result: { data?: D; response: Response }): D & { etag: string | undefined } {
   return { ...ok(result), etag: result.response.headers.get("etag") ?? undefined };
@@ -175,7 +175,7 @@ export type AlertsView = Schemas["Alerts"];
 export type Administrator = Schemas["Administrator"];
 export type InvitationOpened = Schemas["InvitationOpened"];
 
-/** The 409 for an invitation its own invitee already accepted (DESIGN.md §14): the institution's name, or undefined. */
+/** The 409 for an invitation its own invitee already accepted (docs/console-sign-in.md): the institution's name, or undefined. */
 export function alreadyAccepted(err: unknown): { institution: string } | undefined {
   if (!(err instanceof ApiError) || err.status !== 409 || err.message !== "Invitation already accepted") return undefined;
   const body = err.body as { institution?: { name?: unknown } } | undefined;

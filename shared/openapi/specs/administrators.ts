@@ -56,7 +56,7 @@ export function administratorSpecs(req: RequestSchemas): Record<string, Spec> {
       operationId: "removeAdministrator",
       summary: "Remove an administrator, or leave",
       description:
-        "The super admin removes anyone but itself; any other administrator may remove itself (leave). Takes the access and the seat, and revokes the active invitations that administrator sent (each logs `invitation_revoked`, reason `administrator_removed`). Logs `administrator_removed`. The person can be invited again.",
+        "The institution's super admin removes anyone but themselves; any other administrator may remove themselves (leave). Takes the access and the seat, and revokes the active invitations that administrator sent (each logs `invitation_revoked`, reason `administrator_removed`). Logs `administrator_removed`. The person can be invited again.",
       tag: "Administrators",
       parameters: [institutionId, userIdParam],
       success: { status: "200", description: "Removed.", schema: ref("AdministratorRemoved"), example: examples.administratorRemoved },
@@ -70,7 +70,7 @@ export function administratorSpecs(req: RequestSchemas): Record<string, Spec> {
       operationId: "transferInstitution",
       summary: "Transfer an institution to another administrator",
       description:
-        "The super admin. The new super admin must be an administrator of the institution, of its account, with role `cohort_super_admin`; the former keeps access as `cohort_super_admin`. Logs `institution_transferred`.",
+        "The institution's super admin hands the institution to another administrator of it, of its account, with the role `cohort_super_admin`, who becomes the institution's super admin; the former keeps access with the role `cohort_super_admin`. Logs `institution_transferred`.",
       tag: "Administrators",
       parameters: [institutionId],
       body: { schema: req.transfer, example: { user_id: "3c9a5e1d-7b42-4f0e-9a61-2d8b7c4e5f10" } },

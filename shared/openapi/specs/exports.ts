@@ -1,5 +1,5 @@
 /**
- * The API document's full-export operations (DESIGN.md §11), by route key (see shared/openapi/spec.ts).
+ * The API document's full-export operations (docs/events-out.md), by route key (see shared/openapi/spec.ts).
  */
 import { exportRequest } from "../../exports/schema.js";
 import { paths } from "../../routes.js";
@@ -25,7 +25,7 @@ export function exportSpecs(errorMode: "throw" | "ignore"): Record<string, Spec>
       operationId: "startSecurityEventExport",
       summary: "Export every matching event to a file",
       description:
-        "Cohort super admins; the caller's account only. Starts a full export, as CSV (the columns, quoting and injection guard of the CSV export, without its 10,000-row cap) or JSON Lines (each line the event as `GET /security_events/{id}` shows it), newest first, with the list's filters. Poll `GET …/exports/{id}` for its status and download link. At most 2 exports of an account run at a time. Logs `security_events_exported`.",
+        "Needs the cohort-super-admin status; the caller's account only. Starts a full export, as CSV (the columns, quoting and injection guard of the CSV export, without its 10,000-row cap) or JSON Lines (each line the event as `GET /security_events/{id}` shows it), newest first, with the list's filters. Poll `GET …/exports/{id}` for its status and download link. At most 2 exports of an account run at a time. Logs `security_events_exported`.",
       tag: "Security events",
       body: { schema: convertObject(objectOf(exportRequest), errorMode), example: { format: "csv", from: "2024-06-01T00:00:00Z" } },
       success: { status: "202", description: "Started.", schema: ref("ExportShown"), example: { export: example } },
@@ -34,7 +34,8 @@ export function exportSpecs(errorMode: "throw" | "ignore"): Record<string, Spec>
     [`GET ${sec}/exports/{id}`]: {
       operationId: "showSecurityEventExport",
       summary: "Status and download link of an export",
-      description: "Cohort super admins; the caller's account only. A succeeded export carries a download link valid for 15 minutes.",
+      description:
+        "Needs the cohort-super-admin status; the caller's account only. A succeeded export carries a download link valid for 15 minutes.",
       tag: "Security events",
       parameters: [{ name: "id", in: "path", required: true, description: "The export's id.", schema: { type: "string" } }],
       success: {

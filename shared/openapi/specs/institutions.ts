@@ -14,7 +14,7 @@ export function institutionSpecs(req: RequestSchemas): Record<string, Spec> {
     operationId: method === "PATCH" ? "updateInstitution" : "replaceInstitution",
     summary: method === "PATCH" ? "Update an institution" : "Update an institution (PUT, same as PATCH)",
     description:
-      "Super admin of the institution. Only the submitted fields change (PUT and PATCH alike); an empty string or null clears an optional field. Logs `institution_updated`.",
+      "The institution's super admin. Only the submitted fields change (PUT and PATCH alike); an empty string or null clears an optional field. Logs `institution_updated`.",
     tag: "Institutions",
     parameters: [institutionId],
     ifMatch: true,
@@ -45,7 +45,7 @@ export function institutionSpecs(req: RequestSchemas): Record<string, Spec> {
       operationId: "createInstitution",
       summary: "Create an institution",
       description:
-        "Cohort super admins only. The institution belongs to the caller's account and the caller is its super admin. Unknown keys are ignored. Logs `institution_created`. At most 100 institutions per account per UTC day (429 with `Retry-After`).",
+        "Needs the cohort-super-admin status. The institution belongs to the caller's account and the caller becomes the institution's super admin. Unknown keys are ignored. Logs `institution_created`. At most 100 institutions per account per UTC day (429 with `Retry-After`).",
       tag: "Institutions",
       body: {
         schema: req.institutionCreate,
@@ -92,7 +92,7 @@ export function institutionSpecs(req: RequestSchemas): Record<string, Spec> {
     [`DELETE ${inst}/{id}`]: {
       operationId: "deleteInstitution",
       summary: "Delete an institution",
-      description: "Super admin of the institution; refused while it has cohorts. Logs `institution_deleted`.",
+      description: "The institution's super admin; refused while it has cohorts. Logs `institution_deleted`.",
       tag: "Institutions",
       parameters: [institutionId],
       ifMatch: true,
@@ -114,7 +114,7 @@ export function institutionSpecs(req: RequestSchemas): Record<string, Spec> {
     [`POST ${inst}/{id}/cohorts`]: {
       operationId: "createCohort",
       summary: "Create a cohort",
-      description: "Super admin of the institution. Logs `cohort_created`.",
+      description: "The institution's super admin. Logs `cohort_created`.",
       tag: "Cohorts",
       parameters: [institutionId],
       body: { schema: req.cohortCreate, example: { cohort: { name: "2026" } } },
@@ -128,7 +128,7 @@ export function institutionSpecs(req: RequestSchemas): Record<string, Spec> {
     [`DELETE ${inst}/{id}/cohorts/{cohort_id}`]: {
       operationId: "deleteCohort",
       summary: "Delete a cohort",
-      description: "Super admin of the institution. Logs `cohort_deleted`. Once its last cohort is gone, the institution can be deleted.",
+      description: "The institution's super admin. Logs `cohort_deleted`. Once its last cohort is gone, the institution can be deleted.",
       tag: "Cohorts",
       parameters: [
         institutionId,

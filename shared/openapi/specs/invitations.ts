@@ -44,7 +44,7 @@ export function invitationSpecs(req: RequestSchemas): Record<string, Spec> {
       operationId: "createInvitation",
       summary: "Invite an administrator",
       description:
-        "A cohort super admin managing the institution; only its super admin may invite `cohort_super_admin`. Mails the accept link and logs `invitation_created`. At most 3 active invitations per e-mail and institution, and bounded mail volume (per institution, per mailbox across the service, per account): each bound answers 429 with `Retry-After` and logs `rate_limit_exceeded`. The fields may also be sent as query parameters.",
+        "Needs the cohort-super-admin status and the role `cohort_super_admin` on the institution; only the institution's super admin may invite with the role `cohort_super_admin`. Mails the accept link and logs `invitation_created`. At most 3 active invitations per e-mail and institution, and bounded mail volume (per institution, per mailbox across the service, per account): each bound answers 429 with `Retry-After` and logs `rate_limit_exceeded`. The fields may also be sent as query parameters.",
       tag: "Invitations",
       body: {
         schema: req.invitationCreate,
@@ -67,7 +67,8 @@ export function invitationSpecs(req: RequestSchemas): Record<string, Spec> {
     [`DELETE ${inv}/{id}`]: {
       operationId: "revokeInvitation",
       summary: "Revoke an invitation",
-      description: "A cohort super admin managing the institution. The record stays, with `revoked_at`. Logs `invitation_revoked`.",
+      description:
+        "Needs the cohort-super-admin status and the role `cohort_super_admin` on the institution. The record stays, with `revoked_at`. Logs `invitation_revoked`.",
       tag: "Invitations",
       parameters: [invitationId, ...institutionRef],
       body: institutionRefBody,

@@ -1,5 +1,5 @@
 /**
- * The API document's operations on the caller's own account (DESIGN.md §20), by route key (see shared/openapi/spec.ts).
+ * The API document's operations on the caller's own account (docs/contract/people.md), by route key (see shared/openapi/spec.ts).
  */
 import { MFA_ERRORS, mfaInput } from "../../people/schema.js";
 import { paths } from "../../routes.js";

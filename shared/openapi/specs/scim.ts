@@ -1,5 +1,5 @@
 /**
- * Directory provisioning in the API document (DESIGN.md §15): the connection routes as JSON API operations, and
+ * Directory provisioning in the API document (docs/scim.md): the connection routes as JSON API operations, and
  * the SCIM 2.0 routes described as SCIM: `application/scim+json` bodies whose schemas are the service's own
  * (`GET /Schemas`, RFC 7643), the RFC's error shape, and the directory's bearer token instead of an ID token.
  */
@@ -113,8 +113,14 @@ const scimError = (description: string) => ({ description, headers: commonHeader
 /** A SCIM route's operation: SCIM bodies, SCIM errors, the directory's token. */
 export function scimOperation(route: Route): Operation {
   const [, resource = "", id] = route.path.slice(paths.scim.length).split("/");
-  const single = id !== undefined;
-  const what = single ? `one of ${resource}` : resource;
+  // `/Users/{proxy+}`: the list with a trailing slash (shared/routes.ts), its own operation in the document.
+  const slash = id?.endsWith("+}") === true;
+  const single = id !== undefined && !slash;
+  const what = single
+    ? `one of ${resource}`
+    : slash
+      ? `${resource}, with a trailing slash (\`/${resource}/\`, as Entra ID's validator sends it)`
+      : resource;
   const verbs: Record<string, string> = {
     GET: single ? "Read" : "List",
     POST: "Create",
@@ -144,12 +150,23 @@ export function scimOperation(route: Route): Operation {
     503: scimError("The database could not be reached in time."),
   };
   return {
-    operationId: `scim${verbs[route.method] ?? route.method}${(resource + (single ? "ById" : "")).replace(/[^A-Za-z]/g, "")}`,
+    operationId: `scim${verbs[route.method] ?? route.method}${(resource + (single ? "ById" : slash ? "TrailingSlash" : "")).replace(/[^A-Za-z]/g, "")}`,
     summary: `SCIM 2.0: ${(verbs[route.method] ?? route.method).toLowerCase()} ${what}`,
     description: `RFC 7644, as the service's /ServiceProviderConfig, /ResourceTypes and /Schemas describe it. Who: ${route.who}.`,
     tags: ["SCIM 2.0"],
     security: [{ scimBearer: [] }],
     ...(single && { parameters: [{ name: "id", in: "path", required: true, schema: { type: "string" } }] }),
+    ...(slash && {
+      parameters: [
+        {
+          name: "proxy+",
+          in: "path",
+          required: true,
+          description: "Empty: the list, as without the slash. A deeper path names no resource: 404.",
+          schema: { type: "string", maxLength: 0 },
+        },
+      ],
+    }),
     ...(["POST", "PUT", "PATCH"].includes(route.method) && { requestBody: { required: true, content: scimContent({ type: "object" }) } }),
     responses,
   };

@@ -26,7 +26,7 @@ export function securityEventSpecs(req: RequestSchemas): Record<string, Spec> {
       operationId: "listSecurityEvents",
       summary: "List security events",
       description:
-        "Cohort super admins; the caller's account only. Newest first (ties by id), paged; filters combine with AND. With both `user_id` and `event_type` a page may hold fewer than `limit` events and still have a `next_cursor`. Events past the retention are never listed.",
+        "Needs the cohort-super-admin status; the caller's account only. Newest first (ties by id), paged; filters combine with AND. With both `user_id` and `event_type` a page may hold fewer than `limit` events and still have a `next_cursor`. Events past the retention are never listed.",
       tag: "Security events",
       parameters: queryParams(req.securityEventListQuery, eventsFilters),
       success: { status: "200", description: "One page of events.", schema: ref("SecurityEventList"), example: examples.securityEventList },
@@ -36,7 +36,7 @@ export function securityEventSpecs(req: RequestSchemas): Record<string, Spec> {
       operationId: "exportSecurityEvents",
       summary: "Export security events as CSV",
       description:
-        "Cohort super admins. Columns `id,event_type,created_at,user_id,user_email,ip_address,description,details` (details as JSON), RFC 4180, UTF-8; a cell starting with `= + - @`, tab or CR gets a leading `'`. Newest first, at most 10,000 rows. `event_type` may name several types, comma-separated. Logs `security_events_exported`.",
+        "Needs the cohort-super-admin status. Columns `id,event_type,created_at,user_id,user_email,ip_address,description,details` (details as JSON), RFC 4180, UTF-8; a cell starting with `= + - @`, tab or CR gets a leading `'`. Newest first, at most 10,000 rows. `event_type` may name several types, comma-separated. Logs `security_events_exported`.",
       tag: "Security events",
       parameters: queryParams(req.securityEventExportQuery, {
         event_type: "One type, or several separated by commas.",
@@ -61,7 +61,7 @@ export function securityEventSpecs(req: RequestSchemas): Record<string, Spec> {
       operationId: "securityAlerts",
       summary: "Alerts of the last hour",
       description:
-        "Cohort super admins. Counts of the three counted event types over the last hour, the alerts they reach, and the per-minute series.",
+        "Needs the cohort-super-admin status. Counts of the three counted event types over the last hour, the alerts they reach, and the per-minute series.",
       tag: "Security events",
       success: { status: "200", description: "The alerts.", schema: ref("Alerts"), example: examples.securityAlerts },
       errors: { 403: superAdmin },
@@ -70,7 +70,7 @@ export function securityEventSpecs(req: RequestSchemas): Record<string, Spec> {
       operationId: "listSecurityEventDigests",
       summary: "Signed digests of the trail",
       description:
-        "Cohort super admins; the caller's account only. One digest per period (a UTC hour) that had events, oldest first, each chained to the account's previous digest and signed with ECDSA P-256 / SHA-256; `public_key` (PEM, SPKI) checks every signature. `events_hash` is the SHA-256 of the period's events, oldest first, each as the RFC 8785 canonical JSON of what `GET /security_events/{id}` returns, joined by a line feed. Periods that began before the retention are left out. See docs/trail.md and `npm run verify-trail`.",
+        "Needs the cohort-super-admin status; the caller's account only. One digest per period (a UTC hour) that had events, oldest first, each chained to the account's previous digest and signed with ECDSA P-256 / SHA-256; `public_key` (PEM, SPKI) checks every signature. `events_hash` is the SHA-256 of the period's events, oldest first, each as the RFC 8785 canonical JSON of what `GET /security_events/{id}` returns, joined by a line feed. Periods that began before the retention are left out. See docs/trail.md and `npm run verify-trail`.",
       tag: "Security events",
       parameters: queryParams(req.securityEventDigestsQuery, {
         from: "Digests of the periods from the one holding this instant (ISO 8601).",

@@ -1,5 +1,5 @@
 /**
- * The API document's webhook operations (DESIGN.md §11), by route key (see shared/openapi/spec.ts).
+ * The API document's webhook operations (docs/events-out.md), by route key (see shared/openapi/spec.ts).
  */
 import { paths } from "../../routes.js";
 import { webhookCreate } from "../../webhooks/schema.js";
@@ -14,7 +14,7 @@ export function webhookSpecs(errorMode: "throw" | "ignore"): Record<string, Spec
     [`GET ${hooks}`]: {
       operationId: "listWebhooks",
       summary: "List the account's webhooks",
-      description: "Cohort super admins; the caller's account only. Secrets are never shown again.",
+      description: "Needs the cohort-super-admin status; the caller's account only. Secrets are never shown again.",
       tag: "Webhooks",
       success: { status: "200", description: "The webhooks.", schema: ref("WebhookList"), example: { webhooks: [hookExample] } },
       errors: { 403: superAdmin },
@@ -23,7 +23,7 @@ export function webhookSpecs(errorMode: "throw" | "ignore"): Record<string, Spec
       operationId: "createWebhook",
       summary: "Create a webhook",
       description:
-        "Cohort super admins; for the caller's account. Every event recorded in the account from then on is POSTed to `url`, signed per Standard Webhooks (`webhook-id` is the event id, so duplicates can be dropped; payload `{type, timestamp, data}` with `data` the event as show returns it). A receiver must answer 2xx within 5 s; failed deliveries are retried with exponential backoff for 24 hours. https URLs only, to a public host: a host name (not an IP address), no user name or password, port 443 or above 1023, resolving to public addresses only (not loopback, private, link-local, CGNAT or unique-local ones); each delivery resolves the host again and connects only to an address that passes. At most 5 per account. Logs `webhook_created`.",
+        "Needs the cohort-super-admin status; for the caller's account. Every event recorded in the account from then on is POSTed to `url`, signed per Standard Webhooks (`webhook-id` is the event id, so duplicates can be dropped; payload `{type, timestamp, data}` with `data` the event as show returns it). A receiver must answer 2xx within 5 s; failed deliveries are retried with exponential backoff for 24 hours. https URLs only, to a public host: a host name (not an IP address), no user name or password, port 443 or above 1023, resolving to public addresses only (not loopback, private, link-local, CGNAT or unique-local ones); each delivery resolves the host again and connects only to an address that passes. At most 5 per account. Logs `webhook_created`.",
       tag: "Webhooks",
       body: {
         schema: { type: "object", properties: { webhook: convertObject(webhookCreate, errorMode) }, required: ["webhook"] },
@@ -51,7 +51,7 @@ export function webhookSpecs(errorMode: "throw" | "ignore"): Record<string, Spec
     [`DELETE ${hooks}/{id}`]: {
       operationId: "deleteWebhook",
       summary: "Delete a webhook",
-      description: "Cohort super admins; the caller's account only. Pending retries stop. Logs `webhook_deleted`.",
+      description: "Needs the cohort-super-admin status; the caller's account only. Pending retries stop. Logs `webhook_deleted`.",
       tag: "Webhooks",
       parameters: [hookId],
       success: { status: "200", description: "Deleted.", schema: ref("Message"), example: { message: "Webhook deleted" } },
@@ -60,7 +60,8 @@ export function webhookSpecs(errorMode: "throw" | "ignore"): Record<string, Spec
     [`GET ${hooks}/{id}/deliveries`]: {
       operationId: "listWebhookDeliveries",
       summary: "Recent deliveries of a webhook",
-      description: "Cohort super admins; the caller's account only. The newest 50 deliveries (one per event), with their attempts so far.",
+      description:
+        "Needs the cohort-super-admin status; the caller's account only. The newest 50 deliveries (one per event), with their attempts so far.",
       tag: "Webhooks",
       parameters: [hookId],
       success: {

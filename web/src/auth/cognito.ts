@@ -5,7 +5,7 @@
  *
  * Sign-in uses USER_PASSWORD_AUTH, locally and in AWS: cognito-local has no SRP, and one flow in both places
  * means the flow tests run is the one people use (the password goes to Cognito over TLS either way; the
- * pool's threat protection sees both flows). Amplify keeps its tokens in sessionStorage (DESIGN.md §13); the
+ * pool's threat protection sees both flows). Amplify keeps its tokens in sessionStorage (docs/security.md); the
  * console keeps a copy of the ID and access tokens for the API (session.ts), so its first page reads them
  * without loading Amplify.
  */
@@ -50,7 +50,7 @@ async function ready(): Promise<ConsoleConfig> {
         },
       },
     });
-    // This tab only (DESIGN.md §13), as the console's own copy.
+    // This tab only (docs/security.md), as the console's own copy.
     cognitoUserPoolsTokenProvider.setKeyValueStorage(amplifySessionStorage);
     configured = config.userPoolClientId;
   }
@@ -237,7 +237,11 @@ export class CognitoError extends Error {
   }
 }
 
-export type Stage = "password" | "new-password" | "code" | "reset" | "account";
+/**
+ * Where an error arose: the password; a first sign-in's new password; a sign-in code (`code`: by e-mail or
+ * text message; `totp`: from an authenticator app); the password reset with its e-mailed code; the account page.
+ */
+export type Stage = "password" | "new-password" | "code" | "totp" | "reset" | "account";
 
 /**
  * Cognito's exceptions in words a person can act on; anything else keeps Cognito's own message. At the
@@ -250,7 +254,7 @@ export function signInMessage(err: unknown, stage: Stage = "password"): string {
   switch (e.name) {
     case "NotAuthorizedException":
       if (stage === "account") return "Your current password is not correct.";
-      if (stage === "code") return "That sign-in step has expired. Start again from your password.";
+      if (stage === "code" || stage === "totp") return "That sign-in step has expired. Start again from your password.";
       return /disabled/i.test(e.message ?? "") ? "This user is disabled. Ask an administrator." : "Incorrect e-mail address or password.";
     case "UserNotFoundException":
       return "Incorrect e-mail address or password.";
@@ -268,9 +272,17 @@ export function signInMessage(err: unknown, stage: Stage = "password"): string {
       return "Too many attempts. Wait a minute and try again.";
     case "CodeMismatchException":
     case "EnableSoftwareTokenMFAException":
+      // Only an authenticator app's code changes every 30 seconds; a mailed code stays until it expires or a
+      // new one replaces it.
+      if (stage === "reset") {
+        return "That code is not right. Enter the code from the newest password-reset e-mail (asking again replaces the code) and try again.";
+      }
+      if (stage === "code") return "That code is not right. Check the code we sent and try again.";
       return "That code is not right. Check the code (it changes every 30 seconds) and try again.";
     case "ExpiredCodeException":
-      return "That code has expired. Ask for a new one.";
+      return stage === "reset"
+        ? "That code has expired (a reset code is valid for one hour). Ask for a new one."
+        : "That code has expired. Ask for a new one.";
     case "EmptyConfirmResetPasswordConfirmationCode":
     case "EmptyConfirmSignInChallengeResponse":
     case "EmptyVerifyTOTPSetupCode":

@@ -1,6 +1,6 @@
 /**
  * The signed-in user: Cognito's tokens and what the console reads from the ID token's claims (for display and
- * to hide what the API would refuse; the API checks everything itself). Kept in sessionStorage (DESIGN.md §13):
+ * to hide what the API would refuse; the API checks everything itself). Kept in sessionStorage (docs/security.md):
  * this tab only, gone when it closes, never shared with other tabs or left on the machine; the app client's
  * refresh tokens last at most 12 hours. A new tab signs in again.
  */

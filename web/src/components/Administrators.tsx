@@ -1,5 +1,5 @@
 /**
- * Who holds access to an institution (DESIGN.md §9): its administrators by e-mail, paged with the API's
+ * Who holds access to an institution (docs/contract/administrators.md): its administrators by e-mail, paged with the API's
  * cursor, members of another account marked. Its super admin changes roles, removes administrators and
  * transfers the institution; anyone else may leave it. The removal dialog names the person and the
  * invitations they sent that will be revoked with them.
@@ -9,7 +9,6 @@ import Box from "@cloudscape-design/components/box";
 import Button from "@cloudscape-design/components/button";
 import FormField from "@cloudscape-design/components/form-field";
 import Header from "@cloudscape-design/components/header";
-import Modal from "@cloudscape-design/components/modal";
 import Pagination from "@cloudscape-design/components/pagination";
 import Select, { type SelectProps } from "@cloudscape-design/components/select";
 import SpaceBetween from "@cloudscape-design/components/space-between";
@@ -17,11 +16,12 @@ import Table from "@cloudscape-design/components/table";
 import { useState } from "react";
 import { type Administrator, apiPaths, client, type Invitation, ok, type Role } from "../api";
 import { formatShort, ROLE_LABELS, roleLabel } from "../format";
+import { EmailText, useNarrow } from "../narrow";
 import { query } from "../router";
 import { useShell } from "../shell";
 import { useApi } from "../useApi";
 import { useSubmit } from "../useSubmit";
-import { DialogFooter, Refusal } from "./Dialog";
+import { Dialog, DialogFooter, Refusal } from "./Dialog";
 
 /** Addresses, ids and role names never break inside themselves: on a phone the table scrolls sideways instead. */
 const NOWRAP = { whiteSpace: "nowrap" } as const;
@@ -68,6 +68,7 @@ export function Administrators({ institution, owner, self, onChanged }: Administ
     }
   };
 
+  const narrow = useNarrow();
   const current = selected[0];
   const me = data?.administrators.find((a) => a.user_id === self);
   const managing = owner && current !== undefined && !current.is_super_admin;
@@ -75,22 +76,23 @@ export function Administrators({ institution, owner, self, onChanged }: Administ
     ? "Only the institution's super admin can do this."
     : !current
       ? "Select an administrator first."
-      : "The super admin's access cannot change; transfer the institution first.";
+      : "The access of the institution's super admin cannot change; transfer the institution first.";
   const transferWhy = !owner
     ? "Only the institution's super admin can transfer it."
     : !current
       ? "Select the administrator who takes over."
       : current.is_super_admin
-        ? "You are already its super admin."
+        ? "You are already the institution's super admin."
         : current.account_id !== institution.account_id
-          ? "The new super admin must belong to the institution's account."
+          ? "The institution's new super admin must belong to its account."
           : current.role !== "cohort_super_admin"
-            ? "The new super admin must be a cohort super admin: change the role first."
+            ? "The institution's new super admin must have the role Cohort super admin: change their role first."
             : undefined;
 
   const done = (message: string, change?: "transferred" | "left") => {
     setDialog(undefined);
-    flash({ type: "success", content: message });
+    // Having left, the person lands on the institutions list: the message goes there.
+    flash({ type: "success", content: message }, change === "left" ? { on: "/institutions" } : undefined);
     if (change) onChanged(change);
     else refresh();
   };
@@ -182,31 +184,52 @@ export function Administrators({ institution, owner, self, onChanged }: Administ
         }
         wrapLines
         columnDefinitions={[
-          {
-            id: "email",
-            header: "E-mail",
-            isRowHeader: true,
-            minWidth: 160,
-            cell: (a) => (
-              <SpaceBetween direction="horizontal" size="xs">
-                <span style={NOWRAP}>{a.email || a.user_id}</span>
-                {a.user_id === self && <Badge>You</Badge>}
-                {a.managed_by === "scim" && <Badge color="green">Directory</Badge>}
-              </SpaceBetween>
-            ),
-          },
+          narrow
+            ? {
+                // On a phone the first column, kept in view, holds who and their role: the rest scrolls.
+                id: "email",
+                header: "Administrator",
+                isRowHeader: true,
+                minWidth: 150,
+                cell: (a) => (
+                  <SpaceBetween size="xxxs">
+                    <EmailText address={a.email || a.user_id} />
+                    <Box fontSize="body-s" data-testid="administrator-role">
+                      <span style={NOWRAP}>{roleLabel(a.role)}</span>
+                    </Box>
+                    <AdministratorBadges admin={a} self={self} />
+                  </SpaceBetween>
+                ),
+              }
+            : {
+                id: "email",
+                header: "E-mail",
+                isRowHeader: true,
+                minWidth: 160,
+                cell: (a) => (
+                  <SpaceBetween direction="horizontal" size="xs">
+                    <EmailText address={a.email || a.user_id} nowrap />
+                    {a.user_id === self && <Badge>You</Badge>}
+                    {a.managed_by === "scim" && <Badge color="green">Directory</Badge>}
+                  </SpaceBetween>
+                ),
+              },
+          ...(narrow
+            ? []
+            : [
+                {
+                  id: "role",
+                  header: "Role",
+                  minWidth: 200,
+                  cell: (a: Administrator) => (
+                    <SpaceBetween direction="horizontal" size="xs">
+                      <span style={NOWRAP}>{roleLabel(a.role)}</span>
+                      {a.is_super_admin && <Badge color="blue">Institution's super admin</Badge>}
+                    </SpaceBetween>
+                  ),
+                },
+              ]),
           { id: "name", header: "Name", minWidth: 140, cell: (a) => a.name ?? "—" },
-          {
-            id: "role",
-            header: "Role",
-            minWidth: 200,
-            cell: (a) => (
-              <SpaceBetween direction="horizontal" size="xs">
-                <span style={NOWRAP}>{roleLabel(a.role)}</span>
-                {a.is_super_admin && <Badge color="blue">Super admin</Badge>}
-              </SpaceBetween>
-            ),
-          },
           {
             id: "account",
             header: "Account",
@@ -275,11 +298,10 @@ function RoleModal(props: {
       props.onDone(`${res.message}: ${res.administrator.email} is now ${roleLabel(res.administrator.role)}.`);
     });
   return (
-    <Modal
+    <Dialog
       visible={props.admin !== undefined}
       onDismiss={close}
       header="Change role"
-      closeAriaLabel="Close dialog"
       footer={<DialogFooter action="Save role" busy={busy} onCancel={close} onAction={() => void save()} />}
     >
       {props.admin && (
@@ -290,7 +312,7 @@ function RoleModal(props: {
           <Refusal error={error} />
         </SpaceBetween>
       )}
-    </Modal>
+    </Dialog>
   );
 }
 
@@ -338,11 +360,10 @@ function RemoveModal(props: {
     });
   const invitations = sent.data ?? [];
   return (
-    <Modal
+    <Dialog
       visible={admin !== undefined}
       onDismiss={close}
       header={props.self ? "Leave institution" : "Remove administrator"}
-      closeAriaLabel="Close dialog"
       footer={<DialogFooter action={props.self ? "Leave" : "Remove"} busy={busy} onCancel={close} onAction={() => void remove()} />}
     >
       {admin && (
@@ -387,7 +408,7 @@ function RemoveModal(props: {
           <Refusal error={error} />
         </SpaceBetween>
       )}
-    </Modal>
+    </Dialog>
   );
 }
 
@@ -414,22 +435,43 @@ function TransferModal(props: {
       props.onDone(res.message);
     });
   return (
-    <Modal
+    <Dialog
       visible={props.admin !== undefined}
       onDismiss={close}
       header="Transfer institution"
-      closeAriaLabel="Close dialog"
       footer={<DialogFooter action="Transfer" busy={busy} onCancel={close} onAction={() => void transfer()} />}
     >
       {props.admin && (
         <SpaceBetween size="m">
           <Box variant="p">
-            Make <strong>{props.admin?.email}</strong> the super admin of <strong>{props.institution.name}</strong>? You keep access as
-            Cohort super admin, but only they can then edit or delete it and manage its administrators.
+            Transfer <strong>{props.institution.name}</strong> to <strong>{props.admin?.email}</strong>? They become the institution's super
+            admin. You keep access with the role Cohort super admin, but only they can then edit or delete it and manage its administrators.
           </Box>
           <Refusal error={error} />
         </SpaceBetween>
       )}
-    </Modal>
+    </Dialog>
   );
+}
+
+/** What marks an administrator on a phone, under their e-mail and role: you, the directory's, the institution's super admin. */
+function AdministratorBadges({ admin, self }: { admin: Administrator; self: string | undefined }) {
+  const badges = [
+    admin.is_super_admin && (
+      <Badge key="owner" color="blue">
+        Institution's super admin
+      </Badge>
+    ),
+    admin.user_id === self && <Badge key="you">You</Badge>,
+    admin.managed_by === "scim" && (
+      <Badge key="scim" color="green">
+        Directory
+      </Badge>
+    ),
+  ].filter(Boolean);
+  return badges.length > 0 ? (
+    <SpaceBetween direction="horizontal" size="xxs">
+      {badges}
+    </SpaceBetween>
+  ) : null;
 }

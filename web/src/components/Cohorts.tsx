@@ -8,7 +8,6 @@ import Button from "@cloudscape-design/components/button";
 import FormField from "@cloudscape-design/components/form-field";
 import Header from "@cloudscape-design/components/header";
 import Input from "@cloudscape-design/components/input";
-import Modal from "@cloudscape-design/components/modal";
 import SpaceBetween from "@cloudscape-design/components/space-between";
 import Table from "@cloudscape-design/components/table";
 import { useState } from "react";
@@ -17,7 +16,7 @@ import { formatDateTime } from "../format";
 import { useShell } from "../shell";
 import { useApi } from "../useApi";
 import { useSubmit } from "../useSubmit";
-import { DialogFooter, FormDialog } from "./Dialog";
+import { Dialog, DialogFooter, FormDialog } from "./Dialog";
 import { ErrorNotice } from "./ErrorNotice";
 
 const NOT_OWNER = "Only the institution's super admin can change cohorts.";
@@ -117,17 +116,16 @@ export function Cohorts({ institutionId, owner }: { institutionId: string; owner
           { id: "created_at", header: "Created", cell: (c) => formatDateTime(c.created_at) },
         ]}
       />
-      <Modal
+      <Dialog
         visible={deleting !== undefined}
         onDismiss={closeDelete}
         header="Delete cohort"
-        closeAriaLabel="Close dialog"
         footer={<DialogFooter action="Delete" busy={removal.busy} onCancel={closeDelete} onAction={() => void remove()} />}
       >
         <SpaceBetween size="m">
           <Box variant="p">
-            Delete the cohort <strong>{deleting?.name}</strong>? This cannot be undone. Once an institution has no cohorts, its super admin
-            can delete it.
+            Delete the cohort <strong>{deleting?.name}</strong>? This cannot be undone. Once an institution has no cohorts, the
+            institution's super admin can delete it.
           </Box>
           {removal.error && (
             <Alert type="error" header={removal.error.header}>
@@ -135,7 +133,7 @@ export function Cohorts({ institutionId, owner }: { institutionId: string; owner
             </Alert>
           )}
         </SpaceBetween>
-      </Modal>
+      </Dialog>
       <FormDialog
         visible={open}
         header="Create cohort"
@@ -146,7 +144,7 @@ export function Cohorts({ institutionId, owner }: { institutionId: string; owner
         errorText={formError && `${formError.header}: ${formError.text}`}
       >
         <FormField label="Name" errorText={fieldErrors.name}>
-          <Input value={name} onChange={({ detail }) => setName(detail.value)} autoFocus />
+          <Input value={name} onChange={({ detail }) => setName(detail.value)} />
         </FormField>
       </FormDialog>
     </SpaceBetween>

@@ -6,12 +6,11 @@
 import Alert from "@cloudscape-design/components/alert";
 import Box from "@cloudscape-design/components/box";
 import Button from "@cloudscape-design/components/button";
-import Modal from "@cloudscape-design/components/modal";
 import SpaceBetween from "@cloudscape-design/components/space-between";
 import { apiPaths, client, isChangedElsewhere, ok } from "../api";
 import { useShell } from "../shell";
 import { useSubmit } from "../useSubmit";
-import { DialogFooter } from "./Dialog";
+import { Dialog, DialogFooter } from "./Dialog";
 import { describe } from "./ErrorNotice";
 
 export function DeleteInstitution({
@@ -38,15 +37,15 @@ export function DeleteInstitution({
       const { id, etag } = institution;
       const params = { path: { id }, ...(etag !== undefined && { header: { "If-Match": etag } }) };
       const { message } = ok(await client.DELETE(`${apiPaths.institutions}/{id}`, { params }));
-      flash({ type: "success", content: message });
+      // Deleted, the institution's page is gone: the message is for the list, where either way ends.
+      flash({ type: "success", content: message }, { on: "/institutions" });
       onDeleted();
     });
   return (
-    <Modal
+    <Dialog
       visible={institution !== undefined}
       onDismiss={close}
       header="Delete institution"
-      closeAriaLabel="Close dialog"
       footer={<DialogFooter action="Delete" busy={busy} onCancel={close} onAction={() => void remove()} />}
     >
       <SpaceBetween size="m">
@@ -75,6 +74,6 @@ export function DeleteInstitution({
           </Alert>
         )}
       </SpaceBetween>
-    </Modal>
+    </Dialog>
   );
 }

@@ -1,11 +1,57 @@
-/** What the console's dialogs share: the footer (Cancel, and the action) and the API's refusal inside the dialog. */
+/**
+ * What the console's dialogs share: where focus starts, the footer (Cancel, and the action) and the API's
+ * refusal inside the dialog.
+ */
 import Alert from "@cloudscape-design/components/alert";
 import Box from "@cloudscape-design/components/box";
 import Button from "@cloudscape-design/components/button";
 import Form from "@cloudscape-design/components/form";
-import Modal from "@cloudscape-design/components/modal";
+import Modal, { type ModalProps } from "@cloudscape-design/components/modal";
 import SpaceBetween from "@cloudscape-design/components/space-between";
-import type { FormEvent, ReactNode } from "react";
+import { type FormEvent, type ReactNode, useEffect, useRef } from "react";
+
+/** What a person can type in or choose with, in the order Tab visits them. */
+const FIELD = [
+  "input:not([type=hidden]):not([disabled]):not([readonly])",
+  "textarea:not([disabled]):not([readonly])",
+  "select:not([disabled])",
+  // Cloudscape's Select, Multiselect and date pickers: a button that opens a list or a calendar.
+  "button[aria-haspopup]:not([disabled])",
+  "[role=radio]:not([disabled])",
+].join(", ");
+
+/** Marks the button focus starts on in a dialog without a field: its Cancel, the harmless choice. */
+const CANCEL = "data-dialog-cancel";
+
+/**
+ * Cloudscape's Modal, with focus where a person starts: its first field, so that typing goes into it at once
+ * (the Modal itself focuses its first focusable element, the × that closes it). A dialog without a field (a
+ * confirmation) starts on its Cancel: Enter or Space then does nothing harmful.
+ */
+export function Dialog({ children, visible, ...props }: ModalProps & { children: ReactNode }) {
+  const body = useRef<HTMLDivElement>(null);
+  useEffect(() => {
+    if (!visible) return;
+    // After the Modal's own focus (its focus lock runs first, being deeper in the tree), and again once the
+    // dialog's content has rendered, should it render a moment later (a portal mounts on the next commit).
+    const place = () => {
+      const root = body.current?.closest<HTMLElement>("[role=dialog]");
+      if (!root || !body.current) return false;
+      const target = body.current.querySelector<HTMLElement>(FIELD) ?? root.querySelector<HTMLElement>(`[${CANCEL}]`);
+      if (!target) return false;
+      target.focus();
+      return true;
+    };
+    if (place()) return;
+    const frame = requestAnimationFrame(() => place());
+    return () => cancelAnimationFrame(frame);
+  }, [visible]);
+  return (
+    <Modal visible={visible} closeAriaLabel="Close dialog" {...props}>
+      <div ref={body}>{children}</div>
+    </Modal>
+  );
+}
 
 /** The refusal of a dialog's request, in the dialog (`useSubmit`'s `error`); nothing without one. */
 export function Refusal({ error }: { error: { header: string; text: string } | undefined }) {
@@ -31,7 +77,7 @@ export function DialogFooter({
   return (
     <Box float="right">
       <SpaceBetween direction="horizontal" size="xs">
-        <Button variant="link" onClick={onCancel}>
+        <Button variant="link" onClick={onCancel} data-dialog-cancel>
           Cancel
         </Button>
         <Button variant="primary" loading={busy} onClick={onAction}>
@@ -62,14 +108,14 @@ export function FormDialog(props: {
     props.onSubmit();
   };
   return (
-    <Modal visible={props.visible} onDismiss={props.onClose} header={props.header} closeAriaLabel="Close dialog">
+    <Dialog visible={props.visible} onDismiss={props.onClose} header={props.header}>
       <form onSubmit={submit} noValidate>
         <Form
           errorText={props.errorText}
           errorIconAriaLabel="Error"
           actions={
             <SpaceBetween direction="horizontal" size="xs">
-              <Button variant="link" formAction="none" onClick={props.onClose}>
+              <Button variant="link" formAction="none" onClick={props.onClose} data-dialog-cancel>
                 Cancel
               </Button>
               <Button variant="primary" loading={props.busy} formAction="submit">
@@ -81,6 +127,6 @@ export function FormDialog(props: {
           {props.children}
         </Form>
       </form>
-    </Modal>
+    </Dialog>
   );
 }

@@ -63,7 +63,7 @@ export function SuperAdminOnly({ title, error, children }: { title: string; erro
 export function AuditTrailForbidden({ title, error }: { title: string; error: unknown }) {
   return (
     <SuperAdminOnly title={title} error={error}>
-      The audit trail is open to cohort super admins only; ask one in your account.
+      Reading the audit trail needs the cohort-super-admin status, which an operator grants.
     </SuperAdminOnly>
   );
 }

@@ -1,5 +1,5 @@
 /**
- * "Export all": a full export of the page's filters to a file (DESIGN.md §11), any size. Starts the export,
+ * "Export all": a full export of the page's filters to a file (docs/events-out.md), any size. Starts the export,
  * shows its progress (rows written so far) while the worker runs, then the download link (valid 15 minutes;
  * a new one is fetched when asked again).
  */

@@ -8,7 +8,6 @@ import ExpandableSection from "@cloudscape-design/components/expandable-section"
 import FormField from "@cloudscape-design/components/form-field";
 import Header from "@cloudscape-design/components/header";
 import Input from "@cloudscape-design/components/input";
-import Modal from "@cloudscape-design/components/modal";
 import Pagination from "@cloudscape-design/components/pagination";
 import SegmentedControl from "@cloudscape-design/components/segmented-control";
 import Select, { type SelectProps } from "@cloudscape-design/components/select";
@@ -22,11 +21,13 @@ import { query } from "../router";
 import { useShell } from "../shell";
 import { useApi } from "../useApi";
 import { useSubmit } from "../useSubmit";
-import { DialogFooter, FormDialog, Refusal } from "./Dialog";
+import { Dialog, DialogFooter, FormDialog, Refusal } from "./Dialog";
 import { describe, ErrorNotice } from "./ErrorNotice";
 
 const NOWRAP = { whiteSpace: "nowrap" } as const;
 
+import { EmailText, useNarrow } from "../narrow";
+import { invitationsBlocked } from "../terms";
 import { ROLE_POWERS } from "./RolesHelp";
 
 const PAGE_SIZE = 20;
@@ -40,8 +41,27 @@ const STATUS: Record<InvitationStatus, { type: StatusIndicatorProps.Type; text: 
 
 const roleOptions: SelectProps.Option[] = (Object.keys(ROLE_LABELS) as Role[]).map((r) => ({ value: r, label: ROLE_LABELS[r] }));
 
-export function Invitations({ institutionId, canManage, owner }: { institutionId: string; canManage: boolean; owner: boolean }) {
+export function Invitations({
+  institutionId,
+  role,
+  hasStatus,
+  owner,
+}: {
+  institutionId: string;
+  /** The caller's role in the institution. */
+  role: Role;
+  /** The caller has the cohort-super-admin status. */
+  hasStatus: boolean;
+  /** The caller is the institution's super admin. */
+  owner: boolean;
+}) {
+  // As the API decides it: the cohort-super-admin status and the role Cohort super admin on this institution.
+  // A disabled button says which of the two is missing.
+  const inviteBlocked = invitationsBlocked("Inviting", hasStatus, role);
+  const changeBlocked = invitationsBlocked("Resending or revoking an invitation", hasStatus, role);
+  const canManage = inviteBlocked === undefined;
   const { flash } = useShell();
+  const narrow = useNarrow();
   const [used, setUsed] = useState(false);
   // cursors[i] opens page i (null: the first page).
   const [cursors, setCursors] = useState<(string | null)[]>([null]);
@@ -77,11 +97,7 @@ export function Invitations({ institutionId, canManage, owner }: { institutionId
 
   const current = selected[0];
   const actionable = canManage && current !== undefined && current.status === "active";
-  const why = !canManage
-    ? "Only a cohort super admin who manages this institution can do this."
-    : current
-      ? "Only active invitations can be changed."
-      : "Select an invitation first.";
+  const why = changeBlocked ? changeBlocked : current ? "Only active invitations can be changed." : "Select an invitation first.";
 
   const resend = async () => {
     if (!current) return;
@@ -133,12 +149,7 @@ export function Invitations({ institutionId, canManage, owner }: { institutionId
                 <Button disabled={!actionable} disabledReason={why} onClick={() => setRevoking(current)}>
                   Revoke
                 </Button>
-                <Button
-                  variant="primary"
-                  disabled={!canManage}
-                  disabledReason="Only a cohort super admin who manages this institution can invite."
-                  onClick={() => setInviting(true)}
-                >
+                <Button variant="primary" disabled={!canManage} disabledReason={inviteBlocked} onClick={() => setInviting(true)}>
                   Invite administrator
                 </Button>
               </SpaceBetween>
@@ -178,10 +189,36 @@ export function Invitations({ institutionId, canManage, owner }: { institutionId
           </Box>
         }
         wrapLines
+        // On a phone the first column, kept in view, holds the address and the role; the rest scrolls sideways.
+        stickyColumns={narrow ? { first: 1 } : undefined}
         columnDefinitions={[
-          // Addresses and role names never break inside themselves: on a phone the table scrolls sideways instead.
-          { id: "email", header: "E-mail", isRowHeader: true, cell: (inv) => <span style={NOWRAP}>{inv.email}</span> },
-          { id: "role", header: "Role", cell: (inv) => <span style={NOWRAP}>{roleLabel(inv.role)}</span> },
+          // Addresses and role names never break inside themselves (an address may break after its @ or before a dot).
+          ...(narrow
+            ? [
+                {
+                  id: "email",
+                  header: "Invitation",
+                  isRowHeader: true,
+                  minWidth: 150,
+                  cell: (inv: Invitation) => (
+                    <SpaceBetween size="xxxs">
+                      <EmailText address={inv.email} />
+                      <Box fontSize="body-s" data-testid="invitation-role">
+                        <span style={NOWRAP}>{roleLabel(inv.role)}</span>
+                      </Box>
+                    </SpaceBetween>
+                  ),
+                },
+              ]
+            : [
+                {
+                  id: "email",
+                  header: "E-mail",
+                  isRowHeader: true,
+                  cell: (inv: Invitation) => <EmailText address={inv.email} nowrap />,
+                },
+                { id: "role", header: "Role", cell: (inv: Invitation) => <span style={NOWRAP}>{roleLabel(inv.role)}</span> },
+              ]),
           {
             id: "status",
             header: "Status",
@@ -200,7 +237,7 @@ export function Invitations({ institutionId, canManage, owner }: { institutionId
             ? { id: "used_at", header: "Accepted", minWidth: 160, cell: (inv: Invitation) => formatShort(inv.used_at) }
             : { id: "expires_at", header: "Expires", minWidth: 160, cell: (inv: Invitation) => formatShort(inv.expires_at) },
           { id: "sent_at", header: "Sent", minWidth: 160, cell: (inv) => formatShort(inv.sent_at) },
-          { id: "created_by", header: "Invited by", cell: (inv) => <span style={NOWRAP}>{inv.created_by}</span> },
+          { id: "created_by", header: "Invited by", cell: (inv) => <EmailText address={inv.created_by} nowrap /> },
           {
             id: "token",
             header: "Token",
@@ -284,11 +321,13 @@ function InviteModal(props: {
       <SpaceBetween size="m">
         <Box variant="p">The invitation is e-mailed with a link that is valid for 7 days.</Box>
         <FormField label="E-mail address" errorText={fieldErrors.email}>
-          <Input type="email" inputMode="email" value={email} onChange={({ detail }) => setEmail(detail.value)} autoFocus />
+          <Input type="email" inputMode="email" value={email} onChange={({ detail }) => setEmail(detail.value)} />
         </FormField>
         <FormField
           label="Role"
-          description={props.owner ? undefined : "Only the institution's super admin can invite cohort super admins."}
+          description={
+            props.owner ? undefined : `Only the institution's super admin can invite with the role ${ROLE_LABELS.cohort_super_admin}.`
+          }
           constraintText={ROLE_POWERS[role.value as Role]}
         >
           <Select selectedOption={role} onChange={({ detail }) => setRole(detail.selectedOption)} options={roleOptions} />
@@ -301,8 +340,8 @@ function InviteModal(props: {
               </Box>
             ))}
             <Box variant="small">
-              Neither role makes someone the institution's super admin (its owner), nor gives the cohort-super-admin status of an account;
-              an operator gives that.
+              Neither role makes someone the institution's super admin (only a transfer does) or gives the cohort-super-admin status (only
+              an operator grants it).
             </Box>
           </SpaceBetween>
         </ExpandableSection>
@@ -334,11 +373,10 @@ function RevokeModal(props: {
       props.onRevoked(res.message);
     });
   return (
-    <Modal
+    <Dialog
       visible={props.invitation !== undefined}
       onDismiss={close}
       header="Revoke invitation"
-      closeAriaLabel="Close dialog"
       footer={<DialogFooter action="Revoke" busy={busy} onCancel={close} onAction={() => void revoke()} />}
     >
       <SpaceBetween size="m">
@@ -348,6 +386,6 @@ function RevokeModal(props: {
         </Box>
         <Refusal error={error} />
       </SpaceBetween>
-    </Modal>
+    </Dialog>
   );
 }

@@ -1,5 +1,5 @@
 /**
- * "Super admin" means three different things here (DESIGN.md §14); this says which is which, wherever a
+ * "Super admin" means three different things here (web/src/terms.ts); this says which is which, wherever a
  * person meets the words: on an institution's page, on Your account, and in the invite dialog.
  */
 import Box from "@cloudscape-design/components/box";
@@ -11,31 +11,32 @@ import SpaceBetween from "@cloudscape-design/components/space-between";
 export const ROLE_POWERS = {
   cohort_admin: "Sees the institution, its cohorts, administrators and invitations.",
   cohort_super_admin:
-    "Also invites administrators and revokes or resends invitations, if they also have the cohort-super-admin status of their account.",
+    "Also invites administrators and revokes or resends invitations, once they also have the cohort-super-admin status (an operator grants it).",
 } as const;
 
 export function RolesExplained() {
   return (
     <SpaceBetween size="s">
       <div>
-        <Box variant="h4">1. Cohort-super-admin status (of your account)</Box>
+        <Box variant="h4">1. The cohort-super-admin status (of a person)</Box>
         <Box variant="p">
-          A group an operator gives a person in the user pool. It lets them create institutions and read their account's security events,
-          alerts and webhooks. Nobody gets it by invitation.
+          A group of the user pool that an operator grants. It lets a person create institutions and read their account's security events,
+          alerts and webhooks. Nobody gets it by invitation or by joining.
         </Box>
       </div>
       <div>
         <Box variant="h4">2. A role in an institution</Box>
         <Box variant="p">
-          <strong>Cohort admin</strong> or <strong>cohort super admin</strong>, given by invitation. {ROLE_POWERS.cohort_admin} Managing
-          invitations takes both the role cohort super admin and the status above.
+          <strong>Cohort admin</strong> or <strong>Cohort super admin</strong>, given by invitation. {ROLE_POWERS.cohort_admin} Managing
+          invitations takes both the role Cohort super admin and the cohort-super-admin status.
         </Box>
       </div>
       <div>
-        <Box variant="h4">3. The institution's super admin (its owner)</Box>
+        <Box variant="h4">3. The institution's super admin</Box>
         <Box variant="p">
-          The one person who owns an institution: they created it or had it transferred to them. Only they edit, delete or transfer it and
-          remove administrators.
+          The one person who owns an institution: they created it or had it transferred to them. Only they edit, delete or transfer it, add
+          cohorts, and change or remove administrators. Holding the role Cohort super admin does not make someone the institution's super
+          admin.
         </Box>
       </div>
     </SpaceBetween>

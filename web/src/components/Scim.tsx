@@ -1,5 +1,5 @@
 /**
- * The institution's directory connection (SCIM, DESIGN.md §15), for its super admin: connect or rotate the
+ * The institution's directory connection (SCIM, docs/scim.md), for its super admin: connect or rotate the
  * token (the base URL and the token shown this once, with copy buttons), map the directory's groups to roles,
  * when the directory last changed something, and disconnect (confirmed).
  */
@@ -12,7 +12,6 @@ import CopyToClipboard from "@cloudscape-design/components/copy-to-clipboard";
 import Header from "@cloudscape-design/components/header";
 import Input from "@cloudscape-design/components/input";
 import KeyValuePairs from "@cloudscape-design/components/key-value-pairs";
-import Modal from "@cloudscape-design/components/modal";
 import Select from "@cloudscape-design/components/select";
 import SpaceBetween from "@cloudscape-design/components/space-between";
 import { useState } from "react";
@@ -21,7 +20,7 @@ import { formatDateTime, ROLE_LABELS } from "../format";
 import { useShell } from "../shell";
 import { useApi } from "../useApi";
 import { useSubmit } from "../useSubmit";
-import { DialogFooter, Refusal } from "./Dialog";
+import { Dialog, DialogFooter, Refusal } from "./Dialog";
 import { ErrorNotice } from "./ErrorNotice";
 
 const PATH = `${apiPaths.institutions}/{id}/scim` as const;
@@ -216,7 +215,7 @@ export function Scim({ institutionId }: { institutionId: string }) {
           </SpaceBetween>
         )}
       </SpaceBetween>
-      <Modal
+      <Dialog
         visible={confirming}
         header="Disconnect the directory?"
         onDismiss={() => setConfirming(false)}
@@ -228,7 +227,7 @@ export function Scim({ institutionId }: { institutionId: string }) {
           </Box>
           <Refusal error={disconnecting.error} />
         </SpaceBetween>
-      </Modal>
+      </Dialog>
     </Container>
   );
 }

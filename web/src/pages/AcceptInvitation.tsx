@@ -41,8 +41,12 @@ export default function AcceptInvitation() {
   useEffect(() => {
     if (!landing) return;
     forgetJoinLanding();
-    flash({ type: "success", header: "Account created", content: `You are now ${roleLabel(landing.role)} of ${landing.name}.` });
-    navigate(`/institutions/${encodeURIComponent(landing.id)}`, { replace: true });
+    const page = `/institutions/${encodeURIComponent(landing.id)}`;
+    flash(
+      { type: "success", header: "Account created", content: `You are now ${roleLabel(landing.role)} of ${landing.name}.` },
+      { on: page },
+    );
+    navigate(page, { replace: true });
   }, [landing, flash]);
   const [token] = useState(() => (landing ? undefined : invitationToken()));
   const { busy, error: failure, submit } = useSubmit({ explain: (err) => explain(err, email) });
@@ -64,8 +68,12 @@ export default function AcceptInvitation() {
       if (!token) return;
       const res = ok(await client.POST(apiPaths.invitationsAccept, { body: { token } }));
       forgetInvitationToken();
-      flash({ type: "success", header: res.message, content: `You are now ${roleLabel(res.role)} of ${res.institution.name}.` });
-      navigate(`/institutions/${encodeURIComponent(res.institution.id)}`, { replace: true });
+      const page = `/institutions/${encodeURIComponent(res.institution.id)}`;
+      flash(
+        { type: "success", header: res.message, content: `You are now ${roleLabel(res.role)} of ${res.institution.name}.` },
+        { on: page },
+      );
+      navigate(page, { replace: true });
     });
 
   const header = (

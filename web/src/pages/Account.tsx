@@ -1,5 +1,5 @@
 /**
- * Your account (DESIGN.md §14): who you are to the service (name, which you may change; e-mail, account and
+ * Your account (docs/console-sign-in.md): who you are to the service (name, which you may change; e-mail, account and
  * groups, which an administrator sets; your role in each institution), your password, your authenticator
  * app where MFA is optional, and signing out everywhere.
  */
@@ -151,7 +151,7 @@ export default function Account() {
               { label: "Account", value: data?.accountId || "–" },
               {
                 label: "Groups",
-                value: groups.length > 0 ? `${groups.join(", ")} (cohort-super-admin status)` : "None",
+                value: groups.length > 0 ? `${groups.join(", ")} (the cohort-super-admin status)` : "None",
               },
             ]}
           />
@@ -184,7 +184,7 @@ export default function Account() {
             <ErrorNotice error={institutions.error} onRetry={institutions.reload} />
           ) : institutions.data ? (
             institutions.data.institutions.length === 0 ? (
-              <Box variant="p">You administer no institution yet. An invitation from an institution's super admin gives you access.</Box>
+              <Box variant="p">You administer no institution yet. An invitation to one gives you access.</Box>
             ) : (
               <KeyValuePairs
                 columns={2}
@@ -195,7 +195,7 @@ export default function Account() {
                       <Link href={`/institutions/${encodeURIComponent(i.id)}`} onFollow={follow}>
                         {roleLabel(i.role)}
                       </Link>
-                      {i.is_super_admin ? " · the institution's super admin (owner)" : ""}
+                      {i.is_super_admin ? " · the institution's super admin" : ""}
                     </span>
                   ),
                 }))}

@@ -19,7 +19,7 @@ import { useEffect, useMemo, useState } from "react";
 import { COUNTED_TYPES, type CountedType } from "../../../shared/constants";
 import { apiPaths, client, ok } from "../api";
 import { AuditTrailForbidden, ErrorNotice, isForbidden } from "../components/ErrorNotice";
-import { formatClock, formatDateTime, formatTime, humanize } from "../format";
+import { eventLabel, formatClock, formatDateTime, formatTime, humanize } from "../format";
 import { follow, query } from "../router";
 import { usePage } from "../shell";
 import { useApi } from "../useApi";
@@ -38,6 +38,25 @@ const ALERT_LABELS: Record<string, string> = {
   token_failures: "Token validation failures",
 };
 const SEVERITY_RANK: Record<string, number> = { critical: 0, high: 1, medium: 2, low: 3 };
+
+/** The chart's height, and so (Cloudscape: one y tick per 50 px of plot) at most 6 ticks on its y axis. */
+const CHART_HEIGHT = 260;
+const MAX_Y_TICKS = Math.ceil(CHART_HEIGHT / 50);
+
+/**
+ * The y axis of counts: from 0 to a top that gives whole-number ticks. Cloudscape asks d3 for about
+ * `MAX_Y_TICKS` ticks over the domain; over [0, 1] that is 0, 0.2, … 1, which no count can be. A top of at
+ * least 5 makes d3's step at least 1 (its steps are 1, 2 or 5 times a power of ten), and rounding the top up
+ * to a multiple of that step puts the last tick at the top.
+ */
+function countDomain(maxCount: number): [number, number] {
+  const top = Math.max(5, Math.ceil(maxCount));
+  const raw = top / MAX_Y_TICKS;
+  const power = 10 ** Math.floor(Math.log10(raw));
+  const error = raw / power;
+  const step = Math.max(1, (error >= Math.sqrt(50) ? 10 : error >= Math.sqrt(10) ? 5 : error >= Math.sqrt(2) ? 2 : 1) * power);
+  return [0, Math.ceil(top / step) * step];
+}
 
 export default function Alerts() {
   usePage("Alerts", [{ text: "Alerts", href: "/alerts" }]);
@@ -65,7 +84,7 @@ export default function Alerts() {
     () =>
       data
         ? COUNTED_TYPES.map((t) => ({
-            title: humanize(t),
+            title: eventLabel(t),
             type: "bar" as const,
             data: data.series.map((m) => ({ x: new Date(m.minute), y: m[t] })),
           }))
@@ -73,6 +92,13 @@ export default function Alerts() {
     [data],
   );
   const domain = useMemo(() => data?.series.map((m) => new Date(m.minute)), [data]);
+  // Bars are stacked: the tallest is a minute's total.
+  const yDomain = useMemo(
+    () => countDomain(Math.max(0, ...(data?.series ?? []).map((m) => COUNTED_TYPES.reduce((sum, t) => sum + m[t], 0)))),
+    [data],
+  );
+  // Nothing loaded (the request failed): no "No alert" and no empty chart, which would claim a quiet hour.
+  const failed = !data && error !== undefined;
 
   if (isForbidden(error)) return <AuditTrailForbidden title="Alerts" error={error} />;
 
@@ -118,7 +144,7 @@ export default function Alerts() {
           <ColumnLayout columns={3} variant="text-grid">
             {COUNTED_TYPES.map((t) => (
               <div key={t}>
-                <Box variant="awsui-key-label">{humanize(t)}</Box>
+                <Box variant="awsui-key-label">{eventLabel(t)}</Box>
                 <Box variant="awsui-value-large" display="block" data-testid={`summary-${t}`}>
                   {data ? data.summary[t] : "–"}
                 </Box>
@@ -144,7 +170,15 @@ export default function Alerts() {
               Alerts by severity
             </Header>
           }
-          empty={<StatusIndicator type="success">No alert: no count reached its threshold in the last hour.</StatusIndicator>}
+          empty={
+            failed ? (
+              <Box color="text-body-secondary" data-testid="alerts-not-loaded">
+                Not loaded: the alerts are unknown until the request succeeds.
+              </Box>
+            ) : (
+              <StatusIndicator type="success">No alert: no count reached its threshold in the last hour.</StatusIndicator>
+            )
+          }
           columnDefinitions={[
             {
               id: "severity",
@@ -168,7 +202,7 @@ export default function Alerts() {
         >
           {!data ? (
             <Box textAlign="center" color="text-body-secondary">
-              Loading
+              {failed ? "Not loaded" : "Loading"}
             </Box>
           ) : series && domain ? (
             <BarChart
@@ -177,7 +211,8 @@ export default function Alerts() {
               xDomain={domain}
               xScaleType="categorical"
               stackedBars
-              height={260}
+              yDomain={yDomain}
+              height={CHART_HEIGHT}
               hideFilter
               xTitle="Minute"
               yTitle="Events"
@@ -185,7 +220,7 @@ export default function Alerts() {
               i18nStrings={{
                 // Every minute is labelled; the chart itself thins the axis labels so they do not collide.
                 xTickFormatter: (d) => (d instanceof Date ? formatClock(d) : String(d)),
-                yTickFormatter: (n) => String(n),
+                yTickFormatter: (n) => n.toLocaleString("en-GB"),
               }}
               empty={<Box color="text-body-secondary">No events in the last hour</Box>}
             />

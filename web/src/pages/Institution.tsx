@@ -14,6 +14,7 @@ import { SETTINGS_DEFAULTS, SETTINGS_KEYS } from "../../../shared/constants";
 import { apiPaths, client, withETag } from "../api";
 import { useSession } from "../auth/session";
 import { Administrators } from "../components/Administrators";
+import { ApiKeys } from "../components/ApiKeys";
 import { Cohorts } from "../components/Cohorts";
 import { DeleteInstitution } from "../components/DeleteInstitution";
 import { ErrorNotice } from "../components/ErrorNotice";
@@ -21,6 +22,7 @@ import { Invitations } from "../components/Invitations";
 import { RolesPopover } from "../components/RolesHelp";
 import { Scim } from "../components/Scim";
 import { formatDateTime, humanize, roleLabel } from "../format";
+import { EmailText, useNarrow } from "../narrow";
 import { navigate, query, useLocation } from "../router";
 import { usePage } from "../shell";
 import { useApi } from "../useApi";
@@ -32,6 +34,7 @@ export default function InstitutionPage({ id }: { id: string }) {
     withETag(await client.GET(`${apiPaths.institutions}/{id}`, { params: { path: { id } }, signal })),
   );
   const session = useSession();
+  const narrow = useNarrow();
   const { search, pathname } = useLocation();
   const [deleting, setDeleting] = useState(false);
   const name = data?.institution.name;
@@ -53,8 +56,6 @@ export default function InstitutionPage({ id }: { id: string }) {
   }
 
   const { institution: i, role, is_super_admin: owner, settings } = data;
-  // As the API decides it: cohort-super-admin status and the super-admin role on this institution.
-  const canManage = session?.superAdmin === true && role === "cohort_super_admin";
   const tab = TABS.find((t) => t === search.get("tab")) ?? "details";
 
   return (
@@ -62,7 +63,7 @@ export default function InstitutionPage({ id }: { id: string }) {
       header={
         <Header
           variant="h1"
-          description={`Your role: ${roleLabel(role)}${owner ? " · you are its super admin" : ""}`}
+          description={`Your role: ${roleLabel(role)}${owner ? " · you are the institution's super admin" : ""}`}
           info={<RolesPopover />}
           actions={
             owner && (
@@ -91,10 +92,11 @@ export default function InstitutionPage({ id }: { id: string }) {
               <SpaceBetween size="l">
                 <Container header={<Header variant="h2">Institution</Header>}>
                   <KeyValuePairs
-                    columns={3}
+                    // One column on a phone: two left each value a third of the width, too little for an address.
+                    columns={narrow ? 1 : 3}
                     items={[
                       { label: "Registration number", value: i.registration_number ?? "—" },
-                      { label: "Contact e-mail", value: i.contact_email ?? "—" },
+                      { label: "Contact e-mail", value: i.contact_email ? <EmailText address={i.contact_email} /> : "—" },
                       { label: "Contact phone", value: i.contact_phone ?? "—" },
                       { label: "Address", value: i.address ? <span style={{ whiteSpace: "pre-line" }}>{i.address}</span> : "—" },
                       { label: "Created", value: formatDateTime(i.created_at) },
@@ -125,6 +127,7 @@ export default function InstitutionPage({ id }: { id: string }) {
                     }))}
                   />
                 </Container>
+                {owner && <ApiKeys institutionId={i.id} />}
               </SpaceBetween>
             ),
           },
@@ -140,7 +143,7 @@ export default function InstitutionPage({ id }: { id: string }) {
                   self={session?.userId}
                   onChanged={(change) => (change === "left" ? navigate("/institutions") : reload())}
                 />
-                <Invitations institutionId={i.id} canManage={canManage} owner={owner} />
+                <Invitations institutionId={i.id} role={role} hasStatus={session?.superAdmin === true} owner={owner} />
                 {owner && <Scim institutionId={i.id} />}
               </SpaceBetween>
             ),

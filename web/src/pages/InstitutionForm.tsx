@@ -124,7 +124,7 @@ export default function InstitutionForm({ id }: { id?: string | undefined }) {
   if (editing && loaded.data && !loaded.data.is_super_admin) {
     return (
       <Alert type="error" header="Access denied">
-        Only the super admin of {loaded.data.institution.name} can edit it.
+        Only the institution's super admin can edit {loaded.data.institution.name}.
       </Alert>
     );
   }
@@ -142,13 +142,15 @@ export default function InstitutionForm({ id }: { id?: string | undefined }) {
         const etag = loaded.data?.etag;
         const params = { path: { id }, ...(etag !== undefined && { header: { "If-Match": etag } }) };
         const res = ok(await client.PATCH(`${apiPaths.institutions}/{id}`, { params, body }));
-        flash({ type: "success", content: res.message });
-        navigate(`/institutions/${encodeURIComponent(id)}`);
+        const page = `/institutions/${encodeURIComponent(id)}`;
+        flash({ type: "success", content: res.message }, { on: page });
+        navigate(page);
       } else {
         const body = { institution: { ...changes(values, undefined), name: values.name } };
         const res = ok(await client.POST(apiPaths.institutions, { body }));
-        flash({ type: "success", content: `${res.message}: ${res.institution.name}` });
-        navigate(`/institutions/${encodeURIComponent(res.institution.id)}`);
+        const page = `/institutions/${encodeURIComponent(res.institution.id)}`;
+        flash({ type: "success", content: `${res.message}: ${res.institution.name}` }, { on: page });
+        navigate(page);
       }
     });
   };
@@ -159,7 +161,7 @@ export default function InstitutionForm({ id }: { id?: string | undefined }) {
     <form onSubmit={(e) => void save(e)} noValidate>
       <Form
         header={
-          <Header variant="h1" description={editing ? "Only the fields you change are sent." : "You become its super admin."}>
+          <Header variant="h1" description={editing ? "Only the fields you change are sent." : "You become the institution's super admin."}>
             {editing ? `Edit ${name}` : "Create institution"}
           </Header>
         }

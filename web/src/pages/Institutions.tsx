@@ -1,5 +1,6 @@
 /** The institutions the caller can see, with the caller's role in each; create, edit and delete from here. */
 import { useCollection } from "@cloudscape-design/collection-hooks";
+import Badge from "@cloudscape-design/components/badge";
 import Box from "@cloudscape-design/components/box";
 import Button from "@cloudscape-design/components/button";
 import Header from "@cloudscape-design/components/header";
@@ -13,14 +14,28 @@ import { useSession } from "../auth/session";
 import { DeleteInstitution } from "../components/DeleteInstitution";
 import { ErrorNotice } from "../components/ErrorNotice";
 import { formatDateTime, roleLabel } from "../format";
+import { EmailText, useNarrow } from "../narrow";
 import { follow, navigate } from "../router";
 import { usePage } from "../shell";
+import { STATUS_NEEDED } from "../terms";
 import { useApi } from "../useApi";
 
 const NOT_OWNER = "Only the institution's super admin can do this.";
 
+/** Your role in an institution, and whether you are the institution's super admin (beneath, when `stacked`). */
+function YourRole({ institution, stacked = false }: { institution: InstitutionSummary; stacked?: boolean }) {
+  const owner = institution.is_super_admin && <Badge color="blue">Institution's super admin</Badge>;
+  return (
+    <SpaceBetween size="xxxs" direction={stacked ? "vertical" : "horizontal"}>
+      <span style={{ whiteSpace: "nowrap" }}>{roleLabel(institution.role)}</span>
+      {owner}
+    </SpaceBetween>
+  );
+}
+
 export default function Institutions() {
   usePage("Institutions", [{ text: "Institutions", href: "/institutions" }]);
+  const narrow = useNarrow();
   const session = useSession();
   const { data, error, loading, reload } = useApi(apiPaths.institutions, async (signal) =>
     ok(await client.GET(apiPaths.institutions, { signal })),
@@ -38,7 +53,7 @@ export default function Institutions() {
             <Box variant="p" color="inherit">
               {canCreate
                 ? "Create the first one, or accept an invitation to someone else's."
-                : "You administer no institution yet. An invitation from an institution's super admin gives you access."}
+                : "You administer no institution yet. An invitation to one gives you access."}
             </Box>
             {canCreate && <Button onClick={() => navigate("/institutions/new")}>Create institution</Button>}
           </SpaceBetween>
@@ -104,7 +119,7 @@ export default function Institutions() {
                 <Button
                   variant="primary"
                   disabled={!canCreate}
-                  disabledReason="Only cohort super admins can create institutions."
+                  disabledReason={`Creating an institution needs ${STATUS_NEEDED}.`}
                   onClick={() => navigate("/institutions/new")}
                 >
                   Create institution
@@ -123,31 +138,47 @@ export default function Institutions() {
             countText={`${filteredItemsCount ?? 0} matches`}
           />
         }
+        // On a phone the first column, kept in view, holds the name and your role; the rest scrolls sideways.
+        wrapLines={narrow}
+        stickyColumns={narrow ? { first: 1 } : undefined}
         columnDefinitions={[
           {
             id: "name",
-            header: "Name",
+            header: narrow ? "Institution" : "Name",
             sortingField: "name",
             isRowHeader: true,
-            cell: (i) => (
-              <Link href={`/institutions/${encodeURIComponent(i.id)}`} onFollow={follow}>
-                {i.name}
-              </Link>
-            ),
+            minWidth: narrow ? 150 : undefined,
+            cell: (i) =>
+              narrow ? (
+                <SpaceBetween size="xxxs">
+                  <Link href={`/institutions/${encodeURIComponent(i.id)}`} onFollow={follow}>
+                    {i.name}
+                  </Link>
+                  <Box fontSize="body-s" data-testid="institution-role">
+                    <YourRole institution={i} stacked />
+                  </Box>
+                </SpaceBetween>
+              ) : (
+                <Link href={`/institutions/${encodeURIComponent(i.id)}`} onFollow={follow}>
+                  {i.name}
+                </Link>
+              ),
           },
-          {
-            id: "role",
-            header: "Your role",
-            sortingField: "role",
-            cell: (i) => (i.is_super_admin ? `${roleLabel(i.role)} (owner)` : roleLabel(i.role)),
-          },
+          ...(narrow
+            ? []
+            : [{ id: "role", header: "Your role", sortingField: "role", cell: (i: InstitutionSummary) => <YourRole institution={i} /> }]),
           {
             id: "registration_number",
             header: "Registration number",
             sortingField: "registration_number",
-            cell: (i) => i.registration_number ?? "—",
+            // An identifier: on one line, never broken at its hyphens.
+            cell: (i) => <span style={{ whiteSpace: "nowrap" }}>{i.registration_number ?? "—"}</span>,
           },
-          { id: "contact_email", header: "Contact e-mail", cell: (i) => i.contact_email ?? "—" },
+          {
+            id: "contact_email",
+            header: "Contact e-mail",
+            cell: (i) => (i.contact_email ? <EmailText address={i.contact_email} nowrap /> : "—"),
+          },
           { id: "created_at", header: "Created", sortingField: "created_at", cell: (i) => formatDateTime(i.created_at) },
         ]}
       />

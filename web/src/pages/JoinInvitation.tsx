@@ -1,5 +1,5 @@
 /**
- * The invitation link opened by someone not signed in (DESIGN.md §14): the invitation is read with `open`
+ * The invitation link opened by someone not signed in (docs/console-sign-in.md): the invitation is read with `open`
  * (no sign-in; the token in this tab is the credential), then the page offers what fits. No account with
  * the invited address: "Create your account" (name and a password under the pool's policy) registers and
  * accepts in one request, then signs in and lands on the institution. An account exists: sign in, then
@@ -49,7 +49,8 @@ export default function JoinInvitation() {
 
   // Signing in: the sign-in page (for an existing account), or the new account's sign-in with its challenges.
   if (joined) return <SignIn prefill={joined} />;
-  if (mode === "sign-in") return <SignIn />;
+  // The invitation names the address: the sign-in page has it filled in, so only the password is left to type.
+  if (mode === "sign-in") return <SignIn email={opened.data?.email} />;
 
   const offer = opened.data;
 

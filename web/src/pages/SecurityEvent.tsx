@@ -9,7 +9,7 @@ import SpaceBetween from "@cloudscape-design/components/space-between";
 import Spinner from "@cloudscape-design/components/spinner";
 import { apiPaths, client, ok } from "../api";
 import { AuditTrailForbidden, ErrorNotice, isForbidden } from "../components/ErrorNotice";
-import { formatDateTime, humanize } from "../format";
+import { eventLabel, formatDateTime, humanize } from "../format";
 import { follow, query } from "../router";
 import { usePage } from "../shell";
 import { useApi } from "../useApi";
@@ -20,7 +20,7 @@ export default function SecurityEventPage({ id }: { id: string }) {
   const { data, error, reload } = useApi(`${apiPaths.securityEvents}/${id}`, async (signal) =>
     ok(await client.GET(`${apiPaths.securityEvents}/{id}`, { params: { path: { id } }, signal })),
   );
-  const title = data ? humanize(data.event_type) : "Security event";
+  const title = data ? eventLabel(data.event_type) : "Security event";
   usePage(title, [
     { text: "Security events", href: "/security-events" },
     { text: title, href: `/security-events/${encodeURIComponent(id)}` },

@@ -19,14 +19,14 @@ import { EVENT_TYPES } from "../../../shared/constants";
 import { apiPaths, client, ok } from "../api";
 import { AuditTrailForbidden, describe, ErrorNotice, isForbidden } from "../components/ErrorNotice";
 import { ExportAll } from "../components/ExportAll";
-import { formatDateTime, humanize } from "../format";
+import { eventLabel, formatDateTime } from "../format";
 import { follow, navigate, query, useLocation } from "../router";
 import { usePage, useShell } from "../shell";
 import { useApi } from "../useApi";
 
 const DEFAULT_LIMIT = 50;
 const ANY_TYPE: SelectProps.Option = { value: "", label: "Any type" };
-const typeOptions: SelectProps.Option[] = [ANY_TYPE, ...EVENT_TYPES.map((t) => ({ value: t, label: humanize(t), description: t }))];
+const typeOptions: SelectProps.Option[] = [ANY_TYPE, ...EVENT_TYPES.map((t) => ({ value: t, label: eventLabel(t), description: t }))];
 
 const RELATIVE: DateRangePickerProps.RelativeOption[] = [
   { key: "1-hour", amount: 1, unit: "hour", type: "relative" },
@@ -270,13 +270,13 @@ export default function SecurityEvents() {
               <Link
                 href={`/security-events/${encodeURIComponent(e.id)}`}
                 onFollow={follow}
-                ariaLabel={`${humanize(e.event_type)} at ${formatDateTime(e.created_at)}: details`}
+                ariaLabel={`${eventLabel(e.event_type)} at ${formatDateTime(e.created_at)}: details`}
               >
                 {formatDateTime(e.created_at)}
               </Link>
             ),
           },
-          { id: "event_type", header: "Event type", isRowHeader: true, minWidth: 170, cell: (e) => humanize(e.event_type) },
+          { id: "event_type", header: "Event type", isRowHeader: true, minWidth: 170, cell: (e) => eventLabel(e.event_type) },
           // An address never breaks inside itself: on a phone the table scrolls sideways instead.
           {
             id: "user_email",

@@ -1,5 +1,5 @@
 /**
- * Sign-in with the Cognito user pool, every challenge the pool can send (DESIGN.md §14): a first sign-in's
+ * Sign-in with the Cognito user pool, every challenge the pool can send (docs/console-sign-in.md): a first sign-in's
  * new password, setting up TOTP where MFA is required, a TOTP or e-mail code, a choice of MFA; and recovery
  * ("Forgot password?": a code by e-mail, a new password, signed in). A step the console cannot complete says
  * what to do instead. Shown in place of any page while nobody is signed in, so the page asked for (an
@@ -38,12 +38,14 @@ const MFA_WORDS: Record<MfaChoice, string> = {
 export interface SignInProps {
   /** Signs in with these at once (a new account, just created from an invitation), then any challenge. */
   readonly prefill?: { readonly email: string; readonly password: string };
+  /** The address to sign in with, filled in (an invitation's, when the invitee has an account): the password is next. */
+  readonly email?: string;
 }
 
-export default function SignIn({ prefill }: SignInProps = {}) {
+export default function SignIn({ prefill, email: knownEmail }: SignInProps = {}) {
   const { pathname } = useLocation();
   const [view, setView] = useState<View>({ kind: "password" });
-  const [email, setEmail] = useState(prefill?.email ?? "");
+  const [email, setEmail] = useState(prefill?.email ?? knownEmail ?? "");
   const [password, setPassword] = useState("");
   const [newPassword, setNewPassword] = useState("");
   const [confirm, setConfirm] = useState("");
@@ -138,7 +140,8 @@ export default function SignIn({ prefill }: SignInProps = {}) {
         setError("Enter the code: 6 digits.");
         return;
       }
-      run("code", (cognito) => cognito.answer(code, address()));
+      const app = view.kind === "totp-code" || view.kind === "totp-setup";
+      run(app ? "totp" : "code", (cognito) => cognito.answer(code, address()));
     }
   };
 
@@ -268,7 +271,7 @@ export default function SignIn({ prefill }: SignInProps = {}) {
                     autoComplete="username"
                     value={email}
                     onChange={({ detail }) => setEmail(detail.value)}
-                    autoFocus
+                    autoFocus={!knownEmail}
                   />
                 </FormField>
                 <FormField label="Password">
@@ -277,6 +280,7 @@ export default function SignIn({ prefill }: SignInProps = {}) {
                     autoComplete="current-password"
                     value={password}
                     onChange={({ detail }) => setPassword(detail.value)}
+                    autoFocus={Boolean(knownEmail)}
                   />
                 </FormField>
               </SpaceBetween>
@@ -422,7 +426,9 @@ export default function SignIn({ prefill }: SignInProps = {}) {
         <SpaceBetween size="l">
           {forInvitation && view.kind === "password" && (
             <Alert type="info" header="Sign in to accept your invitation">
-              Sign in with the e-mail address the invitation was sent to. You will accept it on the next page.
+              {knownEmail
+                ? `Sign in as ${knownEmail}, the address the invitation was sent to. You will accept it on the next page.`
+                : "Sign in with the e-mail address the invitation was sent to. You will accept it on the next page."}
             </Alert>
           )}
           {ended && view.kind === "password" && <Alert type="warning">{ended}</Alert>}

@@ -1,5 +1,5 @@
 /**
- * The account's webhooks (DESIGN.md §11), for cohort super admins: add one (its signing secret shown once,
+ * The account's webhooks (docs/events-out.md), for cohort super admins: add one (its signing secret shown once,
  * here, and kept nowhere but in this page's memory), delete one, and the recent deliveries of the one
  * selected (kept in the address, so a view can be linked).
  */
@@ -11,16 +11,15 @@ import FormField from "@cloudscape-design/components/form-field";
 import Header from "@cloudscape-design/components/header";
 import Input from "@cloudscape-design/components/input";
 import Link from "@cloudscape-design/components/link";
-import Modal from "@cloudscape-design/components/modal";
 import SpaceBetween from "@cloudscape-design/components/space-between";
 import StatusIndicator, { type StatusIndicatorProps } from "@cloudscape-design/components/status-indicator";
 import Table from "@cloudscape-design/components/table";
 import { useCallback, useEffect, useState } from "react";
 import type { components } from "../../../shared/openapi/api-types";
 import { ApiError, apiPaths, client, ok } from "../api";
-import { DialogFooter, FormDialog, Refusal } from "../components/Dialog";
+import { Dialog, DialogFooter, FormDialog, Refusal } from "../components/Dialog";
 import { describe, ErrorNotice, isForbidden, SuperAdminOnly } from "../components/ErrorNotice";
-import { formatDateTime, formatShort, humanize } from "../format";
+import { eventLabel, formatDateTime, formatShort } from "../format";
 import { follow, navigate, query, useLocation } from "../router";
 import { usePage, useShell } from "../shell";
 import { useApi } from "../useApi";
@@ -74,7 +73,7 @@ export default function Webhooks() {
   if (isForbidden(error)) {
     return (
       <SuperAdminOnly title="Webhooks" error={error}>
-        Webhooks are managed by cohort super admins only; ask one in your account.
+        Managing webhooks needs the cohort-super-admin status, which an operator grants.
       </SuperAdminOnly>
     );
   }
@@ -274,9 +273,9 @@ function Deliveries({ webhook, onRetrying }: { webhook: Webhook; onRetrying: (id
                 <Link
                   href={`/security-events/${encodeURIComponent(d.event_id)}`}
                   onFollow={follow}
-                  ariaLabel={`${humanize(d.event_type)}: the event`}
+                  ariaLabel={`${eventLabel(d.event_type)}: the event`}
                 >
-                  {humanize(d.event_type)}
+                  {eventLabel(d.event_type)}
                 </Link>
                 <Box variant="small" display="block" color="text-body-secondary">
                   {d.event_id}
@@ -353,7 +352,6 @@ function AddWebhook(props: { visible: boolean; onClose: () => void; onCreated: (
             value={url}
             placeholder="https://siem.example.com/webhooks"
             onChange={({ detail }) => setUrl(detail.value)}
-            autoFocus
           />
         </FormField>
         <Refusal error={error} />
@@ -376,11 +374,10 @@ function DeleteWebhook(props: { webhook: Webhook | undefined; onClose: () => voi
       props.onDeleted(message);
     });
   return (
-    <Modal
+    <Dialog
       visible={props.webhook !== undefined}
       onDismiss={close}
       header="Delete webhook"
-      closeAriaLabel="Close dialog"
       footer={<DialogFooter action="Delete" busy={busy} onCancel={close} onAction={() => void remove()} />}
     >
       <SpaceBetween size="m">
@@ -390,6 +387,6 @@ function DeleteWebhook(props: { webhook: Webhook | undefined; onClose: () => voi
         </Box>
         <Refusal error={error} />
       </SpaceBetween>
-    </Modal>
+    </Dialog>
   );
 }
