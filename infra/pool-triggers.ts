@@ -8,8 +8,8 @@
  *   configuration set (DEVELOPER), so its mail goes out as the service's mail does, bounces and complaints to the
  *   same topic. Cognito refuses an identity that is not verified yet: until it is, the pool uses its own sender
  *   (docs/deploy.md, checklist step 3).
- * Each function has its own role and log group, as the API's do, granted exactly what it does, and an alarm on its
- * errors and one on its throttles, on the alarm topic.
+ * Each function has its own role and log group, as the API's do, granted exactly what it does; its alarms (errors,
+ * throttles) are the monitoring stack's, with every other function's (infra/monitoring.ts).
  *
  * The functions live in two nested stacks, so that the stack stays under CloudFormation's 500 resources: the
  * triggers', which the pool refers to (its `LambdaConfig`), and the export's, which refers to the pool (its id, its
@@ -17,15 +17,12 @@
  * the permissions for Cognito to invoke the triggers.
  */
 import { Duration, NestedStack, RemovalPolicy, Stack, Validations } from "aws-cdk-lib";
-import * as cloudwatch from "aws-cdk-lib/aws-cloudwatch";
-import { SnsAction } from "aws-cdk-lib/aws-cloudwatch-actions";
 import * as cognito from "aws-cdk-lib/aws-cognito";
 import * as iam from "aws-cdk-lib/aws-iam";
 import * as lambda from "aws-cdk-lib/aws-lambda";
 import { NodejsFunction } from "aws-cdk-lib/aws-lambda-nodejs";
 import * as logs from "aws-cdk-lib/aws-logs";
 import { LambdaDestination } from "aws-cdk-lib/aws-logs-destinations";
-import type * as sns from "aws-cdk-lib/aws-sns";
 import { Construct } from "constructs";
 import { POOL_ACTIVITY_HANDLER, type PoolTrigger, type TriggersOf, triggersOf } from "../shared/pool-triggers.js";
 import { type RouteAccess, USER_ACTIONS } from "../shared/routes.js";
@@ -46,8 +43,6 @@ export interface PoolTriggersProps {
   readonly logRetention: logs.RetentionDays;
   /** Days an event is kept (docs/trail.md): the functions that record one set its TTL. */
   readonly eventRetentionDays: number;
-  /** Where the functions' alarms go. */
-  readonly alarmTopic: sns.ITopic;
   /** The stack's SES identity and configuration set, for `poolMail: "ses"`. */
   readonly mail: {
     readonly poolMail: PoolMail;
@@ -81,7 +76,6 @@ export class PoolTriggers extends Construct {
   /** The triggers' functions; the export, its log group and its subscriber. */
   readonly triggerStack: NestedStack;
   readonly activityStack: NestedStack;
-  readonly alarms: cloudwatch.Alarm[] = [];
 
   constructor(
     scope: Construct,
@@ -184,7 +178,7 @@ export class PoolTriggers extends Construct {
     }
   }
 
-  /** A function in `scope` of its own role and log group, granted exactly `spec.access`, with its two alarms. */
+  /** A function in `scope` of its own role and log group, granted exactly `spec.access`. */
   private fn(scope: Construct, handler: string, spec: Spec): NodejsFunction {
     const id = functionId(handler);
     const p = this.props;
@@ -217,32 +211,6 @@ export class PoolTriggers extends Construct {
       bundling: { ...BUNDLING, define: bundlingDefine(false) },
     });
     this.functionsByHandler.set(handler, created);
-    // As the monitoring alarms on every API function (infra/monitoring.ts): any error, any throttle, in 5 minutes.
-    const action = new SnsAction(p.alarmTopic);
-    const watch = (name: string, metric: cloudwatch.IMetric, description: string) => {
-      const alarm = new cloudwatch.Alarm(scope, `${id}${name}`, {
-        metric,
-        threshold: 1,
-        evaluationPeriods: 1,
-        comparisonOperator: cloudwatch.ComparisonOperator.GREATER_THAN_OR_EQUAL_TO_THRESHOLD,
-        treatMissingData: cloudwatch.TreatMissingData.NOT_BREACHING,
-        alarmDescription: description,
-      });
-      alarm.addAlarmAction(action);
-      alarm.addOkAction(action);
-      this.alarms.push(alarm);
-    };
-    const period = Duration.minutes(5);
-    watch(
-      "Errors",
-      created.metricErrors({ period, statistic: cloudwatch.Stats.SUM }),
-      `functions/${handler}.ts failed (unhandled error, timeout or crash at start)`,
-    );
-    watch(
-      "Throttles",
-      created.metricThrottles({ period, statistic: cloudwatch.Stats.SUM }),
-      `functions/${handler}.ts was throttled (reserved or account concurrency reached)`,
-    );
     return created;
   }
 }

@@ -282,7 +282,6 @@ export class InstitutionAdminStack extends Stack {
       appBaseUrl: this.appBaseUrl,
       logRetention: settings.logRetention,
       eventRetentionDays: settings.eventRetentionDays,
-      alarmTopic: this.alarmTopic,
       mail: {
         poolMail: props.poolMail ?? "cognito",
         senderEmail: props.senderEmail,
@@ -321,6 +320,7 @@ export class InstitutionAdminStack extends Stack {
         deadLetterAlarm: this.streaming.deadLetterAlarm,
         deadLetterQueue: this.streaming.deadLetterQueue,
       },
+      poolFunctions: this.poolTriggers.functionsByHandler,
       tables: [
         { name: "Main", table: this.mainTable },
         { name: "Events", table: this.eventsTable },

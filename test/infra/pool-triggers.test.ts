@@ -169,14 +169,11 @@ describe("the user-activity export", () => {
   });
 
   it("the activity function appends to the trail, marks each record in the main table, and reads the person from this pool only", () => {
+    // The event (and its period's marker) appended, the record's marker put: nothing else.
     expect(grants(POOL_ACTIVITY_HANDLER)).toEqual([
       "cognito-idp:AdminGetUser on pool",
-      "dynamodb:ConditionCheckItem on main",
-      "dynamodb:DeleteItem on main",
       "dynamodb:PutItem on events",
       "dynamodb:PutItem on main",
-      "dynamodb:UpdateItem on events",
-      "dynamodb:UpdateItem on main",
     ]);
     const env = resourcesOf(activity)[idIn(built.stack.poolTriggers.activityFunction)].Properties.Environment.Variables;
     expect(passed(built.stack.poolTriggers.activityStack, env.USER_POOL_ID.Ref)).toEqual({ Ref: built.logicalId(built.stack.userPool) });
@@ -207,16 +204,21 @@ describe("the pool's mail", () => {
 });
 
 describe("operations", () => {
-  it("every pool function alarms on errors and throttles, to the alarm topic", () => {
+  it("every pool function alarms on errors and throttles, to the alarm topic, in the monitoring stack with the others", () => {
+    const monitoring = Template.fromStack(built.stack.monitoring);
+    const alarms = Object.values(resourcesOf(monitoring))
+      .filter((r) => r.Type === "AWS::CloudWatch::Alarm")
+      .map((a) => a.Properties);
     for (const [handler, fn] of built.stack.poolTriggers.functionsByHandler) {
-      const alarms = Object.values(resourcesOf(templateOf(fn)))
-        .filter((r) => r.Type === "AWS::CloudWatch::Alarm")
-        .map((a) => a.Properties);
-      for (const metric of ["Errors", "Throttles"]) {
-        const found = alarms.find((a) => a.MetricName === metric && JSON.stringify(a.Dimensions ?? []).includes(`"${idIn(fn)}"`));
-        expect(found, `${handler} ${metric}`).toBeDefined();
-        expect(found?.AlarmActions, `${handler} ${metric}`).toHaveLength(1);
+      const described = { Errors: `functions/${handler}.ts failed`, Throttles: `functions/${handler}.ts was throttled` };
+      for (const metric of ["Errors", "Throttles"] as const) {
+        const found = alarms.filter((a) => a.MetricName === metric && String(a.AlarmDescription).startsWith(described[metric]));
+        expect(found, `${handler} ${metric}`).toHaveLength(1);
+        expect(found[0]?.Namespace).toBe("AWS/Lambda");
+        expect(found[0]?.AlarmActions, `${handler} ${metric}`).toHaveLength(1);
       }
+      // None left in the pool's own nested stacks.
+      expect(Object.values(resourcesOf(templateOf(fn))).filter((r) => r.Type === "AWS::CloudWatch::Alarm")).toEqual([]);
     }
   });
 
@@ -258,13 +260,15 @@ describe("operations", () => {
 });
 
 describe("sample events for sam local invoke", () => {
-  it("each pool function has one in infra/events/, in the shape Cognito (or the export's subscription) sends", () => {
+  it("each pool function has one in infra/events/, in the shape Cognito (or the export's subscription) sends, SSO's triggers too", () => {
     const sample = (handler: string) =>
       JSON.parse(readFileSync(new URL(`../../infra/events/${handler.replace("/", "-")}.json`, import.meta.url), "utf8"));
     for (const [trigger, handler] of Object.entries(POOL_TRIGGERS)) {
       const event = sample(handler);
-      expect(event.triggerSource, handler).toMatch(new RegExp(`^${trigger}_`));
-      expect(event.request.userAttributes.sub, handler).toEqual(expect.any(String));
+      // PreTokenGeneration's sources are `TokenGeneration_…`; the SSO ones' samples are a federated sign-in's.
+      expect(event.triggerSource, handler).toMatch(new RegExp(`^${trigger.replace(/^PreTokenGeneration$/, "TokenGeneration")}_`));
+      // A federated identity's first sign-in has no user yet, so no `sub`.
+      if (trigger !== "PreSignUp") expect(event.request.userAttributes.sub, handler).toEqual(expect.any(String));
       expect(event.userPoolId, handler).toEqual(expect.any(String));
     }
     expect(sample(POOL_TRIGGERS.CustomMessage).request).toMatchObject({ codeParameter: "{####}", usernameParameter: "{username}" });

@@ -158,8 +158,14 @@ describe("functions", () => {
     // without a route (infra/streaming.ts: export worker, stream consumer, webhook retrier).
     const { exportWorker, consumer, retrier } = stack.streaming;
     expect(fns.filter(([, f]) => String(f.Properties.Runtime).startsWith("nodejs"))).toHaveLength(
-      // + the SCIM routes' Lambda authorizer (docs/scim.md) + the user pool's SSO triggers (docs/sso.md, infra/sso-triggers.ts).
-      handlers().size + 3 + [exportWorker, consumer, retrier].length + 1 + stack.ssoTriggers.functions.size,
+      // + the SCIM routes' Lambda authorizer (docs/scim.md) + the user pool's SSO triggers (docs/sso.md, infra/sso-triggers.ts)
+      // + the pool's own functions (its other triggers and the activity export's subscriber, infra/pool-triggers.ts).
+      handlers().size +
+        3 +
+        [exportWorker, consumer, retrier].length +
+        1 +
+        stack.ssoTriggers.functions.size +
+        stack.poolTriggers.functionsByHandler.size,
     );
     expect(stack.functions.size).toBe(handlers().size);
     for (const [handler, fn] of stack.functions) {
