@@ -52,6 +52,11 @@ export interface StackInfo {
   readonly trail: LocalTrail;
   /** s3rver, holding the full exports' files (docs/events-out.md). */
   readonly s3Endpoint: string;
+  /**
+   * The user pool's functions over Lambda's Invoke API (`POST <it>/2015-03-31/functions/<name>/invocations`,
+   * infra/local/lambda.ts), served by the gateway's process: where cognito-local invokes the pool's triggers.
+   */
+  readonly lambdaEndpoint: string;
 }
 
 export interface StackOptions {
@@ -378,6 +383,7 @@ export async function startLocalStack(opts: StackOptions): Promise<LocalStack> {
       docsUrl: `${apiUrl}${paths.docs}`,
       trail,
       s3Endpoint,
+      lambdaEndpoint,
     };
     gateway = gatewayService({
       port: ports.api,
