@@ -539,11 +539,18 @@ function scimRoutes(): Declared[] {
 }
 
 /**
- * Every POST takes an `Idempotency-Key` (docs/contract/README.md#retries-and-concurrent-edits), by its method alone: a new POST route needs nothing
- * to get it. The middleware (shared/idempotency.ts), the API document and `handlers()` (so the stack's grants
- * and bundles) all ask this.
+ * Which routes take an `Idempotency-Key` (docs/contract/README.md#retries-and-concurrent-edits): every POST of a
+ * signed-in caller, by its method alone, so a new POST route needs nothing to get it. Not a public route's: a
+ * retry's record is keyed by its caller, and an anonymous one has none to keep one visitor's answer from
+ * another's. Not SCIM's: a directory knows no such header (its POSTs are safe by userName uniqueness). The
+ * middleware (shared/idempotency.ts), the API document and `handlers()` (so the stack's grants and bundles) all
+ * ask this.
  */
-export const takesIdempotencyKey = (method: string): boolean => method === "POST";
+export const takesIdempotencyKey = (r: Pick<Route, "method" | "auth" | "public">): boolean =>
+  r.method === IDEMPOTENT_METHOD && r.auth !== "scim" && r.public !== true;
+
+/** The one method whose requests take an `Idempotency-Key` (the middleware checks a request's own). */
+export const IDEMPOTENT_METHOD = "POST";
 
 /** A route as API Gateway names it (`$context.routeKey`): `GET <paths.institutions>/{id}`. */
 export const routeKey = (r: Pick<Route, "method" | "path">): string => `${r.method} ${r.path}`;
@@ -575,8 +582,7 @@ export function handlers(table: readonly Route[] = routes): Map<string, RouteAcc
     const mail = had.mail === true || r.access.mail === true;
     const users = had.users ?? r.access.users;
     const exports = had.exports ?? r.access.exports;
-    // A SCIM client knows no Idempotency-Key (its POSTs are made safe by userName uniqueness instead).
-    const idempotency = had.idempotency === true || (takesIdempotencyKey(r.method) && r.auth !== "scim");
+    const idempotency = had.idempotency === true || takesIdempotencyKey(r);
     out.set(r.handler, {
       ...(main && { main }),
       ...(events && { events }),

@@ -28,7 +28,7 @@ const idempotencyId = logicalId(stack.idempotencyTable);
  */
 const IDEMPOTENCY = ["dynamodb:DeleteItem", "dynamodb:PutItem", "dynamodb:UpdateItem"];
 // A SCIM client knows no Idempotency-Key (docs/scim.md): the SCIM service's POSTs take none.
-const hasPost = (handler: string) => routes.some((r) => r.handler === handler && takesIdempotencyKey(r.method) && r.auth !== "scim");
+const hasPost = (handler: string) => routes.some((r) => r.handler === handler && takesIdempotencyKey(r));
 
 /**
  * The grant each declared call needs, stated here independently of the stack's own mapping: on the table
