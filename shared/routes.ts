@@ -35,7 +35,15 @@ export type UserAccess = keyof typeof USER_ACTIONS;
  * of its items is its own `PutItem`, `UpdateItem`, `DeleteItem` or `ConditionCheckItem`. `Query <index>` queries
  * that index (an index is only ever queried).
  */
-export type MainCall = "GetItem" | "Query" | "PutItem" | "UpdateItem" | "DeleteItem" | "ConditionCheckItem" | `Query ${MainIndex}`;
+export type MainCall =
+  | "GetItem"
+  | "BatchGetItem"
+  | "Query"
+  | "PutItem"
+  | "UpdateItem"
+  | "DeleteItem"
+  | "ConditionCheckItem"
+  | `Query ${MainIndex}`;
 
 /**
  * A call on the events table. Writing there is appending (docs/security.md): `append` puts an event (and its period's
@@ -44,7 +52,17 @@ export type MainCall = "GetItem" | "Query" | "PutItem" | "UpdateItem" | "DeleteI
 export type EventsCall = "GetItem" | "Query" | `Query ${EventsIndex}` | "append" | "count";
 
 /** The order calls are listed in (`handlers()`, the grants): reads, writes, then index queries by name. */
-const CALL_ORDER: readonly string[] = ["GetItem", "Query", "PutItem", "UpdateItem", "DeleteItem", "ConditionCheckItem", "append", "count"];
+const CALL_ORDER: readonly string[] = [
+  "GetItem",
+  "BatchGetItem",
+  "Query",
+  "PutItem",
+  "UpdateItem",
+  "DeleteItem",
+  "ConditionCheckItem",
+  "append",
+  "count",
+];
 const byCallOrder = (a: string, b: string): number => {
   const rank = (c: string) => (CALL_ORDER.includes(c) ? CALL_ORDER.indexOf(c) : CALL_ORDER.length);
   return rank(a) - rank(b) || a.localeCompare(b);
@@ -250,7 +268,8 @@ const table: readonly Declared[] = [
     handler: "administrators/remove",
     scope: "administrators:write",
     rule: rule.institution_super_admin_or_self,
-    access: { main: ["GetItem", "UpdateItem", "DeleteItem", "Query by_invitation_sender"], events: TRAIL },
+    // The invitations the person sent: their records in the person's partition (Query), then the invitations themselves.
+    access: { main: ["GetItem", "BatchGetItem", "Query", "UpdateItem", "DeleteItem"], events: TRAIL },
   },
   {
     method: "POST",
@@ -516,7 +535,7 @@ function scimRoutes(): Declared[] {
   // are appended; the directory's refusals are the authorizer's, and count nothing.
   const reads = { main: ["GetItem", "Query"] } as const satisfies RouteAccess;
   const changes = {
-    main: ["GetItem", "Query", "PutItem", "UpdateItem", "DeleteItem", "Query by_invitation_sender"],
+    main: ["GetItem", "BatchGetItem", "Query", "PutItem", "UpdateItem", "DeleteItem"],
     events: ["append"],
   } as const satisfies RouteAccess;
   const resources = (["Users", "Groups"] as const).flatMap((type) => {
