@@ -12,16 +12,20 @@
  * caught up with the last write would answer. The use cases run in this process (the gateway's process has no
  * injection), so the removal meets the lagging index if it still reads it.
  *
+ * The second test holds what makes the read complete over time: a resend moves the sender's record of the
+ * invitation with the invitation's expiry, so a removal after the first expiry still finds it.
+ *
  * Under test/integration/, not test/fault/: the fault lives in this process only, so the file needs no stack of
  * its own.
  */
 
 import type { DynamoDBClient } from "@aws-sdk/client-dynamodb";
-import { QueryCommand } from "@aws-sdk/lib-dynamodb";
+import { GetCommand, QueryCommand } from "@aws-sdk/lib-dynamodb";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { Caller } from "../../shared/caller.js";
+import { withClockOffset } from "../../shared/clock.js";
 import { paths } from "../../shared/routes.js";
-import { invitationSenderIndex, invitationStateIndex } from "../../shared/tables.js";
+import { invitationSenderIndex, invitationStateIndex, keys } from "../../shared/tables.js";
 import { auditMembership } from "../fault/consistency.js";
 import { call, token, uniq, uniqEmail } from "../support/api.js";
 import { ACCEPT, lastMailedToken, storedInvitation } from "../support/flows.js";
@@ -34,6 +38,7 @@ const { config } = await import("../../shared/config.js");
 const { createInstitution } = await import("../../shared/institutions/service.js");
 const { createInvitation } = await import("../../shared/invitations/issue.js");
 const { acceptInvitation } = await import("../../shared/invitations/service.js");
+const { resendInvitation } = await import("../../shared/invitations/issue.js");
 const { removeAdministrator } = await import("../../shared/administrators/service.js");
 const { activeInvitationsSentBy } = await import("../../shared/invitations/repository.js");
 
@@ -163,6 +168,39 @@ describe("removal is final whatever the sender index's lag", () => {
     const accepted = await call("POST", ACCEPT, { token: await token(latest.email), body: { token: latest.token } });
     expect(accepted.status, accepted.text).toBe(422);
     expect(accepted.body).toEqual(INVALID);
+    expect(await auditMembership(institutionId)).toEqual([]);
+  });
+
+  it("a resend moves the sender's record of the invitation with it: a removal after the first expiry still revokes it", async () => {
+    const DAY = 86_400_000;
+    const validity = config.invitationValidityDays * DAY;
+    const account = uniq("acct");
+    const owner = caller("owner", account);
+    const sender = caller("sender", account);
+    const {
+      institution: { id: institutionId },
+    } = await createInstitution(owner, { institution: { name: uniq("Lag U") } });
+    await admit(owner, institutionId, sender);
+    const email = uniqEmail("invitee");
+    const { invitation } = await createInvitation(sender, {}, { institution_id: institutionId, email, role: "cohort_admin" });
+    const record = async () =>
+      (await db.send(new GetCommand({ TableName: config.tables.main, Key: keys.sentInvitation(sender.id, institutionId, invitation.id) })))
+        .Item;
+    expect(await record()).toMatchObject({ invitation_id: invitation.id, expires_at: invitation.expires_at });
+
+    // Resent a day before it expires (by the owner: the record is its sender's), so it is active a day past its first expiry.
+    const resent = await withClockOffset(validity - DAY, () =>
+      resendInvitation(owner, invitation.id, { institution_id: institutionId }, {}),
+    );
+    expect(resent.invitation.expires_at > invitation.expires_at).toBe(true);
+    expect(await record()).toMatchObject({
+      expires_at: resent.invitation.expires_at,
+      ttl: Math.ceil(Date.parse(resent.invitation.expires_at) / 1000),
+    });
+
+    const removed = await withClockOffset(validity + DAY, () => lagging(() => removeAdministrator(owner, institutionId, sender.id)));
+    expect(removed).toEqual({ message: "Administrator removed", revoked_invitations: 1 });
+    expect(await storedInvitation(institutionId, invitation.id)).toMatchObject({ revoke_reason: "administrator_removed" });
     expect(await auditMembership(institutionId)).toEqual([]);
   });
 });
