@@ -251,6 +251,34 @@ export function scenarios(stack: LocalStack, api: Api, owner: User, run: string)
         };
       },
     },
+    // Removing an administrator who sent 2 invitations (docs/security.md, "Offboarding is complete"): the institution,
+    // the access record, the person's records of what they sent (one consistent Query), those invitations (one
+    // consistent BatchGetItem), then one transaction: the removal, both revocations and their events.
+    {
+      route: `DELETE ${INST}/{id}/administrators/{user_id}`,
+      status: 200,
+      design: ["GetItem", "GetItem", "Query", "BatchGetItem", "TransactWriteItems"],
+      prepare: async (count) => {
+        const id = await institution("Administrators removed");
+        const members = await times(count, async (i) => {
+          const email = `removed-${i}-${run}@bench.test`;
+          await api.json("POST", INV, { token: owner.token, body: { institution_id: id, email, role: "cohort_super_admin" } }, 201);
+          const member = await newUser(stack, email, owner.account, true);
+          await api.json(
+            "POST",
+            "/api/v1/invitations/accept",
+            { token: member.token, body: { token: await mailedToken(stack.sesEndpoint, email) } },
+            200,
+          );
+          for (const n of [1, 2]) {
+            const body = { institution_id: id, email: `sent-${n}-by-${i}-${run}@bench.test`, role: "cohort_admin" };
+            await api.json("POST", INV, { token: member.token, body }, 201);
+          }
+          return member;
+        });
+        return (i) => call(`${INST}/${id}/administrators/${(members[i] as User).id}`);
+      },
+    },
     // Institution API keys (docs/api-keys.md): the institution and its keys' partition read side by side, then one transaction.
     {
       route: `POST ${INST}/{id}/api_keys`,

@@ -50,7 +50,7 @@ export class Tables extends StackPart {
       const indexes = calls.flatMap((c) => indexOf(c) ?? []);
       const unknown = indexes.filter((i) => !known.includes(i));
       if (unknown.length > 0) throw new Error(`${name} table has no index ${unknown.join(", ")} (shared/tables.ts)`);
-      const reads = calls.filter((c) => c === "GetItem" || c === "Query").map(action);
+      const reads = calls.filter((c) => c === "GetItem" || c === "BatchGetItem" || c === "Query").map(action);
       if (reads.length > 0) {
         role.addToPrincipalPolicy(new iam.PolicyStatement({ sid: `${name}Read`, actions: reads, resources: [table.tableArn] }));
       }

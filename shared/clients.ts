@@ -5,9 +5,17 @@
  */
 
 import { DynamoDBClient } from "@aws-sdk/client-dynamodb";
-import { DynamoDBDocumentClient, QueryCommand, type QueryCommandInput, type QueryCommandOutput } from "@aws-sdk/lib-dynamodb";
+import {
+  BatchGetCommand,
+  type BatchGetCommandOutput,
+  DynamoDBDocumentClient,
+  QueryCommand,
+  type QueryCommandInput,
+  type QueryCommandOutput,
+} from "@aws-sdk/lib-dynamodb";
 import { localCredentials, observe } from "./aws.js";
 import { config } from "./config.js";
+import type { Key } from "./tables.js";
 import { tracer } from "./telemetry.js";
 
 /**
@@ -55,6 +63,31 @@ export async function queryAll(input: Omit<QueryCommandInput, "ExclusiveStartKey
     const page: QueryCommandOutput = await db.send(new QueryCommand({ ...input, ExclusiveStartKey: start }));
     for (const item of page.Items ?? []) items.push(item);
     start = page.LastEvaluatedKey;
+  }
+  return items;
+}
+
+/** Keys one BatchGetItem may name. */
+const BATCH_GET_KEYS = 100;
+
+/**
+ * The items of `keys` in `table` that exist, read strongly consistently, in no particular order: one BatchGetItem
+ * per 100 keys. Hand-written because the SDK has no paginator for it: keys DynamoDB leaves unprocessed (it may, under
+ * load) are sent again after a short pause, at most `maxAttempts` times in all, as the SDK retries a request.
+ */
+export async function batchGetAll(table: string, keys: readonly Key[]): Promise<Record<string, unknown>[]> {
+  const items: Record<string, unknown>[] = [];
+  for (let start = 0; start < keys.length; start += BATCH_GET_KEYS) {
+    let pending: Record<string, unknown>[] | undefined = keys.slice(start, start + BATCH_GET_KEYS).map((k) => ({ ...k }));
+    for (let attempt = 1; pending && pending.length > 0; attempt++) {
+      if (attempt > DYNAMODB_RETRY_POLICY.maxAttempts) throw new Error(`${pending.length} keys left unprocessed by BatchGetItem`);
+      if (attempt > 1) await new Promise((r) => setTimeout(r, 50 * 2 ** attempt));
+      const out: BatchGetCommandOutput = await db.send(
+        new BatchGetCommand({ RequestItems: { [table]: { Keys: pending, ConsistentRead: true } } }),
+      );
+      for (const item of out.Responses?.[table] ?? []) items.push(item);
+      pending = out.UnprocessedKeys?.[table]?.Keys;
+    }
   }
   return items;
 }

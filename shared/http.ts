@@ -140,7 +140,8 @@ const rule: Middleware = {
 
 const answer = (err: unknown) => result(toResponse(err));
 const signedIn: Dialect<ApiEvent, ApiContext> = { answer, caller: [caller, rule], last: idempotency };
-const visiting: Dialect<ApiEvent, ApiContext> = { answer, caller: [visitor, rule], last: idempotency };
+// A public route takes no Idempotency-Key (routes.ts, `takesIdempotencyKey`): the header is not read.
+const visiting: Dialect<ApiEvent, ApiContext> = { answer, caller: [visitor, rule], last: [] };
 
 /**
  * Wraps a thin handler: it receives the verified caller and the parsed request, and returns a response.

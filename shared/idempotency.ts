@@ -36,7 +36,7 @@ import { IDEMPOTENCY_HEADER } from "./constants.js";
 import { BadRequest, Conflict, messages, Unprocessable } from "./errors.js";
 // Type only: http.ts hands the table's calls over (idempotency-table.ts says why this module imports no client).
 import type { IdempotencyTable } from "./idempotency-table.js";
-import { takesIdempotencyKey } from "./routes.js";
+import { IDEMPOTENT_METHOD } from "./routes.js";
 
 type Event = APIGatewayProxyEventV2WithJWTAuthorizer;
 type Result = APIGatewayProxyStructuredResultV2;
@@ -276,7 +276,7 @@ export function idempotency(
     before: async (request) => {
       const { event, context } = request;
       const header = event.headers?.[IDEMPOTENCY_HEADER];
-      if (header === undefined || !takesIdempotencyKey(event.requestContext.http.method)) return;
+      if (header === undefined || event.requestContext.http.method !== IDEMPOTENT_METHOD) return;
       if (!WELL_FORMED.test(header)) throw new BadRequest(messages.idempotencyKeyMalformed);
       const route = event.routeKey || event.requestContext.routeKey;
       const payload = payloadOf(context.caller?.id ?? "", route, header, {

@@ -39,7 +39,15 @@ export type UserAccess = keyof typeof USER_ACTIONS;
  * of its items is its own `PutItem`, `UpdateItem`, `DeleteItem` or `ConditionCheckItem`. `Query <index>` queries
  * that index (an index is only ever queried).
  */
-export type MainCall = "GetItem" | "Query" | "PutItem" | "UpdateItem" | "DeleteItem" | "ConditionCheckItem" | `Query ${MainIndex}`;
+export type MainCall =
+  | "GetItem"
+  | "BatchGetItem"
+  | "Query"
+  | "PutItem"
+  | "UpdateItem"
+  | "DeleteItem"
+  | "ConditionCheckItem"
+  | `Query ${MainIndex}`;
 
 /**
  * A call on the events table. Writing there is appending (docs/security.md): `append` puts an event (and its period's
@@ -48,7 +56,17 @@ export type MainCall = "GetItem" | "Query" | "PutItem" | "UpdateItem" | "DeleteI
 export type EventsCall = "GetItem" | "Query" | `Query ${EventsIndex}` | "append" | "count";
 
 /** The order calls are listed in (`handlers()`, the grants): reads, writes, then index queries by name. */
-const CALL_ORDER: readonly string[] = ["GetItem", "Query", "PutItem", "UpdateItem", "DeleteItem", "ConditionCheckItem", "append", "count"];
+const CALL_ORDER: readonly string[] = [
+  "GetItem",
+  "BatchGetItem",
+  "Query",
+  "PutItem",
+  "UpdateItem",
+  "DeleteItem",
+  "ConditionCheckItem",
+  "append",
+  "count",
+];
 const byCallOrder = (a: string, b: string): number => {
   const rank = (c: string) => (CALL_ORDER.includes(c) ? CALL_ORDER.indexOf(c) : CALL_ORDER.length);
   return rank(a) - rank(b) || a.localeCompare(b);
@@ -255,7 +273,8 @@ const table: readonly Declared[] = [
     handler: "administrators/remove",
     scope: "administrators:write",
     rule: rule.institution_super_admin_or_self,
-    access: { main: ["GetItem", "UpdateItem", "DeleteItem", "Query by_invitation_sender"], events: TRAIL },
+    // The invitations the person sent: their records in the person's partition (Query), then the invitations themselves.
+    access: { main: ["GetItem", "BatchGetItem", "Query", "UpdateItem", "DeleteItem"], events: TRAIL },
   },
   {
     method: "POST",
@@ -532,7 +551,7 @@ function scimRoutes(): Declared[] {
   // are appended; the directory's refusals are the authorizer's, and count nothing.
   const reads = { main: ["GetItem", "Query"] } as const satisfies RouteAccess;
   const changes = {
-    main: ["GetItem", "Query", "PutItem", "UpdateItem", "DeleteItem", "Query by_invitation_sender"],
+    main: ["GetItem", "BatchGetItem", "Query", "PutItem", "UpdateItem", "DeleteItem"],
     events: ["append"],
   } as const satisfies RouteAccess;
   const resources = (["Users", "Groups"] as const).flatMap((type) => {
@@ -555,11 +574,18 @@ function scimRoutes(): Declared[] {
 }
 
 /**
- * Every POST takes an `Idempotency-Key` (docs/contract/README.md#retries-and-concurrent-edits), by its method alone: a new POST route needs nothing
- * to get it. The middleware (shared/idempotency.ts), the API document and `handlers()` (so the stack's grants
- * and bundles) all ask this.
+ * Which routes take an `Idempotency-Key` (docs/contract/README.md#retries-and-concurrent-edits): every POST of a
+ * signed-in caller, by its method alone, so a new POST route needs nothing to get it. Not a public route's: a
+ * retry's record is keyed by its caller, and an anonymous one has none to keep one visitor's answer from
+ * another's. Not SCIM's: a directory knows no such header (its POSTs are safe by userName uniqueness). The
+ * middleware (shared/idempotency.ts), the API document and `handlers()` (so the stack's grants and bundles) all
+ * ask this.
  */
-export const takesIdempotencyKey = (method: string): boolean => method === "POST";
+export const takesIdempotencyKey = (r: Pick<Route, "method" | "auth" | "public">): boolean =>
+  r.method === IDEMPOTENT_METHOD && r.auth !== "scim" && r.public !== true;
+
+/** The one method whose requests take an `Idempotency-Key` (the middleware checks a request's own). */
+export const IDEMPOTENT_METHOD = "POST";
 
 /** A route as API Gateway names it (`$context.routeKey`): `GET <paths.institutions>/{id}`. */
 export const routeKey = (r: Pick<Route, "method" | "path">): string => `${r.method} ${r.path}`;
@@ -591,8 +617,7 @@ export function handlers(table: readonly Route[] = routes): Map<string, RouteAcc
     const mail = had.mail === true || r.access.mail === true;
     const users = had.users ?? r.access.users;
     const exports = had.exports ?? r.access.exports;
-    // A SCIM client knows no Idempotency-Key (its POSTs are made safe by userName uniqueness instead).
-    const idempotency = had.idempotency === true || (takesIdempotencyKey(r.method) && r.auth !== "scim");
+    const idempotency = had.idempotency === true || takesIdempotencyKey(r);
     out.set(r.handler, {
       ...(main && { main }),
       ...(events && { events }),

@@ -29,6 +29,7 @@ export interface TableDef {
  * - institution `INST#<id>` / `META`; its cohorts `INST#<id>` / `COHORT#<id>`; its invitations `INST#<id>` / `INV#<id>`
  * - access record `USER#<user>` / `INST#<institution>` (carries the institution summary, so listing is one Query,
  *   and the member's e-mail, name and account, so the institution's administrators list is one Query of `by_institution_member`)
+ * - sent invitation `USER#<user>` / `SENT#<institution>#<invitation>` (expires by TTL): what a removal revokes
  * - registration-number guard `REGNO#<account>#<normalised number>` / `REGNO`
  * - invitation token `TOKEN#<sha256>` / `TOKEN`
  * - mail counters `INST#<id>` / `MAILS#HOUR#<YYYY-MM-DDTHH>` and `EMAIL#<email>#DAY#<YYYY-MM-DD>` (expire by TTL)
@@ -41,7 +42,8 @@ export interface TableDef {
  * The `by_institution_member` GSI holds the access records by institution, sorted by `<e-mail>#<user>`, so a
  * page of the administrators list reads only that page. The sparse `by_invitation_sender` GSI holds the
  * active invitations by institution and sender (used and revoked ones leave it), sorted like the state
- * index, so removing an administrator reads exactly the invitations it sent that are still active.
+ * index. No request reads it any more: a GSI is eventually consistent, so a removal reads the sender's
+ * `SENT#` items instead; it is still written so that it can be dropped in a deploy of its own.
  */
 export const mainTable = {
   id: "Main",
@@ -146,6 +148,17 @@ export const keys = {
   access: (userId: string, institutionId: string): Key => ({ pk: `USER#${keyPart(userId)}`, sk: `INST#${institutionId}` }),
   accessPartition: (userId: string): string => `USER#${keyPart(userId)}`,
   accessPrefix: "INST#",
+  /**
+   * An invitation `userId` sent, in the sender's own partition beside its access records, kept while the invitation
+   * may be active (TTL at its expiry, moved by each resend): the removal's strongly consistent read of what the
+   * person sent (docs/security.md, "Offboarding is complete"), where an index may lag.
+   */
+  sentInvitation: (userId: string, institutionId: string, invitationId: string): Key => ({
+    pk: `USER#${keyPart(userId)}`,
+    sk: `SENT#${institutionId}#${invitationId}`,
+  }),
+  /** Sort-key prefix of the invitations a person sent to one institution: one Query reads them. */
+  sentInvitationPrefix: (institutionId: string): string => `SENT#${institutionId}#`,
   /** `numberKey`: the number folded (shared/institutions/registration-number.ts), so that look-alikes share the key. */
   registrationNumber: (accountId: string, numberKey: string): Key => ({
     pk: `REGNO#${keyPart(accountId)}#${keyPart(numberKey)}`,

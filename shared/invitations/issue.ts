@@ -11,7 +11,7 @@
  * follows the same rule: its old token is already gone, so an invitation whose new mail failed is withdrawn.
  */
 import { MetricUnit } from "@aws-lambda-powertools/metrics";
-import { keyLabel } from "../api-keys/model.js";
+import { isKeyActorId, keyLabel } from "../api-keys/model.js";
 import { secondsUntil } from "../bounds.js";
 import type { Caller } from "../caller.js";
 import { now as clock } from "../clock.js";
@@ -21,7 +21,7 @@ import { isId, newId } from "../ids.js";
 import { INSTITUTION_FULL, isFull } from "../institutions/model.js";
 import type { Visible } from "../institutions/service.js";
 import { type Mail, requireMailConfig, sendMail } from "../mail.js";
-import { sentInvitationItems } from "../membership/repository.js";
+import { sentInvitationItems, sentRecordItems } from "../membership/repository.js";
 import { METRIC } from "../observability.js";
 import { recordRefusal } from "../refusals.js";
 import { RETRY, withRetries } from "../retry.js";
@@ -207,7 +207,7 @@ export async function createInvitation(caller: Caller, query: Query, body: unkno
     const event = institutionEvent(caller, visible, "invitation_created", details, now);
     // Counted on the sender's access record by the membership door: a removal racing it reads again ("removal is final").
     // An API key (docs/api-keys.md) holds no seat: its own item must still be there instead (insertInvitation).
-    const sender = caller.apiKey ? {} : sentInvitationItems(invitation.institution_id, { id: caller.id, email: caller.email }, email);
+    const sender = caller.apiKey ? {} : sentInvitationItems(invitation, { id: caller.id, email: caller.email }, email);
     const inviter = { id: caller.id, sender, ...(caller.apiKey && { apiKey: caller.apiKey.id }) };
     const result = await repo.insertInvitation(invitation, inviter, event, now, visible.institution.account_id);
     if (result.kind === "ok") return { invitation, token: token.token, visible };
@@ -251,7 +251,9 @@ export async function resendInvitation(caller: Caller, id: string | undefined, q
     const details = { invitation_id: inv.id, institution_id: inv.institution_id, email: inv.email };
     const event = institutionEvent(caller, visible, "invitation_resent", details, now);
     const cooldownEdge = new Date(now.getTime() - cooldownMs);
-    const out = await repo.reissueToken(inv, next, event, now, cooldownEdge, visible.institution.account_id);
+    // The sender's record of it lasts as long as it now may (an API key's invitation has none, docs/api-keys.md).
+    const sender = isKeyActorId(inv.created_by_id) ? {} : sentRecordItems(inv.created_by_id, { ...inv, ...next });
+    const out = await repo.reissueToken(inv, next, sender, event, now, cooldownEdge, visible.institution.account_id);
     if (out.kind === "ok") return { after: { ...inv, ...next }, token: token.token, visible };
     if (out.kind === "bound") {
       const { limit, retryAfter } = boundRefusal(out.bound, now);

@@ -7,6 +7,8 @@
  * - mail counters  `INST#<inst>` / `MAILS#HOUR#<hour>` and `EMAIL#<email>#DAY#<day>`: mails sent in that UTC hour / day
  * - service-wide mail counters `MAILBOX#<mailbox>` / `DAY#<day>` (the ceiling), `ACCOUNT#<account>` /
  *   `MAILBOX#<mailbox>#DAY#<day>` (one account's share of a mailbox) and `ACCOUNT#<account>` / `MAILS#HOUR#<hour>`
+ * - sender's record `USER#<sender>` / `SENT#<inst>#<id>` → `{invitation_id, expires_at}`: written by the membership
+ *   door with the invitation and its resends, read here for a removal (`activeInvitationsSentBy`)
  *
  * A slot is free when it does not exist or its holder has expired; use, revoke and a failed mail delete it
  * (only if it is still theirs). An invitation is in the `by_invitation_state` index under its institution and
@@ -18,12 +20,12 @@ import { GetCommand, QueryCommand } from "@aws-sdk/lib-dynamodb";
 import { keyStillLive } from "../api-keys/repository.js";
 import { type AuditEvent, commitWithEvent, commitWithEvents } from "../audit.js";
 import { boundedCount, dayOf, hourOf, mailboxOf, nextDay, nextHour } from "../bounds.js";
-import { db, queryAll } from "../clients.js";
+import { batchGetAll, db, queryAll } from "../clients.js";
 import { config } from "../config.js";
 import type { Role } from "../roles.js";
 import { invitationSenderIndex, invitationStateIndex, keys, withoutKey } from "../tables.js";
 import { returnOldOnFailure, type TxItem, type TxItems, type TxResult, type Written } from "../tx.js";
-import type { Invitation, Slot, TokenRef } from "./model.js";
+import { type Invitation, type Slot, statusOf, type TokenRef } from "./model.js";
 
 const T = () => config.tables.main;
 
@@ -213,8 +215,9 @@ export type InsertRefusal =
  * Creates the invitation with its token item, claims its slot (free, or held by an expired invitation),
  * counts its mail against the mail bounds and writes the event: one transaction. It also checks that the
  * e-mail has not gained access and that the inviter still manages the institution; `sender` is the sender's
- * side, from the membership door (`sentInvitationItems`: the count on its access record that makes a racing
- * removal read again, named `senderCount`, and its own e-mail as a member's). `account` owns the institution
+ * side, from the membership door (`sentInvitationItems`: its record of the invitation, which a removal reads, the
+ * count on its access record that makes a racing removal read again, named `senderCount`, and its own e-mail as a
+ * member's). `account` owns the institution
  * (its mails are counted together). An API key's invitation (`apiKey`, docs/api-keys.md) has no sender side: the
  * key's item must still be there instead (a revoked key sends nothing).
  */
@@ -294,18 +297,34 @@ export function revocationItems(inv: Invitation, change: { revokedBy: string; re
 }
 
 /**
- * The active (unexpired, unused, unrevoked) invitations of an institution that `userId` sent: one Query of
- * the sender index (every page), which holds exactly those, and the expired ones the key condition skips.
+ * The active (unexpired, unused, unrevoked) invitations of an institution that `userId` sent, as they are now:
+ * one strongly consistent Query of the sender's records of them (`keys.sentInvitation`, every page), then one
+ * strongly consistent BatchGetItem of those not expired by their record (per 100). Complete for every invitation
+ * committed before the Query: each is recorded in its own transaction, and each resend moves its record's expiry
+ * with it. Not the `by_invitation_sender` index: a GSI is eventually consistent, so an invitation created a
+ * moment before could be missing from it (test/integration/administrators-index-lag.test.ts).
  */
 export async function activeInvitationsSentBy(institutionId: string, userId: string, now: Date): Promise<Invitation[]> {
-  const items = await queryAll({
+  const at = now.toISOString();
+  const sent = await queryAll({
     TableName: T(),
-    IndexName: invitationSenderIndex.name,
-    KeyConditionExpression: "#p = :p AND #o > :now",
-    ExpressionAttributeNames: { "#p": invitationSenderIndex.partitionKey, "#o": invitationStateIndex.sortKey },
-    ExpressionAttributeValues: { ":p": invitationSenderIndex.partition(institutionId, userId), ":now": now.toISOString() },
+    KeyConditionExpression: "pk = :pk AND begins_with(sk, :prefix)",
+    ExpressionAttributeValues: { ":pk": keys.accessPartition(userId), ":prefix": keys.sentInvitationPrefix(institutionId) },
+    ConsistentRead: true,
   });
-  return items.map(stripInvitation);
+  // A record outlives its invitation until DynamoDB's TTL deletes it: those expired by now are not read.
+  const ids = sent.filter((r) => String(r.expires_at) > at).map((r) => String(r.invitation_id));
+  const items =
+    ids.length > 0
+      ? await batchGetAll(
+          T(),
+          ids.map((id) => keys.invitation(institutionId, id)),
+        )
+      : [];
+  return items
+    .map(stripInvitation)
+    .filter((inv) => statusOf(inv, now) === "active")
+    .sort((a, b) => a.id.localeCompare(b.id));
 }
 
 /**
@@ -383,13 +402,15 @@ export async function consumeInvitation(
 
 /**
  * Gives an active invitation a new token: the old token item goes, the new one comes, `sent_at` and
- * `expires_at` restart (on the slot and in the state index too), and the mail is counted against the
- * mail bounds. Only while `inv.token_hash` is still current and its last mail went out before
- * `cooldownEdge`. `account` owns the institution. One transaction.
+ * `expires_at` restart (on the slot and in the state index too, and on the sender's record of it: `sender`, from
+ * the membership door's `sentRecordItems`), and the mail is counted against the mail bounds. Only while
+ * `inv.token_hash` is still current and its last mail went out before `cooldownEdge`. `account` owns the
+ * institution. One transaction.
  */
 export async function reissueToken(
   inv: Invitation,
   next: Pick<Invitation, "token_hash" | "token_preview" | "sent_at" | "expires_at">,
+  sender: TxItems,
   event: AuditEvent,
   now: Date,
   cooldownEdge: Date,
@@ -421,6 +442,7 @@ export async function reissueToken(
     oldToken: { Delete: { TableName: T(), Key: keys.token(inv.token_hash) } },
     newToken: putToken(inv, next.token_hash),
     slot: putSlot(after, "attribute_not_exists(pk) OR invitation_id = :id", { ":id": inv.id }),
+    ...sender,
     ...mailCounters(inv, account, now),
   });
   return outcome(result);

@@ -13,10 +13,11 @@
  * - seats, access records and member markers change together, and the 95-seat limit holds;
  * - the institution's super admin (its owner) is out of reach: no step changes its seat or its access record
  *   (a transfer alone does); accepting an invitation that gives it nothing new is no change;
- * - removal is final: the removal revokes the active invitations the person sent, and holds only at the count
- *   of sent invitations it read on the access record before it read them, so an invitation committed
- *   concurrently is either among them or makes the removal fail and read again; an invitation is accepted
- *   only while its sender holds a seat.
+ * - removal is final: the removal revokes the active invitations the person sent, read strongly consistently
+ *   from the person's records of them (never from an index, which may lag), and holds only at the count of sent
+ *   invitations it read on the access record before it read them, so an invitation committed concurrently is
+ *   either among them or makes the removal fail and read again; an invitation is accepted only while its sender
+ *   holds a seat.
  */
 import { isKeyActorId } from "../api-keys/model.js";
 import { type AuditEvent, auditEvent, commitWithEvents, type EventDetails, type EventType, fitsWithEvents } from "../audit.js";
@@ -171,9 +172,9 @@ export class MembershipChange {
   /**
    * Takes `target`'s access away (its record as read, or its user id, and the record is read here): its seat,
    * access record and marker go, and every active invitation it sent is revoked (`invitation_revoked`, reason
-   * `administrator_removed`). The invitations are read after the record, and the record goes only at the count of
-   * sent invitations it was read with: one sent since makes the commit fail, and the door reads again. No seat: no
-   * change. The owner is out of reach.
+   * `administrator_removed`). The invitations are read after the record, strongly consistently
+   * (`activeInvitationsSentBy`), and the record goes only at the count of sent invitations it was read with: one
+   * sent since makes the commit fail, and the door reads again. No seat: no change. The owner is out of reach.
    */
   async remove(target: AccessRecord | string): Promise<Step> {
     const userId = typeof target === "string" ? target : target.user_id;

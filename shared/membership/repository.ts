@@ -8,7 +8,9 @@
  *   95-administrator limit read);
  * - the member e-mail marker `INST#<inst>` / `EMAIL#<email>#MEMBER` (what the invitation checks read).
  * The access record also counts the invitations its member sent (`invitations_sent`): a removal holds only at the
- * count it read, so an invitation sent meanwhile makes it read again ("removal is final", docs/security.md).
+ * count it read, so an invitation sent meanwhile makes it read again ("removal is final", docs/security.md). Each
+ * invitation is also recorded in its sender's partition, `USER#<user>` / `SENT#<inst>#<invitation>`
+ * (`sentRecordItems`), where the removal reads them with a strongly consistent Query.
  */
 import { GetCommand } from "@aws-sdk/lib-dynamodb";
 import { db, queryAll } from "../clients.js";
@@ -90,6 +92,14 @@ export function updateAccess(
 /**
  * Deletes `target`'s access record, only at the count of invitations it had sent when read: an invitation sent
  * since is not among those its removal revokes, so the removal fails and reads again.
+ *
+ * Why the count stays now that the sent records are read strongly consistently: that read is complete only for the
+ * invitations committed before it, and one can commit between it and the removal's commit. Nothing else in the
+ * removal's transaction sees such an invitation: DynamoDB has no condition on "no new item in a partition", and the
+ * invitation's own check on the sender's seat passes as long as it commits first. The count, moved in the
+ * invitation's transaction and read here before the sent records, is the cheapest guard that does: one number on
+ * an item the removal deletes anyway. Versioning the institution instead would serialise every invitation with
+ * every other change to it.
  */
 export function deleteAccess(institutionId: string, target: Pick<AccessRecord, "user_id" | "invitations_sent">): TxItem {
   const sent = target.invitations_sent;
@@ -141,23 +151,38 @@ export function summaryRefreshItems(before: Institution, after: Institution): Tx
 export const dissolveItems = (i: Institution): TxItems =>
   perMember(i, (userId) => ({ Delete: { TableName: T(), Key: keys.access(userId, i.id) } }));
 
+/** What the sender's record of an invitation needs: which invitation, and until when it may be active. */
+type SentInvitation = { readonly id: string; readonly institution_id: string; readonly expires_at: string };
+
 /**
- * The sender's side of a new invitation: counted on the sender's access record, which must exist (a removal that
- * read another count is refused and reads the sender's invitations again, so none escapes it), and the sender's
- * own e-mail recorded as a member's. Named `senderCount` and `inviterEmail`.
+ * The sender's record of an invitation it sent (`keys.sentInvitation`): put with the invitation, and put again by
+ * each resend with the new expiry, so that it outlives the invitation (its TTL is the expiry; DynamoDB deletes it
+ * some time after). A removal reads these with one strongly consistent Query. Named `sentRecord`.
  */
-export function sentInvitationItems(institutionId: string, inviter: { id: string; email: string }, invitee: string): TxItems {
+export function sentRecordItems(senderId: string, inv: SentInvitation): TxItems {
+  const item = { ...keys.sentInvitation(senderId, inv.institution_id, inv.id), invitation_id: inv.id, expires_at: inv.expires_at };
+  return { sentRecord: { Put: { TableName: T(), Item: { ...item, ttl: Math.ceil(Date.parse(inv.expires_at) / 1000) } } } };
+}
+
+/**
+ * The sender's side of a new invitation: its record in the sender's partition (`sentRecordItems`), the count on
+ * the sender's access record, which must exist (a removal that read another count is refused and reads the sender's
+ * invitations again, so none escapes it), and the sender's own e-mail recorded as a member's. Named `sentRecord`,
+ * `senderCount` and `inviterEmail`.
+ */
+export function sentInvitationItems(inv: SentInvitation, inviter: { id: string; email: string }, invitee: string): TxItems {
   return {
+    ...sentRecordItems(inviter.id, inv),
     senderCount: {
       Update: {
         TableName: T(),
-        Key: keys.access(inviter.id, institutionId),
+        Key: keys.access(inviter.id, inv.institution_id),
         UpdateExpression: "ADD #sent :one",
         ConditionExpression: "attribute_exists(pk)",
         ExpressionAttributeNames: { "#sent": "invitations_sent" },
         ExpressionAttributeValues: { ":one": 1 },
       },
     },
-    inviterEmail: inviter.email && inviter.email !== invitee ? putMarker(institutionId, inviter.id, inviter.email) : undefined,
+    inviterEmail: inviter.email && inviter.email !== invitee ? putMarker(inv.institution_id, inviter.id, inviter.email) : undefined,
   };
 }

@@ -174,7 +174,7 @@ function operation(route: Route, spec: Spec): Operation {
   }
   if (writes && !out[409]) out[409] = r("Conflict");
   if (spec.ifMatch) out[412] = r("PreconditionFailed");
-  const idempotent = !route.public && takesIdempotencyKey(route.method);
+  const idempotent = takesIdempotencyKey(route);
   if (idempotent) {
     out[409] = r("IdempotentConflict");
     out[422] = withReusedKey(out[422]);

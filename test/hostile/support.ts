@@ -446,6 +446,8 @@ const ACCESS_ATTRS = [
   "g_member_inst",
   "g_member_order",
 ];
+/** A sender's record of an invitation it sent (`keys.sentInvitation`): which one, until when, and its TTL. */
+const SENT_ATTRS = ["pk", "sk", "invitation_id", "expires_at", "ttl"];
 const SUMMARY_ATTRS = ["id", "name", "registration_number", "contact_email", "super_admin_id", "created_at"];
 /** Verified domains and the SSO connection (docs/sso.md): never a client secret. */
 const DOMAIN_ATTRS = [
@@ -521,6 +523,10 @@ export async function storedOutsideWhitelist(userIds: readonly string[]): Promis
   for (const userId of userIds) {
     for (const a of await queryAll(keys.accessPartition(userId))) {
       items++;
+      if (String(a.sk).startsWith("SENT#")) {
+        problems.push(...outside(`sent ${a.sk}`, a, SENT_ATTRS));
+        continue;
+      }
       problems.push(...outside(`access ${a.sk}`, a, ACCESS_ATTRS));
       problems.push(...outside(`access ${a.sk} summary`, (a.institution ?? {}) as Record<string, unknown>, SUMMARY_ATTRS));
       institutionIds.add(String(a.institution_id));

@@ -12,7 +12,7 @@ import { ROOT } from "../../infra/local/services.js";
 import { handlers, routes, takesIdempotencyKey } from "../../shared/routes.js";
 
 // A SCIM client knows no Idempotency-Key (docs/scim.md): the SCIM service's POSTs take none.
-const hasPost = (handler: string) => routes.some((r) => r.handler === handler && takesIdempotencyKey(r.method) && r.auth !== "scim");
+const hasPost = (handler: string) => routes.some((r) => r.handler === handler && takesIdempotencyKey(r));
 
 /** What one function's bundle loads: its own modules and the packages it imports; and how http.ts reaches idempotency.ts. */
 async function loaded(handler: string): Promise<{ inputs: string[]; kinds: string[] }> {

@@ -10,7 +10,7 @@ import { db } from "../../shared/clients.js";
 import { config } from "../../shared/config.js";
 import { IDEMPOTENCY_TTL_SECONDS, payloadOf, persistence } from "../../shared/idempotency.js";
 import { idempotencyTable } from "../../shared/idempotency-table.js";
-import { routes, takesIdempotencyKey } from "../../shared/routes.js";
+import { paths, routes, takesIdempotencyKey } from "../../shared/routes.js";
 import { keys } from "../../shared/tables.js";
 import { type CallOptions, type CallResult, call, sentMail, token, uniq, uniqEmail } from "../support/api.js";
 import { document } from "../support/contract.js";
@@ -55,7 +55,7 @@ beforeAll(async () => {
 
 describe("Idempotency-Key: the route table and the document", () => {
   it("every POST of the route table takes it, and the document says so with its statuses", () => {
-    const posts = routes.filter((r) => takesIdempotencyKey(r.method));
+    const posts = routes.filter(takesIdempotencyKey);
     expect(posts.length).toBeGreaterThanOrEqual(5);
     for (const route of routes) {
       const op = (document.paths[route.path] as Record<string, { parameters?: { $ref?: string }[]; responses: object }>)[
@@ -63,8 +63,9 @@ describe("Idempotency-Key: the route table and the document", () => {
       ];
       if (!op) continue;
       const takes = (op.parameters ?? []).some((p) => p.$ref === "#/components/parameters/IdempotencyKey");
-      // A SCIM client knows no Idempotency-Key (docs/scim.md): its POSTs are made safe by userName uniqueness.
-      expect(takes, `${route.method} ${route.path}`).toBe(takesIdempotencyKey(route.method) && !route.public && route.auth !== "scim");
+      // A SCIM client knows no Idempotency-Key (docs/scim.md): its POSTs are made safe by userName uniqueness. A
+      // public route has no caller to key a retry's record by.
+      expect(takes, `${route.method} ${route.path}`).toBe(route.method === "POST" && !route.public && route.auth !== "scim");
       if (takes) expect(Object.keys(op.responses)).toEqual(expect.arrayContaining(["400", "409", "422"]));
     }
   });
@@ -258,6 +259,18 @@ describe("Idempotency-Key: malformed keys and other methods", () => {
       keyed("x".repeat(300), { token: owner, body: { institution: { address: "1 Key St" } } }),
     );
     expect(patched.status).toBe(200);
+  });
+
+  it("is not read on a public POST: a malformed key is no 400, and a repeated one replays nothing", async () => {
+    const discover = paths.ssoDiscover;
+    const bad = await call("POST", discover, { body: { email: uniqEmail("idem-public") }, headers: { [KEY]: "k".repeat(300) } });
+    expect(bad.status).toBe(200);
+    expect(bad.body).toEqual({ sso: null });
+    // The same key with another body would be 422 on a signed-in route; here each request is answered as itself.
+    const first = await call("POST", discover, keyed("same-key", { body: { email: uniqEmail("idem-a") } }));
+    const second = await call("POST", discover, keyed("same-key", { body: { nope: 1 } }));
+    expect(first.status).toBe(200);
+    expect(second.status).toBe(400);
   });
 });
 
