@@ -14,13 +14,14 @@
  *   the pool's own store, with Cognito's checks (a name taken, the name's form, the type), so an SSO connection's
  *   calls succeed as in AWS and the local federation stand-in can read the providers later; UpdateUserPoolClient
  *   refuses a supported provider that does not exist, as Cognito does.
- * - Linking a federated identity (AdminLinkProviderForUser): infra/local/cognito-federation.mjs.
+ * - Linking a federated identity (AdminLinkProviderForUser), and the pre authentication trigger cognito-local does not
+ *   run (require SSO): infra/local/cognito-federation.mjs.
  * - The pool's managed login (`/oauth2/authorize` with an identity provider, `/saml2/idpresponse`,
  *   `/oauth2/idpresponse`, `/oauth2/token`, `/logout`) on this server: infra/local/cognito-managed-login.mjs. So the
  *   server is started here as cognito-local's bin and `createDefaultServer` start it, with its services at hand.
  */
 import { createRequire } from "node:module";
-import { installFederation, LINKS } from "./cognito-federation.mjs";
+import { installFederation, installPreAuthentication, LINKS } from "./cognito-federation.mjs";
 import { installManagedLogin } from "./cognito-managed-login.mjs";
 
 // Resolved from cognito-local's own directory: its modules and its dependencies (jsonwebtoken), as it sees them.
@@ -232,6 +233,10 @@ Targets.UpdateUserPoolClient = (services) => {
 };
 
 installFederation(Targets, { InvalidParameterError, ResourceNotFoundError, CognitoError }, storedProvider);
+installPreAuthentication(Targets, lib("errors"), {
+  Lambda: require("aws-sdk").Lambda,
+  attributesToRecord: lib("services/userPoolService").attributesToRecord,
+});
 
 // ---- the server: cognito-local's bin and createDefaultServer, with the managed login's routes added -------------
 
@@ -266,7 +271,11 @@ try {
   const config = await loadConfig(ctx, new StormDBDataStoreFactory(".cognito"));
   const clock = new DateClock();
   const dataStoreFactory = new StormDBDataStoreFactory(".cognito/db");
-  const cognitoFactory = new CognitoServiceFactoryImpl(".cognito/db", dataStoreFactory, new UserPoolServiceFactoryImpl(clock, dataStoreFactory));
+  const cognitoFactory = new CognitoServiceFactoryImpl(
+    ".cognito/db",
+    dataStoreFactory,
+    new UserPoolServiceFactoryImpl(clock, dataStoreFactory),
+  );
   const cognitoClient = await cognitoFactory.create(ctx, config.UserPoolDefaults);
   const triggers = new TriggersService(
     clock,

@@ -178,7 +178,10 @@ export function installManagedLogin(app, services, { domain, storedProvider, lin
   }
 
   const page = (res, status, message) =>
-    res.status(status).type("text/html").send(`<!DOCTYPE html><html><body><h1>An error was encountered</h1><p>${String(message).replace(/[<>&"]/g, "")}</p></body></html>`);
+    res
+      .status(status)
+      .type("text/html")
+      .send(`<!DOCTYPE html><html><body><h1>An error was encountered</h1><p>${String(message).replace(/[<>&"]/g, "")}</p></body></html>`);
 
   // -- GET /oauth2/authorize ------------------------------------------------------------------------------------
   app.get("/oauth2/authorize", async (req, res, next) => {
@@ -201,7 +204,8 @@ export function installManagedLogin(app, services, { domain, storedProvider, lin
       return toApp(res, flow, "invalid_request", "code_challenge with code_challenge_method S256 is required");
     const scopes = (one(q.scope) ?? "openid").split(/\s+/).filter(Boolean);
     const allowed = appClient.AllowedOAuthScopes;
-    if (allowed && scopes.some((s) => !allowed.includes(s))) return toApp(res, flow, "invalid_scope", "A scope is not allowed for this client");
+    if (allowed && scopes.some((s) => !allowed.includes(s)))
+      return toApp(res, flow, "invalid_scope", "A scope is not allowed for this client");
     if (!(appClient.SupportedIdentityProviders ?? []).includes(providerName))
       return toApp(res, flow, "invalid_request", `The identity provider ${providerName} is not enabled for this client`);
     const userPool = await services.cognito.getUserPool(ctx, appClient.UserPoolId);
@@ -245,7 +249,8 @@ export function installManagedLogin(app, services, { domain, storedProvider, lin
     const flow = flows.peek(id);
     if (!flow) return undefined;
     const browser = cookies(req).get(FLOW_COOKIE);
-    if (!browser || browser.length !== flow.browser.length || !timingSafeEqual(Buffer.from(browser), Buffer.from(flow.browser))) return undefined;
+    if (!browser || browser.length !== flow.browser.length || !timingSafeEqual(Buffer.from(browser), Buffer.from(flow.browser)))
+      return undefined;
     flows.delete(id);
     return flow;
   }
@@ -282,7 +287,8 @@ export function installManagedLogin(app, services, { domain, storedProvider, lin
     if (!flow) return page(res, 400, "Invalid state from the identity provider, or this sign-in has expired");
     try {
       const idpError = one(req.query.error);
-      if (idpError) throw new SignInError("invalid_request", `${flow.provider} Error - ${idpError} ${one(req.query.error_description) ?? ""}`.trim());
+      if (idpError)
+        throw new SignInError("invalid_request", `${flow.provider} Error - ${idpError} ${one(req.query.error_description) ?? ""}`.trim());
       const ctx = ctxOf(req);
       const userPool = await services.cognito.getUserPool(ctx, flow.poolId);
       const provider = await storedProvider(ctx, userPool, flow.provider);
@@ -291,13 +297,19 @@ export function installManagedLogin(app, services, { domain, storedProvider, lin
       const current = new URL(oidcRedirect);
       for (const [k, v] of Object.entries(req.query)) if (typeof v === "string") current.searchParams.set(k, v);
       const tokens = await oidc
-        .authorizationCodeGrant(config, current, { pkceCodeVerifier: flow.verifier, expectedState: flow.id, expectedNonce: flow.nonce, idTokenExpected: true })
+        .authorizationCodeGrant(config, current, {
+          pkceCodeVerifier: flow.verifier,
+          expectedState: flow.id,
+          expectedNonce: flow.nonce,
+          idTokenExpected: true,
+        })
         .catch((err) => {
           throw new SignInError("invalid_request", `${flow.provider} Error - ${String(err.message).slice(0, 200)}`);
         });
       const claims = { ...tokens.claims() };
       // Cognito reads the userinfo endpoint too (attributes_request_method) when the IdP has one.
-      if (config.serverMetadata().userinfo_endpoint) Object.assign(claims, await oidc.fetchUserInfo(config, tokens.access_token, claims.sub));
+      if (config.serverMetadata().userinfo_endpoint)
+        Object.assign(claims, await oidc.fetchUserInfo(config, tokens.access_token, claims.sub));
       const value = (name) => {
         const v = claims[name];
         if (v === undefined || v === null) return undefined;
@@ -411,7 +423,14 @@ export function installManagedLogin(app, services, { domain, storedProvider, lin
         {
           Name: "identities",
           Value: JSON.stringify([
-            { userId: subject, providerName: provider.ProviderName, providerType: provider.ProviderType, issuer: null, primary: "true", dateCreated: String(now.getTime()) },
+            {
+              userId: subject,
+              providerName: provider.ProviderName,
+              providerType: provider.ProviderType,
+              issuer: null,
+              primary: "true",
+              dateCreated: String(now.getTime()),
+            },
           ]),
         },
       ],
@@ -440,7 +459,8 @@ export function installManagedLogin(app, services, { domain, storedProvider, lin
     if (!verifier) return bad("invalid_request", "Missing code_verifier");
     const expected = Buffer.from(issued.challenge);
     const actual = Buffer.from(b64url(sha256(verifier)));
-    if (expected.length !== actual.length || !timingSafeEqual(expected, actual)) return bad("invalid_grant", "code_verifier does not match code_challenge");
+    if (expected.length !== actual.length || !timingSafeEqual(expected, actual))
+      return bad("invalid_grant", "code_verifier does not match code_challenge");
     const { tokens } = issued;
     res.set("Cache-Control", "no-store");
     return res.status(200).json({
@@ -458,7 +478,8 @@ export function installManagedLogin(app, services, { domain, storedProvider, lin
     const logoutUri = one(req.query.logout_uri);
     const appClient = clientId ? await services.cognito.getAppClient(ctxOf(req), clientId).catch(() => null) : null;
     if (!appClient) return page(res, 400, "invalid_request: client_id is not a client of this user pool");
-    if (!logoutUri || !(appClient.LogoutURLs ?? []).includes(logoutUri)) return page(res, 400, "logout_uri is not one of the client's sign-out URLs");
+    if (!logoutUri || !(appClient.LogoutURLs ?? []).includes(logoutUri))
+      return page(res, 400, "logout_uri is not one of the client's sign-out URLs");
     const session = cookies(req).get(SESSION_COOKIE);
     if (session) sessions.delete(session);
     res.append("Set-Cookie", `${SESSION_COOKIE}=; Path=/; HttpOnly; SameSite=Lax; Max-Age=0`);

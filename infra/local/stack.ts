@@ -331,7 +331,13 @@ export async function startLocalStack(opts: StackOptions): Promise<LocalStack> {
   });
   // The managed login answers on the local Cognito's own origin (cognito-managed-login.mjs).
   const cognitoDomain = cognitoEndpoint;
-  const cognito = cognitoService({ port: ports.cognito, dataDir: cognitoDir, output: join(logDir, "cognito.log"), sesEndpoint, cognitoDomain });
+  const cognito = cognitoService({
+    port: ports.cognito,
+    dataDir: cognitoDir,
+    output: join(logDir, "cognito.log"),
+    sesEndpoint,
+    cognitoDomain,
+  });
   const ses = sesService({ port: ports.ses, output: join(logDir, "ses.log") });
   const s3 = s3Service({ port: ports.s3, dir: join(opts.dataDir, "s3"), bucket: LOCAL_EXPORTS_BUCKET, output: join(logDir, "s3.log") });
   const started: Service[] = [];
@@ -354,7 +360,10 @@ export async function startLocalStack(opts: StackOptions): Promise<LocalStack> {
     const failed = results.find((r): r is PromiseRejectedResult => r.status === "rejected");
     if (failed) throw failed.reason;
 
-    const [, pool] = await Promise.all([createTables(dynamodbEndpoint, region, tables), ensureUserPool(cognitoEndpoint, region, consoleUrl)]);
+    const [, pool] = await Promise.all([
+      createTables(dynamodbEndpoint, region, tables),
+      ensureUserPool(cognitoEndpoint, region, consoleUrl),
+    ]);
 
     const info: StackInfo = {
       apiUrl,

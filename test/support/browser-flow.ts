@@ -16,14 +16,19 @@ export function formOf(page: Page): { action: string; fields: Record<string, str
   const form = /<form\b[^>]*>([\s\S]*?)<\/form>/i.exec(page.body);
   if (!form) return undefined;
   const action = /action="([^"]*)"/i.exec(form[0])?.[1] ?? "";
-  const unescape = (s: string) =>
-    s.replace(/&quot;/g, '"').replace(/&#39;/g, "'").replace(/&lt;/g, "<").replace(/&gt;/g, ">").replace(/&amp;/g, "&");
+  const decode = (s: string) =>
+    s
+      .replace(/&quot;/g, '"')
+      .replace(/&#39;/g, "'")
+      .replace(/&lt;/g, "<")
+      .replace(/&gt;/g, ">")
+      .replace(/&amp;/g, "&");
   const fields: Record<string, string> = {};
   for (const input of form[1]?.match(/<input\b[^>]*>/gi) ?? []) {
     const name = /name="([^"]*)"/i.exec(input)?.[1];
-    if (name !== undefined) fields[unescape(name)] = unescape(/value="([^"]*)"/i.exec(input)?.[1] ?? "");
+    if (name !== undefined) fields[decode(name)] = decode(/value="([^"]*)"/i.exec(input)?.[1] ?? "");
   }
-  return { action: new URL(unescape(action), page.url).href, fields };
+  return { action: new URL(decode(action), page.url).href, fields };
 }
 
 export class Browser {

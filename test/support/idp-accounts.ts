@@ -47,7 +47,9 @@ export function loginPage(opts: {
     .map(([k, v]) => `<input type="hidden" name="${escapeHtml(k)}" value="${escapeHtml(v)}">`)
     .join("");
   const people = opts.accounts
-    .map((a) => `<li><code>${escapeHtml(a.id)}</code> ${escapeHtml(a.email ?? "(no e-mail)")} ${escapeHtml((a.groups ?? []).join(", "))}</li>`)
+    .map(
+      (a) => `<li><code>${escapeHtml(a.id)}</code> ${escapeHtml(a.email ?? "(no e-mail)")} ${escapeHtml((a.groups ?? []).join(", "))}</li>`,
+    )
     .join("");
   return `<!DOCTYPE html><html><head><meta charset="utf-8"><title>${escapeHtml(opts.title)}</title></head><body>
 <h1>${escapeHtml(opts.title)}</h1>${opts.error ? `<p role="alert">${escapeHtml(opts.error)}</p>` : ""}

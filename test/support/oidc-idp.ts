@@ -98,7 +98,8 @@ export async function startOidcIdp(opts: {
     const action = `/interaction/${uid}`;
     if (req.method === "GET") return send(res, 200, loginPage({ title, action, hidden: {}, accounts: accounts.list() }));
     const login = (await formBody(req)).get("login") ?? "";
-    if (!accounts.get(login)) return send(res, 200, loginPage({ title, action, hidden: {}, accounts: accounts.list(), error: "No such account" }));
+    if (!accounts.get(login))
+      return send(res, 200, loginPage({ title, action, hidden: {}, accounts: accounts.list(), error: "No such account" }));
     await provider.interactionFinished(req, res, { login: { accountId: login } }, { mergeWithLastSubmission: false });
   }
 

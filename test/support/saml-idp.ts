@@ -63,7 +63,22 @@ export function signingKeyPair(cn: string): { key: string; certificate: string; 
   try {
     execFileSync(
       "openssl",
-      ["req", "-x509", "-newkey", "rsa:2048", "-nodes", "-sha256", "-days", "2", "-subj", `/CN=${cn}`, "-keyout", join(dir, "k"), "-out", join(dir, "c")],
+      [
+        "req",
+        "-x509",
+        "-newkey",
+        "rsa:2048",
+        "-nodes",
+        "-sha256",
+        "-days",
+        "2",
+        "-subj",
+        `/CN=${cn}`,
+        "-keyout",
+        join(dir, "k"),
+        "-out",
+        join(dir, "c"),
+      ],
       { stdio: "ignore" },
     );
     const key = readFileSync(join(dir, "k"), "utf8");
@@ -148,7 +163,8 @@ export async function startSamlIdp(opts: { accounts?: readonly IdpAccount[]; por
       const form = await formBody(req);
       const hidden = { SAMLRequest: form.get("SAMLRequest") ?? "", RelayState: form.get("RelayState") ?? "" };
       const account = accounts.get(form.get("login") ?? "");
-      if (!account) return send(res, 200, loginPage({ title, action: "/sso", hidden, accounts: accounts.list(), error: "No such account" }));
+      if (!account)
+        return send(res, 200, loginPage({ title, action: "/sso", hidden, accounts: accounts.list(), error: "No such account" }));
       // The request as the SP sent it (HTTP-Redirect): its ID, issuer and ACS URL. Its issuer is taken as given.
       const peek = samlify.Extractor.extract(
         samlify.Utility.inflateString(decodeURIComponent(hidden.SAMLRequest)),
@@ -162,22 +178,28 @@ export async function startSamlIdp(opts: { accounts?: readonly IdpAccount[]; por
       const later = new Date(now.getTime() + 5 * 60_000).toISOString();
       const inResponseTo = peek.request?.id ?? "";
       const responseId = `_${randomUUID()}`;
-      const response = await idp.createLoginResponse(sp, parsed, "post", { email: account.email ?? "" }, {
-        relayState: hidden.RelayState,
-        // The whole response written here (samlify's template has one value per attribute; groups have several).
-        customTagReplacement: () => ({
-          id: responseId,
-          context:
-            `<samlp:Response xmlns:samlp="urn:oasis:names:tc:SAML:2.0:protocol" xmlns:saml="urn:oasis:names:tc:SAML:2.0:assertion" ID="${responseId}" Version="2.0" IssueInstant="${now.toISOString()}" Destination="${xml(acs)}" InResponseTo="${xml(inResponseTo)}">` +
-            `<saml:Issuer>${xml(entityId)}</saml:Issuer><samlp:Status><samlp:StatusCode Value="urn:oasis:names:tc:SAML:2.0:status:Success"/></samlp:Status>` +
-            `<saml:Assertion xmlns:xsi="http://www.w3.org/2001/XMLSchema-instance" xmlns:xs="http://www.w3.org/2001/XMLSchema" ID="_${randomUUID()}" Version="2.0" IssueInstant="${now.toISOString()}">` +
-            `<saml:Issuer>${xml(entityId)}</saml:Issuer><saml:Subject><saml:NameID Format="urn:oasis:names:tc:SAML:1.1:nameid-format:unspecified">${xml(account.subject ?? account.id)}</saml:NameID>` +
-            `<saml:SubjectConfirmation Method="urn:oasis:names:tc:SAML:2.0:cm:bearer"><saml:SubjectConfirmationData NotOnOrAfter="${later}" Recipient="${xml(acs)}" InResponseTo="${xml(inResponseTo)}"/></saml:SubjectConfirmation></saml:Subject>` +
-            `<saml:Conditions NotBefore="${now.toISOString()}" NotOnOrAfter="${later}"><saml:AudienceRestriction><saml:Audience>${xml(peek.issuer ?? "")}</saml:Audience></saml:AudienceRestriction></saml:Conditions>` +
-            `<saml:AuthnStatement AuthnInstant="${now.toISOString()}" SessionIndex="_${randomUUID()}"><saml:AuthnContext><saml:AuthnContextClassRef>urn:oasis:names:tc:SAML:2.0:ac:classes:PasswordProtectedTransport</saml:AuthnContextClassRef></saml:AuthnContext></saml:AuthnStatement>` +
-            `${attributeStatement(account)}</saml:Assertion></samlp:Response>`,
-        }),
-      });
+      const response = await idp.createLoginResponse(
+        sp,
+        parsed,
+        "post",
+        { email: account.email ?? "" },
+        {
+          relayState: hidden.RelayState,
+          // The whole response written here (samlify's template has one value per attribute; groups have several).
+          customTagReplacement: () => ({
+            id: responseId,
+            context:
+              `<samlp:Response xmlns:samlp="urn:oasis:names:tc:SAML:2.0:protocol" xmlns:saml="urn:oasis:names:tc:SAML:2.0:assertion" ID="${responseId}" Version="2.0" IssueInstant="${now.toISOString()}" Destination="${xml(acs)}" InResponseTo="${xml(inResponseTo)}">` +
+              `<saml:Issuer>${xml(entityId)}</saml:Issuer><samlp:Status><samlp:StatusCode Value="urn:oasis:names:tc:SAML:2.0:status:Success"/></samlp:Status>` +
+              `<saml:Assertion xmlns:xsi="http://www.w3.org/2001/XMLSchema-instance" xmlns:xs="http://www.w3.org/2001/XMLSchema" ID="_${randomUUID()}" Version="2.0" IssueInstant="${now.toISOString()}">` +
+              `<saml:Issuer>${xml(entityId)}</saml:Issuer><saml:Subject><saml:NameID Format="urn:oasis:names:tc:SAML:1.1:nameid-format:unspecified">${xml(account.subject ?? account.id)}</saml:NameID>` +
+              `<saml:SubjectConfirmation Method="urn:oasis:names:tc:SAML:2.0:cm:bearer"><saml:SubjectConfirmationData NotOnOrAfter="${later}" Recipient="${xml(acs)}" InResponseTo="${xml(inResponseTo)}"/></saml:SubjectConfirmation></saml:Subject>` +
+              `<saml:Conditions NotBefore="${now.toISOString()}" NotOnOrAfter="${later}"><saml:AudienceRestriction><saml:Audience>${xml(peek.issuer ?? "")}</saml:Audience></saml:AudienceRestriction></saml:Conditions>` +
+              `<saml:AuthnStatement AuthnInstant="${now.toISOString()}" SessionIndex="_${randomUUID()}"><saml:AuthnContext><saml:AuthnContextClassRef>urn:oasis:names:tc:SAML:2.0:ac:classes:PasswordProtectedTransport</saml:AuthnContextClassRef></saml:AuthnContext></saml:AuthnStatement>` +
+              `${attributeStatement(account)}</saml:Assertion></samlp:Response>`,
+          }),
+        },
+      );
       return send(res, 200, autoPostPage(acs, { SAMLResponse: response.context, RelayState: hidden.RelayState }));
     }
     send(res, 404, "Not found", "text/plain");
