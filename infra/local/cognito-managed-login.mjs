@@ -1,5 +1,5 @@
 /**
- * The user pool's managed login for the local Cognito (docs/sso.md#locally): the endpoints of the pool's domain that
+ * The user pool's managed login for the local Cognito (docs/sso.md#the-managed-login-locally): the endpoints of the pool's domain that
  * federate a sign-in to an institution's IdP, played as Cognito documents them, on cognito-local's own server, users
  * and token generator. Loaded by infra/local/cognito-local.mjs. The protocols are kept libraries': node-saml for the
  * SAML service provider, openid-client for the OIDC relying party.

@@ -93,7 +93,7 @@ export async function startTokenTrigger(): Promise<{ endpoint: string; close(): 
 }
 
 /**
- * The console app client's OAuth settings for the managed login (docs/sso.md#locally): the code flow (PKCE is
+ * The console app client's OAuth settings for the managed login (docs/sso.md#the-managed-login-locally): the code flow (PKCE is
  * required by the local managed login), the console's callback and sign-out URLs on `consoleOrigin`.
  */
 export function consoleOAuthSettings(consoleOrigin: string) {

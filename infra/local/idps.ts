@@ -1,5 +1,5 @@
 /**
- * `npm start`'s two institutions' identity providers on loopback (docs/sso.md#locally), the same ones the tests run
+ * `npm start`'s two institutions' identity providers on loopback (docs/sso.md#the-managed-login-locally), the same ones the tests run
  * (test/support/saml-idp.ts, test/support/oidc-idp.ts), so a person can walk a sign-in: connect an institution to one
  * of them, then "Continue with" it on the console's sign-in page.
  *

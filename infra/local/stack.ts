@@ -44,7 +44,7 @@ export interface StackInfo {
   readonly userPoolClientId: string;
   readonly cognitoEndpoint: string;
   /**
-   * The pool's managed-login domain (docs/sso.md#locally): `/oauth2/authorize`, `/oauth2/token`, `/logout`, the
+   * The pool's managed-login domain (docs/sso.md#the-managed-login-locally): `/oauth2/authorize`, `/oauth2/token`, `/logout`, the
    * IdPs' `/saml2/idpresponse` and `/oauth2/idpresponse`. Locally the local Cognito's own origin.
    */
   readonly cognitoDomain: string;

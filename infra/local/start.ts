@@ -71,7 +71,7 @@ async function main(): Promise<void> {
 
   stack = await startLocalStack({ dataDir: LOCAL_DIR, persistent: true, ports, gatewayOutput: "inherit" });
   if (stopping) return;
-  // Two institutions' IdPs on loopback, to walk a single sign-on (docs/sso.md#locally).
+  // Two institutions' IdPs on loopback, to walk a single sign-on (docs/sso.md#the-managed-login-locally).
   idps = await startLocalIdps({ cognitoDomain: stack.cognitoDomain, dataDir: LOCAL_DIR });
   writeFileSync(STACK_FILE, `${JSON.stringify(stack.info(), null, 2)}\n`);
   // Keeps the process alive; the services are unref'd children.

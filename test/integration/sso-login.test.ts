@@ -1,5 +1,5 @@
 /**
- * Signing in with an institution, end to end over HTTP as a browser does it (docs/sso.md#locally): home-realm
+ * Signing in with an institution, end to end over HTTP as a browser does it (docs/sso.md#the-managed-login-locally): home-realm
  * discovery, the pool's managed login on the local Cognito (`/oauth2/authorize`, the IdP, `/saml2/idpresponse` or
  * `/oauth2/idpresponse`, the code, `/oauth2/token` with PKCE), against real IdPs on loopback (samlify's SAML IdP,
  * oidc-provider), with the pool's triggers (functions/sso/) invoked by the local Cognito as Cognito invokes them.

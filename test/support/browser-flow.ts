@@ -1,5 +1,5 @@
 /**
- * A browser's part in a sign-in through the pool's managed login (docs/sso.md#locally), over HTTP only: follow
+ * A browser's part in a sign-in through the pool's managed login (docs/sso.md#the-managed-login-locally), over HTTP only: follow
  * redirects, keep cookies (by host name, as a browser does: ports share them), submit the pages' forms (an IdP's
  * sign-in form, a SAML response's auto-posting form), and stop at the app's redirect URI, whose query it returns.
  */

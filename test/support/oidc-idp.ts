@@ -1,5 +1,5 @@
 /**
- * An institution's OpenID Connect provider on loopback (docs/sso.md#locally): `oidc-provider`, a certified OpenID
+ * An institution's OpenID Connect provider on loopback (docs/sso.md#the-managed-login-locally): `oidc-provider`, a certified OpenID
  * provider, for the tests (test/integration/sso-login.test.ts) and for `npm start`.
  *
  * - One confidential client (`client_id`, `client_secret`, `client_secret_post`) whose redirect URIs are the user

@@ -1,5 +1,5 @@
 /**
- * An institution's SAML 2.0 identity provider on loopback (docs/sso.md#locally), built on samlify: for the tests
+ * An institution's SAML 2.0 identity provider on loopback (docs/sso.md#the-managed-login-locally), built on samlify: for the tests
  * (test/integration/sso-login.test.ts) and for `npm start`, so a person can walk the sign-in.
  *
  * - Its signing key and self-signed certificate are made at start (openssl: Node's crypto makes key pairs but not
