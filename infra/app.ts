@@ -7,6 +7,7 @@ import { fileURLToPath, pathToFileURL } from "node:url";
 import { App, type Environment, Validations } from "aws-cdk-lib";
 import { AwsSolutionsChecks } from "cdk-nag";
 import { CLOUDFRONT_LOGS_REGION, ConsoleAccessLogsStack, consoleLogsName } from "./console-logs.js";
+import type { PoolMail } from "./pool-triggers.js";
 import { resolveSettings } from "./settings.js";
 import { InstitutionAdminStack, type InstitutionAdminStackProps } from "./stack.js";
 import { ConsoleWebAclStack } from "./waf.js";
@@ -65,6 +66,7 @@ export function defineApp(app: App, opts: { readonly env: Environment; readonly 
     webAclArn: wafStack?.webAcl.arn,
     consoleLogsElsewhere: elsewhere,
     apiOrigin: apiOriginFrom(context),
+    poolMail: poolMailFrom(context),
   });
 
   // CloudFront's log delivery source must be created in us-east-1 too; the logs still go to the access-log bucket
@@ -80,6 +82,13 @@ export function defineApp(app: App, opts: { readonly env: Environment; readonly 
       })
     : undefined;
   return { stack, ...(wafStack && { wafStack }), ...(logsStack && { logsStack }) };
+}
+
+/** Who sends the user pool's mail (`-c poolMail=cognito|ses`, default cognito: docs/deploy.md, checklist step 3). */
+export function poolMailFrom(context: (key: string) => string | undefined): PoolMail {
+  const value = context("poolMail") ?? "cognito";
+  if (value !== "cognito" && value !== "ses") throw new Error(`Context poolMail must be cognito or ses, got "${value}"`);
+  return value;
 }
 
 /** The API's CloudFront-only custom domain from context (`apiOriginDomain` with `apiOriginCertificateArn`), if set. */

@@ -21,6 +21,8 @@ export class Mail extends StackPart {
   readonly configurationSet: ses.ConfigurationSet;
   /** What ses:SendEmail is authorized against: the sender identity, the configuration set, any sandbox recipients. */
   readonly sendResources: string[];
+  /** The sender's identity: the user pool sends through it too, with `-c poolMail=ses` (pool-triggers.ts). */
+  readonly senderIdentityArn: string;
 
   constructor(scope: Construct, id: string, props: MailProps) {
     super(scope, id);
@@ -68,6 +70,7 @@ export class Mail extends StackPart {
         configurationSet: this.configurationSet,
       });
     }
+    this.senderIdentityArn = sender.emailIdentityArn;
     this.sendResources = [sender.emailIdentityArn, configurationSetArn];
     (props.sandboxRecipients ?? []).forEach((address, i) => {
       const recipient = new ses.EmailIdentity(this, `SandboxRecipient${i}`, { identity: ses.Identity.email(address) });

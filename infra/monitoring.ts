@@ -96,6 +96,11 @@ export interface MonitoringProps {
   readonly functions: ReadonlyMap<string, NodejsFunction>;
   /** Getting events out, when the stack has it. */
   readonly eventsOut?: EventsOutWatch;
+  /**
+   * The user pool's own functions (infra/pool-triggers.ts: its mail, sign-ins, the activity export), by handler
+   * name: a failing trigger fails the sign-in or the mail it serves.
+   */
+  readonly poolFunctions?: ReadonlyMap<string, NodejsFunction>;
   /** Construct id of each function (`InstitutionsList`), for alarm ids. */
   readonly functionId: (handler: string) => string;
   readonly tables: readonly { readonly name: string; readonly table: dynamodb.Table }[];
@@ -157,6 +162,17 @@ export class Monitoring extends NestedStack {
 
     // ---- Functions ----
     for (const [handler, fn] of props.functions) {
+      const fnId = props.functionId(handler);
+      alarm(`${fnId}Errors`, fn.metricErrors({ period: PERIOD, statistic: cloudwatch.Stats.SUM }), {
+        description: `functions/${handler}.ts failed (unhandled error, timeout or crash at start)`,
+      });
+      alarm(`${fnId}Throttles`, fn.metricThrottles({ period: PERIOD, statistic: cloudwatch.Stats.SUM }), {
+        description: `functions/${handler}.ts was throttled (reserved or account concurrency reached)`,
+      });
+    }
+
+    // ---- The user pool's own functions: the same two alarms ----
+    for (const [handler, fn] of props.poolFunctions ?? []) {
       const fnId = props.functionId(handler);
       alarm(`${fnId}Errors`, fn.metricErrors({ period: PERIOD, statistic: cloudwatch.Stats.SUM }), {
         description: `functions/${handler}.ts failed (unhandled error, timeout or crash at start)`,

@@ -17,20 +17,22 @@ import * as lambda from "aws-cdk-lib/aws-lambda";
 import { NodejsFunction } from "aws-cdk-lib/aws-lambda-nodejs";
 import * as logs from "aws-cdk-lib/aws-logs";
 import type { Construct } from "constructs";
+import { type POOL_TRIGGERS, type TriggersOf, triggersOf } from "../shared/pool-triggers.js";
 import type { RouteAccess } from "../shared/routes.js";
 import { type Environment, environment } from "../shared/settings.js";
 import { API_MEMORY_MB, BUNDLING, bundlingDefine, functionId, handlerCode } from "./api-function.js";
 import { StackPart } from "./part.js";
 import type { Tables } from "./tables.js";
 
+/** The SSO triggers' handlers (shared/pool-triggers.ts). */
+export type TriggerHandler = (typeof POOL_TRIGGERS)[TriggersOf<"sso">];
+
 /** Each trigger's Cognito calls on the pool, and nothing else (shared/sso/federation.ts makes them). */
-export const TRIGGER_ACTIONS = {
+export const TRIGGER_ACTIONS: Record<TriggerHandler, readonly string[]> = {
   "sso/pre-sign-up": ["cognito-idp:ListUsers", "cognito-idp:AdminLinkProviderForUser"],
   "sso/pre-token-generation": ["cognito-idp:AdminUpdateUserAttributes"],
   "sso/pre-authentication": [],
-} as const satisfies Record<string, readonly string[]>;
-
-export type TriggerHandler = keyof typeof TRIGGER_ACTIONS;
+};
 
 /** What each trigger does to the tables. */
 export const TRIGGER_ACCESS: Readonly<Record<TriggerHandler, RouteAccess>> = {
@@ -54,12 +56,9 @@ export class SsoTriggers extends StackPart {
 
   constructor(scope: Construct, id: string, props: SsoTriggersProps) {
     super(scope, id);
-    const triggers: Record<TriggerHandler, cognito.UserPoolOperation> = {
-      "sso/pre-sign-up": cognito.UserPoolOperation.PRE_SIGN_UP,
-      "sso/pre-token-generation": cognito.UserPoolOperation.PRE_TOKEN_GENERATION,
-      "sso/pre-authentication": cognito.UserPoolOperation.PRE_AUTHENTICATION,
-    };
-    for (const handler of Object.keys(TRIGGER_ACTIONS) as TriggerHandler[]) {
+    // Which trigger runs which module: the pool's one list (shared/pool-triggers.ts).
+    for (const [trigger, handler] of triggersOf("sso")) {
+      const operation = cognito.UserPoolOperation.of(trigger);
       const fnId = functionId(handler);
       const logGroup = new logs.LogGroup(this, `${fnId}Logs`, { retention: props.logRetention, removalPolicy: RemovalPolicy.DESTROY });
       const role = new iam.Role(this, `${fnId}Role`, {
@@ -80,7 +79,7 @@ export class SsoTriggers extends StackPart {
         role,
         logGroup,
         tracing: lambda.Tracing.ACTIVE,
-        description: `${handler}: the user pool's ${triggers[handler].operationName} trigger (SSO sign-in)`,
+        description: `${handler}: the user pool's ${operation.operationName} trigger (SSO sign-in)`,
         environment: environment({ ...props.environment, POWERTOOLS_TRACER_CAPTURE_HTTPS_REQUESTS: "false" }),
         bundling: { ...BUNDLING, define: bundlingDefine(false) },
       });
@@ -92,7 +91,7 @@ export class SsoTriggers extends StackPart {
           statements: [new iam.PolicyStatement({ sid: "UserPool", actions: [...actions], resources: [props.userPool.userPoolArn] })],
         });
       }
-      props.userPool.addTrigger(triggers[handler], fn);
+      props.userPool.addTrigger(operation, fn);
       this.functions.set(handler, fn);
     }
   }

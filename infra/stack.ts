@@ -24,6 +24,7 @@ import { Notifications } from "./notifications.js";
 import { originVerifySecret } from "./origin-secret.js";
 import { addOutputs } from "./outputs.js";
 import { StackPart } from "./part.js";
+import { type PoolMail, PoolTriggers } from "./pool-triggers.js";
 import { boundsEnvironment, ENVIRONMENTS, type Settings } from "./settings.js";
 import { SsoTriggers } from "./sso-triggers.js";
 import { Streaming } from "./streaming.js";
@@ -78,6 +79,12 @@ export interface InstitutionAdminStackProps extends StackProps {
   readonly apiOrigin?: ApiOrigin;
   /** The route table; default `shared/routes.ts` (tests add routes to it). */
   readonly routes?: readonly Route[];
+  /**
+   * Who sends the user pool's mail (`-c poolMail=…`): `cognito` (the default), Cognito's own sender, which needs
+   * nothing verified; `ses`, the stack's SES identity and configuration set, once the identity is verified and the
+   * account out of the SES sandbox (Cognito refuses an unverified identity). docs/deploy.md, checklist step 3.
+   */
+  readonly poolMail?: PoolMail;
 }
 
 export { ACCESS_LOG_FORMAT } from "./api.js";
@@ -113,6 +120,8 @@ export class InstitutionAdminStack extends Stack {
   /** Exports bucket and worker, the events stream's consumer, the bus and the webhook retrier (docs/events-out.md). */
   readonly streaming: Streaming;
   readonly trail: EvidenceTrail;
+  /** The user pool's triggers, its activity export and its mail (pool-triggers.ts). */
+  readonly poolTriggers: PoolTriggers;
   /** The machines' API: institution API keys, chosen at the edge (docs/api-keys.md, infra/machine-api.ts). */
   readonly machineApi: MachineApi;
   /** Origin of the links in mail. */
@@ -226,6 +235,8 @@ export class InstitutionAdminStack extends Stack {
       ...(access.mail ? mailEnv : {}),
       // Directory provisioning (docs/scim.md): the SCIM base URL is the console's origin.
       ...(handler.startsWith("scim/") && { APP_BASE_URL: this.appBaseUrl }),
+      // A person's second step (docs/contract/people.md): where the pool requires one, it cannot be turned off.
+      ...(access.users === "mfa" && { USER_POOL_MFA: settings.mfa }),
       // SSO connections (docs/sso.md): the console's app client lists their providers; their ACS URL is on the pool's domain.
       ...(access.users === "sso" && {
         USER_POOL_CLIENT_ID: this.userPoolClient.userPoolClientId,
@@ -263,6 +274,22 @@ export class InstitutionAdminStack extends Stack {
       if (!this.functions.has(handler)) throw new Error(`Reserved concurrency for unknown handler ${handler}`);
     }
 
+    // ---- The user pool's own functions: its mail, sign-ins and the activity export (docs/contract/people.md) ----
+    this.poolTriggers = new PoolTriggers(this, "PoolTriggers", {
+      userPool: this.userPool,
+      tables,
+      commonEnv,
+      appBaseUrl: this.appBaseUrl,
+      logRetention: settings.logRetention,
+      eventRetentionDays: settings.eventRetentionDays,
+      mail: {
+        poolMail: props.poolMail ?? "cognito",
+        senderEmail: props.senderEmail,
+        senderIdentityArn: mail.senderIdentityArn,
+        configurationSetName: this.mailConfigurationSet.configurationSetName,
+      },
+    });
+
     // ---- Routes and stage ----
     this.stage = api.serve(routes, this.functions, settings);
     if (!api.routesStack) throw new Error("The routes' stack is made by serve");
@@ -293,6 +320,7 @@ export class InstitutionAdminStack extends Stack {
         deadLetterAlarm: this.streaming.deadLetterAlarm,
         deadLetterQueue: this.streaming.deadLetterQueue,
       },
+      poolFunctions: this.poolTriggers.functionsByHandler,
       tables: [
         { name: "Main", table: this.mainTable },
         { name: "Events", table: this.eventsTable },

@@ -11,7 +11,7 @@ import type { Caller } from "./caller.js";
 import { now as clock } from "./clock.js";
 import { config } from "./config.js";
 import { COUNTED_TYPES, type CountedType, EVENT_TYPES, type EventType } from "./constants.js";
-import type { EventDetails } from "./event-details.js";
+import { DETAIL_KEYS, type EventDetails } from "./event-details.js";
 import { newId } from "./ids.js";
 import { METRIC } from "./observability.js";
 import { RETRY, withRetries } from "./retry.js";
@@ -56,16 +56,24 @@ export interface StoredEvent {
 
 /**
  * An event `actor` causes now. `owner` is the account owning the institution the event concerns, when
- * known: a different account records the event too.
+ * known: a different account records the event too. `institution`: the institution it concerns, as the actor
+ * sees it, so that an event of a type that names it (`institution_name` among its `DETAIL_KEYS`) names it by
+ * name, in its details and its description, and not by its id alone.
  */
 export function auditEvent<T extends EventType>(
   actor: Caller,
   type: T,
   details: EventDetails[T],
-  { now = clock(), owner }: { now?: Date; owner?: string | undefined } = {},
+  {
+    now = clock(),
+    owner,
+    institution,
+  }: { now?: Date; owner?: string | undefined; institution?: { readonly name: string } | undefined } = {},
 ): AuditEvent<T> {
   const accounts = owner === undefined || owner === actor.accountId ? [actor.accountId] : [actor.accountId, owner];
-  return { id: newId(now.getTime()), type, createdAt: now.toISOString(), actor, details, accounts };
+  const names = institution !== undefined && (DETAIL_KEYS[type] as readonly string[]).includes("institution_name");
+  const named = names ? ({ ...details, institution_name: institution.name } as EventDetails[T]) : details;
+  return { id: newId(now.getTime()), type, createdAt: now.toISOString(), actor, details: named, accounts };
 }
 
 /** Counters outlive the one-hour alert window by a margin, then DynamoDB's TTL removes them. */
@@ -76,20 +84,59 @@ function text(details: Record<string, unknown>, key: string): string {
   return recordedText(String(details[key] ?? ""), Number.POSITIVE_INFINITY);
 }
 
-/** Human-readable text, computed once at write time because events are immutable. */
-export function describe(type: EventType, details: Record<string, unknown>, actor: string): string {
+/** A person's own event's reasons, in words. */
+const SIGN_IN_FAILURE: Record<string, string> = {
+  wrong_password: "wrong password",
+  wrong_code: "wrong code of the second step",
+  blocked: "blocked by the user pool's threat protection",
+};
+
+/** Why an invitation was revoked, when not by hand. */
+const REVOKED_BECAUSE: Record<string, string> = {
+  administrator_removed: " (its sender's access was removed)",
+  email_delivery_failed: " (its mail could not be sent)",
+};
+
+/**
+ * Human-readable text, computed once at write time because events are immutable. `actor` is the actor's e-mail
+ * (or what stands for an actor that is no person); `actorName` their name, when known: a person's own events name
+ * them by both. Institutions are named by name (`institution_name`), people by e-mail; an id only where nothing
+ * else may be said (an institution the actor cannot see) or an event recorded before names were.
+ */
+export function describe(type: EventType, details: Record<string, unknown>, actor: string, actorName?: string | null): string {
   const t = (key: string) => text(details, key);
+  const person = actorName ? `${recordedText(actorName)} (${actor})` : actor;
+  const institution = details.institution_name !== undefined ? `'${t("institution_name")}'` : t("institution_id");
+  const scoped = (what: string) =>
+    details.institution_name !== undefined || details.institution_id !== undefined ? `${what} ${institution}` : "";
   switch (type) {
+    case "sign_in":
+      return `${person} signed in with their password`;
+    case "sign_in_failed":
+      return `A sign-in as ${person} failed: ${SIGN_IN_FAILURE[t("reason")] ?? t("reason")}`;
+    case "password_reset":
+      return `${person} reset their forgotten password with a code sent by e-mail`;
+    case "password_changed":
+      return `${person} changed their password`;
+    case "mfa_enabled":
+      return `${person} turned on an authenticator app (TOTP) as their second sign-in step`;
+    case "mfa_disabled":
+      return `${person} turned off their authenticator app (TOTP): the password alone signs them in`;
+    case "signed_out_everywhere":
+      return `${person} signed out everywhere: every session of theirs must sign in again`;
     case "institution_created":
       return `${actor} created institution '${t("name")}'`;
     case "institution_updated":
-      return `${actor} updated institution ${t("institution_id")} (${(details.changes as string[] | undefined)?.join(", ") ?? ""})`;
+      return `${actor} updated institution ${institution} (${(details.changes as string[] | undefined)?.join(", ") ?? ""})`;
     case "institution_deleted":
       return `${actor} deleted institution '${t("institution_name")}'`;
-    case "insufficient_privileges":
-      return `${actor} lacked ${t("required_role")} for ${t("action")}`;
+    case "insufficient_privileges": {
+      const needed = t("required_role") === "super_admin" ? "the institution's super admin" : "the cohort-super-admin status";
+      return `${actor} was refused ${t("action").replace(/_/g, " ")}${scoped(" of institution")}: it needs ${needed}`;
+    }
     case "unauthorized_institution_access":
-      return `${actor} tried to access institution ${t("attempted_institution_id")} without access`;
+      // Not visible to the actor: the id they tried is all that may be said (its name would tell them more).
+      return `${actor} tried to reach an institution they cannot see (id ${t("attempted_institution_id")})`;
     case "rate_limit_exceeded":
       if (details.scope === "refused_requests") return `${actor} was refused more than ${t("limit")} requests in a minute`;
       if (details.scope === "institution_daily") return `${actor} reached the limit of ${t("limit")} institutions created in a day`;
@@ -101,15 +148,15 @@ export function describe(type: EventType, details: Record<string, unknown>, acto
     case "token_validation_failure":
       return `${actor} presented an invalid invitation token (${t("reason")})`;
     case "invitation_created":
-      return `${actor} invited ${t("email")} as ${t("role")}`;
+      return `${actor} invited ${t("email")} as ${t("role")}${scoped(" to")}`;
     case "invitation_revoked":
-      return `${actor} revoked the invitation for ${t("email")}`;
+      return `${actor} revoked the invitation for ${t("email")}${scoped(" to")}${REVOKED_BECAUSE[t("reason")] ?? ""}`;
     case "invitation_resent":
-      return `${actor} resent the invitation for ${t("email")}`;
+      return `${actor} resent the invitation for ${t("email")}${scoped(" to")}`;
     case "invitation_accepted":
-      return `${actor} accepted an invitation as ${t("role")}`;
+      return `${actor} accepted an invitation${scoped(" to")} as ${t("role")}`;
     case "cohort_created":
-      return `${actor} created cohort '${t("name")}'`;
+      return `${actor} created cohort '${t("name")}'${scoped(" in")}`;
     case "webhook_created":
       return `${actor} created a webhook to ${t("url")}`;
     case "webhook_deleted":
@@ -118,52 +165,52 @@ export function describe(type: EventType, details: Record<string, unknown>, acto
       return `The webhook to ${t("url")} was disabled after failing since ${t("failing_since")}`;
     case "administrator_removed":
       return details.self === true
-        ? `${actor} left institution ${t("institution_id")}`
-        : `${actor} removed ${t("email") || t("user_id")} from institution ${t("institution_id")}`;
+        ? `${actor} left institution ${institution}`
+        : `${actor} removed ${t("email") || t("user_id")} from institution ${institution}`;
     case "administrator_role_changed":
-      return `${actor} changed the role of ${t("user_id")} from ${t("from")} to ${t("to")}`;
+      return `${actor} changed the role of ${t("email") || t("user_id")} in institution ${institution} from ${t("from")} to ${t("to")}`;
     case "institution_transferred":
-      return `${actor} transferred institution ${t("institution_id")} to ${t("to_user_id")}`;
+      return `${actor} transferred institution ${institution} to ${t("to_email") || t("to_user_id")}`;
     case "account_created":
-      return `${actor} created an account from an invitation to institution ${t("institution_id")}`;
+      return `${actor} created an account from an invitation to institution ${institution}`;
     case "cohort_deleted":
-      return `${actor} deleted cohort '${t("name")}'`;
+      return `${actor} deleted cohort '${t("name")}'${scoped(" in")}`;
     case "scim_connected":
-      return `${actor} connected a directory (SCIM) to institution ${t("institution_id")}`;
+      return `${actor} connected a directory (SCIM) to institution ${institution}`;
     case "scim_token_rotated":
-      return `${actor} rotated the directory (SCIM) token of institution ${t("institution_id")}`;
+      return `${actor} rotated the directory (SCIM) token of institution ${institution}`;
     case "scim_role_mappings_changed":
-      return `${actor} changed the directory (SCIM) role mappings of institution ${t("institution_id")}`;
+      return `${actor} changed the directory (SCIM) role mappings of institution ${institution}`;
     case "scim_disconnected":
-      return `${actor} disconnected the directory (SCIM) of institution ${t("institution_id")}`;
+      return `${actor} disconnected the directory (SCIM) of institution ${institution}`;
     case "administrator_provisioned":
-      return `${actor} provisioned ${t("email")} as ${t("role")} in institution ${t("institution_id")}`;
+      return `${actor} provisioned ${t("email")} as ${t("role")} in institution ${institution}`;
     case "administrator_deprovisioned":
-      return `${actor} deprovisioned ${t("email")} from institution ${t("institution_id")} (${t("reason")})`;
+      return `${actor} deprovisioned ${t("email")} from institution ${institution} (${t("reason")})`;
     case "domain_added":
-      return `${actor} added the domain ${t("domain")} to institution ${t("institution_id")}`;
+      return `${actor} added the domain ${t("domain")} to institution ${institution}`;
     case "domain_verified":
-      return `${actor} verified the domain ${t("domain")} for institution ${t("institution_id")}`;
+      return `${actor} verified the domain ${t("domain")} for institution ${institution}`;
     case "domain_verification_failed":
       return details.state === "failed"
-        ? `The domain ${t("domain")} of institution ${t("institution_id")} failed verification (${t("reason")})`
-        : `${actor} could not verify the domain ${t("domain")} (${t("reason")})`;
+        ? `The domain ${t("domain")} of institution ${institution} failed verification (${t("reason")})`
+        : `${actor} could not verify the domain ${t("domain")} of institution ${institution} (${t("reason")})`;
     case "domain_removed":
-      return `${actor} removed the domain ${t("domain")} from institution ${t("institution_id")}`;
+      return `${actor} removed the domain ${t("domain")} from institution ${institution}`;
     case "sso_connected":
-      return `${actor} connected ${t("type").toUpperCase()} single sign-on (${t("provider_name")}) to institution ${t("institution_id")}`;
+      return `${actor} connected ${t("type").toUpperCase()} single sign-on (${t("provider_name")}) to institution ${institution}`;
     case "sso_updated":
-      return `${actor} changed the single sign-on of institution ${t("institution_id")} (${(details.changes as string[] | undefined)?.join(", ") ?? ""})`;
+      return `${actor} changed the single sign-on of institution ${institution} (${(details.changes as string[] | undefined)?.join(", ") ?? ""})`;
     case "sso_disconnected":
-      return `${actor} disconnected the single sign-on (${t("provider_name")}) of institution ${t("institution_id")}`;
+      return `${actor} disconnected the single sign-on (${t("provider_name")}) of institution ${institution}`;
     case "sso_sign_in":
-      return `${actor} signed in with single sign-on (${t("provider_name")}) to institution ${t("institution_id")}`;
+      return `${person} signed in with single sign-on (${t("provider_name")}) to institution ${institution}`;
     case "sso_sign_in_refused":
       return `A single sign-on (${t("provider_name")}) was refused (${t("reason")})`;
     case "api_key_created":
-      return `${actor} created API key '${t("name")}' for institution ${t("institution_id")}`;
+      return `${actor} created API key '${t("name")}' for institution ${institution}`;
     case "api_key_revoked":
-      return `${actor} revoked API key '${t("name")}' of institution ${t("institution_id")}`;
+      return `${actor} revoked API key '${t("name")}' of institution ${institution}`;
   }
 }
 
@@ -179,7 +226,7 @@ export function requestValue(value: string | undefined): string | null {
  * Keys whose values are validated e-mail addresses (at most 254 characters, no control or format
  * character): recorded whole, because an address cut short would name someone else.
  */
-const WHOLE = new Set(["email", "user_email"]);
+const WHOLE = new Set(["email", "user_email", "to_email"]);
 
 /**
  * Every string of an event's details as the trail records it (docs/security.md): each a `recordedText`,
@@ -204,11 +251,13 @@ export function periodStartOf(ms: number): string {
 }
 
 /**
- * How the description names an actor: its e-mail, an API key by its name (docs/api-keys.md: "API key 'SIS sync'
+ * How the description names an actor: its e-mail, the directory as what it is, an API key by its name (docs/api-keys.md: "API key 'SIS sync'
  * invited …"), else its id.
  */
 function actorText(actor: Caller, email: string | null): string {
   if (actor.apiKey) return keyLabel(recordedText(actor.apiKey.name));
+  // The directory is no person (docs/scim.md): named as what it is, not by its connection's id.
+  if (actor.directory) return "The directory (SCIM)";
   return email ?? recordedText(actor.id);
 }
 
@@ -230,7 +279,7 @@ function storedItem(e: AuditEvent, account: string): Record<string, unknown> {
     user_name: actor.name === null ? null : recordedText(actor.name),
     ip_address: actor.ip,
     details,
-    description: describe(e.type, details, actorText(actor, email)),
+    description: describe(e.type, details, actorText(actor, email), actor.directory || key ? null : actor.name),
     created_at: e.createdAt,
   };
   return {

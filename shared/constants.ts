@@ -58,6 +58,13 @@ export const EVENT_TYPES = [
   "sso_sign_in_refused",
   "api_key_created",
   "api_key_revoked",
+  "sign_in",
+  "sign_in_failed",
+  "password_reset",
+  "password_changed",
+  "mfa_enabled",
+  "mfa_disabled",
+  "signed_out_everywhere",
 ] as const;
 export type EventType = (typeof EVENT_TYPES)[number];
 

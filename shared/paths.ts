@@ -17,6 +17,8 @@ export const paths = {
   webhooks: `${api}/admin/webhooks`,
   /** Home-realm discovery (docs/sso.md): public, the e-mail's SSO connection. */
   ssoDiscover: `${api}/sso/discover`,
+  /** The caller's own account (docs/contract/people.md): their second sign-in step, their sessions. */
+  me: `${api}/me`,
   openapi: `${api}/openapi.json`,
   docs: `${api}/docs`,
   /** The SCIM 2.0 service (docs/scim.md): a connection's `base_url` is the API's origin and this. */

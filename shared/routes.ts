@@ -27,6 +27,10 @@ export const USER_ACTIONS = {
     "cognito-idp:DescribeUserPoolClient",
     "cognito-idp:UpdateUserPoolClient",
   ],
+  /** The caller's own second sign-in step (docs/contract/people.md, `PUT /me/mfa`). */
+  mfa: ["cognito-idp:AdminSetUserMFAPreference"],
+  /** Revoking every session of the caller (docs/contract/people.md, `POST /me/sign_out_everywhere`). */
+  sign_out: ["cognito-idp:AdminUserGlobalSignOut"],
 } as const;
 export type UserAccess = keyof typeof USER_ACTIONS;
 
@@ -65,7 +69,8 @@ export interface RouteAccess {
   /**
    * What a handler does to users in the user pool: `read` them as the pool holds them now (transfer, docs/contract/README.md
    * docs/security.md), or `join` (create, set the password of and delete again a user joining from an invitation,
-   * docs/joining.md), `provision` them (SCIM, docs/scim.md), or keep an institution's identity provider in it (`sso`, docs/sso.md).
+   * docs/joining.md), `provision` them (SCIM, docs/scim.md), keep an institution's identity provider in it (`sso`, docs/sso.md),
+   * or the caller's own second step and sessions (`mfa`, `sign_out`, docs/contract/people.md).
    * infra/api-function.ts grants exactly the actions of `USER_ACTIONS`.
    */
   readonly users?: UserAccess;
@@ -392,6 +397,17 @@ const table: readonly Declared[] = [
     handler: "webhooks/deliveries",
     rule: rule.cohort_super_admin,
     access: { main: ["GetItem", "Query"], events: TRAIL },
+  },
+  // The caller's own account (docs/contract/people.md): the pool's change and its event, in the caller's trail. No
+  // refusal of theirs is counted (a 422 is the caller's own state), so the trail's write is the event alone. Not for
+  // API keys (no scope): a key is no person of the pool.
+  { method: "PUT", path: `${paths.me}/mfa`, handler: "me/mfa", rule: rule.any, access: { events: ["append"], users: "mfa" } },
+  {
+    method: "POST",
+    path: `${paths.me}/sign_out_everywhere`,
+    handler: "me/sign-out-everywhere",
+    rule: rule.any,
+    access: { events: ["append"], users: "sign_out" },
   },
   // Directory provisioning (docs/scim.md): the connection, managed by the institution's super admin,
   ...(["POST", "GET", "PATCH", "DELETE"] as const).map(

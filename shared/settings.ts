@@ -116,6 +116,8 @@ export const USERS = () => ({
   USER_POOL_CLIENT_ID: optionalText,
   /** The pool's managed-login domain (`https://…`): the ACS URL and redirect URI an IdP's administrator pastes (docs/sso.md). */
   COGNITO_DOMAIN: optionalText,
+  /** The pool's MFA (infra/settings.ts `mfa`), for `PUT /me/mfa`: where `required`, TOTP cannot be turned off. */
+  USER_POOL_MFA: v.optional(v.picklist(["optional", "required"]), "optional"),
 });
 
 /** `host`, `host:port`, `[v6]:port`: what `Resolver.setServers` takes. */

@@ -184,6 +184,11 @@ export const keys = {
     pk: `ACCOUNT#${keyPart(accountId)}`,
     sk: `INSTITUTIONS#DAY#${day}`,
   }),
+  /**
+   * A record of the user pool's activity export that has its event in the trail (shared/people/repository.ts),
+   * by the export's own event id: a record delivered again finds it and records nothing.
+   */
+  poolActivity: (cognitoEventId: string): Key => ({ pk: `POOLACTIVITY#${keyPart(cognitoEventId)}`, sk: "RECORDED" }),
 } as const;
 
 /**

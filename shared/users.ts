@@ -14,13 +14,16 @@ import {
   AdminCreateUserCommand,
   AdminDeleteUserCommand,
   AdminGetUserCommand,
+  AdminSetUserMFAPreferenceCommand,
   AdminSetUserPasswordCommand,
+  AdminUserGlobalSignOutCommand,
   type AttributeType,
   CognitoIdentityProviderClient,
   ListUsersCommand,
 } from "@aws-sdk/client-cognito-identity-provider";
 import { localCredentials, observe } from "./aws.js";
 import { config } from "./config.js";
+import type { PoolMailMetadata } from "./pool-mail.js";
 import { need, readSettings, USERS } from "./settings.js";
 import { tracer } from "./telemetry.js";
 
@@ -125,6 +128,46 @@ export async function currentAccountOf(sub: string): Promise<string | undefined>
   }
 }
 
+/**
+ * The attributes the pool holds for the user `sub` now (`sub`, `email`, `name`, `custom:account_id`, …), for an
+ * event about them that no trigger carried (the activity export); undefined for a user the pool no longer has.
+ */
+export async function poolAttributesOf(sub: string): Promise<Record<string, string> | undefined> {
+  try {
+    const out = await cognito.send(new AdminGetUserCommand({ UserPoolId: poolId(), Username: sub }));
+    return Object.fromEntries((out.UserAttributes ?? []).flatMap((a) => (a.Name && a.Value !== undefined ? [[a.Name, a.Value]] : [])));
+  } catch (err) {
+    if (named(err, "UserNotFoundException")) return undefined;
+    throw err;
+  }
+}
+
+/**
+ * The user `sub`'s authenticator app (TOTP) as their second sign-in step, on (and preferred) or off. `unverified`
+ * when turning it on before the user verified a code of an associated app (AssociateSoftwareToken, then
+ * VerifySoftwareToken, with their own access token): the pool refuses.
+ */
+export async function setSoftwareTokenMfa(sub: string, enabled: boolean): Promise<"ok" | "unverified"> {
+  try {
+    await cognito.send(
+      new AdminSetUserMFAPreferenceCommand({
+        UserPoolId: poolId(),
+        Username: sub,
+        SoftwareTokenMfaSettings: { Enabled: enabled, PreferredMfa: enabled },
+      }),
+    );
+    return "ok";
+  } catch (err) {
+    if (enabled && named(err, "InvalidParameterException")) return "unverified";
+    throw err;
+  }
+}
+
+/** Revokes every refresh token of the user `sub` (AdminUserGlobalSignOut): each session must sign in again. */
+export async function signOutEverywhere(sub: string): Promise<void> {
+  await cognito.send(new AdminUserGlobalSignOutCommand({ UserPoolId: poolId(), Username: sub }));
+}
+
 /** A pool user as SCIM provisioning needs it (docs/scim.md). */
 export interface PoolUser {
   readonly user_id: string;
@@ -146,9 +189,15 @@ async function findByEmail(email: string): Promise<PoolUser | undefined> {
 
 /**
  * SCIM provisioning's side of the pool: the user with `email`, or one made (in `accountId`, named `name`, its
- * e-mail verified) with the pool's own invitation, which mails a temporary password.
+ * e-mail verified) with the pool's own invitation, which mails a temporary password in the service's words,
+ * naming `institution` (the CustomMessage trigger reads it from the call's `ClientMetadata`).
  */
-export async function findOrCreatePoolUser(email: string, name: string | undefined, accountId: string): Promise<PoolUser> {
+export async function findOrCreatePoolUser(
+  email: string,
+  name: string | undefined,
+  accountId: string,
+  institution?: { readonly name: string },
+): Promise<PoolUser> {
   const found = await findByEmail(email);
   if (found) return found;
   try {
@@ -163,6 +212,10 @@ export async function findOrCreatePoolUser(email: string, name: string | undefin
           { Name: "custom:account_id", Value: accountId },
         ],
         DesiredDeliveryMediums: ["EMAIL"],
+        // For the mail's words (the CustomMessage trigger, shared/pool-mail.ts): which institution's directory made the user.
+        ...(institution && {
+          ClientMetadata: { source: "directory", institution_name: institution.name } satisfies PoolMailMetadata,
+        }),
       }),
     );
     const sub = attribute(out.User?.Attributes, "sub");

@@ -1,14 +1,12 @@
 /**
  * The local Cognito: the user pool the stack needs, and ID tokens for any user on demand.
  *
- * cognito-local puts `email`, `custom:*` attributes and `cognito:groups` into its ID tokens, but not `name`
- * (real Cognito does). A PreTokenGeneration trigger, served here over the Lambda Invoke API that
- * cognito-local calls, adds it back.
+ * cognito-local invokes the pool's triggers over the Lambda Invoke API, at the gateway's Lambda endpoint
+ * (lambda.ts): the modules the stack deploys (shared/pool-triggers.ts), PreTokenGeneration's answer with the `name`
+ * claim added that cognito-local leaves out of its ID tokens (real Cognito has it).
  */
 import { randomBytes } from "node:crypto";
 import { mkdirSync, writeFileSync } from "node:fs";
-import { createServer } from "node:http";
-import type { AddressInfo } from "node:net";
 import { join } from "node:path";
 import {
   AdminAddUserToGroupCommand,
@@ -30,10 +28,10 @@ import {
 } from "@aws-sdk/client-cognito-identity-provider";
 import { SUPER_ADMIN_GROUP } from "../../shared/caller.js";
 import { PASSWORD_POLICY } from "../../shared/password-policy.js";
+import { localFunctionName, POOL_TRIGGERS } from "../../shared/pool-triggers.js";
 
 export const POOL_NAME = "institution-admin";
 export const CLIENT_NAME = "institution-admin-local";
-const TRIGGER_FUNCTION = "institution-admin-pre-token-generation";
 
 /** What talking to the local pool takes; a subset of the stack info. */
 export interface CognitoTarget {
@@ -48,48 +46,25 @@ export function cognitoClient(endpoint: string, region: string): CognitoIdentity
 }
 
 /**
- * Writes cognito-local's `.cognito/config.json` under `dataDir`: the issuer it signs tokens with and where
- * the PreTokenGeneration trigger listens. cognito-local reads it at start, so call this before each start.
+ * Writes cognito-local's `.cognito/config.json` under `dataDir`: the issuer it signs tokens with, and the
+ * triggers it invokes at `triggerEndpoint` (the gateway's Lambda endpoint, lambda.ts): every trigger of the pool
+ * (shared/pool-triggers.ts, the modules the stack deploys). cognito-local reads it at start, so call this before
+ * each start. What cognito-local 5.3 calls of them: CustomMessage, PostAuthentication, PostConfirmation as Cognito
+ * does; PreTokenGeneration on every token it issues (its own flows only: the SSO module answers a federated
+ * `TokenGeneration_HostedAuth` alone, and leaves these as they are); PreSignUp on SignUp only, which the service
+ * never calls (AdminCreateUser makes its users; the module acts on `PreSignUp_ExternalProvider` alone); never
+ * PreAuthentication (listed all the same, as the deployed pool lists it).
  */
 export function writeCognitoConfig(dataDir: string, opts: { issuerDomain: string; triggerEndpoint: string }): void {
   const dir = join(dataDir, ".cognito");
   mkdirSync(dir, { recursive: true });
+  const pool = Object.fromEntries(Object.entries(POOL_TRIGGERS).map(([trigger, handler]) => [trigger, localFunctionName(handler)]));
   const config = {
     TokenConfig: { IssuerDomain: opts.issuerDomain },
     LambdaClient: { endpoint: opts.triggerEndpoint, region: "local", credentials: { accessKeyId: "local", secretAccessKey: "local" } },
-    TriggerFunctions: { PreTokenGeneration: TRIGGER_FUNCTION },
+    TriggerFunctions: pool,
   };
   writeFileSync(join(dir, "config.json"), `${JSON.stringify(config, null, 2)}\n`);
-}
-
-/** The PreTokenGeneration "Lambda": a Lambda Invoke endpoint that adds the `name` attribute as a claim. */
-export async function startTokenTrigger(): Promise<{ endpoint: string; close(): Promise<void> }> {
-  const server = createServer((req, res) => {
-    const chunks: Buffer[] = [];
-    req.on("data", (c: Buffer) => chunks.push(c));
-    req.on("end", () => {
-      try {
-        if (req.method !== "POST" || !req.url?.includes(`/functions/${TRIGGER_FUNCTION}/invocations`)) {
-          res.writeHead(404).end();
-          return;
-        }
-        const event = JSON.parse(Buffer.concat(chunks).toString("utf8")) as { request?: { userAttributes?: Record<string, string> } };
-        const name = event.request?.userAttributes?.name;
-        const response = { claimsOverrideDetails: name ? { claimsToAddOrOverride: { name } } : {} };
-        res.writeHead(200, { "content-type": "application/json" }).end(JSON.stringify({ ...event, response }));
-      } catch (err) {
-        res.writeHead(200, { "content-type": "application/json", "x-amz-function-error": "Unhandled" });
-        res.end(JSON.stringify({ errorMessage: String(err) }));
-      }
-    });
-  });
-  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
-  server.unref(); // the owner of the stack decides how long the process lives
-  const { port } = server.address() as AddressInfo;
-  return {
-    endpoint: `http://127.0.0.1:${port}`,
-    close: () => new Promise((resolve) => server.close(() => resolve())),
-  };
 }
 
 /**

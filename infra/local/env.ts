@@ -110,6 +110,9 @@ export const PROCESS_SETTINGS = [
   "CONSOLE_DIR",
   /** The local SES, for cognito-local's mail (cognito-local.mjs). */
   "LOCAL_SES_ENDPOINT",
+  /** The port of the user pool's functions in the gateway's process (lambda.ts), and their endpoint for cognito-local.mjs. */
+  "LOCAL_LAMBDA_PORT",
+  "LOCAL_LAMBDA_ENDPOINT",
   /** The CLI profile's account and region, for `cdk deploy` (infra/app.ts). */
   "CDK_DEFAULT_ACCOUNT",
   "CDK_DEFAULT_REGION",

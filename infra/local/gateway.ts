@@ -32,6 +32,9 @@ import { CORE, environment, readSettings } from "../../shared/settings.js";
 import { type ConsoleSite, consoleSiteFromEnv } from "./console.js";
 import { startDigestTimer } from "./digest-timer.js";
 import { asFunction } from "./function-scope.js";
+import { lambdaContext } from "./lambda-context.js";
+
+export { lambdaContext };
 
 // Handlers import files as text where the deployed bundle has them inlined by esbuild (the API reference page).
 register("./text-imports.mjs", import.meta.url);
@@ -287,29 +290,6 @@ export function buildEvent(input: EventInput): APIGatewayProxyEventV2WithJWTAuth
     },
     ...(eventBody !== undefined && { body: eventBody }),
     isBase64Encoded,
-  };
-}
-
-/** A Lambda-like context; `deadline` is when the invocation times out. */
-export function lambdaContext(handler: string, region: string, deadline: number): Context {
-  const functionName = `institution-admin-${handler.replace(/\//g, "-")}`;
-  const day = new Date().toISOString().slice(0, 10).replace(/-/g, "/");
-  const unsupported = () => {
-    throw new Error("callback-style completion is not supported; return a promise");
-  };
-  return {
-    callbackWaitsForEmptyEventLoop: true,
-    functionName,
-    functionVersion: "$LATEST",
-    invokedFunctionArn: `arn:aws:lambda:${region}:123456789012:function:${functionName}`,
-    memoryLimitInMB: "512",
-    awsRequestId: randomUUID(),
-    logGroupName: `/aws/lambda/${functionName}`,
-    logStreamName: `${day}/[$LATEST]${randomBytes(16).toString("hex")}`,
-    getRemainingTimeInMillis: () => Math.max(0, deadline - Date.now()),
-    done: unsupported,
-    fail: unsupported,
-    succeed: unsupported,
   };
 }
 
@@ -736,9 +716,17 @@ async function main(): Promise<void> {
   const stopTimer = process.env.DIGEST_TIMER ? startDigestTimer((line) => console.log(line)) : () => {};
   // The functions AWS invokes without a route (export worker, stream consumer, webhook retrier), in-process.
   const workers = process.env.LOCAL_WORKERS ? await (await import("./workers.js")).startLocalWorkers() : undefined;
+  // The user pool's triggers and its activity subscriber (shared/pool-triggers.ts), for cognito-local to invoke.
+  const lambdaPort = process.env.LOCAL_LAMBDA_PORT;
+  const lambda = lambdaPort
+    ? await (await import("./lambda.js")).startLambdaEndpoint(Number(lambdaPort), process.env.AWS_REGION ?? "us-east-1", (line) =>
+        console.error(line),
+      )
+    : undefined;
+  if (lambda) console.log(`[gateway] the user pool's functions answer on ${lambda.endpoint}`);
   const stop = () => {
     stopTimer();
-    void Promise.all([gateway.close(), workers?.stop()]).then(() => process.exit(0));
+    void Promise.all([gateway.close(), workers?.stop(), lambda?.close()]).then(() => process.exit(0));
   };
   process.on("SIGTERM", stop);
   process.on("SIGINT", stop);

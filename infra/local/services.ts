@@ -309,6 +309,7 @@ export function cognitoService(opts: {
   output: string;
   sesEndpoint?: string;
   cognitoDomain?: string;
+  lambdaEndpoint?: string;
 }): Service {
   // cognito-local's own bin, with code mails to the local SES and the targets Amplify needs (cognito-local.mjs).
   const bin = fileURLToPath(new URL("./cognito-local.mjs", import.meta.url));
@@ -326,6 +327,8 @@ export function cognitoService(opts: {
       ...(opts.sesEndpoint !== undefined && { LOCAL_SES_ENDPOINT: opts.sesEndpoint }),
       // The managed login's origin (cognito-managed-login.mjs): its ACS URL and OIDC redirect URI.
       ...(opts.cognitoDomain !== undefined && { COGNITO_DOMAIN: opts.cognitoDomain }),
+      // The user pool's functions (infra/local/lambda.ts): the activity export's subscriber, which the stand-in invokes.
+      ...(opts.lambdaEndpoint !== undefined && { LOCAL_LAMBDA_ENDPOINT: opts.lambdaEndpoint }),
     },
     output: opts.output,
     ready: () => answers(`http://127.0.0.1:${opts.port}/health`, (s) => s === 200),

@@ -18,7 +18,7 @@ import {
 import { paths } from "../../shared/paths.js";
 import { CORE, DNS, environment, MAIL, readSettings, STREAM } from "../../shared/settings.js";
 import { createTableInput, eventsTable, idempotencyTable, mainTable, type TableDef } from "../../shared/tables.js";
-import { ensureUserPool, startTokenTrigger, writeCognitoConfig } from "./cognito.js";
+import { ensureUserPool, writeCognitoConfig } from "./cognito.js";
 import { LOCAL_CREDENTIALS, LOCAL_EXPORTS_BUCKET, type LocalTrail, localHandlerEnv, processEnvironment } from "./env.js";
 import { cognitoService, dynamodbService, freePort, gatewayService, ROOT, type Service, s3Service, sesService } from "./services.js";
 
@@ -57,6 +57,11 @@ export interface StackInfo {
   readonly trail: LocalTrail;
   /** s3rver, holding the full exports' files (docs/events-out.md). */
   readonly s3Endpoint: string;
+  /**
+   * The user pool's functions over Lambda's Invoke API (`POST <it>/2015-03-31/functions/<name>/invocations`,
+   * infra/local/lambda.ts), served by the gateway's process: where cognito-local invokes the pool's triggers.
+   */
+  readonly lambdaEndpoint: string;
 }
 
 export interface StackOptions {
@@ -232,6 +237,11 @@ export interface GatewayRole {
   readonly digestTimer: boolean;
   /** Honour `x-local-clock-offset` (the test run's stack only). */
   readonly clockHeader: boolean;
+  /**
+   * Serve the user pool's functions on this port (lambda.ts), where cognito-local invokes them. One gateway per
+   * stack: the port is in cognito-local's configuration.
+   */
+  readonly lambdaPort?: number;
   /** Verified domains' TXT lookups (`host:port`, comma-separated); the system's resolvers when unset. */
   readonly dnsResolvers?: string | undefined;
   /** More environment for the handlers. */
@@ -258,6 +268,8 @@ export function gatewayEnvironment(info: StackInfo, role: GatewayRole): Record<s
       // The pool that transfer, joining and SCIM use (shared/users.ts), as the CDK stack names it to those functions.
       USER_POOL_ID: userPoolId,
       COGNITO_ENDPOINT: cognitoEndpoint,
+      // The local pool is configured as dev's (ensureUserPool): MFA optional.
+      USER_POOL_MFA: "optional",
       // SSO connections: the console's app client lists their providers; the pool's managed-login domain (its ACS
       // URL and redirect URI) is the local Cognito's (cognito-managed-login.mjs).
       USER_POOL_CLIENT_ID: userPoolClientId,
@@ -270,6 +282,7 @@ export function gatewayEnvironment(info: StackInfo, role: GatewayRole): Record<s
       LOCAL_WORKERS: role.workers ? "true" : "",
       DIGEST_TIMER: role.digestTimer ? "true" : "",
       LOCAL_CLOCK_HEADER: role.clockHeader ? "true" : "",
+      LOCAL_LAMBDA_PORT: role.lambdaPort === undefined ? "" : String(role.lambdaPort),
       AWS_SESSION_TOKEN: "",
       AWS_PROFILE: "",
       // The console's /config.json (console.ts): the same keys the CDK stack writes into its bucket.
@@ -321,8 +334,11 @@ export async function startLocalStack(opts: StackOptions): Promise<LocalStack> {
     ...ensureTrailKey(opts.dataDir),
   };
 
-  const trigger = await startTokenTrigger();
-  writeCognitoConfig(cognitoDir, { issuerDomain: cognitoEndpoint, triggerEndpoint: trigger.endpoint });
+  // The user pool's functions answer in the gateway's process (lambda.ts), which starts after cognito-local:
+  // its port is fixed now, so that cognito-local's configuration can name it.
+  const lambdaPort = await freePort();
+  const lambdaEndpoint = `http://127.0.0.1:${lambdaPort}`;
+  writeCognitoConfig(cognitoDir, { issuerDomain: cognitoEndpoint, triggerEndpoint: lambdaEndpoint });
 
   const dynamodb = dynamodbService({
     port: ports.dynamodb,
@@ -337,6 +353,7 @@ export async function startLocalStack(opts: StackOptions): Promise<LocalStack> {
     output: join(logDir, "cognito.log"),
     sesEndpoint,
     cognitoDomain,
+    lambdaEndpoint,
   });
   const ses = sesService({ port: ports.ses, output: join(logDir, "ses.log") });
   const s3 = s3Service({ port: ports.s3, dir: join(opts.dataDir, "s3"), bucket: LOCAL_EXPORTS_BUCKET, output: join(logDir, "s3.log") });
@@ -346,7 +363,6 @@ export async function startLocalStack(opts: StackOptions): Promise<LocalStack> {
   const stopAll = async () => {
     await gateway?.stop();
     await Promise.all(started.map((s) => s.stop()));
-    await trigger.close();
   };
 
   try {
@@ -379,6 +395,7 @@ export async function startLocalStack(opts: StackOptions): Promise<LocalStack> {
       docsUrl: `${apiUrl}${paths.docs}`,
       trail,
       s3Endpoint,
+      lambdaEndpoint,
     };
     gateway = gatewayService({
       port: ports.api,
@@ -389,6 +406,7 @@ export async function startLocalStack(opts: StackOptions): Promise<LocalStack> {
         workers: true,
         digestTimer: opts.digestTimer !== false,
         clockHeader: opts.clockHeader === true,
+        lambdaPort,
         dnsResolvers: opts.dnsResolvers ?? shell.DNS_RESOLVERS,
         ...(opts.handlerEnv && { handlerEnv: opts.handlerEnv }),
       }),

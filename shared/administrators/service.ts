@@ -58,7 +58,7 @@ const directoryManaged = (record: AccessRecord, institution: Institution) =>
 
 /** An event about the institution of `visible`: in the actor's trail and its owner's. */
 export const institutionEvent = <T extends EventType>(caller: Caller, visible: Visible, type: T, details: EventDetails[T], now: Date) =>
-  auditEvent(caller, type, details, { now, owner: visible.institution.account_id });
+  auditEvent(caller, type, details, { now, owner: visible.institution.account_id, institution: visible.institution });
 
 /** A user id from a path or body that could name a member (anything else is as unknown as a stranger's). */
 const plausibleUserId = (id: string | undefined): id is string => typeof id === "string" && id !== "" && id.length <= 128;
@@ -145,7 +145,13 @@ export async function changeAdministratorRole(
     const step = change.changeRole(target.user_id, role);
     if (step.kind === "owner_out_of_reach") throw new Unprocessable(SUPER_ADMIN_ROLE_FIXED);
     if (step.kind !== "ok") return RETRY;
-    change.record("administrator_role_changed", { institution_id: institution.id, user_id: target.user_id, from, to: role });
+    change.record("administrator_role_changed", {
+      institution_id: institution.id,
+      user_id: target.user_id,
+      ...(target.email && { email: target.email }),
+      from,
+      to: role,
+    });
     if ((await commitMembership(change)).kind !== "ok") return RETRY;
     return { administrator: toAdministrator(changed, institution), message: "Role updated" };
   });

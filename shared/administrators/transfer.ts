@@ -47,7 +47,12 @@ export async function transferInstitution(caller: Caller, institutionId: string 
 
     const now = clock();
     const after: Institution = { ...before, super_admin_id: target.user_id, updated_at: now.toISOString() };
-    const details = { institution_id: before.id, from_user_id: caller.id, to_user_id: target.user_id };
+    const details = {
+      institution_id: before.id,
+      from_user_id: caller.id,
+      to_user_id: target.user_id,
+      ...(target.email && { to_email: target.email }),
+    };
     const event = institutionEvent(caller, visible, "institution_transferred", details, now);
     const written = await repo.transferInstitution(before, after, event);
     if (written.kind === "too_large") throw new Unprocessable(TOO_MANY_FOR_CHANGE);

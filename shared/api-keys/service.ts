@@ -50,7 +50,7 @@ async function lookUp(caller: Caller, institutionId: string | undefined): Promis
 }
 
 const event = <T extends EventType>(caller: Caller, visible: Visible, type: T, details: EventDetails[T], now: Date) =>
-  auditEvent(caller, type, details, { now, owner: visible.institution.account_id });
+  auditEvent(caller, type, details, { now, owner: visible.institution.account_id, institution: visible.institution });
 
 /** A calendar year after `now`: the furthest a key may expire. */
 function yearAfter(now: Date): number {

@@ -58,7 +58,7 @@ export function toView(d: DomainRecord, now: Date): DomainView {
 }
 
 const event = <T extends EventType>(caller: Caller, visible: Visible, type: T, details: EventDetails[T], now: Date) =>
-  auditEvent(caller, type, details, { now, owner: visible.institution.account_id });
+  auditEvent(caller, type, details, { now, owner: visible.institution.account_id, institution: visible.institution });
 
 /** The institution, visible to the caller and (for writes) administered by it. */
 async function institutionFor(caller: Caller, institutionId: string | undefined, write: boolean): Promise<Visible> {

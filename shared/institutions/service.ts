@@ -78,7 +78,7 @@ export async function requireSuperAdminOf(caller: Caller, visible: Visible, acti
   if (visible.isSuperAdmin) return;
   const { institution } = visible;
   const details = { action, required_role: "super_admin" as const, institution_id: institution.id };
-  await recordRefusal(caller, auditEvent(caller, "insufficient_privileges", details, { owner: institution.account_id }));
+  await recordRefusal(caller, auditEvent(caller, "insufficient_privileges", details, { owner: institution.account_id, institution }));
   throw new Forbidden(message);
 }
 
@@ -203,7 +203,12 @@ export async function updateInstitution(
     const before = visible.institution;
     const after = { ...apply(before, input), updated_at: now.toISOString() };
     const changes = submittedKeys(body, "institution", WRITABLE_FIELDS);
-    const event = auditEvent(caller, "institution_updated", { institution_id: after.id, changes }, { now, owner: before.account_id });
+    const event = auditEvent(
+      caller,
+      "institution_updated",
+      { institution_id: after.id, changes },
+      { now, owner: before.account_id, institution: after },
+    );
     const result = await repo.storeInstitutionUpdate(before, after, event);
     if (result.kind === "ok")
       return { institution: toRecord(after), message: "Institution updated successfully", version: before.version + 1 };
@@ -240,7 +245,8 @@ export async function createCohort(caller: Caller, institutionId: string | undef
     const { institution } = visible;
     const cohort = { id: newId(now.getTime()), institution_id: institution.id, name: input.name, created_at: now.toISOString() };
     const details = { institution_id: institution.id, cohort_id: cohort.id, name: cohort.name };
-    const result = await repo.insertCohort(cohort, auditEvent(caller, "cohort_created", details, { now, owner: institution.account_id }));
+    const event = auditEvent(caller, "cohort_created", details, { now, owner: institution.account_id, institution });
+    const result = await repo.insertCohort(cohort, event);
     if (result.kind === "gone") throw new NotFound(messages.institutionNotFound);
     if (result.kind === "retry") return RETRY;
     return { cohort: { id: cohort.id, name: cohort.name, created_at: cohort.created_at } };
@@ -264,7 +270,10 @@ export async function deleteCohort(caller: Caller, institutionId: string | undef
     if (!cohort) throw new NotFound(COHORT_NOT_FOUND);
     const { institution } = visible;
     const details = { institution_id: institution.id, cohort_id: cohort.id, name: cohort.name };
-    const result = await repo.removeCohort(cohort, auditEvent(caller, "cohort_deleted", details, { owner: institution.account_id }));
+    const result = await repo.removeCohort(
+      cohort,
+      auditEvent(caller, "cohort_deleted", details, { owner: institution.account_id, institution }),
+    );
     if (result.kind === "ok") return { message: `Cohort '${cohort.name}' deleted` };
     if (result.kind === "cohort_gone") throw new NotFound(COHORT_NOT_FOUND);
     // The institution went meanwhile: read again, for the same 404 (and event) as any unknown id.

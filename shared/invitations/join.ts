@@ -101,7 +101,7 @@ export async function registerFromInvitation(visitor: Caller, body: unknown): Pr
           user,
           "account_created",
           { user_id: user.id, email: used.email, institution_id: used.institution_id, invitation_id: used.id },
-          { now },
+          { now, institution },
         ),
       ],
     });

@@ -60,7 +60,7 @@ export function inviteeMismatch(caller: Caller, inv: Pick<Invitation, "email">):
 
 /** An event about `visible`'s institution: recorded in its owner's trail too. */
 export function institutionEvent<T extends EventType>(caller: Caller, visible: Visible, type: T, details: EventDetails[T], now?: Date) {
-  return auditEvent(caller, type, details, { now, owner: visible.institution.account_id });
+  return auditEvent(caller, type, details, { now, owner: visible.institution.account_id, institution: visible.institution });
 }
 
 /**
@@ -292,7 +292,7 @@ export async function acceptWithToken(
     // a member gone since the read reads again.
     if (step.kind !== "ok") return RETRY;
     const details = { invitation_id: inv.id, institution_id: inv.institution_id, email: inv.email, role };
-    const events = [...(also?.(inv, now) ?? []), auditEvent(caller, "invitation_accepted", details, { now, owner })];
+    const events = [...(also?.(inv, now) ?? []), auditEvent(caller, "invitation_accepted", details, { now, owner, institution })];
     const out = await repo.consumeInvitation(inv, { tokenHash, userId: caller.id }, change.items(), events);
     if (out.kind === "ok") {
       return {

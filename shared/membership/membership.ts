@@ -103,7 +103,11 @@ export class MembershipChange {
 
   /** Records an event of the change, by its actor, now: the door's own (`administrator_removed`, `administrator_provisioned`, …). */
   record<T extends EventType>(type: T, details: EventDetails[T]): AuditEvent<T> {
-    const e = auditEvent(this.#ctx.actor, type, details, { now: this.#ctx.now, owner: this.#ctx.owner });
+    const e = auditEvent(this.#ctx.actor, type, details, {
+      now: this.#ctx.now,
+      owner: this.#ctx.owner,
+      institution: this.#institution,
+    });
     this.#events.push(e);
     return e;
   }
@@ -189,7 +193,7 @@ export class MembershipChange {
       const details = { invitation_id: inv.id, institution_id: inv.institution_id, email: inv.email, reason: "administrator_removed" };
       this.#revocations.push({
         items: revocationItems(inv, { revokedBy: actor.id, reason: "administrator_removed", at }),
-        event: auditEvent(actor, "invitation_revoked", details, { now, owner }),
+        event: auditEvent(actor, "invitation_revoked", details, { now, owner, institution: inst }),
       });
     }
     return OK;

@@ -573,6 +573,50 @@ export interface paths {
     patch?: never;
     trace?: never;
   };
+  "/api/v1/me/mfa": {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    /**
+     * Turn your authenticator app on or off
+     * @description The caller's own second sign-in step: `totp: true` makes the authenticator app (TOTP) the preferred second step, so that later sign-ins ask for its code; `false` turns it off. Turning it on needs an app the caller has associated and verified a code of first, with their own access token (Cognito's `AssociateSoftwareToken`, then `VerifySoftwareToken`; the console does both). Where the deployment requires a second step (`mfa: required`) it cannot be turned off. Logs `mfa_enabled` or `mfa_disabled` in the caller's account.
+     *
+     *     Who: any authorized user.
+     */
+    put: operations["setMfa"];
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  "/api/v1/me/sign_out_everywhere": {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /**
+     * Sign out everywhere
+     * @description Revokes every refresh token of the caller: each browser or app signed in as them must sign in again once its ID token (valid for an hour at most) expires. Logs `signed_out_everywhere` in the caller's account.
+     *
+     *     Who: any authorized user.
+     */
+    post: operations["signOutEverywhere"];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
   "/api/v1/institutions/{id}/scim": {
     parameters: {
       query?: never;
@@ -1277,7 +1321,7 @@ export interface components {
     Error: {
       error: string;
     };
-    /** @description Event-specific data; values taken from a request are cut to 64 characters. Keys by event type: institution_created: institution_id, name; institution_updated: institution_id, changes; institution_deleted: institution_name; insufficient_privileges: action, required_role, institution_id; unauthorized_institution_access: attempted_institution_id, action; rate_limit_exceeded: email, institution_id, limit, scope; token_validation_failure: reason; security_events_exported: event_count, export_id, format, filters; invitation_created: invitation_id, institution_id, email, role; invitation_revoked: invitation_id, institution_id, email, reason; invitation_resent: invitation_id, institution_id, email; invitation_accepted: invitation_id, institution_id, email, role; cohort_created: institution_id, cohort_id, name; webhook_created: webhook_id, url; webhook_deleted: webhook_id, url; webhook_disabled: webhook_id, url, failing_since; administrator_removed: institution_id, user_id, email, self; administrator_role_changed: institution_id, user_id, from, to, source, scim_connection; institution_transferred: institution_id, from_user_id, to_user_id; account_created: user_id, email, institution_id, invitation_id; cohort_deleted: institution_id, cohort_id, name; scim_connected: institution_id, scim_connection; scim_token_rotated: institution_id, scim_connection; scim_role_mappings_changed: institution_id, scim_connection, role_mappings; scim_disconnected: institution_id, scim_connection; administrator_provisioned: institution_id, user_id, email, role, source, scim_connection, sso_connection; administrator_deprovisioned: institution_id, user_id, email, reason, scim_connection; domain_added: institution_id, domain_id, domain; domain_verified: institution_id, domain_id, domain; domain_verification_failed: institution_id, domain_id, domain, reason, state; domain_removed: institution_id, domain_id, domain; sso_connected: institution_id, sso_connection, type, provider_name; sso_updated: institution_id, sso_connection, provider_name, changes; sso_disconnected: institution_id, sso_connection, provider_name; sso_sign_in: provider_name, institution_id, jit; sso_sign_in_refused: provider_name, reason; api_key_created: institution_id, api_key_id, name, scopes, expires_at; api_key_revoked: institution_id, api_key_id, name. Any type: api_key (`{id, name}` of the institution API key that acted; then `user` is null). */
+    /** @description Event-specific data; values taken from a request are cut to 64 characters. Keys by event type: institution_created: institution_id, name; institution_updated: institution_id, changes, institution_name; institution_deleted: institution_name; insufficient_privileges: action, required_role, institution_id, institution_name; unauthorized_institution_access: attempted_institution_id, action; rate_limit_exceeded: email, institution_id, limit, scope; token_validation_failure: reason; security_events_exported: event_count, export_id, format, filters; invitation_created: invitation_id, institution_id, email, role, institution_name; invitation_revoked: invitation_id, institution_id, email, reason, institution_name; invitation_resent: invitation_id, institution_id, email, institution_name; invitation_accepted: invitation_id, institution_id, email, role, institution_name; cohort_created: institution_id, cohort_id, name, institution_name; webhook_created: webhook_id, url; webhook_deleted: webhook_id, url; webhook_disabled: webhook_id, url, failing_since; administrator_removed: institution_id, user_id, email, self, institution_name; administrator_role_changed: institution_id, user_id, email, from, to, source, scim_connection, institution_name; institution_transferred: institution_id, from_user_id, to_user_id, to_email, institution_name; account_created: user_id, email, institution_id, invitation_id, institution_name; cohort_deleted: institution_id, cohort_id, name, institution_name; scim_connected: institution_id, scim_connection, institution_name; scim_token_rotated: institution_id, scim_connection, institution_name; scim_role_mappings_changed: institution_id, scim_connection, role_mappings, institution_name; scim_disconnected: institution_id, scim_connection, institution_name; administrator_provisioned: institution_id, user_id, email, role, source, scim_connection, sso_connection, institution_name; administrator_deprovisioned: institution_id, user_id, email, reason, scim_connection, institution_name; domain_added: institution_id, domain_id, domain, institution_name; domain_verified: institution_id, domain_id, domain, institution_name; domain_verification_failed: institution_id, domain_id, domain, reason, state, institution_name; domain_removed: institution_id, domain_id, domain, institution_name; sso_connected: institution_id, sso_connection, type, provider_name, institution_name; sso_updated: institution_id, sso_connection, provider_name, changes, institution_name; sso_disconnected: institution_id, sso_connection, provider_name, institution_name; sso_sign_in: provider_name, institution_id, jit, institution_name; sso_sign_in_refused: provider_name, reason; api_key_created: institution_id, api_key_id, name, scopes, expires_at, institution_name; api_key_revoked: institution_id, api_key_id, name, institution_name; sign_in: method; sign_in_failed: method, reason, risk_level, cognito_event_id; password_reset: method; password_changed: cognito_event_id; mfa_enabled: factor; mfa_disabled: factor; signed_out_everywhere: scope. Any type: api_key (`{id, name}` of the institution API key that acted; then `user` is null). */
     EventDetails: {
       [key: string]: unknown;
     };
@@ -1320,7 +1364,14 @@ export interface components {
       | "sso_sign_in"
       | "sso_sign_in_refused"
       | "api_key_created"
-      | "api_key_revoked";
+      | "api_key_revoked"
+      | "sign_in"
+      | "sign_in_failed"
+      | "password_reset"
+      | "password_changed"
+      | "mfa_enabled"
+      | "mfa_disabled"
+      | "signed_out_everywhere";
     Export: {
       id: components["schemas"]["Id"];
       /** @enum {string} */
@@ -1488,6 +1539,14 @@ export interface components {
       description: string;
     };
     Message: {
+      message: string;
+    };
+    MfaSetting: {
+      /** @description The caller's second sign-in step as the user pool now holds it. */
+      mfa: {
+        /** @description Whether the authenticator app (TOTP) is the second sign-in step. */
+        totp: boolean;
+      };
       message: string;
     };
     PageMeta: {
@@ -5199,6 +5258,140 @@ export interface operations {
           "Cache-Control": components["headers"]["CacheControl"];
           "X-Content-Type-Options": components["headers"]["XContentTypeOptions"];
           "Retry-After": components["headers"]["RetryAfter"];
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      500: components["responses"]["InternalError"];
+      503: components["responses"]["ServiceUnavailable"];
+    };
+  };
+  setMfa: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        /**
+         * @example {
+         *       "mfa": {
+         *         "totp": true
+         *       }
+         *     }
+         */
+        "application/json": {
+          mfa: {
+            totp: boolean;
+          };
+        };
+      };
+    };
+    responses: {
+      /** @description The second step as the user pool now holds it. */
+      200: {
+        headers: {
+          "Cache-Control": components["headers"]["CacheControl"];
+          "X-Content-Type-Options": components["headers"]["XContentTypeOptions"];
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "mfa": {
+           *         "totp": true
+           *       },
+           *       "message": "Authenticator app turned on: sign-ins ask for its code"
+           *     }
+           */
+          "application/json": components["schemas"]["MfaSetting"];
+        };
+      };
+      400: components["responses"]["BadRequest"];
+      401: components["responses"]["Unauthorized"];
+      /** @description The caller lacks the role the operation needs; recorded as `insufficient_privileges`. */
+      403: {
+        headers: {
+          "Cache-Control": components["headers"]["CacheControl"];
+          "X-Content-Type-Options": components["headers"]["XContentTypeOptions"];
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      409: components["responses"]["Conflict"];
+      413: components["responses"]["PayloadTooLarge"];
+      /** @description The record is invalid (`{errors}`: every message, once), or the current state refuses it (`{error}`). */
+      422: {
+        headers: {
+          "Cache-Control": components["headers"]["CacheControl"];
+          "X-Content-Type-Options": components["headers"]["XContentTypeOptions"];
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ValidationErrors"] | components["schemas"]["Error"];
+        };
+      };
+      500: components["responses"]["InternalError"];
+      503: components["responses"]["ServiceUnavailable"];
+    };
+  };
+  signOutEverywhere: {
+    parameters: {
+      query?: never;
+      header?: {
+        /**
+         * @description Makes a retry safe: a request with the same key, from the same caller, to the same route, within 24 hours gets the first one's response (status, headers and body) and changes nothing again. The same key with another request is 422; while the first one runs, 409. 1 to 255 printable ASCII characters (400 otherwise); a UUID is a good choice. Responses are kept for 2xx and for 4xx other than 409 and 429; after a 409, 429 or 5xx the same key acts again.
+         * @example 5f0c7f7e-7a52-4a4e-9d0b-6a1c2b3d4e5f
+         */
+        "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+      };
+      path?: never;
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description Every session of the caller is signed out. */
+      200: {
+        headers: {
+          "Cache-Control": components["headers"]["CacheControl"];
+          "X-Content-Type-Options": components["headers"]["XContentTypeOptions"];
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "message": "Signed out everywhere: every session must sign in again"
+           *     }
+           */
+          "application/json": components["schemas"]["Message"];
+        };
+      };
+      400: components["responses"]["BadRequest"];
+      401: components["responses"]["Unauthorized"];
+      /** @description The caller lacks the role the operation needs; recorded as `insufficient_privileges`. */
+      403: {
+        headers: {
+          "Cache-Control": components["headers"]["CacheControl"];
+          "X-Content-Type-Options": components["headers"]["XContentTypeOptions"];
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      409: components["responses"]["IdempotentConflict"];
+      413: components["responses"]["PayloadTooLarge"];
+      /** @description The `Idempotency-Key` was used with another request. */
+      422: {
+        headers: {
+          "Cache-Control": components["headers"]["CacheControl"];
+          "X-Content-Type-Options": components["headers"]["XContentTypeOptions"];
           [name: string]: unknown;
         };
         content: {

@@ -17,6 +17,7 @@ import { docsSpecs } from "./specs/docs.js";
 import { exportSpecs } from "./specs/exports.js";
 import { institutionSpecs } from "./specs/institutions.js";
 import { invitationSpecs } from "./specs/invitations.js";
+import { peopleSpecs } from "./specs/people.js";
 import { scimBodies, scimConnectionSpecs, scimOperation } from "./specs/scim.js";
 import { securityEventSpecs } from "./specs/security-events.js";
 import { ssoSpecs } from "./specs/sso.js";
@@ -39,6 +40,7 @@ function specs(errorMode: "throw" | "ignore"): Record<string, Spec> {
     ...docsSpecs(),
     ...exportSpecs(errorMode),
     ...webhookSpecs(errorMode),
+    ...peopleSpecs(errorMode),
     ...scimConnectionSpecs(),
     ...ssoSpecs(errorMode),
     ...apiKeySpecs(req),
@@ -259,6 +261,7 @@ export function buildDocument(errorMode: "throw" | "ignore" = "ignore"): Documen
       { name: "Invitations" },
       { name: "Security events", description: "Scoped to the caller's account." },
       { name: "Webhooks", description: "The account's events, pushed to your endpoints as they are recorded." },
+      { name: "Your account", description: "The caller's own second sign-in step and sessions, each recorded in their trail." },
       { name: "Directory (SCIM)", description: "The institution's directory connection." },
       { name: "Single sign-on", description: "Verified mail domains, the institution's identity provider, and finding it from an e-mail." },
       { name: "API keys", description: "Machines' credentials for one institution: scoped, shown once, revocable." },

@@ -11,6 +11,7 @@ import * as domains from "../domains/responses.js";
 import * as fullExports from "../exports/responses.js";
 import * as institutions from "../institutions/responses.js";
 import * as invitations from "../invitations/responses.js";
+import * as people from "../people/responses.js";
 import * as common from "../responses.js";
 import * as scim from "../scim/responses.js";
 import * as events from "../security-events/responses.js";
@@ -29,6 +30,7 @@ export const responseSchemas = {
   ...events,
   ...fullExports,
   ...webhooks,
+  ...people,
   ...scim,
   ...apiKeys,
   ...domains,

@@ -57,7 +57,7 @@ async function lookUp(caller: Caller, institutionId: string | undefined) {
 }
 
 const event = <T extends EventType>(caller: Caller, visible: Visible, type: T, details: EventDetails[T], now: Date) =>
-  auditEvent(caller, type, details, { now, owner: visible.institution.account_id });
+  auditEvent(caller, type, details, { now, owner: visible.institution.account_id, institution: visible.institution });
 
 /**
  * Connects the institution's directory (201), or rotates its token (200): a new token, shown this once; the

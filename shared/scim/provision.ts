@@ -135,6 +135,7 @@ export async function planAccess(
       change.record("administrator_role_changed", {
         institution_id: inst.id,
         user_id: grant.user_id,
+        email,
         from,
         to: want.role,
         source: "scim",

@@ -159,9 +159,9 @@ function reasonFor(before: Json | undefined, after: Json | undefined): Deprovisi
  * function, measured 74 KiB larger and about 10 ms more import CPU than loading the client (docs/cold-starts.md).
  */
 const poolResolver =
-  (accountId: string): Resolve =>
+  (institution: { readonly account_id: string; readonly name: string }): Resolve =>
   async (email, name) =>
-    findOrCreatePoolUser(email, name, accountId);
+    findOrCreatePoolUser(email, name, institution.account_id, institution);
 
 interface Change {
   readonly users: readonly Resource[];
@@ -186,7 +186,7 @@ function write(dir: Directory, change: (state: DirectoryState, now: Date) => Cha
     const plan = await planAccess(
       state,
       { users: c.users, groups: c.groups, mappings: state.connection.role_mappings },
-      { actor, now, reason: c.reason, resolve: poolResolver(state.institution.account_id) },
+      { actor, now, reason: c.reason, resolve: poolResolver(state.institution) },
     );
     if (plan.kind === "retry") return RETRY;
     if (plan.kind !== "ok") throw directoryRefusal(plan);

@@ -64,7 +64,7 @@ export function toView(c: Connection): SsoConnectionView {
 }
 
 const event = <T extends EventType>(caller: Caller, visible: Visible, type: T, details: EventDetails[T], now: Date) =>
-  auditEvent(caller, type, details, { now, owner: visible.institution.account_id });
+  auditEvent(caller, type, details, { now, owner: visible.institution.account_id, institution: visible.institution });
 
 /** The institution visible to its super admin, and its connection, read side by side. */
 async function lookUp(caller: Caller, institutionId: string | undefined) {

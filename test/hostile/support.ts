@@ -602,7 +602,7 @@ export function eventsOutsideWhitelist(events: readonly Record<string, unknown>[
 /** Line breaks, controls and invisible format characters: none may reach a recorded value. */
 const NOT_ON_ONE_LINE = /[\p{Cc}\p{Cf}\p{Zl}\p{Zp}]/u;
 /** Validated e-mail addresses, recorded whole (shared/audit.ts); every other value at most 64 code points. */
-const WHOLE_VALUES = new Set(["email", "user_email"]);
+const WHOLE_VALUES = new Set(["email", "user_email", "to_email"]);
 
 /**
  * The recorded-value rule (docs/contract/README.md, docs/security.md) over a stored event: every string in its details (at any

@@ -2,8 +2,8 @@
  * Figures in the docs are derived, never copied by hand (issue 41): the number of Lambda functions, CloudWatch
  * alarms and stack outputs is counted in the synthesized app, dev and prod, over every template of it (the API
  * stack, any stack split from it, such as a monitoring stack, and nested stacks), and each page of README.md and docs/ that
- * names such a count names that one. CDK's own outputs of cross-stack references (`ExportsOutput…`) are
- * plumbing, not outputs an operator reads, and are left out.
+ * names such a count names that one. CDK's own outputs of cross-stack references (`ExportsOutput…`), and a nested
+ * stack's outputs (which only its parent reads), are plumbing, not outputs an operator reads, and are left out.
  *
  * A count is found where a page writes it as a number before its noun: "87 alarms", "**87 CloudWatch alarms**",
  * "15 outputs", "43 Lambda functions". Spelled-out counts ("fourteen outputs") are refused, since no test could
@@ -49,7 +49,10 @@ function countsOf(app: App): Counts {
         if (resource.Type === "AWS::Lambda::Function") functions++;
         if (resource.Type === "AWS::CloudWatch::Alarm") alarms++;
       }
-      outputs += Object.keys(template.Outputs ?? {}).filter((key) => !key.startsWith("ExportsOutput")).length;
+      // A nested stack's outputs are read by its parent only: plumbing as well.
+      if (!file.endsWith(".nested.template.json")) {
+        outputs += Object.keys(template.Outputs ?? {}).filter((key) => !key.startsWith("ExportsOutput")).length;
+      }
     }
     return { functions, alarms, outputs, stacks: assembly.stacks.map((s) => s.stackName) };
   } finally {

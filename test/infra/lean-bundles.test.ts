@@ -101,6 +101,8 @@ describe("the deployed bundles", () => {
       "administrators/transfer",
       "invitations/open",
       "invitations/register",
+      "me/mfa",
+      "me/sign-out-everywhere",
       "scim/service",
       "sso/connection",
     ]);

@@ -158,8 +158,14 @@ describe("functions", () => {
     // without a route (infra/streaming.ts: export worker, stream consumer, webhook retrier).
     const { exportWorker, consumer, retrier } = stack.streaming;
     expect(fns.filter(([, f]) => String(f.Properties.Runtime).startsWith("nodejs"))).toHaveLength(
-      // + the SCIM routes' Lambda authorizer (docs/scim.md) + the user pool's SSO triggers (docs/sso.md, infra/sso-triggers.ts).
-      handlers().size + 3 + [exportWorker, consumer, retrier].length + 1 + stack.ssoTriggers.functions.size,
+      // + the SCIM routes' Lambda authorizer (docs/scim.md) + the user pool's SSO triggers (docs/sso.md, infra/sso-triggers.ts)
+      // + the pool's own functions (its other triggers and the activity export's subscriber, infra/pool-triggers.ts).
+      handlers().size +
+        3 +
+        [exportWorker, consumer, retrier].length +
+        1 +
+        stack.ssoTriggers.functions.size +
+        stack.poolTriggers.functionsByHandler.size,
     );
     expect(stack.functions.size).toBe(handlers().size);
     for (const [handler, fn] of stack.functions) {
@@ -306,6 +312,9 @@ describe("least privilege", () => {
       "invitations/open": ["cognito-idp:AdminGetUser"],
       "invitations/register": ["cognito-idp:AdminCreateUser", "cognito-idp:AdminSetUserPassword", "cognito-idp:AdminDeleteUser"],
       "scim/service": ["cognito-idp:ListUsers", "cognito-idp:AdminCreateUser"],
+      // The caller's own account (docs/contract/people.md): their second step, their sessions.
+      "me/mfa": ["cognito-idp:AdminSetUserMFAPreference"],
+      "me/sign-out-everywhere": ["cognito-idp:AdminUserGlobalSignOut"],
       // The SSO connection (shared/sso/pool.ts): the institution's identity provider, and the app client's list.
       "sso/connection": [
         "cognito-idp:CreateIdentityProvider",

@@ -182,7 +182,14 @@ describe("PATCH /institutions/:id/administrators/:user_id", () => {
     const listed = (await listAll(owner.token, inst.id)).find((a) => a.user_id === ada.id);
     expect(listed?.role).toBe("cohort_super_admin");
     const event = await lastOf(owner.token, "administrator_role_changed");
-    expect(event?.details).toEqual({ institution_id: inst.id, user_id: ada.id, from: "cohort_admin", to: "cohort_super_admin" });
+    expect(event?.details).toEqual({
+      institution_id: inst.id,
+      institution_name: inst.name,
+      user_id: ada.id,
+      email: ada.email,
+      from: "cohort_admin",
+      to: "cohort_super_admin",
+    });
     expect((await allEvents(owner.token, { event_type: "administrator_role_changed" })).map((e) => e.id)).toContain(event?.id);
 
     // The same role again changes nothing and records nothing.
@@ -210,6 +217,7 @@ describe("PATCH /institutions/:id/administrators/:user_id", () => {
       action: "manage_administrators",
       required_role: "super_admin",
       institution_id: inst.id,
+      institution_name: inst.name,
     });
 
     for (const body of [{ role: "bogus" }, {}, undefined, { role: ["cohort_admin"] }]) {
@@ -262,7 +270,13 @@ describe("DELETE /institutions/:id/administrators/:user_id", () => {
 
     // Events: the removal, and one revocation per invitation, in the owner's trail.
     const removed = await lastOf(owner.token, "administrator_removed");
-    expect(removed?.details).toEqual({ institution_id: inst.id, user_id: sender.id, email: sender.email, self: false });
+    expect(removed?.details).toEqual({
+      institution_id: inst.id,
+      institution_name: inst.name,
+      user_id: sender.id,
+      email: sender.email,
+      self: false,
+    });
     const revoked = (await eventsOf(owner.token)).filter(
       (e) => e.event_type === "invitation_revoked" && e.details.reason === "administrator_removed",
     );
@@ -282,7 +296,13 @@ describe("DELETE /institutions/:id/administrators/:user_id", () => {
     const left = ok(await api(member).DELETE(ADMIN, of(inst.id, member.id)));
     expect(left).toEqual({ message: "Administrator removed", revoked_invitations: 0 });
     const own = (await allEvents(member.token, { event_type: "administrator_removed" }))[0];
-    expect(own?.details).toEqual({ institution_id: inst.id, user_id: member.id, email: member.email, self: true });
+    expect(own?.details).toEqual({
+      institution_id: inst.id,
+      institution_name: inst.name,
+      user_id: member.id,
+      email: member.email,
+      self: true,
+    });
     const owners = (await allEvents(owner.token, { event_type: "administrator_removed" })).find((e) => e.id === own?.id);
     expect(owners?.user_email).toBe(member.email);
     expect((await call("GET", `${INST}/${inst.id}`, { token: member.token })).status).toBe(404);
@@ -349,7 +369,13 @@ describe("POST /institutions/:id/transfer", () => {
     expect((await listedTo(heir))?.is_super_admin).toBe(true);
 
     const event = await lastOf(owner.token, "institution_transferred");
-    expect(event?.details).toEqual({ institution_id: inst.id, from_user_id: owner.id, to_user_id: heir.id });
+    expect(event?.details).toEqual({
+      institution_id: inst.id,
+      institution_name: inst.name,
+      from_user_id: owner.id,
+      to_user_id: heir.id,
+      to_email: heir.email,
+    });
     // The former super admin can no longer manage administrators; the new one can remove it.
     expect((await call("POST", transfer(inst.id), { token: owner.token, body: { user_id: owner.id } })).status).toBe(403);
     ok(await api(heir).DELETE(ADMIN, of(inst.id, owner.id)));

@@ -291,7 +291,7 @@ describe("a key sees exactly its institution", () => {
       (e) => (e.details.api_key as { id?: string } | undefined)?.id === keyId,
     );
     expect(mine.map((e) => e.details.attempted_institution_id)).toEqual(expect.arrayContaining([otherOfOwner, elsewhere, "not-an-id"]));
-    expect(mine.every((e) => e.user_email === null && e.description.startsWith(`API key '${name}' tried to access institution`))).toBe(
+    expect(mine.every((e) => e.user_email === null && e.description.startsWith(`API key '${name}' tried to reach an institution`))).toBe(
       true,
     );
     // The other account owns `elsewhere`: the probe is in its trail too.
@@ -361,9 +361,11 @@ describe("the trail names the key", () => {
 
     const events = await allEvents(owner);
     const byKey = events.filter((e) => (e.details.api_key as { id?: string } | undefined)?.id === keyId);
+    // The institution by its name (docs/contract/events.md), as for any actor.
+    const instName: string = (await call("GET", `${INST}/${id}`, { token: owner })).body.institution.name;
     expect(byKey.map((e) => [e.event_type, e.description])).toEqual([
-      ["invitation_created", `API key 'SIS sync' invited ${email} as cohort_admin`],
-      ["cohort_created", "API key 'SIS sync' created cohort 'Autumn'"],
+      ["invitation_created", `API key 'SIS sync' invited ${email} as cohort_admin to '${instName}'`],
+      ["cohort_created", `API key 'SIS sync' created cohort 'Autumn' in '${instName}'`],
     ]);
     for (const e of byKey) {
       expect(e.user_email).toBeNull();
@@ -378,6 +380,7 @@ describe("the trail names the key", () => {
       name: "SIS sync",
       scopes: ["cohorts:write", "invitations:write"],
       expires_at: null,
+      institution_name: instName,
     });
     expect(created?.user_email).toBe(ownerEmail.toLowerCase());
 
@@ -392,7 +395,7 @@ describe("the trail names the key", () => {
 
     expect((await call("DELETE", `${keysPath(id)}/${keyId}`, { token: owner })).status).toBe(200);
     const revoked = (await allEvents(owner, { event_type: "api_key_revoked" })).find((e) => e.details.api_key_id === keyId);
-    expect(revoked?.description).toBe(`${ownerEmail.toLowerCase()} revoked API key 'SIS sync' of institution ${id}`);
+    expect(revoked?.description).toBe(`${ownerEmail.toLowerCase()} revoked API key 'SIS sync' of institution '${instName}'`);
   });
 });
 

@@ -202,7 +202,7 @@ describe("verified domains: add, verify, fail, remove", () => {
     expect(failures.map((e) => e.details.reason).sort()).toEqual(["lookup_failed", "mismatch", "not_found"]);
     expect(failures.every((e) => e.details.state === "pending")).toBe(true);
     const [added] = (await trail("domain_added")).filter((e) => e.details.domain_id === d.id);
-    expect(added?.details).toEqual({ institution_id: inst.id, domain_id: d.id, domain: name });
+    expect(added?.details).toEqual({ institution_id: inst.id, domain_id: d.id, domain: name, institution_name: inst.name });
     const [ok_] = (await trail("domain_verified")).filter((e) => e.details.domain_id === d.id);
     expect(ok_?.description).toContain(`verified the domain ${name}`);
   });
@@ -264,7 +264,7 @@ describe("verified domains: add, verify, fail, remove", () => {
 
     expect((await verify(otherOwner, theirs.id, other.id)).body.domain.state).toBe("verified");
     const [event] = (await trail("domain_removed")).filter((e) => e.details.domain_id === d.id);
-    expect(event?.details).toEqual({ institution_id: mine.id, domain_id: d.id, domain: name });
+    expect(event?.details).toEqual({ institution_id: mine.id, domain_id: d.id, domain: name, institution_name: mine.name });
     // The room it took is free again.
     expect((await add(owner, mine.id, name)).state).toBe("pending");
   });

@@ -126,7 +126,7 @@ const notFound = (w: World, id: string | null = w.inst.id) => ({
 });
 const notManaging = (w: World) => ({
   event_type: "insufficient_privileges",
-  details: { action: "manage_invitations", required_role: "cohort_super_admin", institution_id: w.inst.id },
+  details: { action: "manage_invitations", required_role: "cohort_super_admin", institution_id: w.inst.id, institution_name: w.inst.name },
 });
 
 let w: World;
@@ -162,7 +162,13 @@ describe("invitations: authorization matrix", () => {
           event_type: "invitation_created",
           user_id: await userIdOf(tok),
           account_id: w.account,
-          details: { invitation_id: res.body.invitation.id, institution_id: w.inst.id, email, role: "cohort_admin" },
+          details: {
+            invitation_id: res.body.invitation.id,
+            institution_id: w.inst.id,
+            email,
+            role: "cohort_admin",
+            institution_name: w.inst.name,
+          },
           created_at: expect.stringMatching(ISO),
         }),
       ]);
@@ -212,7 +218,7 @@ describe("invitations: authorization matrix", () => {
     expect(events).toEqual([
       expect.objectContaining({
         event_type: "invitation_revoked",
-        details: { invitation_id: target.id, institution_id: w.inst.id, email: target.invitation.email },
+        details: { invitation_id: target.id, institution_id: w.inst.id, email: target.invitation.email, institution_name: w.inst.name },
       }),
     ]);
     const owned = await invite(w.owner, w.inst.id, uniqEmail("revokee"));
@@ -247,7 +253,7 @@ describe("invitations: authorization matrix", () => {
       expect(events).toEqual([
         expect.objectContaining({
           event_type: "invitation_resent",
-          details: { invitation_id: target.id, institution_id: w.inst.id, email: target.invitation.email },
+          details: { invitation_id: target.id, institution_id: w.inst.id, email: target.invitation.email, institution_name: w.inst.name },
         }),
       ]);
       await mailedToken(target.invitation.email);
@@ -270,7 +276,7 @@ describe("invitations: authorization matrix", () => {
       expect.objectContaining({
         event_type: "invitation_accepted",
         user_id: await userIdOf(invitee),
-        details: { invitation_id: target.id, institution_id: w.inst.id, email, role: "cohort_admin" },
+        details: { invitation_id: target.id, institution_id: w.inst.id, email, role: "cohort_admin", institution_name: w.inst.name },
       }),
     ]);
   });
@@ -372,7 +378,7 @@ describe("invitations: create", () => {
     expect(events).toEqual([
       expect.objectContaining({
         event_type: "insufficient_privileges",
-        details: { action: "manage_invitations", required_role: "super_admin", institution_id: w.inst.id },
+        details: { action: "manage_invitations", required_role: "super_admin", institution_id: w.inst.id, institution_name: w.inst.name },
       }),
     ]);
     expect(await sentMail(email)).toEqual([]);

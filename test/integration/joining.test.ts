@@ -233,16 +233,18 @@ describe("joining from an invitation (open, register)", () => {
 
     // Both events, one transaction: the same instant, the new user as actor, in the institution's (and the user's) account.
     // One instant, so their ids (ULIDs of that millisecond) may sort either way.
+    // Then the sign-in, which the pool's trigger recorded.
     const events = (await eventsOf(idToken)).sort((a, b) => a.event_type.localeCompare(b.event_type));
-    expect(events.map((e) => e.event_type)).toEqual(["account_created", "invitation_accepted"]);
+    expect(events.map((e) => e.event_type)).toEqual(["account_created", "invitation_accepted", "sign_in"]);
     const [created, accepted] = events as [StoredEvent, StoredEvent];
-    expect(created.details).toEqual({ user_id: claims.sub, email, institution_id: inst.id, invitation_id: inv.id });
-    expect(accepted.details).toEqual({ invitation_id: inv.id, institution_id: inst.id, email, role: "cohort_admin" });
+    const named = { institution_name: inst.name };
+    expect(created.details).toEqual({ user_id: claims.sub, email, institution_id: inst.id, invitation_id: inv.id, ...named });
+    expect(accepted.details).toEqual({ invitation_id: inv.id, institution_id: inst.id, email, role: "cohort_admin", ...named });
     expect(created.created_at).toBe(accepted.created_at);
     expect(created.ip_address).toBe(from);
     // The owner's trail lists them, filtered by the e-mail its table shows.
     const listed = ok(await apiClient(owner).GET(paths.securityEvents, { params: { query: { user_email: email.toUpperCase() } } }));
-    expect(listed.events.map((e) => e.event_type).sort()).toEqual(["account_created", "invitation_accepted"]);
+    expect(listed.events.map((e) => e.event_type).sort()).toEqual(["account_created", "invitation_accepted", "sign_in"]);
 
     // Reopening the accepted link: "already accepted", for the visitor (open, register) and the signed-in invitee
     // (preview, accept), and nothing recorded.
@@ -377,21 +379,23 @@ describe("the security events' e-mail filter", () => {
     await createInstitution(other);
     const trail = async (query: { user_email: string; event_type?: string }) =>
       ok(await apiClient(owner).GET(paths.securityEvents, { params: { query } })).events;
-    expect((await trail({ user_email: ` ${otherEmail.toUpperCase()} ` })).map((e) => e.user_email)).toEqual([otherEmail, otherEmail]);
+    // The other's events: two institutions, and the sign-in that gave their token.
+    const others = [otherEmail, otherEmail, otherEmail];
+    expect((await trail({ user_email: ` ${otherEmail.toUpperCase()} ` })).map((e) => e.user_email)).toEqual(others);
     expect(await trail({ user_email: ownerEmail, event_type: "institution_created" })).toHaveLength(1);
     expect(await trail({ user_email: "nobody@nowhere.test" })).toEqual([]);
     const csv = await call("GET", `${EVENTS}/export`, { token: owner, query: { user_email: otherEmail } });
     expect(csv.status).toBe(200);
     const rows = csv.text.trim().split("\n").slice(1);
-    expect(rows).toHaveLength(2);
+    expect(rows).toHaveLength(3);
     expect(rows.every((r) => r.includes(otherEmail))).toBe(true);
     const full = await runExport(owner, { format: "jsonl", user_email: otherEmail.toUpperCase() });
-    expect(full.export).toMatchObject({ status: "succeeded", row_count: 2, filters: { user_email: otherEmail } });
+    expect(full.export).toMatchObject({ status: "succeeded", row_count: 3, filters: { user_email: otherEmail } });
     expect(
       full.file
         .trim()
         .split("\n")
         .map((line) => JSON.parse(line).user.email),
-    ).toEqual([otherEmail, otherEmail]);
+    ).toEqual(others);
   }, 120_000);
 });

@@ -46,6 +46,7 @@ const OPEN = paths.invitationsOpen;
 const REGISTER = paths.invitationsRegister;
 const DIGESTS = `${EVENTS}/digests`;
 const HOOKS = paths.webhooks;
+const ME = paths.me;
 /** Well-formed ids that name nothing. */
 const NO_SUCH_ID = "01ARZ3NDEKTSV4RRFFQ69G5FAV";
 /** A bearer token the gateway's authorizer refuses (Prism only checks that a bearer token is sent). */
@@ -548,6 +549,22 @@ describe("Prism, a validating proxy, between a client and the local API", () => 
     },
     SLOW,
   );
+
+  it("your account: TOTP off, on before an app is set up (422); sign out everywhere", async () => {
+    const person = await token(uniqEmail("pr-me", domain), { account });
+    const off = await p("PUT", `${ME}/mfa`, { token: person, body: { mfa: { totp: false } } });
+    expect(answer(off)).toEqual({
+      status: 200,
+      body: { mfa: { totp: false }, message: "Authenticator app turned off: the password alone signs you in" },
+    });
+    // A valid request the state refuses; a body the document refuses (a totp that is no boolean, no mfa) Prism
+    // answers itself, never reaching the API: me-routes.test.ts has those.
+    const early = await p("PUT", `${ME}/mfa`, { token: person, body: { mfa: { totp: true } } });
+    expect(early.status).toBe(422);
+    expect(early.body.error).toMatch(/^Set up the authenticator app first/);
+    const out = await p("POST", `${ME}/sign_out_everywhere`, { token: person, headers: { "Idempotency-Key": uniq("key") } });
+    expect(answer(out)).toEqual({ status: 200, body: { message: "Signed out everywhere: every session must sign in again" } });
+  });
 
   it(
     "verified domains, the SSO connection and discovery: add, list, verify (found, 409 elsewhere), remove; connect, show, change, disconnect; 400, 403, 404, 409, 422",

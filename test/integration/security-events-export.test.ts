@@ -7,10 +7,11 @@ import { beforeAll, describe, expect, it } from "vitest";
 import { describe as describeEvent, recordedDetails } from "../../shared/audit.js";
 import type { Caller } from "../../shared/caller.js";
 import { paths } from "../../shared/routes.js";
-import { call, token, uniq, uniqEmail } from "../support/api.js";
+import { call, uniq, uniqEmail } from "../support/api.js";
 import { apiClient, ok } from "../support/client.js";
 import { parseCsv } from "../support/csv.js";
 import { EXPORT } from "../support/flows.js";
+import { tokenWithoutSignIn } from "../support/jwt.js";
 import { type Seed, seedEvents } from "../support/seed-events.js";
 
 const HEADER = ["id", "event_type", "created_at", "user_id", "user_email", "ip_address", "description", "details"];
@@ -90,11 +91,10 @@ describe("security events: CSV export", () => {
         { type: "rate_limit_exceeded", details: { email: "q@x.test", limit: 3 } },
       ],
     ];
-    [admin, otherAdmin, seeded] = await Promise.all([
-      token(uniqEmail("exp-admin"), { superAdmin: true, account }),
-      token(uniqEmail("exp-other"), { superAdmin: true, account: uniq("acct") }),
-      seed(tricky.map(([caller, event], i) => ({ caller, event, at: new Date(BASE + i * 60_000) }))),
-    ]);
+    // Tokens minted without a sign-in: the trail holds the seeded events alone (a sign-in is an event of its own).
+    admin = tokenWithoutSignIn(uniqEmail("exp-admin"), { superAdmin: true, account });
+    otherAdmin = tokenWithoutSignIn(uniqEmail("exp-other"), { superAdmin: true, account: uniq("acct") });
+    seeded = await seed(tricky.map(([caller, event], i) => ({ caller, event, at: new Date(BASE + i * 60_000) })));
     seeded.sort(newestFirst);
   });
 
@@ -200,7 +200,8 @@ describe("security events: export cap", () => {
       },
       at: new Date(BASE + i * 1000),
     }));
-    [admin, seeded] = await Promise.all([token(uniqEmail("cap-admin"), { superAdmin: true, account }), seed(seeds)]);
+    admin = tokenWithoutSignIn(uniqEmail("cap-admin"), { superAdmin: true, account });
+    seeded = await seed(seeds);
     seeded.sort(newestFirst);
   }, 120_000);
 

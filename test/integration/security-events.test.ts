@@ -10,9 +10,10 @@ import type { Caller } from "../../shared/caller.js";
 import { newId } from "../../shared/ids.js";
 import type { operations } from "../../shared/openapi/api-types.js";
 import { paths } from "../../shared/routes.js";
-import { call, token, uniq, uniqEmail } from "../support/api.js";
+import { call, uniq, uniqEmail } from "../support/api.js";
 import { apiClient, ok } from "../support/client.js";
 import { EVENTS } from "../support/flows.js";
+import { tokenWithoutSignIn } from "../support/jwt.js";
 import { type Seed, seedEvents } from "../support/seed-events.js";
 
 interface Expected {
@@ -99,12 +100,11 @@ describe("security events: list and show", () => {
   let events: Expected[];
 
   beforeAll(async () => {
-    [admin, plain, otherAdmin, events] = await Promise.all([
-      token(uniqEmail("sec-admin"), { superAdmin: true, account }),
-      token(uniqEmail("sec-plain"), { account }),
-      token(uniqEmail("sec-other"), { superAdmin: true, account: other }),
-      seedAccount(account),
-    ]);
+    // Tokens minted without a sign-in: the trail holds the seeded events alone (a sign-in is an event of its own).
+    admin = tokenWithoutSignIn(uniqEmail("sec-admin"), { superAdmin: true, account });
+    plain = tokenWithoutSignIn(uniqEmail("sec-plain"), { account });
+    otherAdmin = tokenWithoutSignIn(uniqEmail("sec-other"), { superAdmin: true, account: other });
+    events = await seedAccount(account);
   });
 
   it("non-super-admin: 403 on all four endpoints, before any validation", async () => {

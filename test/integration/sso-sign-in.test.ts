@@ -161,9 +161,11 @@ describe("a federated sign-in", () => {
     expect(admins.find((a) => a.user_id === ada.sub)?.role).toBe("cohort_super_admin");
     expect(admins.find((a) => a.user_id === bo.sub)?.role).toBe("cohort_admin");
     const provisioned = (await ownerTrail("administrator_provisioned")).filter((e) => e.details.institution_id === inst.id);
+    // The institution by id and by name (docs/contract/events.md).
+    const named = { institution_id: inst.id, institution_name: inst.name };
     expect(provisioned.map((e) => e.details).sort((a, b) => String(a.email).localeCompare(String(b.email)))).toEqual([
-      { institution_id: inst.id, user_id: ada.sub, email, role: "cohort_super_admin", source: "sso", sso_connection: connection },
-      { institution_id: inst.id, user_id: bo.sub, email: email2, role: "cohort_admin", source: "sso", sso_connection: connection },
+      { ...named, user_id: ada.sub, email, role: "cohort_super_admin", source: "sso", sso_connection: connection },
+      { ...named, user_id: bo.sub, email: email2, role: "cohort_admin", source: "sso", sso_connection: connection },
     ]);
     // The person is the actor.
     expect(provisioned.map((e) => e.user_email).sort()).toEqual([email, email2].sort());
@@ -258,7 +260,9 @@ describe("a federated sign-in", () => {
     expect(Object.keys((await getInstitution(inst.id))?.members ?? {})).toHaveLength(MAX_MEMBERS);
     expect((await getInstitution(inst.id))?.members[late.sub]).toBeUndefined();
     const signIns = (await ownerTrail("sso_sign_in")).filter((e) => e.details.institution_id === inst.id);
-    expect(signIns.map((e) => e.details)).toEqual([{ provider_name: provider, institution_id: inst.id, jit: "seat_limit" }]);
+    expect(signIns.map((e) => e.details)).toEqual([
+      { provider_name: provider, institution_id: inst.id, institution_name: inst.name, jit: "seat_limit" },
+    ]);
     expect((await ownerTrail("administrator_provisioned")).filter((e) => e.details.institution_id === inst.id)).toEqual([]);
   }, 90_000);
 

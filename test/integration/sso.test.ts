@@ -133,7 +133,13 @@ describe("connecting an identity provider", () => {
     const shown = await call("GET", ssoOf(inst.id), { token: owner });
     expect(shown.body).toEqual({ sso });
     const [event] = (await trail("sso_connected")).filter((e) => e.details.institution_id === inst.id);
-    expect(event?.details).toEqual({ institution_id: inst.id, sso_connection: sso.id, type: "saml", provider_name: sso.provider_name });
+    expect(event?.details).toEqual({
+      institution_id: inst.id,
+      sso_connection: sso.id,
+      type: "saml",
+      provider_name: sso.provider_name,
+      institution_name: inst.name,
+    });
     // One per institution.
     const again = await call("POST", ssoOf(inst.id), { token: owner, body });
     expect({ status: again.status, body: again.body }).toEqual({
@@ -327,7 +333,12 @@ describe("changing and disconnecting", () => {
     expect((await call("DELETE", ssoOf(inst.id), { token: owner })).status).toBe(404);
     expect((await call("PATCH", ssoOf(inst.id), { token: owner, body: { require_sso: false } })).status).toBe(404);
     const [event] = (await trail("sso_disconnected")).filter((e) => e.details.institution_id === inst.id);
-    expect(event?.details).toEqual({ institution_id: inst.id, sso_connection: created.body.sso.id, provider_name: name });
+    expect(event?.details).toEqual({
+      institution_id: inst.id,
+      sso_connection: created.body.sso.id,
+      provider_name: name,
+      institution_name: inst.name,
+    });
     // And it can connect again, under the same provider name.
     const back = await call("POST", ssoOf(inst.id), { token: owner, body: { type: "saml", metadata_url: moved.url } });
     expect(back.body.sso.provider_name).toBe(name);

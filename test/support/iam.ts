@@ -100,7 +100,8 @@ const functionName = (handler: string) => `institution-admin-${handler.replace(/
 /**
  * Every function of the stack and its handler: the routes', the SCIM authorizer and the machines' API's two (the key
  * authorizer and the `$default` refusal, in its nested stack, docs/api-keys.md): the API functions, `api`; the
- * streaming ones and the digest function.
+ * streaming ones, the digest function, and the user pool's (the SSO triggers, and the pool's own in nested stacks of
+ * their own, infra/pool-triggers.ts), which the local Lambda endpoint runs.
  */
 function functionsOf(stack: InstitutionAdminStack): Map<string, { role: CfnResource; fn: CfnResource; api: boolean }> {
   const api = new Map([
@@ -108,7 +109,13 @@ function functionsOf(stack: InstitutionAdminStack): Map<string, { role: CfnResou
     ...(stack.scimAuthorizerFunction ? [["scim/authorizer", stack.scimAuthorizerFunction] as const] : []),
     ...stack.machineApi.functions,
   ]);
-  const all = new Map([...api, ...stack.streaming.functionsByHandler, ["trail/digest", stack.trail.digestFunction]]);
+  const all = new Map([
+    ...api,
+    ...stack.streaming.functionsByHandler,
+    ["trail/digest", stack.trail.digestFunction],
+    ...stack.ssoTriggers.functions,
+    ...stack.poolTriggers.functionsByHandler,
+  ]);
   const out = new Map<string, { role: CfnResource; fn: CfnResource; api: boolean }>();
   for (const [handler, fn] of all) {
     if (!fn.role) throw new Error(`${handler} has no role`);

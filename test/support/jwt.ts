@@ -4,7 +4,7 @@
  * ships (`lib/keys/cognitoLocal.private.json`, key id "CognitoLocal", RS256, see its tokenGenerator), and
  * the gateway trusts the JWKS served from it, so these differ from a real token only in the claims chosen.
  */
-import { createSign, type KeyObject } from "node:crypto";
+import { createSign, type KeyObject, randomUUID } from "node:crypto";
 import { createRequire } from "node:module";
 import { stack, uniqEmail } from "./api.js";
 
@@ -37,4 +37,22 @@ export function idClaims(overrides: Record<string, unknown> = {}): Record<string
   };
   for (const [k, v] of Object.entries(claims)) if (v === undefined) delete claims[k];
   return claims;
+}
+
+/**
+ * An ID token for a user of this run's pool as its JWT authorizer sees one, minted without signing in: for files
+ * that seed a trail and read it back exactly, where the `sign_in` a real sign-in records (the pool's
+ * PostAuthentication trigger, people-events.test.ts) would be one more event. The user need not exist in the pool.
+ */
+export function tokenWithoutSignIn(email: string, opts: { superAdmin?: boolean; account?: string; name?: string } = {}): string {
+  return signJwt(
+    idClaims({
+      sub: randomUUID(),
+      email: email.toLowerCase(),
+      email_verified: true,
+      "custom:account_id": opts.account,
+      "cognito:groups": opts.superAdmin ? ["cohort_super_admin"] : undefined,
+      name: opts.name,
+    }),
+  );
 }

@@ -107,12 +107,19 @@ describe("the API document", () => {
     // Mail that could not be sent, and the user pool that could not be updated (an SSO connection, docs/sso.md).
     expect(mailing.sort()).toEqual(["connectSso", "createInvitation", "disconnectSso", "resendInvitation", "updateSso"]);
     // Mail bounds, the institution-creation bound, and on every route that can refuse (403, 404, a failed
-    // token) the probing bound: all but the own-account lists and the public routes.
+    // token) the probing bound: all but the own-account lists, the caller's own account and the public routes.
     const limited = operations.filter((o) => Object.hasOwn(o.op.responses as Json, "429")).map((o) => o.op.operationId);
     // The SCIM routes answer as SCIM (shared/openapi/specs/scim.ts): the directory's token is no caller the probing bound counts.
     const unlimited = operations.map((o) => o.op.operationId).filter((id) => !limited.includes(id) && !String(id).startsWith("scim"));
     // Discovery refuses nothing (docs/sso.md): the WAF's rate rule bounds it, as every public route.
-    expect(unlimited.sort()).toEqual(["discoverSso", "getApiDocument", "getApiReference", "listInstitutions"]);
+    expect(unlimited.sort()).toEqual([
+      "discoverSso",
+      "getApiDocument",
+      "getApiReference",
+      "listInstitutions",
+      "setMfa",
+      "signOutEverywhere",
+    ]);
     const refused = (id: string) => {
       const op = operations.find((o) => o.op.operationId === id)?.op as Json;
       const media = (deref((op.responses as Json)[429], "responses").content as Json)["application/json"] as Json;

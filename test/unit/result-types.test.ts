@@ -12,6 +12,7 @@ import type * as exports from "../../shared/exports/results.js";
 import type * as institutions from "../../shared/institutions/results.js";
 import type * as invitations from "../../shared/invitations/results.js";
 import type { components } from "../../shared/openapi/api-types.js";
+import type * as people from "../../shared/people/results.js";
 import type { Message } from "../../shared/results.js";
 import type * as scim from "../../shared/scim/results.js";
 import type * as events from "../../shared/security-events/results.js";
@@ -61,6 +62,10 @@ describe("the use cases' results are the document's schemas", () => {
     expectTypeOf<webhooks.WebhookDeliveries>().toEqualTypeOf<S["WebhookDeliveries"]>();
     expectTypeOf<scim.ScimConnectionShown>().toEqualTypeOf<S["ScimConnectionShown"]>();
     expectTypeOf<scim.ScimConnectionWritten>().toEqualTypeOf<S["ScimConnectionWritten"]>();
+  });
+
+  it("the caller's own account", () => {
+    expectTypeOf<people.MfaSetting>().toEqualTypeOf<S["MfaSetting"]>();
   });
 
   it("verified domains, the SSO connection and discovery", () => {

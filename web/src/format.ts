@@ -138,6 +138,14 @@ export const EVENT_LABELS: Record<EventType, string> = {
   sso_sign_in_refused: "SSO sign-in refused",
   api_key_created: "API key created",
   api_key_revoked: "API key revoked",
+  // A person's own events (docs/contract/people.md).
+  sign_in: "Signed in",
+  sign_in_failed: "Sign-in failed",
+  password_reset: "Password reset",
+  password_changed: "Password changed",
+  mfa_enabled: "MFA turned on",
+  mfa_disabled: "MFA turned off",
+  signed_out_everywhere: "Signed out everywhere",
 };
 
 /** An event type's label; a type this console does not know yet (a newer API) reads as its words. */

@@ -21,7 +21,6 @@ import {
   fetchUserAttributes,
   resetPassword,
   setUpTOTP,
-  updateMFAPreference,
   updatePassword,
   updateUserAttributes,
   verifyTOTPSetup,
@@ -216,16 +215,13 @@ export async function startTotp(email: string): Promise<{ secret: string; uri: s
   return { secret: details.sharedSecret, uri: details.getSetupUri(ISSUER, email).toString() };
 }
 
-/** Verifies the first code and makes TOTP the user's MFA: later sign-ins ask for a code. */
+/**
+ * Verifies the first code of the app just set up. The service then makes it the second step (`PUT /me/mfa`, which
+ * records it in the person's trail): the console does not set the preference with Cognito itself.
+ */
 export async function confirmTotp(code: string): Promise<void> {
   await ready();
   await verifyTOTPSetup({ code });
-  await updateMFAPreference({ totp: "PREFERRED" });
-}
-
-export async function disableTotp(): Promise<void> {
-  await ready();
-  await updateMFAPreference({ totp: "DISABLED" });
 }
 
 /** The configuration as loaded (for the MFA setting). */

@@ -6,10 +6,17 @@ import { clearSession } from "./session";
  */
 export async function signOut(everywhere = false): Promise<void> {
   if (everywhere) {
-    // Everywhere must reach Cognito before the tokens it needs are gone: a failure is the caller's to show.
-    const cognito = await import("./cognito");
-    await cognito.signOut(true);
+    // The service revokes every refresh token and records it (POST /me/sign_out_everywhere), before the tokens it
+    // needs are gone: a failure is the caller's to show. This browser's are then dropped too.
+    const { apiPaths, client, ok } = await import("../api");
+    ok(await client.POST(`${apiPaths.me}/sign_out_everywhere`, {}));
     clearSession();
+    try {
+      const cognito = await import("./cognito");
+      await cognito.signOut(false);
+    } catch {
+      // Its refresh token is revoked already.
+    }
     return;
   }
   clearSession();

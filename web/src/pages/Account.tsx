@@ -122,6 +122,8 @@ export default function Account() {
     }
     void totpAction.run(async (cognito) => {
       await cognito.confirmTotp(code);
+      // The service makes it the second step and records it (mfa_enabled).
+      ok(await client.PUT(`${apiPaths.me}/mfa`, { body: { mfa: { totp: true } } }));
       setTotp(undefined);
       account.reload();
       flash({ type: "success", content: "Your authenticator app is on: each sign-in now asks for a code from it." });
@@ -129,8 +131,8 @@ export default function Account() {
   };
 
   const disableTotp = () =>
-    void totpAction.run(async (cognito) => {
-      await cognito.disableTotp();
+    void totpAction.run(async () => {
+      ok(await client.PUT(`${apiPaths.me}/mfa`, { body: { mfa: { totp: false } } }));
       account.reload();
       flash({ type: "success", content: "Your authenticator app is off: sign-in asks for your password only." });
     });
