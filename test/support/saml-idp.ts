@@ -47,7 +47,7 @@ const samlify = createRequire(import.meta.url)("samlify") as Samlify;
 /** The attribute names the IdP asserts: Entra ID's claim URIs (the connection's default SAML mapping, docs/sso.md). */
 export const SAML_ATTRIBUTES = {
   email: "http://schemas.xmlsoap.org/ws/2005/05/identity/claims/emailaddress",
-  name: "http://schemas.xmlsoap.org/ws/2005/05/identity/claims/name",
+  name: "http://schemas.microsoft.com/identity/claims/displayname",
   groups: "http://schemas.microsoft.com/ws/2008/06/identity/claims/groups",
 } as const;
 
