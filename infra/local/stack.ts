@@ -286,7 +286,8 @@ export function gatewayEnvironment(info: StackInfo, role: GatewayRole): Record<s
       AWS_SESSION_TOKEN: "",
       AWS_PROFILE: "",
       // The console's /config.json (console.ts): the same keys the CDK stack writes into its bucket.
-      CONSOLE_CONFIG: JSON.stringify({ region, userPoolId, userPoolClientId, cognitoEndpoint, mfa: "optional" }),
+      // `cognitoDomain`: the managed login's origin, for the console's "Continue with" (console.ts picks the keys it serves).
+      CONSOLE_CONFIG: JSON.stringify({ region, userPoolId, userPoolClientId, cognitoEndpoint, cognitoDomain, mfa: "optional" }),
       // The authorizer's settings.
       JWT_ISSUER: `${cognitoEndpoint}/${userPoolId}`,
       JWT_AUDIENCE: userPoolClientId,
