@@ -33,6 +33,8 @@ const FLOW_COOKIE = "cognito-flow";
 /** How long a sign-in may take at the IdP, and a code may wait to be redeemed (Cognito: 5 minutes). */
 const FLOW_TTL_MS = 10 * 60_000;
 const CODE_TTL_MS = 5 * 60_000;
+/** The managed login's session (Cognito's lasts an hour). */
+const SESSION_TTL_MS = 60 * 60_000;
 const METADATA_LIMIT = 1024 * 1024;
 const MD = "urn:oasis:names:tc:SAML:2.0:metadata";
 const DS = "http://www.w3.org/2000/09/xmldsig#";
@@ -135,7 +137,7 @@ export function installManagedLogin(app, services, { domain, storedProvider, lin
   const oidcRedirect = `${origin}/oauth2/idpresponse`;
   const flows = new Expiring(FLOW_TTL_MS);
   const codes = new Expiring(CODE_TTL_MS);
-  const sessions = new Map();
+  const sessions = new Expiring(SESSION_TTL_MS);
   const samlCache = new InMemoryCacheProvider({ keyExpirationPeriodMs: FLOW_TTL_MS });
   const ctxOf = (req) => ({ logger: req.log });
 
@@ -342,8 +344,8 @@ export function installManagedLogin(app, services, { domain, storedProvider, lin
     const code = randomUUID();
     codes.put(code, { clientId: flow.clientId, redirectUri: flow.redirectUri, challenge: flow.challenge, tokens, validity: appClient });
     const session = b64url(randomBytes(24));
-    sessions.set(session, { poolId: flow.poolId, username: user.Username });
-    setCookie(res, SESSION_COOKIE, session, 3600);
+    sessions.put(session, { poolId: flow.poolId, username: user.Username });
+    setCookie(res, SESSION_COOKIE, session, SESSION_TTL_MS / 1000);
     const url = new URL(flow.redirectUri);
     url.searchParams.set("code", code);
     if (flow.state !== undefined) url.searchParams.set("state", flow.state);

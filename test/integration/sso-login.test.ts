@@ -15,7 +15,7 @@ import { MAX_MEMBERS } from "../../shared/institutions/model.js";
 import { getInstitution } from "../../shared/institutions/repository.js";
 import { paths } from "../../shared/routes.js";
 import { call, stack, token, uniq, uniqEmail } from "../support/api.js";
-import { Browser, type Page, pkce } from "../support/browser-flow.js";
+import { Browser, formOf, type Page, pkce } from "../support/browser-flow.js";
 import { createInstitution } from "../support/flows.js";
 import type { IdpAccount } from "../support/idp-accounts.js";
 import { type OidcIdp, startOidcIdp } from "../support/oidc-idp.js";
@@ -371,6 +371,45 @@ describe("signing in with an institution through the managed login", () => {
     const code = String(good.back.searchParams.get("code"));
     expect((await exchange(code, good.verifier)).status).toBe(200);
     expect((await exchange(code, good.verifier)).status).toBe(400);
+  });
+
+  it("SAML: a response signed by a key not in the IdP's metadata, or posted a second time, signs no one in", async () => {
+    const { domain, provider } = await connected("saml", { jit: { enabled: true, default_role: "cohort_super_admin" } });
+    const email = `forged.${uniq("p")}@${domain}`;
+    const rogue = await startSamlIdp({ accounts: [{ id: "forger", email }] });
+    try {
+      const browser = new Browser(CALLBACK);
+      const start = () =>
+        browser.go(
+          authorizeUrl({
+            response_type: "code",
+            client_id: stack.userPoolClientId,
+            redirect_uri: CALLBACK,
+            identity_provider: provider,
+            state: "s2",
+            ...s256(),
+          }),
+        );
+      // The AuthnRequest meant for the institution's IdP, answered by another one with its own key.
+      const request = formOf(await start());
+      expect(request?.action).toBe(`${saml.url}/sso`);
+      const forged = await browser.submit(await browser.go(`${rogue.url}/sso`, { ...request?.fields, login: "forger" }));
+      const back = new URL(forged.url);
+      expect(back.searchParams.get("code")).toBeNull();
+      expect(back.searchParams.get("error")).toBe("invalid_request");
+      expect(back.searchParams.get("error_description")).toMatch(/^Invalid SAML response received/);
+
+      // A good response posted again: this sign-in is over.
+      account({ id: "forger", email });
+      const answer = await browser.submit(await start(), { login: "forger" });
+      const posted = formOf(answer);
+      expect(new URL((await browser.submit(answer)).url).searchParams.get("code")).toBeTruthy();
+      const again = await browser.go(String(posted?.action), posted?.fields);
+      expect(again.status).toBe(400);
+      expect(await poolUser(`${provider}_forger`)).toBeDefined();
+    } finally {
+      await rogue.close();
+    }
   });
 
   it("refresh gives new tokens of the same person; sign-out takes only the client's logout URI and clears the session cookie", async () => {
