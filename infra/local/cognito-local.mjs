@@ -399,7 +399,7 @@ const { attachOAuth2Routes } = lib("oauth2/routes");
 const { AuthorizationCodeStore } = lib("oauth2/authorizationCodeStore");
 
 const logger = pino(
-  { level: process.env.DEBUG ? "debug" : "info" },
+  { level: "info" },
   pretty({
     colorize: true,
     ignore: "pid,name,hostname",

@@ -38,14 +38,12 @@ function oidcClient(dir: string): { clientId: string; clientSecret: string } {
   return client;
 }
 
-function port(name: string, fallback: number): Promise<number> {
-  const raw = process.env[name];
-  return portOr(raw ? Number(raw) : fallback);
-}
+const port = (raw: string | undefined, fallback: number): Promise<number> => portOr(raw ? Number(raw) : fallback);
 
 /** Starts both IdPs for the pool whose managed login is at `cognitoDomain`; client details kept under `dataDir`. */
 export async function startLocalIdps(opts: { cognitoDomain: string; dataDir: string }): Promise<LocalIdps> {
-  const [samlPort, oidcPort] = [await port("SAML_IDP_PORT", 7100), await port("OIDC_IDP_PORT", 7200)];
+  const samlPort = await port(process.env.SAML_IDP_PORT, 7100);
+  const oidcPort = await port(process.env.OIDC_IDP_PORT, 7200);
   const saml = await startSamlIdp({ accounts: LOCAL_IDP_ACCOUNTS, port: samlPort, name: "Example University (SAML, local)" });
   const oidc = await startOidcIdp({
     ...oidcClient(opts.dataDir),
