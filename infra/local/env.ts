@@ -113,6 +113,9 @@ export const PROCESS_SETTINGS = [
   /** The port of the user pool's functions in the gateway's process (lambda.ts), and their endpoint for cognito-local.mjs. */
   "LOCAL_LAMBDA_PORT",
   "LOCAL_LAMBDA_ENDPOINT",
+  /** `npm start`'s test IdPs (idps.ts): their ports, when free. */
+  "SAML_IDP_PORT",
+  "OIDC_IDP_PORT",
   /** The CLI profile's account and region, for `cdk deploy` (infra/app.ts). */
   "CDK_DEFAULT_ACCOUNT",
   "CDK_DEFAULT_REGION",

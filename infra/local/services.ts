@@ -308,6 +308,7 @@ export function cognitoService(opts: {
   dataDir: string;
   output: string;
   sesEndpoint?: string;
+  cognitoDomain?: string;
   lambdaEndpoint?: string;
 }): Service {
   // cognito-local's own bin, with code mails to the local SES and the targets Amplify needs (cognito-local.mjs).
@@ -324,6 +325,8 @@ export function cognitoService(opts: {
       PORT: String(opts.port),
       HOST: "127.0.0.1",
       ...(opts.sesEndpoint !== undefined && { LOCAL_SES_ENDPOINT: opts.sesEndpoint }),
+      // The managed login's origin (cognito-managed-login.mjs): its ACS URL and OIDC redirect URI.
+      ...(opts.cognitoDomain !== undefined && { COGNITO_DOMAIN: opts.cognitoDomain }),
       // The user pool's functions (infra/local/lambda.ts): the activity export's subscriber, which the stand-in invokes.
       ...(opts.lambdaEndpoint !== undefined && { LOCAL_LAMBDA_ENDPOINT: opts.lambdaEndpoint }),
     },

@@ -43,6 +43,11 @@ export interface StackInfo {
   readonly userPoolId: string;
   readonly userPoolClientId: string;
   readonly cognitoEndpoint: string;
+  /**
+   * The pool's managed-login domain (docs/sso.md#the-managed-login-locally): `/oauth2/authorize`, `/oauth2/token`, `/logout`, the
+   * IdPs' `/saml2/idpresponse` and `/oauth2/idpresponse`. Locally the local Cognito's own origin.
+   */
+  readonly cognitoDomain: string;
   readonly dynamodbEndpoint: string;
   readonly sesEndpoint: string;
   readonly tables: { readonly main: string; readonly events: string; readonly idempotency: string };
@@ -249,7 +254,7 @@ export interface GatewayRole {
  * The test run starts a second gateway with it, in CloudFront mode (test/integration/one-way-in.test.ts).
  */
 export function gatewayEnvironment(info: StackInfo, role: GatewayRole): Record<string, string> {
-  const { region, userPoolId, userPoolClientId, cognitoEndpoint } = info;
+  const { region, userPoolId, userPoolClientId, cognitoEndpoint, cognitoDomain } = info;
   return {
     ...localHandlerEnv(info),
     ...environment({
@@ -265,10 +270,10 @@ export function gatewayEnvironment(info: StackInfo, role: GatewayRole): Record<s
       COGNITO_ENDPOINT: cognitoEndpoint,
       // The local pool is configured as dev's (ensureUserPool): MFA optional.
       USER_POOL_MFA: "optional",
-      // SSO connections: the console's app client lists their providers; the local Cognito stands in for the
-      // pool's managed-login domain (its ACS URL and redirect URI).
+      // SSO connections: the console's app client lists their providers; the pool's managed-login domain (its ACS
+      // URL and redirect URI) is the local Cognito's (cognito-managed-login.mjs).
       USER_POOL_CLIENT_ID: userPoolClientId,
-      COGNITO_DOMAIN: cognitoEndpoint,
+      COGNITO_DOMAIN: cognitoDomain,
       // Verified domains' TXT lookups: `DNS_RESOLVERS=127.0.0.1:5353 npm start` reaches a resolver of your own.
       DNS_RESOLVERS: role.dnsResolvers,
     }),
@@ -281,7 +286,8 @@ export function gatewayEnvironment(info: StackInfo, role: GatewayRole): Record<s
       AWS_SESSION_TOKEN: "",
       AWS_PROFILE: "",
       // The console's /config.json (console.ts): the same keys the CDK stack writes into its bucket.
-      CONSOLE_CONFIG: JSON.stringify({ region, userPoolId, userPoolClientId, cognitoEndpoint, mfa: "optional" }),
+      // `cognitoDomain`: the managed login's origin, for the console's "Continue with" (console.ts picks the keys it serves).
+      CONSOLE_CONFIG: JSON.stringify({ region, userPoolId, userPoolClientId, cognitoEndpoint, cognitoDomain, mfa: "optional" }),
       // The authorizer's settings.
       JWT_ISSUER: `${cognitoEndpoint}/${userPoolId}`,
       JWT_AUDIENCE: userPoolClientId,
@@ -340,11 +346,14 @@ export async function startLocalStack(opts: StackOptions): Promise<LocalStack> {
     ...(opts.persistent && { dbPath: join(opts.dataDir, "dynamodb") }),
     output: join(logDir, "dynamodb.log"),
   });
+  // The managed login answers on the local Cognito's own origin (cognito-managed-login.mjs).
+  const cognitoDomain = cognitoEndpoint;
   const cognito = cognitoService({
     port: ports.cognito,
     dataDir: cognitoDir,
     output: join(logDir, "cognito.log"),
     sesEndpoint,
+    cognitoDomain,
     lambdaEndpoint,
   });
   const ses = sesService({ port: ports.ses, output: join(logDir, "ses.log") });
@@ -368,7 +377,10 @@ export async function startLocalStack(opts: StackOptions): Promise<LocalStack> {
     const failed = results.find((r): r is PromiseRejectedResult => r.status === "rejected");
     if (failed) throw failed.reason;
 
-    const [, pool] = await Promise.all([createTables(dynamodbEndpoint, region, tables), ensureUserPool(cognitoEndpoint, region)]);
+    const [, pool] = await Promise.all([
+      createTables(dynamodbEndpoint, region, tables),
+      ensureUserPool(cognitoEndpoint, region, consoleUrl),
+    ]);
 
     const info: StackInfo = {
       apiUrl,
@@ -377,6 +389,7 @@ export async function startLocalStack(opts: StackOptions): Promise<LocalStack> {
       userPoolId: pool.userPoolId,
       userPoolClientId: pool.userPoolClientId,
       cognitoEndpoint,
+      cognitoDomain,
       dynamodbEndpoint,
       sesEndpoint,
       tables,
