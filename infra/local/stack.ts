@@ -240,6 +240,9 @@ export interface GatewayRole {
  */
 export function gatewayEnvironment(info: StackInfo, role: GatewayRole): Record<string, string> {
   const { region, userPoolId, userPoolClientId, cognitoEndpoint } = info;
+  // The pool's managed login (docs/sso.md), one origin for the connections' values to paste and the console's
+  // single sign-on: for now the local Cognito's endpoint, until the local managed login has an origin of its own.
+  const cognitoDomain = cognitoEndpoint;
   return {
     ...localHandlerEnv(info),
     ...environment({
@@ -256,7 +259,7 @@ export function gatewayEnvironment(info: StackInfo, role: GatewayRole): Record<s
       // SSO connections: the console's app client lists their providers; the local Cognito stands in for the
       // pool's managed-login domain (its ACS URL and redirect URI).
       USER_POOL_CLIENT_ID: userPoolClientId,
-      COGNITO_DOMAIN: cognitoEndpoint,
+      COGNITO_DOMAIN: cognitoDomain,
       // Verified domains' TXT lookups: `DNS_RESOLVERS=127.0.0.1:5353 npm start` reaches a resolver of your own.
       DNS_RESOLVERS: role.dnsResolvers,
     }),
@@ -268,7 +271,7 @@ export function gatewayEnvironment(info: StackInfo, role: GatewayRole): Record<s
       AWS_SESSION_TOKEN: "",
       AWS_PROFILE: "",
       // The console's /config.json (console.ts): the same keys the CDK stack writes into its bucket.
-      CONSOLE_CONFIG: JSON.stringify({ region, userPoolId, userPoolClientId, cognitoEndpoint, mfa: "optional" }),
+      CONSOLE_CONFIG: JSON.stringify({ region, userPoolId, userPoolClientId, cognitoEndpoint, cognitoDomain, mfa: "optional" }),
       // The authorizer's settings.
       JWT_ISSUER: `${cognitoEndpoint}/${userPoolId}`,
       JWT_AUDIENCE: userPoolClientId,

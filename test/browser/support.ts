@@ -231,10 +231,17 @@ export async function photographAndCheck(page: Page, shot: string, what: string)
   await expectAccessible(page, what);
 }
 
-/** Fills the sign-in form and submits it. */
+/**
+ * Signs in with a password as a person does: the e-mail first and Continue (the page asks which way the
+ * address signs in), then the password; a page already at the password step (after a refusal) keeps the address.
+ */
 export async function submitSignIn(page: Page, email: string, password: string): Promise<void> {
   await page.getByLabel("E-mail address").fill(email);
-  await page.getByLabel("Password", { exact: true }).fill(password);
+  const next = page.getByRole("button", { name: "Continue", exact: true });
+  const passwordField = page.getByLabel("Password", { exact: true });
+  await next.or(passwordField).first().waitFor();
+  if (await next.isVisible()) await next.click();
+  await passwordField.fill(password);
   await page.getByRole("button", { name: "Sign in", exact: true }).click();
 }
 
