@@ -48,3 +48,51 @@ export function installFederation(Targets, { InvalidParameterError, ResourceNotF
       return {};
     };
 }
+
+/**
+ * The pre authentication trigger (require SSO, docs/sso.md), which cognito-local does not run: before a password
+ * sign-in (`InitiateAuth` with USER_PASSWORD_AUTH or USER_SRP_AUTH, `AdminInitiateAuth` with
+ * ADMIN_USER_PASSWORD_AUTH or ADMIN_NO_SRP_AUTH) of a user the pool has, the function named `PreAuthentication` in
+ * cognito-local's TriggerFunctions is invoked through its Lambda client with Cognito's event
+ * (`PreAuthentication_Authentication`); its error refuses the sign-in as Cognito does:
+ * `UserLambdaValidationException`, "PreAuthentication failed with error <message>.". Refreshing runs no trigger.
+ */
+export function installPreAuthentication(Targets, { UserLambdaValidationError }, { Lambda, attributesToRecord }) {
+  const FLOWS = new Set(["USER_PASSWORD_AUTH", "USER_SRP_AUTH", "ADMIN_USER_PASSWORD_AUTH", "ADMIN_NO_SRP_AUTH"]);
+  const wrap = (target, poolOf) => {
+    const original = Targets[target];
+    Targets[target] = (services) => {
+      const run = original(services);
+      const functionName = services.config?.TriggerFunctions?.PreAuthentication;
+      const lambda = functionName ? new Lambda(services.config.LambdaClient) : undefined;
+      return async (ctx, req) => {
+        if (lambda && FLOWS.has(req.AuthFlow) && req.AuthParameters?.USERNAME) {
+          const userPool = await poolOf(services, ctx, req);
+          const user = await userPool.getUserByUsername(ctx, req.AuthParameters.USERNAME);
+          if (user) {
+            const event = {
+              version: "1",
+              region: "local",
+              userPoolId: userPool.options.Id,
+              userName: user.Username,
+              callerContext: { awsSdkVersion: "aws-sdk-unknown-unknown", clientId: req.ClientId },
+              triggerSource: "PreAuthentication_Authentication",
+              request: { userAttributes: attributesToRecord(user.Attributes), validationData: req.ClientMetadata ?? {} },
+              response: {},
+            };
+            const out = await lambda
+              .invoke({ FunctionName: functionName, InvocationType: "RequestResponse", Payload: JSON.stringify(event) })
+              .promise();
+            if (out.FunctionError) {
+              const message = JSON.parse(String(out.Payload ?? "{}")).errorMessage ?? out.FunctionError;
+              throw new UserLambdaValidationError(`PreAuthentication failed with error ${message}.`);
+            }
+          }
+        }
+        return run(ctx, req);
+      };
+    };
+  };
+  wrap("InitiateAuth", (services, ctx, req) => services.cognito.getUserPoolForClientId(ctx, req.ClientId));
+  wrap("AdminInitiateAuth", (services, ctx, req) => services.cognito.getUserPool(ctx, req.UserPoolId));
+}

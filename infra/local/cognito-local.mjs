@@ -14,10 +14,15 @@
  *   the pool's own store, with Cognito's checks (a name taken, the name's form, the type), so an SSO connection's
  *   calls succeed as in AWS and the local federation stand-in can read the providers later; UpdateUserPoolClient
  *   refuses a supported provider that does not exist, as Cognito does.
- * - Linking a federated identity (AdminLinkProviderForUser): infra/local/cognito-federation.mjs.
+ * - Linking a federated identity (AdminLinkProviderForUser), and the pre authentication trigger cognito-local does not
+ *   run (require SSO): infra/local/cognito-federation.mjs.
+ * - The pool's managed login (`/oauth2/authorize` with an identity provider, `/saml2/idpresponse`,
+ *   `/oauth2/idpresponse`, `/oauth2/token`, `/logout`) on this server: infra/local/cognito-managed-login.mjs. So the
+ *   server is started here as cognito-local's bin and `createDefaultServer` start it, with its services at hand.
  */
 import { createRequire } from "node:module";
-import { installFederation } from "./cognito-federation.mjs";
+import { installFederation, installPreAuthentication, LINKS } from "./cognito-federation.mjs";
+import { installManagedLogin } from "./cognito-managed-login.mjs";
 
 // Resolved from cognito-local's own directory: its modules and its dependencies (jsonwebtoken), as it sees them.
 const require = createRequire(createRequire(import.meta.url).resolve("cognito-local/package.json"));
@@ -228,5 +233,78 @@ Targets.UpdateUserPoolClient = (services) => {
 };
 
 installFederation(Targets, { InvalidParameterError, ResourceNotFoundError, CognitoError }, storedProvider);
+installPreAuthentication(Targets, lib("errors"), {
+  Lambda: require("aws-sdk").Lambda,
+  attributesToRecord: lib("services/userPoolService").attributesToRecord,
+});
 
-require("./lib/bin/start.js");
+// ---- the server: cognito-local's bin and createDefaultServer, with the managed login's routes added -------------
+
+const pino = require("pino");
+const pretty = require("pino-pretty");
+const AWS = require("aws-sdk");
+const { DateClock, TriggersService, LambdaService } = lib("services");
+const { CognitoServiceFactoryImpl } = lib("services/cognitoService");
+const { CryptoService } = lib("services/crypto");
+const { StormDBDataStoreFactory } = lib("services/dataStore/stormDb");
+const { MessageDeliveryService } = lib("services/messageDelivery/messageDelivery");
+const { otp } = lib("services/otp");
+const { JwtTokenGenerator } = lib("services/tokenGenerator");
+const { UserPoolServiceFactoryImpl } = lib("services/userPoolService");
+const { loadConfig } = lib("server/config");
+const { Router } = lib("server/Router");
+const { createServer } = lib("server/server");
+const { attachOAuth2Routes } = lib("oauth2/routes");
+const { AuthorizationCodeStore } = lib("oauth2/authorizationCodeStore");
+
+const logger = pino(
+  { level: process.env.DEBUG ? "debug" : "info" },
+  pretty({
+    colorize: true,
+    ignore: "pid,name,hostname",
+    singleLine: true,
+    messageFormat: (log, key) => `${log.reqId ?? "NONE"} ${log.target ?? "NONE"} ${log[key]}`,
+  }),
+);
+try {
+  const ctx = { logger };
+  const config = await loadConfig(ctx, new StormDBDataStoreFactory(".cognito"));
+  const clock = new DateClock();
+  const dataStoreFactory = new StormDBDataStoreFactory(".cognito/db");
+  const cognitoFactory = new CognitoServiceFactoryImpl(
+    ".cognito/db",
+    dataStoreFactory,
+    new UserPoolServiceFactoryImpl(clock, dataStoreFactory),
+  );
+  const cognitoClient = await cognitoFactory.create(ctx, config.UserPoolDefaults);
+  const triggers = new TriggersService(
+    clock,
+    cognitoClient,
+    new LambdaService(config.TriggerFunctions, new AWS.Lambda(config.LambdaClient)),
+    new CryptoService(config.KMSConfig),
+  );
+  const services = {
+    clock,
+    cognito: cognitoClient,
+    config,
+    messages: new MessagesService(triggers, new MessageDeliveryService(new ConsoleMessageSender())),
+    otp,
+    tokenGenerator: new JwtTokenGenerator(clock, triggers, config.TokenConfig),
+    triggers,
+  };
+  // Without `services`, createServer leaves its OAuth routes out: the managed login adds them behind its own.
+  const server = createServer(Router(services), logger, config.ServerConfig);
+  installManagedLogin(server.application, services, {
+    domain: process.env.COGNITO_DOMAIN || config.TokenConfig.IssuerDomain,
+    storedProvider,
+    linksKey: LINKS,
+    attachOAuth2Routes,
+    AuthorizationCodeStore,
+  });
+  const listening = await server.start();
+  const address = listening.address();
+  logger.info(`Cognito Local running on http://${typeof address === "string" ? address : `${address.address}:${address.port}`}`);
+} catch (err) {
+  logger.error(err);
+  process.exit(1);
+}

@@ -25,6 +25,7 @@ import {
   ListUserPoolClientsCommand,
   ListUserPoolsCommand,
   SetUserPoolMfaConfigCommand,
+  UpdateUserPoolClientCommand,
   UsernameExistsException,
 } from "@aws-sdk/client-cognito-identity-provider";
 import { SUPER_ADMIN_GROUP } from "../../shared/caller.js";
@@ -92,10 +93,31 @@ export async function startTokenTrigger(): Promise<{ endpoint: string; close(): 
 }
 
 /**
- * Finds the pool and app client by name, creating what is missing, so a persistent cognito-local keeps its
- * users across runs. Pool: e-mail as user name, custom attribute `account_id`, group `cohort_super_admin`.
+ * The console app client's OAuth settings for the managed login (docs/sso.md#the-managed-login-locally): the code flow (PKCE is
+ * required by the local managed login), the console's callback and sign-out URLs on `consoleOrigin`.
  */
-export async function ensureUserPool(endpoint: string, region: string): Promise<{ userPoolId: string; userPoolClientId: string }> {
+export function consoleOAuthSettings(consoleOrigin: string) {
+  const origin = consoleOrigin.replace(/\/+$/, "");
+  return {
+    CallbackURLs: [`${origin}/sso/callback`],
+    LogoutURLs: [`${origin}/`],
+    AllowedOAuthFlows: ["code" as const],
+    AllowedOAuthScopes: ["openid", "email", "profile"],
+    AllowedOAuthFlowsUserPoolClient: true,
+  };
+}
+
+/**
+ * Finds the pool and app client by name, creating what is missing, so a persistent cognito-local keeps its
+ * users across runs. Pool: e-mail as user name, custom attribute `account_id`, group `cohort_super_admin`. The
+ * app client's OAuth settings are set on every start (the console's origin may have moved); its supported identity
+ * providers are left as the SSO connections made them.
+ */
+export async function ensureUserPool(
+  endpoint: string,
+  region: string,
+  consoleOrigin: string,
+): Promise<{ userPoolId: string; userPoolClientId: string }> {
   const cognito = cognitoClient(endpoint, region);
   try {
     const pools = await cognito.send(new ListUserPoolsCommand({ MaxResults: 60 }));
@@ -153,6 +175,10 @@ export async function ensureUserPool(endpoint: string, region: string): Promise<
       userPoolClientId = created.UserPoolClient?.ClientId;
       if (!userPoolClientId) throw new Error("cognito-local returned no app client id");
     }
+    // cognito-local's update keeps every field it is not given (Cognito's resets them; shared/sso/pool.ts writes whole).
+    await cognito.send(
+      new UpdateUserPoolClientCommand({ UserPoolId: userPoolId, ClientId: userPoolClientId, ...consoleOAuthSettings(consoleOrigin) }),
+    );
     return { userPoolId, userPoolClientId };
   } finally {
     cognito.destroy();

@@ -303,7 +303,13 @@ export function dynamodbService(opts: { port: number; dbPath?: string; output: s
  * cognito-local, keeping its data in `<dataDir>/.cognito/`. `config` is written to `.cognito/config.json`
  * before each start, because cognito-local reads it only then.
  */
-export function cognitoService(opts: { port: number; dataDir: string; output: string; sesEndpoint?: string }): Service {
+export function cognitoService(opts: {
+  port: number;
+  dataDir: string;
+  output: string;
+  sesEndpoint?: string;
+  cognitoDomain?: string;
+}): Service {
   // cognito-local's own bin, with code mails to the local SES and the targets Amplify needs (cognito-local.mjs).
   const bin = fileURLToPath(new URL("./cognito-local.mjs", import.meta.url));
   return new Service({
@@ -318,6 +324,8 @@ export function cognitoService(opts: { port: number; dataDir: string; output: st
       PORT: String(opts.port),
       HOST: "127.0.0.1",
       ...(opts.sesEndpoint !== undefined && { LOCAL_SES_ENDPOINT: opts.sesEndpoint }),
+      // The managed login's origin (cognito-managed-login.mjs): its ACS URL and OIDC redirect URI.
+      ...(opts.cognitoDomain !== undefined && { COGNITO_DOMAIN: opts.cognitoDomain }),
     },
     output: opts.output,
     ready: () => answers(`http://127.0.0.1:${opts.port}/health`, (s) => s === 200),

@@ -43,6 +43,11 @@ export interface StackInfo {
   readonly userPoolId: string;
   readonly userPoolClientId: string;
   readonly cognitoEndpoint: string;
+  /**
+   * The pool's managed-login domain (docs/sso.md#the-managed-login-locally): `/oauth2/authorize`, `/oauth2/token`, `/logout`, the
+   * IdPs' `/saml2/idpresponse` and `/oauth2/idpresponse`. Locally the local Cognito's own origin.
+   */
+  readonly cognitoDomain: string;
   readonly dynamodbEndpoint: string;
   readonly sesEndpoint: string;
   readonly tables: { readonly main: string; readonly events: string; readonly idempotency: string };
@@ -239,10 +244,7 @@ export interface GatewayRole {
  * The test run starts a second gateway with it, in CloudFront mode (test/integration/one-way-in.test.ts).
  */
 export function gatewayEnvironment(info: StackInfo, role: GatewayRole): Record<string, string> {
-  const { region, userPoolId, userPoolClientId, cognitoEndpoint } = info;
-  // The pool's managed login (docs/sso.md), one origin for the connections' values to paste and the console's
-  // single sign-on: for now the local Cognito's endpoint, until the local managed login has an origin of its own.
-  const cognitoDomain = cognitoEndpoint;
+  const { region, userPoolId, userPoolClientId, cognitoEndpoint, cognitoDomain } = info;
   return {
     ...localHandlerEnv(info),
     ...environment({
@@ -256,8 +258,8 @@ export function gatewayEnvironment(info: StackInfo, role: GatewayRole): Record<s
       // The pool that transfer, joining and SCIM use (shared/users.ts), as the CDK stack names it to those functions.
       USER_POOL_ID: userPoolId,
       COGNITO_ENDPOINT: cognitoEndpoint,
-      // SSO connections: the console's app client lists their providers; the local Cognito stands in for the
-      // pool's managed-login domain (its ACS URL and redirect URI).
+      // SSO connections: the console's app client lists their providers; the pool's managed-login domain (its ACS
+      // URL and redirect URI) is the local Cognito's (cognito-managed-login.mjs).
       USER_POOL_CLIENT_ID: userPoolClientId,
       COGNITO_DOMAIN: cognitoDomain,
       // Verified domains' TXT lookups: `DNS_RESOLVERS=127.0.0.1:5353 npm start` reaches a resolver of your own.
@@ -327,7 +329,15 @@ export async function startLocalStack(opts: StackOptions): Promise<LocalStack> {
     ...(opts.persistent && { dbPath: join(opts.dataDir, "dynamodb") }),
     output: join(logDir, "dynamodb.log"),
   });
-  const cognito = cognitoService({ port: ports.cognito, dataDir: cognitoDir, output: join(logDir, "cognito.log"), sesEndpoint });
+  // The managed login answers on the local Cognito's own origin (cognito-managed-login.mjs).
+  const cognitoDomain = cognitoEndpoint;
+  const cognito = cognitoService({
+    port: ports.cognito,
+    dataDir: cognitoDir,
+    output: join(logDir, "cognito.log"),
+    sesEndpoint,
+    cognitoDomain,
+  });
   const ses = sesService({ port: ports.ses, output: join(logDir, "ses.log") });
   const s3 = s3Service({ port: ports.s3, dir: join(opts.dataDir, "s3"), bucket: LOCAL_EXPORTS_BUCKET, output: join(logDir, "s3.log") });
   const started: Service[] = [];
@@ -350,7 +360,10 @@ export async function startLocalStack(opts: StackOptions): Promise<LocalStack> {
     const failed = results.find((r): r is PromiseRejectedResult => r.status === "rejected");
     if (failed) throw failed.reason;
 
-    const [, pool] = await Promise.all([createTables(dynamodbEndpoint, region, tables), ensureUserPool(cognitoEndpoint, region)]);
+    const [, pool] = await Promise.all([
+      createTables(dynamodbEndpoint, region, tables),
+      ensureUserPool(cognitoEndpoint, region, consoleUrl),
+    ]);
 
     const info: StackInfo = {
       apiUrl,
@@ -359,6 +372,7 @@ export async function startLocalStack(opts: StackOptions): Promise<LocalStack> {
       userPoolId: pool.userPoolId,
       userPoolClientId: pool.userPoolClientId,
       cognitoEndpoint,
+      cognitoDomain,
       dynamodbEndpoint,
       sesEndpoint,
       tables,

@@ -8,6 +8,7 @@
 import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { paths } from "../../shared/paths.js";
 import { ensureConsoleBuilt } from "./console-build.js";
+import { LOCAL_IDP_ACCOUNTS, type LocalIdps, startLocalIdps } from "./idps.js";
 import { killAllServicesNow, portIsFree, portOr } from "./services.js";
 import { LOCAL_DIR, type LocalStack, STACK_FILE, type StackInfo, startLocalStack } from "./stack.js";
 
@@ -47,6 +48,7 @@ async function main(): Promise<void> {
   // Builds web/ only when it changed since the last build.
   await ensureConsoleBuilt({ log: (line) => console.log(line) });
   let stack: LocalStack | undefined;
+  let idps: LocalIdps | undefined;
   let stopping = 0;
   const shutdown = async (signal: string) => {
     if (stopping) {
@@ -59,6 +61,7 @@ async function main(): Promise<void> {
     stopping = Date.now();
     console.log(`\n${signal}: stopping every local service…`);
     rmSync(STACK_FILE, { force: true });
+    await idps?.close();
     await stack?.stop();
     console.log("Stopped.");
     process.exit(0);
@@ -68,6 +71,8 @@ async function main(): Promise<void> {
 
   stack = await startLocalStack({ dataDir: LOCAL_DIR, persistent: true, ports, gatewayOutput: "inherit" });
   if (stopping) return;
+  // Two institutions' IdPs on loopback, to walk a single sign-on (docs/sso.md#the-managed-login-locally).
+  idps = await startLocalIdps({ cognitoDomain: stack.cognitoDomain, dataDir: LOCAL_DIR });
   writeFileSync(STACK_FILE, `${JSON.stringify(stack.info(), null, 2)}\n`);
   // Keeps the process alive; the services are unref'd children.
   setInterval(() => {}, 1 << 30);
@@ -79,6 +84,10 @@ Institution Administration API — local stack (data in .local/, logs in ${stack
   API              ${stack.apiUrl}${paths.institutions}
   API reference    ${stack.docsUrl}  (the OpenAPI document: ${stack.apiUrl}${paths.openapi})
   Cognito (local)  ${stack.cognitoEndpoint}  pool ${stack.userPoolId}, app client ${stack.userPoolClientId}
+  Managed login    ${stack.cognitoDomain}/oauth2/authorize  (the pool's domain: SAML ACS /saml2/idpresponse, OIDC /oauth2/idpresponse)
+  SAML IdP (test)  metadata_url ${idps.saml.metadataUrl}
+  OIDC IdP (test)  issuer ${idps.oidc.issuer}  client_id ${idps.oidc.clientId}  client_secret in ${LOCAL_DIR}/oidc-idp-client.json
+  IdP accounts     ${LOCAL_IDP_ACCOUNTS.map((a) => `${a.id} (${a.email ?? "no e-mail"})`).join(", ")}: type the id on the IdP's page
   DynamoDB Local   ${stack.dynamodbEndpoint}  tables ${stack.tables.main}, ${stack.tables.events}, ${stack.tables.idempotency}
   SES (local)      ${stack.sesEndpoint}  sent mail: open ${stack.sesEndpoint}/ in a browser, or GET ${stack.sesEndpoint}/store
   Stack info       ${STACK_FILE}

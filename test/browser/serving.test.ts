@@ -18,7 +18,7 @@ describe("the console on the local gateway", () => {
   });
 
   it("serves the page at / and, for the console's routes, the same page (no-store, nosniff, a CSP)", async () => {
-    const managedLogin = new URL(((await (await get("/config.json")).json()) as { cognitoDomain: string }).cognitoDomain).origin;
+    const managedLogin = new URL(stack.cognitoDomain).origin;
     const root = await get("/");
     const html = await root.text();
     expect(root.status).toBe(200);
@@ -51,8 +51,8 @@ describe("the console on the local gateway", () => {
       userPoolId: stack.userPoolId,
       userPoolClientId: stack.userPoolClientId,
       cognitoEndpoint: stack.cognitoEndpoint,
-      // The pool's managed login, an origin: the local Cognito's for now (infra/local/stack.ts).
-      cognitoDomain: new URL(stack.cognitoEndpoint).origin,
+      // The pool's managed login, an origin (infra/local/stack.ts).
+      cognitoDomain: stack.cognitoDomain,
       mfa: "optional",
     });
   });
