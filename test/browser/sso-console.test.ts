@@ -7,7 +7,11 @@
  *   another administrator reads the domains only;
  * - the e-mail-first sign-in: "Continue with <institution>" for an address on a connected institution's verified
  *   domain, the password for any other; the authorization request it sends (code, PKCE S256, state) and the
- *   callback's errors, said plainly, with the one automatic retry of a linked identity's first sign-in.
+ *   callback's errors, said plainly, with the one automatic retry of a linked identity's first sign-in;
+ * - the walk through the local managed login and a SAML IdP on loopback (test/support/saml-idp.ts): the super admin
+ *   verifies a domain and connects the IdP in the console, a person continues with the institution, signs in at the
+ *   IdP and lands signed in, signs out (the managed login's session too) and in again. Landing on the institution
+ *   by JIT and the linked first sign-in need the pool's triggers run by the local Cognito: sso-walk-triggers.pending.ts.
  *
  * Waits for states, never for a time.
  */
@@ -17,6 +21,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { paths } from "../../shared/routes.js";
 import { call, stack, uniq, uniqEmail } from "../support/api.js";
 import { acceptLatest, invite } from "../support/flows.js";
+import { type SamlIdp, startSamlIdp } from "../support/saml-idp.js";
 import { challengeOf, type IdpServer, idpServer, publishTxt, samlMetadata } from "../support/sso.js";
 import {
   consoleUrl,
@@ -406,7 +411,8 @@ describe("e-mail-first sign-in", () => {
     const third = authorizations[2] as URL;
     expect(createHash("sha256").update(flow.verifier).digest("base64url")).toBe(third.searchParams.get("code_challenge"));
     expect(flow.state).toBe(third.searchParams.get("state"));
-    expect(flow.returnTo).toBe("/institutions");
+    // Where the person started this time: the sign-in page's own address.
+    expect(flow.returnTo).toBe("/");
 
     // A callback whose state is not the flow's is refused, whatever it carries.
     await page.goto(consoleUrl(`/sso/callback?code=stolen&state=${"x".repeat(43)}`));
@@ -427,5 +433,118 @@ describe("e-mail-first sign-in", () => {
     await submitSignIn(page, person.email, person.password);
     await heading(page, "Institutions");
     expect((await signInTokens(person.email, person.password)).idToken).toBeTruthy();
+  });
+});
+
+describe("the full walk through the local managed login and a SAML IdP", () => {
+  let saml: SamlIdp;
+  beforeAll(async () => {
+    saml = await startSamlIdp({ name: "Campus IdP" });
+  });
+  afterAll(async () => {
+    await saml?.close();
+  });
+
+  /** At the IdP's page (the managed login sent the browser there): signs in as `id`. */
+  async function atIdp(page: Page, id: string): Promise<void> {
+    await page.getByRole("heading", { name: "Campus IdP" }).waitFor();
+    expect(new URL(page.url()).origin).toBe(saml.url);
+    await page.getByLabel("Account").fill(id);
+    await page.getByRole("button", { name: "Sign in" }).click();
+  }
+
+  /** Types the e-mail on the console's sign-in page and continues with the institution. */
+  async function continueWith(page: Page, email: string, institution: string): Promise<void> {
+    await heading(page, "Sign in");
+    await page.getByLabel("E-mail address").fill(email);
+    await page.getByRole("button", { name: "Continue", exact: true }).click();
+    await page.getByRole("button", { name: `Continue with ${institution}` }).click();
+  }
+
+  /** The sign-in's tokens as the console keeps them, and Amplify's refresh token beside them. */
+  const stored = (page: Page) =>
+    page.evaluate(() => {
+      const ss = (globalThis as unknown as { sessionStorage: Storage }).sessionStorage;
+      const keys = Array.from({ length: ss.length }, (_, i) => ss.key(i) ?? "");
+      const session = JSON.parse(ss.getItem("institution-admin.session") ?? "{}") as { idToken?: string; via?: string };
+      const refresh = keys.find((k) => k.startsWith("CognitoIdentityServiceProvider.") && k.endsWith(".refreshToken"));
+      return { session, refreshToken: refresh ? ss.getItem(refresh) : null };
+    });
+  const subOf = (jwt: string | undefined) => JSON.parse(Buffer.from((jwt ?? "").split(".")[1] ?? "", "base64url").toString()).sub as string;
+
+  it("the super admin verifies a domain and connects the IdP; a person continues with the institution, signs in at the IdP, lands signed in, signs out and in again", async () => {
+    const { owner } = await newAccount("ssowalk");
+    const institution = await seedInstitution(owner.token);
+    const admin = await browse(owner);
+    await admin.setViewportSize(WIDE);
+    const section = await openSso(admin, institution.id);
+
+    // The domain, in the console: added, its record published on the run's DNS server, verified.
+    const domain = freshDomain();
+    await section.getByRole("button", { name: "Add domain" }).click();
+    await admin.getByRole("dialog", { name: "Add domain" }).getByLabel("Domain").fill(domain);
+    await admin.getByRole("dialog", { name: "Add domain" }).getByRole("button", { name: "Add domain" }).click();
+    const row = admin.getByTestId("sso-domains").locator("tbody tr", { hasText: domain });
+    const record = await row.getByText(/^[A-Za-z0-9_-]{20,}$/).innerText();
+    await publishTxt(challengeOf(domain), [record]);
+    await row.getByRole("button", { name: `Verify ${domain}` }).click();
+    await row.getByText("Verified").waitFor();
+
+    // The IdP, in the console: its metadata URL; then access on first sign-in, as Cohort admin.
+    await section.getByRole("button", { name: "Connect identity provider" }).click();
+    const dialog = admin.getByRole("dialog", { name: "Connect identity provider" });
+    await dialog.getByLabel("Metadata URL").fill(saml.metadataUrl);
+    await dialog.getByRole("button", { name: "Connect" }).click();
+    await section.getByTestId("sso-values").getByText(`urn:amazon:cognito:sp:${stack.userPoolId}`).waitFor();
+    await section.getByTestId("sso-settings").getByLabel("Give access on first sign-in").check();
+    await section.getByTestId("sso-settings").getByRole("button", { name: "Save settings" }).click();
+    await admin.getByText("Single sign-on settings saved").waitFor();
+
+    // A person of the institution, known to its IdP only.
+    const email = `ada.${uniq("p")}@${domain}`;
+    saml.account({ id: "ada", email, name: "Ada Lovelace", groups: ["Staff"] });
+    const page = await browse();
+    await page.setViewportSize(WIDE);
+    await page.goto(consoleUrl("/institutions"));
+    await continueWith(page, email, institution.name);
+    await atIdp(page, "ada");
+    // Back through the managed login and the console's callback: signed in, on the page the person started from,
+    // the API taking the token (the list answered).
+    await heading(page, "Institutions");
+    expect(page.url()).toBe(consoleUrl("/institutions"));
+    await page
+      .getByText(/No institutions|Acme College/)
+      .first()
+      .waitFor();
+    const first = await stored(page);
+    expect(first.session.via).toBe("sso");
+    expect(first.refreshToken).toBeTruthy();
+    await photographAndCheck(page, "sso13-landed", "signed in through the institution");
+
+    // Amplify holds the refresh token the managed login issued: the pool refreshes the session with it.
+    const refreshed = await fetch(stack.cognitoEndpoint, {
+      method: "POST",
+      headers: { "content-type": "application/x-amz-json-1.1", "x-amz-target": "AWSCognitoIdentityProviderService.InitiateAuth" },
+      body: JSON.stringify({
+        ClientId: stack.userPoolClientId,
+        AuthFlow: "REFRESH_TOKEN_AUTH",
+        AuthParameters: { REFRESH_TOKEN: first.refreshToken },
+      }),
+    });
+    expect(refreshed.status).toBe(200);
+
+    // Sign out: the console's session ends and so does the managed login's (its /logout, back to the console).
+    await page.getByRole("button", { name: /Ada Lovelace|ada\./ }).click();
+    await page.getByRole("menuitem", { name: "Sign out" }).click();
+    await heading(page, "Sign in");
+    await expect.poll(() => page.url()).toBe(consoleUrl("/"));
+    const cookies = await page.context().cookies(stack.cognitoDomain);
+    expect(cookies.filter((c) => c.name === "cognito")).toEqual([]);
+
+    // And in again: the IdP asks again (the managed login's session is gone); the same person, the same sub.
+    await continueWith(page, email, institution.name);
+    await atIdp(page, "ada");
+    await heading(page, "Institutions");
+    expect(subOf((await stored(page)).session.idToken)).toBe(subOf(first.session.idToken));
   });
 });
