@@ -145,7 +145,8 @@ export class Console extends Construct {
     const cognitoOrigin = `https://cognito-idp.${region}.${Aws.URL_SUFFIX}`;
     const securityHeaders = new cloudfront.ResponseHeadersPolicy(this, "SecurityHeaders", {
       comment: "Console: the local console server's security headers, and strict transport",
-      ...responseHeaders(consoleSecurityHeaders(cognitoOrigin), { hsts: true }),
+      // The managed login's origin (`cognitoDomain`, an origin already) for single sign-on's token exchange.
+      ...responseHeaders(consoleSecurityHeaders(cognitoOrigin, props.config.cognitoDomain ?? ""), { hsts: true }),
     });
     // API Gateway's own answers (401, 404, 413, 429) carry neither: CloudFront adds them to every API answer.
     const apiHeaders = new cloudfront.ResponseHeadersPolicy(this, "ApiHeaders", {

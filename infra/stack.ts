@@ -194,6 +194,7 @@ export class InstitutionAdminStack extends Stack {
         // Your account offers turning TOTP off only where MFA is optional.
         mfa: settings.mfa,
         cognitoEndpoint: `https://cognito-idp.${this.region}.${this.urlSuffix}/`,
+        cognitoDomain: identity.domain.baseUrl(),
       },
       logBucket,
       ...(webAclArn !== undefined && { webAclArn }),

@@ -6,17 +6,20 @@
 export const SECURITY_HEADERS = { "cache-control": "no-store", "x-content-type-options": "nosniff" } as const;
 
 /**
- * The console page's policy: its own origin, and Cognito's (`cognitoOrigin`) for sign-in. No inline script
- * or style, no framing, no plugin, no `<base>`.
+ * The console page's policy: its own origin, Cognito's (`cognitoOrigin`) for the password sign-in, and the
+ * pool's managed login (`managedLoginOrigin`, docs/sso.md) whose token endpoint the single sign-on's code
+ * exchange calls. No inline script or style, no framing, no plugin, no `<base>`.
  */
-export function consoleContentSecurityPolicy(cognitoOrigin: string): string {
+export function consoleContentSecurityPolicy(cognitoOrigin: string, managedLoginOrigin = ""): string {
+  // Locally both are the one local Cognito: named once.
+  const connect = [...new Set([cognitoOrigin, managedLoginOrigin].filter((o) => o !== ""))];
   return [
     "default-src 'self'",
     "script-src 'self'",
     "style-src 'self'",
     "img-src 'self' data:",
     "font-src 'self'",
-    `connect-src 'self'${cognitoOrigin ? ` ${cognitoOrigin}` : ""}`,
+    ["connect-src 'self'", ...connect].join(" "),
     "object-src 'none'",
     "base-uri 'none'",
     "form-action 'self'",
@@ -30,9 +33,9 @@ export function consoleContentSecurityPolicy(cognitoOrigin: string): string {
  * browser tests exercise the deployed policy. `no-referrer`: invitation links carry their token in the query
  * string, which must not leave in a `Referer`.
  */
-export function consoleSecurityHeaders(cognitoOrigin: string) {
+export function consoleSecurityHeaders(cognitoOrigin: string, managedLoginOrigin = "") {
   return {
-    "content-security-policy": consoleContentSecurityPolicy(cognitoOrigin),
+    "content-security-policy": consoleContentSecurityPolicy(cognitoOrigin, managedLoginOrigin),
     "x-content-type-options": "nosniff",
     "x-frame-options": "DENY",
     "referrer-policy": "no-referrer",

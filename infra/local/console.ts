@@ -20,6 +20,11 @@ export interface ConsoleConfig {
   readonly userPoolId: string;
   readonly userPoolClientId: string;
   readonly cognitoEndpoint: string;
+  /**
+   * The pool's managed login (docs/sso.md), an origin without a trailing slash: single sign-on's
+   * `/oauth2/authorize`, `/oauth2/token` and `/logout`. Deployed, the pool's Cognito domain.
+   */
+  readonly cognitoDomain: string;
   /** The pool's MFA setting, as dev's locally: "optional" or "required". */
   readonly mfa: "optional" | "required";
 }
@@ -64,14 +69,14 @@ const MIN_COMPRESS_BYTES = 1024;
 /** Names under /assets/ change with their content (Vite's hashes). */
 const IMMUTABLE = "public, max-age=31536000, immutable";
 
-/** The page's policy (`consoleContentSecurityPolicy`) for the origin of `cognitoEndpoint`. */
-export function contentSecurityPolicy(cognitoEndpoint: string): string {
-  return consoleContentSecurityPolicy(cognitoOriginOf(cognitoEndpoint));
+/** The page's policy (`consoleContentSecurityPolicy`) for the origins of `cognitoEndpoint` and `cognitoDomain`. */
+export function contentSecurityPolicy(cognitoEndpoint: string, cognitoDomain = ""): string {
+  return consoleContentSecurityPolicy(originOf(cognitoEndpoint), originOf(cognitoDomain));
 }
 
-function cognitoOriginOf(cognitoEndpoint: string): string {
+function originOf(url: string): string {
   try {
-    return new URL(cognitoEndpoint).origin;
+    return new URL(url).origin;
   } catch {
     return ""; // not a URL: sign-in will fail visibly, the policy stays strict
   }
@@ -85,6 +90,7 @@ export function consoleSite(opts: ConsoleSiteOptions): ConsoleSite {
       userPoolId: opts.config.userPoolId,
       userPoolClientId: opts.config.userPoolClientId,
       cognitoEndpoint: opts.config.cognitoEndpoint,
+      cognitoDomain: opts.config.cognitoDomain,
       mfa: opts.config.mfa,
     }),
   );
@@ -92,7 +98,7 @@ export function consoleSite(opts: ConsoleSiteOptions): ConsoleSite {
     "content-type": TYPES[".html"] as string,
     ...SECURITY_HEADERS,
     // The same set CloudFront sends for the deployed console (one source).
-    ...consoleSecurityHeaders(cognitoOriginOf(opts.config.cognitoEndpoint)),
+    ...consoleSecurityHeaders(originOf(opts.config.cognitoEndpoint), originOf(opts.config.cognitoDomain)),
   };
   const plain = (status: number, text: string): SiteReply => ({
     status,

@@ -17,9 +17,9 @@ import { EVENT_TYPES } from "../../shared/constants.js";
 import { paths } from "../../shared/routes.js";
 import { call, invitationTokenIn, sentMail, stack, uniqEmail } from "../support/api.js";
 import {
-  axeViolations,
   consoleUrl,
   expectAccessible,
+  expectAccessibleOnPhone,
   heading,
   newAccount,
   newPerson,
@@ -77,14 +77,6 @@ async function brokenWords(root: Locator): Promise<string[]> {
     }
     return out;
   });
-}
-
-/** axe-core at 390 px, less Cloudscape's own mobile-toolbar finding (see narrow.test.ts). */
-async function expectAccessibleOnPhone(page: Page, what: string): Promise<void> {
-  const violations = (await axeViolations(page)).filter(
-    (v) => !(v.id === "aria-allowed-attr" && v.targets.every((t) => t.includes("mobile-toolbar-nav"))),
-  );
-  expect(violations, `${what}: ${JSON.stringify(violations, null, 2)}`).toEqual([]);
 }
 
 /** An institution with a second administrator (`sam`, invited as Cohort super admin, accepted) and a pending invitation. */

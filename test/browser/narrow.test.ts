@@ -9,8 +9,8 @@ import { describe, expect, it } from "vitest";
 import { paths } from "../../shared/routes.js";
 import { call, invitationTokenIn, sentMail, uniqEmail } from "../support/api.js";
 import {
-  axeViolations,
   consoleUrl,
+  expectAccessibleOnPhone,
   heading,
   newAccount,
   newPerson,
@@ -65,18 +65,6 @@ async function layoutProblems(table: Locator, freeText: number[] = []): Promise<
     }
     return { brokenWords, clipped };
   }, freeText);
-}
-
-/**
- * axe-core on a phone-sized page. One finding is Cloudscape's, not the console's: AppLayout's mobile toolbar
- * (visual-refresh/mobile-toolbar.js) renders `<nav aria-orientation="horizontal">`, an attribute a nav may
- * not carry; it exists only below Cloudscape's mobile breakpoint. Everything else must be clean.
- */
-async function expectAccessibleOnPhone(page: Page, what: string): Promise<void> {
-  const violations = (await axeViolations(page)).filter(
-    (v) => !(v.id === "aria-allowed-attr" && v.targets.every((t) => t.includes("mobile-toolbar-nav"))),
-  );
-  expect(violations, `${what}: ${JSON.stringify(violations, null, 2)}`).toEqual([]);
 }
 
 describe("the tables at 390 px", () => {

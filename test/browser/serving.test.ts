@@ -18,6 +18,7 @@ describe("the console on the local gateway", () => {
   });
 
   it("serves the page at / and, for the console's routes, the same page (no-store, nosniff, a CSP)", async () => {
+    const managedLogin = new URL(stack.cognitoDomain).origin;
     const root = await get("/");
     const html = await root.text();
     expect(root.status).toBe(200);
@@ -33,8 +34,10 @@ describe("the console on the local gateway", () => {
       const csp = res.headers.get("content-security-policy") ?? "";
       expect(csp).toContain("script-src 'self'");
       expect(csp).toContain("frame-ancestors 'none'");
-      // The page may talk to Cognito for sign-in, and to nothing else beyond its origin.
-      expect(csp).toContain(`connect-src 'self' ${new URL(stack.cognitoEndpoint).origin}`);
+      // The page may talk to Cognito for sign-in and to the pool's managed login (single sign-on's token
+      // exchange), and to nothing else beyond its origin.
+      const connect = csp.split("; ").find((d) => d.startsWith("connect-src "));
+      expect(new Set(connect?.split(" ").slice(1))).toEqual(new Set(["'self'", new URL(stack.cognitoEndpoint).origin, managedLogin]));
     }
   });
 
@@ -48,6 +51,8 @@ describe("the console on the local gateway", () => {
       userPoolId: stack.userPoolId,
       userPoolClientId: stack.userPoolClientId,
       cognitoEndpoint: stack.cognitoEndpoint,
+      // The pool's managed login, an origin (infra/local/stack.ts).
+      cognitoDomain: stack.cognitoDomain,
       mfa: "optional",
     });
   });

@@ -32,6 +32,8 @@ function render(value: Json): string {
   }
   if (value?.Ref === "AWS::Region") return "REGION";
   if (value?.Ref === "AWS::URLSuffix") return "amazonaws.com";
+  // The user pool's managed-login domain (its prefix).
+  if (typeof value?.Ref === "string" && value.Ref.includes("ManagedLoginDomain")) return "PREFIX";
   throw new Error(`cannot render ${JSON.stringify(value)}`);
 }
 
@@ -99,8 +101,11 @@ describe("CloudFront response headers", () => {
     const policy = policyOf(plain, distributionOf(plain).DefaultCacheBehavior);
     const security = policy.SecurityHeadersConfig;
     const cognito = "https://cognito-idp.REGION.amazonaws.com";
-    const local = consoleSecurityHeaders(cognito);
+    const managedLogin = "https://PREFIX.auth.REGION.amazoncognito.com";
+    const local = consoleSecurityHeaders(cognito, managedLogin);
     expect(render(security.ContentSecurityPolicy.ContentSecurityPolicy)).toBe(local["content-security-policy"]);
+    // The page may call Cognito (password sign-in) and the pool's managed login (single sign-on's token exchange).
+    expect(local["content-security-policy"]).toContain(`connect-src 'self' ${cognito} ${managedLogin};`);
     expect(security.ReferrerPolicy.ReferrerPolicy).toBe(local["referrer-policy"]);
     expect(security.ReferrerPolicy.ReferrerPolicy).toBe("no-referrer");
     expect(security.FrameOptions.FrameOption).toBe(local["x-frame-options"]);
@@ -111,11 +116,23 @@ describe("CloudFront response headers", () => {
     // And the local server sends exactly this set on its page (for its own Cognito's origin).
     const site = consoleSite({
       distDir: consoleBuild(),
-      config: { region: "local", userPoolId: "local_p", userPoolClientId: "c", cognitoEndpoint: "http://127.0.0.1:9229/", mfa: "optional" },
+      config: {
+        region: "local",
+        userPoolId: "local_p",
+        userPoolClientId: "c",
+        cognitoEndpoint: "http://127.0.0.1:9229/",
+        cognitoDomain: "http://127.0.0.1:9230",
+        mfa: "optional",
+      },
     });
     const page = await site("GET", "/invitations/accept");
-    expect(page?.headers).toMatchObject(consoleSecurityHeaders("http://127.0.0.1:9229"));
-    expect(page?.headers["content-security-policy"]).toBe(consoleContentSecurityPolicy("http://127.0.0.1:9229"));
+    expect(page?.headers).toMatchObject(consoleSecurityHeaders("http://127.0.0.1:9229", "http://127.0.0.1:9230"));
+    expect(page?.headers["content-security-policy"]).toBe(consoleContentSecurityPolicy("http://127.0.0.1:9229", "http://127.0.0.1:9230"));
+    expect(page?.headers["content-security-policy"]).toContain("connect-src 'self' http://127.0.0.1:9229 http://127.0.0.1:9230;");
+    // Where both are the one local Cognito, it is named once.
+    expect(consoleContentSecurityPolicy("http://127.0.0.1:9229", "http://127.0.0.1:9229")).toContain(
+      "connect-src 'self' http://127.0.0.1:9229;",
+    );
   });
 });
 

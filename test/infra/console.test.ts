@@ -146,11 +146,11 @@ describe("deployment of the console and its config.json", () => {
     expect(withFile("index.html")).toHaveLength(1);
   });
 
-  it("writes /config.json with the region, the user pool, its app client, the Cognito endpoint and the MFA setting", () => {
+  it("writes /config.json with the region, the user pool, its app client, the Cognito endpoint, the managed login and the MFA setting", () => {
     const [dir] = withFile("config.json");
     expect(dir).toBeDefined();
     const json = JSON.parse(readFileSync(join(dir as string, "config.json"), "utf8")) as Record<string, string>;
-    expect(Object.keys(json).sort()).toEqual(["cognitoEndpoint", "mfa", "region", "userPoolClientId", "userPoolId"]);
+    expect(Object.keys(json).sort()).toEqual(["cognitoDomain", "cognitoEndpoint", "mfa", "region", "userPoolClientId", "userPoolId"]);
     // Deploy-time values are markers in the file, each resolved from the resource's SourceMarkers.
     const markers = Object.assign({}, ...(props.SourceMarkers as Json[]));
     const resolve = (value: string) => value.replace(/<<marker:0xbaba:\d+>>/g, (m) => `{${JSON.stringify(markers[m])}}`);
@@ -159,6 +159,10 @@ describe("deployment of the console and its config.json", () => {
     expect(resolve(json.userPoolId as string)).toBe(`{{"Ref":"${logicalId(stack.userPool)}"}}`);
     expect(json.mfa).toBe("optional");
     expect(resolve(json.cognitoEndpoint as string)).toBe('https://cognito-idp.{{"Ref":"AWS::Region"}}.{{"Ref":"AWS::URLSuffix"}}/');
+    // The pool's managed-login domain as an origin (UserPoolDomain.baseUrl(): no trailing slash).
+    expect(resolve(json.cognitoDomain as string)).toBe(
+      `https://{{"Ref":"${ofType("AWS::Cognito::UserPoolDomain")[0]?.[0]}"}}.auth.{{"Ref":"AWS::Region"}}.amazoncognito.com`,
+    );
   });
 });
 

@@ -10,6 +10,7 @@ import Spinner from "@cloudscape-design/components/spinner";
 import TopNavigation, { type TopNavigationProps } from "@cloudscape-design/components/top-navigation";
 import { lazy, type ReactElement, Suspense, useCallback, useEffect, useMemo, useRef, useState } from "react";
 import { createRoot } from "react-dom/client";
+import { SSO_CALLBACK_PATH } from "./auth/callback";
 import { type Session, useSession } from "./auth/session";
 import { signOut } from "./auth/signOut";
 import { ErrorBoundary, logRenderError } from "./components/ErrorBoundary";
@@ -30,6 +31,7 @@ const pages = {
   signIn: () => import("./pages/SignIn"),
   account: () => import("./pages/Account"),
   join: () => import("./pages/JoinInvitation"),
+  ssoCallback: () => import("./pages/SsoCallback"),
 };
 
 const Institutions = lazy(pages.institutions);
@@ -44,6 +46,7 @@ const NotFound = lazy(pages.notFound);
 const SignIn = lazy(pages.signIn);
 const Account = lazy(pages.account);
 const JoinInvitation = lazy(pages.join);
+const SsoCallback = lazy(pages.ssoCallback);
 
 interface Routed {
   readonly element: ReactElement;
@@ -108,11 +111,14 @@ interface FlashItem {
 
 export function App() {
   const session = useSession();
+  const { pathname } = useLocation();
+  // A single sign-on coming back finishes on its own page, signed in or not; it then opens the page it started from.
+  const callback = pathname.replace(/\/+$/, "") === SSO_CALLBACK_PATH;
   // Cloudscape's own English strings: labels of its controls (pagination, dialogs, date pickers) for screen readers.
   return (
     <I18nProvider locale="en" messages={I18N_MESSAGES}>
       <ErrorBoundary>
-        {session ? (
+        {session && !callback ? (
           <Console session={session} />
         ) : (
           <Suspense fallback={pageFallback}>
@@ -124,10 +130,15 @@ export function App() {
   );
 }
 
-/** Nobody signed in: an invitation link opens the invitation (open, join or sign in); any other page, sign-in. */
+/**
+ * Nobody signed in: an invitation link opens the invitation (open, join or sign in); a single sign-on coming
+ * back, its callback; any other page, sign-in.
+ */
 function SignedOut() {
   const { pathname } = useLocation();
-  return pathname.replace(/\/+$/, "") === ACCEPT_PATH && invitationToken() !== undefined ? <JoinInvitation /> : <SignIn />;
+  const path = pathname.replace(/\/+$/, "");
+  if (path === SSO_CALLBACK_PATH) return <SsoCallback />;
+  return path === ACCEPT_PATH && invitationToken() !== undefined ? <JoinInvitation /> : <SignIn />;
 }
 
 function Console({ session }: { session: Session }) {

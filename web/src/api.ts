@@ -174,6 +174,8 @@ export type SecurityEventDetail = Schemas["SecurityEvent"];
 export type AlertsView = Schemas["Alerts"];
 export type Administrator = Schemas["Administrator"];
 export type InvitationOpened = Schemas["InvitationOpened"];
+export type Domain = Schemas["Domain"];
+export type SsoConnection = Schemas["SsoConnection"];
 
 /** The 409 for an invitation its own invitee already accepted (docs/console-sign-in.md): the institution's name, or undefined. */
 export function alreadyAccepted(err: unknown): { institution: string } | undefined {

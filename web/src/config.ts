@@ -5,6 +5,11 @@ export interface ConsoleConfig {
   readonly userPoolClientId: string;
   /** cognito-local's URL locally; `https://cognito-idp.<region>.amazonaws.com/` deployed. */
   readonly cognitoEndpoint: string;
+  /**
+   * The pool's managed login, an origin without a trailing slash (`https://<prefix>.auth.<region>.amazoncognito.com`
+   * deployed): single sign-on's authorize, token and logout endpoints (auth/sso.ts).
+   */
+  readonly cognitoDomain: string;
   /** The pool's MFA: where it is required, Your account does not offer turning TOTP off. */
   readonly mfa: "optional" | "required";
 }
@@ -23,6 +28,7 @@ async function fetchConfig(): Promise<ConsoleConfig> {
     userPoolId: read("userPoolId"),
     userPoolClientId: read("userPoolClientId"),
     cognitoEndpoint: read("cognitoEndpoint"),
+    cognitoDomain: read("cognitoDomain").replace(/\/+$/, ""),
     mfa: raw.mfa === "required" ? "required" : "optional",
   };
 }

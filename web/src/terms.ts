@@ -28,3 +28,18 @@ export function invitationsBlocked(what: string, hasStatus: boolean, role: Role)
   if (hasStatus) return `${what} needs the role ${roleLabel("cohort_super_admin")} in this institution; yours is ${roleLabel(role)}.`;
   return `${what} needs the role ${roleLabel("cohort_super_admin")} in this institution and ${STATUS_NEEDED}.`;
 }
+
+/*
+ * Single sign-on (docs/sso.md): the same words on the sign-in page and in the institution's Single sign-on
+ * section. "Identity provider" is the institution's own (Entra ID, Okta, Shibboleth), never shortened to IdP
+ * in what a person reads; "verified domain" is a mail domain the institution proved it controls.
+ */
+export const SINGLE_SIGN_ON = "single sign-on";
+export const IDENTITY_PROVIDER = "identity provider";
+
+/** The sign-in page's button for an address on a connected institution's verified domain (the require-SSO refusal names it). */
+export const continueWith = (institution: string): string => `Continue with ${institution}`;
+
+/** Require SSO spares the institution's super admin (its owner): said wherever it is turned on. */
+export const OWNER_KEEPS_PASSWORD =
+  "The institution's super admin keeps their password as a way back in, should the identity provider fail.";

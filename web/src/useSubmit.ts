@@ -16,6 +16,11 @@ export interface SubmitOptions<K extends string, E> {
    * 422 is explained like any other refusal.
    */
   readonly fields?: K | Readonly<Record<K, string>>;
+  /**
+   * For messages that start with no field's label ("Metadata has no signing certificate"): the field they are
+   * about, or undefined to leave them on the form.
+   */
+  readonly route?: (message: string) => K | undefined;
   /** The error in this form's words; `describe` when not given. */
   readonly explain?: (err: unknown) => E;
 }
@@ -47,7 +52,7 @@ export function useSubmit<K extends string = never, E = Described>(options: Subm
 
   const submit = useCallback(
     async (action: () => Promise<void>) => {
-      const { fields, explain = describe as (err: unknown) => E } = latest.current;
+      const { fields, route, explain = describe as (err: unknown) => E } = latest.current;
       setBusy(true);
       reset();
       try {
@@ -57,6 +62,15 @@ export function useSubmit<K extends string = never, E = Described>(options: Subm
           if (typeof fields === "string") setFieldErrors({ [fields]: err.errors.join(" ") } as Partial<Record<K, string>>);
           else {
             const placed = byField(err.errors, fields);
+            if (route) {
+              const rest: string[] = [];
+              for (const message of placed.rest) {
+                const field = route(message);
+                if (field === undefined) rest.push(message);
+                else placed.fields[field] = placed.fields[field] ? `${placed.fields[field]} ${message}` : message;
+              }
+              placed.rest = rest;
+            }
             setFieldErrors(placed.fields);
             if (placed.rest.length > 0) setError({ header: "Check the form", text: placed.rest.join(" ") } as E);
           }

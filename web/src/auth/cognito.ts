@@ -28,7 +28,7 @@ import {
 import { cognitoUserPoolsTokenProvider } from "aws-amplify/auth/cognito";
 import { sessionStorage as amplifySessionStorage } from "aws-amplify/utils";
 import { type ConsoleConfig, getConfig, loadConfig } from "../config";
-import { setSession, type Tokens } from "./session";
+import { claims, setSession, type Tokens } from "./session";
 
 /** The name authenticator apps show for the console's entry. */
 const ISSUER = "Institution Admin";
@@ -74,13 +74,38 @@ export type Step =
 
 export type MfaChoice = "TOTP" | "EMAIL" | "SMS";
 
-/** The tokens Amplify holds, copied into the console's session. */
-async function keepTokens(forceRefresh = false): Promise<Tokens> {
+/** The tokens Amplify holds, copied into the console's session (`via`: how it began, when it begins now). */
+async function keepTokens(forceRefresh = false, via?: Tokens["via"]): Promise<Tokens> {
   const { tokens } = await fetchAuthSession({ forceRefresh });
   if (!tokens?.idToken) throw new CognitoError("NoTokens", "Cognito returned no ID token");
-  const kept = { idToken: tokens.idToken.toString(), accessToken: tokens.accessToken.toString() };
+  const kept = { idToken: tokens.idToken.toString(), accessToken: tokens.accessToken.toString(), via };
   setSession(kept);
   return kept;
+}
+
+type CognitoTokens = Parameters<typeof cognitoUserPoolsTokenProvider.tokenOrchestrator.setTokens>[0]["tokens"];
+
+/**
+ * Takes the tokens of a single sign-on (the managed login's code exchange, auth/sso.ts) as the console's
+ * session, so that the API calls, the refresh and sign-out work as after a password sign-in.
+ */
+export async function adoptTokens(tokens: { idToken: string; accessToken: string; refreshToken?: string | undefined }): Promise<void> {
+  await ready();
+  const jwt = (raw: string) => ({ payload: claims(raw), toString: () => raw });
+  const access = jwt(tokens.accessToken);
+  // Through the token provider's own orchestrator, as Amplify's signInWithRedirect stores its tokens: Amplify
+  // writes its storage keys itself, so no key format (`CognitoIdentityServiceProvider.<client>.<user>.…`) is
+  // spelled here to break with an Amplify release, and its refresh and sign-out find what they expect.
+  await cognitoUserPoolsTokenProvider.tokenOrchestrator.setTokens({
+    tokens: {
+      accessToken: access,
+      idToken: jwt(tokens.idToken),
+      refreshToken: tokens.refreshToken,
+      clockDrift: typeof access.payload.iat === "number" ? access.payload.iat * 1000 - Date.now() : 0,
+      username: typeof access.payload.username === "string" ? access.payload.username : String(access.payload.sub ?? "user"),
+    } as CognitoTokens,
+  });
+  await keepTokens(false, "sso");
 }
 
 async function next(out: ConfirmSignInOutput, email: string): Promise<Step> {

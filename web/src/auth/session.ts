@@ -10,6 +10,11 @@ export interface Tokens {
   readonly idToken: string;
   readonly accessToken?: string | undefined;
   readonly refreshToken?: string | undefined;
+  /**
+   * `"sso"` when the person signed in through the pool's managed login (single sign-on, auth/sso.ts): signing
+   * out then also ends the managed login's own session, or its next sign-in would skip the identity provider.
+   */
+  readonly via?: "sso" | undefined;
 }
 
 export interface Session extends Tokens {
@@ -39,7 +44,8 @@ function read(): Session | undefined {
   }
 }
 
-function claims(jwt: string): Record<string, unknown> {
+/** A JWT's claims, unverified: the API verifies the token; the console only reads what to show. */
+export function claims(jwt: string): Record<string, unknown> {
   const part = jwt.split(".")[1] ?? "";
   const json = atob(
     part
@@ -72,8 +78,8 @@ function emit(): void {
 }
 
 export function setSession(tokens: Tokens): Session {
-  // A refresh answers without a refresh token: keep the one we have.
-  const merged: Tokens = { ...tokens, refreshToken: tokens.refreshToken ?? current?.refreshToken };
+  // A refresh answers without a refresh token (nor says how the session began): keep what we have.
+  const merged: Tokens = { ...tokens, refreshToken: tokens.refreshToken ?? current?.refreshToken, via: tokens.via ?? current?.via };
   current = fromTokens(merged);
   sessionStorage.setItem(KEY, JSON.stringify(merged));
   endedBecause = undefined;

@@ -9,7 +9,7 @@ import SpaceBetween from "@cloudscape-design/components/space-between";
 import Spinner from "@cloudscape-design/components/spinner";
 import StatusIndicator from "@cloudscape-design/components/status-indicator";
 import Tabs from "@cloudscape-design/components/tabs";
-import { useState } from "react";
+import { lazy, Suspense, useState } from "react";
 import { SETTINGS_DEFAULTS, SETTINGS_KEYS } from "../../../shared/constants";
 import { apiPaths, client, withETag } from "../api";
 import { useSession } from "../auth/session";
@@ -27,7 +27,10 @@ import { navigate, query, useLocation } from "../router";
 import { usePage } from "../shell";
 import { useApi } from "../useApi";
 
-const TABS = ["details", "cohorts", "invitations"] as const;
+const TABS = ["details", "cohorts", "invitations", "sso"] as const;
+
+// Its own chunk: only this tab needs it.
+const Sso = lazy(() => import("../components/Sso"));
 
 export default function InstitutionPage({ id }: { id: string }) {
   const { data, error, reload } = useApi(`${apiPaths.institutions}/${id}`, async (signal) =>
@@ -146,6 +149,21 @@ export default function InstitutionPage({ id }: { id: string }) {
                 <Invitations institutionId={i.id} role={role} hasStatus={session?.superAdmin === true} owner={owner} />
                 {owner && <Scim institutionId={i.id} />}
               </SpaceBetween>
+            ),
+          },
+          {
+            id: "sso",
+            label: "Single sign-on",
+            content: (
+              <Suspense
+                fallback={
+                  <Box textAlign="center" padding="l">
+                    <Spinner size="large" />
+                  </Box>
+                }
+              >
+                <Sso institutionId={i.id} owner={owner} />
+              </Suspense>
             ),
           },
         ]}

@@ -1,5 +1,7 @@
 /**
- * Sign-in with the Cognito user pool, every challenge the pool can send (docs/console-sign-in.md): a first sign-in's
+ * Sign-in, e-mail first (docs/console-sign-in.md): the address is asked for, then home-realm discovery says whether
+ * its institution signs it in (single sign-on, docs/sso.md: "Continue with <institution>", or the password instead)
+ * or the password is next. With the Cognito user pool, every challenge the pool can send: a first sign-in's
  * new password, setting up TOTP where MFA is required, a TOTP or e-mail code, a choice of MFA; and recovery
  * ("Forgot password?": a code by e-mail, a new password, signed in). A step the console cannot complete says
  * what to do instead. Shown in place of any page while nobody is signed in, so the page asked for (an
@@ -17,17 +19,41 @@ import RadioGroup from "@cloudscape-design/components/radio-group";
 import SpaceBetween from "@cloudscape-design/components/space-between";
 import TopNavigation from "@cloudscape-design/components/top-navigation";
 import { type FormEvent, type ReactNode, useEffect, useState } from "react";
+import { apiPaths, client, ok } from "../api";
 import type { MfaChoice, Stage, Step } from "../auth/cognito";
 import { PASSWORD_POLICY } from "../auth/policy";
 import { sessionEndReason } from "../auth/session";
+import type { Discovered } from "../auth/sso";
 import { TotpSetup } from "../components/TotpSetup";
 import { ACCEPT_PATH } from "../invitation";
 import { useLocation } from "../router";
+import { continueWith, IDENTITY_PROVIDER } from "../terms";
 
-/** Where the page is: the password, recovery, or a challenge Cognito sent. */
-type View = { kind: "password" } | { kind: "forgot"; reason?: string } | { kind: "forgot-code" } | Exclude<Step, { kind: "signed-in" }>;
+/**
+ * Where the page is: the e-mail first; then the institution's single sign-on (`sso`) or the password; recovery;
+ * or a challenge Cognito sent.
+ */
+type View =
+  | { kind: "email" }
+  | { kind: "sso"; sso: Discovered }
+  | { kind: "password" }
+  | { kind: "forgot"; reason?: string }
+  | { kind: "forgot-code" }
+  | Exclude<Step, { kind: "signed-in" }>;
 
 const loadCognito = () => import("../auth/cognito");
+const loadSso = () => import("../auth/sso");
+
+/** The institution that signs `email` in, or null; null too when discovery cannot answer (the password stays open). */
+async function discover(email: string): Promise<Discovered | null> {
+  try {
+    return ok(await client.POST(apiPaths.ssoDiscover, { body: { email } })).sso;
+  } catch {
+    return null;
+  }
+}
+
+const looksLikeEmail = (value: string) => /^[^@\s]+@[^@\s]+$/.test(value.trim());
 
 const MFA_WORDS: Record<MfaChoice, string> = {
   TOTP: "Authenticator app (TOTP)",
@@ -44,7 +70,8 @@ export interface SignInProps {
 
 export default function SignIn({ prefill, email: knownEmail }: SignInProps = {}) {
   const { pathname } = useLocation();
-  const [view, setView] = useState<View>({ kind: "password" });
+  // An address known already (an invitation's, or a new account's) skips the e-mail step.
+  const [view, setView] = useState<View>(prefill || knownEmail ? { kind: "password" } : { kind: "email" });
   const [email, setEmail] = useState(prefill?.email ?? knownEmail ?? "");
   const [password, setPassword] = useState("");
   const [newPassword, setNewPassword] = useState("");
@@ -55,14 +82,21 @@ export default function SignIn({ prefill, email: knownEmail }: SignInProps = {})
   const [fieldError, setFieldError] = useState<string>();
   const [confirmError, setConfirmError] = useState<string>();
   const [busy, setBusy] = useState(false);
+  /** What discovery answered, and for which address. */
+  const [found, setFound] = useState<{ email: string; sso: Discovered | null }>();
   const ended = sessionEndReason();
   const forInvitation = pathname.replace(/\/+$/, "") === ACCEPT_PATH;
 
   useEffect(() => {
     document.title = "Sign in · Institution Admin";
-    // Fetched while the person types, so the click does not wait for it.
-    void loadCognito();
   }, []);
+
+  // Amplify (about 40 kB gzipped) once a password is asked for, while the person types it, so the click does
+  // not wait for it; the e-mail step and a single sign-on never need it here.
+  const needsCognito = view.kind !== "email" && view.kind !== "sso";
+  useEffect(() => {
+    if (needsCognito) void loadCognito();
+  }, [needsCognito]);
 
   const show = (next: View) => {
     setCode("");
@@ -96,10 +130,51 @@ export default function SignIn({ prefill, email: knownEmail }: SignInProps = {})
 
   const address = () => email.trim().toLowerCase();
 
-  // biome-ignore lint/correctness/useExhaustiveDependencies: once, with the first render's prefill.
+  // biome-ignore lint/correctness/useExhaustiveDependencies: once, with the first render's prefill or address.
   useEffect(() => {
     if (prefill) run("password", (cognito) => cognito.signIn(prefill.email.trim().toLowerCase(), prefill.password));
+    else if (knownEmail) {
+      // The password step shows at once; an institution that signs this address in is offered beside it.
+      const known = knownEmail.trim().toLowerCase();
+      void discover(known).then((sso) => setFound({ email: known, sso }));
+    }
   }, []);
+
+  /** The e-mail step: which way this address signs in. */
+  const submitEmail = (e: FormEvent) => {
+    e.preventDefault();
+    if (!looksLikeEmail(email)) {
+      setError("Enter the e-mail address you sign in with.");
+      return;
+    }
+    const asked = address();
+    setBusy(true);
+    setError(undefined);
+    void discover(asked).then((sso) => {
+      setFound({ email: asked, sso });
+      setBusy(false);
+      show(sso ? { kind: "sso", sso } : { kind: "password" });
+    });
+  };
+
+  /** Off to the managed login, which sends the person on to their institution's identity provider. */
+  const continueSso = (sso: Discovered) => {
+    setBusy(true);
+    setError(undefined);
+    loadSso()
+      .then(({ startSignIn }) => startSignIn(sso))
+      .catch((err: unknown) => {
+        setBusy(false);
+        setError(`Single sign-on cannot start here: ${(err as Error).message}. Try again, or sign in with a password.`);
+      });
+  };
+
+  // The institution discovery named for the address now typed, if any.
+  const offered = found?.sso && found.email === address() ? found.sso : undefined;
+  useEffect(() => {
+    // Fetched while the person reads the page, so "Continue with …" does not wait for it.
+    if (offered) void loadSso();
+  }, [offered]);
 
   const submitPassword = (e: FormEvent) => {
     e.preventDefault();
@@ -147,7 +222,7 @@ export default function SignIn({ prefill, email: knownEmail }: SignInProps = {})
 
   const submitForgot = (e: FormEvent) => {
     e.preventDefault();
-    if (!/^[^@\s]+@[^@\s]+$/.test(email.trim())) {
+    if (!looksLikeEmail(email)) {
       setError("Enter the e-mail address you sign in with.");
       return;
     }
@@ -170,7 +245,7 @@ export default function SignIn({ prefill, email: knownEmail }: SignInProps = {})
 
   const startAgain = () => {
     setError(undefined);
-    show({ kind: "password" });
+    show(email.trim() === "" ? { kind: "email" } : { kind: "password" });
   };
   const cancel = (
     <Button variant="link" formAction="none" onClick={startAgain}>
@@ -235,8 +310,102 @@ export default function SignIn({ prefill, email: knownEmail }: SignInProps = {})
     </Box>
   );
 
+  const forgotButton = (
+    <Button
+      variant="link"
+      formAction="none"
+      onClick={() => {
+        setError(undefined);
+        show({ kind: "forgot" });
+      }}
+    >
+      Forgot password?
+    </Button>
+  );
+
+  // The password step opens on the password when the address is there already (given, or typed a step before).
+  const addressGiven = Boolean(knownEmail) || email.trim() !== "";
   let content: ReactNode;
   switch (view.kind) {
+    case "email":
+      content = (
+        <form onSubmit={submitEmail} noValidate>
+          <Form
+            header={<Header variant="h1">Sign in</Header>}
+            errorText={error}
+            errorIconAriaLabel="Error"
+            actions={
+              <SpaceBetween direction="horizontal" size="xs">
+                {forgotButton}
+                <Button variant="primary" loading={busy} formAction="submit">
+                  Continue
+                </Button>
+              </SpaceBetween>
+            }
+          >
+            <Container>
+              <FormField label="E-mail address" description="If your institution signs you in with its own account, we take you there.">
+                <Input
+                  type="email"
+                  inputMode="email"
+                  autoComplete="username"
+                  value={email}
+                  onChange={({ detail }) => setEmail(detail.value)}
+                  autoFocus
+                />
+              </FormField>
+            </Container>
+          </Form>
+        </form>
+      );
+      break;
+    case "sso":
+      content = (
+        <form
+          onSubmit={(e) => {
+            e.preventDefault();
+            continueSso(view.sso);
+          }}
+          noValidate
+        >
+          <Form
+            header={<Header variant="h1">Sign in</Header>}
+            errorText={error}
+            errorIconAriaLabel="Error"
+            actions={
+              <SpaceBetween direction="horizontal" size="xs">
+                <Button variant="link" formAction="none" onClick={() => show({ kind: "password" })}>
+                  Sign in with a password instead
+                </Button>
+                <Button variant="primary" loading={busy} formAction="submit" data-testid="sso-continue">
+                  {continueWith(view.sso.institution.name)}
+                </Button>
+              </SpaceBetween>
+            }
+          >
+            <Container>
+              <SpaceBetween size="s">
+                <Box variant="p">
+                  Signing in as <strong>{address()}</strong>.{" "}
+                  <Button
+                    variant="inline-link"
+                    formAction="none"
+                    onClick={() => show({ kind: "email" })}
+                    ariaLabel="Change the e-mail address"
+                  >
+                    Change
+                  </Button>
+                </Box>
+                <Box variant="p">
+                  {view.sso.institution.name} signs you in with its own account, on its {IDENTITY_PROVIDER}'s page. You come back here
+                  afterwards.
+                </Box>
+              </SpaceBetween>
+            </Container>
+          </Form>
+        </form>
+      );
+      break;
     case "password":
       content = (
         <form onSubmit={submitPassword} noValidate>
@@ -246,16 +415,7 @@ export default function SignIn({ prefill, email: knownEmail }: SignInProps = {})
             errorIconAriaLabel="Error"
             actions={
               <SpaceBetween direction="horizontal" size="xs">
-                <Button
-                  variant="link"
-                  formAction="none"
-                  onClick={() => {
-                    setError(undefined);
-                    show({ kind: "forgot" });
-                  }}
-                >
-                  Forgot password?
-                </Button>
+                {forgotButton}
                 <Button variant="primary" loading={busy} formAction="submit">
                   Sign in
                 </Button>
@@ -264,6 +424,19 @@ export default function SignIn({ prefill, email: knownEmail }: SignInProps = {})
           >
             <Container>
               <SpaceBetween size="m">
+                {offered && (
+                  <Alert
+                    type="info"
+                    header={`${offered.institution.name} signs this address in`}
+                    action={
+                      <Button formAction="none" loading={busy} onClick={() => continueSso(offered)}>
+                        {continueWith(offered.institution.name)}
+                      </Button>
+                    }
+                  >
+                    With its own account, on its {IDENTITY_PROVIDER}'s page; or sign in with your password here.
+                  </Alert>
+                )}
                 <FormField label="E-mail address">
                   <Input
                     type="email"
@@ -271,7 +444,7 @@ export default function SignIn({ prefill, email: knownEmail }: SignInProps = {})
                     autoComplete="username"
                     value={email}
                     onChange={({ detail }) => setEmail(detail.value)}
-                    autoFocus={!knownEmail}
+                    autoFocus={!addressGiven}
                   />
                 </FormField>
                 <FormField label="Password">
@@ -280,7 +453,7 @@ export default function SignIn({ prefill, email: knownEmail }: SignInProps = {})
                     autoComplete="current-password"
                     value={password}
                     onChange={({ detail }) => setPassword(detail.value)}
-                    autoFocus={Boolean(knownEmail)}
+                    autoFocus={addressGiven}
                   />
                 </FormField>
               </SpaceBetween>
@@ -417,6 +590,8 @@ export default function SignIn({ prefill, email: knownEmail }: SignInProps = {})
       break;
   }
 
+  // The steps before any challenge: where the page's notices (an invitation, an ended session) belong.
+  const start = view.kind === "email" || view.kind === "sso" || view.kind === "password";
   return (
     <>
       <div id="top-nav">
@@ -424,14 +599,14 @@ export default function SignIn({ prefill, email: knownEmail }: SignInProps = {})
       </div>
       <main style={{ maxWidth: 520, margin: "0 auto", padding: "32px 16px" }}>
         <SpaceBetween size="l">
-          {forInvitation && view.kind === "password" && (
+          {forInvitation && start && (
             <Alert type="info" header="Sign in to accept your invitation">
               {knownEmail
                 ? `Sign in as ${knownEmail}, the address the invitation was sent to. You will accept it on the next page.`
                 : "Sign in with the e-mail address the invitation was sent to. You will accept it on the next page."}
             </Alert>
           )}
-          {ended && view.kind === "password" && <Alert type="warning">{ended}</Alert>}
+          {ended && start && <Alert type="warning">{ended}</Alert>}
           {content}
         </SpaceBetween>
       </main>
