@@ -11,7 +11,7 @@
  * - the walk through the local managed login and a SAML IdP on loopback (test/support/saml-idp.ts): the super admin
  *   verifies a domain and connects the IdP in the console, a person continues with the institution, signs in at the
  *   IdP and lands signed in, signs out (the managed login's session too) and in again. Landing on the institution
- *   by JIT and the linked first sign-in need the pool's triggers run by the local Cognito: sso-walk-triggers.pending.ts.
+ *   by JIT and the linked first sign-in are in sso-walk-triggers.test.ts.
  *
  * Waits for states, never for a time.
  */

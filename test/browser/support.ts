@@ -207,6 +207,12 @@ export interface AxeViolation {
 
 /** axe-core on the page as it stands: the serious and critical violations (WCAG 2.1 A/AA and best practice). */
 export async function axeViolations(page: Page): Promise<AxeViolation[]> {
+  // Colours are judged as they end, not halfway through a transition (a button just clicked fades from its
+  // active colours): every running CSS transition or animation jumps to its end first.
+  await page.evaluate(() => {
+    const doc = (globalThis as unknown as { document: { getAnimations(): { finish(): void }[] } }).document;
+    for (const animation of doc.getAnimations()) animation.finish();
+  });
   // Evaluated through the DevTools protocol, which the page's CSP (no inline script) does not govern.
   await page.evaluate(axe.source);
   const results = await page.evaluate(async () => {

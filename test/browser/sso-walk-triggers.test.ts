@@ -1,9 +1,6 @@
 /**
- * NOT YET RUN: the part of the console's single sign-on walk that needs the pool's SSO triggers (functions/sso/)
- * invoked by the local Cognito's managed login, which the local stack does not wire yet (its cognito-local config
- * names only the `name` token trigger, infra/local/cognito.ts). Named `.pending.ts` so that vitest does not collect
- * it; rename it to `sso-walk-triggers.test.ts` once the local Cognito runs PreSignUp and PreTokenGeneration
- * (docs/sso.md, "The managed login, locally"). It is type-checked and linted as it stands.
+ * The console's single sign-on walk through the pool's SSO triggers (functions/sso/), which the local Cognito's
+ * managed login invokes as Cognito would (docs/sso.md, "The managed login, locally"):
  *
  * - JIT: a person known only to the IdP continues with the institution, signs in there, and lands on the
  *   institution's page with the default role.
