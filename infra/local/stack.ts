@@ -17,8 +17,9 @@ import {
 } from "@aws-sdk/client-dynamodb";
 import { paths } from "../../shared/paths.js";
 import { CORE, DNS, environment, MAIL, readSettings, STREAM } from "../../shared/settings.js";
+import { consoleOAuth, updateAppClient } from "../../shared/sso/app-client.js";
 import { createTableInput, eventsTable, idempotencyTable, mainTable, type TableDef } from "../../shared/tables.js";
-import { ensureUserPool, startTokenTrigger, writeCognitoConfig } from "./cognito.js";
+import { cognitoClient, ensureUserPool, startTokenTrigger, writeCognitoConfig } from "./cognito.js";
 import { LOCAL_CREDENTIALS, LOCAL_EXPORTS_BUCKET, type LocalTrail, localHandlerEnv, processEnvironment } from "./env.js";
 import { cognitoService, dynamodbService, freePort, gatewayService, ROOT, type Service, s3Service, sesService } from "./services.js";
 
@@ -348,6 +349,11 @@ export async function startLocalStack(opts: StackOptions): Promise<LocalStack> {
     if (failed) throw failed.reason;
 
     const [, pool] = await Promise.all([createTables(dynamodbEndpoint, region, tables), ensureUserPool(cognitoEndpoint, region)]);
+    // The console's OAuth as the stack's app client has it (docs/sso.md), its providers kept; no lock: nothing runs yet.
+    const poolClient = cognitoClient(cognitoEndpoint, region);
+    await updateAppClient(poolClient, pool.userPoolId, pool.userPoolClientId, consoleOAuth([consoleUrl])).finally(() =>
+      poolClient.destroy(),
+    );
 
     const info: StackInfo = {
       apiUrl,

@@ -10,6 +10,8 @@ import { join } from "node:path";
 import { runSimulation, type Simulation } from "@cloud-copilot/iam-simulate";
 import { type CfnResource, type NestedStack, Stack } from "aws-cdk-lib";
 import { Template } from "aws-cdk-lib/assertions";
+import type { NodejsFunction } from "aws-cdk-lib/aws-lambda-nodejs";
+import { APP_CLIENT_HANDLER } from "../../infra/app-client.js";
 import type { IamRequest } from "../../infra/local/aws-requests.js";
 import { TEST_ACCOUNT } from "../../infra/local/aws-requests.js";
 import { LOCAL_EXPORTS_BUCKET } from "../../infra/local/env.js";
@@ -100,7 +102,7 @@ const functionName = (handler: string) => `institution-admin-${handler.replace(/
 /**
  * Every function of the stack and its handler: the routes', the SCIM authorizer and the machines' API's two (the key
  * authorizer and the `$default` refusal, in its nested stack, docs/api-keys.md): the API functions, `api`; the
- * streaming ones and the digest function.
+ * streaming ones, the digest function, the user pool's SSO triggers and the app client's custom resource.
  */
 function functionsOf(stack: InstitutionAdminStack): Map<string, { role: CfnResource; fn: CfnResource; api: boolean }> {
   const api = new Map([
@@ -108,7 +110,14 @@ function functionsOf(stack: InstitutionAdminStack): Map<string, { role: CfnResou
     ...(stack.scimAuthorizerFunction ? [["scim/authorizer", stack.scimAuthorizerFunction] as const] : []),
     ...stack.machineApi.functions,
   ]);
-  const all = new Map([...api, ...stack.streaming.functionsByHandler, ["trail/digest", stack.trail.digestFunction]]);
+  const all = new Map<string, NodejsFunction>([
+    ...api,
+    ...stack.streaming.functionsByHandler,
+    ["trail/digest", stack.trail.digestFunction],
+    // The user pool's: its SSO triggers (docs/sso.md), and the console app client's custom resource.
+    ...stack.ssoTriggers.functions,
+    [APP_CLIENT_HANDLER, stack.consoleClient.function],
+  ]);
   const out = new Map<string, { role: CfnResource; fn: CfnResource; api: boolean }>();
   for (const [handler, fn] of all) {
     if (!fn.role) throw new Error(`${handler} has no role`);
