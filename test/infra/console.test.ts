@@ -155,7 +155,7 @@ describe("deployment of the console and its config.json", () => {
     const markers = Object.assign({}, ...(props.SourceMarkers as Json[]));
     const resolve = (value: string) => value.replace(/<<marker:0xbaba:\d+>>/g, (m) => `{${JSON.stringify(markers[m])}}`);
     expect(resolve(json.region as string)).toBe('{{"Ref":"AWS::Region"}}');
-    expect(resolve(json.userPoolClientId as string)).toBe(`{{"Ref":"${logicalId(stack.userPoolClient)}"}}`);
+    expect(resolve(json.userPoolClientId as string)).toBe(`{{"Ref":"${logicalId(stack.consoleClient.resource)}"}}`);
     expect(resolve(json.userPoolId as string)).toBe(`{{"Ref":"${logicalId(stack.userPool)}"}}`);
     expect(json.mfa).toBe("optional");
     expect(resolve(json.cognitoEndpoint as string)).toBe('https://cognito-idp.{{"Ref":"AWS::Region"}}.{{"Ref":"AWS::URLSuffix"}}/');
