@@ -241,7 +241,7 @@ export class InstitutionAdminStack extends Stack {
       // Directory provisioning (docs/scim.md): the SCIM base URL is the console's origin.
       ...(handler.startsWith("scim/") && { APP_BASE_URL: this.appBaseUrl }),
       // SSO connections (docs/sso.md): the console's app client lists their providers; their ACS URL is on the pool's domain.
-      ...(access.users === "sso" && {
+      ...((access.users === "sso" || access.users === "sso_release") && {
         USER_POOL_CLIENT_ID: this.userPoolClient.userPoolClientId,
         COGNITO_DOMAIN: identity.domain.baseUrl(),
       }),

@@ -308,6 +308,8 @@ describe("least privilege", () => {
       "invitations/open": ["cognito-idp:AdminGetUser"],
       "invitations/register": ["cognito-idp:AdminCreateUser", "cognito-idp:AdminSetUserPassword", "cognito-idp:AdminDeleteUser"],
       "scim/service": ["cognito-idp:ListUsers", "cognito-idp:AdminCreateUser"],
+      // Deleting an institution with an SSO connection (shared/sso/release.ts): its provider unlisted, then deleted.
+      "institutions/delete": ["cognito-idp:DescribeUserPoolClient", "cognito-idp:UpdateUserPoolClient", "cognito-idp:DeleteIdentityProvider"],
       // The SSO connection (shared/sso/pool.ts): the institution's identity provider, and the app client's list.
       "sso/connection": [
         "cognito-idp:CreateIdentityProvider",
