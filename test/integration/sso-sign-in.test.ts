@@ -242,6 +242,10 @@ describe("a federated sign-in", () => {
     await expect(preAuthentication(event(`boss@${domain}`, ownerSub))).resolves.toBeDefined();
     // Another domain: no SSO required.
     await expect(preAuthentication(event("someone@example.org", uniq("sub")))).resolves.toBeDefined();
+    // A federated user's later sign-in runs the trigger too (Cognito's federated trigger sources): it has no password.
+    const federated = event(email, uniq("sub"));
+    federated.request.userAttributes["cognito:user_status"] = "EXTERNAL_PROVIDER";
+    await expect(preAuthentication(federated)).resolves.toBeDefined();
 
     const inv = await inviteMailed(owner, inst.id, `joiner.${uniq("p")}@${domain}`);
     const res = await visit("POST", paths.invitationsRegister, {
