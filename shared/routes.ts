@@ -208,7 +208,11 @@ const table: readonly Declared[] = [
     handler: "institutions/delete",
     rule: rule.institution_super_admin,
     // With it go its domains, guards, SSO connection (leased; the app client's lock) and API keys (docs/sso.md).
-    access: { main: ["GetItem", "Query", "PutItem", "UpdateItem", "DeleteItem", "ConditionCheckItem"], events: TRAIL, users: "sso_release" },
+    access: {
+      main: ["GetItem", "Query", "PutItem", "UpdateItem", "DeleteItem", "ConditionCheckItem"],
+      events: TRAIL,
+      users: "sso_release",
+    },
   },
   {
     method: "GET",
