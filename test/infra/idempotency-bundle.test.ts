@@ -64,9 +64,16 @@ describe("the idempotency middleware in the bundles", () => {
 });
 
 describe("the Cognito client in the bundles", () => {
-  it("is only in the functions that use the user pool (route access `users`: transfer, open, register, the SCIM service and the SSO connection)", async () => {
+  it("is only in the functions that use the user pool (route access `users`: transfer, open, register, the SCIM service, the SSO connection and the institution's deletion)", async () => {
     const users = [...handlers()].filter(([, a]) => a.users).map(([h]) => h);
-    expect(users.sort()).toEqual(["administrators/transfer", "invitations/open", "invitations/register", "scim/service", "sso/connection"]);
+    expect(users.sort()).toEqual([
+      "administrators/transfer",
+      "institutions/delete",
+      "invitations/open",
+      "invitations/register",
+      "scim/service",
+      "sso/connection",
+    ]);
     for (const handler of handlers().keys()) {
       const { inputs } = await loaded(handler);
       const has = inputs.some((i) => i.startsWith("@aws-sdk/client-cognito-identity-provider") || i.endsWith("shared/users.ts"));
