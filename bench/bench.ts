@@ -9,7 +9,7 @@
  *   npm run bench -- --only=requests,gateway   # some measures (names as in report.ts)
  *
  * Each measure is one module, with its budget as a named constant: bundles.ts, requests.ts, gateway.ts,
- * cold.ts, growth.ts, export.ts, exports.ts, webhooks.ts; composition.ts adds the bundles' contents to the bundles measure. The console's measure (console.ts, when present) is run too.
+ * cold.ts, growth.ts, export.ts, exports.ts, webhooks.ts; sso.ts adds the SSO sign-in's round trips to the requests measure, composition.ts adds the bundles' contents to the bundles measure. The console's measure (console.ts, when present) is run too.
  */
 import { existsSync, mkdirSync, readdirSync, rmSync } from "node:fs";
 import { cpus, loadavg } from "node:os";
@@ -113,6 +113,10 @@ async function main(): Promise<number> {
         await measure(rows, "requests", async () => {
           const { measureRequests, requestRows } = await import("./requests.js");
           return requestRows(await measureRequests(stack, gateway, meter, log));
+        });
+        await measure(rows, "requests", async () => {
+          const { measureSso, ssoRows } = await import("./sso.js");
+          return ssoRows(await measureSso(stack, gateway, meter, log));
         });
         await measure(rows, "gateway", async () => {
           const { measureGateway, gatewayRows } = await import("./gateway.js");

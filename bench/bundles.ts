@@ -42,6 +42,7 @@ export function ensureSynth(log: (s: string) => void): void {
     "infra/streaming.ts",
     "infra/api-function.ts",
     "infra/sso-triggers.ts",
+    "infra/app-client.ts",
     "infra/identity.ts",
     "infra/machine-api.ts",
     "infra/app.ts",
@@ -182,11 +183,11 @@ export async function measureBundles(dir: string, opts: { rounds?: number; log: 
 
 /**
  * The functions no request waits for: the scheduled digest function (infra/trail.ts), the export worker
- * (invoked asynchronously), the stream consumer and the webhook retrier (infra/streaming.ts). Their cold
- * start is not budgeted.
+ * (invoked asynchronously), the stream consumer and the webhook retrier (infra/streaming.ts), and the console app
+ * client's custom resource, which runs at deployment (infra/app-client.ts). Their cold start is not budgeted.
  */
 export const DIGEST_FUNCTION = "trail/digest";
-export const OFF_REQUEST_PATH = new Set([DIGEST_FUNCTION, "exports/worker", "streaming/consume", "webhooks/retry"]);
+export const OFF_REQUEST_PATH = new Set([DIGEST_FUNCTION, "exports/worker", "streaming/consume", "webhooks/retry", "sso/app-client"]);
 
 /**
  * Each AWS client beyond DynamoDB, and the only functions whose bundle may hold it (the ones that call that
@@ -198,6 +199,19 @@ export const CLIENT_HOLDERS: Readonly<Record<string, readonly string[]>> = {
   EventBridgeClient: ["streaming/consume"],
   LambdaClient: ["exports/create"],
   SQSClient: [],
+  // The user pool's (shared/cognito.ts): the functions with the pool (route access `users`), the SSO triggers that
+  // call it, and the app client's custom resource.
+  CognitoIdentityProviderClient: [
+    "administrators/transfer",
+    "institutions/delete",
+    "invitations/open",
+    "invitations/register",
+    "scim/service",
+    "sso/connection",
+    "sso/pre-sign-up",
+    "sso/pre-token-generation",
+    "sso/app-client",
+  ],
 };
 
 /** One row per client: which bundles, other than the ones allowed it, hold it. */

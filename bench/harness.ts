@@ -139,6 +139,8 @@ export async function inProcessGateway(stack: LocalStack, opts: { machines?: boo
 export interface Count {
   readonly requests: string[];
   readonly capacity: Record<string, { read: number; write: number }>;
+  /** Round trips: requests sent while none was in flight, so requests sent side by side count once. */
+  rounds?: number;
 }
 
 const READS = new Set(["GetItem", "BatchGetItem", "Query", "Scan", "TransactGetItems"]);
@@ -151,6 +153,7 @@ export class RequestMeter {
   scans = 0;
   total = 0;
   private open: Count | undefined;
+  private inFlight = 0;
   private readonly name = "bench-request-meter";
 
   constructor(private readonly client: DynamoDBClient) {
@@ -162,8 +165,14 @@ export class RequestMeter {
         const count = this.open;
         if (!count) return next(args);
         count.requests.push(command);
+        if (this.inFlight++ === 0) count.rounds = (count.rounds ?? 0) + 1;
         (args.input as Record<string, unknown>).ReturnConsumedCapacity = "TOTAL";
-        const out = await next(args);
+        let out: Awaited<ReturnType<typeof next>>;
+        try {
+          out = await next(args);
+        } finally {
+          this.inFlight--;
+        }
         type Consumed = { TableName?: string; CapacityUnits?: number };
         const cc = (out.output as { ConsumedCapacity?: Consumed | Consumed[] }).ConsumedCapacity;
         for (const c of Array.isArray(cc) ? cc : cc ? [cc] : []) {

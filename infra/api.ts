@@ -80,7 +80,7 @@ export const ROUTES_STACK_ID = "Routes";
 
 export interface ApiProps {
   readonly userPool: cognito.UserPool;
-  readonly userPoolClient: cognito.UserPoolClient;
+  readonly userPoolClient: cognito.IUserPoolClient;
   readonly apiOrigin: ApiOrigin | undefined;
   readonly appBaseUrl: string | undefined;
 }

@@ -1,4 +1,7 @@
-/** The Cognito user pool the API's authorizer trusts, its cohort-super-admin group and the console's app client. */
+/**
+ * The Cognito user pool the API's authorizer trusts, its cohort-super-admin group and its managed-login domain. The
+ * console's app client is made by a custom resource (app-client.ts), so that a deployment keeps its providers.
+ */
 import { Aws, Duration, RemovalPolicy, Stack, Validations } from "aws-cdk-lib";
 import * as cognito from "aws-cdk-lib/aws-cognito";
 import type { Construct } from "constructs";
@@ -7,16 +10,43 @@ import { PASSWORD_POLICY } from "../shared/password-policy.js";
 import { StackPart } from "./part.js";
 import type { Settings } from "./settings.js";
 
+/** Words Cognito refuses in a domain prefix. */
+const RESERVED = /aws|amazon|cognito/g;
+/** The stack's part of a prefix: with `-` and the 12 digits of the account, at most Cognito's 63 characters. */
+const MAX_STACK_PART = 63 - 13;
+
+/**
+ * The stack's name as a Cognito domain prefix's first part: lower case, letters, digits and hyphens, without the
+ * words Cognito reserves, at most 50 characters, starting with a letter or digit. A name that was valid before is
+ * unchanged: a new prefix is a new domain, whose ACS URLs every institution's IdP would need again.
+ */
+export function domainPrefixOf(stackName: string): string {
+  let name = stackName.toLowerCase().replace(/[^a-z0-9-]/g, "-");
+  // Until none is left: taking one out may join the letters of another ("amawszon").
+  for (let before = ""; before !== name; ) {
+    before = name;
+    name = name.replace(RESERVED, "");
+  }
+  name = name.replace(/^-+/, "").slice(0, MAX_STACK_PART);
+  return name || "institution-admin";
+}
+
 export class Identity extends StackPart {
   readonly userPool: cognito.UserPool;
-  readonly userPoolClient: cognito.UserPoolClient;
   /**
    * The pool's managed-login domain (docs/sso.md): SSO connections' ACS URL and redirect URI are on it. A Cognito
    * prefix domain, unique per region across AWS: the stack's name and the account.
    */
   readonly domain: cognito.UserPoolDomain;
+  /**
+   * The domain's URL, `https://<prefix>.auth.<region>.amazoncognito.com`, as `domain.baseUrl()` says it but built
+   * from the prefix itself rather than a reference to the domain resource: the console's CSP and config name it,
+   * and the pool's triggers name the console, so a reference would close a cycle (pool → triggers → console →
+   * domain → pool).
+   */
+  readonly domainUrl: string;
 
-  constructor(scope: Construct, id: string, { mfa, refreshTokenValidityHours }: Pick<Settings, "mfa" | "refreshTokenValidityHours">) {
+  constructor(scope: Construct, id: string, { mfa }: Pick<Settings, "mfa">) {
     super(scope, id);
     this.userPool = new cognito.UserPool(this, "UserPool", {
       // Administrators create users (and set their account); nobody registers themselves.
@@ -56,32 +86,9 @@ export class Identity extends StackPart {
       description: "Cohort super admins: may create institutions and read the security events of their account",
     });
 
-    this.userPoolClient = this.userPool.addClient("WebClient", {
-      // A browser / CLI client: no secret, direct sign-in flows; the API accepts its ID tokens.
-      generateSecret: false,
-      // The console signs in with USER_PASSWORD_AUTH over HTTPS (web/src/auth): no SRP library in its bundle.
-      authFlows: { userSrp: true, userPassword: true, adminUserPassword: true },
-      disableOAuth: true,
-      preventUserExistenceErrors: true,
-      enableTokenRevocation: true,
-      idTokenValidity: Duration.hours(1),
-      accessTokenValidity: Duration.hours(1),
-      // A console session: at most 12 hours (docs/security.md), then sign in again.
-      refreshTokenValidity: Duration.hours(refreshTokenValidityHours),
-      readAttributes: new cognito.ClientAttributes()
-        .withStandardAttributes({ email: true, emailVerified: true, fullname: true })
-        .withCustomAttributes("account_id"),
-      // Only the display name: e-mail and account are identity the API trusts, so users cannot rewrite them.
-      writeAttributes: new cognito.ClientAttributes().withStandardAttributes({ fullname: true }),
-    });
-
-    this.domain = this.userPool.addDomain("ManagedLoginDomain", {
-      cognitoDomain: {
-        domainPrefix: `${Stack.of(this)
-          .stackName.toLowerCase()
-          .replace(/[^a-z0-9-]/g, "-")}-${Aws.ACCOUNT_ID}`,
-      },
-    });
+    const domainPrefix = `${domainPrefixOf(Stack.of(this).stackName)}-${Aws.ACCOUNT_ID}`;
+    this.domain = this.userPool.addDomain("ManagedLoginDomain", { cognitoDomain: { domainPrefix } });
+    this.domainUrl = `https://${domainPrefix}.auth.${Aws.REGION}.amazoncognito.com`;
 
     if (mfa !== "required") {
       Validations.of(this.userPool).acknowledge({

@@ -14,6 +14,7 @@ import { handlers, type Route, type RouteAccess, routes as routeTable } from "..
 import type { Environment } from "../shared/settings.js";
 import { Api, type ApiOrigin } from "./api.js";
 import { functionId } from "./api-function.js";
+import { ConsoleClient } from "./app-client.js";
 import { Console } from "./console.js";
 import { type ConsoleAccessLogs, consoleAccessLogs } from "./console-logs.js";
 import { Identity } from "./identity.js";
@@ -102,7 +103,9 @@ export class InstitutionAdminStack extends Stack {
   /** Idempotency-Key records (shared/idempotency.ts), for the functions with a POST route only. */
   readonly idempotencyTable: dynamodb.Table;
   readonly userPool: cognito.UserPool;
-  readonly userPoolClient: cognito.UserPoolClient;
+  readonly userPoolClient: cognito.IUserPoolClient;
+  /** The custom resource that makes and updates the console's app client (infra/app-client.ts). */
+  readonly consoleClient: ConsoleClient;
   readonly api: HttpApi;
   readonly stage: HttpStage;
   /** The nested stack of the routes, their integrations and Lambda permissions (infra/api.ts). */
@@ -139,7 +142,6 @@ export class InstitutionAdminStack extends Stack {
     this.idempotencyTable = tables.idempotency;
     const identity = new Identity(this, "Identity", settings);
     this.userPool = identity.userPool;
-    this.userPoolClient = identity.userPoolClient;
     const notifications = new Notifications(this, "Notifications", settings);
     this.alarmTopic = notifications.alarmTopic;
     this.mailFeedbackTopic = notifications.mailFeedbackTopic;
@@ -149,6 +151,30 @@ export class InstitutionAdminStack extends Stack {
     const mail = new Mail(this, "Mail", { ...props, feedbackTopic: this.mailFeedbackTopic });
     this.mailConfigurationSet = mail.configurationSet;
 
+    const fronted = props.apiOrigin;
+    const commonEnv: Environment = {
+      // Every request comes through CloudFront: the viewer's address is its CloudFront-Viewer-Address (shared/caller.ts).
+      ...(fronted && { TRUST_CLOUDFRONT_VIEWER_ADDRESS: "true" }),
+      MAIN_TABLE: this.mainTable.tableName,
+      EVENTS_TABLE: this.eventsTable.tableName,
+      NODE_OPTIONS: "--enable-source-maps",
+      POWERTOOLS_SERVICE_NAME: SERVICE_NAME,
+      POWERTOOLS_METRICS_NAMESPACE: METRICS_NAMESPACE,
+      POWERTOOLS_LOG_LEVEL: settings.logLevel,
+      // Responses and method results carry institutions and the audit trail: never trace metadata.
+      POWERTOOLS_TRACER_CAPTURE_RESPONSE: "false",
+      ...boundsEnvironment(settings),
+    };
+    // The console's app client (docs/sso.md, the redeploy rule): a custom resource, so a deployment keeps its providers.
+    this.consoleClient = new ConsoleClient(this, "ConsoleClient", {
+      userPool: this.userPool,
+      mainTableArn: this.mainTable.tableArn,
+      environment: commonEnv,
+      refreshTokenValidityHours: settings.refreshTokenValidityHours,
+      logRetention: settings.logRetention,
+    });
+    this.userPoolClient = this.consoleClient.userPoolClient;
+
     // ---- API (its routes come after the functions) ----
     const api = new Api(this, "Api", {
       userPool: this.userPool,
@@ -157,7 +183,6 @@ export class InstitutionAdminStack extends Stack {
       appBaseUrl: props.appBaseUrl,
     });
     this.api = api.httpApi;
-    const fronted = props.apiOrigin;
     // Its edge function goes on the distribution; its routes come after the functions.
     this.machineApi = new MachineApi(this, "MachineApi", { fronted: fronted !== undefined });
 
@@ -194,7 +219,7 @@ export class InstitutionAdminStack extends Stack {
         // Your account offers turning TOTP off only where MFA is optional.
         mfa: settings.mfa,
         cognitoEndpoint: `https://cognito-idp.${this.region}.${this.urlSuffix}/`,
-        cognitoDomain: identity.domain.baseUrl(),
+        cognitoDomain: identity.domainUrl,
       },
       logBucket,
       ...(webAclArn !== undefined && { webAclArn }),
@@ -204,25 +229,14 @@ export class InstitutionAdminStack extends Stack {
       }),
     });
     this.appBaseUrl = props.appBaseUrl ?? this.console.url;
+    // The managed login sends people back to the console: its distribution, and the origin that serves it when another.
+    this.consoleClient.serveAt([this.console.url, this.appBaseUrl]);
 
     // The distribution's access logs, without the query string; their source lives in us-east-1 (console-logs.ts).
     this.accessLogsBucket = logBucket;
     this.consoleAccessLogs = consoleAccessLogs(this, logBucket, this.console.distribution.distributionArn, props.consoleLogsElsewhere);
 
     // ---- Functions ----
-    const commonEnv: Environment = {
-      // Every request comes through CloudFront: the viewer's address is its CloudFront-Viewer-Address (shared/caller.ts).
-      ...(fronted && { TRUST_CLOUDFRONT_VIEWER_ADDRESS: "true" }),
-      MAIN_TABLE: this.mainTable.tableName,
-      EVENTS_TABLE: this.eventsTable.tableName,
-      NODE_OPTIONS: "--enable-source-maps",
-      POWERTOOLS_SERVICE_NAME: SERVICE_NAME,
-      POWERTOOLS_METRICS_NAMESPACE: METRICS_NAMESPACE,
-      POWERTOOLS_LOG_LEVEL: settings.logLevel,
-      // Responses and method results carry institutions and the audit trail: never trace metadata.
-      POWERTOOLS_TRACER_CAPTURE_RESPONSE: "false",
-      ...boundsEnvironment(settings),
-    };
     const mailEnv: Environment = {
       MAIL_FROM: props.senderEmail,
       APP_BASE_URL: this.appBaseUrl,
@@ -239,9 +253,9 @@ export class InstitutionAdminStack extends Stack {
       // A person's second step (docs/contract/people.md): where the pool requires one, it cannot be turned off.
       ...(access.users === "mfa" && { USER_POOL_MFA: settings.mfa }),
       // SSO connections (docs/sso.md): the console's app client lists their providers; their ACS URL is on the pool's domain.
-      ...(access.users === "sso" && {
+      ...((access.users === "sso" || access.users === "sso_release") && {
         USER_POOL_CLIENT_ID: this.userPoolClient.userPoolClientId,
-        COGNITO_DOMAIN: identity.domain.baseUrl(),
+        COGNITO_DOMAIN: identity.domainUrl,
       }),
     });
     const userPool = { arn: this.userPool.userPoolArn, id: this.userPool.userPoolId };

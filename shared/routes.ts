@@ -31,6 +31,11 @@ export const USER_ACTIONS = {
   mfa: ["cognito-idp:AdminSetUserMFAPreference"],
   /** Revoking every session of the caller (docs/contract/people.md, `POST /me/sign_out_everywhere`). */
   sign_out: ["cognito-idp:AdminUserGlobalSignOut"],
+  /**
+   * Deleting an institution with an SSO connection (shared/sso/release.ts): its provider taken off the app client's
+   * list (read, then written back whole), then deleted.
+   */
+  sso_release: ["cognito-idp:DescribeUserPoolClient", "cognito-idp:UpdateUserPoolClient", "cognito-idp:DeleteIdentityProvider"],
 } as const;
 export type UserAccess = keyof typeof USER_ACTIONS;
 
@@ -225,7 +230,12 @@ const table: readonly Declared[] = [
     path: `${inst}/{id}`,
     handler: "institutions/delete",
     rule: rule.institution_super_admin,
-    access: { main: ["GetItem", "DeleteItem"], events: TRAIL },
+    // With it go its domains, guards, SSO connection (leased; the app client's lock) and API keys (docs/sso.md).
+    access: {
+      main: ["GetItem", "Query", "PutItem", "UpdateItem", "DeleteItem", "ConditionCheckItem"],
+      events: TRAIL,
+      users: "sso_release",
+    },
   },
   {
     method: "GET",

@@ -18,34 +18,21 @@ import {
   AdminSetUserPasswordCommand,
   AdminUserGlobalSignOutCommand,
   type AttributeType,
-  CognitoIdentityProviderClient,
   ListUsersCommand,
 } from "@aws-sdk/client-cognito-identity-provider";
-import { localCredentials, observe } from "./aws.js";
-import { config } from "./config.js";
+import { cognitoClient, cognitoError } from "./cognito.js";
 import type { PoolMailMetadata } from "./pool-mail.js";
 import { need, readSettings, USERS } from "./settings.js";
-import { tracer } from "./telemetry.js";
 
-const endpoint = readSettings(USERS(), ["COGNITO_ENDPOINT"]).COGNITO_ENDPOINT;
-
-const cognito = new CognitoIdentityProviderClient({
-  region: config.region,
-  endpoint,
-  ...localCredentials(endpoint),
-  maxAttempts: 2,
-  // Enforced, as for SES (mail.ts): a pool that does not answer costs seconds and a 5xx, not the Lambda timeout.
-  requestHandler: { connectionTimeout: 1_000, requestTimeout: 5_000, throwOnRequestTimeout: true },
-});
-tracer.captureAWSv3Client(cognito);
-observe(cognito); // the test run's IAM check sees its calls (docs/iam.md)
+// Enforced, as for SES (mail.ts): a pool that does not answer costs seconds and a 5xx, not the Lambda timeout.
+const cognito = cognitoClient({ connectionTimeout: 1_000, requestTimeout: 5_000 });
 
 function poolId(): string {
   // Read when used: only the functions that create or move users have it.
   return need(readSettings(USERS(), ["USER_POOL_ID"]).USER_POOL_ID, "USER_POOL_ID");
 }
 
-const named = (err: unknown, name: string) => err instanceof Error && err.name === name;
+const named = cognitoError;
 
 /** Whether the pool has a user signing in with `email` (the pool's user name is the e-mail). One AdminGetUser. */
 export async function userExists(email: string): Promise<boolean> {

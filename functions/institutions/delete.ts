@@ -1,6 +1,6 @@
 import { ifMatch } from "../../shared/etag.js";
 import { api, ok } from "../../shared/http.js";
-import { deleteInstitution } from "../../shared/institutions/service.js";
+import { deleteInstitution } from "../../shared/institutions/deletion.js";
 
 // No ETag on the answer: nothing is left to match.
 export const handler = api(async ({ caller, params, headers }) =>

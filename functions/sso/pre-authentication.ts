@@ -1,15 +1,18 @@
 /**
  * The user pool's pre authentication trigger (docs/sso.md, require SSO). Cognito invokes it when someone signs in
  * with a password (`PreAuthentication_Authentication`: the console's USER_PASSWORD_AUTH, SRP, the managed login's
- * password form), not for a federated sign-in. A person whose e-mail is on the verified domains of an institution
- * that requires SSO is refused with a message naming it; that institution's super admin keeps the password.
+ * password form), and for a federated user's sign-ins after its first, with the same source. A person whose e-mail
+ * is on the verified domains of an institution that requires SSO is refused with a message naming it; that
+ * institution's super admin keeps the password. A federated user (`EXTERNAL_PROVIDER`) has no password: passed.
  */
 import type { PreAuthenticationTriggerEvent } from "aws-lambda";
 import { requiredSso, requireSsoMessage } from "../../shared/sso/require.js";
 
 export async function handler(event: PreAuthenticationTriggerEvent): Promise<PreAuthenticationTriggerEvent> {
   const { email, sub } = event.request.userAttributes;
-  if (!email) return event;
+  // Cognito runs this trigger for a federated user's later sign-ins too (docs/sso.md, "What AWS will not do for
+  // you"); a user the pool made for an IdP has no password, so its sign-in is never a password one.
+  if (!email || event.request.userAttributes["cognito:user_status"] === "EXTERNAL_PROVIDER") return event;
   const required = await requiredSso(email, sub);
   if (required) throw new Error(requireSsoMessage(required.institution));
   return event;

@@ -5,6 +5,7 @@
  * (lambda.ts): the modules the stack deploys (shared/pool-triggers.ts), PreTokenGeneration's answer with the `name`
  * claim added that cognito-local leaves out of its ID tokens (real Cognito has it).
  */
+
 import { randomBytes } from "node:crypto";
 import { mkdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
@@ -29,6 +30,7 @@ import {
 import { SUPER_ADMIN_GROUP } from "../../shared/caller.js";
 import { PASSWORD_POLICY } from "../../shared/password-policy.js";
 import { localFunctionName, POOL_TRIGGERS } from "../../shared/pool-triggers.js";
+import { consoleOAuth } from "../../shared/sso/app-client.js";
 
 export const POOL_NAME = "institution-admin";
 export const CLIENT_NAME = "institution-admin-local";
@@ -65,21 +67,6 @@ export function writeCognitoConfig(dataDir: string, opts: { issuerDomain: string
     TriggerFunctions: pool,
   };
   writeFileSync(join(dir, "config.json"), `${JSON.stringify(config, null, 2)}\n`);
-}
-
-/**
- * The console app client's OAuth settings for the managed login (docs/sso.md#the-managed-login-locally): the code flow (PKCE is
- * required by the local managed login), the console's callback and sign-out URLs on `consoleOrigin`.
- */
-export function consoleOAuthSettings(consoleOrigin: string) {
-  const origin = consoleOrigin.replace(/\/+$/, "");
-  return {
-    CallbackURLs: [`${origin}/sso/callback`],
-    LogoutURLs: [`${origin}/`],
-    AllowedOAuthFlows: ["code" as const],
-    AllowedOAuthScopes: ["openid", "email", "profile"],
-    AllowedOAuthFlowsUserPoolClient: true,
-  };
 }
 
 /**
@@ -152,7 +139,7 @@ export async function ensureUserPool(
     }
     // cognito-local's update keeps every field it is not given (Cognito's resets them; shared/sso/pool.ts writes whole).
     await cognito.send(
-      new UpdateUserPoolClientCommand({ UserPoolId: userPoolId, ClientId: userPoolClientId, ...consoleOAuthSettings(consoleOrigin) }),
+      new UpdateUserPoolClientCommand({ UserPoolId: userPoolId, ClientId: userPoolClientId, ...consoleOAuth([consoleOrigin]) }),
     );
     return { userPoolId, userPoolClientId };
   } finally {

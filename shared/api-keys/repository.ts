@@ -136,3 +136,31 @@ export async function noteUse(institutionId: string, keyId: string, at: string, 
     throw err;
   }
 }
+
+/**
+ * The items that take every key of an institution away with the institution (its deletion,
+ * institutions/repository.ts): each key and its lookup item (the authorizer then finds nothing: 401), and the key
+ * set's version at the one read, so a key created meanwhile fails the change, which reads again.
+ */
+export function dissolveKeyItems(institutionId: string, keys: readonly ApiKeyRecord[], version: number): TxItems {
+  const items: TxItems = {};
+  for (const k of keys) {
+    const { key, lookup } = revokeItems(k);
+    items[`api key ${k.id}`] = key;
+    items[`api key lookup ${k.id}`] = lookup;
+  }
+  items["api keys version"] =
+    version > 0
+      ? {
+          Delete: {
+            TableName: T(),
+            Key: apiKeyKeys.meta(institutionId),
+            ConditionExpression: "#version = :version",
+            ExpressionAttributeNames: { "#version": "version" },
+            ExpressionAttributeValues: { ":version": version },
+          },
+        }
+      : // No key was ever made: still none.
+        { ConditionCheck: { TableName: T(), Key: apiKeyKeys.meta(institutionId), ConditionExpression: "attribute_not_exists(pk)" } };
+  return items;
+}

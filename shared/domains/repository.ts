@@ -11,7 +11,7 @@ import { type AuditEvent, commitWithEvents } from "../audit.js";
 import { db } from "../clients.js";
 import { config } from "../config.js";
 import { domainKeys, withoutKey } from "../tables.js";
-import type { TxItem, Written } from "../tx.js";
+import type { TxItem, TxItems, Written } from "../tx.js";
 import type { DomainGuard, DomainHead, DomainRecord } from "./model.js";
 
 const T = () => config.tables.main;
@@ -166,4 +166,51 @@ export async function removeDomain(d: DomainRecord, head: DomainHead, holdsGuard
       : undefined,
   });
   return written(result.kind === "ok" ? "ok" : "retry");
+}
+
+/**
+ * The items that take every domain of an institution away with the institution (its deletion,
+ * institutions/repository.ts): each domain at the version read, the head at its version (a domain added meanwhile
+ * fails the change, which reads again), and the guard each verified domain holds, named by that domain's id, so
+ * another institution's guard is never touched. A guard this misses (none should) stays taken over by the next
+ * verifier, as for any guard of a deleted institution.
+ */
+export function dissolveDomainItems(institutionId: string, head: DomainHead | undefined, domains: readonly DomainRecord[]): TxItems {
+  const items: TxItems = {
+    "domains head": head
+      ? {
+          Delete: {
+            TableName: T(),
+            Key: domainKeys.head(institutionId),
+            ConditionExpression: "#version = :version",
+            ExpressionAttributeNames: { "#version": "version" },
+            ExpressionAttributeValues: { ":version": head.version },
+          },
+        }
+      : // No domain was ever added: still none.
+        { ConditionCheck: { TableName: T(), Key: domainKeys.head(institutionId), ConditionExpression: "attribute_not_exists(pk)" } },
+  };
+  for (const d of domains) {
+    items[`domain ${d.id}`] = {
+      Delete: {
+        TableName: T(),
+        Key: domainKeys.domain(institutionId, d.id),
+        ConditionExpression: "#version = :version",
+        ExpressionAttributeNames: { "#version": "version" },
+        ExpressionAttributeValues: { ":version": d.version },
+      },
+    };
+    if (d.state === "verified") {
+      items[`domain guard ${d.id}`] = {
+        Delete: {
+          TableName: T(),
+          Key: domainKeys.guard(d.domain),
+          ConditionExpression: "#domainId = :id",
+          ExpressionAttributeNames: { "#domainId": "domain_id" },
+          ExpressionAttributeValues: { ":id": d.id },
+        },
+      };
+    }
+  }
+  return items;
 }

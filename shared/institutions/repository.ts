@@ -5,12 +5,16 @@
  * from the membership module (shared/membership/repository.ts), the only writer of access records.
  */
 import { GetCommand } from "@aws-sdk/lib-dynamodb";
+import { dissolveKeyItems, readKeys } from "../api-keys/repository.js";
 import { type AuditEvent, commitWithEvent, fitsWithEvents } from "../audit.js";
 import { boundedCount, dayOf, nextDay } from "../bounds.js";
 import { db, queryAll } from "../clients.js";
 import { config } from "../config.js";
+import { dissolveDomainItems, readDomains } from "../domains/repository.js";
 import type { Member } from "../membership/model.js";
 import { creatorItems, dissolveItems, summaryRefreshItems } from "../membership/repository.js";
+import type { Connection } from "../sso/model.js";
+import { dissolveConnectionItems, getConnection } from "../sso/repository.js";
 import { keys, withoutKey } from "../tables.js";
 import { returnOldOnFailure, type TooLarge, type TxItem, type TxItems, type Written } from "../tx.js";
 import type { Institution } from "./model.js";
@@ -107,10 +111,36 @@ export async function storeInstitutionUpdate(
 }
 
 /**
- * Deletes the institution with its access records and number guard, only if it has no cohort and is
- * unchanged since read; a cohort created concurrently makes the delete fail, never orphans the cohort.
+ * What an institution leaves beside it when deleted, each as read (`readRemnants`): its verified domains and their
+ * head, its SSO connection (leased by the deletion, shared/sso/service.ts), its API keys and their version.
  */
-export async function removeInstitution(i: Institution, event: AuditEvent): Promise<Written<Gone | HasCohorts | TooLarge>> {
+export interface InstitutionRemnants {
+  readonly domains: Awaited<ReturnType<typeof readDomains>>;
+  readonly connection: { readonly connection: Connection; readonly owner: string } | undefined;
+  readonly keys: Awaited<ReturnType<typeof readKeys>>;
+}
+
+/** The institution's domains, connection and keys: three reads side by side (two Queries and a GetItem). */
+export async function readRemnants(institutionId: string) {
+  const [domains, connection, keys] = await Promise.all([
+    readDomains(institutionId),
+    getConnection(institutionId),
+    readKeys(institutionId),
+  ]);
+  return { domains, connection, keys };
+}
+
+/**
+ * Deletes the institution with its access records and number guard, and what it leaves beside it (`remnants`:
+ * its domains and their guards, its SSO connection and provider item, its API keys), only if it has no cohort and
+ * is unchanged since read; a cohort created concurrently makes the delete fail, never orphans the cohort, and a
+ * domain or key added concurrently makes it read again.
+ */
+export async function removeInstitution(
+  i: Institution,
+  event: AuditEvent,
+  remnants: InstitutionRemnants,
+): Promise<Written<Gone | HasCohorts | TooLarge>> {
   const guard = await guardKey(i);
   const items: TxItems[] = [
     {
@@ -127,6 +157,9 @@ export async function removeInstitution(i: Institution, event: AuditEvent): Prom
       guard: guard && { Delete: { TableName: T(), Key: guard } },
     },
     dissolveItems(i),
+    dissolveDomainItems(i.id, remnants.domains.head, remnants.domains.domains),
+    remnants.connection ? dissolveConnectionItems(remnants.connection.connection, remnants.connection.owner) : {},
+    dissolveKeyItems(i.id, remnants.keys.keys, remnants.keys.version),
   ];
   if (!fitsWithEvents([event], ...items)) return { kind: "too_large" };
   const result = await commitWithEvent(event, ...items);

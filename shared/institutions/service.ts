@@ -7,7 +7,7 @@ import { nextDay, secondsUntil } from "../bounds.js";
 import type { Caller } from "../caller.js";
 import { now as clock } from "../clock.js";
 import { config } from "../config.js";
-import { Forbidden, messages, NotFound, PreconditionFailed, TooManyRequests, Unprocessable, ValidationFailed } from "../errors.js";
+import { Forbidden, messages, NotFound, PreconditionFailed, TooManyRequests, ValidationFailed } from "../errors.js";
 import type { VersionCheck } from "../etag.js";
 import { isId, newId } from "../ids.js";
 import type { Member } from "../membership/model.js";
@@ -120,7 +120,7 @@ export async function showInstitution(caller: Caller, id: string | undefined): P
  * condition on that same version, so a writer that got in between makes it fail, and the retry's fresh read
  * then answers 412 here: the check holds under races.
  */
-function requireVersion(institution: Institution, expected: VersionCheck | undefined): void {
+export function requireVersion(institution: Institution, expected: VersionCheck | undefined): void {
   if (expected && !expected(institution.version)) throw new PreconditionFailed(messages.institutionChanged);
 }
 
@@ -215,22 +215,6 @@ export async function updateInstitution(
     if (result.kind === "registration_number_taken") throw new ValidationFailed([TAKEN]);
     if (result.kind === "too_large") throw new ValidationFailed([TOO_MANY_FOR_CHANGE]);
     // "gone" goes round once more, so that the caller gets the same 404 (and event) as for any other unknown id.
-    return RETRY;
-  });
-}
-
-/** Deletes an institution that has no cohort, if its version passes `expected` (`If-Match`). One read and one transaction. */
-export async function deleteInstitution(caller: Caller, id: string | undefined, expected?: VersionCheck): Promise<Message> {
-  return withRetries("Institution was changed concurrently, please retry", async () => {
-    const visible = await requireVisible(caller, id);
-    await requireSuperAdminOf(caller, visible, "destroy_institution", messages.onlySuperAdminsDelete);
-    requireVersion(visible.institution, expected);
-    const { institution } = visible;
-    const event = auditEvent(caller, "institution_deleted", { institution_name: institution.name }, { owner: institution.account_id });
-    const result = await repo.removeInstitution(institution, event);
-    if (result.kind === "ok") return { message: `Institution '${institution.name}' deleted successfully` };
-    if (result.kind === "has_cohorts") throw new Unprocessable("Cannot delete institution with existing cohorts");
-    if (result.kind === "too_large") throw new Unprocessable(TOO_MANY_FOR_CHANGE);
     return RETRY;
   });
 }

@@ -53,7 +53,7 @@ export interface paths {
     post?: never;
     /**
      * Delete an institution
-     * @description The institution's super admin; refused while it has cohorts. Logs `institution_deleted`.
+     * @description The institution's super admin; refused while it has cohorts. Its verified domains (and the guards that give them to it), its SSO connection (with the user pool's identity provider) and its API keys go with it. Logs `institution_deleted`.
      *
      *     Who: the institution's super admin.
      */
@@ -2387,7 +2387,17 @@ export interface operations {
           "application/json": components["schemas"]["Error"];
         };
       };
-      409: components["responses"]["Conflict"];
+      /** @description A write kept losing races with concurrent ones; nothing was changed. Retry. */
+      409: {
+        headers: {
+          "Cache-Control": components["headers"]["CacheControl"];
+          "X-Content-Type-Options": components["headers"]["XContentTypeOptions"];
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
       412: components["responses"]["PreconditionFailed"];
       413: components["responses"]["PayloadTooLarge"];
       /** @description The request is valid, but the current state refuses it. */
@@ -2414,6 +2424,17 @@ export interface operations {
         };
       };
       500: components["responses"]["InternalError"];
+      /** @description The invitation e-mail could not be sent; no active invitation is left behind. */
+      502: {
+        headers: {
+          "Cache-Control": components["headers"]["CacheControl"];
+          "X-Content-Type-Options": components["headers"]["XContentTypeOptions"];
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
       503: components["responses"]["ServiceUnavailable"];
     };
   };

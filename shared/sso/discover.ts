@@ -5,7 +5,7 @@
  * verified or without a connection, answers `{sso: null}` alike.
  */
 
-import { domainOfEmail } from "../domains/name.js";
+import { domainOfEmail } from "../domains/form.js";
 import { getGuard } from "../domains/repository.js";
 import { BadRequest } from "../errors.js";
 import { getInstitution } from "../institutions/repository.js";

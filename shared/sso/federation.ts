@@ -2,31 +2,17 @@
  * The user pool's calls of a federated sign-in (docs/sso.md), for the pool's triggers (functions/sso/): find the
  * pool's own user with an e-mail, link a federated identity to it (`AdminLinkProviderForUser`: the person keeps one
  * `sub`, their access and their trail), and give a new federated user the institution's account. The triggers'
- * role may make exactly these calls on the pool (infra/identity.ts).
+ * role may make exactly these calls on the pool (infra/sso-triggers.ts).
  */
 import {
   AdminLinkProviderForUserCommand,
   AdminUpdateUserAttributesCommand,
-  CognitoIdentityProviderClient,
   ListUsersCommand,
 } from "@aws-sdk/client-cognito-identity-provider";
-import { localCredentials, observe } from "../aws.js";
-import { config } from "../config.js";
-import { readSettings, USERS } from "../settings.js";
-import { tracer } from "../telemetry.js";
+import { cognitoClient } from "../cognito.js";
 
-const endpoint = readSettings(USERS(), ["COGNITO_ENDPOINT"]).COGNITO_ENDPOINT;
-
-const cognito = new CognitoIdentityProviderClient({
-  region: config.region,
-  endpoint,
-  ...localCredentials(endpoint),
-  maxAttempts: 2,
-  // A trigger has 5 seconds in all (Cognito's limit): each call is bounded well within it.
-  requestHandler: { connectionTimeout: 500, requestTimeout: 2_000, throwOnRequestTimeout: true },
-});
-tracer.captureAWSv3Client(cognito);
-observe(cognito);
+// A trigger has 5 seconds in all (Cognito's limit): each call is bounded well within it.
+const cognito = cognitoClient({ connectionTimeout: 500, requestTimeout: 2_000 });
 
 /** The pool's own user (not a federated one) signing in with `email`: its user name and `sub`. One ListUsers. */
 export async function nativeUserWithEmail(poolId: string, email: string): Promise<{ username: string; sub: string } | undefined> {

@@ -5,12 +5,10 @@
  * local Cognito, whose stand-ins keep the providers (infra/local/cognito-local.mjs).
  *
  * `UpdateUserPoolClient` sets every field it is given and resets the others, so the list is changed by reading
- * the client whole (`DescribeUserPoolClient`) and writing it back whole, under a lock (repository.ts) that makes
+ * the client whole (`DescribeUserPoolClient`) and writing it back whole, under a lock (client-lock.ts) that makes
  * two connections at once wait for each other instead of losing one's entry.
  */
-import { randomUUID } from "node:crypto";
 import {
-  CognitoIdentityProviderClient,
   CreateIdentityProviderCommand,
   DeleteIdentityProviderCommand,
   DescribeUserPoolClientCommand,
@@ -18,25 +16,15 @@ import {
   UpdateUserPoolClientCommand,
   type UpdateUserPoolClientCommandInput,
 } from "@aws-sdk/client-cognito-identity-provider";
-import { localCredentials, observe } from "../aws.js";
-import { now as clock } from "../clock.js";
-import { config } from "../config.js";
+import { cognitoClient, cognitoError } from "../cognito.js";
 import { BadGateway } from "../errors.js";
 import { need, readSettings, USERS } from "../settings.js";
-import { tracer } from "../telemetry.js";
-import { lockClient, unlockClient } from "./repository.js";
+import { CLIENT_FIELDS } from "./app-client.js";
+import { underClientLock } from "./client-lock.js";
 
-const settings = readSettings(USERS(), ["COGNITO_ENDPOINT", "USER_POOL_ID", "USER_POOL_CLIENT_ID", "COGNITO_DOMAIN"]);
+const settings = readSettings(USERS(), ["USER_POOL_ID", "USER_POOL_CLIENT_ID", "COGNITO_DOMAIN"]);
 
-const cognito = new CognitoIdentityProviderClient({
-  region: config.region,
-  endpoint: settings.COGNITO_ENDPOINT,
-  ...localCredentials(settings.COGNITO_ENDPOINT),
-  maxAttempts: 2,
-  requestHandler: { connectionTimeout: 1_000, requestTimeout: 8_000, throwOnRequestTimeout: true },
-});
-tracer.captureAWSv3Client(cognito);
-observe(cognito); // the test run's IAM check sees its calls (docs/iam.md)
+const cognito = cognitoClient({ connectionTimeout: 1_000, requestTimeout: 8_000 });
 
 const poolId = () => need(settings.USER_POOL_ID, "USER_POOL_ID");
 const clientId = () => need(settings.USER_POOL_CLIENT_ID, "USER_POOL_CLIENT_ID");
@@ -64,7 +52,7 @@ export class PoolRefused extends Error {
   override readonly name = "PoolRefused";
 }
 
-const named = (err: unknown, ...names: string[]) => err instanceof Error && names.includes(err.name);
+const named = cognitoError;
 
 /** A Cognito error for the caller: its refusals of the input are 422s, anything else the pool's failure (502). */
 function translated(err: unknown): Error {
@@ -115,52 +103,6 @@ export async function deleteProvider(name: string): Promise<void> {
   }
 }
 
-/** The client's fields UpdateUserPoolClient takes: all of them, or it resets the ones left out. */
-const CLIENT_FIELDS = [
-  "ClientName",
-  "RefreshTokenValidity",
-  "AccessTokenValidity",
-  "IdTokenValidity",
-  "TokenValidityUnits",
-  "ReadAttributes",
-  "WriteAttributes",
-  "ExplicitAuthFlows",
-  "SupportedIdentityProviders",
-  "CallbackURLs",
-  "LogoutURLs",
-  "DefaultRedirectURI",
-  "AllowedOAuthFlows",
-  "AllowedOAuthScopes",
-  "AllowedOAuthFlowsUserPoolClient",
-  "AnalyticsConfiguration",
-  "PreventUserExistenceErrors",
-  "EnableTokenRevocation",
-  "EnablePropagateAdditionalUserContextData",
-  "AuthSessionValidity",
-  "RefreshTokenRotation",
-] as const satisfies readonly (keyof UpdateUserPoolClientCommandInput)[];
-
-const LOCK_MS = 20_000;
-const LOCK_WAIT_MS = 15_000;
-
-/** Runs `fn` holding the app client's list lock; waits for it (with jitter) at most `LOCK_WAIT_MS`. */
-async function underClientLock<T>(fn: () => Promise<T>): Promise<T> {
-  const owner = randomUUID();
-  const id = clientId();
-  const start = clock().getTime();
-  for (let attempt = 0; ; attempt++) {
-    const nowMs = clock().getTime();
-    if (await lockClient(id, owner, nowMs, nowMs + LOCK_MS)) break;
-    if (nowMs - start > LOCK_WAIT_MS) throw new BadGateway("The user pool is busy, please retry");
-    await new Promise((r) => setTimeout(r, 20 + Math.random() * Math.min(400, 25 * 2 ** attempt)));
-  }
-  try {
-    return await fn();
-  } finally {
-    await unlockClient(id, owner);
-  }
-}
-
 /**
  * Lists `name` among the console app client's supported providers (`present`), or takes it off: the client read
  * and written back whole, under the lock; read again after, so a write that did not take shows as a 502.
@@ -174,7 +116,7 @@ export async function listOnClient(name: string, present: boolean): Promise<void
     return out.UserPoolClient;
   };
   try {
-    await underClientLock(async () => {
+    await underClientLock(ids.ClientId, async () => {
       const client = await listed();
       const before = client.SupportedIdentityProviders ?? [];
       if (before.includes(name) === present) return;

@@ -15,7 +15,7 @@ import { type AuditEvent, commitWithEvents } from "../audit.js";
 import { db } from "../clients.js";
 import { config } from "../config.js";
 import { ssoKeys, withoutKey } from "../tables.js";
-import type { Written } from "../tx.js";
+import type { TxItems, Written } from "../tx.js";
 import type { Connection } from "./model.js";
 
 const T = () => config.tables.main;
@@ -206,4 +206,24 @@ export async function unlockClient(clientId: string, owner: string): Promise<voi
   } catch (err) {
     if (!failedCondition(err)) throw err;
   }
+}
+
+/**
+ * The items that take the connection away with its institution (the institution's deletion,
+ * institutions/repository.ts), while `owner` holds its lease: the connection and its provider's item, so the pool's
+ * triggers no longer know the provider.
+ */
+export function dissolveConnectionItems(c: Connection, owner: string): TxItems {
+  return {
+    connection: {
+      Delete: {
+        TableName: T(),
+        Key: ssoKeys.connection(c.institution_id),
+        ConditionExpression: "#owner = :owner",
+        ExpressionAttributeNames: { "#owner": "lease_owner" },
+        ExpressionAttributeValues: { ":owner": owner },
+      },
+    },
+    "sso provider": { Delete: { TableName: T(), Key: ssoKeys.provider(c.provider_name) } },
+  };
 }

@@ -4,7 +4,7 @@
  * functions/sso/pre-authentication.ts) and no password account from an invitation (the join route). The
  * institution's super admin keeps the password as a way back in.
  */
-import { domainOfEmail } from "../domains/name.js";
+import { domainOfEmail } from "../domains/form.js";
 import { getGuard } from "../domains/repository.js";
 import type { Institution } from "../institutions/model.js";
 import { getInstitution } from "../institutions/repository.js";

@@ -15,7 +15,7 @@
 import { auditEvent, commitWithEvents } from "../audit.js";
 import type { Caller } from "../caller.js";
 import { now as clock } from "../clock.js";
-import { domainOfEmail } from "../domains/name.js";
+import { domainOfEmail } from "../domains/form.js";
 import { getGuard } from "../domains/repository.js";
 import type { Institution } from "../institutions/model.js";
 import { getInstitution } from "../institutions/repository.js";

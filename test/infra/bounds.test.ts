@@ -14,7 +14,7 @@ import { consoleSite } from "../../infra/local/console.js";
 import { resolveSettings } from "../../infra/settings.js";
 import { handlers } from "../../shared/routes.js";
 import { consoleContentSecurityPolicy, consoleSecurityHeaders } from "../../shared/security-headers.js";
-import { build, consoleBuild, type Json } from "./support.js";
+import { appClientSettings, build, consoleBuild, type Json } from "./support.js";
 
 const ORIGIN = { domainName: "api-origin.example.com", certificateArn: "arn:aws:acm:eu-west-1:111111111111:certificate/abc" };
 
@@ -169,8 +169,7 @@ describe("least privilege on the trail", () => {
 
 describe("console sessions", () => {
   it("refresh tokens last 12 hours in dev, 8 in prod, and never more than 12 (a setting)", () => {
-    const [[, client]] = plain.ofType("AWS::Cognito::UserPoolClient") as [[string, Json]];
-    expect(client.Properties).toMatchObject({
+    expect(appClientSettings(plain)).toMatchObject({
       RefreshTokenValidity: 720,
       TokenValidityUnits: expect.objectContaining({ RefreshToken: "minutes" }),
     });

@@ -155,14 +155,18 @@ describe("deployment of the console and its config.json", () => {
     const markers = Object.assign({}, ...(props.SourceMarkers as Json[]));
     const resolve = (value: string) => value.replace(/<<marker:0xbaba:\d+>>/g, (m) => `{${JSON.stringify(markers[m])}}`);
     expect(resolve(json.region as string)).toBe('{{"Ref":"AWS::Region"}}');
-    expect(resolve(json.userPoolClientId as string)).toBe(`{{"Ref":"${logicalId(stack.userPoolClient)}"}}`);
+    expect(resolve(json.userPoolClientId as string)).toBe(`{{"Ref":"${logicalId(stack.consoleClient.resource)}"}}`);
     expect(resolve(json.userPoolId as string)).toBe(`{{"Ref":"${logicalId(stack.userPool)}"}}`);
     expect(json.mfa).toBe("optional");
     expect(resolve(json.cognitoEndpoint as string)).toBe('https://cognito-idp.{{"Ref":"AWS::Region"}}.{{"Ref":"AWS::URLSuffix"}}/');
-    // The pool's managed-login domain as an origin (UserPoolDomain.baseUrl(): no trailing slash).
-    expect(resolve(json.cognitoDomain as string)).toBe(
-      `https://{{"Ref":"${ofType("AWS::Cognito::UserPoolDomain")[0]?.[0]}"}}.auth.{{"Ref":"AWS::Region"}}.amazoncognito.com`,
-    );
+    // The pool's managed-login domain as an origin (no trailing slash), built from the domain's own prefix (no
+    // reference to the domain resource, which would close a cycle through the pool's triggers).
+    const [, domain] = ofType("AWS::Cognito::UserPoolDomain")[0] ?? [];
+    const prefix = (domain.Properties.Domain["Fn::Join"][1] as unknown[])
+      .map((part) => (typeof part === "string" ? part : `{${JSON.stringify(part)}}`))
+      .join("");
+    expect(prefix).toMatch(/^[a-z0-9-]+-\{\{"Ref":"AWS::AccountId"\}\}$/);
+    expect(resolve(json.cognitoDomain as string)).toBe(`https://${prefix}.auth.{{"Ref":"AWS::Region"}}.amazoncognito.com`);
   });
 });
 

@@ -64,10 +64,11 @@ describe("the idempotency middleware in the bundles", () => {
 });
 
 describe("the Cognito client in the bundles", () => {
-  it("is only in the functions that use the user pool (route access `users`: transfer, open, register, the SCIM service, the SSO connection and the caller's own MFA and sign-out)", async () => {
+  it("is only in the functions that use the user pool (route access `users`: transfer, open, register, the SCIM service, the SSO connection, the institution's deletion and the caller's own MFA and sign-out)", async () => {
     const users = [...handlers()].filter(([, a]) => a.users).map(([h]) => h);
     expect(users.sort()).toEqual([
       "administrators/transfer",
+      "institutions/delete",
       "invitations/open",
       "invitations/register",
       "me/mfa",

@@ -99,6 +99,7 @@ describe("the deployed bundles", () => {
     expect(withPost).toContain("cohorts/create");
     expect(withPool.sort()).toEqual([
       "administrators/transfer",
+      "institutions/delete",
       "invitations/open",
       "invitations/register",
       "me/mfa",

@@ -10,9 +10,10 @@ import { Match } from "aws-cdk-lib/assertions";
 import { describe, expect, it } from "vitest";
 import { handlers, paths, type Route, routes, takesIdempotencyKey } from "../../shared/routes.js";
 import { eventsTable, idempotencyTable, mainTable, type TableDef } from "../../shared/tables.js";
-import { build, type Json, nagFindings } from "./support.js";
+import { appClientSettings, build, type Json, nagFindings } from "./support.js";
 
-const { app, stack, template, resources, logicalId, ofType } = build({ appBaseUrl: "https://app.example.com" });
+const built = build({ appBaseUrl: "https://app.example.com" });
+const { app, stack, template, resources, logicalId, ofType } = built;
 
 function fnOf(handler: string) {
   const fn = stack.functions.get(handler);
@@ -128,7 +129,7 @@ describe("HTTP API", () => {
     const props = authorizerEntry?.[1].Properties;
     expect(props.AuthorizerType).toBe("JWT");
     expect(props.IdentitySource).toEqual(["$request.header.Authorization"]);
-    expect(props.JwtConfiguration.Audience).toEqual([{ Ref: logicalId(stack.userPoolClient) }]);
+    expect(props.JwtConfiguration.Audience).toEqual([{ Ref: logicalId(stack.consoleClient.resource) }]);
     const issuer = JSON.stringify(props.JwtConfiguration.Issuer);
     expect(issuer).toContain("https://cognito-idp.");
     expect(issuer).toContain(JSON.stringify({ Ref: logicalId(stack.userPool) }));
@@ -155,17 +156,20 @@ describe("functions", () => {
   it("has one function per distinct handler, arm64 on the newest Node.js runtime", () => {
     // The other functions are CDK's own (the console deployment's, in Python), the trail's three (trail.ts: the
     // digest function, the public-key reader and CDK's custom-resource framework function), and the three
-    // without a route (infra/streaming.ts: export worker, stream consumer, webhook retrier).
+    // without a route (infra/streaming.ts: export worker, stream consumer, webhook retrier), and the console app
+    // client's two (infra/app-client.ts: its custom resource's function and CDK's framework function).
     const { exportWorker, consumer, retrier } = stack.streaming;
     expect(fns.filter(([, f]) => String(f.Properties.Runtime).startsWith("nodejs"))).toHaveLength(
       // + the SCIM routes' Lambda authorizer (docs/scim.md) + the user pool's SSO triggers (docs/sso.md, infra/sso-triggers.ts)
-      // + the pool's own functions (its other triggers and the activity export's subscriber, infra/pool-triggers.ts).
+      // + the pool's own functions (its other triggers and the activity export's subscriber, infra/pool-triggers.ts)
+      // + the console app client's two.
       handlers().size +
         3 +
         [exportWorker, consumer, retrier].length +
         1 +
         stack.ssoTriggers.functions.size +
-        stack.poolTriggers.functionsByHandler.size,
+        stack.poolTriggers.functionsByHandler.size +
+        2,
     );
     expect(stack.functions.size).toBe(handlers().size);
     for (const [handler, fn] of stack.functions) {
@@ -319,6 +323,12 @@ describe("least privilege", () => {
       // The caller's own account (docs/contract/people.md): their second step, their sessions.
       "me/mfa": ["cognito-idp:AdminSetUserMFAPreference"],
       "me/sign-out-everywhere": ["cognito-idp:AdminUserGlobalSignOut"],
+      // Deleting an institution with an SSO connection (shared/sso/release.ts): its provider unlisted, then deleted.
+      "institutions/delete": [
+        "cognito-idp:DescribeUserPoolClient",
+        "cognito-idp:UpdateUserPoolClient",
+        "cognito-idp:DeleteIdentityProvider",
+      ],
       // The SSO connection (shared/sso/pool.ts): the institution's identity provider, and the app client's list.
       "sso/connection": [
         "cognito-idp:CreateIdentityProvider",
@@ -411,7 +421,7 @@ describe("tables", () => {
 
 describe("Cognito", () => {
   const pool = resources[logicalId(stack.userPool)].Properties;
-  const client = resources[logicalId(stack.userPoolClient)].Properties;
+  const client = appClientSettings(built);
 
   it("has no self sign-up and signs in with e-mail", () => {
     expect(pool.AdminCreateUserConfig.AllowAdminCreateUserOnly).toBe(true);

@@ -138,3 +138,19 @@ export function nagFindings(scope: App | Stack): string[] {
   const report = new AwsSolutionsChecks().validateScope(scope);
   return report.violations.map((v) => `${v.ruleName}: ${v.violatingResources.map((r) => r.constructPath).join(", ")}`);
 }
+
+/**
+ * The console app client's settings as the custom resource (infra/app-client.ts) receives them: its `Client` JSON,
+ * each deploy-time value written `{{<the intrinsic as JSON>}}`, as CloudFormation would join them.
+ */
+export function appClientSettings(built: Pick<Built, "stack" | "resources" | "logicalId">): Json {
+  const resource = built.resources[built.logicalId(built.stack.consoleClient.resource)];
+  const client: Json = resource.Properties.Client;
+  const text =
+    typeof client === "string"
+      ? client
+      : (client["Fn::Join"][1] as Json[])
+          .map((part) => (typeof part === "string" ? part : `{{${JSON.stringify(part).replace(/"/g, "'")}}}`))
+          .join("");
+  return JSON.parse(text);
+}

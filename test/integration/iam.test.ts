@@ -7,11 +7,15 @@
  * Least privilege, measured: a full run fails on a grant of an API function that no request used. Two kinds of
  * request the functions make are on paths the other files take for a few routes only, so they are made here for
  * every route that has them: the Idempotency-Key records of every POST function (kept, completed and released),
- * and the event a caller past the probing bound gets on every route only a cohort super admin may call.
+ * and the event a caller past the probing bound gets on every route only a cohort super admin may call. And the
+ * user pool's SSO calls (a connection's CreateIdentityProvider and UpdateUserPoolClient, a linking sign-in's
+ * AdminLinkProviderForUser) are made here once, so that any run of this file judges them on the pool's ARN.
  */
 import { readFileSync } from "node:fs";
 import { UpdateCommand } from "@aws-sdk/lib-dynamodb";
 import { beforeAll, describe, expect, it } from "vitest";
+import { handler as preSignUp } from "../../functions/sso/pre-sign-up.js";
+import { APP_CLIENT_HANDLER } from "../../infra/app-client.js";
 import { asFunction } from "../../infra/local/function-scope.js";
 import { minuteOf } from "../../shared/bounds.js";
 import type { Caller } from "../../shared/caller.js";
@@ -20,7 +24,7 @@ import { config } from "../../shared/config.js";
 import { IDEMPOTENCY_HEADER, isStored, payloadOf, persistence } from "../../shared/idempotency.js";
 import { idempotencyTable } from "../../shared/idempotency-table.js";
 import { TOO_MANY_REFUSALS } from "../../shared/refusals.js";
-import { type Route, routeKey, routes, takesIdempotencyKey } from "../../shared/routes.js";
+import { paths, type Route, routeKey, routes, takesIdempotencyKey } from "../../shared/routes.js";
 import { eventKeys } from "../../shared/tables.js";
 import { runDigester } from "../../shared/trail/digester.js";
 import { localSignerFromEnv } from "../../shared/trail/local-signer.js";
@@ -29,6 +33,7 @@ import { type CallOptions, call, stack, token, uniq, uniqEmail } from "../suppor
 import { createInstitution, inviteMailed } from "../support/flows.js";
 import { DEPLOYED_ONLY, evaluate, type FunctionPolicies, localNames, readRecorded, rolePolicies } from "../support/iam.js";
 import { seedEvents } from "../support/seed-events.js";
+import { challengeOf, idpServer, publishTxt, samlMetadata } from "../support/sso.js";
 import { userIdOf } from "./helpers.js";
 
 const HOUR = 3_600_000;
@@ -275,5 +280,71 @@ describe("the machines' API's functions (docs/api-keys.md), in their nested stac
     expect((await ask("api-keys/authorizer", "dynamodb:DeleteItem", ["APIKEYS#x"])).decision).toBe("ImplicitlyDenied");
     expect((await ask("api-keys/authorizer", "dynamodb:Query", ["APIKEYS#x"])).decision).toBe("ImplicitlyDenied");
     expect((await ask("api-keys/refused", "dynamodb:GetItem", ["APIKEYHASH#ab12"])).decision).toBe("ImplicitlyDenied");
+  });
+});
+
+describe("the user pool's SSO calls (docs/sso.md)", () => {
+  it("CreateIdentityProvider, UpdateUserPoolClient and AdminLinkProviderForUser: made on the pool's ARN, and each role allows them", async () => {
+    const owner = await token(uniqEmail("iam-sso-owner"), { superAdmin: true, account: uniq("iam-sso") });
+    const inst = await createInstitution(owner);
+    const domain = `${uniq("iam-sso")}.test`;
+    const added = await call("POST", `${paths.institutions}/${inst.id}/domains`, { token: owner, body: { domain } });
+    await publishTxt(challengeOf(domain), [added.body.domain.verification.record_value]);
+    const verified = await call("POST", `${paths.institutions}/${inst.id}/domains/${added.body.domain.id}/verify`, { token: owner });
+    expect(verified.body.domain?.state, verified.text).toBe("verified");
+    // The connection (sso/connection): the pool's identity provider, listed on the console's app client.
+    const idp = await idpServer();
+    try {
+      idp.serve("/metadata.xml", samlMetadata({ entityId: `${idp.url}/entity`, ssoUrl: `${idp.url}/sso` }));
+      const sso = await call("POST", `${paths.institutions}/${inst.id}/sso`, {
+        token: owner,
+        body: { type: "saml", metadata_url: `${idp.url}/metadata.xml` },
+      });
+      expect(sso.status, sso.text).toBe(201);
+      // A federated first sign-in of a person the pool has (sso/pre-sign-up, as the pool invokes it): linked.
+      const email = `linked.${uniq("p")}@${domain}`;
+      await token(email, { account: String(inst.account_id) });
+      const provider = sso.body.sso.provider_name as string;
+      await asFunction("sso/pre-sign-up", () =>
+        preSignUp({
+          version: "1",
+          region: stack.region,
+          userPoolId: stack.userPoolId,
+          userName: `${provider}_${uniq("subject")}`,
+          callerContext: { awsSdkVersion: "aws-sdk-unknown-unknown", clientId: stack.userPoolClientId },
+          triggerSource: "PreSignUp_ExternalProvider",
+          request: { userAttributes: { email, name: "Linked Person" }, validationData: {} },
+          response: { autoConfirmUser: false, autoVerifyEmail: false, autoVerifyPhone: false },
+        }),
+      );
+    } finally {
+      await idp.close();
+    }
+    const pool = `arn:aws:cognito-idp:${stack.region}:123456789012:userpool/${stack.userPoolId}`;
+    const calls = {
+      "sso/connection": ["cognito-idp:CreateIdentityProvider", "cognito-idp:UpdateUserPoolClient"],
+      "sso/pre-sign-up": ["cognito-idp:AdminLinkProviderForUser"],
+    };
+    for (const [handler, actions] of Object.entries(calls)) {
+      const made = (await requestsOf(handler)).filter((r) => r.action.startsWith("cognito-idp:"));
+      for (const action of actions) {
+        const mine = made.filter((r) => r.action === action);
+        expect(mine.length, `${handler} ${action}`).toBeGreaterThan(0);
+        for (const r of mine) expect([r.action, r.resource, r.decision]).toEqual([action, pool, "Allowed"]);
+      }
+    }
+    // Another pool is not theirs.
+    for (const [handler, action] of [
+      ["sso/connection", "cognito-idp:UpdateUserPoolClient"],
+      ["sso/pre-sign-up", "cognito-idp:AdminLinkProviderForUser"],
+      [APP_CLIENT_HANDLER, "cognito-idp:UpdateUserPoolClient"],
+    ] as const) {
+      const elsewhere = {
+        action,
+        resource: `arn:aws:cognito-idp:${stack.region}:123456789012:userpool/${stack.region}_other`,
+        context: {},
+      };
+      expect((await evaluate(role(handler), elsewhere)).decision, handler).toBe("ImplicitlyDenied");
+    }
   });
 });

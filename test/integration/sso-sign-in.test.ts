@@ -9,10 +9,11 @@
 import { AdminCreateUserCommand, AdminGetUserCommand } from "@aws-sdk/client-cognito-identity-provider";
 import type { PreAuthenticationTriggerEvent, PreSignUpTriggerEvent, PreTokenGenerationTriggerEvent } from "aws-lambda";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { handler as preAuthentication } from "../../functions/sso/pre-authentication.js";
-import { handler as preSignUp } from "../../functions/sso/pre-sign-up.js";
-import { handler as preTokenGeneration } from "../../functions/sso/pre-token-generation.js";
+import { handler as preAuthenticationHandler } from "../../functions/sso/pre-authentication.js";
+import { handler as preSignUpHandler } from "../../functions/sso/pre-sign-up.js";
+import { handler as preTokenGenerationHandler } from "../../functions/sso/pre-token-generation.js";
 import { cognitoClient } from "../../infra/local/cognito.js";
+import { asFunction } from "../../infra/local/function-scope.js";
 import { dynamo } from "../../shared/clients.js";
 import { MAX_MEMBERS } from "../../shared/institutions/model.js";
 import { getInstitution } from "../../shared/institutions/repository.js";
@@ -26,6 +27,11 @@ import { visit } from "../support/visitor.js";
 import { grantAccess, userIdOf } from "./helpers.js";
 
 const INST = paths.institutions;
+// Each as its own function, as the pool invokes it: the run's IAM check judges their requests (docs/iam.md).
+const preSignUp = (e: PreSignUpTriggerEvent) => asFunction("sso/pre-sign-up", () => preSignUpHandler(e));
+const preTokenGeneration = (e: PreTokenGenerationTriggerEvent) =>
+  asFunction("sso/pre-token-generation", () => preTokenGenerationHandler(e));
+const preAuthentication = (e: PreAuthenticationTriggerEvent) => asFunction("sso/pre-authentication", () => preAuthenticationHandler(e));
 const cognito = cognitoClient(stack.cognitoEndpoint, stack.region);
 const counted = requestCounter(dynamo);
 let idp: IdpServer;
@@ -238,6 +244,10 @@ describe("a federated sign-in", () => {
     await expect(preAuthentication(event(`boss@${domain}`, ownerSub))).resolves.toBeDefined();
     // Another domain: no SSO required.
     await expect(preAuthentication(event("someone@example.org", uniq("sub")))).resolves.toBeDefined();
+    // A federated user's later sign-in runs the trigger too (Cognito's federated trigger sources): it has no password.
+    const federated = event(email, uniq("sub"));
+    federated.request.userAttributes["cognito:user_status"] = "EXTERNAL_PROVIDER";
+    await expect(preAuthentication(federated)).resolves.toBeDefined();
 
     const inv = await inviteMailed(owner, inst.id, `joiner.${uniq("p")}@${domain}`);
     const res = await visit("POST", paths.invitationsRegister, {

@@ -10,6 +10,8 @@ import { join } from "node:path";
 import { runSimulation, type Simulation } from "@cloud-copilot/iam-simulate";
 import { type CfnResource, type NestedStack, Stack } from "aws-cdk-lib";
 import { Template } from "aws-cdk-lib/assertions";
+import type { NodejsFunction } from "aws-cdk-lib/aws-lambda-nodejs";
+import { APP_CLIENT_HANDLER } from "../../infra/app-client.js";
 import type { IamRequest } from "../../infra/local/aws-requests.js";
 import { TEST_ACCOUNT } from "../../infra/local/aws-requests.js";
 import { LOCAL_EXPORTS_BUCKET } from "../../infra/local/env.js";
@@ -101,7 +103,7 @@ const functionName = (handler: string) => `institution-admin-${handler.replace(/
  * Every function of the stack and its handler: the routes', the SCIM authorizer and the machines' API's two (the key
  * authorizer and the `$default` refusal, in its nested stack, docs/api-keys.md): the API functions, `api`; the
  * streaming ones, the digest function, and the user pool's (the SSO triggers, and the pool's own in nested stacks of
- * their own, infra/pool-triggers.ts), which the local Lambda endpoint runs.
+ * their own, infra/pool-triggers.ts, which the local Lambda endpoint runs) and the app client's custom resource.
  */
 function functionsOf(stack: InstitutionAdminStack): Map<string, { role: CfnResource; fn: CfnResource; api: boolean }> {
   const api = new Map([
@@ -109,12 +111,15 @@ function functionsOf(stack: InstitutionAdminStack): Map<string, { role: CfnResou
     ...(stack.scimAuthorizerFunction ? [["scim/authorizer", stack.scimAuthorizerFunction] as const] : []),
     ...stack.machineApi.functions,
   ]);
-  const all = new Map([
+  const all = new Map<string, NodejsFunction>([
     ...api,
     ...stack.streaming.functionsByHandler,
     ["trail/digest", stack.trail.digestFunction],
+    // The user pool's: its SSO triggers (docs/sso.md), its own functions (pool-triggers.ts), and the console app
+    // client's custom resource.
     ...stack.ssoTriggers.functions,
     ...stack.poolTriggers.functionsByHandler,
+    [APP_CLIENT_HANDLER, stack.consoleClient.function],
   ]);
   const out = new Map<string, { role: CfnResource; fn: CfnResource; api: boolean }>();
   for (const [handler, fn] of all) {

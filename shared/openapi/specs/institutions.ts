@@ -92,7 +92,8 @@ export function institutionSpecs(req: RequestSchemas): Record<string, Spec> {
     [`DELETE ${inst}/{id}`]: {
       operationId: "deleteInstitution",
       summary: "Delete an institution",
-      description: "The institution's super admin; refused while it has cohorts. Logs `institution_deleted`.",
+      description:
+        "The institution's super admin; refused while it has cohorts. Its verified domains (and the guards that give them to it), its SSO connection (with the user pool's identity provider) and its API keys go with it. Logs `institution_deleted`.",
       tag: "Institutions",
       parameters: [institutionId],
       ifMatch: true,
@@ -101,6 +102,8 @@ export function institutionSpecs(req: RequestSchemas): Record<string, Spec> {
         403: { delete: "Only super admins can delete institutions" },
         404: instNotFound,
         422: single({ cohorts: "Cannot delete institution with existing cohorts" }),
+        409: { busy: "The SSO connection is being changed, please retry" },
+        502: { pool: "The user pool could not be updated, please retry" },
       },
     },
     [`GET ${inst}/{id}/cohorts`]: {
