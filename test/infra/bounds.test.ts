@@ -32,8 +32,7 @@ function render(value: Json): string {
   }
   if (value?.Ref === "AWS::Region") return "REGION";
   if (value?.Ref === "AWS::URLSuffix") return "amazonaws.com";
-  // The user pool's managed-login domain (its prefix).
-  if (typeof value?.Ref === "string" && value.Ref.includes("ManagedLoginDomain")) return "PREFIX";
+  if (value?.Ref === "AWS::AccountId") return "ACCOUNT";
   throw new Error(`cannot render ${JSON.stringify(value)}`);
 }
 
@@ -101,7 +100,8 @@ describe("CloudFront response headers", () => {
     const policy = policyOf(plain, distributionOf(plain).DefaultCacheBehavior);
     const security = policy.SecurityHeadersConfig;
     const cognito = "https://cognito-idp.REGION.amazonaws.com";
-    const managedLogin = "https://PREFIX.auth.REGION.amazoncognito.com";
+    // The pool's managed-login domain: the stack's name and its account (infra/identity.ts, `domainPrefixOf`).
+    const managedLogin = "https://plainstack-ACCOUNT.auth.REGION.amazoncognito.com";
     const local = consoleSecurityHeaders(cognito, managedLogin);
     expect(render(security.ContentSecurityPolicy.ContentSecurityPolicy)).toBe(local["content-security-policy"]);
     // The page may call Cognito (password sign-in) and the pool's managed login (single sign-on's token exchange).
