@@ -6,13 +6,17 @@
  * institution's super admin keeps the password. A federated user (`EXTERNAL_PROVIDER`) has no password: passed.
  */
 import type { PreAuthenticationTriggerEvent } from "aws-lambda";
-import { requiredSso, requireSsoMessage } from "../../shared/sso/require.js";
+import { linkedProviders, requiredSso, requireSsoMessage } from "../../shared/sso/require.js";
 
 export async function handler(event: PreAuthenticationTriggerEvent): Promise<PreAuthenticationTriggerEvent> {
   const { email, sub } = event.request.userAttributes;
   // Cognito runs this trigger for a federated user's later sign-ins too (docs/sso.md, "What AWS will not do for
   // you"); a user the pool made for an IdP has no password, so its sign-in is never a password one.
   if (!email || event.request.userAttributes["cognito:user_status"] === "EXTERNAL_PROVIDER") return event;
+  // A linked person (a pool user with a password and an IdP's identity) comes here on both kinds of sign-in, and
+  // the event does not say which: their password sign-ins are refused at token generation instead
+  // (pre-token-generation.ts), where a federated one is `TokenGeneration_HostedAuth`.
+  if (linkedProviders(event.request.userAttributes.identities).length > 0) return event;
   const required = await requiredSso(email, sub);
   if (required) throw new Error(requireSsoMessage(required.institution));
   return event;

@@ -4,29 +4,28 @@
  * attribute names the pool's provider. On every such sign-in: trust again (the IdP's mapped attributes are written
  * to the user at each sign-in, so the e-mail may have changed), membership on first sign-in, the account of a new
  * federated user (the institution's), its e-mail counted as verified, and the `sso_sign_in` event.
- * A refusal is thrown: Cognito issues no token.
+ * A refusal is thrown: Cognito issues no token. After a password sign-in through the API, it makes require SSO's
+ * check for a person whose identity is linked (pre authentication passes them).
  */
 import type { PreTokenGenerationTriggerEvent } from "aws-lambda";
 import { setAccount } from "../../shared/sso/federation.js";
+import { linkedProviders, PASSWORD_TOKEN_SOURCES, requiredSso, requireSsoMessage } from "../../shared/sso/require.js";
 import { groupsOf, judge, signIn } from "../../shared/sso/sign-in.js";
 import { logger } from "../../shared/telemetry.js";
 
-/** The pool's providers the user is linked to, as its `identities` attribute lists them. */
-function providersOf(identities: string | undefined): string[] {
-  if (!identities) return [];
-  try {
-    const parsed: unknown = JSON.parse(identities);
-    if (!Array.isArray(parsed)) return [];
-    return parsed.flatMap((i) => (i && typeof i === "object" && typeof i.providerName === "string" ? [i.providerName as string] : []));
-  } catch {
-    return [];
-  }
-}
-
 export async function handler(event: PreTokenGenerationTriggerEvent): Promise<PreTokenGenerationTriggerEvent> {
-  if (event.triggerSource !== "TokenGeneration_HostedAuth") return event;
   const attrs = event.request.userAttributes;
-  const [provider] = providersOf(attrs.identities);
+  if (PASSWORD_TOKEN_SOURCES.has(event.triggerSource)) {
+    // Require SSO for a linked person's password sign-in: pre authentication cannot tell it from their federated
+    // ones (Cognito runs it for both, with one source), so it passes linked users and the check is made here.
+    if (linkedProviders(attrs.identities).length > 0 && attrs.email) {
+      const required = await requiredSso(attrs.email, attrs.sub);
+      if (required) throw new Error(requireSsoMessage(required.institution));
+    }
+    return event;
+  }
+  if (event.triggerSource !== "TokenGeneration_HostedAuth") return event;
+  const [provider] = linkedProviders(attrs.identities);
   if (!provider || !attrs.sub) return event;
   const trust = await judge(provider, attrs.email);
   if (trust.kind === "refused") {

@@ -31,3 +31,28 @@ export async function requiredSso(email: string, sub: string | undefined): Promi
 /** What a password sign-in refused by require-SSO says: the SSO to use instead. */
 export const requireSsoMessage = (institution: Pick<Institution, "name">) =>
   `${institution.name} requires single sign-on: sign in with "Continue with ${institution.name}"`;
+
+/**
+ * The pool's providers a user is linked to, as its `identities` attribute (JSON, Cognito's) lists them; none when
+ * it is missing or not such a list.
+ */
+export function linkedProviders(identities: string | undefined): string[] {
+  if (!identities) return [];
+  try {
+    const parsed: unknown = JSON.parse(identities);
+    if (!Array.isArray(parsed)) return [];
+    return parsed.flatMap((i) => (i && typeof i === "object" && typeof i.providerName === "string" ? [i.providerName as string] : []));
+  } catch {
+    return [];
+  }
+}
+
+/**
+ * Token generation's sources that follow a password sign-in through the API (InitiateAuth and its challenges); a
+ * federated sign-in is always `TokenGeneration_HostedAuth`.
+ */
+export const PASSWORD_TOKEN_SOURCES: ReadonlySet<string> = new Set([
+  "TokenGeneration_Authentication",
+  "TokenGeneration_NewPasswordChallenge",
+  "TokenGeneration_AuthenticateDevice",
+]);

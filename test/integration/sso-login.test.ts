@@ -322,6 +322,14 @@ describe("signing in with an institution through the managed login", () => {
     const provider = (await call("POST", paths.ssoDiscover, { body: { email } })).body.sso.provider_name as string;
     expect((await signIn(provider, person.id)).back.searchParams.get("error_description")).toMatch(/^Already found an entry for username/);
     expect((await signIn(provider, person.id)).back.searchParams.get("code")).toBeTruthy();
+    // Now linked, the person's later sign-ins pass pre authentication whichever way they come (Cognito's event does
+    // not tell them apart): the IdP's keep working, and the password is refused at token generation.
+    expect((await signIn(provider, person.id)).back.searchParams.get("code")).toBeTruthy();
+    await expect(issueIdToken(stack, email, { password: "Correct-Horse-9-battery" })).rejects.toThrow(
+      // (Cognito names the trigger, "PreTokenGeneration failed with error …"; cognito-local names its function.)
+      `failed with error ${inst.name} requires single sign-on: sign in with "Continue with ${inst.name}".`,
+    );
+    expect((await signIn(provider, person.id)).back.searchParams.get("code")).toBeTruthy();
   });
 
   it("the seat limit: at 95 administrators a JIT sign-in gets its tokens without access, and is recorded so", async () => {
