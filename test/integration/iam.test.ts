@@ -192,6 +192,11 @@ describe("every POST function's Idempotency-Key records", () => {
       "sso/connection": () => keyed(route("sso/connection"), { ...owned, params: { id: inst.id }, body: {} }),
       // A body it refuses (422, kept): a key made here would count against the institution's 20.
       "api-keys/manage": () => keyed(route("api-keys/manage"), { ...owned, params: { id: inst.id }, body: {} }),
+      // A person of their own (signing the owner out everywhere would end the owner's sessions): 200, kept.
+      "me/sign-out-everywhere": async () => {
+        const person = await token(uniqEmail("iam-me"));
+        await keyed(route("me/sign-out-everywhere"), { caller: await userIdOf(person), token: person });
+      },
     };
     // Every POST function has its case: a new one needs one here.
     expect(Object.keys(cases).sort()).toEqual([...new Set(posts.map((r) => r.handler))].sort());
