@@ -116,6 +116,8 @@ export const PROCESS_SETTINGS = [
   /** `npm start`'s test IdPs (idps.ts): their ports, when free. */
   "SAML_IDP_PORT",
   "OIDC_IDP_PORT",
+  /** `npm start`'s DNS server (dns-server.ts): its UDP port, when free; DNS_RESOLVERS set instead replaces it. */
+  "DNS_PORT",
   /** The CLI profile's account and region, for `cdk deploy` (infra/app.ts). */
   "CDK_DEFAULT_ACCOUNT",
   "CDK_DEFAULT_REGION",

@@ -2,7 +2,7 @@
  * Signing in with an institution, in the console (docs/sso.md, docs/console-sign-in.md), in Chromium against the
  * run's local stack, at 1280 and 390 px wide, with axe:
  * - the institution's Single sign-on section: the super admin adds a domain and sees its TXT record, verifies it
- *   against the run's DNS server (test/support/dns-server.ts), connects SAML from a metadata URL on loopback
+ *   against the run's DNS server (infra/local/dns-server.ts), connects SAML from a metadata URL on loopback
  *   (test/support/sso.ts) and sees the values to paste, sets the mappings, JIT and require-SSO, and disconnects;
  *   another administrator reads the domains only;
  * - the e-mail-first sign-in: "Continue with <institution>" for an address on a connected institution's verified

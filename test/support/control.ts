@@ -11,8 +11,8 @@
  */
 import { createServer, type ServerResponse } from "node:http";
 import type { AddressInfo } from "node:net";
+import type { LocalDns } from "../../infra/local/dns-server.js";
 import type { ControllableService, LocalStack } from "../../infra/local/stack.js";
-import type { TestDns } from "./dns-server.js";
 
 interface Waiter {
   readonly exclusive: boolean;
@@ -24,7 +24,7 @@ export interface ControlServer {
   close(): Promise<void>;
 }
 
-export async function startControlServer(stack: LocalStack, dns?: TestDns): Promise<ControlServer> {
+export async function startControlServer(stack: LocalStack, dns?: LocalDns): Promise<ControlServer> {
   const services: Record<string, ControllableService> = { dynamodb: stack.dynamodb, ses: stack.ses };
   let readers = 0;
   let writer = false;
@@ -66,7 +66,7 @@ export async function startControlServer(stack: LocalStack, dns?: TestDns): Prom
       pump();
       return;
     }
-    // The run's DNS server (dns-server.ts): PUT a name's records `{txt?, servfail?}`, GET its lookup count.
+    // The run's DNS server (infra/local/dns-server.ts): PUT a name's records `{txt?, servfail?}`, GET its lookup count.
     const dnsName = /^\/control\/dns\/([^/?]+)$/.exec(req.url ?? "");
     if (dns && dnsName) {
       const name = decodeURIComponent(dnsName[1] as string);

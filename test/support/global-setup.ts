@@ -6,9 +6,9 @@
 import { mkdirSync, readdirSync, rmSync, writeFileSync } from "node:fs";
 import { join, resolve } from "node:path";
 import type { TestProject } from "vitest/node";
+import { startLocalDns } from "../../infra/local/dns-server.js";
 import { LOCAL_DIR, startLocalStack } from "../../infra/local/stack.js";
 import { startControlServer } from "./control.js";
-import { startTestDns } from "./dns-server.js";
 import "./stack-info.js";
 
 const RUNS_DIR = join(LOCAL_DIR, "test-runs");
@@ -44,8 +44,9 @@ export default async function setup(project: TestProject): Promise<() => Promise
   // clock moved past it; the digest tests run the digester themselves, on the hour's periods.
   // Every AWS request the functions make, checked against their roles at the end of the run (docs/iam.md).
   const awsRequestLog = join(dataDir, "aws-requests");
-  // Verified domains' TXT records (docs/sso.md): the functions resolve through this server on loopback.
-  const dns = await startTestDns();
+  // Verified domains' TXT records (docs/sso.md): the functions resolve through this server on loopback, the
+  // one `npm start` runs, with the run's own records file (the tests publish through the control server).
+  const dns = await startLocalDns({ file: join(dataDir, "dns.json") });
   const stack = await startLocalStack({
     dataDir,
     persistent: false,

@@ -1,6 +1,6 @@
 /**
  * What the SSO tests (docs/sso.md) stand up on loopback: TXT records on the run's DNS server (through the
- * control server, test/support/dns-server.ts), and an identity provider's documents served over http on
+ * control server, infra/local/dns-server.ts), and an identity provider's documents served over http on
  * 127.0.0.1 (which only the local stack's URL guard lets through): SAML metadata and OIDC discovery, as an IdP
  * publishes them, or wrong in the ways the checks must catch.
  */
