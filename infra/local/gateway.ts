@@ -17,8 +17,7 @@ import { randomBytes, randomUUID } from "node:crypto";
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http";
 import { register } from "node:module";
 import type { AddressInfo } from "node:net";
-import { join } from "node:path";
-import { fileURLToPath, pathToFileURL } from "node:url";
+import { pathToFileURL } from "node:url";
 import { JwtRsaVerifier } from "aws-jwt-verify";
 import type { JwtPayload } from "aws-jwt-verify/jwt-model";
 import type { APIGatewayProxyEventV2WithJWTAuthorizer, APIGatewayProxyStructuredResultV2, Context } from "aws-lambda";
@@ -32,6 +31,7 @@ import { CORE, environment, readSettings } from "../../shared/settings.js";
 import { type ConsoleSite, consoleSiteFromEnv } from "./console.js";
 import { startDigestTimer } from "./digest-timer.js";
 import { asFunction } from "./function-scope.js";
+import { loadHandler } from "./handlers.js";
 import { lambdaContext } from "./lambda-context.js";
 
 export { lambdaContext };
@@ -43,7 +43,6 @@ register("./text-imports.mjs", import.meta.url);
 export const MAX_PAYLOAD_BYTES = 10 * 1024 * 1024;
 /** API Gateway's integration timeout. */
 const INTEGRATION_TIMEOUT_MS = 30_000;
-const FUNCTIONS_DIR = fileURLToPath(new URL("../../functions/", import.meta.url));
 
 // --- routing ---------------------------------------------------------------------------------------
 
@@ -296,22 +295,6 @@ export function buildEvent(input: EventInput): APIGatewayProxyEventV2WithJWTAuth
 // --- handlers --------------------------------------------------------------------------------------
 
 type LambdaHandler = (event: APIGatewayProxyEventV2WithJWTAuthorizer, context: Context) => Promise<unknown>;
-const loaded = new Map<string, Promise<LambdaHandler>>();
-
-/** Imports `functions/<name>.ts` on first use; a failed import is retried on the next request. */
-function loadHandler(name: string): Promise<LambdaHandler> {
-  let p = loaded.get(name);
-  if (!p) {
-    p = import(pathToFileURL(join(FUNCTIONS_DIR, `${name}.ts`)).href).then((mod: { handler?: unknown }) => {
-      if (typeof mod.handler !== "function") throw new Error(`functions/${name}.ts does not export a function \`handler\``);
-      return mod.handler as LambdaHandler;
-    });
-    p.catch(() => loaded.delete(name));
-    loaded.set(name, p);
-  }
-  return p;
-}
-
 // --- the Lambda authorizers: the SCIM routes', and the machines' API's key authorizer ----------------
 
 type AuthorizerHandler = (
@@ -341,7 +324,7 @@ async function runLambdaAuthorizer(
   const refuse = (status: number, message: string) => ({ refused: json(status, message) });
   const header = req.headers.authorization;
   if (!header || header.trim() === "") return refuse(401, "Unauthorized");
-  const authorizer = (await loadHandler(name)) as unknown as AuthorizerHandler;
+  const authorizer = await loadHandler<AuthorizerHandler>(name);
   const headers: Record<string, string> = {};
   let cookies: string[] | undefined;
   for (const [name, values] of Object.entries(req.headersDistinct)) {
@@ -593,7 +576,7 @@ export async function startGateway(opts: GatewayOptions): Promise<Gateway> {
 
     let handler: LambdaHandler;
     try {
-      handler = await loadHandler(match.route.handler);
+      handler = await loadHandler<LambdaHandler>(match.route.handler);
     } catch (err) {
       console.error(`[gateway] ${match.routeKey}: cannot load handler functions/${match.route.handler}.ts: ${(err as Error).stack ?? err}`);
       return json(500, "Internal Server Error");

@@ -12,35 +12,19 @@
  */
 import { createServer, type IncomingMessage, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
-import { join } from "node:path";
-import { fileURLToPath, pathToFileURL } from "node:url";
 import type { PreTokenGenerationTriggerEvent } from "aws-lambda";
 import { localFunctionName, POOL_HANDLERS, POOL_TRIGGERS } from "../../shared/pool-triggers.js";
 import { asFunction } from "./function-scope.js";
+import { loadHandler } from "./handlers.js";
 import { lambdaContext } from "./lambda-context.js";
 
 /** Cognito waits 5 seconds for a trigger; a little more here, for a loaded machine. */
 const TIMEOUT_MS = 15_000;
-const FUNCTIONS_DIR = fileURLToPath(new URL("../../functions/", import.meta.url));
 
 type Handler = (event: unknown, context: ReturnType<typeof lambdaContext>) => Promise<unknown>;
 
 /** The handler of each local function name. */
 const HANDLER_OF = new Map(POOL_HANDLERS.map((handler) => [localFunctionName(handler), handler]));
-
-const loaded = new Map<string, Promise<Handler>>();
-function load(handler: string): Promise<Handler> {
-  let p = loaded.get(handler);
-  if (!p) {
-    p = import(pathToFileURL(join(FUNCTIONS_DIR, `${handler}.ts`)).href).then((mod: { handler?: unknown }) => {
-      if (typeof mod.handler !== "function") throw new Error(`functions/${handler}.ts does not export a function \`handler\``);
-      return mod.handler as Handler;
-    });
-    p.catch(() => loaded.delete(handler));
-    loaded.set(handler, p);
-  }
-  return p;
-}
 
 /**
  * Local only: the ID token's `name`, which Cognito's tokens carry and cognito-local's lack, added to what the
@@ -59,7 +43,7 @@ function withName(answer: unknown, event: PreTokenGenerationTriggerEvent): unkno
 export async function invoke(name: string, event: unknown, region: string): Promise<unknown> {
   const handler = HANDLER_OF.get(name);
   if (!handler) throw Object.assign(new Error(`Function not found: ${name}`), { notFound: true });
-  const fn = await load(handler);
+  const fn = await loadHandler<Handler>(handler);
   const deadline = Date.now() + TIMEOUT_MS;
   const answer = await asFunction(handler, () => fn(event, lambdaContext(handler, region, deadline)));
   return handler === POOL_TRIGGERS.PreTokenGeneration ? withName(answer, event as PreTokenGenerationTriggerEvent) : answer;
