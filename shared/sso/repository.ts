@@ -156,18 +156,7 @@ export async function storeSettings(before: Connection, after: Connection, event
 
 /** Deletes the connection, while `owner` holds its lease, with its event. */
 export async function deleteConnection(c: Connection, owner: string, event: AuditEvent): Promise<Written<{ kind: "lost" }>> {
-  const result = await commitWithEvents([event], {
-    connection: {
-      Delete: {
-        TableName: T(),
-        Key: ssoKeys.connection(c.institution_id),
-        ConditionExpression: "#owner = :owner",
-        ExpressionAttributeNames: { "#owner": "lease_owner" },
-        ExpressionAttributeValues: { ":owner": owner },
-      },
-    },
-    provider: { Delete: { TableName: T(), Key: ssoKeys.provider(c.provider_name) } },
-  });
+  const result = await commitWithEvents([event], dissolveConnectionItems(c, owner));
   if (result.kind === "ok") return result;
   return result.kind === "failed" ? { kind: "lost" } : { kind: "retry" };
 }
@@ -209,9 +198,9 @@ export async function unlockClient(clientId: string, owner: string): Promise<voi
 }
 
 /**
- * The items that take the connection away with its institution (the institution's deletion,
- * institutions/repository.ts), while `owner` holds its lease: the connection and its provider's item, so the pool's
- * triggers no longer know the provider.
+ * The items that take the connection away (its DELETE, and its institution's deletion, institutions/repository.ts),
+ * while `owner` holds its lease: the connection and its provider's item, so the pool's triggers no longer know the
+ * provider.
  */
 export function dissolveConnectionItems(c: Connection, owner: string): TxItems {
   return {
