@@ -15,12 +15,17 @@ import { call, observeResponses, sentMail, stack, token, uniqEmail } from "../su
 import { keysPath, makeKey } from "../support/api-keys.js";
 import { createInstitution, EVENTS, INST, INV } from "../support/flows.js";
 
-/** Every item of a table (a test may Scan; the service never does). */
+/**
+ * Every item of a table (a test may Scan; the service never does). In pages of 500 items: late in a full run the
+ * tables are large, and a 1 MB page from DynamoDB Local on a busy machine can outlast the client's 3 s timeout.
+ */
 async function everything(table: string): Promise<Record<string, unknown>[]> {
   const items: Record<string, unknown>[] = [];
   let start: ScanCommandOutput["LastEvaluatedKey"];
   do {
-    const page: ScanCommandOutput = await db.send(new ScanCommand({ TableName: table, ...(start && { ExclusiveStartKey: start }) }));
+    const page: ScanCommandOutput = await db.send(
+      new ScanCommand({ TableName: table, Limit: 500, ...(start && { ExclusiveStartKey: start }) }),
+    );
     items.push(...(page.Items ?? []));
     start = page.LastEvaluatedKey;
   } while (start);
