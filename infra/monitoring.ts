@@ -101,6 +101,12 @@ export interface MonitoringProps {
    * name: a failing trigger fails the sign-in or the mail it serves.
    */
   readonly poolFunctions?: ReadonlyMap<string, NodejsFunction>;
+  /**
+   * The user pool's SSO triggers (infra/sso-triggers.ts), by handler name: each function and the count of its
+   * ERROR lines. A refusal is thrown too, so Lambda's `Errors` would count every refused sign-in: the ERROR lines
+   * count the unexpected failures alone.
+   */
+  readonly ssoTriggers?: ReadonlyMap<string, { readonly fn: NodejsFunction; readonly failures: cloudwatch.IMetric }>;
   /** Construct id of each function (`InstitutionsList`), for alarm ids. */
   readonly functionId: (handler: string) => string;
   readonly tables: readonly { readonly name: string; readonly table: dynamodb.Table }[];
@@ -168,6 +174,17 @@ export class Monitoring extends NestedStack {
       });
       alarm(`${fnId}Throttles`, fn.metricThrottles({ period: PERIOD, statistic: cloudwatch.Stats.SUM }), {
         description: `functions/${handler}.ts was throttled (reserved or account concurrency reached)`,
+      });
+    }
+
+    // ---- The SSO triggers: unexpected failures (not refusals) and throttles ----
+    for (const [handler, { fn, failures }] of props.ssoTriggers ?? []) {
+      const fnId = props.functionId(handler);
+      alarm(`${fnId}Failures`, failures, {
+        description: `functions/${handler}.ts failed unexpectedly (an ERROR line: DynamoDB or Cognito unreachable, a bug); federated sign-ins fail`,
+      });
+      alarm(`${fnId}Throttles`, fn.metricThrottles({ period: PERIOD, statistic: cloudwatch.Stats.SUM }), {
+        description: `functions/${handler}.ts was throttled (reserved or account concurrency reached); federated sign-ins fail`,
       });
     }
 

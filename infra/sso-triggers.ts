@@ -11,12 +11,14 @@
  * pool's id from the event, not from their environment, for the same reason.
  */
 import { Duration, RemovalPolicy, Validations } from "aws-cdk-lib";
+import * as cloudwatch from "aws-cdk-lib/aws-cloudwatch";
 import * as cognito from "aws-cdk-lib/aws-cognito";
 import * as iam from "aws-cdk-lib/aws-iam";
 import * as lambda from "aws-cdk-lib/aws-lambda";
 import { NodejsFunction } from "aws-cdk-lib/aws-lambda-nodejs";
 import * as logs from "aws-cdk-lib/aws-logs";
 import type { Construct } from "constructs";
+import { METRICS_NAMESPACE, ssoTriggerFailuresMetric } from "../shared/observability.js";
 import { type POOL_TRIGGERS, type TriggersOf, triggersOf } from "../shared/pool-triggers.js";
 import type { RouteAccess } from "../shared/routes.js";
 import { type Environment, environment } from "../shared/settings.js";
@@ -51,8 +53,20 @@ export interface SsoTriggersProps {
   readonly logRetention: logs.RetentionDays;
 }
 
+/**
+ * What an unexpected failure writes (shared/sso/trigger.ts: Powertools' JSON, `"level":"ERROR"`). A refusal logs at
+ * INFO, and Lambda's own "Invoke Error" line for any thrown error is text (the functions' log format is Text), so
+ * neither is counted.
+ */
+export const TRIGGER_FAILURE_PATTERN = logs.FilterPattern.stringValue("$.level", "=", "ERROR");
+
 export class SsoTriggers extends StackPart {
   readonly functions = new Map<TriggerHandler, NodejsFunction>();
+  /**
+   * Each trigger's function and its unexpected failures: the count of its log group's ERROR lines, by a metric
+   * filter made beside the log group. The Monitoring stack alarms on both (infra/monitoring.ts).
+   */
+  readonly watched = new Map<TriggerHandler, { readonly fn: NodejsFunction; readonly failures: cloudwatch.Metric }>();
 
   constructor(scope: Construct, id: string, props: SsoTriggersProps) {
     super(scope, id);
@@ -61,6 +75,12 @@ export class SsoTriggers extends StackPart {
       const operation = cognito.UserPoolOperation.of(trigger);
       const fnId = functionId(handler);
       const logGroup = new logs.LogGroup(this, `${fnId}Logs`, { retention: props.logRetention, removalPolicy: RemovalPolicy.DESTROY });
+      const failures = logGroup.addMetricFilter(`${fnId}Failures`, {
+        filterPattern: TRIGGER_FAILURE_PATTERN,
+        metricNamespace: METRICS_NAMESPACE,
+        metricName: ssoTriggerFailuresMetric(trigger),
+        metricValue: "1",
+      });
       const role = new iam.Role(this, `${fnId}Role`, {
         assumedBy: new iam.ServicePrincipal("lambda.amazonaws.com"),
         description: `Runs functions/${handler}.ts`,
@@ -93,6 +113,7 @@ export class SsoTriggers extends StackPart {
       }
       props.userPool.addTrigger(operation, fn);
       this.functions.set(handler, fn);
+      this.watched.set(handler, { fn, failures: failures.metric({ statistic: cloudwatch.Stats.SUM }) });
     }
   }
 }

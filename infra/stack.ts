@@ -336,6 +336,7 @@ export class InstitutionAdminStack extends Stack {
         deadLetterQueue: this.streaming.deadLetterQueue,
       },
       poolFunctions: this.poolTriggers.functionsByHandler,
+      ssoTriggers: this.ssoTriggers.watched,
       tables: [
         { name: "Main", table: this.mainTable },
         { name: "Events", table: this.eventsTable },

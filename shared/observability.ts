@@ -27,3 +27,10 @@ export const METRIC = {
   clientError: "ClientError",
   serverError: "ServerError",
 } as const;
+
+/**
+ * The count of an SSO trigger's ERROR lines (shared/sso/trigger.ts logs an unexpected failure so), by the metric
+ * filter on its log group (infra/sso-triggers.ts): one metric per trigger, e.g. `PreSignUpTriggerFailures`, since
+ * a metric filter's dimensions can only be fields of the log line.
+ */
+export const ssoTriggerFailuresMetric = (trigger: string): string => `${trigger}TriggerFailures`;

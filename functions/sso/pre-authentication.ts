@@ -7,8 +7,10 @@
  */
 import type { PreAuthenticationTriggerEvent } from "aws-lambda";
 import { linkedProviders, requiredSso, requireSsoMessage } from "../../shared/sso/require.js";
+import { SignInRefused, ssoTrigger } from "../../shared/sso/trigger.js";
 
-export async function handler(event: PreAuthenticationTriggerEvent): Promise<PreAuthenticationTriggerEvent> {
+// A refusal is a `SignInRefused`; any other failure is logged at ERROR by the wrapper (shared/sso/trigger.ts).
+export const handler = ssoTrigger("PreAuthentication", async (event: PreAuthenticationTriggerEvent) => {
   const { email, sub } = event.request.userAttributes;
   // Cognito runs this trigger for a federated user's later sign-ins too (docs/sso.md, "What AWS will not do for
   // you"); a user the pool made for an IdP has no password, so its sign-in is never a password one.
@@ -18,6 +20,6 @@ export async function handler(event: PreAuthenticationTriggerEvent): Promise<Pre
   // (pre-token-generation.ts), where a federated one is `TokenGeneration_HostedAuth`.
   if (linkedProviders(event.request.userAttributes.identities).length > 0) return event;
   const required = await requiredSso(email, sub);
-  if (required) throw new Error(requireSsoMessage(required.institution));
+  if (required) throw new SignInRefused(requireSsoMessage(required.institution));
   return event;
-}
+});

@@ -11,16 +11,18 @@
 import type { PreSignUpTriggerEvent } from "aws-lambda";
 import { linkToUser, nativeUserWithEmail } from "../../shared/sso/federation.js";
 import { judge, providerOfUserName, REFUSED_MESSAGES } from "../../shared/sso/sign-in.js";
+import { SignInRefused, ssoTrigger } from "../../shared/sso/trigger.js";
 import { logger } from "../../shared/telemetry.js";
 
-export async function handler(event: PreSignUpTriggerEvent): Promise<PreSignUpTriggerEvent> {
+// A refusal is a `SignInRefused`; any other failure is logged at ERROR by the wrapper (shared/sso/trigger.ts).
+export const handler = ssoTrigger("PreSignUp", async (event: PreSignUpTriggerEvent) => {
   if (event.triggerSource !== "PreSignUp_ExternalProvider") return event;
   const provider = providerOfUserName(event.userName);
-  if (!provider) throw new Error(REFUSED_MESSAGES.not_connected);
+  if (!provider) throw new SignInRefused(REFUSED_MESSAGES.not_connected);
   const trust = await judge(provider, event.request.userAttributes.email);
   if (trust.kind === "refused") {
     logger.info("federated sign-up refused", { provider_name: provider, reason: trust.reason });
-    throw new Error(trust.message);
+    throw new SignInRefused(trust.message);
   }
   const existing = await nativeUserWithEmail(event.userPoolId, trust.email);
   if (existing) {
@@ -30,4 +32,4 @@ export async function handler(event: PreSignUpTriggerEvent): Promise<PreSignUpTr
   event.response.autoConfirmUser = true;
   event.response.autoVerifyEmail = true;
   return event;
-}
+});

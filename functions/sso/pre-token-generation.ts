@@ -11,16 +11,18 @@ import type { PreTokenGenerationTriggerEvent } from "aws-lambda";
 import { setAccount } from "../../shared/sso/federation.js";
 import { linkedProviders, PASSWORD_TOKEN_SOURCES, requiredSso, requireSsoMessage } from "../../shared/sso/require.js";
 import { groupsOf, judge, signIn } from "../../shared/sso/sign-in.js";
+import { SignInRefused, ssoTrigger } from "../../shared/sso/trigger.js";
 import { logger } from "../../shared/telemetry.js";
 
-export async function handler(event: PreTokenGenerationTriggerEvent): Promise<PreTokenGenerationTriggerEvent> {
+// A refusal is a `SignInRefused`; any other failure is logged at ERROR by the wrapper (shared/sso/trigger.ts).
+export const handler = ssoTrigger("PreTokenGeneration", async (event: PreTokenGenerationTriggerEvent) => {
   const attrs = event.request.userAttributes;
   if (PASSWORD_TOKEN_SOURCES.has(event.triggerSource)) {
     // Require SSO for a linked person's password sign-in: pre authentication cannot tell it from their federated
     // ones (Cognito runs it for both, with one source), so it passes linked users and the check is made here.
     if (linkedProviders(attrs.identities).length > 0 && attrs.email) {
       const required = await requiredSso(attrs.email, attrs.sub);
-      if (required) throw new Error(requireSsoMessage(required.institution));
+      if (required) throw new SignInRefused(requireSsoMessage(required.institution));
     }
     return event;
   }
@@ -30,7 +32,7 @@ export async function handler(event: PreTokenGenerationTriggerEvent): Promise<Pr
   const trust = await judge(provider, attrs.email);
   if (trust.kind === "refused") {
     logger.info("federated sign-in refused", { provider_name: provider, reason: trust.reason });
-    throw new Error(trust.message);
+    throw new SignInRefused(trust.message);
   }
   const account = attrs["custom:account_id"] || undefined;
   const claims: Record<string, string> = { email_verified: "true" };
@@ -49,4 +51,4 @@ export async function handler(event: PreTokenGenerationTriggerEvent): Promise<Pr
   logger.info("federated sign-in", { provider_name: provider, institution_id: trust.institution.id, ...done });
   event.response.claimsOverrideDetails = { ...event.response.claimsOverrideDetails, claimsToAddOrOverride: claims };
   return event;
-}
+});

@@ -263,12 +263,14 @@ describe("alarms", () => {
     expect(mail[0]?.props.Threshold).toBe(1);
   });
 
-  it("are exactly these: stage (2), functions (2 each), tables (2 each, three tables), mail (1), events out, the user pool's functions", () => {
+  it("are exactly these: stage (2), functions (2 each), tables (2 each, three tables), mail (1), events out, the user pool's functions, its SSO triggers", () => {
     // Events out (streaming.test.ts): 2 for each of its functions, the stream's iterator age, the dead letters.
     const eventsOut = 2 * stack.streaming.functionsByHandler.size + 1 + 1;
     // The user pool's own functions (pool-triggers.test.ts): 2 each.
     const pool = 2 * stack.poolTriggers.functionsByHandler.size;
-    expect(alarms).toHaveLength(2 + 2 * stack.functions.size + 2 * 3 + 1 + eventsOut + pool);
+    // The SSO triggers (sso-triggers.test.ts): their unexpected failures and throttles, 2 each.
+    const sso = 2 * stack.ssoTriggers.functions.size;
+    expect(alarms).toHaveLength(2 + 2 * stack.functions.size + 2 * 3 + 1 + eventsOut + pool + sso);
   });
 
   it("are counted as the docs say (docs/operations.md, docs/deploy.md)", () => {

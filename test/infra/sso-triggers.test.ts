@@ -2,11 +2,15 @@
  * The user pool's SSO triggers in the synthesized template (docs/sso.md#signing-in): the pool's
  * LambdaConfig names the three functions the stack deploys from functions/sso/, Cognito may invoke each (from this
  * pool alone), and each role may make exactly its Cognito calls, on the pool's ARN alone, and nothing of the pool
- * else; no circle between the pool and its triggers.
+ * else; no circle between the pool and its triggers. An operator hears of their unexpected failures, not of their
+ * refusals: each log group counts its ERROR lines, and the Monitoring stack alarms on that count and on throttles.
  */
 import type { CfnResource } from "aws-cdk-lib";
 import { describe, expect, it } from "vitest";
+import { functionId } from "../../infra/api-function.js";
 import { TRIGGER_ACCESS, TRIGGER_ACTIONS, type TriggerHandler } from "../../infra/sso-triggers.js";
+import { METRICS_NAMESPACE, ssoTriggerFailuresMetric } from "../../shared/observability.js";
+import { POOL_TRIGGERS } from "../../shared/pool-triggers.js";
 import { build, type Json, newApp } from "./support.js";
 
 // Judged whatever the stack's resource count (over CloudFormation's 500 until the stack split lands), as the IAM check does.
@@ -84,5 +88,61 @@ describe("the SSO sign-in triggers", () => {
       const deps = asList<string>(resources[fnId(h)].DependsOn ?? []);
       for (const d of deps) expect(JSON.stringify(resources[d]?.Properties ?? {})).not.toContain(`"${poolId}"`);
     }
+  });
+});
+
+describe("the SSO triggers' alarms", () => {
+  const triggerOf = (h: TriggerHandler) => Object.entries(POOL_TRIGGERS).find(([, handler]) => handler === h)?.[0] ?? "";
+  const logGroupOf = (h: TriggerHandler) => resources[fnId(h)].Properties.LoggingConfig.LogGroup.Ref as string;
+  const alarms = ofType("AWS::CloudWatch::Alarm").map(([id, a]) => ({ id, props: a.Properties }));
+  const throttlesOf = (h: TriggerHandler, name: string) =>
+    alarms.filter(
+      ({ props }) => props.Namespace === "AWS/Lambda" && props.MetricName === name && props.Dimensions?.[0]?.Value?.Ref === fnId(h),
+    );
+
+  it("count each trigger's ERROR lines (Powertools' JSON) with a metric filter on its own log group", () => {
+    for (const h of handlers) {
+      const filters = ofType("AWS::Logs::MetricFilter").filter(([, f]) => f.Properties.LogGroupName?.Ref === logGroupOf(h));
+      expect(filters, h).toHaveLength(1);
+      expect(filters[0]?.[1].Properties).toMatchObject({
+        FilterPattern: '{ $.level = "ERROR" }',
+        MetricTransformations: [
+          { MetricNamespace: METRICS_NAMESPACE, MetricName: ssoTriggerFailuresMetric(triggerOf(h)), MetricValue: "1" },
+        ],
+      });
+      // Lambda's own line for a thrown error (every refusal) is text only while the log format is Text: JSON would
+      // give it `"level":"ERROR"` and count refusals.
+      expect(resources[fnId(h)].Properties.LoggingConfig.LogFormat ?? "Text", h).toBe("Text");
+    }
+  });
+
+  it("alarm at one failure in five minutes, and at one throttle, on the alarm topic; not on Lambda's Errors, which counts refusals", () => {
+    const topic = { Ref: logicalId(stack.alarmTopic) };
+    for (const h of handlers) {
+      const failures = alarms.filter(
+        ({ props }) => props.Namespace === METRICS_NAMESPACE && props.MetricName === ssoTriggerFailuresMetric(triggerOf(h)),
+      );
+      const throttles = throttlesOf(h, "Throttles");
+      expect(failures, h).toHaveLength(1);
+      expect(throttles, h).toHaveLength(1);
+      for (const { props } of [...failures, ...throttles]) {
+        expect(props).toMatchObject({
+          Statistic: "Sum",
+          Period: 300,
+          Threshold: 1,
+          EvaluationPeriods: 1,
+          ComparisonOperator: "GreaterThanOrEqualToThreshold",
+          TreatMissingData: "notBreaching",
+          AlarmActions: [topic],
+          OKActions: [topic],
+        });
+      }
+      expect(throttlesOf(h, "Errors"), h).toEqual([]);
+    }
+  });
+
+  it("live in the Monitoring stack with the others, and so on its dashboard's alarm widget", () => {
+    const ids = stack.monitoring.alarms.map((a) => a.node.id);
+    for (const h of handlers) expect(ids, h).toEqual(expect.arrayContaining([`${functionId(h)}Failures`, `${functionId(h)}Throttles`]));
   });
 });

@@ -19,6 +19,7 @@ import { MAX_MEMBERS } from "../../shared/institutions/model.js";
 import { getInstitution } from "../../shared/institutions/repository.js";
 import { paths } from "../../shared/routes.js";
 import { discover } from "../../shared/sso/discover.js";
+import { SignInRefused } from "../../shared/sso/trigger.js";
 import { call, stack, token, uniq, uniqEmail } from "../support/api.js";
 import { createInstitution, inviteMailed } from "../support/flows.js";
 import { expectWithinDesign, requestCounter } from "../support/requests.js";
@@ -203,6 +204,8 @@ describe("a federated sign-in", () => {
     expect((await administrators(a.inst.id)).length).toBe(1);
     // A provider that is no institution's: refused, nothing to record anywhere.
     await expect(preSignUp(signUpEvent("nobody-0000000000", uniq("s"), `x@${a.domain}`))).rejects.toThrow(/not connected/);
+    // Refusals, not failures: the triggers' wrapper logs none of them at ERROR (test/unit/sso-trigger-failures.test.ts).
+    await expect(preSignUp(signUpEvent("nobody-0000000000", uniq("s"), `x@${a.domain}`))).rejects.toBeInstanceOf(SignInRefused);
   });
 
   it("linking: a pool user with the e-mail gets the federated identity linked, and keeps its sub; the owner is never touched", async () => {
@@ -239,6 +242,8 @@ describe("a federated sign-in", () => {
         response: {},
       }) as PreAuthenticationTriggerEvent;
     await expect(preAuthentication(event(email, uniq("sub")))).rejects.toThrow(`${inst.name} requires single sign-on`);
+    // A refusal, not a failure: nothing at ERROR, no alarm (shared/sso/trigger.ts).
+    await expect(preAuthentication(event(email, uniq("sub")))).rejects.toBeInstanceOf(SignInRefused);
     // The institution's super admin keeps the password.
     const ownerSub = await userIdOf(owner);
     await expect(preAuthentication(event(`boss@${domain}`, ownerSub))).resolves.toBeDefined();

@@ -1,0 +1,29 @@
+/**
+ * The SSO triggers' one wrapper (functions/sso/pre-*.ts): it tells an intended refusal of a sign-in from an
+ * unexpected failure. Both are thrown, since a throw is how a trigger fails a sign-in (Cognito shows the message);
+ * only the unexpected one (DynamoDB unreachable, a bug) is logged at ERROR, once, naming the trigger. That line is
+ * what each trigger's log group counts and alarms on (infra/sso-triggers.ts, docs/operations.md), so a refusal,
+ * logged at INFO where it is made, never wakes an operator.
+ */
+import { POOL_TRIGGERS, type TriggersOf } from "../pool-triggers.js";
+import { logger } from "../telemetry.js";
+
+/** A sign-in refused on purpose (trust, require SSO): its message is what the person reads from Cognito. */
+export class SignInRefused extends Error {
+  override readonly name = "SignInRefused";
+}
+
+/** `handler` as the pool's `trigger`: a thrown `SignInRefused` passes as it is; anything else is logged at ERROR, then rethrown. */
+export function ssoTrigger<E>(trigger: TriggersOf<"sso">, handler: (event: E) => Promise<E>): (event: E) => Promise<E> {
+  return async (event) => {
+    try {
+      return await handler(event);
+    } catch (error) {
+      if (!(error instanceof SignInRefused)) {
+        const failed = { message: "SSO trigger failed", trigger, handler: POOL_TRIGGERS[trigger] };
+        logger.error(failed, error instanceof Error ? error : String(error));
+      }
+      throw error;
+    }
+  };
+}

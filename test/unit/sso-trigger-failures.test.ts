@@ -1,0 +1,113 @@
+/**
+ * The SSO triggers' one wrapper (shared/sso/trigger.ts) around the real handler modules: an unexpected failure is
+ * logged at ERROR once, naming the trigger, and rethrown as it was; a refusal is thrown with the message Cognito
+ * shows and logs nothing at ERROR. What they write to stdout and stderr is read back as CloudWatch reads it, one JSON
+ * line each, and matched as the log group's metric filter matches (`{ $.level = "ERROR" }`, infra/sso-triggers.ts).
+ *
+ * The unexpected failure is a DynamoDB that is not there: this file points the handlers at a port nothing listens
+ * on (a real connection refused, no stand-in), before it imports them, as Lambda reads its environment at start.
+ */
+import net from "node:net";
+import type { PreAuthenticationTriggerEvent, PreSignUpTriggerEvent, PreTokenGenerationTriggerEvent } from "aws-lambda";
+import { afterEach, describe, expect, it, vi } from "vitest";
+
+// biome-ignore lint/suspicious/noExplicitAny: log lines are untyped JSON.
+type Json = any;
+
+/** A port that refuses connections: one the system gave a listener, which is then closed. */
+async function closedPort(): Promise<number> {
+  const server = net.createServer();
+  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+  const { port } = server.address() as net.AddressInfo;
+  await new Promise<void>((resolve) => server.close(() => resolve()));
+  return port;
+}
+
+Object.assign(process.env, { DYNAMODB_ENDPOINT: `http://127.0.0.1:${await closedPort()}`, POWERTOOLS_LOG_LEVEL: "INFO" });
+delete process.env.POWERTOOLS_DEV;
+// Imported after the environment above (no static import reaches shared/): the clients and the Logger read it at construction.
+const { asFunction } = await import("../../infra/local/function-scope.js");
+const preAuthentication = (await import("../../functions/sso/pre-authentication.js")).handler;
+const preSignUp = (await import("../../functions/sso/pre-sign-up.js")).handler;
+const preTokenGeneration = (await import("../../functions/sso/pre-token-generation.js")).handler;
+const { REFUSED_MESSAGES } = await import("../../shared/sso/sign-in.js");
+
+/** Runs one invocation as `handler`'s function; what it threw (if it did) and every line it wrote. */
+async function invoke<E>(handler: string, run: (event: E) => Promise<E>, event: E) {
+  const lines: string[] = [];
+  const capture = (chunk: string | Uint8Array) => {
+    lines.push(...String(chunk).split("\n").filter(Boolean));
+    return true;
+  };
+  const out = vi.spyOn(process.stdout, "write").mockImplementation(capture);
+  const err = vi.spyOn(process.stderr, "write").mockImplementation(capture);
+  try {
+    const thrown = await asFunction(handler, () => run(event)).then(
+      () => undefined,
+      (error: unknown) => error as Error,
+    );
+    return { thrown, docs: lines.map((l) => JSON.parse(l) as Json) };
+  } finally {
+    out.mockRestore();
+    err.mockRestore();
+  }
+}
+
+/** What the metric filter counts. */
+const errorLines = (docs: Json[]) => docs.filter((d) => d.level === "ERROR");
+
+const attributes = { sub: "00000000-0000-4000-8000-000000000001", email: "someone@failing.test" };
+
+afterEach(() => vi.restoreAllMocks());
+
+describe("an SSO trigger's unexpected failure", () => {
+  it("is logged once at ERROR, naming the trigger, and rethrown as it was (pre authentication, DynamoDB unreachable)", async () => {
+    const event = {
+      triggerSource: "PreAuthentication_Authentication",
+      userPoolId: "local_pool",
+      userName: "someone",
+      request: { userAttributes: attributes },
+      response: {},
+    } as unknown as PreAuthenticationTriggerEvent;
+    const { thrown, docs } = await invoke("sso/pre-authentication", preAuthentication, event);
+    expect(thrown).toBeInstanceOf(Error);
+    expect(thrown?.name).not.toBe("SignInRefused");
+    expect((thrown as Json)?.code).toBe("ECONNREFUSED");
+    const errors = errorLines(docs);
+    expect(errors).toHaveLength(1);
+    expect(errors[0]).toMatchObject({
+      level: "ERROR",
+      message: "SSO trigger failed",
+      trigger: "PreAuthentication",
+      handler: "sso/pre-authentication",
+      error: { message: thrown?.message },
+    });
+  });
+
+  it("is logged so by pre token generation too, for a bug as for an outage (an event without its attributes)", async () => {
+    const event = { triggerSource: "TokenGeneration_HostedAuth", userPoolId: "local_pool", request: {}, response: {} };
+    const { thrown, docs } = await invoke(
+      "sso/pre-token-generation",
+      preTokenGeneration,
+      event as unknown as PreTokenGenerationTriggerEvent,
+    );
+    expect(thrown).toBeInstanceOf(TypeError);
+    expect(errorLines(docs)).toEqual([expect.objectContaining({ trigger: "PreTokenGeneration", handler: "sso/pre-token-generation" })]);
+  });
+});
+
+describe("an SSO trigger's refusal", () => {
+  it("is thrown with the message Cognito shows, and logs nothing at ERROR (pre sign-up: no provider in the user name)", async () => {
+    const event = {
+      triggerSource: "PreSignUp_ExternalProvider",
+      userPoolId: "local_pool",
+      userName: "noprovider",
+      request: { userAttributes: attributes },
+      response: {},
+    } as unknown as PreSignUpTriggerEvent;
+    const { thrown, docs } = await invoke("sso/pre-sign-up", preSignUp, event);
+    expect(thrown?.name).toBe("SignInRefused");
+    expect(thrown?.message).toBe(REFUSED_MESSAGES.not_connected);
+    expect(errorLines(docs)).toEqual([]);
+  });
+});
