@@ -13,17 +13,25 @@ export class SignInRefused extends Error {
   override readonly name = "SignInRefused";
 }
 
-/** `handler` as the pool's `trigger`: a thrown `SignInRefused` passes as it is; anything else is logged at ERROR, then rethrown. */
+/**
+ * What a person reads from Cognito when a trigger fails unexpectedly: not the error's own message, which may name
+ * hosts, tables or code (the log line keeps it).
+ */
+export const TRIGGER_FAILED = "Sign-in is unavailable right now. Try again in a few minutes.";
+
+/**
+ * `handler` as the pool's `trigger`: a thrown `SignInRefused` passes as it is; anything else is logged at ERROR,
+ * then thrown as `TRIGGER_FAILED` (the original as its `cause`).
+ */
 export function ssoTrigger<E>(trigger: TriggersOf<"sso">, handler: (event: E) => Promise<E>): (event: E) => Promise<E> {
   return async (event) => {
     try {
       return await handler(event);
     } catch (error) {
-      if (!(error instanceof SignInRefused)) {
-        const failed = { message: "SSO trigger failed", trigger, handler: POOL_TRIGGERS[trigger] };
-        logger.error(failed, error instanceof Error ? error : String(error));
-      }
-      throw error;
+      if (error instanceof SignInRefused) throw error;
+      const failed = { message: "SSO trigger failed", trigger, handler: POOL_TRIGGERS[trigger] };
+      logger.error(failed, error instanceof Error ? error : String(error));
+      throw new Error(TRIGGER_FAILED, { cause: error });
     }
   };
 }

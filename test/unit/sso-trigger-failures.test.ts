@@ -31,6 +31,7 @@ const preAuthentication = (await import("../../functions/sso/pre-authentication.
 const preSignUp = (await import("../../functions/sso/pre-sign-up.js")).handler;
 const preTokenGeneration = (await import("../../functions/sso/pre-token-generation.js")).handler;
 const { REFUSED_MESSAGES } = await import("../../shared/sso/sign-in.js");
+const { TRIGGER_FAILED } = await import("../../shared/sso/trigger.js");
 
 /** Runs one invocation as `handler`'s function; what it threw (if it did) and every line it wrote. */
 async function invoke<E>(handler: string, run: (event: E) => Promise<E>, event: E) {
@@ -61,7 +62,7 @@ const attributes = { sub: "00000000-0000-4000-8000-000000000001", email: "someon
 afterEach(() => vi.restoreAllMocks());
 
 describe("an SSO trigger's unexpected failure", () => {
-  it("is logged once at ERROR, naming the trigger, and rethrown as it was (pre authentication, DynamoDB unreachable)", async () => {
+  it("is logged once at ERROR, naming the trigger, and thrown with a message of no internals (pre authentication, DynamoDB unreachable)", async () => {
     const event = {
       triggerSource: "PreAuthentication_Authentication",
       userPoolId: "local_pool",
@@ -72,7 +73,10 @@ describe("an SSO trigger's unexpected failure", () => {
     const { thrown, docs } = await invoke("sso/pre-authentication", preAuthentication, event);
     expect(thrown).toBeInstanceOf(Error);
     expect(thrown?.name).not.toBe("SignInRefused");
-    expect((thrown as Json)?.code).toBe("ECONNREFUSED");
+    // The person reads Cognito's "PreAuthentication failed with error <message>": no host, port or table in it.
+    expect(thrown?.message).toBe(TRIGGER_FAILED);
+    const cause = (thrown as Json)?.cause as Json | undefined;
+    expect(cause?.code).toBe("ECONNREFUSED");
     const errors = errorLines(docs);
     expect(errors).toHaveLength(1);
     expect(errors[0]).toMatchObject({
@@ -80,7 +84,7 @@ describe("an SSO trigger's unexpected failure", () => {
       message: "SSO trigger failed",
       trigger: "PreAuthentication",
       handler: "sso/pre-authentication",
-      error: { message: thrown?.message },
+      error: { message: cause?.message },
     });
   });
 
@@ -91,7 +95,8 @@ describe("an SSO trigger's unexpected failure", () => {
       preTokenGeneration,
       event as unknown as PreTokenGenerationTriggerEvent,
     );
-    expect(thrown).toBeInstanceOf(TypeError);
+    expect(thrown?.message).toBe(TRIGGER_FAILED);
+    expect((thrown as Json)?.cause).toBeInstanceOf(TypeError);
     expect(errorLines(docs)).toEqual([expect.objectContaining({ trigger: "PreTokenGeneration", handler: "sso/pre-token-generation" })]);
   });
 });
