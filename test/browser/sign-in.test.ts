@@ -25,6 +25,7 @@ import {
   newPerson,
   type Person,
   photographAndCheck,
+  reactCommits,
   screenshot,
   seedInstitution,
   seedInvitation,
@@ -62,6 +63,51 @@ async function signOutFromMenu(page: Page, person: Person): Promise<void> {
   await page.getByRole("menuitem", { name: "Sign out" }).click();
   await heading(page, "Sign in");
 }
+
+/**
+ * Types `text` into the focused field one key at a time, as a person does, and returns the React commits the
+ * keystrokes made. A commit that leaves work pending is one React counts toward "Maximum update depth
+ * exceeded" (#185): a burst of keystrokes on a busy machine, each pre-empting the work the one before left,
+ * once ran that count past its limit of 50 (the page's top bar measured itself again at every keystroke, two
+ * more commits each: web/src/components/SignedOutBar.tsx). The page is quiet first (no response on its way),
+ * so what the keystrokes commit is all there is.
+ */
+async function typeAndWatch(page: Page, text: string): Promise<{ commits: number; pendingAfterFirst: number }> {
+  await page.waitForLoadState("networkidle");
+  const from = (await reactCommits(page)).length;
+  await page.keyboard.type(text);
+  const commits = await reactCommits(page, from);
+  // The first keystroke into a field may start something once (the field's state on first input).
+  return { commits: commits.length, pendingAfterFirst: commits.slice(1).filter((c) => c.pending).length };
+}
+
+describe("typing on the pages nobody is signed in to", () => {
+  it("each keystroke in the sign-in and join forms is one commit that leaves nothing pending", async () => {
+    const { domain, owner } = await newAccount("typing");
+    const page = await browse();
+    await page.goto(consoleUrl("/institutions"));
+    await heading(page, "Sign in");
+    const email = uniqEmail("tess", domain);
+    await page.getByLabel("E-mail address").focus();
+    const typed = await typeAndWatch(page, email);
+    // The hook saw the keystrokes (a positive control), one commit each at most, none leaving work behind.
+    expect(typed.commits).toBeGreaterThanOrEqual(email.length);
+    expect(typed.commits).toBeLessThanOrEqual(email.length + 2);
+    expect(typed.pendingAfterFirst).toBe(0);
+
+    // The join form of an invitee without an account: its own page, its own fields.
+    const institution = await seedInstitution(owner.token);
+    const link = await seedInvitation(owner.token, institution.id, uniqEmail("ivo", domain));
+    await page.goto(link);
+    await page.getByRole("heading", { name: "Create your account" }).waitFor();
+    await page.getByTestId("invitation-preview").waitFor();
+    await page.getByLabel("Your name").focus();
+    const name = await typeAndWatch(page, "Ivo Invitee");
+    expect(name.commits).toBeGreaterThanOrEqual("Ivo Invitee".length);
+    expect(name.commits).toBeLessThanOrEqual("Ivo Invitee".length + 2);
+    expect(name.pendingAfterFirst).toBe(0);
+  });
+});
 
 describe("joining from an invitation", () => {
   it("an invitee without an account opens the mail's link, creates the account, lands on the institution, signs out and in again", async () => {

@@ -23,6 +23,69 @@ export const consoleUrl = (path = "/"): string => new URL(path, stack.consoleUrl
 /** What a page reported on its own: uncaught exceptions and CSP violations. A test ends by expecting none. */
 export interface PageWatch {
   readonly problems: string[];
+  /** The page watched, for what the end of a test reads from it (`reactCommits`). */
+  readonly page?: Page;
+}
+
+/** One React commit as the page's hook saw it (`watchReactCommits`). */
+export interface ReactCommit {
+  /** It left updates pending that React counts as nested (sync, input or default lanes). */
+  readonly pending: boolean;
+  /** The longest run of such commits so far, ending here. */
+  readonly streak: number;
+  /** For a commit ending a run of 10 or more: the components it rendered (production names are minified; Cloudscape's keep theirs). */
+  readonly rendered?: string[];
+}
+
+/**
+ * Runs in the page before its scripts: React DevTools' global hook, which React calls after every commit in
+ * production builds too, reduced to a log of the commits. React throws "Maximum update depth exceeded" (#185)
+ * at the 51st commit in a row that leaves sync, input or default updates pending; the log shows such runs
+ * as they build, and names what the run rendered, so a #185 says where it came from.
+ */
+function watchReactCommits(): void {
+  type Fiber = { flags: number; type: unknown; child: Fiber | null; sibling: Fiber | null };
+  const page = globalThis as unknown as Record<string, unknown>;
+  const log: ReactCommit[] = [];
+  let streak = 0;
+  const rendered = (root: Fiber | null): string[] => {
+    const names: string[] = [];
+    const walk = (fiber: Fiber | null): void => {
+      for (let f = fiber; f && names.length < 40; f = f.sibling) {
+        // PerformedWork (1): this fiber rendered in the commit; function components only.
+        if (f.flags & 1 && typeof f.type === "function") {
+          const t = f.type as { displayName?: string; name?: string };
+          names.push(t.displayName ?? t.name ?? "?");
+        }
+        walk(f.child);
+      }
+    };
+    walk(root);
+    return names;
+  };
+  page.__reactCommits = log;
+  page.__REACT_DEVTOOLS_GLOBAL_HOOK__ = {
+    supportsFiber: true,
+    isDisabled: false,
+    renderers: new Map(),
+    inject: () => 1,
+    checkDCE: () => {},
+    onScheduleFiberRoot: () => {},
+    onCommitFiberUnmount: () => {},
+    onPostCommitFiberRoot: () => {},
+    onCommitFiberRoot: (_renderer: number, root: { pendingLanes: number; current: { child: Fiber | null } }) => {
+      // SyncLane | InputContinuousLane | DefaultLane: the lanes React's nested-update count looks for.
+      const pending = (root.pendingLanes & 0b101010) !== 0;
+      streak = pending ? streak + 1 : 0;
+      log.push({ pending, streak, ...(streak >= 10 && { rendered: rendered(root.current.child) }) });
+      if (log.length > 5000) log.splice(0, 1000);
+    },
+  };
+}
+
+/** The React commits the page has logged since `from` (an index from an earlier call's length). */
+export async function reactCommits(page: Page, from = 0): Promise<ReactCommit[]> {
+  return page.evaluate((from) => ((globalThis as unknown as { __reactCommits?: ReactCommit[] }).__reactCommits ?? []).slice(from), from);
 }
 
 /** The console's key in sessionStorage (web/src/auth/session.ts). */
@@ -92,6 +155,7 @@ async function openPage(
       { entries, origin },
     );
   }
+  await context.addInitScript(watchReactCommits);
   const page = await context.newPage();
   page.setDefaultTimeout(20_000);
   const throttle = Number(process.env.BROWSER_CPU_THROTTLE ?? 0);
@@ -109,8 +173,11 @@ async function openPage(
       });
     }
   }
-  const watch: PageWatch = { problems: [] };
-  page.on("pageerror", (err) => watch.problems.push(`page error: ${err.message}`));
+  const watch: PageWatch = { problems: [], page };
+  // Where it happened and the first frames (names in the minified build map back through Vite's output).
+  page.on("pageerror", (err) =>
+    watch.problems.push(`page error: ${err.message} (at ${page.url()})\n${(err.stack ?? "").split("\n").slice(1, 9).join("\n")}`),
+  );
   page.on("console", (msg) => {
     if (/Content Security Policy|Refused to (load|execute|apply|connect)/i.test(msg.text())) watch.problems.push(`CSP: ${msg.text()}`);
     // What the error boundary (web/src/components/ErrorBoundary.tsx) logs, and React's own warnings.
@@ -149,6 +216,13 @@ export function useBrowser(): Browsing {
     browser = await launchChromium();
   });
   afterEach(async () => {
+    // An update-depth error gets the longest run of commits that led to it, with what that run rendered.
+    for (const w of watches) {
+      if (!w.page || !w.problems.some((p) => p.includes("#185") || p.includes("Maximum update depth"))) continue;
+      const log = await reactCommits(w.page).catch(() => []);
+      const longest = log.reduce<ReactCommit | undefined>((a, c) => (c.streak > (a?.streak ?? 0) ? c : a), undefined);
+      w.problems.push(`longest run of commits leaving updates pending: ${longest?.streak ?? 0}; it rendered ${JSON.stringify(longest?.rendered ?? [])}`);
+    }
     const problems = watches.flatMap((w) => w.problems);
     for (const c of contexts) await c.close().catch(() => {});
     for (const close of closers) await close();

@@ -15,12 +15,12 @@ import Header from "@cloudscape-design/components/header";
 import Input from "@cloudscape-design/components/input";
 import KeyValuePairs from "@cloudscape-design/components/key-value-pairs";
 import SpaceBetween from "@cloudscape-design/components/space-between";
-import TopNavigation from "@cloudscape-design/components/top-navigation";
 import { type FormEvent, type ReactNode, useEffect, useState } from "react";
 import { ApiError, alreadyAccepted, apiPaths, client, ok } from "../api";
 import { PASSWORD_POLICY, passwordProblems } from "../auth/policy";
 import { describe } from "../components/ErrorNotice";
 import { ROLE_POWERS } from "../components/RolesHelp";
+import { SignedOutBar } from "../components/SignedOutBar";
 import { formatDay, roleLabel } from "../format";
 import { invitationToken, keepJoinLanding, TOKEN_PATTERN } from "../invitation";
 import { useApi } from "../useApi";
@@ -200,9 +200,7 @@ export default function JoinInvitation() {
 
   return (
     <>
-      <div id="top-nav">
-        <TopNavigation identity={{ href: "/", title: "Institution Admin" }} />
-      </div>
+      <SignedOutBar />
       <main style={{ maxWidth: 720, margin: "0 auto", padding: "32px 16px" }}>
         <SpaceBetween size="l">
           <Header variant="h1" description="An administrator of an institution invited you to help administer it.">

@@ -17,13 +17,13 @@ import Header from "@cloudscape-design/components/header";
 import Input from "@cloudscape-design/components/input";
 import RadioGroup from "@cloudscape-design/components/radio-group";
 import SpaceBetween from "@cloudscape-design/components/space-between";
-import TopNavigation from "@cloudscape-design/components/top-navigation";
 import { type FormEvent, type ReactNode, useEffect, useState } from "react";
 import { apiPaths, client, ok } from "../api";
 import type { MfaChoice, Stage, Step } from "../auth/cognito";
 import { PASSWORD_POLICY } from "../auth/policy";
 import { sessionEndReason } from "../auth/session";
 import type { Discovered } from "../auth/sso";
+import { SignedOutBar } from "../components/SignedOutBar";
 import { TotpSetup } from "../components/TotpSetup";
 import { ACCEPT_PATH } from "../invitation";
 import { useLocation } from "../router";
@@ -594,9 +594,7 @@ export default function SignIn({ prefill, email: knownEmail }: SignInProps = {})
   const start = view.kind === "email" || view.kind === "sso" || view.kind === "password";
   return (
     <>
-      <div id="top-nav">
-        <TopNavigation identity={{ href: "/", title: "Institution Admin" }} />
-      </div>
+      <SignedOutBar />
       <main style={{ maxWidth: 520, margin: "0 auto", padding: "32px 16px" }}>
         <SpaceBetween size="l">
           {forInvitation && start && (

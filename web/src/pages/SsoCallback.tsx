@@ -9,9 +9,9 @@ import Button from "@cloudscape-design/components/button";
 import Header from "@cloudscape-design/components/header";
 import SpaceBetween from "@cloudscape-design/components/space-between";
 import Spinner from "@cloudscape-design/components/spinner";
-import TopNavigation from "@cloudscape-design/components/top-navigation";
 import { useEffect, useRef, useState } from "react";
 import { SSO_CALLBACK_PATH } from "../auth/callback";
+import { SignedOutBar } from "../components/SignedOutBar";
 import { navigate } from "../router";
 
 type State = { kind: "working" } | { kind: "failed"; message: string; institution?: string | undefined };
@@ -42,9 +42,7 @@ export default function SsoCallback() {
 
   return (
     <>
-      <div id="top-nav">
-        <TopNavigation identity={{ href: "/", title: "Institution Admin" }} />
-      </div>
+      <SignedOutBar />
       <main style={{ maxWidth: 520, margin: "0 auto", padding: "32px 16px" }}>
         {state.kind === "working" ? (
           <SpaceBetween size="m">
