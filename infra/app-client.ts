@@ -4,7 +4,8 @@
  * CloudFormation would reset that list on any update of an `AWS::Cognito::UserPoolClient`. The resource's function
  * (functions/sso/app-client.ts) creates the client listing every provider the pool has, and on an update writes
  * the settings below while keeping the providers the client lists, under the service's lock on the client. So the
- * template holds the client's settings and never its providers.
+ * template holds the client's settings and never its providers (`COGNITO` is not among them while an institution is
+ * connected: shared/sso/app-client.ts, `clientProviders`).
  *
  * Its role may make the client calls on the pool's ARN alone (`APP_CLIENT_ACTIONS`) and put and delete the lock item
  * (`SSOPOOL`) in the main table, nothing else of it.
@@ -17,7 +18,7 @@ import * as logs from "aws-cdk-lib/aws-logs";
 import { Provider } from "aws-cdk-lib/custom-resources";
 import type { Construct } from "constructs";
 import { type Environment, environment } from "../shared/settings.js";
-import { type ClientSettings, consoleOAuth } from "../shared/sso/app-client.js";
+import { type ClientSettings, consoleOAuth, PROVIDERS_RULE } from "../shared/sso/app-client.js";
 import { ssoKeys } from "../shared/tables.js";
 import { BUNDLING, bundlingDefine, handlerCode } from "./api-function.js";
 import { StackPart } from "./part.js";
@@ -121,6 +122,8 @@ export class ConsoleClient extends StackPart {
       resourceType: "Custom::ConsoleAppClient",
       properties: {
         UserPoolId: props.userPool.userPoolId,
+        // Not the providers: the rule the function lists them by, so that a new rule reaches a deployed client.
+        ProvidersRule: PROVIDERS_RULE,
         // One JSON string: CloudFormation would pass numbers and booleans to the function as strings.
         Client: Lazy.string({
           produce: () => {

@@ -5,7 +5,9 @@
  * to the user at each sign-in, so the e-mail may have changed), membership on first sign-in, the account of a new
  * federated user (the institution's), its e-mail counted as verified, and the `sso_sign_in` event.
  * A refusal is thrown: Cognito issues no token. After a password sign-in through the API, it makes require SSO's
- * check for a person whose identity is linked (pre authentication passes them).
+ * check for a person whose identity is linked (pre authentication passes them). A hosted sign-in with `identities` is
+ * taken as federated because the console's app client offers no password form at the managed login while an
+ * institution is connected (`clientProviders`, shared/sso/app-client.ts; docs/sso.md).
  */
 import type { PreTokenGenerationTriggerEvent } from "aws-lambda";
 import { setAccount } from "../../shared/sso/federation.js";

@@ -8,7 +8,9 @@
  *   code flow with PKCE (S256, required here); then the person goes to the IdP: a SAML AuthnRequest (HTTP-Redirect,
  *   SP entity ID `urn:amazon:cognito:sp:<pool id>`, ACS `<domain>/saml2/idpresponse`) or an OIDC authorization request
  *   (redirect `<domain>/oauth2/idpresponse`, with state, nonce and PKCE), from the provider's stored details. Without
- *   `identity_provider`, cognito-local's own password form answers.
+ *   `identity_provider`, or with `COGNITO`: cognito-local's own password form when the client lists `COGNITO`;
+ *   otherwise Cognito's login page with the client's providers alone, and no password form (nor a password taken at
+ *   `POST /oauth2/authorize`).
  * - `POST /saml2/idpresponse`, `GET /oauth2/idpresponse`: the IdP's answer, checked (node-saml: the signature against the
  *   metadata's signing certificates, audience, InResponseTo, time, RelayState; openid-client: the code exchange, the
  *   ID token, state, nonce), then the federated sign-in as Cognito does it (`completeSignIn`), and the code to the
@@ -30,6 +32,8 @@ import * as oidc from "openid-client";
 
 const SESSION_COOKIE = "cognito";
 const FLOW_COOKIE = "cognito-flow";
+/** The pool's own sign-in among an app client's supported providers: the password form. */
+const COGNITO = "COGNITO";
 /** How long a sign-in may take at the IdP, and a code may wait to be redeemed (Cognito: 5 minutes). */
 const FLOW_TTL_MS = 10 * 60_000;
 const CODE_TTL_MS = 5 * 60_000;
@@ -185,11 +189,29 @@ export function installManagedLogin(app, services, { domain, storedProvider, lin
       .type("text/html")
       .send(`<!DOCTYPE html><html><body><h1>An error was encountered</h1><p>${String(message).replace(/[<>&"]/g, "")}</p></body></html>`);
 
+  /**
+   * Cognito's login page (`/login`) for a client that does not list `COGNITO`: the client's providers, each a link to
+   * this sign-in through it, and no password form; `error` is Cognito's words for a sign-in option the client lacks.
+   */
+  function loginPage(req, res, providers, error) {
+    const esc = (v) => String(v).replace(/[<>&"]/g, (c) => `&#${c.charCodeAt(0)};`);
+    const links = providers.map((name) => {
+      const url = new URL(req.originalUrl, origin);
+      url.searchParams.set("identity_provider", name);
+      return `<p><a href="${esc(url.pathname + url.search)}">Continue with ${esc(name)}</a></p>`;
+    });
+    const notice = error ? `<p role="alert">${esc(error)}</p>` : "";
+    const none = links.length === 0 ? "<p>No sign-in option is available for this app.</p>" : "";
+    return res
+      .status(200)
+      .type("text/html")
+      .send(`<!DOCTYPE html><html><head><title>Sign in</title></head><body>${notice}${links.join("")}${none}</body></html>`);
+  }
+
   // -- GET /oauth2/authorize ------------------------------------------------------------------------------------
   app.get("/oauth2/authorize", async (req, res, next) => {
     const q = req.query;
     const providerName = one(q.identity_provider);
-    if (providerName === undefined) return next(); // cognito-local's password form
     const ctx = ctxOf(req);
     const clientId = one(q.client_id);
     const redirectUri = one(q.redirect_uri);
@@ -197,6 +219,19 @@ export function installManagedLogin(app, services, { domain, storedProvider, lin
     // No redirect to an unknown client or an unregistered redirect_uri: Cognito shows its error page.
     if (!appClient) return page(res, 400, "invalid_request: client_id is not a client of this user pool");
     if (!redirectUri || !(appClient.CallbackURLs ?? []).includes(redirectUri)) return page(res, 400, "redirect_mismatch");
+    const supported = appClient.SupportedIdentityProviders ?? [];
+    if (providerName === undefined || providerName === COGNITO) {
+      // The pool's own sign-in only when the client lists it (SupportedIdentityProviders "sets the IdPs that managed
+      // login will display"); otherwise the login page offers the client's providers, and a `COGNITO` asked for by
+      // name is answered as Cognito answers a sign-in option the client lacks.
+      if (supported.includes(COGNITO)) return next(); // cognito-local's password form
+      return loginPage(
+        req,
+        res,
+        supported,
+        providerName === COGNITO ? "Login option is not available. Please try another one." : undefined,
+      );
+    }
     const flow = { clientId, redirectUri, state: one(q.state), poolId: appClient.UserPoolId };
     if (one(q.response_type) !== "code") return toApp(res, flow, "unsupported_response_type", "response_type must be code");
     if (appClient.AllowedOAuthFlows && !appClient.AllowedOAuthFlows.includes("code"))
@@ -256,6 +291,15 @@ export function installManagedLogin(app, services, { domain, storedProvider, lin
     flows.delete(id);
     return flow;
   }
+
+  // -- POST /oauth2/authorize: cognito-local's password form's answer, taken only for a client that lists `COGNITO` --
+  app.post("/oauth2/authorize", async (req, res, next) => {
+    const clientId = one(req.body?.client_id);
+    const appClient = clientId ? await services.cognito.getAppClient(ctxOf(req), clientId).catch(() => null) : null;
+    if (appClient && !(appClient.SupportedIdentityProviders ?? []).includes(COGNITO))
+      return page(res, 400, "Login option is not available. Please try another one.");
+    return next();
+  });
 
   // -- POST /saml2/idpresponse ----------------------------------------------------------------------------------
   app.post("/saml2/idpresponse", async (req, res) => {

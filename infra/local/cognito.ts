@@ -30,7 +30,7 @@ import {
 import { SUPER_ADMIN_GROUP } from "../../shared/caller.js";
 import { PASSWORD_POLICY } from "../../shared/password-policy.js";
 import { localFunctionName, POOL_TRIGGERS } from "../../shared/pool-triggers.js";
-import { consoleOAuth } from "../../shared/sso/app-client.js";
+import { clientProviders, consoleOAuth, describeClient } from "../../shared/sso/app-client.js";
 
 export const POOL_NAME = "institution-admin";
 export const CLIENT_NAME = "institution-admin-local";
@@ -138,8 +138,15 @@ export async function ensureUserPool(
       if (!userPoolClientId) throw new Error("cognito-local returned no app client id");
     }
     // cognito-local's update keeps every field it is not given (Cognito's resets them; shared/sso/pool.ts writes whole).
+    // The providers by the deployed client's rule, so a pool kept from an earlier run loses a `COGNITO` listed beside them.
+    const listed = (await describeClient(cognito, userPoolId, userPoolClientId)).SupportedIdentityProviders ?? [];
     await cognito.send(
-      new UpdateUserPoolClientCommand({ UserPoolId: userPoolId, ClientId: userPoolClientId, ...consoleOAuth([consoleOrigin]) }),
+      new UpdateUserPoolClientCommand({
+        UserPoolId: userPoolId,
+        ClientId: userPoolClientId,
+        ...consoleOAuth([consoleOrigin]),
+        SupportedIdentityProviders: clientProviders(listed),
+      }),
     );
     return { userPoolId, userPoolClientId };
   } finally {

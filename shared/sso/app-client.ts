@@ -48,8 +48,13 @@ export const CLIENT_FIELDS = [
 /** What the stack says of the client: every field but the pool, the id and the providers, which are the service's. */
 export type ClientSettings = Omit<UpdateUserPoolClientCommandInput, "UserPoolId" | "ClientId" | "SupportedIdentityProviders">;
 
-/** The pool's own sign-in (the password): always listed. */
+/** The pool's own sign-in: the managed login's password form. */
 export const COGNITO_PROVIDER = "COGNITO";
+/**
+ * The rule `clientProviders` keeps, named among the custom resource's properties (infra/app-client.ts): a new rule
+ * is a changed property, so the deployment that brings it updates the client once, which rewrites its list by it.
+ */
+export const PROVIDERS_RULE = "institutions-only";
 /** Where the managed login sends the console back with the code, on the console's origin. */
 export const CALLBACK_PATH = "/sso/callback";
 export const OAUTH_SCOPES = ["openid", "email", "profile"] as const;
@@ -76,8 +81,16 @@ function wholeClient(client: UserPoolClientType): ClientSettings & Pick<UpdateUs
   return input;
 }
 
-/** `providers` with the pool's own sign-in among them, once each. */
-const withCognito = (providers: readonly string[]) => [...new Set([COGNITO_PROVIDER, ...providers])];
+/**
+ * The client's supported providers for the institutions' `providers` (docs/sso.md, "The console's app client"): those
+ * alone, once each, so the managed login has no password form, where a linked person's password sign-in would pass for
+ * a federated one. The console's password sign-in is the user-pool API's, which this list does not govern. `COGNITO`
+ * alone while no institution is connected: an OAuth client needs one provider to list.
+ */
+export function clientProviders(providers: readonly string[]): string[] {
+  const institutions = [...new Set(providers.filter((p) => p !== COGNITO_PROVIDER))];
+  return institutions.length > 0 ? institutions : [COGNITO_PROVIDER];
+}
 
 /** Every identity provider of the pool (the service made each, for an institution's connection). */
 export async function poolProviders(cognito: CognitoIdentityProviderClient, poolId: string): Promise<string[]> {
@@ -105,11 +118,11 @@ export async function describeClient(
 }
 
 /**
- * Creates the client with `settings`, listing every provider the pool has: a new client (a first deployment, or
- * one that replaces an older client) disconnects no institution. Its id.
+ * Creates the client with `settings`, listing every provider the pool has (`clientProviders`): a new client (a first
+ * deployment, or one that replaces an older client) disconnects no institution. Its id.
  */
 export async function createAppClient(cognito: CognitoIdentityProviderClient, poolId: string, settings: ClientSettings): Promise<string> {
-  const providers = withCognito(await poolProviders(cognito, poolId));
+  const providers = clientProviders(await poolProviders(cognito, poolId));
   const out = await cognito.send(
     new CreateUserPoolClientCommand({
       ...settings,
@@ -125,8 +138,8 @@ export async function createAppClient(cognito: CognitoIdentityProviderClient, po
 }
 
 /**
- * Writes `settings` over the client, read whole and written back whole, keeping the providers it lists now (the
- * caller holds the client's lock, so no connection lists one meanwhile). The providers it keeps.
+ * Writes `settings` over the client, read whole and written back whole, keeping the institutions' providers it lists
+ * now (the caller holds the client's lock, so no connection lists one meanwhile). The providers it lists.
  */
 export async function updateAppClient(
   cognito: CognitoIdentityProviderClient,
@@ -135,7 +148,7 @@ export async function updateAppClient(
   settings: ClientSettings,
 ): Promise<string[]> {
   const current = wholeClient(await describeClient(cognito, poolId, clientId));
-  const providers = withCognito(current.SupportedIdentityProviders ?? []);
+  const providers = clientProviders(current.SupportedIdentityProviders ?? []);
   await cognito.send(
     new UpdateUserPoolClientCommand({
       ...current,

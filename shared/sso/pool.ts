@@ -19,7 +19,7 @@ import {
 import { cognitoClient, cognitoError } from "../cognito.js";
 import { BadGateway } from "../errors.js";
 import { need, readSettings, USERS } from "../settings.js";
-import { CLIENT_FIELDS } from "./app-client.js";
+import { CLIENT_FIELDS, clientProviders } from "./app-client.js";
 import { underClientLock } from "./client-lock.js";
 
 const settings = readSettings(USERS(), ["USER_POOL_ID", "USER_POOL_CLIENT_ID", "COGNITO_DOMAIN"]);
@@ -106,7 +106,7 @@ export async function deleteProvider(name: string): Promise<void> {
 /**
  * Lists `name` among the console app client's supported providers (`present`), or takes it off: the client read
  * and written back whole, under the lock; read again after, so a write that did not take shows as a 502.
- * `COGNITO` (the pool's own sign-in) stays listed.
+ * The list is the institutions' providers alone (`clientProviders`: `COGNITO` only while there is none).
  */
 export async function listOnClient(name: string, present: boolean): Promise<void> {
   const ids = { UserPoolId: poolId(), ClientId: clientId() };
@@ -119,8 +119,8 @@ export async function listOnClient(name: string, present: boolean): Promise<void
     await underClientLock(ids.ClientId, async () => {
       const client = await listed();
       const before = client.SupportedIdentityProviders ?? [];
-      if (before.includes(name) === present) return;
-      const providers = present ? [...new Set(["COGNITO", ...before, name])] : before.filter((p) => p !== name);
+      const providers = clientProviders(present ? [...before, name] : before.filter((p) => p !== name));
+      if (providers.length === before.length && providers.every((p) => before.includes(p))) return;
       const input: UpdateUserPoolClientCommandInput = { ...ids };
       for (const field of CLIENT_FIELDS) if (client[field] !== undefined) Object.assign(input, { [field]: client[field] });
       input.SupportedIdentityProviders = providers;

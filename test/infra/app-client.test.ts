@@ -2,13 +2,14 @@
  * The pool's managed login and the console's app client in the synthesized template (docs/sso.md, "The user
  * pool's side" and "The redeploy rule"): a Cognito prefix domain that Cognito accepts; the client made by a custom
  * resource with the console's OAuth (code grant, `openid email profile`, back to the console) and every other
- * setting it had, and never its providers, so a second synth (and so a deployment) hands CloudFormation nothing
+ * setting it had, and never its providers (only the rule they are listed by), so a second synth (and so a deployment) hands CloudFormation nothing
  * that would reset the providers the service listed; the resource's function may make exactly its calls.
  */
 import type { CfnResource } from "aws-cdk-lib";
 import { describe, expect, it } from "vitest";
 import { APP_CLIENT_ACTIONS } from "../../infra/app-client.js";
 import { domainPrefixOf } from "../../infra/identity.js";
+import { PROVIDERS_RULE } from "../../shared/sso/app-client.js";
 import { appClientSettings, build, type Json, newApp } from "./support.js";
 
 const first = build({}, { validate: false, app: newApp() });
@@ -93,6 +94,11 @@ describe("the console's app client", () => {
     }
     // Unchanged settings: CloudFormation sees no change of the resource and sends no update at all.
     expect(second.resources[crId]).toEqual(resources[crId]);
+  });
+
+  it("names the rule its function lists the providers by (the institutions' alone, no COGNITO beside them), so a new rule updates a deployed client once", () => {
+    expect(resources[crId].Properties.ProvidersRule).toBe("institutions-only");
+    expect(resources[crId].Properties.ProvidersRule).toBe(PROVIDERS_RULE);
   });
 
   it("is made by a function that may make exactly its client calls on the pool's ARN and take the client's lock, with logs kept", () => {

@@ -2,17 +2,24 @@
  * The console app client's custom resource (docs/sso.md, "The redeploy rule"; infra/app-client.ts), its handler
  * module run as CloudFormation's custom-resource framework invokes it, against the local Cognito: a new client lists
  * every provider the pool has; an update writes the stack's settings and keeps the providers the service listed at
- * run time, waiting for the service's lock on the client; a delete deletes it. Each client here is a client of its
- * own in the local pool, which other files' connections share, so providers are checked by inclusion.
+ * run time, waiting for the service's lock on the client; a delete deletes it. The list never holds `COGNITO` beside an
+ * institution's provider (no password form at the managed login), and `COGNITO` alone while the pool has none. Each
+ * client here is a client of its own in the local pool, which other files' connections share, so providers are checked
+ * by inclusion; the pool without providers is a pool of its own.
  */
-import { CreateIdentityProviderCommand, UpdateUserPoolClientCommand } from "@aws-sdk/client-cognito-identity-provider";
+import {
+  CreateIdentityProviderCommand,
+  CreateUserPoolCommand,
+  DeleteUserPoolCommand,
+  UpdateUserPoolClientCommand,
+} from "@aws-sdk/client-cognito-identity-provider";
 import type { CdkCustomResourceEvent, CdkCustomResourceResponse } from "aws-lambda";
 import { afterAll, describe, expect, it } from "vitest";
 import { handler } from "../../functions/sso/app-client.js";
 import { consoleClientSettings } from "../../infra/app-client.js";
 import { cognitoClient } from "../../infra/local/cognito.js";
 import { asFunction } from "../../infra/local/function-scope.js";
-import { describeClient } from "../../shared/sso/app-client.js";
+import { createAppClient, describeClient, updateAppClient } from "../../shared/sso/app-client.js";
 import { lockClient, unlockClient } from "../../shared/sso/repository.js";
 import { stack, uniq } from "../support/api.js";
 import { samlMetadata } from "../support/sso.js";
@@ -47,11 +54,11 @@ const update = (id: string, hours: number, origin: string, before = props(12, "h
   } as CdkCustomResourceEvent);
 
 /** A provider in the pool, as a connection makes it. */
-async function provider(): Promise<string> {
+async function provider(pool = poolId): Promise<string> {
   const name = uniq("idp").slice(0, 32);
   await cognito.send(
     new CreateIdentityProviderCommand({
-      UserPoolId: poolId,
+      UserPoolId: pool,
       ProviderName: name,
       ProviderType: "SAML",
       ProviderDetails: { MetadataFile: samlMetadata({ entityId: `https://${name}.example/`, ssoUrl: `https://${name}.example/sso` }) },
@@ -60,19 +67,20 @@ async function provider(): Promise<string> {
   return name;
 }
 
-/** Lists `name` on the client as the service does (shared/sso/pool.ts): the client read whole and written back whole. */
-async function listAsTheService(clientId: string, name: string) {
-  const c = await describeClient(cognito, poolId, clientId);
+/** Lists `names` on the client, added to its list (the client read whole and written back whole, as pool.ts does). */
+async function listOn(clientId: string, names: string[], pool = poolId) {
+  const c = await describeClient(cognito, pool, clientId);
   const { UserPoolId: _p, ClientId: _c, ClientSecret: _s, CreationDate: _cd, LastModifiedDate: _lm, ...fields } = c;
   await cognito.send(
     new UpdateUserPoolClientCommand({
       ...fields,
-      UserPoolId: poolId,
+      UserPoolId: pool,
       ClientId: clientId,
-      SupportedIdentityProviders: [...(c.SupportedIdentityProviders ?? []), name],
+      SupportedIdentityProviders: [...(c.SupportedIdentityProviders ?? []), ...names],
     }),
   );
 }
+const listAsTheService = (clientId: string, name: string) => listOn(clientId, [name]);
 
 describe("the console app client's custom resource", () => {
   it("creates the client with the stack's OAuth and every provider the pool has: a replaced client disconnects nobody", async () => {
@@ -81,7 +89,8 @@ describe("the console app client's custom resource", () => {
     const id = String(out.PhysicalResourceId);
     expect(out.Data).toEqual({ ClientId: id });
     const c = await describeClient(cognito, poolId, id);
-    expect(c.SupportedIdentityProviders).toEqual(expect.arrayContaining(["COGNITO", before]));
+    expect(c.SupportedIdentityProviders).toContain(before);
+    expect(c.SupportedIdentityProviders).not.toContain("COGNITO");
     expect(c).toMatchObject({
       AllowedOAuthFlows: ["code"],
       AllowedOAuthFlowsUserPoolClient: true,
@@ -102,7 +111,8 @@ describe("the console app client's custom resource", () => {
     const out = await update(id, 8, "https://console.example.org", props(12, "https://console.example"));
     expect(out.PhysicalResourceId).toBe(id);
     const c = await describeClient(cognito, poolId, id);
-    expect(c.SupportedIdentityProviders).toEqual(expect.arrayContaining(["COGNITO", listed]));
+    expect(c.SupportedIdentityProviders).toContain(listed);
+    expect(c.SupportedIdentityProviders).not.toContain("COGNITO");
     expect(c.RefreshTokenValidity).toBe(8 * 60);
     expect(c.CallbackURLs).toEqual(["https://console.example.org/sso/callback"]);
   });
@@ -121,7 +131,27 @@ describe("the console app client's custom resource", () => {
     await deployment;
     const c = await describeClient(cognito, poolId, id);
     expect(c.RefreshTokenValidity).toBe(6 * 60);
-    expect(c.SupportedIdentityProviders).toEqual(expect.arrayContaining(["COGNITO", listed]));
+    expect(c.SupportedIdentityProviders).toContain(listed);
+  });
+
+  it("in a pool without providers lists COGNITO alone; once an institution is listed, an update takes COGNITO off", async () => {
+    // A pool of its own, so none of the run's providers are in it; the module's calls are made directly, since the
+    // function's grants name the stack's pool alone (the IAM check of this run would refuse them on another).
+    const created = await cognito.send(new CreateUserPoolCommand({ PoolName: uniq("bare-pool") }));
+    const pool = String(created.UserPool?.Id);
+    const settings = consoleClientSettings(12, ["https://console.example"]);
+    try {
+      const id = await createAppClient(cognito, pool, settings);
+      expect((await describeClient(cognito, pool, id)).SupportedIdentityProviders).toEqual(["COGNITO"]);
+      // A client listing COGNITO beside an institution (as made before this rule): the deployment's update drops it.
+      const name = await provider(pool);
+      await listOn(id, [name], pool);
+      expect((await describeClient(cognito, pool, id)).SupportedIdentityProviders).toEqual(["COGNITO", name]);
+      expect(await updateAppClient(cognito, pool, id, settings)).toEqual([name]);
+      expect((await describeClient(cognito, pool, id)).SupportedIdentityProviders).toEqual([name]);
+    } finally {
+      await cognito.send(new DeleteUserPoolCommand({ UserPoolId: pool }));
+    }
   });
 
   it("deletes the client; a delete after a failed create (no client id) touches nothing", async () => {

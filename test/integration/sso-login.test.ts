@@ -5,7 +5,7 @@
  * oidc-provider), with the pool's triggers (functions/sso/) invoked by the local Cognito as Cognito invokes them.
  * Then the API takes the ID token. JIT with a mapped role and the default role, linking (the one failed first
  * sign-in, then the same `sub`), trust (another institution's domain refused, recorded, nothing granted),
- * require-SSO refusing the password, the seat limit, the owner's trail, PKCE and redirect URI refusals, refresh
+ * require-SSO refusing the password, no password form at the managed login, the seat limit, the owner's trail, PKCE and redirect URI refusals, refresh
  * and sign-out. The handler-level cases stay in sso-sign-in.test.ts.
  */
 import { AdminGetUserCommand } from "@aws-sdk/client-cognito-identity-provider";
@@ -14,6 +14,7 @@ import { cognitoClient, issueIdToken } from "../../infra/local/cognito.js";
 import { MAX_MEMBERS } from "../../shared/institutions/model.js";
 import { getInstitution } from "../../shared/institutions/repository.js";
 import { paths } from "../../shared/routes.js";
+import { describeClient } from "../../shared/sso/app-client.js";
 import { call, stack, token, uniq, uniqEmail } from "../support/api.js";
 import { Browser, formOf, type Page, pkce } from "../support/browser-flow.js";
 import { createInstitution } from "../support/flows.js";
@@ -142,8 +143,8 @@ async function tokensFor(provider: string, login: string): Promise<Tokens & { br
   return { ...out.body, browser: landed.browser };
 }
 
-async function ownerTrail(type: string) {
-  const res = await call("GET", paths.securityEvents, { token: owner, query: { event_type: type, limit: 200 } });
+async function ownerTrail(type: string, by = owner) {
+  const res = await call("GET", paths.securityEvents, { token: by, query: { event_type: type, limit: 200 } });
   expect(res.status, res.text).toBe(200);
   return res.body.events as { user_email: string | null; details: Record<string, unknown> }[];
 }
@@ -330,6 +331,56 @@ describe("signing in with an institution through the managed login", () => {
       `failed with error ${inst.name} requires single sign-on: sign in with "Continue with ${inst.name}".`,
     );
     expect((await signIn(provider, person.id)).back.searchParams.get("code")).toBeTruthy();
+  });
+
+  it("the managed login has no password form: the client lists the institutions' providers alone; a linked person's password is refused through the API, the super admin's taken", async () => {
+    const domain = `${uniq("login")}.test`;
+    const bossEmail = `boss.${uniq("p")}@${domain}`;
+    const password = "Correct-Horse-9-battery";
+    const bossAccount = uniq("acct");
+    const boss = await issueIdToken(stack, bossEmail, { superAdmin: true, account: bossAccount, password });
+    const { inst, provider } = await connected("saml", { require_sso: true }, { domain, by: boss });
+    const listed = (await describeClient(cognito, stack.userPoolId, stack.userPoolClientId)).SupportedIdentityProviders ?? [];
+    expect(listed).toContain(provider);
+    expect(listed).not.toContain("COGNITO");
+
+    // A linked person: a password (refused at once), then the IdP's identity linked to that user.
+    const email = `linked.${uniq("p")}@${domain}`;
+    await expect(issueIdToken(stack, email, { password })).rejects.toThrow(/requires single sign-on/);
+    const person = account({ id: uniq("lp"), email });
+    expect((await signIn(provider, person.id)).back.searchParams.get("error_description")).toMatch(/^Already found an entry for username/);
+    const federated = await tokensFor(provider, person.id);
+    expect(claimsOf(federated.id_token).email).toBe(email);
+
+    // The managed login without an identity provider: the client's providers to choose from, no password to type.
+    const browser = new Browser(CALLBACK);
+    const params = { response_type: "code", client_id: stack.userPoolClientId, redirect_uri: CALLBACK, state: "s3", scope: "openid" };
+    const challenge = s256();
+    const login = await browser.go(authorizeUrl({ ...params, ...challenge }));
+    expect([login.status, login.url.startsWith(stack.cognitoDomain)]).toEqual([200, true]);
+    expect(login.body).toContain(`Continue with ${provider}`);
+    expect(login.body).not.toMatch(/type="password"|name="password"/);
+    // The pool's own sign-in asked for by name: not an option of this client.
+    const byName = await browser.go(authorizeUrl({ ...params, ...challenge, identity_provider: "COGNITO" }));
+    expect(byName.body).toContain("Login option is not available. Please try another one.");
+    expect(byName.body).not.toMatch(/type="password"|name="password"/);
+    // The password form's answer posted anyway: no code, the browser stays at the managed login.
+    const posted = await browser.go(`${stack.cognitoDomain}/oauth2/authorize`, { ...params, ...challenge, username: email, password });
+    expect([posted.status, posted.url.startsWith(stack.cognitoDomain)]).toEqual([400, true]);
+    // A provider's link is that provider's sign-in.
+    const link = /href="([^"]+)"/.exec(login.body)?.[1]?.replace(/&#38;/g, "&");
+    const viaLink = await browser.go(new URL(String(link), stack.cognitoDomain).href);
+    expect(formOf(viaLink)?.action).toBe(`${saml.url}/sso`);
+
+    // Through the API (the console's password sign-in, which the list does not govern): the linked person is still
+    // refused by require SSO, at token generation; the institution's super admin signs in.
+    await expect(issueIdToken(stack, email, { password })).rejects.toThrow(
+      `failed with error ${inst.name} requires single sign-on: sign in with "Continue with ${inst.name}".`,
+    );
+    expect(claimsOf(await issueIdToken(stack, bossEmail, { superAdmin: true, account: bossAccount, password })).email).toBe(bossEmail);
+    // The person's sign-ins were the IdP's alone.
+    const signIns = (await ownerTrail("sso_sign_in", boss)).filter((e) => e.details.institution_id === inst.id);
+    expect(signIns.map((e) => e.user_email)).toEqual([email]);
   });
 
   it("the seat limit: at 95 administrators a JIT sign-in gets its tokens without access, and is recorded so", async () => {

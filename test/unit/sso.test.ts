@@ -1,12 +1,14 @@
 /**
  * The pure rules of docs/sso.md: what a verifiable domain is, what SAML metadata and an OIDC discovery
- * document must hold, the pool's provider name, and the connection body's checks (group names are data).
+ * document must hold, the pool's provider name, the app client's provider list, and the connection body's checks
+ * (group names are data).
  */
 import { describe, expect, it } from "vitest";
 import { domainOfEmail } from "../../shared/domains/form.js";
 import { effectiveState } from "../../shared/domains/model.js";
 import { checkDomain, DOMAIN_ERRORS } from "../../shared/domains/name.js";
 import type { ValidationFailed } from "../../shared/errors.js";
+import { clientProviders } from "../../shared/sso/app-client.js";
 import { METADATA_ERRORS, parseIdpMetadata } from "../../shared/sso/metadata.js";
 import { providerNameOf } from "../../shared/sso/model.js";
 import { checkDiscovery, discoveryUrl } from "../../shared/sso/oidc.js";
@@ -124,6 +126,18 @@ describe("the pool's provider name", () => {
       expect(made.length).toBeLessThanOrEqual(32);
       expect(made).toMatch(/^[a-z0-9][a-z0-9-]*[a-z0-9]$/);
     }
+  });
+});
+
+describe("the console app client's provider list", () => {
+  it("is the institutions' providers alone, once each: the managed login's password form (COGNITO) is not offered", () => {
+    expect(clientProviders(["acme-01K", "COGNITO", "beta-01K", "acme-01K"])).toEqual(["acme-01K", "beta-01K"]);
+    expect(clientProviders(["COGNITO", "acme-01K"])).toEqual(["acme-01K"]);
+  });
+
+  it("is COGNITO alone while no institution is connected: an OAuth client lists one provider", () => {
+    expect(clientProviders([])).toEqual(["COGNITO"]);
+    expect(clientProviders(["COGNITO"])).toEqual(["COGNITO"]);
   });
 });
 
