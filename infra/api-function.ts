@@ -108,6 +108,8 @@ function describeRoutes(handler: string, routeKeys: readonly string[]): string {
 
 export class ApiFunction extends StackPart {
   readonly function: NodejsFunction;
+  /** Its log group (an authorizer's counts its failures: infra/monitoring.ts `failureCount`). */
+  readonly logGroup: logs.LogGroup;
 
   constructor(scope: Construct, id: string, props: ApiFunctionProps) {
     super(scope, id);
@@ -118,6 +120,7 @@ export class ApiFunction extends StackPart {
       retention: props.logRetention,
       removalPolicy: RemovalPolicy.DESTROY,
     });
+    this.logGroup = logGroup;
     // Own role instead of the default one: the default attaches the AWS-managed basic execution policy,
     // which may write to any log group (cdk-nag IAM4); this one writes only to the function's log group.
     const role = new iam.Role(this, `${fnId}Role`, {

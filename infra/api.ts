@@ -27,15 +27,18 @@ import {
 import { HttpLambdaAuthorizer, HttpLambdaResponseType, HttpUserPoolAuthorizer } from "aws-cdk-lib/aws-apigatewayv2-authorizers";
 import { HttpLambdaIntegration } from "aws-cdk-lib/aws-apigatewayv2-integrations";
 import * as acm from "aws-cdk-lib/aws-certificatemanager";
+import type * as cloudwatch from "aws-cdk-lib/aws-cloudwatch";
 import type * as cognito from "aws-cdk-lib/aws-cognito";
 import type { NodejsFunction } from "aws-cdk-lib/aws-lambda-nodejs";
 import * as logs from "aws-cdk-lib/aws-logs";
 import * as route53 from "aws-cdk-lib/aws-route53";
 import * as route53targets from "aws-cdk-lib/aws-route53-targets";
 import type { Construct } from "constructs";
+import { AUTHORIZER_FAILURES } from "../shared/observability.js";
 import { type Route, type RouteAccess, routeKey, SCIM_BASE_PATH } from "../shared/routes.js";
 import type { Environment } from "../shared/settings.js";
 import { ApiFunction, functionId } from "./api-function.js";
+import { failureCount } from "./monitoring.js";
 import { StackPart } from "./part.js";
 import type { Settings } from "./settings.js";
 import type { Tables } from "./tables.js";
@@ -92,6 +95,8 @@ export class Api extends StackPart {
   private readonly authorizer: HttpUserPoolAuthorizer;
   /** The SCIM routes' Lambda authorizer (functions/scim/authorizer.ts), made with the functions. */
   scimAuthorizerFunction: NodejsFunction | undefined;
+  /** Its unexpected failures: the count of its log group's ERROR lines (its refusals are thrown too). */
+  scimAuthorizerFailures: cloudwatch.Metric | undefined;
   private scimAuthorizer: HttpLambdaAuthorizer | undefined;
   private readonly fronted: ApiOrigin | undefined;
   /** The nested stack of the routes, their integrations and their Lambda permissions (made by `serve`). */
@@ -173,7 +178,7 @@ export class Api extends StackPart {
       // The SCIM routes' Lambda REQUEST authorizer (docs/scim.md): the connection's token, by its hash, in one
       // GetItem. Not cached, so that a rotated or revoked token stops working at once.
       const authorizerAccess: RouteAccess = { main: ["GetItem"] };
-      this.scimAuthorizerFunction = new ApiFunction(this, "ScimAuthorizerFunction", {
+      const made = new ApiFunction(this, "ScimAuthorizerFunction", {
         handler: "scim/authorizer",
         access: authorizerAccess,
         routeKeys: [`the SCIM routes (${SCIM_BASE_PATH}/*)`],
@@ -182,7 +187,9 @@ export class Api extends StackPart {
         userPool: props.userPool,
         environment: props.environment(authorizerAccess, "scim/authorizer"),
         logRetention: props.settings.logRetention,
-      }).function;
+      });
+      this.scimAuthorizerFunction = made.function;
+      this.scimAuthorizerFailures = failureCount(made.logGroup, "ScimAuthorizerFailures", AUTHORIZER_FAILURES["scim/authorizer"]);
       this.scimAuthorizer = new HttpLambdaAuthorizer("ScimAuthorizer", this.scimAuthorizerFunction, {
         responseTypes: [HttpLambdaResponseType.SIMPLE],
         identitySource: ["$request.header.Authorization"],

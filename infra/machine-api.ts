@@ -38,11 +38,13 @@ import * as logs from "aws-cdk-lib/aws-logs";
 import type { Construct } from "constructs";
 import { MACHINE_PATH_PREFIX } from "../shared/api-keys/model.js";
 import { KEY_BEARER } from "../shared/api-keys/scopes.js";
+import { AUTHORIZER_FAILURES } from "../shared/observability.js";
 import { ORIGIN_VERIFY_HEADER } from "../shared/origin.js";
 import { machineRoutes, type Route, type RouteAccess } from "../shared/routes.js";
 import type { Environment } from "../shared/settings.js";
 import { apiKeyKeys } from "../shared/tables.js";
 import { ApiFunction, functionId } from "./api-function.js";
+import { type FailureCounted, failureCount } from "./monitoring.js";
 import { StackPart } from "./part.js";
 import type { Settings } from "./settings.js";
 import { leadingKeys, type Tables } from "./tables.js";
@@ -112,6 +114,11 @@ export class MachineApi extends StackPart {
   readonly edgeFunction: cloudfront.Function;
   /** The key authorizer and the `$default` refusal, by handler, once `serve` has made them. */
   readonly functions = new Map<string, NodejsFunction>();
+  /**
+   * What the alarms watch, once `serve` has made it: the key authorizer with its unexpected failures (the count of
+   * its ERROR lines: its refusals are thrown too), and the `$default` refusal.
+   */
+  watched: { readonly keyAuthorizer: FailureCounted; readonly refused: NodejsFunction } | undefined;
   /** The nested stack holding this API's routes, stage and functions, once `serve` has made it. */
   nested: NestedStack | undefined;
   private readonly fronted: boolean;
@@ -155,13 +162,15 @@ export class MachineApi extends StackPart {
         userPool: { arn: "", id: "" },
         environment: props.environment(access, handler),
         logRetention: props.settings.logRetention,
-      }).function;
-      this.functions.set(handler, made);
+      });
+      this.functions.set(handler, made.function);
       return made;
     };
 
     // The key authorizer: the key's lookup item (GetItem) and its last use (UpdateItem), nothing else of the table.
-    const authorizerFunction = fn("api-keys/authorizer", {}, "the machines' API's key authorizer");
+    const keyAuthorizer = fn("api-keys/authorizer", {}, "the machines' API's key authorizer");
+    const authorizerFunction = keyAuthorizer.function;
+    const keyAuthorizerFailures = failureCount(keyAuthorizer.logGroup, "KeyAuthorizerFailures", AUTHORIZER_FAILURES["api-keys/authorizer"]);
     const main = props.tables.main.tableArn;
     authorizerFunction.addToRolePolicy(
       new iam.PolicyStatement({
@@ -205,7 +214,8 @@ export class MachineApi extends StackPart {
       }
     }
     // Anything else a key asks: refused (403 on a route no scope opens), behind the same authorizer.
-    const refused = fn("api-keys/refused", {}, "the machines' API's $default route");
+    const refused = fn("api-keys/refused", {}, "the machines' API's $default route").function;
+    this.watched = { keyAuthorizer: { fn: authorizerFunction, failures: keyAuthorizerFailures }, refused };
     new HttpRoute(nested, "DefaultRoute", {
       httpApi: api,
       routeKey: HttpRouteKey.DEFAULT,

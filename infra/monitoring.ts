@@ -14,6 +14,7 @@ import * as cloudwatch from "aws-cdk-lib/aws-cloudwatch";
 import { SnsAction } from "aws-cdk-lib/aws-cloudwatch-actions";
 import * as dynamodb from "aws-cdk-lib/aws-dynamodb";
 import type { NodejsFunction } from "aws-cdk-lib/aws-lambda-nodejs";
+import * as logs from "aws-cdk-lib/aws-logs";
 import type * as sns from "aws-cdk-lib/aws-sns";
 import type * as sqs from "aws-cdk-lib/aws-sqs";
 import type { Construct } from "constructs";
@@ -24,6 +25,27 @@ const PERIOD = Duration.minutes(5);
 
 /** The age of the oldest stream record the consumer got in a period (Lambda's metric of a stream mapping). */
 const iteratorAge = (fn: NodejsFunction) => fn.metric("IteratorAge", { period: PERIOD, statistic: cloudwatch.Stats.MAXIMUM });
+
+/**
+ * What an unexpected failure of a function that refuses by throwing writes (shared/failures.ts: Powertools' JSON,
+ * `"level":"ERROR"`). A refusal logs nothing at ERROR, and Lambda's own "Invoke Error" line for any thrown error is
+ * text (the functions' log format is Text), so neither is counted.
+ */
+export const FAILURE_PATTERN = logs.FilterPattern.stringValue("$.level", "=", "ERROR");
+
+/**
+ * The count of `logGroup`'s ERROR lines as `metricName` in the service's namespace, by a metric filter made beside
+ * the log group (in its stack): the failures an SSO trigger or an authorizer alarms on, where Lambda's `Errors`
+ * counts its refusals too. One metric per function, since a filter's dimensions can only be fields of the line.
+ */
+export function failureCount(logGroup: logs.ILogGroup, id: string, metricName: string): cloudwatch.Metric {
+  return logGroup
+    .addMetricFilter(id, { filterPattern: FAILURE_PATTERN, metricNamespace: METRICS_NAMESPACE, metricName, metricValue: "1" })
+    .metric({ statistic: cloudwatch.Stats.SUM });
+}
+
+/** The digest function's runs per hour (Lambda's `Invocations`: a failed run counts, a missing one leaves no data). */
+const digestRuns = (fn: NodejsFunction) => fn.metricInvocations({ period: Duration.hours(1), statistic: cloudwatch.Stats.SUM });
 
 /** The operations the functions call (IAM grants no other), each a dimension of DynamoDB's per-operation metrics. */
 export const TABLE_OPERATIONS = [
@@ -76,6 +98,18 @@ export const MAIL_SENT_QUERY = `SELECT SUM(${METRIC.mailSent}) FROM "${METRICS_N
  */
 export const STREAM_ITERATOR_AGE_ALARM_MS = 60_000;
 
+/**
+ * The digest function runs at five past every hour (infra/trail.ts): hours in a row without a run of it (whatever
+ * its outcome: a failed run is its `Errors` alarm) say the schedule stopped, and the trail's hours since are unsigned.
+ */
+export const DIGEST_MISSING_HOURS = 2;
+
+/** A function that refuses by throwing, and its unexpected failures (`failureCount`: its log group's ERROR lines). */
+export interface FailureCounted {
+  readonly fn: NodejsFunction;
+  readonly failures: cloudwatch.IMetric;
+}
+
 /** What gets events out (infra/streaming.ts): functions no request waits for, the stream, its dead letters. */
 export interface EventsOutWatch {
   /** The export worker, the stream consumer and the webhook retrier, by handler name. */
@@ -106,7 +140,16 @@ export interface MonitoringProps {
    * ERROR lines. A refusal is thrown too, so Lambda's `Errors` would count every refused sign-in: the ERROR lines
    * count the unexpected failures alone.
    */
-  readonly ssoTriggers?: ReadonlyMap<string, { readonly fn: NodejsFunction; readonly failures: cloudwatch.IMetric }>;
+  readonly ssoTriggers?: ReadonlyMap<string, FailureCounted>;
+  /**
+   * The SCIM routes' Lambda authorizer (functions/scim/authorizer.ts), when the route table has SCIM routes. Its
+   * refusal (`Unauthorized`, a 401) is thrown too: its ERROR lines count the unexpected failures alone.
+   */
+  readonly scimAuthorizer?: FailureCounted;
+  /** The machines' API (infra/machine-api.ts): its key authorizer (counted as the SCIM one) and its `$default` refusal. */
+  readonly machines?: { readonly keyAuthorizer: FailureCounted; readonly refused: NodejsFunction };
+  /** The trail's digest function (infra/trail.ts), run every hour by its schedule. */
+  readonly digestFunction?: NodejsFunction;
   /** Construct id of each function (`InstitutionsList`), for alarm ids. */
   readonly functionId: (handler: string) => string;
   readonly tables: readonly { readonly name: string; readonly table: dynamodb.Table }[];
@@ -166,51 +209,79 @@ export class Monitoring extends NestedStack {
       description: `API p99 latency above ${settings.alarms.p99LatencyMs} ms over 5 minutes`,
     });
 
-    // ---- Functions ----
-    for (const [handler, fn] of props.functions) {
+    /** Lambda's errors and throttles of `handler`'s function; `effect`: who else meets its failure, if anyone. */
+    const errorsAndThrottles = (handler: string, fn: NodejsFunction, effect?: string) => {
       const fnId = props.functionId(handler);
+      const then = effect ? `; ${effect}` : "";
       alarm(`${fnId}Errors`, fn.metricErrors({ period: PERIOD, statistic: cloudwatch.Stats.SUM }), {
-        description: `functions/${handler}.ts failed (unhandled error, timeout or crash at start)`,
+        description: `functions/${handler}.ts failed (unhandled error, timeout or crash at start)${then}`,
       });
       alarm(`${fnId}Throttles`, fn.metricThrottles({ period: PERIOD, statistic: cloudwatch.Stats.SUM }), {
-        description: `functions/${handler}.ts was throttled (reserved or account concurrency reached)`,
+        description: `functions/${handler}.ts was throttled (reserved or account concurrency reached)${then}`,
       });
-    }
-
-    // ---- The SSO triggers: unexpected failures (not refusals) and throttles ----
-    for (const [handler, { fn, failures }] of props.ssoTriggers ?? []) {
+    };
+    /** A function that refuses by throwing: its unexpected failures (`cause`: what they are) and its throttles. */
+    const failuresAndThrottles = (handler: string, { fn, failures }: FailureCounted, cause: string, effect: string) => {
       const fnId = props.functionId(handler);
       alarm(`${fnId}Failures`, failures, {
-        description: `functions/${handler}.ts failed unexpectedly (an ERROR line: DynamoDB or Cognito unreachable, a bug); federated sign-ins fail`,
+        description: `functions/${handler}.ts failed unexpectedly (an ERROR line: ${cause}); ${effect}`,
       });
       alarm(`${fnId}Throttles`, fn.metricThrottles({ period: PERIOD, statistic: cloudwatch.Stats.SUM }), {
-        description: `functions/${handler}.ts was throttled (reserved or account concurrency reached); federated sign-ins fail`,
+        description: `functions/${handler}.ts was throttled (reserved or account concurrency reached); ${effect}`,
       });
+    };
+
+    // ---- Functions ----
+    for (const [handler, fn] of props.functions) errorsAndThrottles(handler, fn);
+
+    // ---- The SSO triggers: unexpected failures (not refusals) and throttles ----
+    for (const [handler, watched] of props.ssoTriggers ?? []) {
+      failuresAndThrottles(handler, watched, "DynamoDB or Cognito unreachable, a bug", "federated sign-ins fail");
     }
 
     // ---- The user pool's own functions: the same two alarms ----
-    for (const [handler, fn] of props.poolFunctions ?? []) {
-      const fnId = props.functionId(handler);
-      alarm(`${fnId}Errors`, fn.metricErrors({ period: PERIOD, statistic: cloudwatch.Stats.SUM }), {
-        description: `functions/${handler}.ts failed (unhandled error, timeout or crash at start)`,
-      });
-      alarm(`${fnId}Throttles`, fn.metricThrottles({ period: PERIOD, statistic: cloudwatch.Stats.SUM }), {
-        description: `functions/${handler}.ts was throttled (reserved or account concurrency reached)`,
+    for (const [handler, fn] of props.poolFunctions ?? []) errorsAndThrottles(handler, fn);
+
+    // ---- The Lambda authorizers: unexpected failures (not refusals) and throttles; the machines' `$default` ----
+    if (props.scimAuthorizer) {
+      failuresAndThrottles(
+        "scim/authorizer",
+        props.scimAuthorizer,
+        "DynamoDB unreachable, a bug",
+        "every SCIM request meanwhile answers 500",
+      );
+    }
+    if (props.machines) {
+      failuresAndThrottles(
+        "api-keys/authorizer",
+        props.machines.keyAuthorizer,
+        "DynamoDB unreachable, a bug",
+        "every API-key request the authorizer's cache does not answer meanwhile answers 500",
+      );
+      errorsAndThrottles(
+        "api-keys/refused",
+        props.machines.refused,
+        "a key's request to a route no scope opens answers 500, not 403 or 404",
+      );
+    }
+
+    // ---- The trail's digests: a run failed, or none ran ----
+    const digest = props.digestFunction;
+    if (digest) {
+      errorsAndThrottles("trail/digest", digest, "the trail's hours since its last good run have no signed digest until one succeeds");
+      alarm(`${props.functionId("trail/digest")}Missing`, digestRuns(digest), {
+        comparisonOperator: cloudwatch.ComparisonOperator.LESS_THAN_THRESHOLD,
+        evaluationPeriods: DIGEST_MISSING_HOURS,
+        // No run, no data: here that is what the alarm is for.
+        treatMissingData: cloudwatch.TreatMissingData.BREACHING,
+        description: `functions/trail/digest.ts did not run for ${DIGEST_MISSING_HOURS} hours (its schedule runs it at five past every hour); the trail's hours since its last run have no signed digest`,
       });
     }
 
     // ---- Getting events out: the same two alarms per function, and how late the stream's consumer is ----
     const eventsOut = props.eventsOut;
     if (eventsOut) {
-      for (const [handler, fn] of eventsOut.functions) {
-        const fnId = props.functionId(handler);
-        alarm(`${fnId}Errors`, fn.metricErrors({ period: PERIOD, statistic: cloudwatch.Stats.SUM }), {
-          description: `functions/${handler}.ts failed (unhandled error, timeout or crash at start)`,
-        });
-        alarm(`${fnId}Throttles`, fn.metricThrottles({ period: PERIOD, statistic: cloudwatch.Stats.SUM }), {
-          description: `functions/${handler}.ts was throttled (reserved or account concurrency reached)`,
-        });
-      }
+      for (const [handler, fn] of eventsOut.functions) errorsAndThrottles(handler, fn);
       alarm("StreamIteratorAge", iteratorAge(eventsOut.consumer), {
         threshold: STREAM_ITERATOR_AGE_ALARM_MS,
         evaluationPeriods: settings.alarms.evaluationPeriods,
@@ -352,6 +423,7 @@ export class Monitoring extends NestedStack {
     );
 
     if (props.eventsOut) this.addEventsOut(dashboard, props.eventsOut, graph);
+    this.addAuthorizersAndTrail(dashboard, props, graph);
 
     const ses = (metricName: string) =>
       new cloudwatch.Metric({ namespace: "AWS/SES", metricName, period: PERIOD, statistic: cloudwatch.Stats.SUM, label: metricName });
@@ -363,6 +435,51 @@ export class Monitoring extends NestedStack {
       ]),
     );
     return dashboard;
+  }
+
+  /** One row: the Lambda authorizers' failures, throttles and duration, and the trail's digest runs. */
+  private addAuthorizersAndTrail(
+    dashboard: cloudwatch.Dashboard,
+    props: MonitoringProps,
+    graph: (title: string, left: cloudwatch.IMetric[], extra?: Partial<cloudwatch.GraphWidgetProps>) => cloudwatch.GraphWidget,
+  ): void {
+    const authorizers: [string, FailureCounted][] = [
+      ...(props.scimAuthorizer ? [["scim/authorizer", props.scimAuthorizer] as [string, FailureCounted]] : []),
+      ...(props.machines ? [["api-keys/authorizer", props.machines.keyAuthorizer] as [string, FailureCounted]] : []),
+    ];
+    const idOf = (handler: string) => `failures_${handler.replace(/[^a-z0-9]/g, "")}`;
+    const widgets: cloudwatch.IWidget[] = [];
+    if (authorizers.length > 0) {
+      widgets.push(
+        graph(
+          "Authorizers: failures and throttles",
+          authorizers.flatMap(([handler, { fn, failures }]) => [
+            // An id of its own per authorizer: two expressions of one graph may not share one.
+            new cloudwatch.MathExpression({
+              expression: `FILL(${idOf(handler)}, 0)`,
+              usingMetrics: { [idOf(handler)]: failures },
+              period: PERIOD,
+              label: `${handler} failures`,
+            }),
+            fn.metricThrottles({ statistic: cloudwatch.Stats.SUM, period: PERIOD, label: `${handler} throttles` }),
+          ]),
+        ),
+        graph(
+          "Authorizers: p99 duration (ms)",
+          authorizers.map(([handler, { fn }]) => fn.metricDuration({ statistic: cloudwatch.Stats.p(99), period: PERIOD, label: handler })),
+        ),
+      );
+    }
+    const digest = props.digestFunction;
+    if (digest) {
+      widgets.push(
+        graph("Trail: digest runs and errors (per hour)", [
+          digestRuns(digest).with({ label: "runs" }),
+          digest.metricErrors({ statistic: cloudwatch.Stats.SUM, period: Duration.hours(1), label: "errors" }),
+        ]),
+      );
+    }
+    if (widgets.length > 0) dashboard.addWidgets(...widgets);
   }
 
   /** One row: the events-out functions' errors, throttles and duration, the stream's lag, the dead letters. */

@@ -11,18 +11,19 @@
  * pool's id from the event, not from their environment, for the same reason.
  */
 import { Duration, RemovalPolicy, Validations } from "aws-cdk-lib";
-import * as cloudwatch from "aws-cdk-lib/aws-cloudwatch";
+import type * as cloudwatch from "aws-cdk-lib/aws-cloudwatch";
 import * as cognito from "aws-cdk-lib/aws-cognito";
 import * as iam from "aws-cdk-lib/aws-iam";
 import * as lambda from "aws-cdk-lib/aws-lambda";
 import { NodejsFunction } from "aws-cdk-lib/aws-lambda-nodejs";
 import * as logs from "aws-cdk-lib/aws-logs";
 import type { Construct } from "constructs";
-import { METRICS_NAMESPACE, ssoTriggerFailuresMetric } from "../shared/observability.js";
+import { ssoTriggerFailuresMetric } from "../shared/observability.js";
 import { type POOL_TRIGGERS, type TriggersOf, triggersOf } from "../shared/pool-triggers.js";
 import type { RouteAccess } from "../shared/routes.js";
 import { type Environment, environment } from "../shared/settings.js";
 import { API_MEMORY_MB, BUNDLING, bundlingDefine, functionId, handlerCode } from "./api-function.js";
+import { failureCount } from "./monitoring.js";
 import { StackPart } from "./part.js";
 import type { Tables } from "./tables.js";
 
@@ -53,13 +54,6 @@ export interface SsoTriggersProps {
   readonly logRetention: logs.RetentionDays;
 }
 
-/**
- * What an unexpected failure writes (shared/sso/trigger.ts: Powertools' JSON, `"level":"ERROR"`). A refusal logs at
- * INFO, and Lambda's own "Invoke Error" line for any thrown error is text (the functions' log format is Text), so
- * neither is counted.
- */
-export const TRIGGER_FAILURE_PATTERN = logs.FilterPattern.stringValue("$.level", "=", "ERROR");
-
 export class SsoTriggers extends StackPart {
   readonly functions = new Map<TriggerHandler, NodejsFunction>();
   /**
@@ -75,12 +69,7 @@ export class SsoTriggers extends StackPart {
       const operation = cognito.UserPoolOperation.of(trigger);
       const fnId = functionId(handler);
       const logGroup = new logs.LogGroup(this, `${fnId}Logs`, { retention: props.logRetention, removalPolicy: RemovalPolicy.DESTROY });
-      const failures = logGroup.addMetricFilter(`${fnId}Failures`, {
-        filterPattern: TRIGGER_FAILURE_PATTERN,
-        metricNamespace: METRICS_NAMESPACE,
-        metricName: ssoTriggerFailuresMetric(trigger),
-        metricValue: "1",
-      });
+      const failures = failureCount(logGroup, `${fnId}Failures`, ssoTriggerFailuresMetric(trigger));
       const role = new iam.Role(this, `${fnId}Role`, {
         assumedBy: new iam.ServicePrincipal("lambda.amazonaws.com"),
         description: `Runs functions/${handler}.ts`,
@@ -113,7 +102,7 @@ export class SsoTriggers extends StackPart {
       }
       props.userPool.addTrigger(operation, fn);
       this.functions.set(handler, fn);
-      this.watched.set(handler, { fn, failures: failures.metric({ statistic: cloudwatch.Stats.SUM }) });
+      this.watched.set(handler, { fn, failures });
     }
   }
 }

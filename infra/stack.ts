@@ -337,6 +337,10 @@ export class InstitutionAdminStack extends Stack {
       },
       poolFunctions: this.poolTriggers.functionsByHandler,
       ssoTriggers: this.ssoTriggers.watched,
+      ...(this.scimAuthorizerFunction &&
+        api.scimAuthorizerFailures && { scimAuthorizer: { fn: this.scimAuthorizerFunction, failures: api.scimAuthorizerFailures } }),
+      ...(this.machineApi.watched && { machines: this.machineApi.watched }),
+      digestFunction: this.trail.digestFunction,
       tables: [
         { name: "Main", table: this.mainTable },
         { name: "Events", table: this.eventsTable },

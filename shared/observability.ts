@@ -34,3 +34,12 @@ export const METRIC = {
  * a metric filter's dimensions can only be fields of the log line.
  */
 export const ssoTriggerFailuresMetric = (trigger: string): string => `${trigger}TriggerFailures`;
+
+/**
+ * The count of a Lambda authorizer's ERROR lines (shared/failures.ts logs an unexpected failure so), by the metric
+ * filter on its log group (infra/api.ts, infra/machine-api.ts): one metric per authorizer.
+ */
+export const AUTHORIZER_FAILURES = {
+  "scim/authorizer": "ScimAuthorizerFailures",
+  "api-keys/authorizer": "KeyAuthorizerFailures",
+} as const;

@@ -8,18 +8,21 @@
  *
  * One way in (docs/one-way-in.md): with an origin secret configured, a request without it is refused first,
  * whatever its key, with `isAuthorized: false` (API Gateway's 403 `{"message":"Forbidden"}`); no key is looked up.
- * People never come here: the edge sends only `Authorization: Bearer iak_…` to this API.
+ * People never come here: the edge sends only `Authorization: Bearer iak_…` to this API. Anything else it throws
+ * (DynamoDB unreachable) API Gateway answers 500, and it is logged once at ERROR, which the function's alarm counts
+ * (shared/failures.ts, docs/operations.md).
  */
 import type { APIGatewayRequestAuthorizerEventV2, APIGatewaySimpleAuthorizerWithContextResult } from "aws-lambda";
 import { keyContext } from "../../shared/api-keys/use.js";
 import type { KeyContext } from "../../shared/caller.js";
+import { authorizer, unauthorized } from "../../shared/failures.js";
 import { fromOrigin } from "../../shared/origin.js";
 
 type Answer = APIGatewaySimpleAuthorizerWithContextResult<KeyContext> | { isAuthorized: false };
 
-export async function handler(event: APIGatewayRequestAuthorizerEventV2): Promise<Answer> {
+export const handler = authorizer("api-keys/authorizer", async (event: APIGatewayRequestAuthorizerEventV2): Promise<Answer> => {
   if (!fromOrigin(event.headers)) return { isAuthorized: false };
   const context = await keyContext(event.headers?.authorization ?? event.identitySource?.[0]);
-  if (!context) throw new Error("Unauthorized");
+  if (!context) throw unauthorized();
   return { isAuthorized: true, context };
-}
+});

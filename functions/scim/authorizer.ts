@@ -7,9 +7,11 @@
  * One way in (docs/iam.md, docs/code-structure.md): with an origin secret configured, a request without it is refused first,
  * whatever its token, with `isAuthorized: false`, which API Gateway answers 403 `{"message":"Forbidden"}`; no
  * token is looked up for it. (A request without any Authorization header never gets here: API Gateway answers it
- * 401 itself.)
+ * 401 itself.) Anything else it throws (DynamoDB unreachable) API Gateway answers 500, and it is logged once at ERROR,
+ * which the function's alarm counts (shared/failures.ts, docs/operations.md).
  */
 import type { APIGatewayRequestAuthorizerEventV2, APIGatewaySimpleAuthorizerWithContextResult } from "aws-lambda";
+import { authorizer, unauthorized } from "../../shared/failures.js";
 import { fromOrigin } from "../../shared/origin.js";
 import type { TokenTarget } from "../../shared/scim/model.js";
 import { getTokenTarget } from "../../shared/scim/repository.js";
@@ -17,15 +19,15 @@ import { hashToken, plausibleToken } from "../../shared/scim/token.js";
 
 type Answer = APIGatewaySimpleAuthorizerWithContextResult<TokenTarget> | { isAuthorized: false };
 
-export async function handler(event: APIGatewayRequestAuthorizerEventV2): Promise<Answer> {
+export const handler = authorizer("scim/authorizer", async (event: APIGatewayRequestAuthorizerEventV2): Promise<Answer> => {
   if (!fromOrigin(event.headers)) return { isAuthorized: false };
   const header = event.headers?.authorization ?? event.identitySource?.[0] ?? "";
   const token = /^Bearer\s+(\S+)\s*$/i.exec(header.trim())?.[1];
-  if (!token || !plausibleToken(token)) throw new Error("Unauthorized");
+  if (!token || !plausibleToken(token)) throw unauthorized();
   const target = await getTokenTarget(hashToken(token));
-  if (!target) throw new Error("Unauthorized");
+  if (!target) throw unauthorized();
   return {
     isAuthorized: true,
     context: { institution_id: target.institution_id, connection_id: target.connection_id, account_id: target.account_id },
   };
-}
+});

@@ -3,11 +3,12 @@
  * access log that joins the function log, alarms on one SNS topic, the dashboard, and SES feedback.
  */
 import { readFileSync } from "node:fs";
+import { Match } from "aws-cdk-lib/assertions";
 import { describe, expect, it } from "vitest";
 import { API_MEMORY_MB } from "../../infra/api-function.js";
-import { MAIL_FAILED_QUERY, MAIL_SENT_QUERY, TABLE_OPERATIONS } from "../../infra/monitoring.js";
+import { DIGEST_MISSING_HOURS, MAIL_FAILED_QUERY, MAIL_SENT_QUERY, TABLE_OPERATIONS } from "../../infra/monitoring.js";
 import { ACCESS_LOG_FORMAT } from "../../infra/stack.js";
-import { METRIC, METRICS_NAMESPACE, SERVICE_NAME } from "../../shared/observability.js";
+import { AUTHORIZER_FAILURES, METRIC, METRICS_NAMESPACE, SERVICE_NAME } from "../../shared/observability.js";
 import { handlers, routes } from "../../shared/routes.js";
 import { build, type Json } from "./support.js";
 
@@ -193,7 +194,8 @@ describe("the alarm topic", () => {
     for (const { id, props } of alarms) {
       expect(props.AlarmActions, id).toEqual([{ Ref: topicId }]);
       expect(props.OKActions, id).toEqual([{ Ref: topicId }]);
-      expect(props.TreatMissingData, id).toBe("notBreaching");
+      // No data is quiet, except where no data is the alarm: no digest run (below).
+      expect(props.TreatMissingData, id).toBe(id.startsWith("TrailDigestMissing") ? "breaching" : "notBreaching");
     }
   });
 });
@@ -263,14 +265,18 @@ describe("alarms", () => {
     expect(mail[0]?.props.Threshold).toBe(1);
   });
 
-  it("are exactly these: stage (2), functions (2 each), tables (2 each, three tables), mail (1), events out, the user pool's functions, its SSO triggers", () => {
+  it("are exactly these: stage (2), functions (2 each), tables (2 each, three tables), mail (1), events out, the user pool's functions, its SSO triggers, the authorizers, the trail's digests", () => {
     // Events out (streaming.test.ts): 2 for each of its functions, the stream's iterator age, the dead letters.
     const eventsOut = 2 * stack.streaming.functionsByHandler.size + 1 + 1;
     // The user pool's own functions (pool-triggers.test.ts): 2 each.
     const pool = 2 * stack.poolTriggers.functionsByHandler.size;
     // The SSO triggers (sso-triggers.test.ts): their unexpected failures and throttles, 2 each.
     const sso = 2 * stack.ssoTriggers.functions.size;
-    expect(alarms).toHaveLength(2 + 2 * stack.functions.size + 2 * 3 + 1 + eventsOut + pool + sso);
+    // The two Lambda authorizers (failures and throttles) and the machines' `$default` (errors and throttles), 2 each.
+    const doors = 2 * 2 + 2;
+    // The trail's digest function: errors, throttles, no run.
+    const digest = 3;
+    expect(alarms).toHaveLength(2 + 2 * stack.functions.size + 2 * 3 + 1 + eventsOut + pool + sso + doors + digest);
   });
 
   it("are counted as the docs say (docs/operations.md, docs/deploy.md)", () => {
@@ -286,6 +292,146 @@ describe("alarms", () => {
     expect(out).toBe(3);
     expect(deploy).toContain(`**${alarms.length} CloudWatch alarms**`);
     expect(deploy).toContain(`${alarms.length} alarms on one topic`);
+  });
+});
+
+describe("alarms beside the route table's functions: the authorizers, the machines' $default, the trail's digests", () => {
+  const machines = dev.nested.find((n) => n.stack === stack.machineApi.nested);
+  if (!machines) throw new Error("No Machines stack");
+  const machinesResources: Record<string, Json> = machines.template.toJSON().Resources;
+  const machinesOutputs: Record<string, Json> = machines.template.toJSON().Outputs ?? {};
+  /** The function an alarm's `FunctionName` names: `[template, logical id]`, through the Machines stack's outputs. */
+  const functionNamed = (value: Json): [string, string] | undefined => {
+    if (typeof value?.Ref === "string") return ["api", value.Ref];
+    const [stackId, attribute] = value?.["Fn::GetAtt"] ?? [];
+    if (stackId === machines.id && typeof attribute === "string") {
+      const ref = machinesOutputs[attribute.replace(/^Outputs\./, "")]?.Value?.Ref;
+      return typeof ref === "string" ? ["machines", ref] : undefined;
+    }
+    return undefined;
+  };
+  const watching = (template: string, fnId: string, metricName: string) =>
+    alarms.filter(({ props }) => {
+      const named = functionNamed(props.Dimensions?.find((d: Json) => d.Name === "FunctionName")?.Value);
+      return props.Namespace === "AWS/Lambda" && props.MetricName === metricName && named?.[0] === template && named[1] === fnId;
+    });
+  /** The alarm on the count of `fn`'s ERROR lines: its metric is the one a filter on `fn`'s own log group makes. */
+  const failuresOf = (template: Record<string, Json>, fnId: string) => {
+    const logGroup = template[fnId].Properties.LoggingConfig.LogGroup.Ref;
+    const filters = Object.values(template).filter(
+      (r) => r.Type === "AWS::Logs::MetricFilter" && r.Properties.LogGroupName.Ref === logGroup,
+    );
+    expect(filters, fnId).toHaveLength(1);
+    const filter = filters[0].Properties;
+    expect(filter.FilterPattern).toBe('{ $.level = "ERROR" }');
+    const [{ MetricNamespace, MetricName, MetricValue }] = filter.MetricTransformations;
+    expect(MetricValue).toBe("1");
+    return alarms.filter(({ props }) => props.Namespace === MetricNamespace && props.MetricName === MetricName);
+  };
+
+  it("watch each authorizer's unexpected failures (its ERROR lines, not Lambda's Errors, which counts its refusals) and its throttles", () => {
+    const scimFn = stack.scimAuthorizerFunction;
+    const keyFn = stack.machineApi.functions.get("api-keys/authorizer");
+    if (!scimFn || !keyFn) throw new Error("No authorizers");
+    const doors = [
+      ["scim/authorizer", "api", resources, logicalId(scimFn), AUTHORIZER_FAILURES["scim/authorizer"]],
+      [
+        "api-keys/authorizer",
+        "machines",
+        machinesResources,
+        machines.template.getResourceId("AWS::Lambda::Function", {
+          Properties: { Description: Match.stringLikeRegexp("^api-keys/authorizer:") },
+        }),
+        AUTHORIZER_FAILURES["api-keys/authorizer"],
+      ],
+    ] as const;
+    for (const [handler, where, template, fnId, metricName] of doors) {
+      const failures = failuresOf(template, fnId);
+      expect(failures, handler).toHaveLength(1);
+      expect(failures[0]?.props).toMatchObject({
+        Namespace: METRICS_NAMESPACE,
+        MetricName: metricName,
+        Statistic: "Sum",
+        Threshold: 1,
+        Period: 300,
+      });
+      expect(failures[0]?.props.AlarmDescription).toMatch(new RegExp(`^functions/${handler}\\.ts failed unexpectedly .* answers 500$`));
+      expect(watching(where, fnId, "Throttles"), handler).toHaveLength(1);
+      expect(watching(where, fnId, "Errors"), `${handler}: Errors counts every refused token`).toEqual([]);
+    }
+  });
+
+  it("watch the machines' $default refusal's errors and throttles, as the API's functions", () => {
+    const fnId = machines.template.getResourceId("AWS::Lambda::Function", {
+      Properties: { Description: Match.stringLikeRegexp("^api-keys/refused:") },
+    });
+    for (const name of ["Errors", "Throttles"]) expect(watching("machines", fnId, name), name).toHaveLength(1);
+  });
+
+  it("watch the digest function's errors and throttles, and alarm when it has not run for two hours", () => {
+    const fnId = logicalId(stack.trail.digestFunction);
+    for (const name of ["Errors", "Throttles"]) {
+      const found = watching("api", fnId, name);
+      expect(found, name).toHaveLength(1);
+      expect(found[0]?.props).toMatchObject({ Threshold: 1, Period: 300, TreatMissingData: "notBreaching" });
+    }
+    const missing = watching("api", fnId, "Invocations");
+    expect(missing).toHaveLength(1);
+    expect(missing[0]?.props).toMatchObject({
+      Statistic: "Sum",
+      Period: 3600,
+      EvaluationPeriods: DIGEST_MISSING_HOURS,
+      Threshold: 1,
+      ComparisonOperator: "LessThanThreshold",
+      // Lambda publishes no Invocations for an hour without a run: that missing data is what breaches.
+      TreatMissingData: "breaching",
+    });
+    expect(DIGEST_MISSING_HOURS).toBe(2);
+    // The schedule runs it every hour (trail.ts): two hours without a run is at least one run missed.
+    const [, schedule] = ofType("AWS::Scheduler::Schedule")[0] ?? [];
+    expect(schedule.Properties.ScheduleExpression).toBe("cron(5 * * * ? *)");
+  });
+
+  it("leave no function of the app without an alarm but the deployment's own (custom resources, their providers, the console upload)", () => {
+    const all: [string, Record<string, Json>][] = [
+      ["api", resources],
+      ["machines", machinesResources],
+    ];
+    const fns = all.flatMap(([where, rs]) =>
+      Object.entries(rs)
+        .filter(([, r]) => r.Type === "AWS::Lambda::Function")
+        .map(([id, r]) => ({ where, id, r })),
+    );
+    // What CloudFormation invokes only while it deploys: a custom resource's service token, and the function a
+    // provider framework's function calls for it.
+    const refsIn = (v: Json): string[] =>
+      JSON.stringify(v)
+        .match(/"(?:Ref|Fn::GetAtt)":\s*\[?"([A-Za-z0-9]+)"/g)
+        ?.map((m) => m.replace(/.*"([A-Za-z0-9]+)"$/, "$1")) ?? [];
+    const tokens = Object.values(resources)
+      .filter((r) => r.Type.startsWith("Custom::") || r.Type === "AWS::CloudFormation::CustomResource")
+      .flatMap((r) => refsIn(r.Properties.ServiceToken));
+    const deployment = new Set([
+      ...tokens,
+      ...tokens.flatMap((id) => refsIn(resources[id]?.Properties?.Environment?.Variables?.USER_ON_EVENT_FUNCTION_ARN ?? "")),
+    ]);
+    const helpers = fns.filter(({ where, id }) => where === "api" && deployment.has(id));
+    // The app client's and the public key's functions and their two providers, and the console upload.
+    expect(helpers.map(({ id }) => id).sort()).toEqual(
+      [
+        logicalId(stack.consoleClient.function),
+        ...fns
+          .filter(({ r }) => /^(Custom resource: |AWS CDK resource provider framework)/.test(r.Properties.Description ?? ""))
+          .map(({ id }) => id),
+        ...fns.filter(({ id }) => id.startsWith("CustomCDKBucketDeployment")).map(({ id }) => id),
+      ].sort(),
+    );
+    for (const { where, id, r } of fns) {
+      if (where === "api" && deployment.has(id)) continue;
+      const handler = String(r.Properties.Description).split(":")[0];
+      const described = alarms.filter(({ props }) => String(props.AlarmDescription).startsWith(`functions/${handler}.ts `));
+      expect(described.length, `${handler} (${id}) has no alarm`).toBeGreaterThanOrEqual(2);
+    }
   });
 });
 
