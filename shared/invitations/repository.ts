@@ -341,6 +341,8 @@ export async function* activeInvitationPages(now: Date): AsyncGenerator<Invitati
       IndexName: invitationSenderIndex.name,
       FilterExpression: "expires_at > :now",
       ExpressionAttributeValues: { ":now": now.toISOString() },
+      // Pages of 500 items, not 1 MB: each page stays well inside the client's 3 s request timeout (shared/clients.ts).
+      Limit: 500,
     },
   );
   for await (const page of pages) yield (page.Items ?? []).map(stripInvitation);
