@@ -15,6 +15,7 @@ import type { Environment } from "../shared/settings.js";
 import { Api, type ApiOrigin } from "./api.js";
 import { functionId } from "./api-function.js";
 import { ConsoleClient } from "./app-client.js";
+import { SentRecordsBackfill } from "./backfill.js";
 import { Console } from "./console.js";
 import { type ConsoleAccessLogs, consoleAccessLogs } from "./console-logs.js";
 import { Identity } from "./identity.js";
@@ -106,6 +107,8 @@ export class InstitutionAdminStack extends Stack {
   readonly userPoolClient: cognito.IUserPoolClient;
   /** The custom resource that makes and updates the console's app client (infra/app-client.ts). */
   readonly consoleClient: ConsoleClient;
+  /** The upgrade's backfill of the senders' records of invitations (infra/backfill.ts). */
+  readonly sentRecordsBackfill: SentRecordsBackfill;
   readonly api: HttpApi;
   readonly stage: HttpStage;
   /** The nested stack of the routes, their integrations and Lambda permissions (infra/api.ts). */
@@ -311,6 +314,14 @@ export class InstitutionAdminStack extends Stack {
     this.routesStack = api.routesStack;
     // The machines' API (docs/api-keys.md): its own nested stack, over the same functions.
     this.machineApi.serve({ routes, functions: this.functions, tables, environment, settings, domain: api.domain });
+
+    // ---- The upgrade's backfill (docs/operations.md): after every API function runs this release's code ----
+    this.sentRecordsBackfill = new SentRecordsBackfill(this, "SentRecordsBackfill", {
+      mainTableArn: this.mainTable.tableArn,
+      environment: commonEnv,
+      logRetention: settings.logRetention,
+      after: [...this.functions.values()],
+    });
 
     // ---- Getting events out ----
     this.streaming = new Streaming(this, "Streaming", {

@@ -43,7 +43,8 @@ export interface TableDef {
  * page of the administrators list reads only that page. The sparse `by_invitation_sender` GSI holds the
  * active invitations by institution and sender (used and revoked ones leave it), sorted like the state
  * index. No request reads it any more: a GSI is eventually consistent, so a removal reads the sender's
- * `SENT#` items instead; it is still written so that it can be dropped in a deploy of its own.
+ * `SENT#` items instead. The upgrade's backfill of those items Scans it (shared/invitations/backfill.ts), so it
+ * stays in this release and goes in the next (docs/operations.md, "Upgrading to the senders' records of invitations").
  */
 export const mainTable = {
   id: "Main",

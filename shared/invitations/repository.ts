@@ -16,7 +16,7 @@
  * that page. Every write is one transaction with its audit event; a failed condition comes back as a
  * result, by the name of the item that failed.
  */
-import { GetCommand, QueryCommand } from "@aws-sdk/lib-dynamodb";
+import { GetCommand, paginateScan, QueryCommand } from "@aws-sdk/lib-dynamodb";
 import { keyStillLive } from "../api-keys/repository.js";
 import { type AuditEvent, commitWithEvent, commitWithEvents } from "../audit.js";
 import { boundedCount, dayOf, hourOf, mailboxOf, nextDay, nextHour } from "../bounds.js";
@@ -325,6 +325,27 @@ export async function activeInvitationsSentBy(institutionId: string, userId: str
     .map(stripInvitation)
     .filter((inv) => statusOf(inv, now) === "active")
     .sort((a, b) => a.id.localeCompare(b.id));
+}
+
+/**
+ * Every invitation that was active when sent and is unexpired at `now` (unused and unrevoked, as far as the index
+ * has caught up), a page at a time: a Scan of the sparse `by_invitation_sender` index, which holds just those
+ * (used and revoked ones leave it; expired ones stay, and the filter leaves them out). For the upgrade's backfill of
+ * the senders' records (shared/invitations/backfill.ts), never a request: no request may Scan.
+ */
+export async function* activeInvitationPages(now: Date): AsyncGenerator<Invitation[]> {
+  const pages = paginateScan(
+    { client: db },
+    {
+      TableName: T(),
+      IndexName: invitationSenderIndex.name,
+      FilterExpression: "expires_at > :now",
+      ExpressionAttributeValues: { ":now": now.toISOString() },
+      // Pages of 500 items, not 1 MB: each page stays well inside the client's 3 s request timeout (shared/clients.ts).
+      Limit: 500,
+    },
+  );
+  for await (const page of pages) yield (page.Items ?? []).map(stripInvitation);
 }
 
 /**

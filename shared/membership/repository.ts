@@ -12,7 +12,7 @@
  * invitation is also recorded in its sender's partition, `USER#<user>` / `SENT#<inst>#<invitation>`
  * (`sentRecordItems`), where the removal reads them with a strongly consistent Query.
  */
-import { GetCommand } from "@aws-sdk/lib-dynamodb";
+import { GetCommand, PutCommand } from "@aws-sdk/lib-dynamodb";
 import { db, queryAll } from "../clients.js";
 import { config } from "../config.js";
 import { type Institution, toSummary } from "../institutions/model.js";
@@ -160,8 +160,30 @@ type SentInvitation = { readonly id: string; readonly institution_id: string; re
  * some time after). A removal reads these with one strongly consistent Query. Named `sentRecord`.
  */
 export function sentRecordItems(senderId: string, inv: SentInvitation): TxItems {
-  const item = { ...keys.sentInvitation(senderId, inv.institution_id, inv.id), invitation_id: inv.id, expires_at: inv.expires_at };
-  return { sentRecord: { Put: { TableName: T(), Item: { ...item, ttl: Math.ceil(Date.parse(inv.expires_at) / 1000) } } } };
+  return { sentRecord: { Put: { TableName: T(), Item: sentRecord(senderId, inv) } } };
+}
+
+/** The sender's record of `inv` as stored: which invitation, until when, and its TTL (epoch seconds) at that expiry. */
+function sentRecord(senderId: string, inv: SentInvitation): Record<string, unknown> {
+  const key = keys.sentInvitation(senderId, inv.institution_id, inv.id);
+  return { ...key, invitation_id: inv.id, expires_at: inv.expires_at, ttl: Math.ceil(Date.parse(inv.expires_at) / 1000) };
+}
+
+/**
+ * The sender's record of an invitation sent before the records were kept (the upgrade's backfill,
+ * shared/invitations/backfill.ts), put only where there is none: one written since (by a resend) holds the newer
+ * expiry and stays as it is. Not audited: the record is the removal's index of what the person sent, not a change
+ * of theirs (the invitation's own event was recorded when it was sent). One conditional PutItem; false when a
+ * record was there.
+ */
+export async function putMissingSentRecord(senderId: string, inv: SentInvitation): Promise<boolean> {
+  try {
+    await db.send(new PutCommand({ TableName: T(), Item: sentRecord(senderId, inv), ConditionExpression: "attribute_not_exists(pk)" }));
+    return true;
+  } catch (err) {
+    if ((err as Error).name === "ConditionalCheckFailedException") return false;
+    throw err;
+  }
 }
 
 /**

@@ -132,12 +132,13 @@ describe("dev and prod stacks", () => {
       // Besides the route functions': the access log, the console deployment's, the trail's two (trail.ts),
       // those of the functions that get events out (streaming.ts), the SCIM routes' authorizer (api.ts) and the user
       // pool's SSO triggers (sso-triggers.ts), the pool's own functions and its user-activity export
-      // (pool-triggers.ts), and the console app client's two (app-client.ts: its function's and CDK's framework
-      // function's). (The machines' API's are its nested stack's: machine-api.test.ts.)
+      // (pool-triggers.ts), the console app client's two (app-client.ts: its function's and CDK's framework
+      // function's), and the upgrade's backfill's two (backfill.ts, the same). (The machines' API's are its nested
+      // stack's: machine-api.test.ts.)
       const authorizers = b.stack.scimAuthorizerFunction ? 1 : 0;
       const pool = b.stack.poolTriggers.functionsByHandler.size + 1;
       expect(groups.length, env).toBe(
-        handlers().size + 4 + b.stack.streaming.functionsByHandler.size + authorizers + b.stack.ssoTriggers.functions.size + pool + 2,
+        handlers().size + 4 + b.stack.streaming.functionsByHandler.size + authorizers + b.stack.ssoTriggers.functions.size + pool + 2 + 2,
       );
       for (const [id, g] of groups) expect(g.Properties.RetentionInDays, `${env} ${id}`).toBe(s.logRetention);
     });

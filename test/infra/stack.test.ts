@@ -157,18 +157,20 @@ describe("functions", () => {
     // The other functions are CDK's own (the console deployment's, in Python), the trail's three (trail.ts: the
     // digest function, the public-key reader and CDK's custom-resource framework function), and the three
     // without a route (infra/streaming.ts: export worker, stream consumer, webhook retrier), and the console app
-    // client's two (infra/app-client.ts: its custom resource's function and CDK's framework function).
+    // client's two (infra/app-client.ts: its custom resource's function and CDK's framework function), and the upgrade's
+    // backfill's two (infra/backfill.ts, the same).
     const { exportWorker, consumer, retrier } = stack.streaming;
     expect(fns.filter(([, f]) => String(f.Properties.Runtime).startsWith("nodejs"))).toHaveLength(
       // + the SCIM routes' Lambda authorizer (docs/scim.md) + the user pool's SSO triggers (docs/sso.md, infra/sso-triggers.ts)
       // + the pool's own functions (its other triggers and the activity export's subscriber, infra/pool-triggers.ts)
-      // + the console app client's two.
+      // + the console app client's two + the backfill's two.
       handlers().size +
         3 +
         [exportWorker, consumer, retrier].length +
         1 +
         stack.ssoTriggers.functions.size +
         stack.poolTriggers.functionsByHandler.size +
+        2 +
         2,
     );
     expect(stack.functions.size).toBe(handlers().size);

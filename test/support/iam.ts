@@ -12,6 +12,7 @@ import { type CfnResource, type NestedStack, Stack } from "aws-cdk-lib";
 import { Template } from "aws-cdk-lib/assertions";
 import type { NodejsFunction } from "aws-cdk-lib/aws-lambda-nodejs";
 import { APP_CLIENT_HANDLER } from "../../infra/app-client.js";
+import { BACKFILL_HANDLER } from "../../infra/backfill.js";
 import type { IamRequest } from "../../infra/local/aws-requests.js";
 import { TEST_ACCOUNT } from "../../infra/local/aws-requests.js";
 import { LOCAL_EXPORTS_BUCKET } from "../../infra/local/env.js";
@@ -103,7 +104,8 @@ const functionName = (handler: string) => `institution-admin-${handler.replace(/
  * Every function of the stack and its handler: the routes', the SCIM authorizer and the machines' API's two (the key
  * authorizer and the `$default` refusal, in its nested stack, docs/api-keys.md): the API functions, `api`; the
  * streaming ones, the digest function, and the user pool's (the SSO triggers, and the pool's own in nested stacks of
- * their own, infra/pool-triggers.ts, which the local Lambda endpoint runs) and the app client's custom resource.
+ * their own, infra/pool-triggers.ts, which the local Lambda endpoint runs), the app client's custom resource and the
+ * upgrade's backfill (infra/backfill.ts).
  */
 function functionsOf(stack: InstitutionAdminStack): Map<string, { role: CfnResource; fn: CfnResource; api: boolean }> {
   const api = new Map([
@@ -120,6 +122,8 @@ function functionsOf(stack: InstitutionAdminStack): Map<string, { role: CfnResou
     ...stack.ssoTriggers.functions,
     ...stack.poolTriggers.functionsByHandler,
     [APP_CLIENT_HANDLER, stack.consoleClient.function],
+    // The upgrade's backfill of the senders' records (infra/backfill.ts), a custom resource too.
+    [BACKFILL_HANDLER, stack.sentRecordsBackfill.function],
   ]);
   const out = new Map<string, { role: CfnResource; fn: CfnResource; api: boolean }>();
   for (const [handler, fn] of all) {
