@@ -416,10 +416,11 @@ describe("alarms beside the route table's functions: the authorizers, the machin
       ...tokens.flatMap((id) => refsIn(resources[id]?.Properties?.Environment?.Variables?.USER_ON_EVENT_FUNCTION_ARN ?? "")),
     ]);
     const helpers = fns.filter(({ where, id }) => where === "api" && deployment.has(id));
-    // The app client's and the public key's functions and their two providers, and the console upload.
+    // The app client's, the upgrade's backfill's and the public key's functions, their providers, and the console upload.
     expect(helpers.map(({ id }) => id).sort()).toEqual(
       [
         logicalId(stack.consoleClient.function),
+        logicalId(stack.sentRecordsBackfill.function),
         ...fns
           .filter(({ r }) => /^(Custom resource: |AWS CDK resource provider framework)/.test(r.Properties.Description ?? ""))
           .map(({ id }) => id),
