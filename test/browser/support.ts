@@ -221,7 +221,9 @@ export function useBrowser(): Browsing {
       if (!w.page || !w.problems.some((p) => p.includes("#185") || p.includes("Maximum update depth"))) continue;
       const log = await reactCommits(w.page).catch(() => []);
       const longest = log.reduce<ReactCommit | undefined>((a, c) => (c.streak > (a?.streak ?? 0) ? c : a), undefined);
-      w.problems.push(`longest run of commits leaving updates pending: ${longest?.streak ?? 0}; it rendered ${JSON.stringify(longest?.rendered ?? [])}`);
+      w.problems.push(
+        `longest run of commits leaving updates pending: ${longest?.streak ?? 0}; it rendered ${JSON.stringify(longest?.rendered ?? [])}`,
+      );
     }
     const problems = watches.flatMap((w) => w.problems);
     for (const c of contexts) await c.close().catch(() => {});
