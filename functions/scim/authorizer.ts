@@ -12,8 +12,8 @@
 import type { APIGatewayRequestAuthorizerEventV2, APIGatewaySimpleAuthorizerWithContextResult } from "aws-lambda";
 import { fromOrigin } from "../../shared/origin.js";
 import type { TokenTarget } from "../../shared/scim/model.js";
-import { getTokenTarget } from "../../shared/scim/repository.js";
 import { hashToken, plausibleToken } from "../../shared/scim/token.js";
+import { getTokenTarget } from "../../shared/scim/token-target.js";
 
 type Answer = APIGatewaySimpleAuthorizerWithContextResult<TokenTarget> | { isAuthorized: false };
 
