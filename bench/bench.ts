@@ -7,6 +7,7 @@
  *   npm run bench                              # every measure
  *   npm run bench -- --quick                   # fewer rounds and runs, for iterating; the same budgets
  *   npm run bench -- --only=requests,gateway   # some measures (names as in report.ts)
+ *   npm run bench -- --only=bundles,cold --functions=scim/authorizer,institutions/create   # some functions' rows
  *
  * Each measure is one module, with its budget as a named constant: bundles.ts, requests.ts, gateway.ts,
  * cold.ts, growth.ts, export.ts, exports.ts, webhooks.ts; sso.ts adds the SSO sign-in's round trips to the requests measure, composition.ts adds the bundles' contents to the bundles measure. The console's measure (console.ts, when present) is run too.
@@ -30,6 +31,16 @@ const only = args
 const unknown = only?.filter((m) => !(m in MEASURES));
 if (unknown?.length) throw new Error(`--only: no measure ${unknown.join(", ")} (there are ${Object.keys(MEASURES).join(", ")})`);
 const want = (m: Measure) => !only || only.includes(m);
+/** The bundles and cold measures for these functions only (names as in the bench's rows). */
+const functions = args
+  .find((a) => a.startsWith("--functions="))
+  ?.slice("--functions=".length)
+  .split(",");
+const pick = <T extends { name: string }>(all: T[]): T[] => {
+  const missing = functions?.filter((f) => !all.some((b) => b.name === f));
+  if (missing?.length) throw new Error(`--functions: no function ${missing.join(", ")}`);
+  return functions ? all.filter((b) => functions.includes(b.name)) : all;
+};
 
 /** Console budgets (the console's own measure is bench/console.ts). */
 export const CONSOLE_FIRST_PAGE_MS = 1_500;
@@ -81,8 +92,8 @@ async function main(): Promise<number> {
   await measure(rows, "bundles", async () => {
     const { measureBundles, bundleRows, clientRows, bundles } = await import("./bundles.js");
     const { measureComposition, compositionRows } = await import("./composition.js");
-    const results = await measureBundles(join(dataDir, "bundles"), { ...(quick && { rounds: 3 }), log });
-    const composition = await measureComposition(join(dataDir, "composition"), bundles());
+    const results = await measureBundles(join(dataDir, "bundles"), { ...(quick && { rounds: 3 }), log, pick });
+    const composition = await measureComposition(join(dataDir, "composition"), pick(bundles()));
     return [...bundleRows(results), ...clientRows(results), ...compositionRows(composition)];
   });
 
@@ -127,7 +138,7 @@ async function main(): Promise<number> {
           const { measureCold, coldRows, memoryRows } = await import("./cold.js");
           ensureSynth(step);
           const reference = await buildReference(join(dataDir, "cold"));
-          const cold = await measureCold(stack, gateway.url, reference, { ...(quick && { rounds: 3 }), log });
+          const cold = await measureCold(stack, gateway.url, reference, { ...(quick && { rounds: 3 }), log, pick });
           return [...coldRows(cold), ...memoryRows(cold)];
         });
         await measure(rows, "growth", async () => {

@@ -160,10 +160,13 @@ export interface BundleResults {
   readonly files?: Record<string, string>;
 }
 
-export async function measureBundles(dir: string, opts: { rounds?: number; log: (s: string) => void }): Promise<BundleResults> {
+export async function measureBundles(
+  dir: string,
+  opts: { rounds?: number; log: (s: string) => void; pick?: (all: Bundle[]) => Bundle[] },
+): Promise<BundleResults> {
   ensureSynth(opts.log);
   const referenceFile = await buildReference(dir);
-  const targets = bundles();
+  const targets = (opts.pick ?? ((all) => all))(bundles());
   const functions: BundleResult[] = targets.map((b) => ({ name: b.name, bytes: statSync(b.file).size, imports: [], referenceImports: [] }));
   const rounds = opts.rounds ?? ROUNDS;
   for (let r = 0; r < rounds; r++) {

@@ -153,7 +153,7 @@ export async function measureCold(
   stack: LocalStack,
   gatewayUrl: string,
   referenceFile: string,
-  opts: { rounds?: number; log: (s: string) => void },
+  opts: { rounds?: number; log: (s: string) => void; pick?: (all: Bundle[]) => Bundle[] },
 ): Promise<ColdResult[]> {
   const rounds = opts.rounds ?? ROUNDS;
   const api = new Api(gatewayUrl);
@@ -181,7 +181,9 @@ export async function measureCold(
     );
     const api_ = handlers();
     const authorizers = new Set(["scim/authorizer", "api-keys/authorizer"]);
-    const targets: Bundle[] = bundles().filter((b) => (api_.has(b.name) || authorizers.has(b.name)) && !OFF_REQUEST_PATH.has(b.name));
+    const targets: Bundle[] = (opts.pick ?? ((all) => all))(bundles()).filter(
+      (b) => (api_.has(b.name) || authorizers.has(b.name)) && !OFF_REQUEST_PATH.has(b.name),
+    );
     // The calls of each function: a scenario of one of its routes, else its first route with the fallback event.
     const events = new Map<string, { route: string; next: (i: number) => unknown }>();
     // The SCIM routes run behind their authorizer: a directory connection of the owner's institution, its token

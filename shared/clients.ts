@@ -16,7 +16,7 @@ import {
 import { localCredentials, observe } from "./aws.js";
 import { config } from "./config.js";
 import type { Key } from "./tables.js";
-import { tracer } from "./telemetry.js";
+import { tracer } from "./tracer.js";
 
 /**
  * The DynamoDB timeout and retry policy, chosen so that a DynamoDB that does not answer costs a request at

@@ -10,7 +10,7 @@ import { CognitoIdentityProviderClient } from "@aws-sdk/client-cognito-identity-
 import { localCredentials, observe } from "./aws.js";
 import { config } from "./config.js";
 import { readSettings, USERS } from "./settings.js";
-import { tracer } from "./telemetry.js";
+import { tracer } from "./tracer.js";
 
 /** How long a call may take: its connection, and the whole request (milliseconds). */
 export interface CognitoBounds {

@@ -14,7 +14,7 @@ import { SESClient, SendEmailCommand } from "@aws-sdk/client-ses";
 import { localCredentials, observe } from "./aws.js";
 import { config } from "./config.js";
 import { MAIL, readSettings } from "./settings.js";
-import { tracer } from "./telemetry.js";
+import { tracer } from "./tracer.js";
 
 const env = readSettings(MAIL(), ["MAIL_FROM", "APP_BASE_URL", "SES_CONFIGURATION_SET"]);
 

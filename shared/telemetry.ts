@@ -1,5 +1,5 @@
 /**
- * Powertools for AWS Lambda: the module-scope Logger, Metrics and Tracer every function shares, and the
+ * Powertools for AWS Lambda: the module-scope Logger, Metrics and Tracer (shared/tracer.ts) every function shares, and the
  * middy middlewares that put them around a handler (`telemetry()`, first in the one middy stack).
  *
  * Nothing here touches the network at import: the Logger and Metrics write to stdout (EMF for metrics), and
@@ -13,21 +13,20 @@
 import { Logger } from "@aws-lambda-powertools/logger";
 import { injectLambdaContext } from "@aws-lambda-powertools/logger/middleware";
 import { Metrics, MetricUnit } from "@aws-lambda-powertools/metrics";
-import { Tracer } from "@aws-lambda-powertools/tracer";
 import { captureLambdaHandler } from "@aws-lambda-powertools/tracer/middleware";
 import type { MiddlewareObj, Request } from "@middy/core";
 import type { APIGatewayProxyEventV2, APIGatewayProxyStructuredResultV2, Context } from "aws-lambda";
-import { METRIC, METRICS_NAMESPACE, SERVICE_NAME } from "./observability.js";
+import { METRIC, METRICS_NAMESPACE } from "./observability.js";
 import { readSettings, TELEMETRY } from "./settings.js";
+import { serviceName, tracer } from "./tracer.js";
 
-const env = readSettings(TELEMETRY(), ["POWERTOOLS_SERVICE_NAME", "POWERTOOLS_METRICS_NAMESPACE"]);
-const serviceName = env.POWERTOOLS_SERVICE_NAME ?? SERVICE_NAME;
+export { tracer };
+
+const env = readSettings(TELEMETRY(), ["POWERTOOLS_METRICS_NAMESPACE"]);
 
 export const logger = new Logger({ serviceName });
 
 export const metrics = new Metrics({ serviceName, namespace: env.POWERTOOLS_METRICS_NAMESPACE ?? METRICS_NAMESPACE });
-
-export const tracer = new Tracer({ serviceName });
 
 type Event = APIGatewayProxyEventV2;
 type Result = APIGatewayProxyStructuredResultV2;

@@ -14,8 +14,8 @@ import type { APIGatewayRequestAuthorizerEventV2, APIGatewaySimpleAuthorizerWith
 import { authorizer, unauthorized } from "../../shared/failures.js";
 import { fromOrigin } from "../../shared/origin.js";
 import type { TokenTarget } from "../../shared/scim/model.js";
-import { getTokenTarget } from "../../shared/scim/repository.js";
 import { hashToken, plausibleToken } from "../../shared/scim/token.js";
+import { getTokenTarget } from "../../shared/scim/token-target.js";
 
 type Answer = APIGatewaySimpleAuthorizerWithContextResult<TokenTarget> | { isAuthorized: false };
 

@@ -6,13 +6,15 @@
  * The skeleton is TR39's own algorithm, NFD → prototype of each character → NFD, over the mapping of
  * Unicode's confusables.txt as the `unhomoglyph` package ships it (nodeca; its data, not its function:
  * the function compiles one regular expression of 6,311 alternatives at import, ~20 ms of cold start on
- * every function that loads it, where a lookup per character costs nothing). Only the functions that
- * write a number's guard (create, update, delete) reach this module, so only their bundles carry the
- * mapping (~115 KB), and they import it dynamically (repository.ts): it is evaluated when a number is
+ * every function that loads it, where a lookup per character costs nothing), less the characters that
+ * NFKC and lowercasing leave out of a key (confusables.json, written by confusables-generate.ts). Only the
+ * functions that write a number's guard (create, update, delete) reach this module, so only their bundles
+ * carry the table (~40 KB), and they import it dynamically (repository.ts): it is evaluated when a number is
  * first checked, not at every cold start.
  */
-import prototypes from "unhomoglyph/data.json" with { type: "json" };
+
 import { type Key, keys } from "../tables.js";
+import prototypes from "./confusables.json" with { type: "json" };
 
 const mapping = prototypes as Record<string, string>;
 

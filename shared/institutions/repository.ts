@@ -38,7 +38,7 @@ export type HasCohorts = { readonly kind: "has_cohorts" };
 /** The account has created its `config.accountDailyInstitutionLimit` institutions of the UTC day. */
 export type DailyLimit = { readonly kind: "daily_limit" };
 
-/** Imported when a number is checked: its confusables mapping (~115 KB of JSON) is off the cold start of every write. */
+/** Imported when a number is checked: its confusables table (~40 KB) is off the cold start of every write. */
 const guardKey = async (i: Pick<Institution, "account_id" | "registration_number">) =>
   i.registration_number ? (await import("./registration-number.js")).registrationGuard(i.account_id, i.registration_number) : undefined;
 

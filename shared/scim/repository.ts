@@ -1,6 +1,6 @@
 /**
  * Data access for directory provisioning (docs/scim.md). The connection sits beside its institution
- * (`INST#<id>` / `SCIM`), its token's lookup item is keyed by the token's hash (the authorizer's one GetItem),
+ * (`INST#<id>` / `SCIM`), its token's lookup item is keyed by the token's hash (the authorizer's one GetItem, token-target.ts),
  * and the directory's users, groups and grants share one partition per connection, so that a SCIM request
  * reads everything it needs in two round trips: the institution and the connection (two GetItems), then
  * one Query of that partition. Every write bumps the connection's `version` under the condition that it is
@@ -55,12 +55,6 @@ function resourceOf(item: Record<string, unknown>): Resource {
   const r = withoutKey<Resource>(item);
   const attributes: unknown = r.attributes;
   return { ...r, attributes: typeof attributes === "string" ? (JSON.parse(attributes) as Resource["attributes"]) : r.attributes };
-}
-
-/** The token's target, for the authorizer: one GetItem, eventually consistent (a new token is never used within a second). */
-export async function getTokenTarget(tokenHash: string): Promise<TokenTarget | undefined> {
-  const out = await db.send(new GetCommand({ TableName: T(), Key: scimKeys.token(tokenHash) }));
-  return out.Item && withoutKey<TokenTarget>(out.Item);
 }
 
 /** Everything of one connection a SCIM request works on. */

@@ -6,9 +6,11 @@
  *
  * Parsed safely: a document with a DOCTYPE is refused before any parser sees it, so no external entity is
  * fetched and no entity expanded ("billion laughs"); @xmldom/xmldom, namespace-aware, does neither anyway.
+ * xmldom is imported when a document is first parsed: the SSO connection's function evaluates it (91 KiB, an HTML
+ * entity table included) only for a SAML connect or update, not at each cold start (docs/cold-starts.md).
  */
 import { X509Certificate } from "node:crypto";
-import { DOMParser, type Element } from "@xmldom/xmldom";
+import type { Element } from "@xmldom/xmldom";
 
 const MD = "urn:oasis:names:tc:SAML:2.0:metadata";
 const DS = "http://www.w3.org/2000/09/xmldsig#";
@@ -48,9 +50,13 @@ function descendants(parent: Element, ns: string, name: string): Element[] {
 }
 
 /** The IdP of `xml`, or every problem found. `locationOk` judges a single sign-on URL. */
-export function parseIdpMetadata(xml: string, locationOk: (url: string) => boolean): { idp: SamlIdp } | { errors: string[] } {
+export async function parseIdpMetadata(
+  xml: string,
+  locationOk: (url: string) => boolean,
+): Promise<{ idp: SamlIdp } | { errors: string[] }> {
   // Before any parser: no DTD, so no external entity and no expansion, whatever a parser would do with them.
   if (/<!DOCTYPE|<!ENTITY/i.test(xml)) return { errors: [METADATA_ERRORS.doctype] };
+  const { DOMParser } = await import("@xmldom/xmldom");
   let root: Element | null;
   try {
     const doc = new DOMParser({

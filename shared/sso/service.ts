@@ -90,7 +90,7 @@ async function checkIdp(source: Source): Promise<Pick<Connection, "saml" | "oidc
       if (fetched.kind === "refused") throw new ValidationFailed([fetched.message]);
       xml = fetched.body;
     }
-    const parsed = parseIdpMetadata(xml ?? "", endpointOk);
+    const parsed = await parseIdpMetadata(xml ?? "", endpointOk);
     if ("errors" in parsed) throw new ValidationFailed(parsed.errors);
     // At most what a sign-in needs: a few endpoints and certificates (a rollover has two).
     const idp = { ...parsed.idp, sso: parsed.idp.sso.slice(0, 4), certificates: parsed.idp.certificates.slice(0, 4) };

@@ -1,5 +1,5 @@
 /**
- * The confusables mapping (unhomoglyph's data, ~115 KB of JSON) is evaluated when a registration number is
+ * The confusables table (shared/institutions/confusables.json, ~40 KB) is evaluated when a registration number is
  * first checked, never at a function's import: a cold start of the institution writes does not pay for it.
  * Two checks: in every function's bundle graph the mapping's module is reached only by a dynamic import; and
  * at run time, a fresh process that imports the create handler has not loaded the data, until a number is
@@ -17,6 +17,7 @@ import { ROOT } from "../../infra/local/services.js";
 import { handlers } from "../../shared/routes.js";
 
 const MODULE = "shared/institutions/registration-number.ts";
+const TABLE = "shared/institutions/confusables.json";
 const dir = mkdtempSync(join(tmpdir(), "confusables-"));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
@@ -35,9 +36,14 @@ describe("the confusables mapping", () => {
       logLevel: "error",
     });
     const edges = Object.entries(metafile.inputs).flatMap(([from, input]) =>
-      input.imports.filter((i) => i.path === MODULE || i.path.startsWith("unhomoglyph")).map((i) => ({ from, to: i.path, kind: i.kind })),
+      input.imports
+        .filter((i) => i.path === MODULE || i.path === TABLE || i.path.startsWith("unhomoglyph"))
+        .map((i) => ({ from, to: i.path, kind: i.kind })),
     );
-    // The module itself imports the data statically; everything else reaches the module by import().
+    // The module itself imports the table statically; everything else reaches the module by import().
+    expect(edges).toContainEqual({ from: MODULE, to: TABLE, kind: "import-statement" });
+    // No function carries unhomoglyph's full mapping: the table is its part a number's key can reach.
+    expect(edges.filter((e) => e.to.startsWith("unhomoglyph"))).toEqual([]);
     const others = edges.filter((e) => e.from !== MODULE);
     expect(others.length).toBeGreaterThan(0);
     expect(others.filter((e) => e.kind !== "dynamic-import")).toEqual([]);
@@ -75,7 +81,7 @@ export async function load(url, context, next) { appendFileSync(${JSON.stringify
     expect(res.status, res.stderr).toBe(0);
     const [atImport = "", afterwards = ""] = readFileSync(log, "utf8").split("-- imported\n");
     expect(atImport).toContain("functions/institutions/create.ts");
-    expect(atImport).not.toContain("unhomoglyph");
-    expect(afterwards).toContain("unhomoglyph/data.json");
+    expect(atImport).not.toContain("confusables.json");
+    expect(afterwards).toContain(TABLE);
   }, 60_000);
 });

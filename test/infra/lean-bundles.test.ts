@@ -7,7 +7,8 @@
  *   client whose package a dynamically imported module reaches, so this fails when a module that is imported
  *   dynamically (idempotency.ts, users.ts, exports/link.ts, registration-number.ts) imports the DynamoDB client;
  * - the Cognito commands a function never sends (users.ts imported statically: transfer, open, register, SCIM);
- * - semver, whose one importer, the X-Ray SDK's AWS SDK v2 patcher, gets one function (shared/lambda-semver.ts).
+ * - semver, whose one importer, the X-Ray SDK's AWS SDK v2 patcher, gets one function (shared/lambda-semver.ts);
+ * - in the two authorizers, the route pipeline: they hold their one GetItem and the Tracer (shared/tracer.ts).
  * And the modules the aliases put in the packages' place do what the packages did for their callers.
  */
 import { mkdtempSync, rmSync } from "node:fs";
@@ -108,6 +109,31 @@ describe("the deployed bundles", () => {
       "sso/connection",
     ]);
   }, 300_000);
+
+  it("of the two authorizers hold their one read and the Tracer, nothing of the route pipeline (a route function does)", async () => {
+    // What only the middy stack, its telemetry, the audit door or the domain's schemas bring.
+    const PIPELINE =
+      /node_modules\/(@middy\/|@aws-lambda-powertools\/(logger|metrics)\/)|^shared\/(pipeline|telemetry|audit|institutions\/schema)\.ts$/;
+    const inputsOf = async (handler: string) =>
+      (
+        await kept(handler, (outfile) =>
+          bundleAsDeployed({ entryPoints: [join(ROOT, "functions", `${handler}.ts`)], outfile, define: bundlingDefine(false) }),
+        )
+      )[0] ?? [];
+    const route = await inputsOf("institutions/show");
+    expect(route.filter((p) => PIPELINE.test(p)).length).toBeGreaterThan(4);
+    for (const authorizer of ["api-keys/authorizer", "scim/authorizer"]) {
+      const inputs = await inputsOf(authorizer);
+      expect(
+        inputs.filter((p) => PIPELINE.test(p)),
+        authorizer,
+      ).toEqual([]);
+      expect(
+        inputs.some((p) => p.includes("node_modules/@aws-lambda-powertools/tracer/")),
+        authorizer,
+      ).toBe(true);
+    }
+  }, 120_000);
 });
 
 describe("semver's place (shared/lambda-semver.ts)", () => {

@@ -58,9 +58,9 @@ describe("SAML metadata", () => {
   const md = (extra = "", opts: { certificate?: string | null } = {}) =>
     samlMetadata({ entityId: "https://idp.test/e", ssoUrl: "https://idp.test/sso", extra, ...opts });
 
-  it("gives the IdP's entity ID, its single sign-on services (redirect first) and signing certificates", () => {
+  it("gives the IdP's entity ID, its single sign-on services (redirect first) and signing certificates", async () => {
     const post = '<md:SingleSignOnService Binding="urn:oasis:names:tc:SAML:2.0:bindings:HTTP-POST" Location="https://idp.test/post"/>';
-    const parsed = parseIdpMetadata(md(post), anyUrl);
+    const parsed = await parseIdpMetadata(md(post), anyUrl);
     expect(parsed).toEqual({
       idp: {
         entity_id: "https://idp.test/e",
@@ -73,21 +73,21 @@ describe("SAML metadata", () => {
     });
   });
 
-  it("needs a signing certificate (an encryption key is none) and a single sign-on service the check allows", () => {
+  it("needs a signing certificate (an encryption key is none) and a single sign-on service the check allows", async () => {
     const encryptionOnly = md().replace('use="signing"', 'use="encryption"');
-    expect(parseIdpMetadata(encryptionOnly, anyUrl)).toEqual({ errors: [METADATA_ERRORS.noCertificate] });
-    expect(parseIdpMetadata(md("", { certificate: null }), () => false)).toEqual({
+    expect(await parseIdpMetadata(encryptionOnly, anyUrl)).toEqual({ errors: [METADATA_ERRORS.noCertificate] });
+    expect(await parseIdpMetadata(md("", { certificate: null }), () => false)).toEqual({
       errors: [METADATA_ERRORS.noCertificate, METADATA_ERRORS.noSso],
     });
   });
 
-  it("refuses a DOCTYPE or entity before parsing, several IdPs, and what is not metadata", () => {
-    expect(parseIdpMetadata(`<!DOCTYPE x>${md()}`, anyUrl)).toEqual({ errors: [METADATA_ERRORS.doctype] });
+  it("refuses a DOCTYPE or entity before parsing, several IdPs, and what is not metadata", async () => {
+    expect(await parseIdpMetadata(`<!DOCTYPE x>${md()}`, anyUrl)).toEqual({ errors: [METADATA_ERRORS.doctype] });
     const entity = md().replace('entityID="https://idp.test/e"', 'entityID="https://idp.test/e"');
     const two = `<md:EntitiesDescriptor xmlns:md="urn:oasis:names:tc:SAML:2.0:metadata">${[entity, entity.replace("/e", "/f")].map((e) => e.replace('<?xml version="1.0" encoding="UTF-8"?>', "")).join("")}</md:EntitiesDescriptor>`;
-    expect(parseIdpMetadata(two, anyUrl)).toEqual({ errors: [METADATA_ERRORS.several] });
-    expect(parseIdpMetadata('<EntityDescriptor xmlns="urn:other"/>', anyUrl)).toEqual({ errors: [METADATA_ERRORS.notMetadata] });
-    expect(parseIdpMetadata("", anyUrl)).toEqual({ errors: [METADATA_ERRORS.malformed] });
+    expect(await parseIdpMetadata(two, anyUrl)).toEqual({ errors: [METADATA_ERRORS.several] });
+    expect(await parseIdpMetadata('<EntityDescriptor xmlns="urn:other"/>', anyUrl)).toEqual({ errors: [METADATA_ERRORS.notMetadata] });
+    expect(await parseIdpMetadata("", anyUrl)).toEqual({ errors: [METADATA_ERRORS.malformed] });
   });
 });
 
