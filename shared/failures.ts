@@ -5,8 +5,6 @@
  * ERROR, and that line is what the function's log group counts and alarms on (`failureCount`, infra/monitoring.ts).
  * A refusal passes as it is and is never logged at ERROR.
  */
-import { logger } from "./telemetry.js";
-
 /** What the ERROR line names: its message, and the function (`handler`) and whatever else tells it apart. */
 export type FailureFields = { readonly message: string; readonly handler: string } & Readonly<Record<string, string>>;
 
@@ -25,6 +23,8 @@ export function loggingFailures<E, R>(
       return await handler(event);
     } catch (error) {
       if (refusal(error)) throw error;
+      // Loaded at the first failure: an authorizer's cold start does not evaluate the logger (docs/cold-starts.md).
+      const { logger } = await import("./telemetry.js");
       logger.error(fields, error instanceof Error ? error : String(error));
       throw rethrow(error);
     }

@@ -8,7 +8,8 @@
  *   dynamically (idempotency.ts, users.ts, exports/link.ts, registration-number.ts) imports the DynamoDB client;
  * - the Cognito commands a function never sends (users.ts imported statically: transfer, open, register, SCIM);
  * - semver, whose one importer, the X-Ray SDK's AWS SDK v2 patcher, gets one function (shared/lambda-semver.ts);
- * - in the two authorizers, the route pipeline: they hold their one GetItem and the Tracer (shared/tracer.ts).
+ * - in the two authorizers, the route pipeline: at import they evaluate their one read and the Tracer
+ *   (shared/tracer.ts); the logger loads at a first failure (shared/failures.ts).
  * And the modules the aliases put in the packages' place do what the packages did for their callers.
  */
 import { mkdtempSync, rmSync } from "node:fs";
@@ -110,20 +111,36 @@ describe("the deployed bundles", () => {
     ]);
   }, 300_000);
 
-  it("of the two authorizers hold their one read and the Tracer, nothing of the route pipeline (a route function does)", async () => {
+  it("of the two authorizers evaluate their one read and the Tracer at import, nothing of the route pipeline (a route function does)", async () => {
     // What only the middy stack, its telemetry, the audit door or the domain's schemas bring.
     const PIPELINE =
       /node_modules\/(@middy\/|@aws-lambda-powertools\/(logger|metrics)\/)|^shared\/(pipeline|telemetry|audit|institutions\/schema)\.ts$/;
-    const inputsOf = async (handler: string) =>
-      (
-        await kept(handler, (outfile) =>
-          bundleAsDeployed({ entryPoints: [join(ROOT, "functions", `${handler}.ts`)], outfile, define: bundlingDefine(false) }),
-        )
-      )[0] ?? [];
-    const route = await inputsOf("institutions/show");
+    /**
+     * The inputs a cold start evaluates: those the entry reaches through static imports. A module behind a dynamic
+     * import (the logger an authorizer loads at its first failure, shared/failures.ts) is bundled, but runs only then.
+     */
+    const evaluatedAtImport = async (handler: string): Promise<string[]> => {
+      const entry = `functions/${handler}.ts`;
+      const metafile = await bundleAsDeployed({
+        entryPoints: [join(ROOT, entry)],
+        outfile: join(dir, `evaluated-${handler.replace("/", "-")}`, "index.mjs"),
+        define: bundlingDefine(false),
+      });
+      const reached = new Set<string>();
+      const queue = Object.keys(metafile.inputs).filter((p) => p.endsWith(entry));
+      expect(queue, entry).toHaveLength(1);
+      while (queue.length > 0) {
+        const path = queue.pop() as string;
+        if (reached.has(path)) continue;
+        reached.add(path);
+        for (const i of metafile.inputs[path]?.imports ?? []) if (i.kind !== "dynamic-import" && !i.external) queue.push(i.path);
+      }
+      return [...reached];
+    };
+    const route = await evaluatedAtImport("institutions/show");
     expect(route.filter((p) => PIPELINE.test(p)).length).toBeGreaterThan(4);
     for (const authorizer of ["api-keys/authorizer", "scim/authorizer"]) {
-      const inputs = await inputsOf(authorizer);
+      const inputs = await evaluatedAtImport(authorizer);
       expect(
         inputs.filter((p) => PIPELINE.test(p)),
         authorizer,
