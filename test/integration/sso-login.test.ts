@@ -367,8 +367,10 @@ describe("signing in with an institution through the managed login", () => {
     // The password form's answer posted anyway: no code, the browser stays at the managed login.
     const posted = await browser.go(`${stack.cognitoDomain}/oauth2/authorize`, { ...params, ...challenge, username: email, password });
     expect([posted.status, posted.url.startsWith(stack.cognitoDomain)]).toEqual([400, true]);
-    // A provider's link is that provider's sign-in.
-    const link = /href="([^"]+)"/.exec(login.body)?.[1]?.replace(/&#38;/g, "&");
+    // A provider's link is that provider's sign-in (the pool lists every connected institution's: this one's by name).
+    const anchor = login.body.split('<a href="').find((a) => a.includes(`">Continue with ${provider}</a>`));
+    const link = anchor?.slice(0, anchor.indexOf('"')).replace(/&#38;/g, "&");
+    expect(link).toBeTruthy();
     const viaLink = await browser.go(new URL(String(link), stack.cognitoDomain).href);
     expect(formOf(viaLink)?.action).toBe(`${saml.url}/sso`);
 
