@@ -41,8 +41,9 @@ export const TRIGGER_ACTIONS: Record<TriggerHandler, readonly string[]> = {
 export const TRIGGER_ACCESS: Readonly<Record<TriggerHandler, RouteAccess>> = {
   // Reads the provider, the guard, the institution and the connection; a refusal is an event.
   "sso/pre-sign-up": { main: ["GetItem"], events: ["append"] },
-  // Membership on first sign-in (the door's access records, markers and the institution's seats) and its events.
-  "sso/pre-token-generation": { main: ["GetItem", "Query", "PutItem", "UpdateItem", "ConditionCheckItem"], events: ["append"] },
+  // Membership on first sign-in (the door's access records, markers and the institution's seats) and its events. A
+  // sign-in only grants: it lists nothing (no Query) and keeps no seat it must check (no ConditionCheckItem).
+  "sso/pre-token-generation": { main: ["GetItem", "PutItem", "UpdateItem"], events: ["append"] },
   // Reads only.
   "sso/pre-authentication": { main: ["GetItem"] },
 };
