@@ -123,58 +123,61 @@ describe("webhooks", () => {
     expect((await call("GET", HOOKS, { token: tok })).body.webhooks).toHaveLength(5);
   });
 
-  it("a receiver failing for the whole retry window is disabled, recorded as webhook_disabled, and gets nothing more", async () => {
-    const mine = uniq("acct");
-    const tok = await token(uniqEmail("wh-dead"), { superAdmin: true, account: mine });
-    const dead = await receiver(Number.POSITIVE_INFINITY);
-    try {
-      const created = await call("POST", HOOKS, { token: tok, body: { webhook: { url: dead.url } } });
-      expect(created.status).toBe(201);
-      const id: string = created.body.webhook.id;
-      // The stack's consumer fails its first delivery: the webhook is failing from then on.
-      const failing = await until(
-        "the webhook failing",
-        async () => {
-          const listed = (await call("GET", HOOKS, { token: tok })).body.webhooks.find((w: { id: string }) => w.id === id);
-          return listed?.failing_since ? listed : undefined;
-        },
-        20_000,
-      );
-      expect(failing).toMatchObject({ status: "enabled", disabled_at: null });
-
-      // A day later (this process delivers with a clock of its own; its attempts fail too): one more failure, the
-      // retrier's (its requests held to its role by the IAM check, docs/iam.md, as the disabling write's).
-      const [event] = await eventsOf(tok);
-      const record = await getWebhook(mine, id);
-      if (!event || !record) throw new Error("no event or no webhook record");
-      const later = new Date(Date.parse(failing.failing_since) + webhookConfig.retryWindowSeconds * 1000 + 60_000);
-      const attempt = await asFunction("webhooks/retry", () => deliver(record, { ...event, id: `${event.id}-later` }, later));
-      expect(attempt.status).not.toBe("delivered");
-
-      const listed = (await call("GET", HOOKS, { token: tok })).body.webhooks.find((w: { id: string }) => w.id === id);
-      expect(listed).toMatchObject({ status: "disabled", failing_since: failing.failing_since, disabled_at: later.toISOString() });
-      const trail = await call("GET", paths.securityEvents, { token: tok, query: { event_type: "webhook_disabled" } });
-      expect(trail.body.events).toHaveLength(1);
-      expect(trail.body.events[0].details).toMatchObject({ webhook_id: id, url: dead.url, failing_since: failing.failing_since });
-
-      // Disabled: the next event of the account reaches a healthy webhook of the account, and not this one.
-      const healthy = await receiver(0);
+  // Either function that delivers may make the disabling attempt: each runs as itself, so the IAM check holds its
+  // writes (webhook_disabled included) to its own role (docs/iam.md).
+  for (const disabler of ["webhooks/retry", "streaming/consume"] as const) {
+    it(`a receiver failing for the whole retry window is disabled (by ${disabler}), recorded as webhook_disabled, and gets nothing more`, async () => {
+      const mine = uniq("acct");
+      const tok = await token(uniqEmail("wh-dead"), { superAdmin: true, account: mine });
+      const dead = await receiver(Number.POSITIVE_INFINITY);
       try {
-        expect((await call("POST", HOOKS, { token: tok, body: { webhook: { url: healthy.url } } })).status).toBe(201);
-        const attempts = dead.received.length;
-        const made = await call("POST", paths.institutions, { token: tok, body: { institution: { name: uniq("After U") } } });
-        expect(made.status).toBe(201);
-        await until("the new event at the healthy webhook", async () =>
-          healthy.received.some((r) => r.body.includes(made.body.institution.id)) ? true : undefined,
+        const created = await call("POST", HOOKS, { token: tok, body: { webhook: { url: dead.url } } });
+        expect(created.status).toBe(201);
+        const id: string = created.body.webhook.id;
+        // The stack's consumer fails its first delivery: the webhook is failing from then on.
+        const failing = await until(
+          "the webhook failing",
+          async () => {
+            const listed = (await call("GET", HOOKS, { token: tok })).body.webhooks.find((w: { id: string }) => w.id === id);
+            return listed?.failing_since ? listed : undefined;
+          },
+          20_000,
         );
-        expect(dead.received.length).toBe(attempts);
+        expect(failing).toMatchObject({ status: "enabled", disabled_at: null });
+
+        // A day later (this process delivers with a clock of its own; its attempts fail too): one more failure.
+        const [event] = await eventsOf(tok);
+        const record = await getWebhook(mine, id);
+        if (!event || !record) throw new Error("no event or no webhook record");
+        const later = new Date(Date.parse(failing.failing_since) + webhookConfig.retryWindowSeconds * 1000 + 60_000);
+        const attempt = await asFunction(disabler, () => deliver(record, { ...event, id: `${event.id}-later` }, later));
+        expect(attempt.status).not.toBe("delivered");
+
+        const listed = (await call("GET", HOOKS, { token: tok })).body.webhooks.find((w: { id: string }) => w.id === id);
+        expect(listed).toMatchObject({ status: "disabled", failing_since: failing.failing_since, disabled_at: later.toISOString() });
+        const trail = await call("GET", paths.securityEvents, { token: tok, query: { event_type: "webhook_disabled" } });
+        expect(trail.body.events).toHaveLength(1);
+        expect(trail.body.events[0].details).toMatchObject({ webhook_id: id, url: dead.url, failing_since: failing.failing_since });
+
+        // Disabled: the next event of the account reaches a healthy webhook of the account, and not this one.
+        const healthy = await receiver(0);
+        try {
+          expect((await call("POST", HOOKS, { token: tok, body: { webhook: { url: healthy.url } } })).status).toBe(201);
+          const attempts = dead.received.length;
+          const made = await call("POST", paths.institutions, { token: tok, body: { institution: { name: uniq("After U") } } });
+          expect(made.status).toBe(201);
+          await until("the new event at the healthy webhook", async () =>
+            healthy.received.some((r) => r.body.includes(made.body.institution.id)) ? true : undefined,
+          );
+          expect(dead.received.length).toBe(attempts);
+        } finally {
+          await healthy.close();
+        }
       } finally {
-        await healthy.close();
+        await dead.close();
       }
-    } finally {
-      await dead.close();
-    }
-  });
+    });
+  }
 
   it("receivers are isolated: a delivery to a healthy receiver completes while a slow one (5 s) still holds its own", async () => {
     const slowAccount = uniq("acct");
