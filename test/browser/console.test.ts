@@ -65,9 +65,10 @@ async function chooseOption(page: Page, select: RegExp, label: string): Promise<
 }
 
 /**
- * Watches, through the hook React offers its developer tools (present in production builds too), the props
- * the frame hands to Cloudscape's components on every commit: for each `Component.prop`, how often it
- * arrived as a new object or function, and how many commits re-rendered the AppLayout at all.
+ * Watches, through the hook React offers its developer tools (present in production builds too; the harness installs
+ * it, test/browser/support.ts), the props the frame hands to Cloudscape's components on every commit: for each
+ * `Component.prop`, how often it arrived as a new object or function, and how many commits re-rendered the
+ * AppLayout at all.
  */
 const FRAME_PROPS_WATCH = `(() => {
   const watched = {
@@ -97,17 +98,8 @@ const FRAME_PROPS_WATCH = `(() => {
       if (f.child) visit(f.child);
     }
   };
-  window.__REACT_DEVTOOLS_GLOBAL_HOOK__ = {
-    supportsFiber: true,
-    isDisabled: false,
-    renderers: new Map(),
-    inject: () => 1,
-    checkDCE: () => {},
-    onScheduleFiberRoot: () => {},
-    onCommitFiberUnmount: () => {},
-    onPostCommitFiberRoot: () => {},
-    onCommitFiberRoot: (_id, root) => visit(root.current),
-  };
+  // The harness's hook (support.ts, watchReactCommits) hands every commit to its listeners.
+  window.__reactCommitListeners.push((root) => visit(root.current));
 })();`;
 
 /** The flash message that says `text`. */

@@ -45,7 +45,10 @@ function watchReactCommits(): void {
   const page = globalThis as unknown as Record<string, unknown>;
   const log: ReactCommit[] = [];
   let streak = 0;
+  // What else a test watches in each commit (console.test.ts's frame props): one hook, its listeners.
+  const listeners: ((root: unknown) => void)[] = [];
   page.__reactCommits = log;
+  page.__reactCommitListeners = listeners;
   page.__REACT_DEVTOOLS_GLOBAL_HOOK__ = {
     supportsFiber: true,
     isDisabled: false,
@@ -56,6 +59,7 @@ function watchReactCommits(): void {
     onCommitFiberUnmount: () => {},
     onPostCommitFiberRoot: () => {},
     onCommitFiberRoot: (_renderer: number, root: { pendingLanes: number }) => {
+      for (const listener of listeners) listener(root);
       // SyncLane | InputContinuousLane | DefaultLane: the lanes React's nested-update count looks for.
       const pending = (root.pendingLanes & 0b101010) !== 0;
       streak = pending ? streak + 1 : 0;
