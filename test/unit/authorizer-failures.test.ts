@@ -11,9 +11,7 @@
 import net from "node:net";
 import type { APIGatewayRequestAuthorizerEventV2 } from "aws-lambda";
 import { afterEach, describe, expect, it, vi } from "vitest";
-
-// biome-ignore lint/suspicious/noExplicitAny: log lines are untyped JSON.
-type Json = any;
+import { errorLines, invokeCapturing } from "../support/invoke-capturing.js";
 
 /** A port that refuses connections: one the system gave a listener, which is then closed. */
 async function closedPort(): Promise<number> {
@@ -29,35 +27,16 @@ delete process.env.POWERTOOLS_DEV;
 // No origin secret: the authorizers look the token up (the one-way-in refusal is not what this file is about).
 delete process.env.ORIGIN_VERIFY_SECRET;
 // Imported after the environment above (no static import reaches shared/): the clients and the Logger read it at construction.
-const { asFunction } = await import("../../infra/local/function-scope.js");
 const scim = (await import("../../functions/scim/authorizer.js")).handler;
 const keys = (await import("../../functions/api-keys/authorizer.js")).handler;
 const { UNAUTHORIZED } = await import("../../shared/failures.js");
 
-/** Runs one invocation as `handler`'s function; what it threw (if it did) and every line it wrote. */
-async function invoke(handler: string, run: (event: APIGatewayRequestAuthorizerEventV2) => Promise<unknown>, authorization: string) {
-  const event = { headers: { authorization }, identitySource: [authorization] } as unknown as APIGatewayRequestAuthorizerEventV2;
-  const lines: string[] = [];
-  const capture = (chunk: string | Uint8Array) => {
-    lines.push(...String(chunk).split("\n").filter(Boolean));
-    return true;
-  };
-  const out = vi.spyOn(process.stdout, "write").mockImplementation(capture);
-  const err = vi.spyOn(process.stderr, "write").mockImplementation(capture);
-  try {
-    const thrown = await asFunction(handler, () => run(event)).then(
-      () => undefined,
-      (error: unknown) => error as Error,
-    );
-    return { thrown, docs: lines.map((l) => JSON.parse(l) as Json) };
-  } finally {
-    out.mockRestore();
-    err.mockRestore();
-  }
-}
-
-/** What the metric filter counts. */
-const errorLines = (docs: Json[]) => docs.filter((d) => d.level === "ERROR");
+/** Runs one invocation as `handler`'s function with this Authorization header. */
+const invoke = (handler: string, run: (event: APIGatewayRequestAuthorizerEventV2) => Promise<unknown>, authorization: string) =>
+  invokeCapturing(handler, run, {
+    headers: { authorization },
+    identitySource: [authorization],
+  } as unknown as APIGatewayRequestAuthorizerEventV2);
 
 /** A well-formed secret of `prefix` (`scim_`, `iak_`): 43 base64url characters, so the authorizer looks it up. */
 const plausible = (prefix: string) => `Bearer ${prefix}${"A".repeat(43)}`;

@@ -10,6 +10,7 @@
 import net from "node:net";
 import type { PreAuthenticationTriggerEvent, PreSignUpTriggerEvent, PreTokenGenerationTriggerEvent } from "aws-lambda";
 import { afterEach, describe, expect, it, vi } from "vitest";
+import { errorLines, invokeCapturing } from "../support/invoke-capturing.js";
 
 // biome-ignore lint/suspicious/noExplicitAny: log lines are untyped JSON.
 type Json = any;
@@ -26,36 +27,13 @@ async function closedPort(): Promise<number> {
 Object.assign(process.env, { DYNAMODB_ENDPOINT: `http://127.0.0.1:${await closedPort()}`, POWERTOOLS_LOG_LEVEL: "INFO" });
 delete process.env.POWERTOOLS_DEV;
 // Imported after the environment above (no static import reaches shared/): the clients and the Logger read it at construction.
-const { asFunction } = await import("../../infra/local/function-scope.js");
 const preAuthentication = (await import("../../functions/sso/pre-authentication.js")).handler;
 const preSignUp = (await import("../../functions/sso/pre-sign-up.js")).handler;
 const preTokenGeneration = (await import("../../functions/sso/pre-token-generation.js")).handler;
 const { REFUSED_MESSAGES } = await import("../../shared/sso/sign-in.js");
 const { TRIGGER_FAILED } = await import("../../shared/sso/trigger.js");
 
-/** Runs one invocation as `handler`'s function; what it threw (if it did) and every line it wrote. */
-async function invoke<E>(handler: string, run: (event: E) => Promise<E>, event: E) {
-  const lines: string[] = [];
-  const capture = (chunk: string | Uint8Array) => {
-    lines.push(...String(chunk).split("\n").filter(Boolean));
-    return true;
-  };
-  const out = vi.spyOn(process.stdout, "write").mockImplementation(capture);
-  const err = vi.spyOn(process.stderr, "write").mockImplementation(capture);
-  try {
-    const thrown = await asFunction(handler, () => run(event)).then(
-      () => undefined,
-      (error: unknown) => error as Error,
-    );
-    return { thrown, docs: lines.map((l) => JSON.parse(l) as Json) };
-  } finally {
-    out.mockRestore();
-    err.mockRestore();
-  }
-}
-
-/** What the metric filter counts. */
-const errorLines = (docs: Json[]) => docs.filter((d) => d.level === "ERROR");
+const invoke = invokeCapturing;
 
 const attributes = { sub: "00000000-0000-4000-8000-000000000001", email: "someone@failing.test" };
 
