@@ -3,6 +3,7 @@
  * every line it wrote to stdout and stderr: for the tests that read what a function logs (the authorizers' and
  * the SSO triggers' failures, which their log groups' metric filters count).
  */
+import net from "node:net";
 import { vi } from "vitest";
 import { asFunction } from "../../infra/local/function-scope.js";
 
@@ -36,3 +37,12 @@ export async function invokeCapturing<E>(
 
 /** The lines at ERROR: what the log groups' metric filters count. */
 export const errorLines = (docs: LogLine[]): LogLine[] => docs.filter((d) => d.level === "ERROR");
+
+/** A port that refuses connections (one the system gave a listener, then closed): DynamoDB unreachable, for real. */
+export async function closedPort(): Promise<number> {
+  const server = net.createServer();
+  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+  const { port } = server.address() as net.AddressInfo;
+  await new Promise<void>((resolve) => server.close(() => resolve()));
+  return port;
+}

@@ -8,19 +8,9 @@
  * The unexpected failure is a DynamoDB that is not there: this file points the handlers at a port nothing listens
  * on (a real connection refused, no stand-in), before it imports them, as Lambda reads its environment at start.
  */
-import net from "node:net";
 import type { APIGatewayRequestAuthorizerEventV2 } from "aws-lambda";
 import { afterEach, describe, expect, it, vi } from "vitest";
-import { errorLines, invokeCapturing } from "../support/invoke-capturing.js";
-
-/** A port that refuses connections: one the system gave a listener, which is then closed. */
-async function closedPort(): Promise<number> {
-  const server = net.createServer();
-  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
-  const { port } = server.address() as net.AddressInfo;
-  await new Promise<void>((resolve) => server.close(() => resolve()));
-  return port;
-}
+import { closedPort, errorLines, invokeCapturing } from "../support/invoke-capturing.js";
 
 Object.assign(process.env, { DYNAMODB_ENDPOINT: `http://127.0.0.1:${await closedPort()}`, POWERTOOLS_LOG_LEVEL: "INFO" });
 delete process.env.POWERTOOLS_DEV;
